@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Internal view of an event list. */
+#ifndef EMBER_LIB_EVLIST_H
+#define EMBER_LIB_EVLIST_H
+
+#include <poll.h>
+#include <ember/event.h>
+#include <ember/mmap.h>
+#include "event/evsel.h"
+
+struct ember_evlist {
+	struct ember_evsel *first, *last;
+	int nr_entries;
+	int nr_groups;
+	struct ember_cpu_map *cpus;	/* reference held */
+	struct ember_thread_map *threads;
+	struct ember_evsel *failed;	/* the evsel whose open failed last */
+
+	/* Ring buffers: one per cpu (or per thread for per-thread events). */
+	struct ember_mmap **mmaps;
+	int nr_mmaps;
+	struct pollfd *pollfds;
+	int nr_pollfds;
+};
+
+/* Link an evsel at the end; the list takes ownership. */
+void ember_evlist__add(struct ember_evlist *evlist, struct ember_evsel *evsel);
+/* Unlink and free every evsel. */
+void ember_evlist__purge(struct ember_evlist *evlist);
+/* Make evsels [first, ..] from index `first_idx` one group with the first as leader. */
+void ember_evlist__make_group(struct ember_evlist *evlist, struct ember_evsel *leader);
+
+/*
+ * Map ring buffers of `pages` data pages for every open evsel that samples:
+ * one buffer per cpu (per thread when cpus is "any"), other fds redirected
+ * into it with PERF_EVENT_IOC_SET_OUTPUT. Returns 0 or -errno.
+ */
+int ember_evlist__mmap(struct ember_evlist *evlist, size_t pages);
+void ember_evlist__munmap(struct ember_evlist *evlist);
+/* poll() on every ring buffer fd. Returns what poll returns, or -errno. */
+int ember_evlist__poll(struct ember_evlist *evlist, int timeout_ms);
+/* The evsel that owns a sample id, or NULL. */
+struct ember_evsel *ember_evlist__id2evsel(const struct ember_evlist *evlist, uint64_t id);
+
+#endif

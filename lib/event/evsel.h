@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Internal view of an event selector: the ember command uses these fields. */
+#ifndef EMBER_LIB_EVSEL_H
+#define EMBER_LIB_EVSEL_H
+
+#include <ember/event.h>
+
+enum ember_evsel_kind {
+	EMBER_EVSEL_HARDWARE,	/* PERF_TYPE_HARDWARE, HW_CACHE, RAW, or a core PMU */
+	EMBER_EVSEL_SOFTWARE,
+	EMBER_EVSEL_TRACEPOINT,
+	EMBER_EVSEL_PMU,	/* a named dynamic PMU other than the core one */
+};
+
+struct ember_evsel {
+	struct perf_event_attr attr;
+	char *name;			/* as perf prints it; owned */
+	char *pmu_name;			/* "cpu", "software", "tracepoint", ...; owned, may be NULL */
+	char *tp_sys, *tp_name;		/* tracepoints only; owned */
+	char *filter;			/* tracepoint filter (PERF_EVENT_IOC_SET_FILTER); owned */
+	enum ember_evsel_kind kind;
+	int idx;			/* position in the list */
+
+	/* Groups: leader points at itself outside a group. */
+	struct ember_evsel *leader;
+	int nr_members;			/* leader only: members including itself */
+	int group_idx;			/* position inside its group */
+
+	/* Modifier bookkeeping, for printing and fallbacks. */
+	bool exclude_guest_default;	/* no :G/:H given */
+	bool precise_max;		/* :P */
+	char *modifiers;		/* the modifier text after ':' as given; owned, may be NULL */
+
+	/* Set per evsel to override the list's maps (NULL: the list's). */
+	struct ember_cpu_map *own_cpus;
+	struct ember_thread_map *own_threads;
+
+	/* Open state: fds[cpu_idx * nr_threads + thread_idx]; -1 when not open. */
+	struct ember_cpu_map *cpus;	/* reference held while open */
+	struct ember_thread_map *threads;
+	int *fds;
+	uint64_t *ids;			/* PERF_EVENT_IOC_ID per fd */
+	int nr_fds_cpus, nr_fds_threads;
+	int open_err;			/* last -errno from open, 0 on success */
+	bool supported;
+
+	struct ember_evlist *evlist;	/* back pointer, not owned */
+	struct ember_evsel *next;	/* list link */
+	void *priv;			/* for the command's per-evsel state */
+};
+
+/* A new evsel with a copy of attr and name (may be NULL). Free with __delete. */
+struct ember_evsel *ember_evsel__new(const struct perf_event_attr *attr, const char *name);
+/* Closes and frees. Accepts NULL. */
+void ember_evsel__delete(struct ember_evsel *evsel);
+/* A copy of the evsel's configuration (not its open state). */
+struct ember_evsel *ember_evsel__clone(const struct ember_evsel *evsel);
+bool ember_evsel__is_group_leader(const struct ember_evsel *evsel);
+/* Set the tracepoint filter applied at open. Returns 0 or -ENOMEM. */
+int ember_evsel__set_filter(struct ember_evsel *evsel, const char *filter);
+
+#define ember_evlist__for_each(evlist, pos) \
+	for ((pos) = (evlist)->first; (pos); (pos) = (pos)->next)
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A command started by ember, held at the exec until its events are open
+ * (perf's "corked" workload): prepare forks a child that waits; start lets
+ * it exec. Events opened on the child's pid with enable_on_exec count from
+ * its first instruction.
+ */
+#ifndef EMBER_LIB_WORKLOAD_H
+#define EMBER_LIB_WORKLOAD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct ember_workload {
+	pid_t pid;
+	int go_fd;	/* write end: one byte lets the child exec */
+	int err_fd;	/* read end, close-on-exec in the child: EOF means exec succeeded */
+	int status;	/* wait status, once reaped */
+	bool reaped;
+};
+
+/*
+ * Fork a child that waits for ember_workload__start() and then execvp()s
+ * argv. Returns 0 or -errno.
+ */
+int ember_workload__prepare(struct ember_workload *wl, const char *const *argv);
+/*
+ * Let the child exec. Returns 0 once exec succeeded, or the exec's -errno
+ * (the child then exits 127, as a shell's would).
+ */
+int ember_workload__start(struct ember_workload *wl);
+/*
+ * Wait for the child; EINTR (a signal for ember) returns -EINTR so the
+ * caller can forward it or stop counting. Returns 0 when reaped.
+ */
+int ember_workload__wait(struct ember_workload *wl);
+/* The exit code a shell would report: status, or 128+signal. */
+int ember_workload__exit_code(const struct ember_workload *wl);
+/* Kill (if running) and reap the child; for error paths. */
+void ember_workload__abort(struct ember_workload *wl);
+
+#endif

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Installs the Debian packages ember's build and tests need, when missing.
+# As root it runs apt-get (update first); otherwise it prints the exact line.
+set -eu
+
+PACKAGES=(
+	build-essential pkg-config
+	libelf-dev libdw-dev libtraceevent-dev libzstd-dev
+	libcapstone-dev libbpf-dev libncurses-dev
+	linux-perf python3 procps
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" != 0 ]; then
+	echo "ember needs: ${missing[*]}" >&2
+	echo "run as root: apt-get update && $line" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+$line -qq >/dev/null

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Every ember command: one file src/cmd-<name>.c, one signature. */
+#ifndef EMBER_BUILTIN_H
+#define EMBER_BUILTIN_H
+
+int cmd_list(int argc, const char **argv);
+int cmd_stat(int argc, const char **argv);
+int cmd_help(int argc, const char **argv);
+int cmd_version(int argc, const char **argv);
+
+#endif

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ember: the command table and dispatch. */
+#include <stdio.h>
+#include <string.h>
+#include "builtin.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "help",	cmd_help,	"Display help information about ember" },
+	{ "list",	cmd_list,	"List all symbolic event types" },
+	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
+	{ "version",	cmd_version,	"Display the version of ember" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_commands(FILE *fp)
+{
+	fprintf(fp, "\n usage: ember [--version] [--help] COMMAND [ARGS]\n\n");
+	fprintf(fp, " The most commonly used ember commands are:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(fp, "   %-11s %s\n", commands[i].name, commands[i].help);
+	fprintf(fp, "\n See 'ember help COMMAND' for more information on a specific command.\n\n");
+}
+
+int cmd_version(int argc, const char **argv)
+{
+	printf("ember version %s\n", EMBER_VERSION);
+	return 0;
+}
+
+/* `ember help CMD` is `ember CMD --help`; doc/ember-CMD.1 has the long form. */
+int cmd_help(int argc, const char **argv)
+{
+	const struct command *cmd;
+	const char *help_argv[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		print_commands(stdout);
+		return 0;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "ember: '%s' is not an ember command. See 'ember --help'.\n", argv[1]);
+		return 2;
+	}
+	if (cmd->fn == cmd_help || cmd->fn == cmd_version) {
+		printf("\n usage: ember %s\n\n %s\n\n", cmd->name, cmd->help);
+		return 0;
+	}
+	help_argv[0] = cmd->name;
+	return cmd->fn(2, help_argv);
+}
+
+int main(int argc, const char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_commands(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
+		return cmd_version(argc - 1, argv + 1);
+
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "ember: '%s' is not an ember command. See 'ember --help'.\n", argv[1]);
+		return 2;
+	}
+	return cmd->fn(argc - 1, argv + 1);
+}

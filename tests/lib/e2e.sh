@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Sourced by every tests/e2e/*.sh. Each check reports one line:
+#   ok   NAME | FAIL NAME | skip NAME: REASON
+# and appends it to $EMBER_RESULTS for tests/run.sh to count.
+
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD="$TOP/$BUILD" ;; esac
+EMBER="$BUILD/ember"
+WL="$BUILD/workloads"
+PERF=${PERF:-perf}
+EMBER_RESULTS=${EMBER_RESULTS:-/dev/null}
+SUITE=$(basename "$0" .sh)
+TMP=$(mktemp -d /tmp/ember-e2e.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+_report() { # status name [reason]
+	local line
+	case "$1" in
+	ok) line="ok   $SUITE/$2" ;;
+	fail) line="FAIL $SUITE/$2" ;;
+	skip) line="skip $SUITE/$2: $3" ;;
+	esac
+	echo "$line"
+	echo "$line" >>"$EMBER_RESULTS"
+}
+
+pass() { _report ok "$1"; }
+fail() { _report fail "$1"; shift; [ $# -gt 0 ] && echo "     $*"; return 0; }
+skip() { _report skip "$1" "$2"; }
+
+# check NAME CMD...: passes when CMD succeeds; on failure shows its output.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name"
+		printf '%s\n' "$out" | head -20 | sed 's/^/     /'
+	fi
+}
+
+is_root() { [ "$(id -u)" = 0 ]; }
+have_perf() { command -v "$PERF" >/dev/null 2>&1; }
+# True when the kernel lets us open tracepoints (root and tracefs present).
+have_tracefs() {
+	[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -d /sys/kernel/tracing/events ]
+}
+have_hw_pmu() { [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ]; }
+
+# expect_eq NAME GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
+}
