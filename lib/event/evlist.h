@@ -27,7 +27,7 @@ struct ember_evlist {
 void ember_evlist__add(struct ember_evlist *evlist, struct ember_evsel *evsel);
 /* Unlink and free every evsel. */
 void ember_evlist__purge(struct ember_evlist *evlist);
-/* Make evsels [first, ..] from index `first_idx` one group with the first as leader. */
+/* Make the leader and every evsel after it one group (call right after adding them). */
 void ember_evlist__make_group(struct ember_evlist *evlist, struct ember_evsel *leader);
 
 /*
