@@ -69,8 +69,9 @@ static bool is_hw_event(const struct ember_evsel *evsel)
 {
 	uint32_t type = evsel->attr.type;
 
-	return evsel->kind == EMBER_EVSEL_HARDWARE || type == PERF_TYPE_HARDWARE ||
-	       type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
+	/* A dynamic type counts only when the parser said it is the core PMU. */
+	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW ||
+	       (type >= PERF_TYPE_MAX && evsel->kind == EMBER_EVSEL_HARDWARE);
 }
 
 static bool is_sampling(const struct perf_event_attr *attr)
@@ -170,8 +171,8 @@ static const char *explain_files(char *buf, size_t size)
 			   "thread, and the limit is %llu; raise it with 'ulimit -n' or count "
 			   "fewer events or threads", (unsigned long long)rl.rlim_cur);
 	return say(buf, size, "too many open files: ember needs one per event, cpu and thread, "
-		   "and the limit is %llu (hard limit %llu); raise it with 'ulimit -n' (as root "
-		   "above the hard limit) or count fewer events or threads",
+		   "and the limit is %llu (hard limit %llu); raise it with 'ulimit -n' (beyond "
+		   "the hard limit only as root) or count fewer events or threads",
 		   (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
@@ -267,7 +268,8 @@ const char *ember_evsel__strerror_open(const struct ember_evsel *evsel, int err,
 			return say(buf, size, "not enough memory for callchains; lower "
 				   "kernel.perf_event_max_stack (now %ld) or --max-stack", val);
 		}
-		return say(buf, size, "%s", strerror(err));
+		return say(buf, size, "the kernel is out of memory for this event (%s)",
+			   strerror(err));
 	case EBADF:
 		return say(buf, size, "bad group leader: the leader's file descriptor is not "
 			   "open");
