@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ember stat's options: filled by option parsing in cmd-stat.c, read by every stage. */
+#ifndef EMBER_STAT_CONFIG_H
+#define EMBER_STAT_CONFIG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* How counts from several cpus and threads are combined into printed lines. */
+enum stat_aggr_mode {
+	STAT_AGGR_GLOBAL,	/* one line per event (the default) */
+	STAT_AGGR_NONE,		/* -A/--no-aggr/--per-cpu: one line per event and cpu */
+	STAT_AGGR_THREAD,	/* --per-thread: one line per event and thread */
+};
+
+enum stat_output_mode {
+	STAT_OUTPUT_STD,	/* perf's aligned columns */
+	STAT_OUTPUT_CSV,	/* -x SEP */
+	STAT_OUTPUT_JSON,	/* -j/--json: one JSON object per line */
+};
+
+struct stat_config {
+	/* What to count. */
+	const char **event_specs;	/* each -e argument, in order; owned array */
+	int nr_event_specs;
+	int detailed;			/* -d, -dd, -ddd */
+	bool null_run;			/* -n: no counters, only elapsed time */
+
+	/* Where. */
+	const char *pid;		/* -p PID[,PID] */
+	const char *tid;		/* -t TID[,TID] */
+	const char *cpu_list;		/* -C */
+	bool system_wide;		/* -a */
+	bool no_inherit;		/* -i: children are not counted */
+
+	/* How long. */
+	int run_count;			/* -r N */
+	unsigned int interval_ms;	/* -I */
+	unsigned int interval_count;	/* --interval-count */
+	unsigned int timeout_ms;	/* --timeout */
+	int delay_ms;			/* -D: counting starts this late */
+
+	/* How it is printed. */
+	enum stat_aggr_mode aggr_mode;
+	enum stat_output_mode output_mode;
+	const char *csv_sep;		/* " " for the std layout */
+	bool big_num;			/* locale thousands grouping (-B, default on) */
+	bool scale;			/* scale multiplexed counts by ena/run (-c, default on) */
+	int unit_width;			/* width of the unit column, at least 4 */
+	int verbose;
+	bool quiet;			/* -q: nothing but errors */
+	const char *output_name;	/* -o FILE */
+	bool append;			/* --append */
+	int log_fd;			/* --log-fd, -1 when unset */
+
+	FILE *out;			/* where counts go: stderr, -o FILE or --log-fd */
+};
+
+#endif

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The parts of perf stat's output around the counter lines: header, interval header, footer. */
+#include <math.h>
+#include <string.h>
+#include "stat/stat-display.h"
+
+void stat_display__init(struct stat_display *d, const struct stat_config *config)
+{
+	memset(d, 0, sizeof(*d));
+	d->out = config->out ? config->out : stderr;
+	d->mode = config->output_mode;
+	d->aggr_mode = config->aggr_mode;
+	d->sep = config->output_mode == STAT_OUTPUT_CSV ? config->csv_sep : " ";
+	d->big_num = config->big_num && config->output_mode == STAT_OUTPUT_STD;
+	d->unit_width = config->unit_width < 4 ? 4 : config->unit_width;
+	d->run_count = config->run_count < 1 ? 1 : config->run_count;
+}
+
+void stat_display__row(const struct stat_display *d, const struct stat_row *row)
+{
+	switch (d->mode) {
+	case STAT_OUTPUT_CSV:
+		stat_display_csv__row(d, row);
+		break;
+	case STAT_OUTPUT_JSON:
+		stat_display_json__row(d, row);
+		break;
+	default:
+		stat_display_std__row(d, row);
+		break;
+	}
+}
+
+const char *stat_display__state_str(const struct stat_row *row)
+{
+	switch (row->state) {
+	case STAT_ROW_NOT_COUNTED:
+		return "<not counted>";
+	case STAT_ROW_NOT_SUPPORTED:
+		return "<not supported>";
+	default:
+		return NULL;
+	}
+}
+
+double stat_display__pcnt_running(uint64_t run, uint64_t ena)
+{
+	/* perf 6.1 divides integers here, so CSV and JSON show whole percents. */
+	if (run == ena || !ena)
+		return 100.0;
+	return (double)(100 * run / ena);
+}
+
+void stat_display__header(const struct stat_display *d, const char *what)
+{
+	if (d->mode != STAT_OUTPUT_STD)
+		return;
+	fprintf(d->out, "\n Performance counter stats for %s", what);
+	if (d->run_count > 1)
+		fprintf(d->out, " (%d runs)", d->run_count);
+	fprintf(d->out, ":\n\n");
+}
+
+void stat_display__interval_header(const struct stat_display *d)
+{
+	if (d->mode != STAT_OUTPUT_STD)
+		return;
+	switch (d->aggr_mode) {
+	case STAT_AGGR_NONE:
+		fprintf(d->out, "#           time CPU    ");
+		fprintf(d->out, "                counts %*s events\n", d->unit_width, "unit");
+		break;
+	case STAT_AGGR_THREAD:
+		fprintf(d->out, "#           time             comm-pid");
+		fprintf(d->out, "                  counts %*s events\n", d->unit_width, "unit");
+		break;
+	default:
+		fprintf(d->out, "#           time");
+		fprintf(d->out, "             counts %*s events\n", d->unit_width, "unit");
+		break;
+	}
+}
+
+/* Digits worth printing: two more than the first significant digit of the error. */
+static int elapsed_precision(double sd)
+{
+	if (!(sd > 0))
+		return 6;
+	if (sd > 1)
+		return 2;
+	return (int)lround(ceil(-log10(sd))) + 2;
+}
+
+void stat_display__footer(const struct stat_display *d, const struct stat_footer *f)
+{
+	FILE *out = d->out;
+	double avg = f->wall_avg_ns / 1e9;
+
+	if (d->mode != STAT_OUTPUT_STD)
+		return;
+	if (!f->null_run)
+		fprintf(out, "\n");
+	if (d->run_count == 1) {
+		fprintf(out, " %17.9f seconds time elapsed", avg);
+		if (f->show_rusage) {
+			fprintf(out, "\n\n");
+			fprintf(out, " %17.9f seconds user\n", f->user_s);
+			fprintf(out, " %17.9f seconds sys\n", f->sys_s);
+		}
+	} else {
+		double sd = f->wall_stddev_ns / 1e9, pct = stat_stats__rel_stddev(sd, avg);
+		int precision = elapsed_precision(sd);
+
+		fprintf(out, " %17.*f +- %.*f seconds time elapsed", precision, avg, precision, sd);
+		if (pct)
+			fprintf(out, "  ( +-%6.2f%% )", pct);
+	}
+	fprintf(out, "\n\n");
+	if (f->nmi_watchdog_hint)
+		fprintf(out, "Some events weren't counted. Try disabling the NMI watchdog:\n"
+			     "\techo 0 > /proc/sys/kernel/nmi_watchdog\n"
+			     "\tember stat ...\n"
+			     "\techo 1 > /proc/sys/kernel/nmi_watchdog\n");
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Printing ember stat's results in perf 6.1's three layouts: the aligned
+ * std columns, CSV (-x SEP) and JSON lines (-j). A counter's line is
+ * described by a struct stat_row; the layouts only format rows, so the
+ * byte layout is testable without a kernel.
+ */
+#ifndef EMBER_STAT_DISPLAY_H
+#define EMBER_STAT_DISPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include "stat/stat-config.h"
+#include "stat/stat-shadow.h"
+
+/* perf's width of the metric column in the std layout. */
+#define STAT_METRIC_LEN 35
+
+enum stat_row_state {
+	STAT_ROW_COUNTED,
+	STAT_ROW_NOT_COUNTED,		/* opened but never ran: "<not counted>" */
+	STAT_ROW_NOT_SUPPORTED,		/* the open failed: "<not supported>" */
+};
+
+/* One printed counter line. */
+struct stat_row {
+	const struct timespec *interval;	/* -I: time since start, else NULL */
+	int cpu;				/* STAT_AGGR_NONE */
+	const char *comm;			/* STAT_AGGR_THREAD */
+	int tid;
+	enum stat_row_state state;
+	double val;				/* scaled to the unit (msec for clocks) */
+	bool integral;				/* the unit scale is whole: no decimals */
+	const char *unit;			/* "" when none */
+	const char *name;
+	double noise_pct;			/* printed when the display has run_count > 1 */
+	uint64_t run, ena;
+	struct stat_metric metrics[2];
+	int nr_metrics;				/* 0: an empty metric column */
+};
+
+/* Where and how rows are printed. */
+struct stat_display {
+	FILE *out;
+	enum stat_output_mode mode;
+	enum stat_aggr_mode aggr_mode;
+	const char *sep;		/* csv separator; " " in the std layout */
+	bool big_num;
+	int unit_width;
+	int run_count;
+};
+
+/* The footer's figures. */
+struct stat_footer {
+	double wall_avg_ns, wall_stddev_ns;
+	bool null_run;
+	bool show_rusage;		/* a command was run by ember, once */
+	double user_s, sys_s;
+	bool nmi_watchdog_hint;
+};
+
+/* Set up a display from the options (out, mode, separator, widths). */
+void stat_display__init(struct stat_display *d, const struct stat_config *config);
+
+/* Print one counter line (with its newline) in the display's layout. */
+void stat_display__row(const struct stat_display *d, const struct stat_row *row);
+/* " Performance counter stats for <what> (N runs):" block; std layout only. */
+void stat_display__header(const struct stat_display *d, const char *what);
+/* The "#           time             counts unit events" line; std layout only. */
+void stat_display__interval_header(const struct stat_display *d);
+/* Elapsed (+- noise), user and sys times; std layout only. */
+void stat_display__footer(const struct stat_display *d, const struct stat_footer *f);
+
+/* perf's integer percentage of run over ena, for the CSV and JSON "pcnt-running" fields. */
+double stat_display__pcnt_running(uint64_t run, uint64_t ena);
+/* The row's value column text ("<not counted>", "<not supported>"), NULL when counted. */
+const char *stat_display__state_str(const struct stat_row *row);
+
+/* Per-layout row printers (stat-display-std.c, -csv.c, -json.c). */
+void stat_display_std__row(const struct stat_display *d, const struct stat_row *row);
+void stat_display_csv__row(const struct stat_display *d, const struct stat_row *row);
+void stat_display_json__row(const struct stat_display *d, const struct stat_row *row);
+
+#endif
