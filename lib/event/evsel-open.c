@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Opening and reading one event selector: perf_event_open() for every
- * cpu x thread, with the fallbacks perf makes (raise RLIMIT_NOFILE on
- * EMFILE, drop exclude_guest when the kernel refuses it, skip threads that
- * exited between listing and opening), and counter reads per read_format.
+ * cpu x thread, with the fallbacks perf makes (step precise_ip down for
+ * ':P', raise RLIMIT_NOFILE on EMFILE, drop exclude_guest when the kernel
+ * refuses it, skip threads that exited between listing and opening), and
+ * counter reads per read_format.
  * Explaining a failure to a person lives in evsel-strerror.c.
  */
 #include <errno.h>
@@ -84,8 +85,31 @@ struct open_state {
 	bool raised_nofile;
 	bool dropped_guest;
 	bool old_exclude_guest, old_exclude_host;
+	int precise_orig;	/* :P: the precise_ip we started from, -1 before any step */
 	int opened;
 };
+
+/*
+ * ':P' asks for the most precise level the PMU has: step precise_ip down
+ * on failure, as perf does, and restore it when even 0 fails.
+ */
+static bool precise_fallback(struct ember_evsel *evsel, struct open_state *st)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (!evsel->precise_max)
+		return false;
+	if (!attr->precise_ip) {
+		if (st->precise_orig >= 0)
+			attr->precise_ip = (unsigned int)st->precise_orig;
+		return false;
+	}
+	if (st->precise_orig < 0)
+		st->precise_orig = (int)attr->precise_ip;
+	attr->precise_ip--;
+	pr_debug("%s: decreasing precise_ip to %u\n", ember_evsel__name(evsel), attr->precise_ip);
+	return true;
+}
 
 /*
  * Decide whether a failed open at one position may be retried after a
@@ -95,6 +119,9 @@ static bool open_fallback(struct ember_evsel *evsel, struct open_state *st, int 
 {
 	struct perf_event_attr *attr = &evsel->attr;
 
+	/* Fewer fds or a live task is what those need, not less precision. */
+	if (err != -ESRCH && err != -EMFILE && precise_fallback(evsel, st))
+		return true;
 	if (err == -EMFILE && !st->raised_nofile) {
 		st->raised_nofile = true;
 		return raise_nofile_limit() == 0;
@@ -139,11 +166,14 @@ int ember_evsel__open(struct ember_evsel *evsel, struct ember_cpu_map *cpus,
 		      struct ember_thread_map *threads)
 {
 	const struct ember_evsel *leader = evsel->leader;
-	struct open_state st = { 0 };
+	struct open_state st = { .precise_orig = -1 };
 	int nr_cpus, nr_threads, err;
 
 	if (evsel->fds)
 		ember_evsel__close(evsel);
+	/* ':P' starts from the highest level and steps down (see precise_fallback). */
+	if (evsel->precise_max && !evsel->attr.precise_ip)
+		evsel->attr.precise_ip = 3;
 	err = resolve_maps(evsel, &cpus, &threads);
 	if (err)
 		return evsel->open_err = err;

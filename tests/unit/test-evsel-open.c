@@ -517,3 +517,37 @@ TEST(evsel_strerror_messages)
 	ember_evsel__delete(cycles);
 	ember_evsel__delete(clock);
 }
+
+TEST(evsel_open_skips_exited_thread)
+{
+	struct perf_event_attr attr = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct ember_evsel *evsel = ember_evsel__new(&attr, "task-clock");
+	struct ember_thread_map *threads;
+	struct ember_counts c;
+	char list[32];
+	pid_t child = fork();
+	int err;
+
+	if (child == 0)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	/* A task list where one task is gone: it is skipped, the rest is counted. */
+	snprintf(list, sizeof(list), "%d,%d", (int)syscall(SYS_gettid), (int)child);
+	threads = ember_thread_map__new_tids(list);
+	err = ember_evsel__open(evsel, NULL, threads);
+	if (DENIED(err)) {
+		ember_evsel__delete(evsel);
+		ember_thread_map__put(threads);
+		SKIP("perf_event_open denied");
+	}
+	CHECK_EQ(err, 0);
+	CHECK(ember_evsel__fd(evsel, 0, 0) >= 0);
+	CHECK_EQ(ember_evsel__fd(evsel, 0, 1), -1);
+	burn();
+	CHECK_EQ(ember_evsel__read(evsel, 0, 0, &c), 0);
+	CHECK(c.val > 1000000);
+	CHECK_EQ(ember_evsel__read(evsel, 0, 1, &c), 0);
+	CHECK_EQ(c.val, 0);
+	ember_evsel__delete(evsel);
+	ember_thread_map__put(threads);
+}
