@@ -132,6 +132,19 @@ static int evlist__add_mmap(struct ember_evlist *evlist, int fd, size_t pages)
 	return 0;
 }
 
+/* Send fd's records into the buffer of another fd on the same cpu or task. */
+static int redirect(const struct ember_evsel *evsel, int fd, const struct ember_mmap *map)
+{
+	int err;
+
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ember_mmap__fd(map)) == 0)
+		return 0;
+	err = -errno;
+	pr_warn("%s: cannot redirect into the ring buffer of fd %d: %s\n",
+		ember_evsel__name(evsel), ember_mmap__fd(map), strerror(-err));
+	return err;
+}
+
 /*
  * Map a ring buffer of `pages` data pages (a power of two) for each cpu
  * (each thread for per-thread events) that an evsel which samples is open
@@ -178,12 +191,8 @@ int ember_evlist__mmap(struct ember_evlist *evlist, size_t pages)
 				if (idx < 0) {
 					keys[evlist->nr_mmaps] = k;
 					err = evlist__add_mmap(evlist, fd, pages);
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
-						 ember_mmap__fd(evlist->mmaps[idx])) < 0) {
-					err = -errno;
-					pr_warn("%s: cannot redirect into the ring buffer of fd %d: "
-						"%s\n", ember_evsel__name(pos),
-						ember_mmap__fd(evlist->mmaps[idx]), strerror(errno));
+				} else {
+					err = redirect(pos, fd, evlist->mmaps[idx]);
 				}
 			}
 		}

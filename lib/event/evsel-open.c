@@ -235,7 +235,7 @@ retry:
 					 strerror(-err));
 				if (open_fallback(evsel, &st, err))
 					goto retry;
-				/* A thread of a multi-threaded target exited since it was listed. */
+				/* A thread of the target exited since it was listed. */
 				if (err == -ESRCH && nr_threads > 1 && pid > 0)
 					continue;
 				goto out_close;

@@ -74,7 +74,8 @@ TEST(cpumap_malformed)
 		errno = 0;
 		m = ember_cpu_map__new(bad[i]);
 		if (m || errno != EINVAL)
-			fprintf(stderr, "  list \"%s\": map %p errno %d\n", bad[i], (void *)m, errno);
+			fprintf(stderr, "  list \"%s\": map %p errno %d\n", bad[i], (void *)m,
+				errno);
 		CHECK(m == NULL);
 		CHECK_EQ(errno, EINVAL);
 	}

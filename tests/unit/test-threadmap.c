@@ -120,7 +120,8 @@ TEST(threadmap_tids_and_bad_lists)
 
 TEST(threadmap_single_any_refcount)
 {
-	struct ember_thread_map *m = ember_thread_map__new_pid(1234), *a = ember_thread_map__new_any();
+	struct ember_thread_map *m = ember_thread_map__new_pid(1234);
+	struct ember_thread_map *a = ember_thread_map__new_any();
 
 	CHECK(m && ember_thread_map__nr(m) == 1 && ember_thread_map__pid(m, 0) == 1234);
 	CHECK(a && ember_thread_map__nr(a) == 1 && ember_thread_map__pid(a, 0) == -1);
