@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "data/attrs.h"
+#include "data/format.h"
+
+struct attr_slot {
+	uint64_t id;
+	uint32_t idx;
+	uint32_t used;
+};
+
+static size_t hash_id(uint64_t id)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return (size_t)id;
+}
+
+static void slot_put(struct attr_slot *slots, size_t nslots, uint64_t id, uint32_t idx)
+{
+	size_t i = hash_id(id) & (nslots - 1);
+
+	while (slots[i].used && slots[i].id != id)
+		i = (i + 1) & (nslots - 1);
+	slots[i].id = id;
+	slots[i].idx = idx;
+	slots[i].used = 1;
+}
+
+static int grow_slots(struct attr_table *t, size_t need)
+{
+	size_t n = t->nslots ? t->nslots : 64;
+	struct attr_slot *s;
+
+	if ((t->nused + need) * 2 <= t->nslots)
+		return 0;
+	while ((t->nused + need) * 2 > n)
+		n *= 2;
+	s = calloc(n, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nslots; i++) {
+		if (t->slots[i].used)
+			slot_put(s, n, t->slots[i].id, t->slots[i].idx);
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nslots = n;
+	return 0;
+}
+
+static int calc_id_pos(uint64_t st)
+{
+	int idx = 0;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	idx += !!(st & PERF_SAMPLE_IP);
+	idx += !!(st & PERF_SAMPLE_TID);
+	idx += !!(st & PERF_SAMPLE_TIME);
+	idx += !!(st & PERF_SAMPLE_ADDR);
+	return idx;
+}
+
+static int calc_is_pos(uint64_t st)
+{
+	int idx = 1;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	idx += !!(st & PERF_SAMPLE_CPU);
+	idx += !!(st & PERF_SAMPLE_STREAM_ID);
+	return idx;
+}
+
+int attr_table_add(struct attr_table *t, const struct perf_event_attr *attr, uint32_t file_size,
+		   const void *ids, uint32_t nr_ids, const char *name)
+{
+	struct ember_data_attr *a;
+	uint64_t *idcopy = NULL;
+	char *namecopy = NULL;
+
+	if (t->nr == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 8;
+		struct ember_data_attr **v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = cap;
+	}
+	if (grow_slots(t, nr_ids))
+		return -ENOMEM;
+	a = calloc(1, sizeof(*a));
+	if (nr_ids)
+		idcopy = malloc(nr_ids * sizeof(*idcopy));
+	if (name)
+		namecopy = strdup(name);
+	if (!a || (nr_ids && !idcopy) || (name && !namecopy)) {
+		free(a);
+		free(idcopy);
+		free(namecopy);
+		return -ENOMEM;
+	}
+	a->attr = *attr;
+	a->file_attr_size = file_size;
+	a->idx = t->nr;
+	a->nr_ids = nr_ids;
+	if (nr_ids)
+		memcpy(idcopy, ids, nr_ids * sizeof(*idcopy));
+	a->ids = idcopy;
+	a->name = namecopy;
+	for (uint32_t i = 0; i < nr_ids; i++) {
+		slot_put(t->slots, t->nslots, idcopy[i], a->idx);
+		t->nused++;
+	}
+	if (t->nr == 0) {
+		t->id_pos = calc_id_pos(attr->sample_type);
+		t->is_pos = calc_is_pos(attr->sample_type);
+	}
+	t->v[t->nr++] = a;
+	return a->idx;
+}
+
+int attr_table_set_name(struct attr_table *t, uint32_t idx, const char *name)
+{
+	char *copy;
+
+	if (idx >= t->nr)
+		return -ENOENT;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	free((char *)t->v[idx]->name);
+	t->v[idx]->name = copy;
+	return 0;
+}
+
+const struct ember_data_attr *attr_table_find(const struct attr_table *t, uint64_t id)
+{
+	size_t i;
+
+	if (!t->nslots)
+		return NULL;
+	i = hash_id(id) & (t->nslots - 1);
+	while (t->slots[i].used) {
+		if (t->slots[i].id == id)
+			return t->v[t->slots[i].idx];
+		i = (i + 1) & (t->nslots - 1);
+	}
+	return NULL;
+}
+
+const struct ember_data_attr *attr_table_of(const struct attr_table *t,
+					    const struct perf_event_header *rec)
+{
+	const uint8_t *p = (const uint8_t *)rec;
+	uint32_t words = (rec->size - sizeof(*rec)) / 8;
+	uint64_t id;
+
+	if (!t->nr)
+		return NULL;
+	if (t->nr == 1)
+		return t->v[0];
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (t->id_pos < 0)
+			return t->v[0];
+		if ((uint32_t)t->id_pos >= words)
+			return NULL;
+		id = get_u64(p + 8 + 8 * t->id_pos);
+	} else {
+		if (!t->v[0]->attr.sample_id_all || t->is_pos < 0)
+			return t->v[0];
+		if ((uint32_t)t->is_pos > words)
+			return NULL;
+		id = get_u64(p + 8 + 8 * (words - t->is_pos));
+	}
+	/* records perf synthesizes carry a zero id: they belong to the first event */
+	if (!id)
+		return t->v[0];
+	return attr_table_find(t, id);
+}
+
+void attr_table_exit(struct attr_table *t)
+{
+	for (uint32_t i = 0; i < t->nr; i++) {
+		free((void *)t->v[i]->ids);
+		free((char *)t->v[i]->name);
+		free(t->v[i]);
+	}
+	free(t->v);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * zstd streams for COMPRESSED records. libzstd.so.1 is loaded at run time:
+ * without it the constructors fail with ENOTSUP and the rest of lib/data
+ * still works.
+ */
+#ifndef EMBER_LIB_DATA_COMPRESS_H
+#define EMBER_LIB_DATA_COMPRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "data/dbuf.h"
+
+struct zstd_dec;
+struct zstd_enc;
+
+bool zstd_available(void);
+
+/* NULL with errno ENOTSUP (no libzstd) or ENOMEM. */
+struct zstd_dec *zstd_dec_new(void);
+void zstd_dec_delete(struct zstd_dec *d);
+/* Decompress all of src (whole or partial frames), appending to out. 0, -EINVAL, -ENOMEM. */
+int zstd_dec_run(struct zstd_dec *d, const void *src, size_t n, struct dbuf *out);
+
+struct zstd_enc *zstd_enc_new(int level);
+void zstd_enc_delete(struct zstd_enc *e);
+/* Compress src into one complete frame appended to out. 0, -EINVAL, -ENOMEM. */
+int zstd_enc_run(struct zstd_enc *e, const void *src, size_t n, struct dbuf *out);
+
+#endif

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* perf.data on-disk structures and small helpers shared by lib/data. */
+#ifndef EMBER_LIB_DATA_FORMAT_H
+#define EMBER_LIB_DATA_FORMAT_H
+
+#include <stdint.h>
+#include <string.h>
+#include <ember/perf-data.h>
+
+/* "PERFILE2" read as a native u64, and the same bytes seen from the other endianness. */
+#define PERF_MAGIC2		0x32454c4946524550ULL
+#define PERF_MAGIC2_SWAPPED	0x50455246494c4532ULL
+#define PERF_PIPE_HEADER_SIZE	16
+
+/* Strings in feature sections are padded to this. */
+#define PERF_NAME_ALIGN		64
+
+struct perf_file_section {
+	uint64_t offset;
+	uint64_t size;
+};
+
+struct perf_file_header {
+	uint64_t magic;
+	uint64_t size;			/* sizeof(struct perf_file_header) */
+	uint64_t attr_size;		/* one entry of the attrs section */
+	struct perf_file_section attrs;
+	struct perf_file_section data;
+	struct perf_file_section event_types;	/* unused, zero */
+	uint64_t adds_features[EMBER_FEAT_BITS / 64];
+};
+
+/* The older header without the feature bitmap. */
+#define PERF_FILE_HEADER_SIZE_V0	offsetof(struct perf_file_header, adds_features)
+
+/* Our own sizeof(struct perf_event_attr) and the sizes of perf's attr ABI versions. */
+#define EMBER_ATTR_SIZE		((uint32_t)sizeof(struct perf_event_attr))
+#define ATTR_SIZE_VER0		64
+
+/* Largest record the u16 header.size allows. */
+#define RECORD_MAX_SIZE		0xffffu
+
+#define ALIGN_UP(x, a)		(((x) + (a) - 1) & ~((uint64_t)(a) - 1))
+
+/* Unaligned-safe loads and stores; they compile to plain moves on x86. */
+static inline uint64_t get_u64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t get_u32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint16_t get_u16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void put_u64(void *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void put_u32(void *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+#endif

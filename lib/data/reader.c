@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The perf.data reader: open (file or pipe format, told by the header),
+ * iterate records, decode COMPRESSED records, keep the attrs and env the
+ * header records describe. File mode works on one mmap of the whole file;
+ * records are handed out in place, copied only when misaligned.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "core/log.h"
+#include "data/features.h"
+#include "data/reader.h"
+
+#define SCRATCH_SIZE (RECORD_MAX_SIZE + 1)
+
+const struct perf_event_header *reader_align(struct ember_data_reader *r, const uint8_t *p)
+{
+	uint16_t size;
+
+	if (!((uintptr_t)p & 7))
+		return (const struct perf_event_header *)p;
+	/* records are u64 arrays to their consumers: give them an aligned copy */
+	size = get_u16(p + 6);
+	memcpy(r->scratch, p, size);
+	return (const struct perf_event_header *)r->scratch;
+}
+
+static int process_attr(struct ember_data_reader *r, const struct perf_event_header *h)
+{
+	const uint8_t *p = (const uint8_t *)h + sizeof(*h);
+	uint32_t avail = h->size - sizeof(*h), fsz, nr_ids;
+	struct perf_event_attr attr;
+	int idx;
+
+	if (avail < ATTR_SIZE_VER0)
+		return -EINVAL;
+	fsz = attr_from_file(&attr, p, avail);
+	nr_ids = (avail - fsz) / 8;
+	idx = attr_table_add(&r->attrs, &attr, fsz, p + fsz, nr_ids, NULL);
+	if (idx < 0)
+		return idx;
+	if ((uint32_t)idx < r->env.nr_events && r->env.events[idx].name)
+		attr_table_set_name(&r->attrs, idx, r->env.events[idx].name);
+	return 0;
+}
+
+static int process_feature(struct ember_data_reader *r, const struct perf_event_header *h)
+{
+	const struct ember_record_header_feature *f = (const void *)h;
+	int err;
+
+	if (h->size < sizeof(*f))
+		return -EINVAL;
+	/* feat_id EMBER_FEAT_LAST (or beyond, from a newer perf) marks the end */
+	if (f->feat_id == 0 || f->feat_id >= EMBER_FEAT_LAST)
+		return 0;
+	err = feat_parse(&r->env, f->feat_id, f->data, h->size - sizeof(*f));
+	if (err == -ENOMEM)
+		return err;
+	if (f->feat_id == EMBER_FEAT_EVENT_DESC) {
+		for (uint32_t i = 0; i < r->env.nr_events && i < r->attrs.nr; i++) {
+			if (!r->attrs.v[i]->name && r->env.events[i].name)
+				attr_table_set_name(&r->attrs, i, r->env.events[i].name);
+		}
+	}
+	return 0;
+}
+
+static void process_event_update(struct ember_data_reader *r, const struct perf_event_header *h)
+{
+	const struct ember_record_event_update *u = (const void *)h;
+	const struct ember_data_attr *a;
+	size_t n;
+	char *name;
+
+	if (h->size <= sizeof(*u) || u->type != 2 /* PERF_EVENT_UPDATE__NAME */)
+		return;
+	a = attr_table_find(&r->attrs, u->id);
+	if (!a)
+		return;
+	n = h->size - sizeof(*u);
+	name = strndup(u->data, n);
+	if (name)
+		attr_table_set_name(&r->attrs, a->idx, name);
+	free(name);
+}
+
+static int process_compressed(struct ember_data_reader *r, const struct perf_event_header *h,
+			      uint64_t offset)
+{
+	size_t left = r->dc.len - r->dc_pos;
+	int err;
+
+	if (!r->zdec) {
+		r->zdec = zstd_dec_new();
+		if (!r->zdec) {
+			pr_warn("perf.data: compressed records need libzstd, which is not linked in\n");
+			return -ENOTSUP;
+		}
+	}
+	/* a record may straddle two COMPRESSED records: keep the partial tail */
+	if (r->dc_pos) {
+		memmove(r->dc.data, r->dc.data + r->dc_pos, left);
+		r->dc.len = left;
+		r->dc_pos = 0;
+	}
+	err = zstd_dec_run(r->zdec, h + 1, h->size - sizeof(*h), &r->dc);
+	if (err)
+		return err;
+	r->dc_offset = offset;
+	return 0;
+}
+
+/*
+ * Bookkeeping every record goes through: counts, and the header records
+ * that describe the file (attrs, features, names, tracing data).
+ */
+int reader_process(struct ember_data_reader *r, const struct perf_event_header *h,
+		   const void *payload, uint64_t payload_size)
+{
+	/* header records read ahead at open are counted when handed out */
+	if (r->in_preload)
+		;
+	else if (h->type < EMBER_RECORD_TYPE_MAX && ember_record__name(h->type))
+		r->counts[h->type]++;
+	else
+		r->nr_unknown++;
+
+	switch (h->type) {
+	case EMBER_RECORD_HEADER_ATTR:
+		return process_attr(r, h);
+	case EMBER_RECORD_HEADER_FEATURE:
+		return process_feature(r, h);
+	case EMBER_RECORD_EVENT_UPDATE:
+		process_event_update(r, h);
+		return 0;
+	case EMBER_RECORD_HEADER_TRACING_DATA:
+		if (payload) {
+			void *copy = malloc(payload_size ? payload_size : 1);
+
+			if (!copy)
+				return -ENOMEM;
+			memcpy(copy, payload, payload_size);
+			free(r->env.tracing_data.data);
+			r->env.tracing_data.data = copy;
+			r->env.tracing_data.size = payload_size;
+			ember_env__set_feat(&r->env, EMBER_FEAT_TRACING_DATA, true);
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The next whole record of the decoded COMPRESSED buffer, or NULL. */
+static const struct perf_event_header *dc_next(struct ember_data_reader *r)
+{
+	size_t left = r->dc.len - r->dc_pos;
+	const uint8_t *p = r->dc.data + r->dc_pos;
+	uint16_t size;
+
+	if (left < sizeof(struct perf_event_header))
+		return NULL;
+	size = get_u16(p + 6);
+	if (size < sizeof(struct perf_event_header)) {
+		r->error = -EINVAL;
+		return NULL;
+	}
+	if (size > left)
+		return NULL;
+	r->dc_pos += size;
+	return reader_align(r, p);
+}
+
+static int file_next(struct ember_data_reader *r, struct ember_data_record *rec)
+{
+	const uint8_t *p;
+	uint64_t left = r->data_end - r->head, extra = 0;
+	uint16_t size;
+
+	if (left < sizeof(struct perf_event_header)) {
+		if (left && !r->data_size_zero)
+			r->truncated = true;
+		return 0;
+	}
+	p = r->mem + r->head;
+	size = get_u16(p + 6);
+	if (size < sizeof(struct perf_event_header)) {
+		pr_debug("perf.data: record of size %u at %#llx\n", size,
+			 (unsigned long long)r->head);
+		return -EINVAL;
+	}
+	if (size > left) {
+		r->truncated = true;
+		return 0;
+	}
+	if (get_u32(p) == EMBER_RECORD_AUXTRACE && size >= sizeof(struct ember_record_auxtrace)) {
+		extra = get_u64(p + 8);
+		if (extra > left - size) {
+			r->truncated = true;
+			return 0;
+		}
+	}
+	rec->hdr = reader_align(r, p);
+	rec->offset = r->head;
+	rec->payload = extra ? p + size : NULL;
+	rec->payload_size = extra;
+	rec->compressed = false;
+	r->head += size + extra;
+	return 1;
+}
+
+int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_record *rec)
+{
+	int ret;
+
+	if (r->error)
+		return r->error;
+	for (;;) {
+		const struct perf_event_header *h = dc_next(r);
+
+		if (h) {
+			rec->hdr = h;
+			rec->offset = r->dc_offset;
+			rec->payload = NULL;
+			rec->payload_size = 0;
+			rec->compressed = true;
+			ret = reader_process(r, h, NULL, 0);
+			break;
+		}
+		if (r->error)
+			return r->error;
+		if (r->nr_replay > r->next_replay) {
+			const struct replay_rec *rr = &r->replay[r->next_replay++];
+
+			/* already processed at open */
+			rec->hdr = rr->data;
+			rec->offset = rr->offset;
+			rec->payload = rr->payload;
+			rec->payload_size = rr->payload_size;
+			rec->compressed = false;
+			if (rec->hdr->type < EMBER_RECORD_TYPE_MAX)
+				r->counts[rec->hdr->type]++;
+			return 1;
+		}
+		ret = r->pipe ? pipe_next(r, rec) : file_next(r, rec);
+		if (ret <= 0) {
+			if (ret < 0)
+				r->error = ret;
+			else if (r->dc.len > r->dc_pos)
+				r->truncated = true;	/* a partial record left in the last frame */
+			return ret;
+		}
+		if (rec->hdr->type == EMBER_RECORD_COMPRESSED) {
+			r->counts[EMBER_RECORD_COMPRESSED]++;
+			ret = process_compressed(r, rec->hdr, rec->offset);
+			if (ret < 0) {
+				r->error = ret;
+				return ret;
+			}
+			if (r->show_compressed)
+				return 1;
+			continue;
+		}
+		ret = reader_process(r, rec->hdr, rec->payload, rec->payload_size);
+		break;
+	}
+	if (ret < 0) {
+		r->error = ret;
+		return ret;
+	}
+	return 1;
+}
+
+/* Read a whole non-seekable input into memory (a file-format perf.data on a pipe). */
+static int slurp(struct ember_data_reader *r, const uint8_t *first, size_t nfirst)
+{
+	size_t cap = 1 << 20, len = nfirst;
+	uint8_t *buf = malloc(cap);
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, first, nfirst);
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			uint8_t *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(r->fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			free(buf);
+			return n;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	r->mem = buf;
+	r->mem_len = len;
+	r->file_size = len;
+	return 0;
+}
+
+static int check_magic(uint64_t magic)
+{
+	if (magic == PERF_MAGIC2)
+		return 0;
+	if (magic == PERF_MAGIC2_SWAPPED) {
+		pr_warn("perf.data: recorded on a machine of the other endianness; not supported\n");
+		return -EPROTONOSUPPORT;
+	}
+	if (!memcmp(&magic, "PERFFILE", 8)) {
+		pr_warn("perf.data: version 1 (PERFFILE) files are not supported\n");
+		return -EPROTONOSUPPORT;
+	}
+	pr_debug("perf.data: bad magic\n");
+	return -EINVAL;
+}
+
+static int reader_init(struct ember_data_reader *r)
+{
+	uint8_t hdr[PERF_PIPE_HEADER_SIZE];
+	struct stat st;
+	int err;
+
+	if (fstat(r->fd, &st))
+		return -errno;
+	r->mtime = st.st_mtime;
+	if (S_ISREG(st.st_mode)) {
+		r->file_size = st.st_size;
+		if (r->file_size < PERF_PIPE_HEADER_SIZE) {
+			pr_debug("perf.data: file too short (%llu bytes)\n",
+				 (unsigned long long)r->file_size);
+			return -EINVAL;
+		}
+		r->mem = mmap(NULL, r->file_size, PROT_READ, MAP_SHARED, r->fd, 0);
+		if (r->mem == MAP_FAILED) {
+			r->mem = NULL;
+			return -errno;
+		}
+		r->mem_mapped = true;
+		r->mem_len = r->file_size;
+		madvise(r->mem, r->mem_len, MADV_SEQUENTIAL);
+		memcpy(hdr, r->mem, sizeof(hdr));
+	} else {
+		size_t got = 0;
+
+		while (got < sizeof(hdr)) {
+			ssize_t n = read(r->fd, hdr + got, sizeof(hdr) - got);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return -errno;
+			if (n == 0) {
+				pr_debug("perf.data: input ends before the header\n");
+				return -EINVAL;
+			}
+			got += n;
+		}
+	}
+	err = check_magic(get_u64(hdr));
+	if (err)
+		return err;
+	if (get_u64(hdr + 8) == PERF_PIPE_HEADER_SIZE) {
+		r->pipe = true;
+		return pipe_open(r, hdr);
+	}
+	if (!r->mem) {
+		err = slurp(r, hdr, sizeof(hdr));
+		if (err)
+			return err;
+	}
+	return file_open(r);
+}
+
+struct ember_data_reader *ember_data_reader__open_fd(int fd, const struct ember_data_reader_opts *opts)
+{
+	struct ember_data_reader *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->fd = fd;
+	if (opts && opts->sz >= offsetof(struct ember_data_reader_opts, show_compressed) +
+				 sizeof(opts->show_compressed))
+		r->show_compressed = opts->show_compressed;
+	r->scratch = aligned_alloc(8, SCRATCH_SIZE + 7);
+	if (!r->scratch) {
+		free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = reader_init(r);
+	if (err) {
+		ember_data_reader__delete(r);
+		errno = -err;
+		return NULL;
+	}
+	return r;
+}
+
+struct ember_data_reader *ember_data_reader__open(const char *path, const struct ember_data_reader_opts *opts)
+{
+	struct ember_data_reader *r;
+	int fd, err;
+
+	if (!path) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!strcmp(path, "-"))
+		return ember_data_reader__open_fd(STDIN_FILENO, opts);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	r = ember_data_reader__open_fd(fd, opts);
+	if (!r) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	r->own_fd = true;
+	return r;
+}
+
+void ember_data_reader__delete(struct ember_data_reader *r)
+{
+	if (!r)
+		return;
+	pipe_exit(r);
+	if (r->mem_mapped)
+		munmap(r->mem, r->mem_len);
+	else
+		free(r->mem);
+	zstd_dec_delete(r->zdec);
+	dbuf_exit(&r->dc);
+	attr_table_exit(&r->attrs);
+	ember_env__exit(&r->env);
+	free(r->scratch);
+	if (r->own_fd)
+		close(r->fd);
+	free(r);
+}
+
+bool ember_data_reader__is_pipe(const struct ember_data_reader *r)
+{
+	return r->pipe;
+}
+
+bool ember_data_reader__truncated(const struct ember_data_reader *r)
+{
+	return r->truncated;
+}
+
+bool ember_data_reader__data_size_was_zero(const struct ember_data_reader *r)
+{
+	return r->data_size_zero;
+}
+
+uint64_t ember_data_reader__nr_records(const struct ember_data_reader *r, uint32_t type)
+{
+	return type < EMBER_RECORD_TYPE_MAX ? r->counts[type] : r->nr_unknown;
+}
+
+uint64_t ember_data_reader__nr_unknown(const struct ember_data_reader *r)
+{
+	return r->nr_unknown;
+}
+
+void ember_data_reader__header_info(const struct ember_data_reader *r,
+				    struct ember_data_header_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->file_size = r->file_size;
+	info->mtime = r->mtime;
+	if (r->pipe)
+		return;
+	info->data_offset = r->fh.data.offset;
+	info->data_size = r->fh.data.size;
+	info->feat_offset = r->fh.data.offset + r->fh.data.size;
+	info->attr_size = r->fh.attr_size;
+}
+
+const struct ember_env *ember_data_reader__env(const struct ember_data_reader *r)
+{
+	return &r->env;
+}
+
+uint32_t ember_data_reader__nr_attrs(const struct ember_data_reader *r)
+{
+	return r->attrs.nr;
+}
+
+const struct ember_data_attr *ember_data_reader__attr(const struct ember_data_reader *r,
+						      uint32_t idx)
+{
+	return idx < r->attrs.nr ? r->attrs.v[idx] : NULL;
+}
+
+const struct ember_data_attr *ember_data_reader__attr_by_id(const struct ember_data_reader *r,
+							    uint64_t id)
+{
+	return attr_table_find(&r->attrs, id);
+}
+
+const struct ember_data_attr *ember_data_reader__attr_of(const struct ember_data_reader *r,
+							 const struct perf_event_header *rec)
+{
+	return attr_table_of(&r->attrs, rec);
+}
+
+int ember_data_reader__parse_sample(const struct ember_data_reader *r,
+				    const struct perf_event_header *rec, struct ember_sample *s)
+{
+	const struct ember_data_attr *a = attr_table_of(&r->attrs, rec);
+
+	if (!a) {
+		memset(s, 0, sizeof(*s));
+		return -ENOENT;
+	}
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return ember_sample__parse(s, rec, &a->attr);
+	return ember_sample__parse_id(s, rec, &a->attr);
+}

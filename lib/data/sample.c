@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * PERF_RECORD_SAMPLE decoding, in the kernel's field order
+ * (include/uapi/linux/perf_event.h). Every read is checked against the
+ * record's size; pointers into the record are handed out, nothing copied.
+ */
+#include <errno.h>
+#include <string.h>
+#include "data/format.h"
+
+#ifndef PERF_SAMPLE_BRANCH_COUNTERS
+#define PERF_SAMPLE_BRANCH_COUNTERS (1U << 19)
+#endif
+
+struct rd {
+	const uint8_t *p, *end;
+};
+
+/* Take n bytes; NULL when fewer are left. */
+static inline const uint8_t *take(struct rd *r, uint64_t n)
+{
+	const uint8_t *p = r->p;
+
+	if (n > (uint64_t)(r->end - r->p))
+		return NULL;
+	r->p += n;
+	return p;
+}
+
+#define TAKE_U64(r, dst)				\
+	do {						\
+		const uint8_t *p_ = take(r, 8);		\
+		if (!p_)				\
+			return -EINVAL;			\
+		(dst) = get_u64(p_);			\
+	} while (0)
+
+static int parse_read(struct rd *r, struct ember_sample *s, uint64_t rf)
+{
+	if (rf & PERF_FORMAT_GROUP) {
+		uint32_t stride = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+		const uint8_t *p;
+
+		TAKE_U64(r, s->read.group_nr);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			TAKE_U64(r, s->read.time_enabled);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			TAKE_U64(r, s->read.time_running);
+		if (s->read.group_nr > (uint64_t)(r->end - r->p) / (8 * stride))
+			return -EINVAL;
+		p = take(r, s->read.group_nr * 8 * stride);
+		s->read.group = (const uint64_t *)p;
+		s->read.group_stride = stride;
+		return 0;
+	}
+	TAKE_U64(r, s->read.value);
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		TAKE_U64(r, s->read.time_enabled);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		TAKE_U64(r, s->read.time_running);
+	if (rf & PERF_FORMAT_ID)
+		TAKE_U64(r, s->read.id);
+	if (rf & PERF_FORMAT_LOST)
+		TAKE_U64(r, s->read.lost);
+	return 0;
+}
+
+static int parse_regs(struct rd *r, struct ember_sample_regs *regs, uint64_t mask)
+{
+	TAKE_U64(r, regs->abi);
+	regs->mask = mask;
+	if (!regs->abi)
+		return 0;
+	regs->nr = __builtin_popcountll(mask);
+	regs->regs = (const uint64_t *)take(r, (uint64_t)regs->nr * 8);
+	return regs->regs || !regs->nr ? 0 : -EINVAL;
+}
+
+int ember_sample__parse(struct ember_sample *s, const struct perf_event_header *rec,
+			const struct perf_event_attr *attr)
+{
+	uint64_t st = attr->sample_type;
+	struct rd r;
+
+	memset(s, 0, sizeof(*s));
+	s->branch_hw_idx = (uint64_t)-1;
+	s->misc = rec->misc;
+	s->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (rec->size < sizeof(*rec))
+		return -EINVAL;
+	r.p = (const uint8_t *)(rec + 1);
+	r.end = (const uint8_t *)rec + rec->size;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		TAKE_U64(&r, s->id);
+	if (st & PERF_SAMPLE_IP)
+		TAKE_U64(&r, s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		const uint8_t *p = take(&r, 8);
+
+		if (!p)
+			return -EINVAL;
+		s->pid = get_u32(p);
+		s->tid = get_u32(p + 4);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		TAKE_U64(&r, s->time);
+	if (st & PERF_SAMPLE_ADDR)
+		TAKE_U64(&r, s->addr);
+	if (st & PERF_SAMPLE_ID)
+		TAKE_U64(&r, s->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		TAKE_U64(&r, s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		const uint8_t *p = take(&r, 8);
+
+		if (!p)
+			return -EINVAL;
+		s->cpu = get_u32(p);
+		s->cpu_res = get_u32(p + 4);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		TAKE_U64(&r, s->period);
+	if ((st & PERF_SAMPLE_READ) && parse_read(&r, s, attr->read_format))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		TAKE_U64(&r, s->callchain_nr);
+		if (s->callchain_nr > (uint64_t)(r.end - r.p) / 8)
+			return -EINVAL;
+		s->callchain = (const uint64_t *)take(&r, s->callchain_nr * 8);
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		const uint8_t *p = take(&r, 4);
+
+		if (!p)
+			return -EINVAL;
+		s->raw_size = get_u32(p);
+		s->raw_data = take(&r, s->raw_size);
+		if (!s->raw_data)
+			return -EINVAL;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		TAKE_U64(&r, s->branch_nr);
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			TAKE_U64(&r, s->branch_hw_idx);
+		if (s->branch_nr > (uint64_t)(r.end - r.p) / sizeof(struct perf_branch_entry))
+			return -EINVAL;
+		s->branch = (const struct perf_branch_entry *)take(&r, s->branch_nr *
+								    sizeof(struct perf_branch_entry));
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS) {
+			s->branch_counters = (const uint64_t *)take(&r, s->branch_nr * 8);
+			if (!s->branch_counters && s->branch_nr)
+				return -EINVAL;
+		}
+	}
+	if ((st & PERF_SAMPLE_REGS_USER) && parse_regs(&r, &s->user_regs, attr->sample_regs_user))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_STACK_USER) {
+		TAKE_U64(&r, s->user_stack.size);
+		if (s->user_stack.size) {
+			s->user_stack.data = take(&r, s->user_stack.size);
+			if (!s->user_stack.data)
+				return -EINVAL;
+			TAKE_U64(&r, s->user_stack.dyn_size);
+			if (s->user_stack.dyn_size > s->user_stack.size)
+				s->user_stack.dyn_size = s->user_stack.size;
+		}
+	}
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
+		const uint8_t *p = take(&r, 8);
+
+		if (!p)
+			return -EINVAL;
+		s->weight = get_u32(p);
+		s->ins_lat = get_u16(p + 4);
+		s->p_stage_cyc = get_u16(p + 6);
+	} else if (st & PERF_SAMPLE_WEIGHT) {
+		TAKE_U64(&r, s->weight);
+	}
+	if (st & PERF_SAMPLE_DATA_SRC)
+		TAKE_U64(&r, s->data_src);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		TAKE_U64(&r, s->transaction);
+	if ((st & PERF_SAMPLE_REGS_INTR) && parse_regs(&r, &s->intr_regs, attr->sample_regs_intr))
+		return -EINVAL;
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		TAKE_U64(&r, s->phys_addr);
+	if (st & PERF_SAMPLE_CGROUP)
+		TAKE_U64(&r, s->cgroup);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		TAKE_U64(&r, s->data_page_size);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		TAKE_U64(&r, s->code_page_size);
+	if (st & PERF_SAMPLE_AUX) {
+		TAKE_U64(&r, s->aux.size);
+		s->aux.data = take(&r, s->aux.size);
+		if (!s->aux.data)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int ember_sample__parse_id(struct ember_sample *s, const struct perf_event_header *rec,
+			   const struct perf_event_attr *attr)
+{
+	uint64_t st = attr->sample_type;
+	const uint8_t *start, *p;
+
+	memset(s, 0, sizeof(*s));
+	s->branch_hw_idx = (uint64_t)-1;
+	s->misc = rec->misc;
+	s->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	s->pid = s->tid = (uint32_t)-1;
+	s->cpu = (uint32_t)-1;
+	s->time = (uint64_t)-1;
+	if (rec->size < sizeof(*rec))
+		return -EINVAL;
+	if (!attr->sample_id_all)
+		return 0;
+	start = (const uint8_t *)(rec + 1);
+	p = (const uint8_t *)rec + rec->size;
+
+	/* the trailer is read backwards from the end of the record */
+#define BACK(n)						\
+	do {						\
+		if ((uint64_t)(p - start) < (n))	\
+			return -EINVAL;			\
+		p -= (n);				\
+	} while (0)
+
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		BACK(8);
+		s->id = get_u64(p);
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		BACK(8);
+		s->cpu = get_u32(p);
+		s->cpu_res = get_u32(p + 4);
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		BACK(8);
+		s->stream_id = get_u64(p);
+	}
+	if (st & PERF_SAMPLE_ID) {
+		BACK(8);
+		s->id = get_u64(p);
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		BACK(8);
+		s->time = get_u64(p);
+	}
+	if (st & PERF_SAMPLE_TID) {
+		BACK(8);
+		s->pid = get_u32(p);
+		s->tid = get_u32(p + 4);
+	}
+#undef BACK
+	return 0;
+}
