@@ -85,12 +85,23 @@ static int cmd_samples(const char *path)
 	return ret < 0 || bad ? 1 : 0;
 }
 
+static int cmd_header(const char *path, bool full)
+{
+	struct ember_data_reader *r = open_or_die(path);
+
+	ember_data_reader__fprintf_header(r, stdout, full);
+	ember_data_reader__delete(r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
 		return usage();
 	if (!strcmp(argv[1], "count"))
 		return cmd_count(argv[2]);
+	if (!strcmp(argv[1], "header"))
+		return cmd_header(argv[2], argc > 3 && !strcmp(argv[3], "-I"));
 	if (!strcmp(argv[1], "samples"))
 		return cmd_samples(argv[2]);
 	return usage();
