@@ -250,7 +250,7 @@ static int cache_name(unsigned int cache, unsigned int op, unsigned int result, 
 	if (result == PERF_COUNT_HW_CACHE_RESULT_ACCESS)
 		return snprintf(buf, size, "%s-%s", cache_names[cache][0], cache_ops[op][1]);
 	return snprintf(buf, size, "%s-%s-%s", cache_names[cache][0], cache_ops[op][0],
-			cache_results[result][1]);
+			cache_results[result][0]);
 }
 
 int ember_hw_cache__name(uint64_t config, char *buf, size_t size)
