@@ -908,11 +908,17 @@ static int tracefs_error(struct parser *p, int pos)
 {
 	int ret = p->tracefs_state < 0 ? p->tracefs_state : -ENOENT;
 
-	return fail(p, ret, pos,
-		    ret == -EACCES || ret == -EPERM ?
-			    "tracepoints need root, or: mount -o remount,mode=755 /sys/kernel/tracing" :
-			    "mount it: mount -t tracefs nodev /sys/kernel/tracing",
-		    "cannot use tracefs: %s", strerror(-ret));
+	if (ret == -EACCES)
+		return fail(p, ret, pos,
+			    "tracepoints need root, or: mount -o remount,mode=755 "
+			    "/sys/kernel/tracing",
+			    "no permission to read %s/events", p->tracefs);
+	if (ret == -EPERM)
+		return fail(p, ret, pos,
+			    "tracepoints need root, or tracefs mounted on /sys/kernel/tracing",
+			    "tracefs is not mounted, and mounting it needs root");
+	return fail(p, ret, pos, "is CONFIG_TRACING off in this kernel?",
+		    "cannot find tracefs: %s", strerror(-ret));
 }
 
 struct tp_add {

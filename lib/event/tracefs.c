@@ -17,14 +17,19 @@
 
 #define TRACEFS_DEFAULT "/sys/kernel/tracing"
 
-static bool has_events(const char *dir)
+/* 0 when dir/events is a directory we may read, else -errno. */
+static int has_events(const char *dir)
 {
 	char path[PATH_MAX];
 	struct stat st;
 
 	if (snprintf(path, sizeof(path), "%s/events", dir) >= (int)sizeof(path))
-		return false;
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
+		return -ENAMETOOLONG;
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return access(path, R_OK | X_OK) ? -errno : 0;
 }
 
 static int copy_path(char *buf, size_t size, const char *dir, const char *suffix)
@@ -34,7 +39,10 @@ static int copy_path(char *buf, size_t size, const char *dir, const char *suffix
 	return 0;
 }
 
-/* The first mount of fstype whose dir (plus suffix) has events/; 0 or -ENOENT. */
+/*
+ * The first mount of fstype whose dir (plus suffix) has events/: 0, or
+ * -EACCES when there is one we may not read (buf names it), or -ENOENT.
+ */
 static int find_mount(const char *fstype, const char *suffix, char *buf, size_t size)
 {
 	FILE *fp = setmntent("/proc/mounts", "r");
@@ -44,12 +52,13 @@ static int find_mount(const char *fstype, const char *suffix, char *buf, size_t 
 	if (!fp)
 		return -errno;
 	while ((m = getmntent(fp))) {
-		if (strcmp(m->mnt_type, fstype))
+		int err;
+
+		if (strcmp(m->mnt_type, fstype) || copy_path(buf, size, m->mnt_dir, suffix))
 			continue;
-		if (copy_path(buf, size, m->mnt_dir, suffix))
-			continue;
-		if (has_events(buf)) {
-			ret = 0;
+		err = has_events(buf);
+		if (!err || err == -EACCES || err == -EPERM) {
+			ret = err;
 			break;
 		}
 	}
@@ -61,19 +70,21 @@ int ember_tracefs__find(char *buf, size_t size)
 {
 	int err;
 
-	if (!find_mount("tracefs", "", buf, size))
-		return 0;
-	if (!find_mount("debugfs", "/tracing", buf, size))
-		return 0;
+	err = find_mount("tracefs", "", buf, size);
+	if (err != -ENOENT)
+		return err;
+	err = find_mount("debugfs", "/tracing", buf, size);
+	if (err != -ENOENT)
+		return err;
 	/* Neither is mounted: mount tracefs where the kernel expects it, as perf does. */
+	if (copy_path(buf, size, TRACEFS_DEFAULT, ""))
+		return -ENAMETOOLONG;
 	if (mount("nodev", TRACEFS_DEFAULT, "tracefs", 0, NULL) && errno != EBUSY) {
 		err = -errno;
 		pr_debug("tracefs: cannot mount %s: %s\n", TRACEFS_DEFAULT, strerror(errno));
 		return err;
 	}
-	if (copy_path(buf, size, TRACEFS_DEFAULT, ""))
-		return -ENAMETOOLONG;
-	return has_events(buf) ? 0 : -ENOENT;
+	return has_events(buf);
 }
 
 /* Read the decimal id in <dirfd>/<name>/id. */

@@ -15,8 +15,9 @@
 /*
  * Find the tracing directory (the one holding events/): a mounted tracefs,
  * else debugfs's tracing/, else mount tracefs on /sys/kernel/tracing.
- * Writes it into buf. Returns 0 or -errno (-ENOENT when there is none and
- * mounting failed, -EPERM/-EACCES when not allowed).
+ * Writes it into buf. Returns 0, or -errno: -EACCES when it is there but
+ * not readable by us (buf still names it), -EPERM when mounting is not
+ * allowed, -ENOENT when the kernel has no tracefs.
  */
 int ember_tracefs__find(char *buf, size_t size);
 

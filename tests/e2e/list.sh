@@ -80,6 +80,32 @@ else
 	fail awk_summary "tracepoint-per-system summaries differ"
 fi
 
+# As an unprivileged user: software events still listed, tracepoints silently not, as perf.
+if command -v setpriv >/dev/null 2>&1; then
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	for what in sw tracepoint; do
+		want=$(as_nobody "$PERF" list "$what" 2>&1)
+		got=$(as_nobody "$EMBER" list "$what" 2>&1)
+		expect_eq "unprivileged_$what" "$got" "$want"
+	done
+else
+	skip unprivileged "setpriv is not installed"
+fi
+
+# tracefs not mounted: ember mounts it, as perf does. In a private mount
+# namespace, so nothing else on the machine sees it go.
+if command -v unshare >/dev/null 2>&1 && unshare -m --propagation private true 2>/dev/null; then
+	want=$("$EMBER" list tracepoint | wc -l)
+	got=$(unshare -m --propagation private sh -c '
+		umount /sys/kernel/tracing 2>/dev/null
+		grep -q " /sys/kernel/tracing tracefs" /proc/mounts && exit 1
+		"$0" list tracepoint | wc -l
+		grep -q " /sys/kernel/tracing tracefs" /proc/mounts || echo "(not mounted)"' "$EMBER")
+	expect_eq mounts_tracefs "$got" "$want"
+else
+	skip mounts_tracefs "no unshare, or mount namespaces not allowed"
+fi
+
 # JSON: valid, one object per event, the same events as the text output.
 if command -v python3 >/dev/null 2>&1; then
 	for what in sw 'sched:*' pmu no-such-event; do
