@@ -94,12 +94,104 @@ static int cmd_header(const char *path, bool full)
 	return 0;
 }
 
+static bool is_header_record(uint32_t type)
+{
+	return type == EMBER_RECORD_HEADER_ATTR || type == EMBER_RECORD_HEADER_FEATURE ||
+	       type == EMBER_RECORD_HEADER_TRACING_DATA || type == EMBER_RECORD_HEADER_BUILD_ID ||
+	       type == EMBER_RECORD_HEADER_EVENT_TYPE;
+}
+
+static int cmd_copy(int argc, char **argv)
+{
+	struct ember_data_writer_opts wo = { .sz = sizeof(wo) };
+	struct ember_data_reader *r;
+	struct ember_data_writer *w;
+	struct ember_data_record rec;
+	const struct ember_env *env;
+	int ret, err;
+
+	if (argc < 4)
+		return usage();
+	for (int i = 4; i < argc; i++) {
+		if (!strcmp(argv[i], "--pipe"))
+			wo.pipe = true;
+		else if (!strcmp(argv[i], "-z"))
+			wo.compress_level = 1;
+		else
+			return usage();
+	}
+	r = open_or_die(argv[2]);
+	env = ember_data_reader__env(r);
+	w = ember_data_writer__open(argv[3], &wo);
+	if (!w) {
+		fprintf(stderr, "data-tool: %s: %s\n", argv[3], strerror(errno));
+		return 1;
+	}
+	for (uint32_t i = 0; i < ember_data_reader__nr_attrs(r); i++) {
+		const struct ember_data_attr *a = ember_data_reader__attr(r, i);
+
+		err = ember_data_writer__add_attr(w, &a->attr, a->ids, a->nr_ids, a->name);
+		if (err < 0)
+			goto fail;
+	}
+	err = ember_data_writer__start(w, env);
+	if (err)
+		goto fail;
+	while ((ret = ember_data_reader__next(r, &rec)) > 0) {
+		/* the writer makes its own header records */
+		if (is_header_record(rec.hdr->type))
+			continue;
+		err = ember_data_writer__write(w, rec.hdr, rec.hdr->size);
+		if (!err && rec.payload)
+			err = ember_data_writer__write(w, rec.payload, rec.payload_size);
+		if (err)
+			goto fail;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "data-tool: reading %s: %s\n", argv[2], strerror(-ret));
+		ember_data_writer__delete(w);
+		ember_data_reader__delete(r);
+		return 1;
+	}
+	err = ember_data_writer__close(w, env);
+	ember_data_reader__delete(r);
+	if (err) {
+		fprintf(stderr, "data-tool: writing %s: %s\n", argv[3], strerror(-err));
+		return 1;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "data-tool: writing %s: %s\n", argv[3], strerror(-err));
+	ember_data_writer__delete(w);
+	ember_data_reader__delete(r);
+	return 1;
+}
+
+static int cmd_dump(const char *path)
+{
+	struct ember_data_reader *r = open_or_die(path);
+	const char *name = ember_data_reader__is_pipe(r) ? "pipe" : path;
+	struct ember_data_record rec;
+	int ret;
+
+	while ((ret = ember_data_reader__next(r, &rec)) > 0)
+		ember_data__dump_record(stdout, r, &rec, name);
+	ember_data_reader__delete(r);
+	if (ret < 0)
+		fprintf(stderr, "data-tool: %s: %s\n", path, strerror(-ret));
+	return ret < 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
 		return usage();
 	if (!strcmp(argv[1], "count"))
 		return cmd_count(argv[2]);
+	if (!strcmp(argv[1], "copy"))
+		return cmd_copy(argc, argv);
+	if (!strcmp(argv[1], "dump"))
+		return cmd_dump(argv[2]);
 	if (!strcmp(argv[1], "header"))
 		return cmd_header(argv[2], argc > 3 && !strcmp(argv[3], "-I"));
 	if (!strcmp(argv[1], "samples"))
