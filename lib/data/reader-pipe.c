@@ -185,7 +185,7 @@ static int replay_add(struct ember_data_reader *r, const struct ember_data_recor
 			return -ENOMEM;
 		r->replay = rr;
 	}
-	copy = aligned_alloc(8, ALIGN_UP(rec->hdr->size, 8));
+	copy = malloc(rec->hdr->size);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, rec->hdr, rec->hdr->size);

@@ -403,7 +403,8 @@ struct ember_data_reader *ember_data_reader__open_fd(int fd, const struct ember_
 	if (opts && opts->sz >= offsetof(struct ember_data_reader_opts, show_compressed) +
 				 sizeof(opts->show_compressed))
 		r->show_compressed = opts->show_compressed;
-	r->scratch = aligned_alloc(8, SCRATCH_SIZE + 7);
+	/* malloc memory is aligned for any u64 access */
+	r->scratch = malloc(SCRATCH_SIZE);
 	if (!r->scratch) {
 		free(r);
 		errno = ENOMEM;

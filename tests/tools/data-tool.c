@@ -108,6 +108,8 @@ static int cmd_copy(int argc, char **argv)
 	struct ember_data_writer *w;
 	struct ember_data_record rec;
 	const struct ember_env *env;
+	struct ember_env here;
+	bool env_here = false;
 	int ret, err;
 
 	if (argc < 4)
@@ -117,11 +119,27 @@ static int cmd_copy(int argc, char **argv)
 			wo.pipe = true;
 		else if (!strcmp(argv[i], "-z"))
 			wo.compress_level = 1;
+		else if (!strcmp(argv[i], "--env-here"))
+			env_here = true;
 		else
 			return usage();
 	}
 	r = open_or_die(argv[2]);
 	env = ember_data_reader__env(r);
+	if (env_here) {
+		/* this machine's description, with the recording's own cmdline and times */
+		const char *args[] = { "record", "-o", argv[3] };
+
+		if (ember_env__gather(&here) || ember_env__set_cmdline(&here, 3, args)) {
+			fprintf(stderr, "data-tool: cannot gather the environment\n");
+			return 1;
+		}
+		here.first_sample_time = env->first_sample_time;
+		here.last_sample_time = env->last_sample_time;
+		ember_env__set_feat(&here, EMBER_FEAT_SAMPLE_TIME,
+				    ember_env__has_feat(env, EMBER_FEAT_SAMPLE_TIME));
+		env = &here;
+	}
 	w = ember_data_writer__open(argv[3], &wo);
 	if (!w) {
 		fprintf(stderr, "data-tool: %s: %s\n", argv[3], strerror(errno));
@@ -155,6 +173,8 @@ static int cmd_copy(int argc, char **argv)
 	}
 	err = ember_data_writer__close(w, env);
 	ember_data_reader__delete(r);
+	if (env_here)
+		ember_env__exit(&here);
 	if (err) {
 		fprintf(stderr, "data-tool: writing %s: %s\n", argv[3], strerror(-err));
 		return 1;
