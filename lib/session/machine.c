@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Threads, comms and lookups of the machine model, following perf's
+ * machine.c/thread.c: threads keyed by tid, a process's threads sharing
+ * the leader's maps, FORK copying a parent's maps into a new process,
+ * EXIT only marking the thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include "core/log.h"
+#include "session/machine.h"
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 14695981039346656037ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* The interned copy of comm: equal comms share one pointer. NULL on ENOMEM. */
+static const char *machine__intern_comm(struct ember_machine *m, const char *comm)
+{
+	size_t mask, i;
+
+	if (m->nr_comms * 2 >= m->nr_comm_slots) {
+		size_t nr = m->nr_comm_slots ? m->nr_comm_slots * 2 : 256;
+		const char **slots = calloc(nr, sizeof(*slots));
+
+		if (!slots)
+			return NULL;
+		for (size_t k = 0; k < m->nr_comm_slots; k++) {
+			const char *c = m->comms[k];
+
+			if (!c)
+				continue;
+			for (i = hash_str(c) & (nr - 1); slots[i]; i = (i + 1) & (nr - 1))
+				;
+			slots[i] = c;
+		}
+		free(m->comms);
+		m->comms = slots;
+		m->nr_comm_slots = nr;
+	}
+	mask = m->nr_comm_slots - 1;
+	for (i = hash_str(comm) & mask; m->comms[i]; i = (i + 1) & mask) {
+		if (!strcmp(m->comms[i], comm))
+			return m->comms[i];
+	}
+	m->comms[i] = strpool__add(&m->comm_pool, comm, strlen(comm));
+	if (!m->comms[i])
+		return NULL;
+	m->nr_comms++;
+	return m->comms[i];
+}
+
+int machine__set_comm(struct ember_machine *m, struct ember_thread *thread, const char *comm,
+		      bool exec)
+{
+	const char *c = machine__intern_comm(m, comm);
+
+	if (!c)
+		return -ENOMEM;
+	thread->comm = c;
+	thread->comm_set = true;
+	thread->comm_exec = exec;
+	return 0;
+}
+
+struct ember_machine *ember_machine__new(const struct ember_symbol_opts *opts)
+{
+	struct ember_machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		goto out_nomem;
+	if (dsos__init(&m->dsos, opts))
+		goto out_free;
+	m->kmaps = maps__new(&m->graveyard);
+	m->nr_buckets = 1024;
+	m->threads = calloc(m->nr_buckets, sizeof(*m->threads));
+	if (!m->kmaps || !m->threads)
+		goto out_delete;
+	return m;
+
+out_delete:
+	ember_machine__delete(m);
+	goto out_nomem;
+out_free:
+	free(m);
+out_nomem:
+	errno = ENOMEM;
+	return NULL;
+}
+
+void ember_machine__delete(struct ember_machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; m->threads && i < m->nr_buckets; i++) {
+		struct ember_thread *t = m->threads[i];
+
+		while (t) {
+			struct ember_thread *next = t->hash_next;
+
+			thread__free(t);
+			t = next;
+		}
+	}
+	for (size_t i = 0; i < m->nr_dead; i++)
+		thread__free(m->dead[i]);
+	maps__put(m->kmaps);
+	map_graveyard__exit(&m->graveyard);
+	dsos__exit(&m->dsos);
+	strpool__exit(&m->comm_pool);
+	free(m->comms);
+	free(m->dead);
+	free(m->threads);
+	free(m);
+}
+
+static size_t tid__hash(pid_t tid, size_t nr)
+{
+	return ((size_t)tid * 2654435761u) & (nr - 1);
+}
+
+static void machine__grow_threads(struct ember_machine *m)
+{
+	size_t nr = m->nr_buckets * 2;
+	struct ember_thread **b = calloc(nr, sizeof(*b));
+
+	if (!b)
+		return; /* longer chains, still correct */
+	for (size_t i = 0; i < m->nr_buckets; i++) {
+		struct ember_thread *t = m->threads[i];
+
+		while (t) {
+			struct ember_thread *next = t->hash_next;
+			size_t h = tid__hash(t->tid, nr);
+
+			t->hash_next = b[h];
+			b[h] = t;
+			t = next;
+		}
+	}
+	free(m->threads);
+	m->threads = b;
+	m->nr_buckets = nr;
+}
+
+static struct ember_thread *machine__lookup_tid(struct ember_machine *m, pid_t tid)
+{
+	struct ember_thread *t = m->last_thread;
+
+	if (t && t->tid == tid)
+		return t;
+	for (t = m->threads[tid__hash(tid, m->nr_buckets)]; t; t = t->hash_next) {
+		if (t->tid == tid) {
+			m->last_thread = t;
+			return t;
+		}
+	}
+	return NULL;
+}
+
+void machine__remove_thread(struct ember_machine *m, struct ember_thread *thread)
+{
+	struct ember_thread **p = &m->threads[tid__hash(thread->tid, m->nr_buckets)];
+
+	for (; *p; p = &(*p)->hash_next) {
+		if (*p != thread)
+			continue;
+		*p = thread->hash_next;
+		thread->hash_next = NULL;
+		m->nr_threads--;
+		if (m->last_thread == thread)
+			m->last_thread = NULL;
+		if (m->nr_dead == m->alloc_dead) {
+			size_t alloc = m->alloc_dead ? m->alloc_dead * 2 : 64;
+			struct ember_thread **d = realloc(m->dead, alloc * sizeof(*d));
+
+			if (!d)
+				return; /* leaked, not freed: callers may still hold it */
+			m->dead = d;
+			m->alloc_dead = alloc;
+		}
+		m->dead[m->nr_dead++] = thread;
+		return;
+	}
+}
+
+
+
+/* perf's machine__update_thread_pid(): a thread first seen with pid -1 joins its process. */
+static void machine__update_thread_pid(struct ember_machine *m, struct ember_thread *t, pid_t pid)
+{
+	struct ember_thread *leader;
+
+	if (pid == t->pid || pid == -1 || t->pid != -1)
+		return;
+	t->pid = pid;
+	if (t->pid == t->tid)
+		return;
+	leader = machine__findnew_thread(m, pid, pid);
+	if (!leader || t->maps == leader->maps)
+		return;
+	maps__put(t->maps);
+	t->maps = maps__get(leader->maps);
+}
+
+struct ember_thread *machine__findnew_thread(struct ember_machine *m, pid_t pid, pid_t tid)
+{
+	struct ember_thread *t = machine__lookup_tid(m, tid);
+	char comm[32];
+	size_t h;
+
+	if (t) {
+		machine__update_thread_pid(m, t, pid);
+		return t;
+	}
+	snprintf(comm, sizeof(comm), ":%d", tid);
+	t = thread__new(m, pid, tid, machine__intern_comm(m, comm));
+	if (!t || !t->comm) {
+		free(t);
+		return NULL;
+	}
+	h = tid__hash(tid, m->nr_buckets);
+	t->hash_next = m->threads[h];
+	m->threads[h] = t;
+	m->last_thread = t;
+	if (++m->nr_threads > m->nr_buckets)
+		machine__grow_threads(m);
+
+	/* A process leader (or a thread of unknown process) has its own maps... */
+	if (pid == tid || pid == -1) {
+		t->maps = maps__new(&m->graveyard);
+	} else {
+		/* ...the other threads share the leader's. */
+		struct ember_thread *leader = machine__findnew_thread(m, pid, pid);
+
+		if (leader)
+			t->maps = maps__get(leader->maps);
+	}
+	if (!t->maps) {
+		machine__remove_thread(m, t);
+		return NULL;
+	}
+	return t;
+}
+
+struct ember_thread *ember_machine__findnew_thread(struct ember_machine *m, pid_t pid, pid_t tid)
+{
+	struct ember_thread *t = machine__findnew_thread(m, pid, tid);
+
+	if (!t)
+		errno = ENOMEM;
+	return t;
+}
+
+struct ember_thread *ember_machine__find_thread(struct ember_machine *m, pid_t pid, pid_t tid)
+{
+	struct ember_thread *t = machine__lookup_tid(m, tid);
+
+	if (t)
+		machine__update_thread_pid(m, t, pid);
+	return t;
+}
+
+int ember_machine__process_comm(struct ember_machine *m, uint16_t misc, pid_t pid, pid_t tid,
+				const char *comm)
+{
+	struct ember_thread *t = machine__findnew_thread(m, pid, tid);
+
+	if (!t)
+		return -ENOMEM;
+	return machine__set_comm(m, t, comm, misc & PERF_RECORD_MISC_COMM_EXEC);
+}
+
+int ember_machine__process_fork(struct ember_machine *m, uint16_t misc, pid_t pid, pid_t tid,
+				pid_t ppid, pid_t ptid)
+{
+	struct ember_thread *thread = machine__lookup_tid(m, tid);
+	struct ember_thread *parent = machine__findnew_thread(m, ppid, ptid);
+
+	/* A FORK for a tid we know: the old thread is gone, tids get reused. */
+	if (thread)
+		machine__remove_thread(m, thread);
+	/* A "parent" of another process is a stale thread whose FORK/EXIT was lost. */
+	if (parent && parent->pid != ppid) {
+		machine__remove_thread(m, parent);
+		parent = machine__findnew_thread(m, ppid, ptid);
+	}
+	thread = machine__findnew_thread(m, pid, tid);
+	if (!thread || !parent)
+		return -ENOMEM;
+	if (parent->comm_set) {
+		thread->comm = parent->comm;
+		thread->comm_set = true;
+		thread->comm_exec = false;
+	}
+	thread->ppid = parent->tid;
+	/* A new thread of the same process already shares its maps. */
+	if (thread->pid == parent->pid || thread->maps == parent->maps)
+		return 0;
+	/* perf marks synthesized forks: their mmaps follow, copying would duplicate. */
+	if (misc & PERF_RECORD_MISC_FORK_EXEC)
+		return 0;
+	return maps__clone(thread->maps, parent->maps);
+}
+
+int ember_machine__process_exit(struct ember_machine *m, pid_t pid, pid_t tid)
+{
+	struct ember_thread *t = ember_machine__find_thread(m, pid, tid);
+
+	if (t)
+		t->exited = true;
+	return 0;
+}
+
+int ember_thread__resolve(struct ember_thread *thread, uint8_t cpumode, uint64_t ip,
+			  struct ember_addr_location *al)
+{
+	struct maps *maps;
+	struct ember_map *map;
+
+	al->thread = thread;
+	al->comm = thread->comm;
+	al->ip = ip;
+	al->addr = ip;
+	al->cpumode = cpumode;
+	al->map = NULL;
+	al->dso = NULL;
+	al->sym = NULL;
+	al->dso_name = al->dso_short_name = al->sym_name = NULL;
+	al->sym_off = 0;
+
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		al->level = 'k';
+		maps = machine__kernel_maps(thread->machine);
+		break;
+	case PERF_RECORD_MISC_USER:
+		al->level = '.';
+		maps = thread->maps;
+		break;
+	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
+		/* perf's thread__find_cpumode_addr_location(): the first mode with a map. */
+		if (!ember_thread__resolve(thread, PERF_RECORD_MISC_KERNEL, ip, al) ||
+		    !ember_thread__resolve(thread, PERF_RECORD_MISC_USER, ip, al))
+			return 0;
+		return ember_thread__resolve(thread, PERF_RECORD_MISC_GUEST_USER, ip, al);
+	default:
+		/* Guest and hypervisor samples: perf report without --guest maps none. */
+		al->level = 'H';
+		return -ENOENT;
+	}
+	map = maps ? maps__find(maps, ip) : NULL;
+	if (!map)
+		return -ENOENT;
+	al->map = map;
+	al->dso = map->dso;
+	al->dso_name = map->dso->name;
+	al->dso_short_name = map->dso->short_name;
+	al->addr = map__map_ip(map, ip);
+	al->sym = dso__find_symbol(map->dso, al->addr);
+	if (al->sym) {
+		al->sym_name = al->sym->name;
+		al->sym_off = al->addr - al->sym->start;
+	}
+	return 0;
+}
+
+int ember_machine__resolve(struct ember_machine *m, pid_t pid, pid_t tid, uint8_t cpumode,
+			   uint64_t ip, struct ember_addr_location *al)
+{
+	struct ember_thread *t = machine__findnew_thread(m, pid, tid);
+
+	if (!t)
+		return -ENOMEM;
+	ember_thread__resolve(t, cpumode, ip, al);
+	return 0;
+}
+
+int ember_callchain__context(uint64_t ip, uint8_t *cpumode)
+{
+	if (ip < PERF_CONTEXT_MAX)
+		return 0;
+	switch (ip) {
+	case PERF_CONTEXT_HV:
+		*cpumode = PERF_RECORD_MISC_HYPERVISOR;
+		return 1;
+	case PERF_CONTEXT_KERNEL:
+		*cpumode = PERF_RECORD_MISC_KERNEL;
+		return 1;
+	case PERF_CONTEXT_USER:
+		*cpumode = PERF_RECORD_MISC_USER;
+		return 1;
+	case PERF_CONTEXT_GUEST_KERNEL:
+		*cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
+		return 1;
+	case PERF_CONTEXT_GUEST_USER:
+		*cpumode = PERF_RECORD_MISC_GUEST_USER;
+		return 1;
+	case PERF_CONTEXT_GUEST:
+		return 1;
+	default:
+		return -EINVAL;
+	}
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The machine: threads by tid, the kernel's maps, the dso cache, and the
+ * record handlers that keep them as perf's machine.c does. Public calls
+ * are in <ember/symbol.h>; these are for the ember command and tests.
+ */
+#ifndef EMBER_LIB_MACHINE_H
+#define EMBER_LIB_MACHINE_H
+
+#include <ember/symbol.h>
+#include "session/map.h"
+#include "session/thread.h"
+#include "symbol/dso.h"
+#include "symbol/strpool.h"
+
+struct ember_machine {
+	struct dsos dsos;
+	struct map_graveyard graveyard;
+	struct maps *kmaps;		/* kernel, modules, BPF programs */
+	struct ember_map *kernel_map;	/* [kernel.kallsyms] in kmaps, NULL until known */
+
+	struct ember_thread **threads;	/* hash by tid */
+	size_t nr_buckets, nr_threads;
+	struct ember_thread *last_thread; /* the last one found: samples come in runs */
+	struct ember_thread **dead;	/* removed threads, freed with the machine */
+	size_t nr_dead, alloc_dead;
+
+	/* Interned comm strings. */
+	struct strpool comm_pool;
+	const char **comms;
+	size_t nr_comm_slots, nr_comms;
+};
+
+/* The thread with tid (its pid updated if it was unknown), created when new; NULL on ENOMEM. */
+struct ember_thread *machine__findnew_thread(struct ember_machine *machine, pid_t pid, pid_t tid);
+/* Removes thread from the tid table (it stays allocated until the machine goes). */
+void machine__remove_thread(struct ember_machine *machine, struct ember_thread *thread);
+/* Sets thread's comm; exec marks an exec's COMM. 0 or -ENOMEM. */
+int machine__set_comm(struct ember_machine *machine, struct ember_thread *thread,
+		      const char *comm, bool exec);
+/* The kernel maps, created from the running kernel when no record made them yet. */
+struct maps *machine__kernel_maps(struct ember_machine *machine);
+
+#endif

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Kernel symbols from kallsyms, perf's way (dso__load_kallsyms): T/W/D/B
+ * symbols of either case, sorted, zero sizes extended up to the next
+ * symbol (not across the kernel/module boundary), duplicates resolved,
+ * then module symbols ("name\t[mod]") moved to their module's dso,
+ * relative to its start, and the rest kept for [kernel.kallsyms]. When
+ * the kernel was recorded with a build-id that is not the running
+ * kernel's, the copy perf record keeps in the build-id cache is used.
+ */
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "core/log.h"
+#include "symbol/build-id.h"
+#include "symbol/dso.h"
+#include "symbol/kallsyms.h"
+
+int modules__parse(const char *path, module_fn_t fn, void *arg)
+{
+	char *line = NULL, name[256];
+	size_t n = 0;
+	int ret = 0;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &n, f) > 0) {
+		unsigned long long size, start;
+		char *x = strrchr(line, 'x');
+		char mod[200];
+
+		/* "name size refcnt deps state 0xaddress [taint]" */
+		if (!x || sscanf(line, "%199s %llu", mod, &size) != 2)
+			continue;
+		start = strtoull(x + 1, NULL, 16);
+		snprintf(name, sizeof(name), "[%s]", mod);
+		ret = fn(arg, name, start, size);
+		if (ret)
+			break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+static bool kallsyms__type_wanted(char type)
+{
+	type = toupper((unsigned char)type);
+	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
+}
+
+static uint8_t kallsyms__binding(char type)
+{
+	if (type == 'W' || type == 'w')
+		return STB_WEAK;
+	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
+}
+
+/* Which kallsyms file to read for this kernel dso; NULL (and *err) when none fits. */
+static const char *kallsyms__path(struct ember_dso *kernel, char *buf, size_t size, int *err)
+{
+	const struct sym_conf *conf = kernel->conf;
+	uint8_t running[BUILD_ID_MAX];
+	char hex[BUILD_ID_HEX_MAX];
+	struct stat st;
+	int n;
+
+	if (!conf->kallsyms[0]) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	if (conf->kallsyms_forced || !kernel->id.build_id_size)
+		return conf->kallsyms;
+	n = build_id__read_notes_file("/sys/kernel/notes", running, sizeof(running));
+	if (n == kernel->id.build_id_size && !memcmp(running, kernel->id.build_id, n))
+		return conf->kallsyms;
+	build_id__hex(kernel->id.build_id, kernel->id.build_id_size, hex);
+	snprintf(buf, size, "%s/" KERNEL_DSO_NAME "/%s/kallsyms", conf->buildid_dir, hex);
+	if (conf->buildid_dir[0] && !stat(buf, &st))
+		return buf;
+	pr_warn("kernel symbols: the recorded kernel (build-id %s) is not the running one and has no kallsyms in the build-id cache\n",
+		hex);
+	*err = -EILSEQ;
+	return NULL;
+}
+
+struct kallsyms_parse {
+	uint64_t text, stext, etext, ref_reloc;
+	size_t nonzero;
+};
+
+static int kallsyms__read(struct ember_dso *kernel, const char *path, struct kallsyms_parse *kp)
+{
+	char *line = NULL;
+	size_t n = 0;
+	ssize_t len;
+	int ret = 0;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		pr_warn("kernel symbols: cannot open %s: %s\n", path, strerror(errno));
+		return ret;
+	}
+	while ((len = getline(&line, &n, f)) > 0) {
+		char *end, type, *name;
+		uint64_t addr;
+
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		addr = strtoull(line, &end, 16);
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ' || !end[3])
+			continue;
+		type = end[1];
+		name = end + 3;
+		if (addr)
+			kp->nonzero++;
+		if (!kp->text && !strcmp(name, "_text"))
+			kp->text = addr;
+		else if (!kp->stext && !strcmp(name, "_stext"))
+			kp->stext = addr;
+		else if (!kp->etext && !strcmp(name, "_etext"))
+			kp->etext = addr;
+		if (kernel->ref_reloc_name && !kp->ref_reloc && !strcmp(name, kernel->ref_reloc_name))
+			kp->ref_reloc = addr;
+		if (!kallsyms__type_wanted(type) || name[0] == '$')
+			continue;
+		/* The name keeps its "\t[module]" tail until the split below. */
+		ret = symtab__add(&kernel->symtab, addr, 0, kallsyms__binding(type),
+				  toupper((unsigned char)type) == 'T' || toupper((unsigned char)type) == 'W' ?
+					  STT_FUNC : STT_OBJECT,
+				  name, line + len - name);
+		if (ret)
+			break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* Moves module symbols to their module dso (or drops them) and relocates the rest. */
+static void kallsyms__split(struct ember_dso *kernel, int64_t delta)
+{
+	struct symtab *t = &kernel->symtab;
+	struct dsos *dsos = kernel->dsos;
+	size_t w = 0;
+
+	for (size_t i = 0; i < t->nr; i++) {
+		struct ember_symbol s = t->syms[i];
+		char *tab = strchr(s.name, '\t');
+
+		if (tab) {
+			struct ember_dso *mod;
+
+			*tab = '\0'; /* the pool's copy: ours to cut */
+			mod = dsos ? dsos__find(dsos, tab + 1) : NULL;
+			if (mod && mod->kind == DSO_KIND_MODULE && !mod->loaded)
+				symtab__add(&mod->symtab, s.start - mod->kmod_start, s.end - s.start,
+					    s.binding, s.type, s.name, strlen(s.name));
+			continue;
+		}
+		/* x86 PTI entry trampolines: perf drops them too. */
+		if (!strcmp(s.name, "__entry_SYSCALL_64_trampoline"))
+			continue;
+		s.start -= delta;
+		s.end -= delta;
+		t->syms[w++] = s;
+	}
+	t->nr = t->nr_sorted = w;
+	if (!dsos)
+		return;
+	for (size_t b = 0; b < dsos->nr_buckets; b++) {
+		for (struct ember_dso *mod = dsos->buckets[b]; mod; mod = mod->hash_next) {
+			if (mod->kind != DSO_KIND_MODULE || mod->loaded)
+				continue;
+			symtab__sort(&mod->symtab);
+			mod->loaded = true;
+			mod->symsrc_path = strdup(kernel->symsrc_path ? kernel->symsrc_path : "");
+		}
+	}
+}
+
+int dso__load_kallsyms(struct ember_dso *kernel)
+{
+	struct kallsyms_parse kp = { 0 };
+	char buf[PATH_MAX];
+	const char *path;
+	int64_t delta = 0;
+	int err = 0;
+
+	path = kallsyms__path(kernel, buf, sizeof(buf), &err);
+	if (!path)
+		return err;
+	err = kallsyms__read(kernel, path, &kp);
+	if (err) {
+		symtab__exit(&kernel->symtab);
+		return err;
+	}
+	if (kernel->symtab.nr && !kp.nonzero) {
+		FILE *f = fopen("/proc/sys/kernel/kptr_restrict", "re");
+		int restrict_level = -1;
+
+		if (f) {
+			if (fscanf(f, "%d", &restrict_level) != 1)
+				restrict_level = -1;
+			fclose(f);
+		}
+		pr_warn("kernel symbols: every address in %s is 0 (kernel.kptr_restrict=%d): run as root, or sysctl kernel.kptr_restrict=0\n",
+			path, restrict_level);
+		symtab__exit(&kernel->symtab);
+		return -EACCES;
+	}
+	kernel->ktext_start = kp.text ? kp.text : kp.stext;
+	kernel->ktext_end = kp.etext;
+	/* Kernel relocated (KASLR) since recording: shift back to the recorded addresses. */
+	if (kernel->ref_reloc_name && kernel->ref_reloc_addr && kp.ref_reloc)
+		delta = kp.ref_reloc - kernel->ref_reloc_addr;
+	kernel->symsrc_path = strdup(path);
+
+	symtab__sort(&kernel->symtab);
+	symtab__fixup_end(&kernel->symtab, true);
+	symtab__fixup_duplicate(&kernel->symtab);
+	kallsyms__split(kernel, delta);
+	return kernel->symtab.nr;
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/log.h"
+#include "symbol/build-id.h"
+#include "symbol/symbol-elf.h"
+
+/* Finds the first section of the given type; returns it and its index. */
+static Elf_Scn *elf__section_by_type(Elf *elf, GElf_Word type, size_t *idx)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == type) {
+			if (idx)
+				*idx = elf_ndxscn(scn);
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+static Elf_Scn *elf__section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *s;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		s = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (s && !strcmp(s, name))
+			return scn;
+	}
+	return NULL;
+}
+
+static int symsrc__init(struct symsrc *ss, const uint8_t *bid, size_t bid_size)
+{
+	if (elf_kind(ss->elf) != ELF_K_ELF || !gelf_getehdr(ss->elf, &ss->ehdr))
+		return -ENOEXEC;
+	if (bid_size) {
+		uint8_t file_bid[BUILD_ID_MAX];
+		int n = build_id__read_elf(ss->elf, file_bid, sizeof(file_bid));
+
+		if (n != (int)bid_size || memcmp(file_bid, bid, bid_size))
+			return -EILSEQ;
+	}
+	ss->symtab = elf__section_by_type(ss->elf, SHT_SYMTAB, NULL);
+	ss->dynsym = elf__section_by_type(ss->elf, SHT_DYNSYM, &ss->dynsym_idx);
+	return 0;
+}
+
+int symsrc__open(struct symsrc *ss, const char *path, const uint8_t *bid, size_t bid_size)
+{
+	int err;
+
+	memset(ss, 0, sizeof(*ss));
+	elf_version(EV_CURRENT);
+	ss->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ss->fd < 0)
+		return -errno;
+	ss->elf = elf_begin(ss->fd, ELF_C_READ_MMAP, NULL);
+	if (!ss->elf) {
+		err = -ENOEXEC;
+		goto out_close;
+	}
+	err = symsrc__init(ss, bid, bid_size);
+	if (err)
+		goto out_end;
+	ss->path = strdup(path);
+	if (!ss->path) {
+		err = -ENOMEM;
+		goto out_end;
+	}
+	return 0;
+
+out_end:
+	elf_end(ss->elf);
+out_close:
+	close(ss->fd);
+	ss->fd = -1;
+	ss->elf = NULL;
+	return err;
+}
+
+int symsrc__open_mem(struct symsrc *ss, void *image, size_t size, const uint8_t *bid,
+		     size_t bid_size)
+{
+	int err;
+
+	memset(ss, 0, sizeof(*ss));
+	ss->fd = -1;
+	elf_version(EV_CURRENT);
+	ss->elf = elf_memory(image, size);
+	if (!ss->elf)
+		return -ENOEXEC;
+	err = symsrc__init(ss, bid, bid_size);
+	if (err) {
+		elf_end(ss->elf);
+		ss->elf = NULL;
+	}
+	return err;
+}
+
+void symsrc__close(struct symsrc *ss)
+{
+	if (ss->elf)
+		elf_end(ss->elf);
+	if (ss->fd >= 0)
+		close(ss->fd);
+	free(ss->path);
+	memset(ss, 0, sizeof(*ss));
+	ss->fd = -1;
+}
+
+int symsrc__read_segments(struct symsrc *ss, struct elf_seg **segs, size_t *nr)
+{
+	struct elf_seg *s;
+	size_t phnum, n = 0;
+
+	*segs = NULL;
+	*nr = 0;
+	if (elf_getphdrnum(ss->elf, &phnum) || !phnum)
+		return 0;
+	s = calloc(phnum, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr phdr;
+
+		if (!gelf_getphdr(ss->elf, i, &phdr) || phdr.p_type != PT_LOAD)
+			continue;
+		if (!phdr.p_memsz && !phdr.p_filesz)
+			continue;
+		s[n++] = (struct elf_seg){ phdr.p_vaddr, phdr.p_offset, phdr.p_filesz, phdr.p_memsz };
+	}
+	*segs = s;
+	*nr = n;
+	return 0;
+}
+
+static bool sym__is_function(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) && sym->st_name &&
+	       sym->st_shndx != SHN_UNDEF;
+}
+
+static bool sym__is_object(const GElf_Sym *sym)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_name &&
+	       sym->st_shndx != SHN_UNDEF;
+}
+
+/* An untyped symbol that names a place in code or data (an assembly label). */
+static bool sym__is_label(const GElf_Sym *sym)
+{
+	int vis = GELF_ST_VISIBILITY(sym->st_other);
+
+	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && sym->st_name &&
+	       sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS && vis != STV_HIDDEN &&
+	       vis != STV_INTERNAL;
+}
+
+/* st_value → file offset, through the PT_LOAD that holds it (perf's adjust_symbols). */
+static uint64_t sym__file_offset(uint64_t value, const GElf_Shdr *shdr, const struct elf_seg *segs,
+				 size_t nr_segs)
+{
+	for (size_t i = 0; i < nr_segs; i++) {
+		const struct elf_seg *s = &segs[i];
+		uint64_t sz = s->memsz > s->filesz ? s->memsz : s->filesz;
+
+		if (value >= s->vaddr && value < s->vaddr + sz)
+			return value - (s->vaddr - s->offset);
+	}
+	/* No program header holds it: fall back to the section, as perf does. */
+	return value - (shdr->sh_addr - shdr->sh_offset);
+}
+
+static int symtab__add_demangled(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
+				 uint8_t type, const char *name, const char *suffix,
+				 enum demangle_mode demangle)
+{
+	char *demangled = demangle_sym(name, demangle);
+	const char *n = demangled ? demangled : name;
+	char buf[1024];
+	int err;
+
+	if (suffix) {
+		snprintf(buf, sizeof(buf), "%s%s", n, suffix);
+		n = buf;
+	}
+	err = symtab__add(t, start, len, binding, type, n, strlen(n));
+	free(demangled);
+	return err;
+}
+
+int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc *runtime_ss,
+			 const struct elf_seg *segs, size_t nr_segs, enum demangle_mode demangle)
+{
+	Elf_Scn *sec = syms_ss->symtab ? syms_ss->symtab : syms_ss->dynsym;
+	size_t shstrndx_sym, shstrndx_run, nr_syms;
+	GElf_Shdr symshdr;
+	Elf_Data *syms;
+	int err;
+
+	if (!sec)
+		return -ENODATA;
+	if (!gelf_getshdr(sec, &symshdr) || !symshdr.sh_entsize)
+		return -ENODATA;
+	syms = elf_getdata(sec, NULL);
+	if (!syms || elf_getshdrstrndx(syms_ss->elf, &shstrndx_sym) ||
+	    elf_getshdrstrndx(runtime_ss->elf, &shstrndx_run))
+		return -ENODATA;
+	nr_syms = symshdr.sh_size / symshdr.sh_entsize;
+
+	for (size_t idx = 0; idx < nr_syms; idx++) {
+		const char *name, *secname;
+		GElf_Sym sym;
+		GElf_Shdr shdr;
+		Elf_Scn *scn;
+		bool is_label;
+
+		if (!gelf_getsym(syms, idx, &sym))
+			break;
+		is_label = sym__is_label(&sym);
+		if (!is_label && !sym__is_function(&sym) && !sym__is_object(&sym))
+			continue;
+		if (sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		name = elf_strptr(syms_ss->elf, symshdr.sh_link, sym.st_name);
+		scn = elf_getscn(syms_ss->elf, sym.st_shndx);
+		if (!name || !scn || !gelf_getshdr(scn, &shdr))
+			continue;
+		/* Not loaded at run time (.gnu.warning.*): not a place a sample can be. */
+		if (!(shdr.sh_flags & SHF_ALLOC))
+			continue;
+		secname = elf_strptr(syms_ss->elf, shstrndx_sym, shdr.sh_name);
+		/* A debug file's sections are NOBITS: use the binary's headers. */
+		if (shdr.sh_type == SHT_NOBITS && runtime_ss != syms_ss) {
+			scn = elf_getscn(runtime_ss->elf, sym.st_shndx);
+			if (!scn || !gelf_getshdr(scn, &shdr))
+				continue;
+			secname = elf_strptr(runtime_ss->elf, shstrndx_run, shdr.sh_name);
+		}
+		if (is_label && (!secname || (!strstr(secname, "text") && !strstr(secname, "data"))))
+			continue;
+		err = symtab__add_demangled(t, sym__file_offset(sym.st_value, &shdr, segs, nr_segs),
+					    sym.st_size, GELF_ST_BIND(sym.st_info),
+					    GELF_ST_TYPE(sym.st_info), name, NULL, demangle);
+		if (err)
+			return err;
+	}
+	symtab__sort(t);
+	symtab__fixup_end(t, false);
+	symtab__fixup_duplicate(t);
+	return t->nr;
+}
+
+int symsrc__synthesize_plt(struct symtab *t, struct symsrc *runtime_ss,
+			   enum demangle_mode demangle)
+{
+	GElf_Shdr rel_shdr, plt_shdr, dynshdr;
+	Elf_Data *reldata, *syms;
+	Elf_Scn *rel_scn;
+	uint64_t off, entsize;
+	size_t nr_rel;
+	int nr = 0, err;
+
+	if (!runtime_ss->dynsym || !gelf_getshdr(runtime_ss->dynsym, &dynshdr))
+		return 0;
+	rel_scn = elf__section_by_name(runtime_ss->elf, ".rela.plt", &rel_shdr);
+	if (!rel_scn)
+		rel_scn = elf__section_by_name(runtime_ss->elf, ".rel.plt", &rel_shdr);
+	if (!rel_scn || (rel_shdr.sh_type != SHT_RELA && rel_shdr.sh_type != SHT_REL) ||
+	    rel_shdr.sh_link != runtime_ss->dynsym_idx || !rel_shdr.sh_entsize)
+		return 0;
+	if (!elf__section_by_name(runtime_ss->elf, ".plt", &plt_shdr) || !plt_shdr.sh_entsize)
+		return 0;
+	reldata = elf_getdata(rel_scn, NULL);
+	syms = elf_getdata(runtime_ss->dynsym, NULL);
+	if (!reldata || !syms)
+		return 0;
+
+	/* perf's generic layout: a header, then one entry per relocation, entsize each. */
+	entsize = plt_shdr.sh_entsize;
+	off = plt_shdr.sh_offset + entsize;
+	nr_rel = rel_shdr.sh_size / rel_shdr.sh_entsize;
+	for (size_t i = 0; i < nr_rel; i++, off += entsize) {
+		const char *name;
+		GElf_Sym sym;
+		size_t symidx;
+
+		if (rel_shdr.sh_type == SHT_RELA) {
+			GElf_Rela rela;
+
+			if (!gelf_getrela(reldata, i, &rela))
+				break;
+			symidx = GELF_R_SYM(rela.r_info);
+		} else {
+			GElf_Rel rel;
+
+			if (!gelf_getrel(reldata, i, &rel))
+				break;
+			symidx = GELF_R_SYM(rel.r_info);
+		}
+		if (!gelf_getsym(syms, symidx, &sym))
+			continue;
+		name = elf_strptr(runtime_ss->elf, dynshdr.sh_link, sym.st_name);
+		/*
+		 * perf inserts these after the fix-ups, where a zero-size symbol
+		 * before .plt (_init) already spans them; its lookup finds that
+		 * symbol first, so only uncovered entries get a name of their own.
+		 */
+		if (!name || symtab__find(t, off))
+			continue;
+		err = symtab__add_demangled(t, off, entsize, STB_GLOBAL, STT_FUNC, name, "@plt",
+					    demangle);
+		if (err)
+			return err;
+		nr++;
+	}
+	if (nr)
+		symtab__sort(t);
+	return nr;
+}
