@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "event/event-names.h"
 #include "event/pmu.h"
+#include "event/sdt-cache.h"
 #include "event/tracefs.h"
 #include "util/parse-options.h"
 
@@ -22,6 +23,7 @@
 #define CAT_RAW		"Raw hardware event descriptor"
 #define CAT_BP		"Hardware breakpoint"
 #define CAT_TP		"Tracepoint event"
+#define CAT_SDT		"SDT event"
 
 struct list_opts {
 	bool desc, long_desc, debug, deprecated, details, json, raw_dump;
@@ -140,7 +142,8 @@ static void print_symbols(struct printer *pr, uint32_t type, const char *glob)
 	char buf[256];
 
 	for (size_t i = 0; i < nr; i++) {
-		if (!glob_ok(glob, syms[i].name) && !(syms[i].alias && glob_ok(glob, syms[i].alias)))
+		if (!glob_ok(glob, syms[i].name) &&
+		    !(syms[i].alias && glob_ok(glob, syms[i].alias)))
 			continue;
 		if (!ember_event__is_supported(type, syms[i].config))
 			continue;
@@ -220,7 +223,10 @@ static void print_pmu_aliases(struct printer *pr, const char *glob)
 			const char *alias = pmu->aliases[j].name;
 			char full[512];
 
-			snprintf(full, sizeof(full), core ? "%s%.0s" : "%2$s/%1$s/", alias, pmu->name);
+			if (core)
+				snprintf(full, sizeof(full), "%s", alias);
+			else
+				snprintf(full, sizeof(full), "%s/%s/", pmu->name, alias);
 			if (glob && !ember_glob_match_nocase(glob, full) &&
 			    !(!core && ember_glob_match_nocase(glob, alias)))
 				continue;
@@ -258,6 +264,60 @@ static void print_tracepoints(struct printer *pr, const char *sys_glob, const ch
 	names_free(&list);
 }
 
+struct sdt_filter {
+	const char *group_glob, *event_glob;
+	struct names *list;
+};
+
+static int collect_sdt(const char *group, const char *event, const char *build_id,
+		       const char *path, void *arg)
+{
+	struct sdt_filter *f = arg;
+	char key[8192];
+
+	if (!glob_ok(f->group_glob, group) || !glob_ok(f->event_glob, event))
+		return 0;
+	/* Sorted on "group:event@build-id"; the path rides along after a tab. */
+	snprintf(key, sizeof(key), "%s:%s@%s\t%s", group, event, build_id,
+		 path ? path : "(null)");
+	return names_add(f->list, key) ? 1 : 0;
+}
+
+/*
+ * SDT events from perf's build-id cache. A name cached for several
+ * binaries is shown as "group:event@path(build-id)", as perf does.
+ */
+static void print_sdt(struct printer *pr, const char *group_glob, const char *event_glob)
+{
+	struct names list = { 0 };
+	struct sdt_filter f = { group_glob, event_glob, &list };
+
+	ember_sdt_cache__for_each(NULL, collect_sdt, &f);
+	names_sort(&list);
+	for (int i = 0; i < list.nr; i++) {
+		char *at = strchr(list.v[i], '@'), *tab = strchr(list.v[i], '\t'), detail[8192];
+		size_t len = at - list.v[i];
+		bool dup = false;
+
+		if (i > 0 && !strcmp(list.v[i], list.v[i - 1]))
+			continue;
+		for (int j = i - 1; j <= i + 1; j += 2)
+			if (j >= 0 && j < list.nr && j != i && !strncmp(list.v[j], list.v[i], len) &&
+			    list.v[j][len] == '@')
+				dup = true;
+		*at = *tab = '\0';
+		if (dup && !pr->opts->raw_dump) {
+			snprintf(detail, sizeof(detail), "%s@%s(%.12s)", list.v[i], tab + 1, at + 1);
+			print_event(pr, NULL, detail, NULL, CAT_SDT);
+		} else {
+			print_event(pr, NULL, list.v[i], NULL, CAT_SDT);
+		}
+		*at = '@';
+		*tab = '\t';
+	}
+	names_free(&list);
+}
+
 /* perf's print_events(): everything, or what matches glob ("*word*"). */
 static void print_events(struct printer *pr, const char *glob)
 {
@@ -275,6 +335,7 @@ static void print_events(struct printer *pr, const char *glob)
 		print_event(pr, NULL, "mem:<addr>[/len][:access]", NULL, CAT_BP);
 	}
 	print_tracepoints(pr, NULL, NULL);
+	print_sdt(pr, NULL, NULL);
 }
 
 static int list_one(struct printer *pr, const char *arg)
@@ -293,15 +354,18 @@ static int list_one(struct printer *pr, const char *arg)
 		print_hwcache(pr, NULL);
 	} else if (!strcmp(arg, "pmu")) {
 		print_pmu_aliases(pr, NULL);
-	} else if (!strcmp(arg, "sdt") || !strcmp(arg, "metric") || !strcmp(arg, "metrics") ||
+	} else if (!strcmp(arg, "sdt")) {
+		print_sdt(pr, NULL, NULL);
+	} else if (!strcmp(arg, "metric") || !strcmp(arg, "metrics") ||
 		   !strcmp(arg, "metricgroup") || !strcmp(arg, "metricgroups")) {
-		/* ember knows no SDT probe cache and no metrics: nothing to list. */
+		/* ember has no metrics: nothing to list. */
 	} else if ((colon = strchr(arg, ':'))) {
 		char *sys = strndup(arg, colon - arg);
 
 		if (!sys)
 			return -1;
 		print_tracepoints(pr, sys, colon + 1);
+		print_sdt(pr, sys, colon + 1);
 		free(sys);
 	} else {
 		/* As perf: a bare word matches anywhere in a name. */
@@ -309,6 +373,7 @@ static int list_one(struct printer *pr, const char *arg)
 			return -1;
 		print_events(pr, glob);
 		print_tracepoints(pr, NULL, glob);
+		print_sdt(pr, NULL, glob);
 		free(glob);
 	}
 	return 0;
@@ -317,7 +382,8 @@ static int list_one(struct printer *pr, const char *arg)
 int cmd_list(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"ember list [<options>] [hw|sw|cache|tracepoint|pmu|sdt|metric|metricgroup|event_glob]",
+		"ember list [<options>] "
+		"[hw|sw|cache|tracepoint|pmu|sdt|metric|metricgroup|event_glob]",
 		NULL,
 	};
 	struct list_opts o = { .desc = true };

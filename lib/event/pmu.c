@@ -93,10 +93,12 @@ static int load_formats(int pmufd, struct ember_pmu *pmu)
 	while ((d = readdir(dir))) {
 		struct ember_pmu_format fmt, *grown;
 
-		if (d->d_name[0] == '.' || read_small(dirfd(dir), d->d_name, text, sizeof(text)) < 0)
+		if (d->d_name[0] == '.' ||
+		    read_small(dirfd(dir), d->d_name, text, sizeof(text)) < 0)
 			continue;
 		if (parse_format(text, &fmt)) {
-			pr_debug("pmu %s: cannot parse format %s: '%s'\n", pmu->name, d->d_name, text);
+			pr_debug("pmu %s: cannot parse format %s: '%s'\n", pmu->name, d->d_name,
+				 text);
 			continue;
 		}
 		grown = realloc(pmu->formats, (pmu->nr_formats + 1) * sizeof(*grown));

@@ -44,6 +44,9 @@ same unknown_word no-such-event-anywhere
 same glob_symbols 'faults'
 same glob_case_insensitive_pmu 'MSR'
 same several_categories sw hw cache
+# SDT events come from perf's build-id cache (~/.debug), whatever it holds now.
+same sdt sdt
+same raw_dump_sdt --raw-dump sdt
 
 if ! is_root || ! have_tracefs; then
 	skip tracepoints "needs root and tracefs"
@@ -61,6 +64,7 @@ same raw_dump_glob --raw-dump 'sched:sched_w*'
 
 # Everything, up to perf's "Metric Groups:" section: ember has no metrics
 # (perf's come from its built-in JSON tables for this CPU model).
+# Tracepoints, SDT events and all must match line for line.
 "$PERF" list 2>&1 | sed '/^$/,$d' >"$TMP/perf.all"
 "$EMBER" list >"$TMP/ember.all" 2>&1
 if cmp -s "$TMP/perf.all" "$TMP/ember.all"; then

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * "did you mean": for a name the parser does not know, the closest known
+ * one by edit distance, among symbolic events, PMU aliases and tracepoints.
+ */
+#include <stdio.h>
+#include "event/event-names.h"
+#include "event/parse-events-priv.h"
+#include "event/tracefs.h"
+
+struct suggest {
+	const char *want;
+	size_t want_len;
+	int limit;		/* farthest edit distance worth suggesting */
+	int best;
+	char *pick;		/* malloc'd */
+	const char *suffix;	/* appended to symbolic picks (the typed ":mods") */
+};
+
+/* Optimal-string-alignment distance, or limit + 1 when farther than limit. */
+static int edit_distance(const char *a, size_t la, const char *b, size_t lb, int limit)
+{
+	int d[3][130], *prev2 = d[0], *prev = d[1], *cur = d[2];
+
+	if (la > 128 || lb > 128 || (la > lb ? la - lb : lb - la) > (size_t)limit)
+		return limit + 1;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		int row_min, *t;
+
+		cur[0] = row_min = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int v = prev[j] + 1;
+
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (prev[j - 1] + cost < v)
+				v = prev[j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+			if (v < row_min)
+				row_min = v;
+		}
+		if (row_min > limit)
+			return limit + 1;
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+static void suggest_init(struct suggest *sg, const char *want, size_t len)
+{
+	memset(sg, 0, sizeof(*sg));
+	sg->want = want;
+	sg->want_len = len;
+	sg->limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+	sg->best = sg->limit + 1;
+}
+
+/* Consider candidate cand (compared) standing for full (suggested; NULL: cand). */
+static void suggest_consider(struct suggest *sg, const char *cand, const char *full,
+			     const char *suffix)
+{
+	int d = edit_distance(sg->want, sg->want_len, cand, strlen(cand), sg->limit);
+	char *pick;
+
+	/* Distance 0 is the typed text itself, unless it stands for a longer name. */
+	if ((d == 0 && !full) || d >= sg->best)
+		return;
+	if (asprintf(&pick, "%s%s", full ? full : cand, suffix ? suffix : "") < 0)
+		return;
+	free(sg->pick);
+	sg->pick = pick;
+	sg->best = d;
+}
+
+static int suggest_symbol_cb(const char *name, void *arg)
+{
+	struct suggest *sg = arg;
+
+	suggest_consider(sg, name, NULL, sg->suffix);
+	return 0;
+}
+
+static int suggest_tp_cb(const char *sys, const char *name, uint64_t id, void *arg)
+{
+	struct suggest *sg = arg;
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	suggest_consider(sg, full, NULL, NULL);
+	/* A bare name may be the tracepoint without its system. */
+	if (!memchr(sg->want, ':', sg->want_len))
+		suggest_consider(sg, name, full, NULL);
+	return 0;
+}
+
+/* "did you mean 'x'?" for sg's pick, or NULL. */
+static char *suggest_hint(struct suggest *sg)
+{
+	char *hint = NULL;
+
+	if (sg->pick && asprintf(&hint, "did you mean '%s'?", sg->pick) < 0)
+		hint = NULL;
+	free(sg->pick);
+	sg->pick = NULL;
+	return hint;
+}
+
+static int count_cb(const char *sys, const char *name, uint64_t id, void *arg)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* "sys:name" does not exist: say which part, and suggest the closest. */
+int ember_parse__unknown_tracepoint(struct parser *p, int s, int colon, int end, const char *root)
+{
+	const char *spec = p->spec;
+	char *sys = strndup(spec + s, colon - s);
+	int nsys = 0;
+	struct suggest sg;
+
+	if (!sys)
+		return parse_no_memory(p, s);
+	ember_tracefs__for_each_system(root, sys, count_cb, &nsys);
+	free(sys);
+	suggest_init(&sg, spec + s, end - s);
+	ember_tracefs__for_each_event(root, NULL, NULL, 0, suggest_tp_cb, &sg);
+	if (!nsys) {
+		/* Maybe a symbolic event with a typo before its modifiers: "cpu-clok:u". */
+		struct suggest sym;
+		char *suffix = strndup(spec + colon, end - colon);
+
+		suggest_init(&sym, spec + s, colon - s);
+		sym.suffix = suffix;
+		ember_event_names__for_each(suggest_symbol_cb, &sym);
+		free(suffix);
+		if (sym.pick && sym.best <= sg.best) {
+			free(sg.pick);
+			sg = sym;
+		} else {
+			free(sym.pick);
+		}
+		return ember_parse__fail_hint(p, -EINVAL, s, suggest_hint(&sg),
+					      "unknown event or tracepoint '%.*s'", end - s,
+					      spec + s);
+	}
+	return ember_parse__fail_hint(p, -EINVAL, colon + 1, suggest_hint(&sg),
+				      "unknown tracepoint '%.*s'", end - s, spec + s);
+}
+
+static int suggest_pmu_alias(struct parser *p, struct suggest *sg)
+{
+	int nr = ember_parse__list_pmus(p);
+
+	for (int i = 0; i < nr; i++) {
+		const char *name = p->pmu_names[i];
+		const struct ember_pmu *pmu = ember_parse__get_pmu(p, name, strlen(name));
+
+		for (int j = 0; pmu && j < pmu->nr_aliases; j++)
+			suggest_consider(sg, pmu->aliases[j].name, NULL, NULL);
+	}
+	return 0;
+}
+
+int ember_parse__unknown_event(struct parser *p, int s, int e)
+{
+	struct suggest sg;
+	const char *root;
+
+	suggest_init(&sg, p->spec + s, e - s);
+	ember_event_names__for_each(suggest_symbol_cb, &sg);
+	suggest_pmu_alias(p, &sg);
+	root = ember_parse__tracefs(p);
+	if (root)
+		ember_tracefs__for_each_event(root, NULL, NULL, 0, suggest_tp_cb, &sg);
+	return ember_parse__fail_hint(p, -EINVAL, s, suggest_hint(&sg), "unknown event '%.*s'",
+				      e - s, p->spec + s);
+}

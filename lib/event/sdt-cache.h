@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * SDT (USDT) events perf has cached: `perf record` and `perf buildid-cache`
+ * store each binary's SDT notes in <debug dir>/<path>/<build-id>/probes
+ * as lines "%group:event=event", reached through
+ * <debug dir>/.build-id/<2 hex>/<38 hex> symlinks. perf list shows them.
+ */
+#ifndef EMBER_LIB_SDT_CACHE_H
+#define EMBER_LIB_SDT_CACHE_H
+
+#include <stddef.h>
+
+/*
+ * The build-id cache directory perf uses: $PERF_BUILDID_DIR, else
+ * $HOME/.debug. Written into buf; returns buf, or NULL when neither is set.
+ */
+const char *ember_sdt_cache__dir(char *buf, size_t size);
+
+/* Called per cached SDT event; path is the binary's (may be NULL). Non-zero stops. */
+typedef int (*ember_sdt_fn)(const char *group, const char *event, const char *build_id,
+			    const char *path, void *arg);
+
+/*
+ * Walk every SDT event cached under dir (NULL: ember_sdt_cache__dir()),
+ * build-id by build-id, in directory order. Returns 0, fn's non-zero
+ * value, or -errno when dir has no .build-id directory.
+ */
+int ember_sdt_cache__for_each(const char *dir, ember_sdt_fn fn, void *arg);
+
+#endif
