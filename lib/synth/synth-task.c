@@ -14,8 +14,12 @@
 #include "core/log.h"
 #include "synth/synth-int.h"
 
-/* Internal result: the task went away (or never was). Errors are negative. */
+/*
+ * Internal results besides 0 and -errno: the task went away (or never was),
+ * or its maps cannot be read (EACCES: another user namespace, ptrace rules).
+ */
 #define GONE 1
+#define DENIED 2
 
 static int emit_comm(struct ember_synth *s, pid_t tgid, pid_t tid, const char *comm)
 {
@@ -182,7 +186,10 @@ static int emit_mmap2(struct ember_synth *s, pid_t tgid, pid_t pid, const struct
 	return err;
 }
 
-/* Returns 0, GONE when the maps file cannot be opened, or the emit error. */
+/*
+ * Returns 0, GONE when the maps file is gone, DENIED when it cannot be
+ * opened for lack of permission (EACCES, EPERM), -errno, or the emit error.
+ */
 static int synth_mmaps(struct ember_synth *s, pid_t pid, pid_t tgid)
 {
 	char buf[16384], path[64];
@@ -194,8 +201,13 @@ static int synth_mmaps(struct ember_synth *s, pid_t pid, pid_t tgid)
 
 	snprintf(path, sizeof(path), "%d/task/%d/maps", (int)pid, (int)pid);
 	fd = openat(s->proc_fd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return GONE;
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ESRCH)
+			return GONE;
+		pr_debug("synth: cannot open /proc/%s: %s\n", path, strerror(errno));
+		s->counts.unreadable++;
+		return errno == EACCES || errno == EPERM ? DENIED : -errno;
+	}
 	synth_lines__init(&l, fd, buf, sizeof(buf));
 	t0 = now_ns();
 	while ((line = synth_lines__next(&l, &len))) {
@@ -236,11 +248,19 @@ static int synth_mmaps(struct ember_synth *s, pid_t pid, pid_t tgid)
 	return err;
 }
 
+/* The public face of the internal results. */
+static int public_err(int err)
+{
+	if (err == GONE)
+		return -ESRCH;
+	if (err == DENIED)
+		return -EACCES;
+	return err;
+}
+
 int ember_synth__mmaps(struct ember_synth *s, pid_t pid, pid_t tgid)
 {
-	int err = synth_mmaps(s, pid, tgid);
-
-	return err == GONE ? -ESRCH : err;
+	return public_err(synth_mmaps(s, pid, tgid));
 }
 
 /* ---- thread maps (-p/-t) ----------------------------------------------------- */
@@ -262,9 +282,7 @@ pid_t ember_synth__comm(struct ember_synth *s, pid_t tid)
 	pid_t tgid = -1;
 	int err = synth_comm(s, tid, &tgid);
 
-	if (err == GONE)
-		return -ESRCH;
-	return err ? err : tgid;
+	return err ? public_err(err) : tgid;
 }
 
 /* perf's non-"full" thread: a COMM, and the maps when it leads its group. */
@@ -284,7 +302,8 @@ static int synth_thread(struct ember_synth *s, pid_t tid, pid_t *tgid)
 		s->counts.vanished++;
 		err = 0;
 	}
-	return err;
+	/* perf record -p fails on unreadable maps; so do we (as -EACCES). */
+	return err == DENIED ? -EACCES : err;
 }
 
 static bool in_list(const pid_t *v, int nr, pid_t x)
@@ -360,6 +379,10 @@ static int process_task(void *arg, pid_t tid)
 		s->counts.vanished++;
 		err = 0;
 	}
+	/*
+	 * As perf 6.1: when the leader's maps cannot be read, the walk of this
+	 * process stops, and its other threads get no records.
+	 */
 	return err;
 }
 
@@ -376,6 +399,8 @@ static int synth_process(struct ember_synth *s, pid_t pid)
 		return GONE;
 	err = synth__for_each_number(fd, process_task, &w);
 	close(fd);
+	if (err == DENIED)
+		err = 0;
 	if (err < 0 && !w.any && (err == -ENOENT || err == -ESRCH))
 		return GONE;
 	if (err)
@@ -385,9 +410,7 @@ static int synth_process(struct ember_synth *s, pid_t pid)
 
 int ember_synth__process(struct ember_synth *s, pid_t pid)
 {
-	int err = synth_process(s, pid);
-
-	return err == GONE ? -ESRCH : err;
+	return public_err(synth_process(s, pid));
 }
 
 static int all_one(void *arg, pid_t pid)

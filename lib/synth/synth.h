@@ -71,6 +71,7 @@ struct ember_synth_counts {
 	uint64_t kernel_threads;
 	uint64_t modules;
 	uint64_t vanished;		/* tasks that exited while being read */
+	uint64_t unreadable;		/* maps files we may not open (EACCES) */
 	uint64_t timeouts;		/* maps files cut by proc_map_timeout_ms */
 };
 
@@ -116,8 +117,8 @@ pid_t ember_synth__comm(struct ember_synth *s, pid_t tid);
 /*
  * PERF_RECORD_MMAP2 for each executable mapping of process pid (and for each
  * readable one with opts.mmap_data), from /proc/PID/task/PID/maps, records
- * saying pid/tid = tgid/pid. Returns 0, -ESRCH when the maps cannot be read,
- * or the emit callback's error.
+ * saying pid/tid = tgid/pid. Returns 0, -ESRCH when the task is gone,
+ * -EACCES when its maps may not be read, or the emit callback's error.
  */
 int ember_synth__mmaps(struct ember_synth *s, pid_t pid, pid_t tgid);
 
@@ -125,15 +126,17 @@ int ember_synth__mmaps(struct ember_synth *s, pid_t pid, pid_t tgid);
  * What perf record -p/-t synthesizes for a thread map: for each tid a COMM,
  * plus the MMAP2s when it leads its group; a group leader missing from the
  * list is synthesized too. Tids that are gone are skipped. Returns 0, -ESRCH
- * when none of them exists, or the emit callback's error.
+ * when none of them exists, -EACCES (at once) when a leader's maps may not
+ * be read (perf record -p fails there too), or the emit callback's error.
  */
 int ember_synth__threads(struct ember_synth *s, const pid_t *tids, int nr);
 
 /*
  * What perf record -a synthesizes for one process: FORK then COMM for each
  * of its threads (kernel threads included), then the leader's MMAP2s unless
- * it is a kernel thread. Returns 0, -ESRCH when the process does not exist,
- * or the emit callback's error.
+ * it is a kernel thread. As perf 6.1, when the leader's maps may not be read
+ * (EACCES) the process's remaining threads are left out. Returns 0, -ESRCH
+ * when the process does not exist, or the emit callback's error.
  */
 int ember_synth__process(struct ember_synth *s, pid_t pid);
 

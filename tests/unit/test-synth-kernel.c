@@ -182,3 +182,33 @@ TEST(synth_modules_fixture)
 	rmdir(dir);
 	ember_synth__exit(&s);
 }
+
+/* The line reader under the /proc parsers: refills, cut lines, no final newline. */
+TEST(synth_line_reader)
+{
+	char buf[16];
+	struct synth_lines l;
+	char *line;
+	size_t len;
+	int fd = text_fd("one\n\nthis line is far too long\nlast");
+
+	CHECK(fd >= 0);
+	synth_lines__init(&l, fd, buf, sizeof(buf));
+	line = synth_lines__next(&l, &len);
+	CHECK_STR(line, "one");
+	CHECK_EQ(len, 3);
+	CHECK(!l.toolong);
+	line = synth_lines__next(&l, &len);
+	CHECK_STR(line, "");
+	CHECK_EQ(len, 0);
+	line = synth_lines__next(&l, &len);
+	CHECK_STR(line, "this line is fa");
+	CHECK(l.toolong);
+	line = synth_lines__next(&l, &len);
+	CHECK_STR(line, "last");
+	CHECK(!l.toolong);
+	CHECK(synth_lines__next(&l, &len) == NULL);
+	CHECK(synth_lines__next(&l, &len) == NULL);
+	CHECK_EQ(l.err, 0);
+	close(fd);
+}

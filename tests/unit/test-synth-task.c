@@ -7,6 +7,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,4 +394,46 @@ TEST(synth_id_sample_layout)
 	CHECK_EQ(ember_synth__id_sample(buf, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD, &id), 0);
 	CHECK_EQ(ember_synth__id_sample(buf, PERF_SAMPLE_TIME, NULL), 8);
 	CHECK_EQ(buf[0], 0);
+}
+
+/*
+ * A process whose maps we may not read (here pid 1 lives in another user
+ * namespace): -a gives its leader FORK and COMM and stops there, as perf
+ * 6.1; -p fails with -EACCES, as perf record -p does.
+ */
+TEST(synth_unreadable_maps)
+{
+	struct ember_synth s;
+	struct recs r;
+	const struct perf_event_header *h;
+	pid_t one = 1;
+	int fd = open("/proc/1/maps", O_RDONLY), nr_tasks = 0;
+
+	if (fd >= 0 || errno != EACCES) {
+		if (fd >= 0)
+			close(fd);
+		SKIP("/proc/1/maps is readable here");
+	}
+	CHECK_EQ(init(&s, &r, false), 0);
+	CHECK_EQ(ember_synth__mmaps(&s, 1, 1), -EACCES);
+	CHECK_EQ(ember_synth__process(&s, 1), 0);
+	for_each_rec(&r, h) {
+		const struct synth_comm *c = (const void *)h;
+		const struct synth_fork *f = (const void *)h;
+
+		if (h->type == PERF_RECORD_FORK) {
+			CHECK_EQ(f->pid, 1);
+			CHECK_EQ(f->tid, 1);
+		} else {
+			CHECK_EQ(h->type, PERF_RECORD_COMM);
+			CHECK_EQ(c->pid, 1);
+			CHECK_EQ(c->tid, 1);
+		}
+		nr_tasks++;
+	}
+	CHECK_EQ(nr_tasks, 2);
+	CHECK(s.counts.unreadable >= 2);
+	CHECK_EQ(ember_synth__threads(&s, &one, 1), -EACCES);
+	ember_synth__exit(&s);
+	free(r.buf);
 }
