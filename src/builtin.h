@@ -5,6 +5,7 @@
 
 int cmd_list(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 

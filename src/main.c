@@ -13,6 +13,7 @@ struct command {
 static const struct command commands[] = {
 	{ "help",	cmd_help,	"Display help information about ember" },
 	{ "list",	cmd_list,	"List all symbolic event types" },
+	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
 	{ "version",	cmd_version,	"Display the version of ember" },
 };
