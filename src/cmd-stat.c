@@ -1,9 +1,296 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember stat: run a command (or watch processes or cpus) and print counter
+ * totals in perf stat 6.1's layouts. This file parses the options and
+ * composes the stages in src/stat/: events → target → run (open, count,
+ * read) → display.
+ */
+#include <errno.h>
+#include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include "builtin.h"
+#include "event/evlist.h"
+#include "stat/stat-config.h"
+#include "stat/stat-events.h"
+#include "stat/stat-evsel.h"
+#include "stat/stat-run.h"
+#include "stat/stat-target.h"
+#include "util/parse-options.h"
+
+static const char *const stat_usage[] = {
+	"ember stat [<options>] [<command>]",
+	NULL,
+};
+
+/* Option values that only matter while parsing. */
+struct stat_opts {
+	struct stat_config config;
+	bool no_aggr, per_thread, json, group, all_user, all_kernel;
+	bool big_num_given;
+};
+
+static int opt_event(const struct option *opt, const char *arg, bool unset)
+{
+	struct stat_config *config = opt->value;
+	const char **specs;
+
+	if (unset)
+		return 0;
+	specs = realloc(config->event_specs, (config->nr_event_specs + 1) * sizeof(*specs));
+	if (!specs)
+		return -1;
+	specs[config->nr_event_specs++] = arg;
+	config->event_specs = specs;
+	return 0;
+}
+
+static int opt_big_num(const struct option *opt, const char *arg, bool unset)
+{
+	struct stat_opts *o = opt->value;
+
+	o->config.big_num = !unset;
+	o->big_num_given = true;
+	return 0;
+}
+
+static int opt_cgroup(const struct option *opt, const char *arg, bool unset)
+{
+	fprintf(stderr, "ember stat: -G/--cgroup is not supported yet\n");
+	return -1;
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "ember stat: %s (see 'ember stat --help')\n", msg);
+	return 2;
+}
+
+/* Check option combinations and derive the modes. Returns 0 or an exit code. */
+static int check_options(struct stat_opts *o, int argc)
+{
+	struct stat_config *c = &o->config;
+
+	if (o->json && c->csv_sep)
+		return usage_error("-x and -j cannot be used together");
+	if (c->csv_sep && o->big_num_given && c->big_num)
+		return usage_error("-B option not supported with -x");
+	if (c->pid && c->tid)
+		return usage_error("use either -p or -t, not both");
+	if ((c->pid || c->tid) && (c->system_wide || c->cpu_list))
+		return usage_error("-p/-t count processes, -a/-C count cpus: choose one");
+	if (c->run_count < 1)
+		return usage_error("-r needs a run count of 1 or more");
+	if (c->run_count > 1 && c->interval_ms)
+		return usage_error("-I and -r cannot be used together");
+	if (c->interval_count && !c->interval_ms)
+		return usage_error("--interval-count needs -I");
+	if (c->delay_ms < 0)
+		return usage_error("-D needs a delay of 0 ms or more");
+	if (c->log_fd >= 0 && c->output_name)
+		return usage_error("-o and --log-fd cannot be used together");
+	if (c->append && !c->output_name)
+		return usage_error("--append needs -o FILE");
+
+	/* Without a command or a target, perf stat counts the whole system until ^C. */
+	if (!argc && !c->pid && !c->tid && !c->cpu_list)
+		c->system_wide = true;
+
+	if (o->no_aggr && o->per_thread)
+		return usage_error("-A and --per-thread cannot be used together");
+	if (o->no_aggr) {
+		if (!c->system_wide && !c->cpu_list)
+			return usage_error("-A/--per-cpu needs -a or -C: per-cpu counts exist only "
+					   "when counting cpus");
+		c->aggr_mode = STAT_AGGR_NONE;
+	}
+	if (o->per_thread) {
+		if (!c->pid && !c->tid)
+			return usage_error("--per-thread needs -p or -t");
+		c->aggr_mode = STAT_AGGR_THREAD;
+	}
+	if (c->csv_sep)
+		c->output_mode = STAT_OUTPUT_CSV;
+	else if (o->json)
+		c->output_mode = STAT_OUTPUT_JSON;
+	return 0;
+}
+
+/* Where the counts go: stderr, -o FILE (with perf's "# started on" line) or --log-fd. */
+static int open_output(struct stat_config *c, bool *close_out)
+{
+	*close_out = false;
+	c->out = stderr;
+	if (c->output_name) {
+		time_t now = time(NULL);
+
+		c->out = fopen(c->output_name, c->append ? "ae" : "we");
+		if (!c->out) {
+			fprintf(stderr, "ember stat: cannot open '%s': %s\n", c->output_name,
+				strerror(errno));
+			return 1;
+		}
+		*close_out = true;
+		fprintf(c->out, "# started on %s\n", ctime(&now));
+	} else if (c->log_fd >= 0) {
+		c->out = fdopen(c->log_fd, c->append ? "a" : "w");
+		if (!c->out) {
+			fprintf(stderr, "ember stat: cannot write to fd %d: %s\n", c->log_fd,
+				strerror(errno));
+			return 1;
+		}
+		*close_out = true;
+	}
+	return 0;
+}
+
+static int setup_events(struct ember_evlist *evlist, struct stat_opts *o)
+{
+	struct stat_config *c = &o->config;
+	struct ember_evsel *pos;
+	int err = 0;
+
+	if (c->null_run)
+		return 0;
+	if (c->nr_event_specs) {
+		err = stat_events__parse(evlist, c);
+		if (err)
+			return err == -EINVAL ? 2 : 1;
+	} else {
+		err = stat_events__add_default(evlist, c->detailed,
+					       c->system_wide || c->cpu_list);
+		if (err) {
+			fprintf(stderr, "ember stat: out of memory\n");
+			return 1;
+		}
+	}
+	if (o->group && evlist->first)
+		ember_evlist__make_group(evlist, evlist->first);
+	ember_evlist__for_each(evlist, pos) {
+		if (o->all_user)
+			pos->attr.exclude_kernel = pos->attr.exclude_hv = 1;
+		if (o->all_kernel)
+			pos->attr.exclude_user = 1;
+	}
+	if (stat_evsel__init_all(evlist)) {
+		fprintf(stderr, "ember stat: out of memory\n");
+		return 1;
+	}
+	c->unit_width = stat_evsel__unit_width(evlist);
+	return 0;
+}
 
 int cmd_stat(int argc, const char **argv)
 {
-	fprintf(stderr, "ember stat: not built yet\n");
-	return 1;
+	struct stat_opts o = {
+		.config = {
+			.run_count = 1, .big_num = true, .scale = true, .log_fd = -1,
+			.unit_width = 4,
+		},
+	};
+	struct stat_config *c = &o.config;
+	const struct option options[] = {
+		OPT_CALLBACK('e', "event", c, "event",
+			     "event selector. use 'ember list' to list available events",
+			     opt_event),
+		OPT_BOOLEAN('i', "no-inherit", &c->no_inherit, "child tasks do not inherit counters"),
+		OPT_STRING('p', "pid", &c->pid, "pid", "stat events on existing process id"),
+		OPT_STRING('t', "tid", &c->tid, "tid", "stat events on existing thread id"),
+		OPT_BOOLEAN('a', "all-cpus", &c->system_wide,
+			    "system-wide collection from all CPUs"),
+		OPT_BOOLEAN('g', "group", &o.group, "put the counters into a counter group"),
+		OPT_BOOLEAN(0, "scale", &c->scale,
+			    "Use --no-scale to disable counter scaling for multiplexing"),
+		OPT_INCR('v', "verbose", &c->verbose,
+			 "be more verbose (show counter open errors, etc)"),
+		OPT_INTEGER('r', "repeat", &c->run_count, "n",
+			    "repeat command and print average + stddev"),
+		OPT_BOOLEAN('S', "sync", &c->sync, "call sync() before starting a run"),
+		OPT_BOOLEAN('n', "null", &c->null_run, "null run - dont start any counters"),
+		OPT_INCR('d', "detailed", &c->detailed,
+			 "detailed run - start a lot of events"),
+		OPT_CALLBACK_NOARG('B', "big-num", &o,
+				   "print large numbers with thousands' separators", opt_big_num),
+		OPT_STRING('C', "cpu", &c->cpu_list, "cpu", "list of cpus to monitor in system-wide"),
+		OPT_BOOLEAN('A', "no-aggr", &o.no_aggr, "disable CPU count aggregation"),
+		OPT_BOOLEAN(0, "per-cpu", &o.no_aggr, "one line per cpu (same as -A)"),
+		OPT_BOOLEAN(0, "per-thread", &o.per_thread, "aggregate counts per thread"),
+		OPT_STRING('x', "field-separator", &c->csv_sep, "separator",
+			   "print counts with custom separator"),
+		OPT_BOOLEAN('j', "json-output", &o.json, "print counts in JSON format"),
+		OPT_CALLBACK('G', "cgroup", NULL, "name", "monitor event in cgroup name only",
+			     opt_cgroup),
+		OPT_STRING('o', "output", &c->output_name, "file", "output file name"),
+		OPT_BOOLEAN(0, "append", &c->append, "append to the output file"),
+		OPT_INTEGER(0, "log-fd", &c->log_fd, "n", "log output to fd, instead of stderr"),
+		OPT_INTEGER('D', "delay", &c->delay_ms, "n",
+			    "ms to wait before starting measurement after program start"),
+		OPT_UINTEGER('I', "interval-print", &c->interval_ms, "n",
+			     "print counts at regular interval in ms"),
+		OPT_UINTEGER(0, "interval-count", &c->interval_count, "n",
+			     "print counts for fixed number of times"),
+		OPT_UINTEGER(0, "timeout", &c->timeout_ms, "n",
+			     "stop workload and print counts after a timeout period in ms"),
+		OPT_BOOLEAN(0, "all-user", &o.all_user,
+			    "Configure all used events to run in user space."),
+		OPT_BOOLEAN(0, "all-kernel", &o.all_kernel,
+			    "Configure all used events to run in kernel space."),
+		OPT_BOOLEAN('q', "quiet", &c->quiet,
+			    "don't print any output, messages or warnings"),
+		OPT_END(),
+	};
+	struct stat_target target;
+	struct stat_run run = { 0 };
+	struct ember_evlist *evlist = NULL;
+	bool close_out = false;
+	int ret;
+
+	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	ret = parse_options_exit_code(argc);
+	if (ret >= 0)
+		goto out_free;
+	ret = check_options(&o, argc);
+	if (ret)
+		goto out_free;
+
+	/* perf groups digits by the locale (--big-num); CSV and JSON stay in the C locale. */
+	if (c->big_num && c->output_mode == STAT_OUTPUT_STD)
+		setlocale(LC_NUMERIC, "");
+
+	evlist = ember_evlist__new();
+	if (!evlist) {
+		ret = 1;
+		goto out_free;
+	}
+	ret = setup_events(evlist, &o);
+	if (ret)
+		goto out_evlist;
+	if (stat_target__init(&target, c, argc, argv)) {
+		ret = c->cpu_list ? 2 : 1;
+		goto out_target;
+	}
+	ret = open_output(c, &close_out);
+	if (ret)
+		goto out_target;
+
+	run.config = c;
+	run.evlist = evlist;
+	run.target = &target;
+	run.argc = argc;
+	run.argv = argv;
+	stat_display__init(&run.display, c);
+	ret = stat_run__all(&run);
+
+	if (close_out)
+		fclose(c->out);
+out_target:
+	stat_target__exit(&target);
+out_evlist:
+	stat_evsel__exit_all(evlist);
+	ember_evlist__delete(evlist);
+out_free:
+	free(c->event_specs);
+	return ret;
 }

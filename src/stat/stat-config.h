@@ -39,6 +39,7 @@ struct stat_config {
 	unsigned int interval_count;	/* --interval-count */
 	unsigned int timeout_ms;	/* --timeout */
 	int delay_ms;			/* -D: counting starts this late */
+	bool sync;			/* -S: sync() before each run */
 
 	/* How it is printed. */
 	enum stat_aggr_mode aggr_mode;

@@ -185,6 +185,8 @@ int stat_shadow__update(struct stat_shadow *sh, enum stat_kind kind, int ctx, in
 
 	if (total == TOTAL_NONE)
 		return 0;
+	if (total == TOTAL_NSECS)
+		ctx = 0;
 	e = find(sh, total, ctx, slot);
 	if (!e) {
 		if (sh->nr == sh->alloc) {
@@ -215,7 +217,8 @@ void stat_shadow__update_walltime(struct stat_shadow *sh, double ns)
 static double total_avg(const struct stat_shadow *sh, enum stat_total total, int ctx, int slot,
 			bool *present)
 {
-	const struct stat_shadow_entry *e = find(sh, total, ctx, slot);
+	/* perf 6.1 divides by the clocks whatever their modifiers: "page-faults:u" per task-clock. */
+	const struct stat_shadow_entry *e = find(sh, total, total == TOTAL_NSECS ? 0 : ctx, slot);
 
 	if (present)
 		*present = e && e->stats.n > 0;

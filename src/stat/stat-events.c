@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Event selection for ember stat: -e specs through the library parser, or the default set. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "event/evsel.h"
+#include "stat/stat-events.h"
+
+int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *config)
+{
+	for (int i = 0; i < config->nr_event_specs; i++) {
+		const char *spec = config->event_specs[i];
+		struct ember_parse_error perr = { 0 };
+		int err = ember_evlist__parse_events(evlist, spec, &perr);
+
+		if (!err)
+			continue;
+		if (err == -EINVAL && perr.msg) {
+			fprintf(stderr, "ember stat: invalid event '%s': %s", spec, perr.msg);
+			if (perr.str && *perr.str && strcmp(perr.str, spec))
+				fprintf(stderr, " at '%s'", perr.str);
+			else if (perr.pos > 0 && perr.pos < (int)strlen(spec))
+				fprintf(stderr, " at '%s'", spec + perr.pos);
+			if (perr.hint && *perr.hint)
+				fprintf(stderr, " (%s)", perr.hint);
+			fprintf(stderr, "; 'ember list' shows the events\n");
+		} else {
+			fprintf(stderr, "ember stat: cannot use event '%s': %s\n", spec,
+				strerror(-err));
+		}
+		ember_parse_error__exit(&perr);
+		return err;
+	}
+	return 0;
+}
+
+#define HW(cfg)		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_##cfg }
+#define SW(cfg)		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg }
+#define CACHE(c, op, res) \
+	{ PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_##c | (PERF_COUNT_HW_CACHE_OP_##op << 8) | \
+			      (PERF_COUNT_HW_CACHE_RESULT_##res << 16) }
+
+struct default_event {
+	const char *name;
+	struct {
+		unsigned int type;
+		unsigned long long config;
+	} ev;
+};
+
+/* After the clock, in perf 6.1's order. */
+static const struct default_event defaults_sw[] = {
+	{ "context-switches", SW(CONTEXT_SWITCHES) },
+	{ "cpu-migrations", SW(CPU_MIGRATIONS) },
+	{ "page-faults", SW(PAGE_FAULTS) },
+	{ "cycles", HW(CPU_CYCLES) },
+};
+
+static const struct default_event defaults_stalls[] = {
+	{ "stalled-cycles-frontend", HW(STALLED_CYCLES_FRONTEND) },
+	{ "stalled-cycles-backend", HW(STALLED_CYCLES_BACKEND) },
+};
+
+static const struct default_event defaults_hw[] = {
+	{ "instructions", HW(INSTRUCTIONS) },
+	{ "branches", HW(BRANCH_INSTRUCTIONS) },
+	{ "branch-misses", HW(BRANCH_MISSES) },
+};
+
+static const struct default_event detailed1[] = {
+	{ "L1-dcache-loads", CACHE(L1D, READ, ACCESS) },
+	{ "L1-dcache-load-misses", CACHE(L1D, READ, MISS) },
+	{ "LLC-loads", CACHE(LL, READ, ACCESS) },
+	{ "LLC-load-misses", CACHE(LL, READ, MISS) },
+};
+
+static const struct default_event detailed2[] = {
+	{ "L1-icache-loads", CACHE(L1I, READ, ACCESS) },
+	{ "L1-icache-load-misses", CACHE(L1I, READ, MISS) },
+	{ "dTLB-loads", CACHE(DTLB, READ, ACCESS) },
+	{ "dTLB-load-misses", CACHE(DTLB, READ, MISS) },
+	{ "iTLB-loads", CACHE(ITLB, READ, ACCESS) },
+	{ "iTLB-load-misses", CACHE(ITLB, READ, MISS) },
+};
+
+static const struct default_event detailed3[] = {
+	{ "L1-dcache-prefetches", CACHE(L1D, PREFETCH, ACCESS) },
+	{ "L1-dcache-prefetch-misses", CACHE(L1D, PREFETCH, MISS) },
+};
+
+static int add_events(struct ember_evlist *evlist, const struct default_event *evs, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct perf_event_attr attr = {
+			.size = sizeof(attr),
+			.type = evs[i].ev.type,
+			.config = evs[i].ev.config,
+		};
+
+		struct ember_evsel *evsel = ember_evlist__add_attr(evlist, &attr, evs[i].name);
+
+		if (!evsel)
+			return -ENOMEM;
+		evsel->kind = attr.type == PERF_TYPE_SOFTWARE ? EMBER_EVSEL_SOFTWARE :
+								EMBER_EVSEL_HARDWARE;
+	}
+	return 0;
+}
+
+#define ADD(evlist, arr) add_events(evlist, arr, sizeof(arr) / sizeof(arr[0]))
+
+/* perf adds the stall counters only where the core PMU advertises them. */
+static bool pmu_has_stalls(void)
+{
+	return access("/sys/bus/event_source/devices/cpu/events/stalled-cycles-frontend", F_OK) == 0;
+}
+
+int stat_events__add_default(struct ember_evlist *evlist, int detailed, bool system_wide)
+{
+	static const struct default_event task_clock = { "task-clock", SW(TASK_CLOCK) };
+	static const struct default_event cpu_clock = { "cpu-clock", SW(CPU_CLOCK) };
+	int err;
+
+	err = add_events(evlist, system_wide ? &cpu_clock : &task_clock, 1);
+	if (!err)
+		err = ADD(evlist, defaults_sw);
+	if (!err && pmu_has_stalls())
+		err = ADD(evlist, defaults_stalls);
+	if (!err)
+		err = ADD(evlist, defaults_hw);
+	if (!err && detailed >= 1)
+		err = ADD(evlist, detailed1);
+	if (!err && detailed >= 2)
+		err = ADD(evlist, detailed2);
+	if (!err && detailed >= 3)
+		err = ADD(evlist, detailed3);
+	return err;
+}

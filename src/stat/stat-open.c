@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Open counters as perf stat does: attrs, unsupported events, the :u fallback, errors. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stat/stat-evsel.h"
+#include "stat/stat-open.h"
+
+static void configure(struct ember_evsel *evsel, const struct stat_open_opts *opts)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	bool leader = ember_evsel__is_group_leader(evsel);
+
+	attr->read_format = opts->scale ? PERF_FORMAT_TOTAL_TIME_ENABLED |
+					  PERF_FORMAT_TOTAL_TIME_RUNNING : 0;
+	attr->inherit = opts->inherit;
+	attr->sample_period = 0;
+	attr->sample_type = 0;
+	/* Leaders start disabled; members run whenever their leader does. */
+	attr->disabled = leader;
+	attr->enable_on_exec = leader && opts->enable_on_exec;
+}
+
+static long paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	long level = 2;
+
+	if (f) {
+		if (fscanf(f, "%ld", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
+/*
+ * perf's fallback for a refused event when only user space may be
+ * measured: exclude the kernel and hypervisor and say so in the name.
+ * Returns true when the evsel changed and is worth another try.
+ */
+static bool fallback_user_only(struct ember_evsel *evsel, int err, int verbose)
+{
+	const char *name = ember_evsel__name(evsel);
+	long level;
+	char *new_name;
+
+	if ((err != -EACCES && err != -EPERM) || evsel->attr.exclude_kernel ||
+	    evsel->attr.exclude_user)
+		return false;
+	level = paranoid_level();
+	if (level <= 1)
+		return false;
+	if (asprintf(&new_name, "%s%su", name, strchr(name, '/') || strchr(name, ':') ? "" : ":") < 0)
+		return false;
+	free(evsel->name);
+	evsel->name = new_name;
+	evsel->attr.exclude_kernel = 1;
+	evsel->attr.exclude_hv = 1;
+	stat_evsel__refresh(evsel);
+	if (verbose)
+		fprintf(stderr, "kernel.perf_event_paranoid=%ld, trying to fall back to excluding "
+			"kernel and hypervisor samples\n", level);
+	return true;
+}
+
+/* The errnos perf stat reads as "this machine has no such event". */
+static bool is_unsupported(int err)
+{
+	return err == -EINVAL || err == -ENOSYS || err == -ENOENT || err == -EOPNOTSUPP ||
+	       err == -ENXIO || err == -ENODEV;
+}
+
+int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts *opts,
+			int verbose)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(evlist, pos)
+		configure(pos, opts);
+
+	ember_evlist__for_each(evlist, pos) {
+		char msg[512];
+		int err;
+
+		pos->open_err = 0;
+		/* duration_time and friends are counted by ember itself. */
+		if (stat_evsel(pos)->tool != EMBER_TOOL_NONE)
+			continue;
+		/* A group whose leader is missing is missing as a whole. */
+		if (!ember_evsel__is_group_leader(pos) && !pos->leader->supported) {
+			pos->supported = false;
+			continue;
+		}
+		pos->supported = true;
+		do
+			err = ember_evsel__open(pos, NULL, NULL);
+		while (err && fallback_user_only(pos, err, verbose));
+		if (!err)
+			continue;
+		if (is_unsupported(err)) {
+			if (verbose)
+				fprintf(stderr, "%s event is not supported by the kernel.\n",
+					ember_evsel__name(pos));
+			pos->supported = false;
+			pos->open_err = err;
+			continue;
+		}
+		fprintf(stderr, "ember stat: cannot open event '%s': %s\n", ember_evsel__name(pos),
+			ember_evsel__strerror_open(pos, err, msg, sizeof(msg)));
+		ember_evlist__close(evlist);
+		return err;
+	}
+	return 0;
+}

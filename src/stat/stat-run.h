@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Running the measurement: per run, start the command corked, open the
+ * counters, let it exec, wait (printing intervals with -I), read, and at
+ * the end print the counts. Holds everything the stages share.
+ */
+#ifndef EMBER_STAT_RUN_H
+#define EMBER_STAT_RUN_H
+
+#include <stdbool.h>
+#include "event/evlist.h"
+#include "stat/stat-config.h"
+#include "stat/stat-display.h"
+#include "stat/stat-shadow.h"
+#include "stat/stat-stats.h"
+#include "stat/stat-target.h"
+#include "stat/stat-wait.h"
+
+struct stat_run {
+	const struct stat_config *config;
+	struct ember_evlist *evlist;
+	struct stat_target *target;
+	struct stat_display display;
+	struct stat_shadow shadow;
+	struct stat_waiter waiter;
+	int argc;
+	const char **argv;		/* the command, NULL-terminated; argc == 0: none */
+
+	/* Results. */
+	struct stat_stats walltime;	/* ns, per run */
+	double user_s, sys_s;		/* the command's rusage, last run */
+	int runs;			/* runs completed */
+	int nr_intervals;		/* intervals printed */
+	bool not_counted;		/* a supported event never ran */
+	bool stop;			/* a signal or a limit ended the measurement */
+	bool exec_failed;		/* the command could not be started */
+};
+
+/*
+ * Do every run (or the interval loop) and print the results. Returns the
+ * exit code for ember: the command's, 0 for a measurement ended by a
+ * signal or a limit, 127 when the command could not be started, 1 on a
+ * counting failure (already explained on stderr).
+ */
+int stat_run__all(struct stat_run *r);
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ember stat's target: cpu and thread maps, thread names, and the header's wording. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "event/cpumap.h"
+#include "stat/stat-target.h"
+
+/* The text after "Performance counter stats for ", as perf 6.1 words it. */
+static char *describe(const struct stat_config *config, int argc, const char **argv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (config->system_wide) {
+		fprintf(f, "'system wide'");
+	} else if (config->cpu_list) {
+		fprintf(f, "'CPU(s) %s'", config->cpu_list);
+	} else if (config->pid) {
+		fprintf(f, "process id '%s'", config->pid);
+	} else if (config->tid) {
+		fprintf(f, "thread id '%s'", config->tid);
+	} else {
+		fprintf(f, "'%s", argc ? argv[0] : "pipe");
+		for (int i = 1; i < argc; i++)
+			fprintf(f, " %s", argv[i]);
+		fprintf(f, "'");
+	}
+	if (fclose(f))
+		return NULL;
+	return buf;
+}
+
+static void read_comm(pid_t tid, char **out)
+{
+	char path[64], comm[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	*out = strdup(comm);
+}
+
+static int read_comms(struct stat_target *t)
+{
+	int nr = ember_thread_map__nr(t->threads);
+
+	t->comms = calloc(nr ? nr : 1, sizeof(*t->comms));
+	if (!t->comms)
+		return -ENOMEM;
+	t->nr_comms = nr;
+	for (int i = 0; i < nr; i++) {
+		pid_t tid = ember_thread_map__pid(t->threads, i);
+
+		if (tid > 0)
+			read_comm(tid, &t->comms[i]);
+	}
+	return 0;
+}
+
+static int bad_task(const char *kind, const char *list, int err)
+{
+	if (err == ESRCH || err == ENOENT)
+		fprintf(stderr, "ember stat: no such %s: %s (it has exited, or never existed)\n",
+			kind, list);
+	else if (err == EINVAL)
+		fprintf(stderr, "ember stat: invalid %s list '%s': expected numbers like 42,43\n",
+			kind, list);
+	else
+		fprintf(stderr, "ember stat: cannot read the threads of %s %s: %s\n", kind, list,
+			strerror(err));
+	return -err;
+}
+
+int stat_target__init(struct stat_target *t, const struct stat_config *config, int argc,
+		      const char **argv)
+{
+	memset(t, 0, sizeof(*t));
+	t->cpu_wide = config->system_wide || config->cpu_list;
+	t->has_task = config->pid || config->tid;
+	t->what = describe(config, argc, argv);
+	if (!t->what)
+		return -ENOMEM;
+
+	if (t->cpu_wide) {
+		t->cpus = ember_cpu_map__new(config->system_wide ? NULL : config->cpu_list);
+		if (!t->cpus) {
+			int err = errno;
+
+			if (err == ENODEV)
+				fprintf(stderr, "ember stat: cpu list '%s' names a cpu that is not "
+					"online (see /sys/devices/system/cpu/online)\n",
+					config->cpu_list);
+			else
+				fprintf(stderr, "ember stat: invalid cpu list '%s': expected "
+					"numbers and ranges like 0,2-3\n",
+					config->cpu_list ? config->cpu_list : "");
+			return -err;
+		}
+	} else {
+		t->cpus = ember_cpu_map__new_any();
+		if (!t->cpus)
+			return -ENOMEM;
+	}
+
+	if (config->pid) {
+		t->threads = ember_thread_map__new_pids(config->pid);
+		if (!t->threads)
+			return bad_task("process", config->pid, errno);
+	} else if (config->tid) {
+		t->threads = ember_thread_map__new_tids(config->tid);
+		if (!t->threads)
+			return bad_task("thread", config->tid, errno);
+	} else if (t->cpu_wide) {
+		t->threads = ember_thread_map__new_any();
+		if (!t->threads)
+			return -ENOMEM;
+	}
+	if (t->threads && config->aggr_mode == STAT_AGGR_THREAD)
+		return read_comms(t);
+	return 0;
+}
+
+int stat_target__set_workload(struct stat_target *t, pid_t pid)
+{
+	struct ember_thread_map *threads;
+
+	/* -a/-C with a command: the command only bounds the time; the cpus are counted. */
+	if (t->cpu_wide || t->has_task)
+		return 0;
+	threads = ember_thread_map__new_pid(pid);
+	if (!threads)
+		return -errno;
+	ember_thread_map__put(t->threads);
+	t->threads = threads;
+	return 0;
+}
+
+const char *stat_target__comm(const struct stat_target *t, int idx)
+{
+	if (idx < 0 || idx >= t->nr_comms || !t->comms[idx])
+		return "";
+	return t->comms[idx];
+}
+
+void stat_target__exit(struct stat_target *t)
+{
+	for (int i = 0; i < t->nr_comms; i++)
+		free(t->comms[i]);
+	free(t->comms);
+	free(t->what);
+	ember_cpu_map__put(t->cpus);
+	ember_thread_map__put(t->threads);
+	memset(t, 0, sizeof(*t));
+}

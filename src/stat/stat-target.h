@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What ember stat counts on: a command it starts, processes or threads
+ * (-p, -t), or cpus (-a, -C). Holds the cpu and thread maps, the threads'
+ * names for --per-thread, and the header's description.
+ */
+#ifndef EMBER_STAT_TARGET_H
+#define EMBER_STAT_TARGET_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <ember/event.h>
+#include "stat/stat-config.h"
+
+struct stat_target {
+	struct ember_cpu_map *cpus;
+	struct ember_thread_map *threads;
+	bool cpu_wide;		/* -a or -C: counting on cpus, whoever runs */
+	bool has_task;		/* -p or -t */
+	char **comms;		/* per thread (--per-thread), owned */
+	int nr_comms;
+	char *what;		/* "'system wide'", "process id '42'", "'sleep 1'"; owned */
+};
+
+/*
+ * Build the maps for the options; argv is the command (argc may be 0).
+ * Prints one line and returns -errno on a bad cpu list or a pid that is
+ * gone (-ESRCH). The thread map of a command comes later, from
+ * stat_target__set_workload().
+ */
+int stat_target__init(struct stat_target *t, const struct stat_config *config, int argc,
+		      const char **argv);
+/* Count the started command (pid): its thread map replaces the previous one. Returns 0 or -errno. */
+int stat_target__set_workload(struct stat_target *t, pid_t pid);
+/* The name of the thread at idx (for --per-thread lines), "" when unknown. */
+const char *stat_target__comm(const struct stat_target *t, int idx);
+void stat_target__exit(struct stat_target *t);
+
+#endif

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ember stat's one blocking point: poll on a signalfd, pidfds and a deadline. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include "stat/stat-wait.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/* Without a pidfd, look at /proc this often. */
+#define POLL_PROC_MS 100
+
+uint64_t stat_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int stat_waiter__init(struct stat_waiter *w)
+{
+	sigset_t set;
+
+	memset(w, 0, sizeof(*w));
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &set, &w->oldmask) < 0)
+		return -errno;
+	w->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (w->sigfd < 0) {
+		int err = -errno;
+
+		sigprocmask(SIG_SETMASK, &w->oldmask, NULL);
+		return err;
+	}
+	return 0;
+}
+
+void stat_waiter__unwatch_all(struct stat_waiter *w)
+{
+	for (int i = 0; i < w->nr; i++)
+		if (w->pidfds[i] >= 0)
+			close(w->pidfds[i]);
+	free(w->pids);
+	free(w->pidfds);
+	free(w->gone);
+	w->pids = NULL;
+	w->pidfds = NULL;
+	w->gone = NULL;
+	w->nr = 0;
+}
+
+void stat_waiter__exit(struct stat_waiter *w)
+{
+	stat_waiter__unwatch_all(w);
+	if (w->sigfd >= 0) {
+		close(w->sigfd);
+		sigprocmask(SIG_SETMASK, &w->oldmask, NULL);
+	}
+	w->sigfd = -1;
+}
+
+static int pidfd_open(pid_t pid, unsigned int flags)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int stat_waiter__watch(struct stat_waiter *w, pid_t pid, bool tid)
+{
+	pid_t *pids = realloc(w->pids, (w->nr + 1) * sizeof(*pids));
+	int *fds;
+	bool *gone;
+
+	if (!pids)
+		return -ENOMEM;
+	w->pids = pids;
+	fds = realloc(w->pidfds, (w->nr + 1) * sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	w->pidfds = fds;
+	gone = realloc(w->gone, (w->nr + 1) * sizeof(*gone));
+	if (!gone)
+		return -ENOMEM;
+	w->gone = gone;
+
+	fds[w->nr] = pidfd_open(pid, tid ? PIDFD_THREAD : 0);
+	if (fds[w->nr] < 0 && tid)
+		fds[w->nr] = pidfd_open(pid, 0);
+	pids[w->nr] = pid;
+	gone[w->nr] = false;
+	w->nr++;
+	return 0;
+}
+
+static bool proc_exists(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return access(path, F_OK) == 0;
+}
+
+/* Mark exited processes; true when all of them are gone. */
+static bool all_gone(struct stat_waiter *w, const struct pollfd *pfd)
+{
+	bool all = true;
+
+	for (int i = 0; i < w->nr; i++) {
+		if (!w->gone[i]) {
+			if (w->pidfds[i] >= 0)
+				w->gone[i] = pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR);
+			else
+				w->gone[i] = !proc_exists(w->pids[i]);
+		}
+		all &= w->gone[i];
+	}
+	return all;
+}
+
+enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
+				 struct stat_signal *sig)
+{
+	struct pollfd *pfd = calloc(w->nr + 1, sizeof(*pfd));
+	enum stat_wake wake = STAT_WAKE_ERROR;
+	bool proc_polled = false;
+
+	if (!pfd)
+		return STAT_WAKE_ERROR;
+	pfd[0].fd = w->sigfd;
+	pfd[0].events = POLLIN;
+	for (int i = 0; i < w->nr; i++) {
+		pfd[i + 1].fd = w->gone[i] ? -1 : w->pidfds[i];
+		pfd[i + 1].events = POLLIN;
+		proc_polled |= w->pidfds[i] < 0;
+	}
+
+	for (;;) {
+		int timeout = -1, n;
+
+		if (deadline_ns) {
+			uint64_t now = stat_now_ns();
+
+			if (now >= deadline_ns) {
+				wake = STAT_WAKE_DEADLINE;
+				break;
+			}
+			/* Round up so the tick is not missed by a millisecond. */
+			timeout = (int)((deadline_ns - now + 999999) / 1000000);
+		}
+		if (proc_polled && (timeout < 0 || timeout > POLL_PROC_MS))
+			timeout = POLL_PROC_MS;
+		n = poll(pfd, w->nr + 1, timeout);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0 && (pfd[0].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+
+			if (read(w->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				sig->signo = (int)si.ssi_signo;
+				/* The tty's ^C comes from the kernel and reached the command too. */
+				sig->from_process = si.ssi_code == SI_USER || si.ssi_code == SI_QUEUE;
+				wake = STAT_WAKE_SIGNAL;
+				break;
+			}
+		}
+		if (w->nr && all_gone(w, pfd)) {
+			wake = STAT_WAKE_EXIT;
+			break;
+		}
+		for (int i = 0; i < w->nr; i++)
+			if (w->gone[i])
+				pfd[i + 1].fd = -1;
+	}
+	free(pfd);
+	return wake;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Waiting while ember stat counts: for the next interval tick, a deadline
+ * (--timeout, -D), SIGINT/SIGTERM (through a signalfd, so no handler and
+ * no global flag) or the exit of the processes being counted (pidfds;
+ * polling /proc where a pidfd is not available).
+ */
+#ifndef EMBER_STAT_WAIT_H
+#define EMBER_STAT_WAIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+
+struct stat_waiter {
+	int sigfd;
+	sigset_t oldmask;
+	int nr;				/* watched processes */
+	pid_t *pids;
+	int *pidfds;			/* -1: polled through /proc instead */
+	bool *gone;
+};
+
+enum stat_wake {
+	STAT_WAKE_DEADLINE,	/* the deadline passed */
+	STAT_WAKE_SIGNAL,	/* SIGINT or SIGTERM arrived */
+	STAT_WAKE_EXIT,		/* every watched process has exited */
+	STAT_WAKE_ERROR,
+};
+
+/* A received stop signal and whether a process (not the terminal) sent it. */
+struct stat_signal {
+	int signo;
+	bool from_process;
+};
+
+/*
+ * Block SIGINT and SIGTERM and open a signalfd for them. Children started
+ * later get the default mask back (the workload resets it). Returns 0 or -errno.
+ */
+int stat_waiter__init(struct stat_waiter *w);
+/* Close everything and restore the signal mask. */
+void stat_waiter__exit(struct stat_waiter *w);
+/* Watch pid (a process, or a thread with tid=true); returns 0 or -ENOMEM. */
+int stat_waiter__watch(struct stat_waiter *w, pid_t pid, bool tid);
+/* Stop watching everything (between -r runs). */
+void stat_waiter__unwatch_all(struct stat_waiter *w);
+/*
+ * Sleep until deadline_ns (CLOCK_MONOTONIC; 0: none), a stop signal (its
+ * details in *sig), or until every watched process has exited (never,
+ * when none is watched).
+ */
+enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
+				 struct stat_signal *sig);
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t stat_now_ns(void);
+
+#endif
