@@ -372,9 +372,21 @@ int ember_synth__kernel(struct ember_synth *s)
 	} else {
 		pr_debug("synth: no kernel reference symbol in /proc/kallsyms: %s\n",
 			 strerror(-kerr));
+		s->counts.kernel_err = kerr;
 	}
 	err = modules__emit(s, &mods);
 out:
 	modules__free(&mods);
 	return err ? err : kerr;
+}
+
+int ember_synth__machine(struct ember_synth *s, struct ember_synth_counts *counts)
+{
+	int err = ember_synth__kernel(s);
+
+	if (!err || err == s->counts.kernel_err)
+		err = ember_synth__all_processes(s);
+	if (counts)
+		*counts = s->counts;
+	return err;
 }

@@ -238,8 +238,8 @@ static int synth_mmaps(struct ember_synth *s, pid_t pid, pid_t tgid)
 		if (err)
 			break;
 		if (timed_out) {
-			pr_warn("Reading /proc/%d/task/%d/maps time out. You may want to increase the time limit by --proc-map-timeout\n",
-				(int)pid, (int)pid);
+			pr_warn("Reading /proc/%d/task/%d/maps time out. You may want to increase "
+				"the time limit by --proc-map-timeout\n", (int)pid, (int)pid);
 			s->counts.timeouts++;
 			break;
 		}

@@ -73,6 +73,7 @@ struct ember_synth_counts {
 	uint64_t vanished;		/* tasks that exited while being read */
 	uint64_t unreadable;		/* maps files we may not open (EACCES) */
 	uint64_t timeouts;		/* maps files cut by proc_map_timeout_ms */
+	int kernel_err;			/* why the kernel MMAP is missing, else 0 */
 };
 
 /* Maximum size of the sample_id trailer: six u64 fields. */
@@ -179,6 +180,15 @@ int ember_synth__kernel(struct ember_synth *s);
  * kptr_restrict) are skipped. Returns 0, -ENOMEM, or the emit error.
  */
 int ember_synth__modules_from(struct ember_synth *s, int modules_fd, const char *modules_dir);
+
+/*
+ * The whole machine, as perf record -a: ember_synth__kernel() then
+ * ember_synth__all_processes(). A kernel MMAP that cannot be made (kallsyms
+ * hidden) is not fatal, as in perf: it is left out and its reason stored in
+ * counts.kernel_err. *counts (may be NULL) receives the context's counts.
+ * Returns 0, or the first other error (the emit callback's, or -errno).
+ */
+int ember_synth__machine(struct ember_synth *s, struct ember_synth_counts *counts);
 
 /* ---- perf's own records (no trailer) -------------------------------------- */
 

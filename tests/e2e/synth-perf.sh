@@ -167,10 +167,12 @@ pass build-dumper
 cc -o "$TMP/mt" "$TMP/mt.c" -lpthread || { fail build-mt; exit 0; }
 
 # The synthesized records perf wrote (those before FINISHED_INIT), as "[size]: decoded".
+HDR='s/^[0-9 ]*0x[0-9a-f]* \(\[0x[0-9a-f]*\]: PERF_RECORD_\)/\1/p'
+perf_synth_all() { # DATA
+	$PERF report -D -i "$1" 2>/dev/null | sed -n "/PERF_RECORD_FINISHED_INIT/q; $HDR"
+}
 perf_synth() { # DATA
-	$PERF report -D -i "$1" 2>/dev/null |
-		sed -n '/PERF_RECORD_FINISHED_INIT/q; s/^[0-9 ]*0x[0-9a-f]* \(\[0x[0-9a-f]*\]: PERF_RECORD_\)/\1/p' |
-		grep -E '^\[0x[0-9a-f]+\]: PERF_RECORD_(COMM|FORK|MMAP2?)[ :(]'
+	perf_synth_all "$1" | grep -E '^\[0x[0-9a-f]+\]: PERF_RECORD_(COMM|FORK|MMAP2?)[ :(]'
 }
 
 sample_type_of() { # DATA
@@ -203,7 +205,7 @@ sleep 5 &
 SLEEP=$!
 sleep 0.1
 compare_p p-sleep "$SLEEP"
-expect_eq p-sleep-has-mmap2 "$(grep -c 'PERF_RECORD_MMAP2 .* r-xp /.*sleep$' "$TMP/p-sleep.ember")" 1
+expect_eq p-sleep-has-mmap2 "$(grep -c 'MMAP2 .* r-xp /.*sleep$' "$TMP/p-sleep.ember")" 1
 
 # 2. -p on a threaded program: a COMM per thread, //anon and shared maps.
 "$TMP/mt" >"$TMP/mt.out" &
@@ -217,9 +219,7 @@ expect_eq p-threads-shared "$(grep -c 'r-xs /dev/zero (deleted)$' "$TMP/p-thread
 # 3. -a: the kernel MMAP exactly; FORK/COMM/MMAP2 of processes alive across both runs.
 $PERF record -a -o "$TMP/a.data" -- sleep 0.2 >/dev/null 2>&1
 ST=$(sample_type_of "$TMP/a.data")
-$PERF report -D -i "$TMP/a.data" 2>/dev/null |
-	sed -n '/PERF_RECORD_FINISHED_INIT/q; s/^[0-9 ]*0x[0-9a-f]* \(\[0x[0-9a-f]*\]: PERF_RECORD_\)/\1/p' \
-	>"$TMP/a.perf"
+perf_synth_all "$TMP/a.data" >"$TMP/a.perf"
 "$TMP/synth-dump" "$ST" -a >"$TMP/a.ember" 2>"$TMP/a.counts"
 echo "     ember: $(cat "$TMP/a.counts")"
 expect_eq a-kernel-mmap "$(grep 'PERF_RECORD_MMAP -1/0' "$TMP/a.ember")" \
@@ -260,7 +260,7 @@ else
 fi
 # Kernel threads get FORK and COMM only, as perf: kthreadd (pid 2) has no MMAP2.
 expect_eq a-kthreadd-no-mmap "$(grep -c 'PERF_RECORD_MMAP2 2/' "$TMP/a.ember")" 0
-expect_eq a-kthreadd-fork "$(grep -c '^\[0x[0-9a-f]*\]: PERF_RECORD_FORK(2:2):(0:0)$' "$TMP/a.ember")" 1
+expect_eq a-kthreadd-fork "$(grep -c ': PERF_RECORD_FORK(2:2):(0:0)$' "$TMP/a.ember")" 1
 
 kill "$SLEEP" "$MT" 2>/dev/null
 wait 2>/dev/null
