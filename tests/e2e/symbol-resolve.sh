@@ -28,6 +28,7 @@ cat >"$TMP/symtool.c" <<'C'
 #include <ember/symbol.h>
 
 static struct ember_symbol_opts opts = { .sz = sizeof(opts) };
+static int with_comm;
 
 static void print_al(const struct ember_addr_location *al)
 {
@@ -170,6 +171,8 @@ static int cmd_replay(void)
 
 			if (!pos || !*p) {
 				ember_thread__resolve(t, x & PERF_RECORD_MISC_CPUMODE_MASK, a, &al);
+				if (with_comm)
+					printf("%s %d ", al.comm, tid);
 				print_al(&al);
 				continue;
 			}
@@ -203,6 +206,8 @@ int main(int argc, char **argv)
 			opts.symfs = argv[++i];
 		else if (!strcmp(argv[i], "--no-cache"))
 			opts.buildid_dir = "";
+		else if (!strcmp(argv[i], "--comm"))
+			with_comm = 1;
 	}
 	if (i >= argc)
 		return 2;
@@ -486,14 +491,22 @@ dump_to_records() { # perf.data
 	END { if (pending != "") print pending }' | sort -s -n -k1,1 -k2,2 | cut -d' ' -f3-
 }
 
-# compare_with_perf NAME perf.data: every sample/callchain line of perf script
-# and of the replay, as a sorted list of "sym+off (dso)".
+# compare_with_perf NAME perf.data [comm]: every sample/callchain line of perf
+# script and of the replay, as a sorted list of "sym+off (dso)" (prefixed
+# with "comm tid" for the comm variant, on data without callchains).
 compare_with_perf() {
-	local name=$1 data=$2 diffs
-	"$PERF" script -i "$data" -F ip,sym,symoff,dso 2>/dev/null |
-		awk 'NF >= 2 && $1 ~ /^[0-9a-f]+$/ { $1 = ""; sub(/^ /, ""); print }' | sort >"$TMP/perf.out"
-	dump_to_records "$data" >"$TMP/records"
-	"$TOOL" replay <"$TMP/records" | sort >"$TMP/ember.out"
+	local name=$1 data=$2 mode=${3:-} diffs
+	if [ "$mode" = comm ]; then
+		"$PERF" script -i "$data" -F comm,tid,ip,sym,symoff,dso 2>/dev/null |
+			awk 'NF >= 4 { $3 = ""; sub(/  /, " "); print }' | sort >"$TMP/perf.out"
+		dump_to_records "$data" >"$TMP/records"
+		"$TOOL" --comm replay <"$TMP/records" | sort >"$TMP/ember.out"
+	else
+		"$PERF" script -i "$data" -F ip,sym,symoff,dso 2>/dev/null |
+			awk 'NF >= 2 && $1 ~ /^[0-9a-f]+$/ { $1 = ""; sub(/^ /, ""); print }' | sort >"$TMP/perf.out"
+		dump_to_records "$data" >"$TMP/records"
+		"$TOOL" replay <"$TMP/records" | sort >"$TMP/ember.out"
+	fi
 	if [ ! -s "$TMP/perf.out" ]; then
 		fail "$name" "perf script printed no samples"
 		return
@@ -532,6 +545,23 @@ if "$PERF" record -q -e cpu-clock -F 2000 -o "$TMP/flat.data" -- "$SPIE" spin 20
 fi
 if [ -x "$TMP/nopie" ] && rec "$TMP/nopie.data" "$TMP/nopie" spin 200; then
 	compare_with_perf perf-script-match-nopie "$TMP/nopie.data"
+fi
+
+# Kernel callchains: system calls, kernel frames above user ones.
+if [ -x "$WL/writes" ] && rec "$TMP/writes.data" "$WL/writes" 300000; then
+	compare_with_perf perf-script-match-kernel "$TMP/writes.data"
+	if grep -q '(\[kernel.kallsyms\])$' "$TMP/ember.out"; then pass kernel-frames-seen; else
+		fail kernel-frames-seen "no [kernel.kallsyms] frame in the replay"; fi
+fi
+# Processes and threads: fork, exec, thread names, comm per sample.
+if "$PERF" record -q -e cpu-clock -F 2000 -o "$TMP/procs.data" -- sh -c \
+	"$SPIE threads 150; $WL/forker 20; $SPIE spin 100" >/dev/null 2>&1; then
+	compare_with_perf perf-script-match-comm "$TMP/procs.data" comm
+	for c in spinner symbols-pie; do
+		grep -q "^$c " "$TMP/ember.out" && pass "comm-$c-seen" || fail "comm-$c-seen" "no sample of $c"
+	done
+else
+	skip perf-script-match-comm "perf record failed"
 fi
 
 # PLT entries: a stripped binary with exported symbols calling into our library.

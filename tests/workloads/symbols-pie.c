@@ -3,6 +3,7 @@
  * symbols-pie: a binary with known symbols for the symbol tests.
  *   symbols-pie                 exit 0 (unit tests only read the file)
  *   symbols-pie spin MS         spin in sym_alpha/sym_beta for about MS ms
+ *   symbols-pie threads MS      the same in two more threads, named "spinner"
  *   symbols-pie addrs           print "name address" of the known functions,
  *                               then sleep until killed
  *   symbols-pie jit             map an anonymous executable page, describe it
@@ -11,6 +12,7 @@
  * perf extends it to the next symbol), sym_ifunc (an IFUNC), sym_table (an
  * object), sym_local (a static function).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,40 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static void spin(double ms)
+{
+	double start = now_ms();
+
+	while (now_ms() - start < ms) {
+		sym_alpha();
+		sym_beta();
+		sym_local();
+		sym_zero();
+		sym_ifunc();
+	}
+}
+
+static void *spinner(void *arg)
+{
+	pthread_setname_np(pthread_self(), "spinner");
+	spin(*(double *)arg);
+	return NULL;
+}
+
+static int threads(double ms)
+{
+	pthread_t t[2];
+
+	for (int i = 0; i < 2; i++) {
+		if (pthread_create(&t[i], NULL, spinner, &ms))
+			return 1;
+	}
+	spin(ms);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
 static int jit(void)
 {
 	unsigned char *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -87,17 +123,11 @@ static int jit(void)
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "spin")) {
-		double ms = atof(argv[2]), start = now_ms();
-
-		while (now_ms() - start < ms) {
-			sym_alpha();
-			sym_beta();
-			sym_local();
-			sym_zero();
-			sym_ifunc();
-		}
+		spin(atof(argv[2]));
 		return 0;
 	}
+	if (argc > 2 && !strcmp(argv[1], "threads"))
+		return threads(atof(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "addrs")) {
 		printf("sym_alpha %lx\n", (unsigned long)sym_alpha);
 		printf("sym_beta %lx\n", (unsigned long)sym_beta);
