@@ -343,6 +343,15 @@ if [ -n "$bid" ]; then
 	strip --strip-all "$root/bin/spie"
 	got=$("$TOOL" --no-cache --symfs "$root" lookup /bin/spie "$addr")
 	expect_eq build-id-debug-file "$got" "$addr sym_local+0x0"
+	# /usr/lib/debug<path> (Debian -dbg) and /usr/lib/debug<path>.debug (Fedora).
+	mkdir -p "$root/usr/lib/debug/bin"
+	mv "$root/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug" "$root/usr/lib/debug/bin/spie"
+	got=$("$TOOL" --no-cache --symfs "$root" lookup /bin/spie "$addr")
+	expect_eq debug-file-by-path "$got" "$addr sym_local+0x0"
+	mv "$root/usr/lib/debug/bin/spie" "$root/usr/lib/debug/bin/spie.debug"
+	got=$("$TOOL" --no-cache --symfs "$root" lookup /bin/spie "$addr")
+	expect_eq debug-file-by-path-dot-debug "$got" "$addr sym_local+0x0"
+	rm "$root/usr/lib/debug/bin/spie.debug"
 	# A debug file with another build-id is not used.
 	cc -O1 -g -DOTHER_BUILD -o "$TMP/other" "$SRC" 2>/dev/null
 	objcopy --only-keep-debug "$TMP/other" "$root/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
@@ -525,10 +534,11 @@ if ! have_perf; then
 	exit 0
 fi
 
+# perf record -N: temporary binaries stay out of the build-id cache (~/.debug).
 rec() { # out.data cmd...: perf record cpu-clock with frame-pointer callchains
 	local out=$1
 	shift
-	"$PERF" record -q -e cpu-clock -F 2000 -g -o "$out" -- "$@" >/dev/null 2>"$TMP/rec.err"
+	"$PERF" record -N -q -e cpu-clock -F 2000 -g -o "$out" -- "$@" >/dev/null 2>"$TMP/rec.err"
 }
 
 if rec "$TMP/pie.data" "$SPIE" spin 300; then
@@ -540,7 +550,7 @@ if [ -x "$WL/hotloop" ] && rec "$TMP/hot.data" "$WL/hotloop" 300; then
 	compare_with_perf perf-script-match-hotloop "$TMP/hot.data"
 fi
 # The same without callchains: one line per sample, kernel samples included.
-if "$PERF" record -q -e cpu-clock -F 2000 -o "$TMP/flat.data" -- "$SPIE" spin 200 >/dev/null 2>&1; then
+if "$PERF" record -N -q -e cpu-clock -F 2000 -o "$TMP/flat.data" -- "$SPIE" spin 200 >/dev/null 2>&1; then
 	compare_with_perf perf-script-match-flat "$TMP/flat.data"
 fi
 if [ -x "$TMP/nopie" ] && rec "$TMP/nopie.data" "$TMP/nopie" spin 200; then
@@ -554,7 +564,7 @@ if [ -x "$WL/writes" ] && rec "$TMP/writes.data" "$WL/writes" 300000; then
 		fail kernel-frames-seen "no [kernel.kallsyms] frame in the replay"; fi
 fi
 # Processes and threads: fork, exec, thread names, comm per sample.
-if "$PERF" record -q -e cpu-clock -F 2000 -o "$TMP/procs.data" -- sh -c \
+if "$PERF" record -N -q -e cpu-clock -F 2000 -o "$TMP/procs.data" -- sh -c \
 	"$SPIE threads 150; $WL/forker 20; $SPIE spin 100" >/dev/null 2>&1; then
 	compare_with_perf perf-script-match-comm "$TMP/procs.data" comm
 	for c in spinner symbols-pie; do

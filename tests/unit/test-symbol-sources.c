@@ -86,6 +86,50 @@ out:
 	unlink(path);
 }
 
+TEST(symbol_kallsyms_modules)
+{
+	char path[] = "/tmp/ember-kallsyms-XXXXXX";
+	struct ember_symbol_opts opts = { .sz = sizeof(opts), .kallsyms = path, .buildid_dir = "" };
+	struct ember_addr_location al;
+	struct ember_machine *m;
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		SKIP("cannot create a temporary file");
+	close(fd);
+	write_file(path, "ffffffff81000000 T _text\n"
+			 "ffffffff81000100 T kernel_fn\n"
+			 "ffffffff81000200 T _etext\n"
+			 "ffffffffc0001000 t mod_init\t[my_mod]\n"
+			 "ffffffffc0001040 T mod_work\t[my_mod]\n"
+			 "ffffffffc0005000 t other_fn\t[other]\n");
+	m = ember_machine__new(&opts);
+	if (!m) {
+		unlink(path);
+		SKIP("out of memory");
+	}
+	/* As perf record synthesizes them: the kernel, then a module by path. */
+	ember_machine__process_mmap(m, PERF_RECORD_MISC_KERNEL, -1, 0, 0xffffffff81000000ULL, 0x200,
+				    0xffffffff81000000ULL, "[kernel.kallsyms]_text");
+	ember_machine__process_mmap(m, PERF_RECORD_MISC_KERNEL, -1, 0, 0xffffffffc0001000ULL, 0x2000,
+				    0, "/lib/modules/6.18/kernel/drivers/my-mod.ko.zst");
+	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001050ULL, &al);
+	CHECK_STR(al.dso_name, "[my_mod]");
+	CHECK_STR(al.sym_name, "mod_work");
+	CHECK_EQ(al.sym_off, 0x10);
+	/* Module maps are relative to their start, as in perf. */
+	CHECK_EQ(al.addr, 0x50);
+	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001000ULL, &al);
+	CHECK_STR(al.sym_name, "mod_init");
+	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffff81000110ULL, &al);
+	CHECK_STR(al.sym_name, "kernel_fn");
+	/* No map for the other module: its symbols are dropped, the address unmapped. */
+	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffffc0005000ULL, &al);
+	CHECK(al.map == NULL);
+	ember_machine__delete(m);
+	unlink(path);
+}
+
 TEST(symbol_perf_map)
 {
 	struct ember_symbol_opts opts = { .sz = sizeof(opts), .buildid_dir = "", .kallsyms = "" };
