@@ -27,7 +27,8 @@ static const char *workload_path(const char *name, char *buf, size_t size)
 	if (!slash)
 		return NULL;
 	*slash = '\0';
-	snprintf(buf, size, "%s/workloads/%s", exe, name);
+	if (snprintf(buf, size, "%s/workloads/%s", exe, name) >= (int)size)
+		return NULL;
 	return access(buf, R_OK) ? NULL : buf;
 }
 

@@ -12,6 +12,7 @@
  * perf extends it to the next symbol), sym_ifunc (an IFUNC), sym_table (an
  * object), sym_local (a static function).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
