@@ -25,6 +25,10 @@ int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *co
 			if (perr.hint && *perr.hint)
 				fprintf(stderr, " (%s)", perr.hint);
 			fprintf(stderr, "; 'ember list' shows the events\n");
+		} else if (err == -EACCES || err == -EPERM) {
+			fprintf(stderr, "ember stat: cannot use event '%s': permission denied reading "
+				"the tracing directory (/sys/kernel/tracing); run as root, or as root "
+				"'mount -o remount,mode=755 /sys/kernel/tracing'\n", spec);
 		} else {
 			fprintf(stderr, "ember stat: cannot use event '%s': %s\n", spec,
 				strerror(-err));

@@ -94,9 +94,26 @@ int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts
 			continue;
 		}
 		pos->supported = true;
-		do
-			err = ember_evsel__open(pos, NULL, NULL);
-		while (err && fallback_user_only(pos, err, verbose));
+		err = ember_evsel__open(pos, NULL, NULL);
+		if (err) {
+			struct perf_event_attr attr = pos->attr;
+			char *name = strdup(ember_evsel__name(pos));
+			int first_err = err;
+
+			if (name && fallback_user_only(pos, err, verbose)) {
+				err = ember_evsel__open(pos, NULL, NULL);
+				/* Still refused: report the event as asked for, not the fallback. */
+				if (err && !is_unsupported(err)) {
+					free(pos->name);
+					pos->name = name;
+					name = NULL;
+					pos->attr = attr;
+					stat_evsel__refresh(pos);
+					err = first_err;
+				}
+			}
+			free(name);
+		}
 		if (!err)
 			continue;
 		if (is_unsupported(err)) {

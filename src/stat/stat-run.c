@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include "event/workload.h"
+#include "stat/stat-close.h"
 #include "stat/stat-evsel.h"
 #include "stat/stat-open.h"
 #include "stat/stat-print.h"
@@ -26,7 +27,8 @@ struct run_state {
 	struct ember_workload wl;
 	bool workload;		/* ember started a command */
 	bool exited;		/* and it has been reaped */
-	bool killed;		/* by ember, for --timeout or --interval-count */
+	bool limit;		/* --timeout or --interval-count ended the run */
+	bool killed;		/* so ember ended the command */
 	uint64_t t0, t1;	/* counting started and stopped, CLOCK_MONOTONIC ns */
 	uint64_t next_tick;	/* -I */
 	uint64_t timeout_at;	/* --timeout */
@@ -106,10 +108,10 @@ static int exec_failed(struct stat_run *r, struct run_state *rs, int err)
 	return err == -ENOENT ? 127 : 126;
 }
 
-/* Ember ends the command (a limit was reached): SIGTERM, as perf does. */
+/* Ember ends the command when a limit was reached: SIGTERM, as perf does. */
 static void stop_workload(struct run_state *rs)
 {
-	if (!rs->workload || rs->exited)
+	if (!rs->workload || rs->exited || !rs->limit)
 		return;
 	kill(rs->wl.pid, SIGTERM);
 	rs->killed = true;
@@ -184,12 +186,12 @@ static void wait_loop(struct stat_run *r, struct run_state *rs)
 				while (rs->next_tick <= now)
 					rs->next_tick += interval_ns;
 				if (c->interval_count && r->nr_intervals >= (int)c->interval_count) {
-					r->stop = true;
+					r->stop = rs->limit = true;
 					return;
 				}
 			}
 			if (rs->timeout_at && now >= rs->timeout_at) {
-				r->stop = true;
+				r->stop = rs->limit = true;
 				return;
 			}
 			break;
@@ -327,7 +329,7 @@ static int run_once(struct stat_run *r, bool first)
 
 	code = start(r, &rs);
 	if (code) {
-		ember_evlist__close(r->evlist);
+		stat_graveyard__bury(&r->graveyard, r->evlist);
 		stat_waiter__unwatch_all(&r->waiter);
 		return code;
 	}
@@ -342,7 +344,9 @@ static int run_once(struct stat_run *r, bool first)
 	r->user_s = rs.user_s;
 	r->sys_s = rs.sys_s;
 	if (c->interval_ms) {
-		print_interval(r, &rs, rs.t1);
+		/* The last, partial interval; none after --interval-count's last one. */
+		if (!c->interval_count || r->nr_intervals < (int)c->interval_count)
+			print_interval(r, &rs, rs.t1);
 	} else {
 		tool_times(&rs, rs.t1, &tools);
 		stat_read__counters(r->evlist, &tools);
@@ -350,7 +354,7 @@ static int run_once(struct stat_run *r, bool first)
 		stat_shadow__update_walltime(&r->shadow, (double)(rs.t1 - rs.t0));
 	}
 	stat_stats__update(&r->walltime, (double)(rs.t1 - rs.t0));
-	ember_evlist__close(r->evlist);
+	stat_graveyard__bury(&r->graveyard, r->evlist);
 	r->runs++;
 	return run_exit_code(r, &rs);
 }
@@ -415,6 +419,7 @@ int stat_run__all(struct stat_run *r)
 	if (r->runs && !r->config->interval_ms)
 		print_results(r);
 out:
+	stat_graveyard__release(&r->graveyard);
 	stat_waiter__exit(&r->waiter);
 	stat_shadow__exit(&r->shadow);
 	return code;

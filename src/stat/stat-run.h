@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include "event/evlist.h"
+#include "stat/stat-close.h"
 #include "stat/stat-config.h"
 #include "stat/stat-display.h"
 #include "stat/stat-shadow.h"
@@ -23,6 +24,7 @@ struct stat_run {
 	struct stat_display display;
 	struct stat_shadow shadow;
 	struct stat_waiter waiter;
+	struct stat_graveyard graveyard;	/* tracepoint fds, closed in the background */
 	int argc;
 	const char **argv;		/* the command, NULL-terminated; argc == 0: none */
 

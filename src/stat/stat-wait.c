@@ -151,7 +151,9 @@ enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 	}
 
 	for (;;) {
-		int timeout = -1, n;
+		uint64_t timeout = UINT64_MAX;
+		struct timespec ts;
+		int n;
 
 		if (deadline_ns) {
 			uint64_t now = stat_now_ns();
@@ -160,12 +162,13 @@ enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 				wake = STAT_WAKE_DEADLINE;
 				break;
 			}
-			/* Round up so the tick is not missed by a millisecond. */
-			timeout = (int)((deadline_ns - now + 999999) / 1000000);
+			timeout = deadline_ns - now;
 		}
-		if (proc_polled && (timeout < 0 || timeout > POLL_PROC_MS))
-			timeout = POLL_PROC_MS;
-		n = poll(pfd, w->nr + 1, timeout);
+		if (proc_polled && timeout > POLL_PROC_MS * 1000000ULL)
+			timeout = POLL_PROC_MS * 1000000ULL;
+		ts.tv_sec = (time_t)(timeout / 1000000000ULL);
+		ts.tv_nsec = (long)(timeout % 1000000000ULL);
+		n = ppoll(pfd, w->nr + 1, timeout == UINT64_MAX ? NULL : &ts, NULL);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (pfd[0].revents & POLLIN)) {
