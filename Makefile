@@ -26,6 +26,12 @@ CFLAGS    += -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter -Wno-missi
 LDFLAGS   += $(SANFLAGS)
 LIBS      := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -ltraceevent) -lm
 
+# libiberty demangles C++ and Rust as Debian's perf does.
+ifneq ($(wildcard /usr/include/libiberty/demangle.h),)
+CFLAGS    += -DHAVE_LIBIBERTY
+LIBS      += -liberty
+endif
+
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 CMD_SRCS  := $(sort $(wildcard src/*.c src/*/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))

@@ -7,7 +7,7 @@ set -eu
 PACKAGES=(
 	build-essential pkg-config
 	libelf-dev libdw-dev libtraceevent-dev libzstd-dev
-	libcapstone-dev libbpf-dev libncurses-dev
+	libcapstone-dev libbpf-dev libncurses-dev libiberty-dev libc6-dbg
 	linux-perf python3 procps
 )
 

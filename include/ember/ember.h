@@ -40,5 +40,6 @@ EMBER_API const char *ember_version(void);
 
 #include <ember/event.h>
 #include <ember/mmap.h>
+#include <ember/symbol.h>
 
 #endif
