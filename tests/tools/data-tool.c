@@ -4,19 +4,26 @@
  *   data-tool count FILE        records per type ("SAMPLE 200"), flags
  *   data-tool header FILE [-I]  the header as perf report --header-only prints it
  *   data-tool dump FILE         every record, perf -D layout
- *   data-tool copy IN OUT [--pipe] [-z]   read IN, write it again with the writer
  *   data-tool samples FILE      decode every sample; prints how many parsed
+ *   data-tool check FILE        header, dump and decode, all to /dev/null (bad-input runs)
+ *   data-tool copy IN OUT [--pipe] [-z] [--env-here] [--no-close]
+ *                               read IN, write it again with the writer; --env-here
+ *                               describes this machine instead of IN's; --no-close
+ *                               stops after a sync, as a killed recorder would
+ * FILE or IN may be "-" (standard input), OUT "-" (standard output, pipe format).
  * Exit status: 0, 1 on a library error (printed), 2 on usage.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <ember/perf-data.h>
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: data-tool count|header|dump|samples FILE | copy IN OUT [--pipe] [-z]\n");
+	fprintf(stderr, "usage: data-tool count|header|dump|samples|check FILE\n"
+		"       data-tool copy IN OUT [--pipe] [-z] [--env-here] [--no-close]\n");
 	return 2;
 }
 
@@ -47,9 +54,12 @@ static int cmd_count(const char *path)
 	}
 	printf("unknown %llu\n", (unsigned long long)ember_data_reader__nr_unknown(r));
 	printf("truncated %d\n", ember_data_reader__truncated(r));
+	printf("datasize0 %d\n", ember_data_reader__data_size_was_zero(r));
 	printf("pipe %d\n", ember_data_reader__is_pipe(r));
-	if (ret < 0)
+	if (ret < 0) {
 		printf("error %s\n", strerror(-ret));
+		fprintf(stderr, "data-tool: %s: %s\n", path, strerror(-ret));
+	}
 	ember_data_reader__delete(r);
 	return ret < 0 ? 1 : 0;
 }
@@ -81,6 +91,11 @@ static int cmd_samples(const char *path)
 	}
 	printf("samples %llu\nids %llu\nbad %llu\nnoattr %llu\n", (unsigned long long)ok,
 	       (unsigned long long)ids, (unsigned long long)bad, (unsigned long long)noattr);
+	if (ret < 0)
+		fprintf(stderr, "data-tool: %s: %s\n", path, strerror(-ret));
+	if (bad)
+		fprintf(stderr, "data-tool: %s: %llu records too short for their sample layout\n",
+			path, (unsigned long long)bad);
 	ember_data_reader__delete(r);
 	return ret < 0 || bad ? 1 : 0;
 }
@@ -92,6 +107,28 @@ static int cmd_header(const char *path, bool full)
 	ember_data_reader__fprintf_header(r, stdout, full);
 	ember_data_reader__delete(r);
 	return 0;
+}
+
+/* Everything the reader offers, in one process: header, every record dumped and decoded. */
+static int cmd_check(const char *path)
+{
+	struct ember_data_reader *r = open_or_die(path);
+	FILE *null = fopen("/dev/null", "w");
+	struct ember_data_record rec;
+	int ret;
+
+	if (!null) {
+		ember_data_reader__delete(r);
+		return 1;
+	}
+	ember_data_reader__fprintf_header(r, null, true);
+	while ((ret = ember_data_reader__next(r, &rec)) > 0)
+		ember_data__dump_record(null, r, &rec, path);
+	fclose(null);
+	ember_data_reader__delete(r);
+	if (ret < 0)
+		fprintf(stderr, "data-tool: %s: %s\n", path, strerror(-ret));
+	return ret < 0;
 }
 
 static bool is_header_record(uint32_t type)
@@ -109,7 +146,7 @@ static int cmd_copy(int argc, char **argv)
 	struct ember_data_record rec;
 	const struct ember_env *env;
 	struct ember_env here;
-	bool env_here = false;
+	bool env_here = false, no_close = false;
 	int ret, err;
 
 	if (argc < 4)
@@ -121,6 +158,8 @@ static int cmd_copy(int argc, char **argv)
 			wo.compress_level = 1;
 		else if (!strcmp(argv[i], "--env-here"))
 			env_here = true;
+		else if (!strcmp(argv[i], "--no-close"))
+			no_close = true;
 		else
 			return usage();
 	}
@@ -171,6 +210,11 @@ static int cmd_copy(int argc, char **argv)
 		ember_data_reader__delete(r);
 		return 1;
 	}
+	if (no_close) {
+		/* as a recorder killed after its last sync */
+		err = ember_data_writer__sync(w);
+		_exit(err ? 1 : 0);
+	}
 	err = ember_data_writer__close(w, env);
 	ember_data_reader__delete(r);
 	if (env_here)
@@ -210,6 +254,8 @@ int main(int argc, char **argv)
 		return cmd_count(argv[2]);
 	if (!strcmp(argv[1], "copy"))
 		return cmd_copy(argc, argv);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argv[2]);
 	if (!strcmp(argv[1], "dump"))
 		return cmd_dump(argv[2]);
 	if (!strcmp(argv[1], "header"))

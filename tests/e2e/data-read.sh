@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# libember's perf.data reader on files real perf records here (file, pipe,
+# -z, tracepoints): record counts, header text and -D dumps must match what
+# perf itself prints for the same file; and it must be much faster than perf.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+DT="$TMP/data-tool"
+if ! cc -O2 -Wall -Werror -I"$TOP/include" -o "$DT" "$TOP/tests/tools/data-tool.c" \
+	"$BUILD/libember.a" 2>"$TMP/cc.err"; then
+	fail build-data-tool "$(head -5 "$TMP/cc.err")"
+	exit 0
+fi
+pass build-data-tool
+if ! have_perf; then
+	skip record "perf is not installed"
+	exit 0
+fi
+
+cd "$TMP" || exit 1
+files=()
+rec() { # NAME PERF-RECORD-ARGS...: records NAME.data; stdout of perf is the file for "-o -"
+	local name=$1
+	shift
+	if "$PERF" record "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"; then
+		[ -s "$TMP/$name.out" ] && mv "$TMP/$name.out" "$TMP/$name.data"
+		files+=("$name")
+		pass "record-$name"
+	else
+		fail "record-$name" "$(tail -3 "$TMP/$name.err")"
+	fi
+}
+rec file -e cpu-clock -F 999 -g -o file.data -- "$WL/hotloop" 200
+rec pipe -e cpu-clock -F 999 -g -o - -- "$WL/hotloop" 200
+rec zstd -z -e cpu-clock -F 999 -g -o zstd.data -- "$WL/hotloop" 200
+if is_root && have_tracefs; then
+	rec tp -e sched:sched_switch -a -o tp.data -- sleep 0.2
+	rec tppipe -e sched:sched_switch -a -o - -- sleep 0.2
+else
+	skip record-tp "tracepoints need root and tracefs"
+fi
+
+# The -D dump as a multiset of record blocks: perf sorts records by time and
+# adds session lines (thread, dso) that are not the reader's business.
+blocks() {
+	python3 - "$1" <<'EOF'
+import sys
+txt = open(sys.argv[1], errors='replace').read()
+out = []
+for b in txt.split('\n\n'):
+    lines = [l for l in b.split('\n') if l and not l.startswith((' ... thread:', ' ...... dso:', '#'))]
+    if lines and ': event:' in lines[0]:
+        out.append('\n'.join(lines))
+print('\n\n'.join(sorted(out)))
+EOF
+}
+
+for f in "${files[@]}"; do
+	d=$f.data
+	"$PERF" report -i "$d" -D >"$f.perf-D" 2>/dev/null
+	"$DT" count "$d" >"$f.count" 2>"$f.count-err"
+	for t in SAMPLE MMAP2 COMM MMAP FORK EXIT; do
+		want=$(grep -c "PERF_RECORD_$t[ (:]" "$f.perf-D")
+		got=$(awk -v t="$t" '$1 == t { print $2 }' "$f.count")
+		expect_eq "$f-count-$t" "${got:-0}" "$want"
+	done
+	expect_eq "$f-not-truncated" "$(awk '$1 == "truncated" { print $2 }' "$f.count")" 0
+	expect_eq "$f-no-unknown" "$(awk '$1 == "unknown" { print $2 }' "$f.count")" 0
+
+	out=$("$DT" samples "$d" 2>&1)
+	if grep -q '^bad 0$' <<<"$out" && grep -q '^noattr 0$' <<<"$out"; then
+		pass "$f-samples-parse"
+	else
+		fail "$f-samples-parse" "$out"
+	fi
+
+	for full in "" -I; do
+		"$PERF" report -i "$d" --header-only $full >"$f.perf-h" 2>&1
+		"$DT" header "$d" $full >"$f.ember-h" 2>&1
+		if diff -u "$f.perf-h" "$f.ember-h" >"$f.hdiff"; then
+			pass "$f-header$full"
+		else
+			fail "$f-header$full" "$(head -8 "$f.hdiff")"
+		fi
+	done
+
+	if command -v python3 >/dev/null; then
+		"$DT" dump "$d" >"$f.ember-D" 2>&1
+		blocks "$f.perf-D" >"$f.perf-B"
+		blocks "$f.ember-D" >"$f.ember-B"
+		if [ -s "$f.perf-B" ] && diff -u "$f.perf-B" "$f.ember-B" >"$f.ddiff"; then
+			pass "$f-dump"
+		else
+			fail "$f-dump" "$(head -12 "$f.ddiff")"
+		fi
+	else
+		skip "$f-dump" "python3 is not installed"
+	fi
+done
+
+# Standard input: a pipe-format stream, and a file-format file that cannot be mmap'ed.
+if [ -f file.data ] && [ -f pipe.data ]; then
+	a=$("$DT" count file.data | grep -v '^pipe')
+	b=$(cat file.data | "$DT" count - | grep -v '^pipe')
+	expect_eq stdin-file-format "$b" "$a"
+	a=$("$DT" count pipe.data)
+	b=$(cat pipe.data | "$DT" count -)
+	expect_eq stdin-pipe-format "$b" "$a"
+	n=$("$PERF" record -e cpu-clock -F 999 -o - -- "$WL/hotloop" 100 2>/dev/null |
+		"$DT" count - | awk '$1 == "SAMPLE" { print $2 }')
+	if [ "${n:-0}" -gt 0 ]; then pass live-pipe; else fail live-pipe "no samples read"; fi
+fi
+
+# Speed: decoding every sample of a large recording against perf report.
+if "$PERF" record -e cpu-clock -c 20000 -g -o big.data -- "$WL/hotloop" 3000 \
+	>/dev/null 2>&1; then
+	t0=$(date +%s%N)
+	"$PERF" report -i big.data --stdio >/dev/null 2>&1
+	t1=$(date +%s%N)
+	out=$("$DT" samples big.data)
+	t2=$(date +%s%N)
+	n=$(awk '$1 == "samples" { print $2 }' <<<"$out")
+	perf_ns=$((t1 - t0))
+	ember_ns=$((t2 - t1))
+	echo "     $n samples: perf report $((perf_ns / 1000000)) ms, reader $((ember_ns / 1000000)) ms"
+	if [ "${n:-0}" -ge 100000 ] && [ $((ember_ns * 5)) -le "$perf_ns" ]; then
+		pass read-5x-faster-than-perf-report
+	else
+		fail read-5x-faster-than-perf-report "$n samples, $ember_ns ns vs $perf_ns ns"
+	fi
+else
+	fail record-big "perf record failed"
+fi
