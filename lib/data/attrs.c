@@ -5,7 +5,7 @@
 #include "data/attrs.h"
 #include "data/format.h"
 
-struct attr_slot {
+struct data_attr_slot {
 	uint64_t id;
 	uint32_t idx;
 	uint32_t used;
@@ -19,7 +19,7 @@ static size_t hash_id(uint64_t id)
 	return (size_t)id;
 }
 
-static void slot_put(struct attr_slot *slots, size_t nslots, uint64_t id, uint32_t idx)
+static void slot_put(struct data_attr_slot *slots, size_t nslots, uint64_t id, uint32_t idx)
 {
 	size_t i = hash_id(id) & (nslots - 1);
 
@@ -30,10 +30,10 @@ static void slot_put(struct attr_slot *slots, size_t nslots, uint64_t id, uint32
 	slots[i].used = 1;
 }
 
-static int grow_slots(struct attr_table *t, size_t need)
+static int grow_slots(struct data_attrs *t, size_t need)
 {
 	size_t n = t->nslots ? t->nslots : 64;
-	struct attr_slot *s;
+	struct data_attr_slot *s;
 
 	if ((t->nused + need) * 2 <= t->nslots)
 		return 0;
@@ -80,7 +80,7 @@ static int calc_is_pos(uint64_t st)
 	return idx;
 }
 
-int attr_table_add(struct attr_table *t, const struct perf_event_attr *attr, uint32_t file_size,
+int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uint32_t file_size,
 		   const void *ids, uint32_t nr_ids, const char *name)
 {
 	struct ember_data_attr *a;
@@ -129,7 +129,7 @@ int attr_table_add(struct attr_table *t, const struct perf_event_attr *attr, uin
 	return a->idx;
 }
 
-int attr_table_set_name(struct attr_table *t, uint32_t idx, const char *name)
+int data_attrs_set_name(struct data_attrs *t, uint32_t idx, const char *name)
 {
 	char *copy;
 
@@ -143,7 +143,7 @@ int attr_table_set_name(struct attr_table *t, uint32_t idx, const char *name)
 	return 0;
 }
 
-const struct ember_data_attr *attr_table_find(const struct attr_table *t, uint64_t id)
+const struct ember_data_attr *data_attrs_find(const struct data_attrs *t, uint64_t id)
 {
 	size_t i;
 
@@ -158,7 +158,7 @@ const struct ember_data_attr *attr_table_find(const struct attr_table *t, uint64
 	return NULL;
 }
 
-const struct ember_data_attr *attr_table_of(const struct attr_table *t,
+const struct ember_data_attr *data_attrs_of(const struct data_attrs *t,
 					    const struct perf_event_header *rec)
 {
 	const uint8_t *p = (const uint8_t *)rec;
@@ -185,10 +185,10 @@ const struct ember_data_attr *attr_table_of(const struct attr_table *t,
 	/* records perf synthesizes carry a zero id: they belong to the first event */
 	if (!id)
 		return t->v[0];
-	return attr_table_find(t, id);
+	return data_attrs_find(t, id);
 }
 
-void attr_table_exit(struct attr_table *t)
+void data_attrs_exit(struct data_attrs *t)
 {
 	for (uint32_t i = 0; i < t->nr; i++) {
 		free((void *)t->v[i]->ids);

@@ -5,12 +5,12 @@
 
 #include <ember/perf-data.h>
 
-struct attr_slot;
+struct data_attr_slot;
 
-struct attr_table {
+struct data_attrs {
 	struct ember_data_attr **v;	/* each allocated alone, so pointers stay valid */
 	uint32_t nr, cap;
-	struct attr_slot *slots;	/* open addressing, power-of-two size */
+	struct data_attr_slot *slots;	/* open addressing, power-of-two size */
 	size_t nslots, nused;
 	/* where the sample id sits, computed from the first attr as perf does */
 	int id_pos;			/* u64 index after the header in a SAMPLE, -1: none */
@@ -21,13 +21,13 @@ struct attr_table {
  * Add an event: a copy of attr (file_size: attr size found in the file),
  * its ids (nr_ids u64, possibly unaligned) and name (both copied; name may be NULL). Returns its index or -ENOMEM.
  */
-int attr_table_add(struct attr_table *t, const struct perf_event_attr *attr, uint32_t file_size,
+int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uint32_t file_size,
 		   const void *ids, uint32_t nr_ids, const char *name);
-int attr_table_set_name(struct attr_table *t, uint32_t idx, const char *name);
-const struct ember_data_attr *attr_table_find(const struct attr_table *t, uint64_t id);
+int data_attrs_set_name(struct data_attrs *t, uint32_t idx, const char *name);
+const struct ember_data_attr *data_attrs_find(const struct data_attrs *t, uint64_t id);
 /* The attr of a kernel record (see ember_data_reader__attr_of). */
-const struct ember_data_attr *attr_table_of(const struct attr_table *t,
+const struct ember_data_attr *data_attrs_of(const struct data_attrs *t,
 					    const struct perf_event_header *rec);
-void attr_table_exit(struct attr_table *t);
+void data_attrs_exit(struct data_attrs *t);
 
 #endif

@@ -29,12 +29,12 @@ struct zstd_api {
 	unsigned int (*isError)(size_t code);
 };
 
-struct zstd_dec {
+struct data_zstd_dec {
 	struct zstd_api api;
 	ZSTD_DStream *ds;
 };
 
-struct zstd_enc {
+struct data_zstd_enc {
 	struct zstd_api api;
 	ZSTD_CCtx *cctx;
 	int level;
@@ -71,7 +71,7 @@ missing:
 	return -ENOTSUP;
 }
 
-bool zstd_available(void)
+bool data_zstd_available(void)
 {
 	struct zstd_api a;
 
@@ -81,9 +81,9 @@ bool zstd_available(void)
 	return true;
 }
 
-struct zstd_dec *zstd_dec_new(void)
+struct data_zstd_dec *data_zstd_dec_new(void)
 {
-	struct zstd_dec *d = calloc(1, sizeof(*d));
+	struct data_zstd_dec *d = calloc(1, sizeof(*d));
 	int err;
 
 	if (!d)
@@ -96,14 +96,14 @@ struct zstd_dec *zstd_dec_new(void)
 	}
 	d->ds = d->api.createDStream();
 	if (!d->ds || d->api.isError(d->api.initDStream(d->ds))) {
-		zstd_dec_delete(d);
+		data_zstd_dec_delete(d);
 		errno = ENOMEM;
 		return NULL;
 	}
 	return d;
 }
 
-void zstd_dec_delete(struct zstd_dec *d)
+void data_zstd_dec_delete(struct data_zstd_dec *d)
 {
 	if (!d)
 		return;
@@ -113,7 +113,7 @@ void zstd_dec_delete(struct zstd_dec *d)
 	free(d);
 }
 
-int zstd_dec_run(struct zstd_dec *d, const void *src, size_t n, struct dbuf *out)
+int data_zstd_dec_run(struct data_zstd_dec *d, const void *src, size_t n, struct dbuf *out)
 {
 	ZSTD_inBuffer in = { src, n, 0 };
 
@@ -136,9 +136,9 @@ int zstd_dec_run(struct zstd_dec *d, const void *src, size_t n, struct dbuf *out
 	}
 }
 
-struct zstd_enc *zstd_enc_new(int level)
+struct data_zstd_enc *data_zstd_enc_new(int level)
 {
-	struct zstd_enc *e = calloc(1, sizeof(*e));
+	struct data_zstd_enc *e = calloc(1, sizeof(*e));
 	int err;
 
 	if (!e)
@@ -151,7 +151,7 @@ struct zstd_enc *zstd_enc_new(int level)
 	}
 	e->cctx = e->api.createCCtx();
 	if (!e->cctx) {
-		zstd_enc_delete(e);
+		data_zstd_enc_delete(e);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -159,7 +159,7 @@ struct zstd_enc *zstd_enc_new(int level)
 	return e;
 }
 
-void zstd_enc_delete(struct zstd_enc *e)
+void data_zstd_enc_delete(struct data_zstd_enc *e)
 {
 	if (!e)
 		return;
@@ -169,7 +169,7 @@ void zstd_enc_delete(struct zstd_enc *e)
 	free(e);
 }
 
-int zstd_enc_run(struct zstd_enc *e, const void *src, size_t n, struct dbuf *out)
+int data_zstd_enc_run(struct data_zstd_enc *e, const void *src, size_t n, struct dbuf *out)
 {
 	size_t bound = e->api.compressBound(n), ret;
 

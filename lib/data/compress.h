@@ -11,20 +11,20 @@
 #include <stddef.h>
 #include "data/dbuf.h"
 
-struct zstd_dec;
-struct zstd_enc;
+struct data_zstd_dec;
+struct data_zstd_enc;
 
-bool zstd_available(void);
+bool data_zstd_available(void);
 
 /* NULL with errno ENOTSUP (no libzstd) or ENOMEM. */
-struct zstd_dec *zstd_dec_new(void);
-void zstd_dec_delete(struct zstd_dec *d);
+struct data_zstd_dec *data_zstd_dec_new(void);
+void data_zstd_dec_delete(struct data_zstd_dec *d);
 /* Decompress all of src (whole or partial frames), appending to out. 0, -EINVAL, -ENOMEM. */
-int zstd_dec_run(struct zstd_dec *d, const void *src, size_t n, struct dbuf *out);
+int data_zstd_dec_run(struct data_zstd_dec *d, const void *src, size_t n, struct dbuf *out);
 
-struct zstd_enc *zstd_enc_new(int level);
-void zstd_enc_delete(struct zstd_enc *e);
+struct data_zstd_enc *data_zstd_enc_new(int level);
+void data_zstd_enc_delete(struct data_zstd_enc *e);
 /* Compress src into one complete frame appended to out. 0, -EINVAL, -ENOMEM. */
-int zstd_enc_run(struct zstd_enc *e, const void *src, size_t n, struct dbuf *out);
+int data_zstd_enc_run(struct data_zstd_enc *e, const void *src, size_t n, struct dbuf *out);
 
 #endif

@@ -10,7 +10,7 @@
 #include "data/features.h"
 #include "data/format.h"
 
-uint32_t attr_from_file(struct perf_event_attr *out, const void *p, uint32_t size)
+uint32_t data_attr_from_file(struct perf_event_attr *out, const void *p, uint32_t size)
 {
 	uint32_t on_file = get_u32((const uint8_t *)p + offsetof(struct perf_event_attr, size));
 	uint32_t n;
@@ -27,7 +27,7 @@ uint32_t attr_from_file(struct perf_event_attr *out, const void *p, uint32_t siz
 	return on_file;
 }
 
-uint32_t attr_write_size(const struct perf_event_attr *attr)
+uint32_t data_attr_write_size(const struct perf_event_attr *attr)
 {
 	const uint8_t *p = (const uint8_t *)attr;
 	uint32_t size = EMBER_ATTR_SIZE < 128 ? EMBER_ATTR_SIZE : 128;
@@ -134,7 +134,7 @@ static int read_event_desc(struct ember_env *env, struct dcur *c)
 
 		if (!a)
 			goto bad;
-		attr_from_file(&ev[i].attr, a, sz);
+		data_attr_from_file(&ev[i].attr, a, sz);
 		ev[i].nr_ids = dcur_u32(c);
 		ev[i].name = dcur_str(c);
 		if (!ev[i].name || ev[i].nr_ids > dcur_left(c) / 8)
@@ -527,7 +527,7 @@ bad:
 	return -EINVAL;
 }
 
-int feat_parse(struct ember_env *env, int feat, const void *data, size_t size)
+int data_feat_parse(struct ember_env *env, int feat, const void *data, size_t size)
 {
 	struct dcur c = dcur_init(data, size);
 	int err = 0;

@@ -87,7 +87,7 @@ static void write_build_ids(const struct ember_env *env, struct dbuf *b)
 	}
 }
 
-int feat_write(const struct ember_env *env, int feat, struct dbuf *b)
+int data_feat_write(const struct ember_env *env, int feat, struct dbuf *b)
 {
 	switch (feat) {
 	case EMBER_FEAT_TRACING_DATA:
@@ -227,7 +227,7 @@ int feat_write(const struct ember_env *env, int feat, struct dbuf *b)
 	}
 }
 
-void feat_write_event_desc(struct dbuf *b, const struct feat_event *ev, uint32_t nr,
+void data_feat_write_event_desc(struct dbuf *b, const struct data_feat_event *ev, uint32_t nr,
 			   uint32_t attr_size)
 {
 	dbuf_add_u32(b, nr);

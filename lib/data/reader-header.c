@@ -34,7 +34,7 @@ static int read_attrs(struct ember_data_reader *r)
 	for (uint64_t i = 0; i < nr; i++) {
 		const uint8_t *e = r->mem + fh->attrs.offset + i * esz;
 		struct perf_event_attr attr;
-		uint32_t fsz = attr_from_file(&attr, e, esz - sizeof(struct perf_file_section));
+		uint32_t fsz = data_attr_from_file(&attr, e, esz - sizeof(struct perf_file_section));
 		uint64_t ids_off = get_u64(e + esz - 16), ids_size = get_u64(e + esz - 8);
 		uint64_t *ids = NULL;
 		int ret;
@@ -50,7 +50,7 @@ static int read_attrs(struct ember_data_reader *r)
 				return -ENOMEM;
 			memcpy(ids, r->mem + ids_off, ids_size);
 		}
-		ret = attr_table_add(&r->attrs, &attr, fsz, ids, ids_size / 8, NULL);
+		ret = data_attrs_add(&r->attrs, &attr, fsz, ids, ids_size / 8, NULL);
 		free(ids);
 		if (ret < 0)
 			return ret;
@@ -92,7 +92,7 @@ static void read_features(struct ember_data_reader *r)
 			continue;
 		}
 		/* a broken section is left out: the rest of the file is still useful */
-		if (feat_parse(&r->env, feat, r->mem + off, size) == -ENOMEM)
+		if (data_feat_parse(&r->env, feat, r->mem + off, size) == -ENOMEM)
 			return;
 	}
 }
@@ -102,11 +102,11 @@ static void name_attrs(struct ember_data_reader *r)
 {
 	for (uint32_t i = 0; i < r->env.nr_events && i < r->attrs.nr; i++) {
 		if (!r->attrs.v[i]->name && r->env.events[i].name)
-			attr_table_set_name(&r->attrs, i, r->env.events[i].name);
+			data_attrs_set_name(&r->attrs, i, r->env.events[i].name);
 	}
 }
 
-int file_open(struct ember_data_reader *r)
+int data_file_open(struct ember_data_reader *r)
 {
 	struct perf_file_header *fh = &r->fh;
 	int err;

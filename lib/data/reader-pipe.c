@@ -71,7 +71,7 @@ static int take_stream(struct ember_data_reader *r, uint64_t n, struct dbuf *out
 	return 0;
 }
 
-int pipe_next(struct ember_data_reader *r, struct ember_data_record *rec)
+int data_pipe_next(struct ember_data_reader *r, struct ember_data_record *rec)
 {
 	const uint8_t *p;
 	uint64_t extra = 0;
@@ -110,7 +110,7 @@ int pipe_next(struct ember_data_reader *r, struct ember_data_record *rec)
 	rec->payload_size = extra;
 	rec->compressed = false;
 	if (!extra) {
-		rec->hdr = reader_align(r, p);
+		rec->hdr = data_reader_align(r, p);
 		r->pos += size;
 		r->stream_off += size;
 		return 1;
@@ -120,7 +120,7 @@ int pipe_next(struct ember_data_reader *r, struct ember_data_record *rec)
 			r->truncated = true;
 			return 0;
 		}
-		rec->hdr = reader_align(r, p);
+		rec->hdr = data_reader_align(r, p);
 		rec->payload = p + size;
 		r->pos += size + extra;
 		r->stream_off += size + extra;
@@ -213,11 +213,11 @@ static int preload(struct ember_data_reader *r)
 			return ret < 0 ? ret : 0;
 		if (!is_header_record(get_u32(r->buf + r->pos)))
 			return 0;
-		ret = pipe_next(r, &rec);
+		ret = data_pipe_next(r, &rec);
 		if (ret <= 0)
 			return ret;
 		r->in_preload = true;
-		ret = reader_process(r, rec.hdr, rec.payload, rec.payload_size);
+		ret = data_reader_process(r, rec.hdr, rec.payload, rec.payload_size);
 		r->in_preload = false;
 		if (ret)
 			return ret;
@@ -227,7 +227,7 @@ static int preload(struct ember_data_reader *r)
 	}
 }
 
-int pipe_open(struct ember_data_reader *r, const uint8_t *hdr16)
+int data_pipe_open(struct ember_data_reader *r, const uint8_t *hdr16)
 {
 	(void)hdr16;
 	if (r->mem) {
@@ -246,7 +246,7 @@ int pipe_open(struct ember_data_reader *r, const uint8_t *hdr16)
 	return preload(r);
 }
 
-void pipe_exit(struct ember_data_reader *r)
+void data_pipe_exit(struct ember_data_reader *r)
 {
 	for (uint32_t i = 0; i < r->nr_replay; i++)
 		free(r->replay[i].data);

@@ -18,7 +18,7 @@
 
 #define SCRATCH_SIZE (RECORD_MAX_SIZE + 1)
 
-const struct perf_event_header *reader_align(struct ember_data_reader *r, const uint8_t *p)
+const struct perf_event_header *data_reader_align(struct ember_data_reader *r, const uint8_t *p)
 {
 	uint16_t size;
 
@@ -39,13 +39,13 @@ static int process_attr(struct ember_data_reader *r, const struct perf_event_hea
 
 	if (avail < ATTR_SIZE_VER0)
 		return -EINVAL;
-	fsz = attr_from_file(&attr, p, avail);
+	fsz = data_attr_from_file(&attr, p, avail);
 	nr_ids = (avail - fsz) / 8;
-	idx = attr_table_add(&r->attrs, &attr, fsz, p + fsz, nr_ids, NULL);
+	idx = data_attrs_add(&r->attrs, &attr, fsz, p + fsz, nr_ids, NULL);
 	if (idx < 0)
 		return idx;
 	if ((uint32_t)idx < r->env.nr_events && r->env.events[idx].name)
-		attr_table_set_name(&r->attrs, idx, r->env.events[idx].name);
+		data_attrs_set_name(&r->attrs, idx, r->env.events[idx].name);
 	return 0;
 }
 
@@ -59,13 +59,13 @@ static int process_feature(struct ember_data_reader *r, const struct perf_event_
 	/* feat_id EMBER_FEAT_LAST (or beyond, from a newer perf) marks the end */
 	if (f->feat_id == 0 || f->feat_id >= EMBER_FEAT_LAST)
 		return 0;
-	err = feat_parse(&r->env, f->feat_id, f->data, h->size - sizeof(*f));
+	err = data_feat_parse(&r->env, f->feat_id, f->data, h->size - sizeof(*f));
 	if (err == -ENOMEM)
 		return err;
 	if (f->feat_id == EMBER_FEAT_EVENT_DESC) {
 		for (uint32_t i = 0; i < r->env.nr_events && i < r->attrs.nr; i++) {
 			if (!r->attrs.v[i]->name && r->env.events[i].name)
-				attr_table_set_name(&r->attrs, i, r->env.events[i].name);
+				data_attrs_set_name(&r->attrs, i, r->env.events[i].name);
 		}
 	}
 	return 0;
@@ -80,13 +80,13 @@ static void process_event_update(struct ember_data_reader *r, const struct perf_
 
 	if (h->size <= sizeof(*u) || u->type != 2 /* PERF_EVENT_UPDATE__NAME */)
 		return;
-	a = attr_table_find(&r->attrs, u->id);
+	a = data_attrs_find(&r->attrs, u->id);
 	if (!a)
 		return;
 	n = h->size - sizeof(*u);
 	name = strndup(u->data, n);
 	if (name)
-		attr_table_set_name(&r->attrs, a->idx, name);
+		data_attrs_set_name(&r->attrs, a->idx, name);
 	free(name);
 }
 
@@ -97,7 +97,7 @@ static int process_compressed(struct ember_data_reader *r, const struct perf_eve
 	int err;
 
 	if (!r->zdec) {
-		r->zdec = zstd_dec_new();
+		r->zdec = data_zstd_dec_new();
 		if (!r->zdec) {
 			pr_warn("perf.data: compressed records need libzstd, which is not linked in\n");
 			return -ENOTSUP;
@@ -109,7 +109,7 @@ static int process_compressed(struct ember_data_reader *r, const struct perf_eve
 		r->dc.len = left;
 		r->dc_pos = 0;
 	}
-	err = zstd_dec_run(r->zdec, h + 1, h->size - sizeof(*h), &r->dc);
+	err = data_zstd_dec_run(r->zdec, h + 1, h->size - sizeof(*h), &r->dc);
 	if (err)
 		return err;
 	r->dc_offset = offset;
@@ -120,7 +120,7 @@ static int process_compressed(struct ember_data_reader *r, const struct perf_eve
  * Bookkeeping every record goes through: counts, and the header records
  * that describe the file (attrs, features, names, tracing data).
  */
-int reader_process(struct ember_data_reader *r, const struct perf_event_header *h,
+int data_reader_process(struct ember_data_reader *r, const struct perf_event_header *h,
 		   const void *payload, uint64_t payload_size)
 {
 	/* header records read ahead at open are counted when handed out */
@@ -174,7 +174,7 @@ static const struct perf_event_header *dc_next(struct ember_data_reader *r)
 	if (size > left)
 		return NULL;
 	r->dc_pos += size;
-	return reader_align(r, p);
+	return data_reader_align(r, p);
 }
 
 static int file_next(struct ember_data_reader *r, struct ember_data_record *rec)
@@ -206,7 +206,7 @@ static int file_next(struct ember_data_reader *r, struct ember_data_record *rec)
 			return 0;
 		}
 	}
-	rec->hdr = reader_align(r, p);
+	rec->hdr = data_reader_align(r, p);
 	rec->offset = r->head;
 	rec->payload = extra ? p + size : NULL;
 	rec->payload_size = extra;
@@ -230,7 +230,7 @@ int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_recor
 			rec->payload = NULL;
 			rec->payload_size = 0;
 			rec->compressed = true;
-			ret = reader_process(r, h, NULL, 0);
+			ret = data_reader_process(r, h, NULL, 0);
 			break;
 		}
 		if (r->error)
@@ -248,7 +248,7 @@ int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_recor
 				r->counts[rec->hdr->type]++;
 			return 1;
 		}
-		ret = r->pipe ? pipe_next(r, rec) : file_next(r, rec);
+		ret = r->pipe ? data_pipe_next(r, rec) : file_next(r, rec);
 		if (ret <= 0) {
 			if (ret < 0)
 				r->error = ret;
@@ -267,7 +267,7 @@ int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_recor
 				return 1;
 			continue;
 		}
-		ret = reader_process(r, rec->hdr, rec->payload, rec->payload_size);
+		ret = data_reader_process(r, rec->hdr, rec->payload, rec->payload_size);
 		break;
 	}
 	if (ret < 0) {
@@ -380,14 +380,14 @@ static int reader_init(struct ember_data_reader *r)
 		return err;
 	if (get_u64(hdr + 8) == PERF_PIPE_HEADER_SIZE) {
 		r->pipe = true;
-		return pipe_open(r, hdr);
+		return data_pipe_open(r, hdr);
 	}
 	if (!r->mem) {
 		err = slurp(r, hdr, sizeof(hdr));
 		if (err)
 			return err;
 	}
-	return file_open(r);
+	return data_file_open(r);
 }
 
 struct ember_data_reader *ember_data_reader__open_fd(int fd, const struct ember_data_reader_opts *opts)
@@ -448,14 +448,14 @@ void ember_data_reader__delete(struct ember_data_reader *r)
 {
 	if (!r)
 		return;
-	pipe_exit(r);
+	data_pipe_exit(r);
 	if (r->mem_mapped)
 		munmap(r->mem, r->mem_len);
 	else
 		free(r->mem);
-	zstd_dec_delete(r->zdec);
+	data_zstd_dec_delete(r->zdec);
 	dbuf_exit(&r->dc);
-	attr_table_exit(&r->attrs);
+	data_attrs_exit(&r->attrs);
 	ember_env__exit(&r->env);
 	free(r->scratch);
 	if (r->own_fd)
@@ -521,19 +521,19 @@ const struct ember_data_attr *ember_data_reader__attr(const struct ember_data_re
 const struct ember_data_attr *ember_data_reader__attr_by_id(const struct ember_data_reader *r,
 							    uint64_t id)
 {
-	return attr_table_find(&r->attrs, id);
+	return data_attrs_find(&r->attrs, id);
 }
 
 const struct ember_data_attr *ember_data_reader__attr_of(const struct ember_data_reader *r,
 							 const struct perf_event_header *rec)
 {
-	return attr_table_of(&r->attrs, rec);
+	return data_attrs_of(&r->attrs, rec);
 }
 
 int ember_data_reader__parse_sample(const struct ember_data_reader *r,
 				    const struct perf_event_header *rec, struct ember_sample *s)
 {
-	const struct ember_data_attr *a = attr_table_of(&r->attrs, rec);
+	const struct ember_data_attr *a = data_attrs_of(&r->attrs, rec);
 
 	if (!a) {
 		memset(s, 0, sizeof(*s));

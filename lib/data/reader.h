@@ -46,14 +46,14 @@ struct ember_data_reader {
 	bool in_preload;
 
 	/* decoded COMPRESSED content, records at [dc_pos, dc.len) */
-	struct zstd_dec *zdec;
+	struct data_zstd_dec *zdec;
 	struct dbuf dc;
 	size_t dc_pos;
 	uint64_t dc_offset;
 
 	uint8_t *scratch;		/* aligned copy of a misaligned record */
 
-	struct attr_table attrs;
+	struct data_attrs attrs;
 	struct ember_env env;
 	uint64_t counts[EMBER_RECORD_TYPE_MAX];
 	uint64_t nr_unknown;
@@ -62,16 +62,16 @@ struct ember_data_reader {
 };
 
 /* reader.c */
-int reader_process(struct ember_data_reader *r, const struct perf_event_header *h,
+int data_reader_process(struct ember_data_reader *r, const struct perf_event_header *h,
 		   const void *payload, uint64_t payload_size);
-const struct perf_event_header *reader_align(struct ember_data_reader *r, const uint8_t *p);
+const struct perf_event_header *data_reader_align(struct ember_data_reader *r, const uint8_t *p);
 
 /* reader-pipe.c */
-int pipe_open(struct ember_data_reader *r, const uint8_t *hdr16);
-int pipe_next(struct ember_data_reader *r, struct ember_data_record *rec);
-void pipe_exit(struct ember_data_reader *r);
+int data_pipe_open(struct ember_data_reader *r, const uint8_t *hdr16);
+int data_pipe_next(struct ember_data_reader *r, struct ember_data_record *rec);
+void data_pipe_exit(struct ember_data_reader *r);
 
 /* reader-header.c */
-int file_open(struct ember_data_reader *r);
+int data_file_open(struct ember_data_reader *r);
 
 #endif

@@ -48,7 +48,7 @@ struct ember_data_writer {
 
 	uint64_t attrs_offset, data_offset, data_size;
 
-	struct zstd_enc *zenc;
+	struct data_zstd_enc *zenc;
 	int comp_level;
 	struct dbuf zout;
 	uint64_t raw_bytes;		/* records before compression */
@@ -129,7 +129,7 @@ struct ember_data_writer *ember_data_writer__open(const char *path,
 		goto fail;
 	}
 	if (w->comp_level > 0) {
-		w->zenc = zstd_enc_new(w->comp_level);
+		w->zenc = data_zstd_enc_new(w->comp_level);
 		if (!w->zenc)
 			goto fail;
 	}
@@ -207,7 +207,7 @@ static int emit(struct ember_data_writer *w, const void *p, size_t n)
 		dbuf_add_zeros(&w->zout, sizeof(h));
 		if (w->zout.err)
 			return w->zout.err;
-		err = zstd_enc_run(w->zenc, c, slice, &w->zout);
+		err = data_zstd_enc_run(w->zenc, c, slice, &w->zout);
 		if (err)
 			return err;
 		if (w->zout.len > RECORD_MAX_SIZE)
@@ -305,7 +305,7 @@ static int feature_blob(struct ember_data_writer *w, const struct ember_env *env
 			struct dbuf *b)
 {
 	if (feat == EMBER_FEAT_EVENT_DESC) {
-		struct feat_event *ev = calloc(w->nr_attrs ? w->nr_attrs : 1, sizeof(*ev));
+		struct data_feat_event *ev = calloc(w->nr_attrs ? w->nr_attrs : 1, sizeof(*ev));
 
 		if (!ev)
 			return -ENOMEM;
@@ -315,7 +315,7 @@ static int feature_blob(struct ember_data_writer *w, const struct ember_env *env
 			ev[i].nr_ids = w->attrs[i].nr_ids;
 			ev[i].ids = w->attrs[i].ids;
 		}
-		feat_write_event_desc(b, ev, w->nr_attrs, w->attr_size);
+		data_feat_write_event_desc(b, ev, w->nr_attrs, w->attr_size);
 		free(ev);
 		return b->err;
 	}
@@ -333,7 +333,7 @@ static int feature_blob(struct ember_data_writer *w, const struct ember_env *env
 	}
 	if (!env || !ember_env__has_feat(env, feat))
 		return -ENOENT;
-	return feat_write(env, feat, b) ?: b->err;
+	return data_feat_write(env, feat, b) ?: b->err;
 }
 
 /* The features to write: those of env, plus EVENT_DESC and COMPRESSED of our own. */
@@ -400,7 +400,7 @@ static int start_pipe(struct ember_data_writer *w, const struct ember_env *env)
 	}
 	/* build ids travel as HEADER_BUILD_ID records, laid out as the feature's entries */
 	if (env && ember_env__has_feat(env, EMBER_FEAT_BUILD_ID))
-		feat_write(env, EMBER_FEAT_BUILD_ID, &b);
+		data_feat_write(env, EMBER_FEAT_BUILD_ID, &b);
 	if (env && ember_env__has_feat(env, EMBER_FEAT_TRACING_DATA) && env->tracing_data.data) {
 		struct ember_record_tracing_data td = {
 			.header = { .type = EMBER_RECORD_HEADER_TRACING_DATA, .size = sizeof(td) },
@@ -429,13 +429,13 @@ int ember_data_writer__start(struct ember_data_writer *w, const struct ember_env
 		return -EBUSY;
 	w->attr_size = ATTR_SIZE_VER0;
 	for (uint32_t i = 0; i < w->nr_attrs; i++) {
-		uint32_t sz = attr_write_size(&w->attrs[i].attr);
+		uint32_t sz = data_attr_write_size(&w->attrs[i].attr);
 
 		if (sz > w->attr_size)
 			w->attr_size = sz;
 	}
 	if (!w->nr_attrs)
-		w->attr_size = attr_write_size(&(struct perf_event_attr){ 0 });
+		w->attr_size = data_attr_write_size(&(struct perf_event_attr){ 0 });
 	w->started = true;
 	err = w->pipe ? start_pipe(w, env) : start_file(w);
 	return err ? fail(w, err) : 0;
@@ -564,7 +564,7 @@ void ember_data_writer__delete(struct ember_data_writer *w)
 	}
 	free(w->attrs);
 	free(w->buf);
-	zstd_enc_delete(w->zenc);
+	data_zstd_enc_delete(w->zenc);
 	dbuf_exit(&w->zout);
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
