@@ -92,7 +92,7 @@ int stat_target__init(struct stat_target *t, const struct stat_config *config, i
 		return -ENOMEM;
 
 	if (t->cpu_wide) {
-		t->cpus = ember_cpu_map__new(config->system_wide ? NULL : config->cpu_list);
+		t->cpus = ember_cpu_map__new(config->cpu_list);
 		if (!t->cpus) {
 			int err = errno;
 
