@@ -678,7 +678,8 @@ EMBER_API const struct ember_data_attr *ember_data_reader__attr_of(const struct 
 /*
  * Find the attr of a record and decode it: the sample for PERF_RECORD_SAMPLE,
  * the sample_id trailer for the other kernel records. Returns 0, -ENOENT
- * (no attr for its id), -EINVAL (short record).
+ * (no attr for its id), -EINVAL (short record, or a record perf adds, type
+ * >= 64, which carries no sample).
  */
 EMBER_API int ember_data_reader__parse_sample(const struct ember_data_reader *r,
 					      const struct perf_event_header *rec,

@@ -37,11 +37,13 @@ void ember_data__dump_hex(FILE *fp, const void *data, size_t size)
 	fputc('\n', fp);
 }
 
-/* The sample_type of all events together, and whether the first has sample_id_all. */
-static uint64_t combined_sample_type(const struct ember_data_reader *r, bool *id_all)
+/*
+ * The sample_type of the first `nr` events together, and whether the first
+ * has sample_id_all: what perf's evlist knew when it printed a record.
+ */
+static uint64_t combined_sample_type(const struct ember_data_reader *r, uint32_t nr, bool *id_all)
 {
 	uint64_t st = 0;
-	uint32_t nr = ember_data_reader__nr_attrs(r);
 
 	for (uint32_t i = 0; i < nr; i++)
 		st |= ember_data_reader__attr(r, i)->attr.sample_type;
@@ -49,13 +51,35 @@ static uint64_t combined_sample_type(const struct ember_data_reader *r, bool *id
 	return st;
 }
 
-static void print_tstamp(FILE *fp, const struct ember_data_reader *r, uint32_t type,
-			 const struct ember_sample *s)
+/*
+ * How many events perf had seen when it printed this record: all of them,
+ * except for a pipe-mode ATTR record, printed before its own event is added.
+ */
+static uint32_t events_known(const struct ember_data_reader *r, const struct perf_event_header *h)
+{
+	uint32_t nr = ember_data_reader__nr_attrs(r);
+	const struct ember_data_attr *a;
+	uint32_t asz;
+
+	if (h->type != EMBER_RECORD_HEADER_ATTR || h->size < 8 + 8 + 64)
+		return nr;
+	asz = get_u32((const uint8_t *)h + 8 + offsetof(struct perf_event_attr, size));
+	if (!asz)
+		asz = 64;
+	if (h->size < 8 + asz + 8)
+		return nr;
+	/* its first id tells which event it is */
+	a = ember_data_reader__attr_by_id(r, get_u64((const uint8_t *)h + 8 + asz));
+	return a ? a->idx : nr;
+}
+
+static void print_tstamp(FILE *fp, const struct ember_data_reader *r,
+			 const struct perf_event_header *h, const struct ember_sample *s)
 {
 	bool id_all;
-	uint64_t st = combined_sample_type(r, &id_all);
+	uint64_t st = combined_sample_type(r, events_known(r, h), &id_all);
 
-	if (type != PERF_RECORD_SAMPLE && !id_all) {
+	if (h->type != PERF_RECORD_SAMPLE && !id_all) {
 		fputs("-1 -1 ", fp);
 		return;
 	}
@@ -630,7 +654,7 @@ int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
 			return err;
 		}
 	}
-	print_tstamp(fp, r, h->type, &s);
+	print_tstamp(fp, r, h, &s);
 	fprintf(fp, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", rec->offset, h->size, name);
 	if (h->type == PERF_RECORD_SAMPLE)
 		print_sample(fp, h, &a->attr, &s, env->arch);

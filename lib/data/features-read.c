@@ -480,18 +480,19 @@ static int read_hybrid(struct ember_env *env, struct dcur *c)
 	return 0;
 }
 
-static int read_build_ids(struct ember_env *env, struct dcur *c)
+int data_env_add_build_ids(struct ember_env *env, const void *data, size_t size)
 {
 	const size_t fixed = sizeof(struct ember_record_build_id);
-	struct ember_env_build_id *b = NULL;
-	uint32_t nr = 0, cap = 0;
+	struct dcur c = dcur_init(data, size);
+	struct ember_env_build_id *b = env->build_ids;
+	uint32_t nr = env->nr_build_ids, cap = nr;
 
-	while (dcur_left(c) >= fixed) {
-		const uint8_t *p = c->p;
-		uint16_t size = get_u16(p + 6);
+	while (dcur_left(&c) >= fixed) {
+		const uint8_t *p = c.p;
+		uint16_t rsize = get_u16(p + 6);
 		struct ember_env_build_id *e;
 
-		if (size < fixed || size > dcur_left(c))
+		if (rsize < fixed || rsize > dcur_left(&c))
 			goto bad;
 		if (nr == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -508,23 +509,31 @@ static int read_build_ids(struct ember_env *env, struct dcur *c)
 		e->size = (e->misc & EMBER_RECORD_MISC_BUILD_ID_SIZE) ? p[32] : 20;
 		if (e->size > 20)
 			e->size = 20;
-		e->filename = strndup((const char *)p + fixed, size - fixed);
+		e->filename = strndup((const char *)p + fixed, rsize - fixed);
 		if (!e->filename)
 			goto bad;
 		nr++;
-		dcur_skip(c, size);
+		dcur_skip(&c, rsize);
 	}
-	for (uint32_t i = 0; env->build_ids && i < env->nr_build_ids; i++)
-		free(env->build_ids[i].filename);
-	free(env->build_ids);
 	env->build_ids = b;
 	env->nr_build_ids = nr;
 	return 0;
 bad:
-	for (uint32_t i = 0; i < nr; i++)
+	/* keep the entries that were already there */
+	for (uint32_t i = env->nr_build_ids; i < nr; i++)
 		free(b[i].filename);
-	free(b);
+	env->build_ids = b;
 	return -EINVAL;
+}
+
+static int read_build_ids(struct ember_env *env, const void *data, size_t size)
+{
+	for (uint32_t i = 0; env->build_ids && i < env->nr_build_ids; i++)
+		free(env->build_ids[i].filename);
+	free(env->build_ids);
+	env->build_ids = NULL;
+	env->nr_build_ids = 0;
+	return data_env_add_build_ids(env, data, size);
 }
 
 int data_feat_parse(struct ember_env *env, int feat, const void *data, size_t size)
@@ -537,7 +546,7 @@ int data_feat_parse(struct ember_env *env, int feat, const void *data, size_t si
 		err = read_blob(data, size, &env->tracing_data);
 		break;
 	case EMBER_FEAT_BUILD_ID:
-		err = read_build_ids(env, &c);
+		err = read_build_ids(env, data, size);
 		break;
 	case EMBER_FEAT_HOSTNAME:
 		err = read_string(&c, &env->hostname);

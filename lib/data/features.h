@@ -15,6 +15,13 @@
 int data_feat_parse(struct ember_env *env, int feat, const void *data, size_t size);
 
 /*
+ * Append build_id records (the BUILD_ID section, or pipe-mode HEADER_BUILD_ID
+ * records) to env->build_ids. 0, or -EINVAL for a malformed one (those before
+ * it are kept).
+ */
+int data_env_add_build_ids(struct ember_env *env, const void *data, size_t size);
+
+/*
  * Append the section of feature `feat` from env to b. EVENT_DESC is not
  * written from env (see data_feat_write_event_desc). Returns 0, -ENOENT when the
  * env has nothing to write for it, -ENOMEM.

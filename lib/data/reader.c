@@ -139,6 +139,11 @@ int data_reader_process(struct ember_data_reader *r, const struct perf_event_hea
 	case EMBER_RECORD_EVENT_UPDATE:
 		process_event_update(r, h);
 		return 0;
+	case EMBER_RECORD_HEADER_BUILD_ID:
+		/* pipe mode's BUILD_ID feature, one record at a time */
+		if (data_env_add_build_ids(&r->env, h, h->size) == 0)
+			ember_env__set_feat(&r->env, EMBER_FEAT_BUILD_ID, true);
+		return 0;
 	case EMBER_RECORD_HEADER_TRACING_DATA:
 		if (payload) {
 			void *copy = malloc(payload_size ? payload_size : 1);
@@ -533,12 +538,14 @@ const struct ember_data_attr *ember_data_reader__attr_of(const struct ember_data
 int ember_data_reader__parse_sample(const struct ember_data_reader *r,
 				    const struct perf_event_header *rec, struct ember_sample *s)
 {
-	const struct ember_data_attr *a = data_attrs_of(&r->attrs, rec);
+	const struct ember_data_attr *a;
 
-	if (!a) {
-		memset(s, 0, sizeof(*s));
+	memset(s, 0, sizeof(*s));
+	if (rec->type >= EMBER_RECORD_HEADER_ATTR)
+		return -EINVAL;
+	a = data_attrs_of(&r->attrs, rec);
+	if (!a)
 		return -ENOENT;
-	}
 	if (rec->type == PERF_RECORD_SAMPLE)
 		return ember_sample__parse(s, rec, &a->attr);
 	return ember_sample__parse_id(s, rec, &a->attr);

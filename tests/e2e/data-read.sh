@@ -33,6 +33,14 @@ rec() { # NAME PERF-RECORD-ARGS...: records NAME.data; stdout of perf is the fil
 rec file -e cpu-clock -F 999 -g -o file.data -- "$WL/hotloop" 200
 rec pipe -e cpu-clock -F 999 -g -o - -- "$WL/hotloop" 200
 rec zstd -z -e cpu-clock -F 999 -g -o zstd.data -- "$WL/hotloop" 200
+# pipe mode with HEADER_BUILD_ID records, as perf inject -b adds them
+if "$PERF" record -e cpu-clock -F 999 -g -o - -- "$WL/hotloop" 200 2>/dev/null |
+	"$PERF" inject -b >inject.data 2>inject.err && [ -s inject.data ]; then
+	files+=(inject)
+	pass record-inject
+else
+	fail record-inject "$(tail -3 inject.err)"
+fi
 if is_root && have_tracefs; then
 	rec tp -e sched:sched_switch -a -o tp.data -- sleep 0.2
 	rec tppipe -e sched:sched_switch -a -o - -- sleep 0.2
@@ -44,14 +52,18 @@ fi
 # adds session lines (thread, dso) that are not the reader's business.
 blocks() {
 	python3 - "$1" <<'EOF'
-import sys
-txt = open(sys.argv[1], errors='replace').read()
-out = []
-for b in txt.split('\n\n'):
-    lines = [l for l in b.split('\n') if l and not l.startswith((' ... thread:', ' ...... dso:', '#'))]
-    if lines and ': event:' in lines[0]:
-        out.append('\n'.join(lines))
-print('\n\n'.join(sorted(out)))
+import re, sys
+out, cur = [], None
+for l in open(sys.argv[1], errors='replace').read().split('\n'):
+    if l.startswith('Aggregated stats:'):
+        break
+    # a record starts at its "OFFSET@FILE [SIZE]: event: TYPE" line
+    if re.match(r'^(0x[0-9a-f]+|0)@\S* \[0x[0-9a-f]+\]: event: ', l):
+        cur = [l]
+        out.append(cur)
+    elif cur is not None and l and not l.startswith((' ... thread:', ' ...... dso:')):
+        cur.append(l)
+print('\n\n'.join(sorted('\n'.join(b) for b in out)))
 EOF
 }
 

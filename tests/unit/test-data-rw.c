@@ -460,3 +460,63 @@ TEST(data_env_gather)
 	CHECK(ember_env__has_feat(&env, EMBER_FEAT_NRCPUS));
 	ember_env__exit(&env);
 }
+
+/* A file-mode perf.data built by hand, with one attr of `asz` bytes on disk. */
+static int hand_file(const char *path, uint32_t asz, uint32_t size_field)
+{
+	uint8_t buf[1024] = { 0 };
+	uint64_t hdr[13] = { 0 }, rec[6];
+	struct perf_event_attr a;
+	uint64_t ids_off = 104 + asz + 16, data_off = ids_off + 8, id = 7;
+
+	memcpy(&hdr[0], "PERFILE2", 8);
+	hdr[1] = 104;
+	hdr[2] = asz + 16;		/* attr_size */
+	hdr[3] = 104;			/* attrs */
+	hdr[4] = asz + 16;
+	hdr[5] = data_off;		/* data */
+	hdr[6] = 48;
+	memcpy(buf, hdr, sizeof(hdr));
+	fill_attr(&a);
+	a.size = size_field;
+	memcpy(buf + 104, &a, asz < sizeof(a) ? asz : sizeof(a));
+	memcpy(buf + 104 + asz, &ids_off, 8);
+	memcpy(buf + 104 + asz + 8, &(uint64_t){ 8 }, 8);
+	memcpy(buf + ids_off, &id, 8);
+	make_sample(rec, 0, id);
+	memcpy(buf + data_off, rec, sizeof(rec));
+	return spew(path, buf, data_off + sizeof(rec));
+}
+
+TEST(data_attr_sizes)
+{
+	static const uint32_t sizes[][2] = {
+		{ 64, 64 }, { 64, 0 }, { 72, 72 }, { 96, 96 }, { 120, 120 },
+		{ 128, 128 }, { 160, 160 },
+	};
+	struct tmpfile f;
+
+	if (tmp_make(&f) < 0)
+		SKIP("cannot create a file in /tmp");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct ember_data_reader *r;
+		const struct ember_data_attr *a;
+		bool trunc;
+
+		CHECK_EQ(hand_file(f.path, sizes[i][0], sizes[i][1]), 0);
+		r = ember_data_reader__open(f.path, NULL);
+		CHECK(r != NULL);
+		if (!r)
+			continue;
+		a = ember_data_reader__attr(r, 0);
+		CHECK_EQ(ember_data_reader__nr_attrs(r), 1);
+		CHECK_EQ(a->file_attr_size, sizes[i][1] ? sizes[i][1] : 64);
+		CHECK_EQ(a->attr.sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD);
+		CHECK_EQ(a->nr_ids, 1);
+		CHECK(ember_data_reader__attr_by_id(r, 7) == a);
+		ember_data_reader__delete(r);
+		CHECK_EQ(read_all(f.path, &trunc), 1);
+	}
+	unlink(f.path);
+}
