@@ -698,15 +698,24 @@ EMBER_API int ember_attr__fprintf(FILE *fp, const struct perf_event_attr *attr);
 
 /* ---- record dumper (perf report -D / perf script -D layout) -------------- */
 
+/* Whose -D to mimic: the two differ in the records they handle themselves. */
+enum ember_dump_style {
+	EMBER_DUMP_REPORT,	/* perf report -D */
+	EMBER_DUMP_SCRIPT,	/* perf script -D (session lines such as the script's own
+				 * output of a sample are the caller's) */
+};
+
 /*
  * Print one record as perf -D does: a blank line, "0x1a8@NAME [0x28]: event: 9",
  * the raw hex dump, then the decoded line ("TIME 0x1a8 [0x28]:
  * PERF_RECORD_SAMPLE(IP, 0x2): 1234/1234: 0x... period: 1 addr: 0", callchain,
  * branch stack, regs...). `file_name` is what follows '@' ("perf.data",
- * "pipe"). Returns 0 or a negative errno.
+ * "pipe"). Returns 0, or -ENOENT/-EINVAL when a kernel record cannot be
+ * decoded (perf's "failed to process type" line is printed then).
  */
 EMBER_API int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
-				      const struct ember_data_record *rec, const char *file_name);
+				      const struct ember_data_record *rec, const char *file_name,
+				      enum ember_dump_style style);
 /* Just the hex dump part (". ... raw event: size N bytes" and its lines). */
 EMBER_API void ember_data__dump_hex(FILE *fp, const void *data, size_t size);
 

@@ -348,7 +348,8 @@ static void print_event_update(FILE *fp, const struct perf_event_header *h)
 
 static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
 
-static void print_kernel(FILE *fp, const struct perf_event_header *h, const struct ember_sample *s)
+static void print_kernel(FILE *fp, const struct perf_event_header *h, const struct ember_sample *s,
+			 bool unhandled)
 {
 	const void *p = h;
 
@@ -514,14 +515,16 @@ static void print_kernel(FILE *fp, const struct perf_event_header *h, const stru
 		fprintf(fp, " hw_id: %#" PRIx64 "\n", hw->hw_id);
 		break;
 	}
-	default:	/* THROTTLE, UNTHROTTLE: perf report has no handler */
-		fprintf(fp, ": unhandled!\n");
+	default:	/* THROTTLE, UNTHROTTLE: perf report has no handler, perf script does */
+		fprintf(fp, unhandled ? ": unhandled!\n" : "\n");
 		break;
 	}
 }
 
-static void print_user(FILE *fp, const struct perf_event_header *h)
+/* `unhandled`: the tool (perf report) has no handler for maps and stats */
+static void print_user(FILE *fp, const struct perf_event_header *h, bool unhandled)
 {
+	const char *tail = unhandled ? ": unhandled!\n" : "";
 	const void *p = h;
 
 	switch (h->type) {
@@ -548,13 +551,13 @@ static void print_user(FILE *fp, const struct perf_event_header *h)
 		fprintf(fp, " nr: %d thread%s: ", (int)nr, nr > 1 ? "s" : "");
 		for (uint64_t i = 0; i < nr; i++)
 			fprintf(fp, "%s%d", i ? ", " : "", (int)tm->entries[i].pid);
-		fprintf(fp, "\n: unhandled!\n");
+		fprintf(fp, "\n%s", tail);
 		break;
 	}
 	case EMBER_RECORD_CPU_MAP:
 		fputs(": ", fp);
 		print_cpu_map(fp, (const uint8_t *)h + 8, (const uint8_t *)h + h->size);
-		fprintf(fp, ": unhandled!\n");
+		fputs(tail, fp);
 		break;
 	case EMBER_RECORD_EVENT_UPDATE:
 		print_event_update(fp, h);
@@ -568,8 +571,8 @@ static void print_user(FILE *fp, const struct perf_event_header *h)
 			if (sc->data[i].tag < 4)
 				v[sc->data[i].tag] = sc->data[i].val;
 		}
-		fprintf(fp, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n",
-			(int)v[0], (int)v[2], (unsigned int)v[1]);
+		fprintf(fp, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n%s",
+			(int)v[0], (int)v[2], (unsigned int)v[1], tail);
 		break;
 	}
 	case EMBER_RECORD_STAT: {
@@ -578,14 +581,14 @@ static void print_user(FILE *fp, const struct perf_event_header *h)
 		fprintf(fp, "\n... id %" PRIu64 ", cpu %d, thread %d\n", st->id, (int)st->cpu,
 			(int)st->thread);
 		fprintf(fp, "... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64
-			"\n: unhandled!\n", st->val, st->ena, st->run);
+			"\n%s", st->val, st->ena, st->run, tail);
 		break;
 	}
 	case EMBER_RECORD_STAT_ROUND: {
 		const struct ember_record_stat_round *sr = p;
 
-		fprintf(fp, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", sr->time,
-			sr->type ? "INTERVAL" : "FINAL");
+		fprintf(fp, "\n... time %" PRIu64 ", type %s\n%s", sr->time,
+			sr->type ? "INTERVAL" : "FINAL", tail);
 		break;
 	}
 	case EMBER_RECORD_TIME_CONV: {
@@ -625,8 +628,10 @@ static void print_user(FILE *fp, const struct perf_event_header *h)
 }
 
 int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
-			    const struct ember_data_record *rec, const char *file_name)
+			    const struct ember_data_record *rec, const char *file_name,
+			    enum ember_dump_style style)
 {
+	bool report = style == EMBER_DUMP_REPORT;
 	const struct perf_event_header *h = rec->hdr;
 	const char *name = ember_record__name(h->type);
 	const struct ember_env *env = ember_data_reader__env(r);
@@ -659,8 +664,8 @@ int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
 	if (h->type == PERF_RECORD_SAMPLE)
 		print_sample(fp, h, &a->attr, &s, env->arch);
 	else if (h->type < EMBER_RECORD_HEADER_ATTR)
-		print_kernel(fp, h, &s);
+		print_kernel(fp, h, &s, report);
 	else
-		print_user(fp, h);
+		print_user(fp, h, report);
 	return 0;
 }

@@ -50,9 +50,10 @@ fi
 
 # The -D dump as a multiset of record blocks: perf sorts records by time and
 # adds session lines (thread, dso) that are not the reader's business.
-blocks() {
-	python3 - "$1" <<'EOF'
+blocks() { # FILE [script]: with "script", the script's own lines for a sample are dropped
+	python3 - "$@" <<'EOF'
 import re, sys
+script = len(sys.argv) > 2
 out, cur = [], None
 for l in open(sys.argv[1], errors='replace').read().split('\n'):
     if l.startswith('Aggregated stats:'):
@@ -62,6 +63,8 @@ for l in open(sys.argv[1], errors='replace').read().split('\n'):
         cur = [l]
         out.append(cur)
     elif cur is not None and l and not l.startswith((' ... thread:', ' ...... dso:')):
+        if script and not re.match(r'^(\.|0x|[0-9]|-1|:| \.\.\.)', l):
+            continue
         cur.append(l)
 print('\n\n'.join(sorted('\n'.join(b) for b in out)))
 EOF
@@ -104,6 +107,15 @@ for f in "${files[@]}"; do
 			pass "$f-dump"
 		else
 			fail "$f-dump" "$(head -12 "$f.ddiff")"
+		fi
+		"$PERF" script -i "$d" -D >"$f.perf-sD" 2>/dev/null
+		"$DT" dump "$d" --script >"$f.ember-sD" 2>&1
+		blocks "$f.perf-sD" script >"$f.perf-sB"
+		blocks "$f.ember-sD" script >"$f.ember-sB"
+		if [ -s "$f.perf-sB" ] && diff -u "$f.perf-sB" "$f.ember-sB" >"$f.sdiff"; then
+			pass "$f-dump-script"
+		else
+			fail "$f-dump-script" "$(head -12 "$f.sdiff")"
 		fi
 	else
 		skip "$f-dump" "python3 is not installed"

@@ -3,7 +3,7 @@
  * data-tool: drives libember's perf.data codec for the e2e tests.
  *   data-tool count FILE        records per type ("SAMPLE 200"), flags
  *   data-tool header FILE [-I]  the header as perf report --header-only prints it
- *   data-tool dump FILE         every record, perf -D layout
+ *   data-tool dump FILE [--script]  every record, perf report -D (perf script -D) layout
  *   data-tool samples FILE      decode every sample; prints how many parsed
  *   data-tool check FILE        header, dump and decode, all to /dev/null (bad-input runs)
  *   data-tool copy IN OUT [--pipe] [-z] [--env-here] [--no-close]
@@ -123,7 +123,7 @@ static int cmd_check(const char *path)
 	}
 	ember_data_reader__fprintf_header(r, null, true);
 	while ((ret = ember_data_reader__next(r, &rec)) > 0)
-		ember_data__dump_record(null, r, &rec, path);
+		ember_data__dump_record(null, r, &rec, path, EMBER_DUMP_REPORT);
 	fclose(null);
 	ember_data_reader__delete(r);
 	if (ret < 0)
@@ -231,7 +231,7 @@ fail:
 	return 1;
 }
 
-static int cmd_dump(const char *path)
+static int cmd_dump(const char *path, bool script)
 {
 	struct ember_data_reader *r = open_or_die(path);
 	const char *name = ember_data_reader__is_pipe(r) ? "pipe" : path;
@@ -239,7 +239,8 @@ static int cmd_dump(const char *path)
 	int ret;
 
 	while ((ret = ember_data_reader__next(r, &rec)) > 0)
-		ember_data__dump_record(stdout, r, &rec, name);
+		ember_data__dump_record(stdout, r, &rec, name,
+					script ? EMBER_DUMP_SCRIPT : EMBER_DUMP_REPORT);
 	ember_data_reader__delete(r);
 	if (ret < 0)
 		fprintf(stderr, "data-tool: %s: %s\n", path, strerror(-ret));
@@ -257,7 +258,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argv[2]);
 	if (!strcmp(argv[1], "dump"))
-		return cmd_dump(argv[2]);
+		return cmd_dump(argv[2], argc > 3 && !strcmp(argv[3], "--script"));
 	if (!strcmp(argv[1], "header"))
 		return cmd_header(argv[2], argc > 3 && !strcmp(argv[3], "-I"));
 	if (!strcmp(argv[1], "samples"))
