@@ -141,8 +141,7 @@ fi
 	>/dev/null 2>&1 &
 pid=$!
 sleep 1.5
-kill -9 "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+{ kill -9 "$pid"; wait "$pid"; } 2>/dev/null
 if [ -s killed.data ]; then
 	out=$(timeout 5 "$DT" count killed.data)
 	n=$(awk '$1 == "SAMPLE" { print $2 }' <<<"$out")
