@@ -666,15 +666,15 @@ EMBER_API uint32_t ember_data_reader__nr_attrs(const struct ember_data_reader *r
 EMBER_API const struct ember_data_attr *ember_data_reader__attr(const struct ember_data_reader *r,
 								uint32_t idx);
 /* The attr that owns sample id `id`, or NULL. */
-EMBER_API const struct ember_data_attr *ember_data_reader__attr_by_id(const struct ember_data_reader *r,
-								      uint64_t id);
+EMBER_API const struct ember_data_attr *
+ember_data_reader__attr_by_id(const struct ember_data_reader *r, uint64_t id);
 /*
  * The attr that produced a kernel record: by its sample id (IDENTIFIER, or
  * ID at the position sample_type gives), or the only attr when there is one.
  * NULL when the id is unknown.
  */
-EMBER_API const struct ember_data_attr *ember_data_reader__attr_of(const struct ember_data_reader *r,
-								   const struct perf_event_header *rec);
+EMBER_API const struct ember_data_attr *
+ember_data_reader__attr_of(const struct ember_data_reader *r, const struct perf_event_header *rec);
 /*
  * Find the attr of a record and decode it: the sample for PERF_RECORD_SAMPLE,
  * the sample_id trailer for the other kernel records. Returns 0, -ENOENT

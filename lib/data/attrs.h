@@ -19,7 +19,8 @@ struct data_attrs {
 
 /*
  * Add an event: a copy of attr (file_size: attr size found in the file),
- * its ids (nr_ids u64, possibly unaligned) and name (both copied; name may be NULL). Returns its index or -ENOMEM.
+ * its ids (nr_ids u64, possibly unaligned) and name (both copied; name may
+ * be NULL). Returns its index or -ENOMEM.
  */
 int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uint32_t file_size,
 		   const void *ids, uint32_t nr_ids, const char *name);

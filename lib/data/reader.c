@@ -99,7 +99,7 @@ static int process_compressed(struct ember_data_reader *r, const struct perf_eve
 	if (!r->zdec) {
 		r->zdec = data_zstd_dec_new();
 		if (!r->zdec) {
-			pr_warn("perf.data: compressed records need libzstd, which is not linked in\n");
+			pr_warn("perf.data: compressed records need libzstd.so.1, which cannot be loaded\n");
 			return -ENOTSUP;
 		}
 	}
@@ -204,12 +204,14 @@ static int file_next(struct ember_data_reader *r, struct ember_data_record *rec)
 		r->truncated = true;
 		return 0;
 	}
-	if (get_u32(p) == EMBER_RECORD_AUXTRACE && size >= sizeof(struct ember_record_auxtrace)) {
+	/* data that follows the record without being part of it */
+	if (get_u32(p) == EMBER_RECORD_AUXTRACE && size >= sizeof(struct ember_record_auxtrace))
 		extra = get_u64(p + 8);
-		if (extra > left - size) {
-			r->truncated = true;
-			return 0;
-		}
+	else if (get_u32(p) == EMBER_RECORD_HEADER_TRACING_DATA && size >= 12)
+		extra = get_u32(p + 8);
+	if (extra > left - size) {
+		r->truncated = true;
+		return 0;
 	}
 	rec->hdr = data_reader_align(r, p);
 	rec->offset = r->head;
@@ -395,7 +397,8 @@ static int reader_init(struct ember_data_reader *r)
 	return data_file_open(r);
 }
 
-struct ember_data_reader *ember_data_reader__open_fd(int fd, const struct ember_data_reader_opts *opts)
+struct ember_data_reader *ember_data_reader__open_fd(int fd,
+						      const struct ember_data_reader_opts *opts)
 {
 	struct ember_data_reader *r = calloc(1, sizeof(*r));
 	int err;
@@ -424,7 +427,8 @@ struct ember_data_reader *ember_data_reader__open_fd(int fd, const struct ember_
 	return r;
 }
 
-struct ember_data_reader *ember_data_reader__open(const char *path, const struct ember_data_reader_opts *opts)
+struct ember_data_reader *ember_data_reader__open(const char *path,
+						   const struct ember_data_reader_opts *opts)
 {
 	struct ember_data_reader *r;
 	int fd, err;

@@ -61,17 +61,20 @@ struct ember_data_reader {
 	int error;			/* sticky error of next() */
 };
 
-/* reader.c */
+/* reader.c: count a record and learn from header records (attrs, features, names). 0/-errno. */
 int data_reader_process(struct ember_data_reader *r, const struct perf_event_header *h,
-		   const void *payload, uint64_t payload_size);
+			const void *payload, uint64_t payload_size);
+/* p itself when 8-byte aligned, else a copy in r->scratch (valid until the next record). */
 const struct perf_event_header *data_reader_align(struct ember_data_reader *r, const uint8_t *p);
 
-/* reader-pipe.c */
+/* reader-pipe.c: set up pipe mode after the 16-byte header; read the header records ahead. */
 int data_pipe_open(struct ember_data_reader *r, const uint8_t *hdr16);
+/* The next record of the stream: 1, 0 at the end (r->truncated if cut), -errno. */
 int data_pipe_next(struct ember_data_reader *r, struct ember_data_record *rec);
+/* Free what pipe mode allocated. */
 void data_pipe_exit(struct ember_data_reader *r);
 
-/* reader-header.c */
+/* reader-header.c: file mode: header, attrs and features from r->mem. 0/-EINVAL/-ENOMEM. */
 int data_file_open(struct ember_data_reader *r);
 
 #endif

@@ -42,7 +42,8 @@ fi
 # Header lines that must survive a copy: not the file layout, not what
 # compression adds or removes, and not CACHE, which perf does not send in pipe mode.
 features() { # FILE OUT-IS-PIPE
-	local drop='captured on|data offset|data size|feat offset|^# ========|^#$|missing features|compressed :'
+	local drop='captured on|data offset|data size|feat offset|^# ========|^#$'
+	drop+='|missing features|compressed :'
 	"$PERF" report -i "$1" --header-only -I 2>&1 | grep -Ev "$drop" |
 		if [ "$2" = 1 ]; then sed '/^# CPU cache info:/,/^#  L/d' | grep -v '^#  L'; else cat; fi
 }
