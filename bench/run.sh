@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs every bench/*.sh but this one and prints one table of ember/perf ratios:
+#   benchmark | ember | perf | ratio | goal | met?
+# A benchmark script reports each result on stdout as one tab-separated line
+#   result<TAB>NAME<TAB>EMBER<TAB>PERF<TAB>UNIT<TAB>GOAL
+# where EMBER and PERF are measurements (lower is better) and GOAL bounds the
+# ratio EMBER/PERF, like "<=1.0" or "<=0.05"; anything else it prints is
+# passed through as a log. Ratios are reported, never asserted: the exit
+# status is 0 unless a script failed to run.
+#   bench/run.sh [PATTERN]   only the scripts whose name contains PATTERN
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+export BUILD
+pattern=${1:-}
+results=$(mktemp /tmp/ember-bench.XXXXXX)
+trap 'rm -f "$results"' EXIT
+status=0
+
+for b in bench/*.sh; do
+	[ "$(basename "$b")" = run.sh ] && continue
+	case "$b" in *"$pattern"*) ;; *) continue ;; esac
+	echo "== $b" >&2
+	if ! bash "$b" | while IFS= read -r line; do
+		case "$line" in
+		result$'\t'*) printf '%s\n' "$line" >>"$results" ;;
+		*) printf '%s\n' "$line" >&2 ;;
+		esac
+	done; then
+		echo "bench: $b failed" >&2
+		status=1
+	fi
+done
+
+echo
+awk -F'\t' '
+function met(ratio, goal,   op, v) {
+	if (match(goal, /^(<=|>=|<|>)/)) {
+		op = substr(goal, 1, RLENGTH); v = substr(goal, RLENGTH + 1) + 0
+		if (op == "<=") return ratio <= v
+		if (op == ">=") return ratio >= v
+		if (op == "<") return ratio < v
+		return ratio > v
+	}
+	return 0
+}
+BEGIN {
+	fmt = "%-34s | %12s | %12s | %8s | %8s | %s\n"
+	printf fmt, "benchmark", "ember", "perf", "ratio", "goal", "met?"
+	printf fmt, "----------------------------------", "------------", "------------", \
+		"--------", "--------", "----"
+}
+{
+	ratio = ($4 > 0) ? $3 / $4 : 0
+	printf fmt, $2, sprintf("%.4g %s", $3, $5), sprintf("%.4g %s", $4, $5), \
+		sprintf("%.3f", ratio), $6, met(ratio, $6) ? "yes" : "NO"
+}' "$results"
+exit $status
