@@ -14,17 +14,19 @@ fi
 # numbers → N, so two runs of the same command compare equal
 norm() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]\/sec/\/sec/g'; }
 
-# same_as_perf NAME ARGS...: ember and perf print the same thing modulo numbers.
+# same_as_perf NAME ARGS...: ember and perf print the same thing modulo
+# numbers: CSV and JSON field by field, the std layout column by column.
 same_as_perf() {
-	local name=$1
+	local name=$1 shape=stat_shape
 	shift
 	if ! have_perf; then
 		skip "$name" "perf is not installed"
 		return
 	fi
+	case " $* " in *" -x"*|*" -j "*) shape=norm ;; esac
 	"$EMBER" stat "$@" 2>"$TMP/e.out" >/dev/null
 	"$PERF" stat "$@" 2>"$TMP/p.out" >/dev/null
-	if diff <(norm <"$TMP/e.out") <(norm <"$TMP/p.out") >"$TMP/d.txt"; then
+	if diff <($shape <"$TMP/e.out") <($shape <"$TMP/p.out") >"$TMP/d.txt"; then
 		pass "$name"
 	else
 		fail "$name" "$(head -20 "$TMP/d.txt")"
@@ -116,6 +118,23 @@ check log-fd grep -q ',msec,task-clock,' "$TMP/fd.txt"
 expect_eq log-fd-not-stderr "$(wc -c <"$TMP/stderr.txt")" 0
 "$EMBER" stat --no-big-num -e syscalls:sys_enter_write -- "$WL/writes" 12345 2>"$TMP/e.txt"
 check no-big-num grep -qE '^ +12345 +syscalls:sys_enter_write' "$TMP/e.txt"
+
+# --big-num (the default) groups digits as the locale says; C has no grouping.
+mkdir -p "$TMP/loc"
+if localedef -i en_US -f UTF-8 "$TMP/loc/en_US.UTF-8" >/dev/null 2>&1 ||
+   [ -d "$TMP/loc/en_US.UTF-8" ]; then
+	LOCPATH="$TMP/loc" LC_ALL=en_US.UTF-8 "$EMBER" stat -e syscalls:sys_enter_write \
+		-- "$WL/writes" 12345 2>"$TMP/e.txt"
+	check big-num-grouping grep -qE '^ +12,345 +syscalls:sys_enter_write' "$TMP/e.txt"
+	if have_perf; then
+		LOCPATH="$TMP/loc" LC_ALL=en_US.UTF-8 "$PERF" stat -e syscalls:sys_enter_write \
+			-- "$WL/writes" 12345 2>"$TMP/p.txt"
+		expect_eq big-num-matches-perf "$(grep sys_enter_write "$TMP/e.txt" | cut -c1-56)" \
+			"$(grep sys_enter_write "$TMP/p.txt" | cut -c1-56)"
+	fi
+else
+	skip big-num-grouping "cannot build the en_US.UTF-8 locale (localedef)"
+fi
 
 # --- tracepoint globs ----------------------------------------------------------
 if have_tracefs; then
