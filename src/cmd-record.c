@@ -1,9 +1,185 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember record: run a command (or watch processes, threads or cpus) and
+ * write its samples to perf.data as perf record 6.1 does, for perf report,
+ * perf script or ember's own readers. This file composes the stages in
+ * src/record/:
+ *
+ *	options → events → output mode → signals → fork the command → maps →
+ *	open + mmap → header → synthesized records → enable, exec the command →
+ *	read loop → drain → lost samples → features and final header
+ *
+ * Unlike perf, nothing is read back after recording (no build-id pass,
+ * no ~/.debug cache): starting and finishing cost milliseconds.
+ */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ember/ember.h>
 #include "builtin.h"
+#include "record/events.h"
+#include "record/loop.h"
+#include "record/open.h"
+#include "record/options.h"
+#include "record/output.h"
+#include "record/record.h"
+#include "record/synth.h"
+#include "record/target.h"
+
+static int print_all(enum ember_print_level level, const char *fmt, va_list ap)
+{
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* Enable the events of a running target and let the command exec. 0 or an exit code. */
+static int start(struct record *rec)
+{
+	int err;
+
+	/* A command's events enable themselves at its exec (enable_on_exec). */
+	if (!rec->target_none)
+		ember_evlist__enable(rec->evlist);
+	if (!rec->forks)
+		return 0;
+	err = record_synth__workload_comm(rec);
+	if (err)
+		return err;
+	rec->wl_started = true;
+	err = ember_workload__start(&rec->wl);
+	if (err) {
+		record_err("cannot run '%s': %s", rec->argv[0], strerror(-err));
+		ember_workload__wait(&rec->wl);
+		rec->wl_exited = true;
+		return 127;
+	}
+	return 0;
+}
+
+/* The command outlives the recording (^C, -p target gone, write error): stop it as perf does. */
+static void stop_workload(struct record *rec)
+{
+	if (!rec->forks || !rec->wl_prepared)
+		return;
+	if (!rec->wl_started) {
+		ember_workload__abort(&rec->wl);
+		return;
+	}
+	if (rec->wl_exited || record_loop__reap(rec))
+		return;
+	kill(rec->wl.pid, SIGTERM);
+	ember_workload__wait(&rec->wl);
+	rec->wl_exited = true;
+}
+
+static int exit_code(struct record *rec)
+{
+	if (rec->write_err) {
+		record_output__report_error(rec);
+		return 1;
+	}
+	if (rec->forks)
+		return ember_workload__exit_code(&rec->wl);
+	return rec->stop_signal ? 128 + rec->stop_signal : 0;
+}
+
+/* Everything after the events are open. Returns an exit code. */
+static int record_run(struct record *rec)
+{
+	int ret;
+
+	ret = record_output__open(rec);
+	if (!ret)
+		ret = record_synth__start(rec);
+	if (!ret)
+		ret = start(rec);
+	if (ret == 127) {
+		/* Leave a complete (empty) file, but no summary: the command never ran. */
+		record_close(rec);
+		record_output__close(rec, false);
+		return ret;
+	}
+	if (!ret)
+		ret = record_synth__finished_init(rec);
+	if (!ret)
+		ret = record_output__sync(rec) ? 1 : 0;
+	if (!ret)
+		ret = record_loop__run(rec);
+	if (!ret && !rec->opts.quiet)
+		fprintf(stderr, "[ ember record: Woken up %llu times to write data ]\n",
+			(unsigned long long)rec->stats.waking);
+	stop_workload(rec);
+	if (!rec->write_err) {
+		record_loop__drain(rec);
+		record_loop__lost_samples(rec);
+	}
+	record_close(rec);
+	/* After a failure the file is still finished (readable), without perf's summary. */
+	if (record_output__close(rec, !ret) && !rec->write_err)
+		ret = 1;
+	if (ret && !rec->write_err)
+		return ret;
+	return exit_code(rec);
+}
 
 int cmd_record(int argc, const char **argv)
 {
-	fprintf(stderr, "ember record: not built yet\n");
-	return 1;
+	struct record rec = { .sig = { .fd = -1 }, .out_fd = -1 };
+	ember_print_fn_t old_print = NULL;
+	bool print_set = false;
+	int ret;
+
+	rec.orig_argc = argc;
+	rec.orig_argv = calloc((size_t)argc + 1, sizeof(*rec.orig_argv));
+	rec.evlist = ember_evlist__new();
+	if (!rec.orig_argv || !rec.evlist) {
+		record_err("out of memory");
+		ret = 1;
+		goto out;
+	}
+	memcpy(rec.orig_argv, argv, (size_t)argc * sizeof(*argv));
+	rec.opts.evlist = rec.evlist;
+
+	ret = record_options__parse(&rec, argc, argv);
+	if (ret >= 0)
+		goto out;
+	if (rec.opts.quiet || rec.opts.verbose) {
+		old_print = ember_set_print(rec.opts.quiet ? NULL : print_all);
+		print_set = true;
+	}
+	record_target__init(&rec);
+	ret = record_output__init(&rec);
+	if (!ret)
+		ret = record_events__setup(&rec);
+	if (ret)
+		goto out;
+	ret = record_signals__init(&rec.sig);
+	if (ret) {
+		record_err("cannot set up signal handling: %s", strerror(-ret));
+		ret = 1;
+		goto out;
+	}
+	ret = record_target__prepare_workload(&rec);
+	if (!ret)
+		ret = record_target__maps(&rec);
+	if (!ret)
+		ret = record_open(&rec);
+	if (!ret)
+		ret = record_run(&rec);
+	else
+		stop_workload(&rec);
+out:
+	record_close(&rec);
+	if (rec.writer)
+		ember_data_writer__delete(rec.writer);
+	if (rec.env_ready)
+		ember_env__exit(&rec.env);
+	record_target__exit(&rec);
+	ember_evlist__delete(rec.evlist);
+	record_signals__exit(&rec.sig);
+	if (print_set)
+		ember_set_print(old_print);
+	free(rec.orig_argv);
+	return ret;
 }

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ember record's read loop: ring buffers to the writer, until the recording ends. */
+#ifndef EMBER_RECORD_LOOP_H
+#define EMBER_RECORD_LOOP_H
+
+#include "record/record.h"
+
+/* Period of the header's data-size refresh while recording (for a SIGKILLed ember). */
+#define RECORD_SYNC_INTERVAL_MS 1000
+
+/*
+ * Copy records from every ring buffer to the output, poll when they are
+ * empty, until the recording ends: the command exits (SIGCHLD), every
+ * buffer of a -p/-t target hangs up, or SIGINT/SIGTERM/SIGHUP arrives
+ * (rec->stop_signal). A FINISHED_ROUND follows each pass that wrote
+ * records, as in perf. A target ember did not start is disabled once the
+ * end is decided. Returns 0, or 1 after a write error (rec->write_err).
+ */
+int record_loop__run(struct record *rec);
+
+/* Read what the buffers still hold (after the command is gone). 0 or 1 as above. */
+int record_loop__drain(struct record *rec);
+
+/* Reap the command if it exited; sets rec->wl_exited. Returns true when it did. */
+bool record_loop__reap(struct record *rec);
+
+/*
+ * perf 6.1's record__read_lost_samples(): for each fd whose read_format
+ * LOST count is not zero, a PERF_RECORD_LOST_SAMPLES with that fd's
+ * sample id. Call after the last read, before the fds close. 0 or 1.
+ */
+int record_loop__lost_samples(struct record *rec);
+
+#endif

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Open the events (falling back as perf does), set the tracepoint filters
+ * (at open, by the event layer), map the ring buffers, and gather the fds
+ * the read loop polls.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ember/ember.h>
+#include "record/events.h"
+#include "record/open.h"
+
+static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
+{
+	char buf[1024];
+
+	if (evsel->filter && err == -EINVAL) {
+		record_err("failed to set filter \"%s\" on event %s with %d (%s); the fields a "
+			   "filter may use are in /sys/kernel/tracing/events/%s/%s/format",
+			   evsel->filter, ember_evsel__name(evsel), -err, strerror(-err),
+			   evsel->tp_sys ? evsel->tp_sys : "*", evsel->tp_name ? evsel->tp_name : "*");
+		return 1;
+	}
+	if (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		record_err("%s: PMU Hardware or event type doesn't support branch stack sampling "
+			   "(--call-graph lbr needs a CPU with LBR; try --call-graph fp)",
+			   ember_evsel__name(evsel));
+		return 1;
+	}
+	if (err == -ESRCH && rec->opts.pid) {
+		record_err("cannot open event '%s': process %s is gone", ember_evsel__name(evsel),
+			   rec->opts.pid);
+		return 1;
+	}
+	ember_evsel__strerror_open(evsel, err, buf, sizeof(buf));
+	record_err("cannot open event '%s': %s", ember_evsel__name(evsel), buf);
+	return 1;
+}
+
+static int mmap_error(struct record *rec, int err, size_t pages)
+{
+	if (err == -EPERM || err == -ENOMEM)
+		record_err("cannot map %zu pages of ring buffer per cpu: %s; consider increasing "
+			   "/proc/sys/kernel/perf_event_mlock_kb, or try again with a smaller value "
+			   "of -m/--mmap-pages", pages, strerror(-err));
+	else
+		record_err("cannot map the ring buffers: %s", strerror(-err));
+	return 1;
+}
+
+/* The buffers' fds, then the signalfd, for poll(). */
+static int build_pollfds(struct record *rec)
+{
+	struct ember_evlist *evlist = rec->evlist;
+	int n = evlist->nr_pollfds;
+
+	rec->pollfds = calloc((size_t)n + 1, sizeof(*rec->pollfds));
+	if (!rec->pollfds)
+		return -ENOMEM;
+	memcpy(rec->pollfds, evlist->pollfds, (size_t)n * sizeof(*rec->pollfds));
+	rec->pollfds[n].fd = rec->sig.fd;
+	rec->pollfds[n].events = POLLIN;
+	rec->nr_pollfds = n + 1;
+	return 0;
+}
+
+int record_open(struct record *rec)
+{
+	ember_print_fn_t old_print = NULL;
+	size_t pages = rec->opts.mmap_pages ? rec->opts.mmap_pages : RECORD_DEFAULT_PAGES;
+	int err;
+
+	/* Each failure is explained below in one line; the library's notes only with -v. */
+	if (!rec->opts.verbose)
+		old_print = ember_set_print(NULL);
+	for (;;) {
+		struct ember_evsel *failed;
+
+		err = ember_evlist__open(rec->evlist);
+		if (!err)
+			break;
+		failed = ember_evlist__failed(rec->evlist);
+		if (!failed || !record_events__fallback(rec, failed, err))
+			break;
+	}
+	if (!rec->opts.verbose)
+		ember_set_print(old_print);
+	if (err) {
+		struct ember_evsel *failed = ember_evlist__failed(rec->evlist);
+
+		if (!failed) {
+			record_err("cannot open the events: %s", strerror(-err));
+			return 1;
+		}
+		return open_error(rec, failed, err);
+	}
+
+	err = ember_evlist__mmap(rec->evlist, pages);
+	if (err)
+		return mmap_error(rec, err, pages);
+	if (build_pollfds(rec)) {
+		record_err("out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+void record_close(struct record *rec)
+{
+	free(rec->pollfds);
+	rec->pollfds = NULL;
+	rec->nr_pollfds = 0;
+	ember_evlist__close(rec->evlist);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ember record's command line. */
+#ifndef EMBER_RECORD_OPTIONS_H
+#define EMBER_RECORD_OPTIONS_H
+
+#include "record/record.h"
+
+/*
+ * Parse argv (argv[0] is "record") into rec->opts; -e specs go straight
+ * into rec->opts.evlist, which must exist. The command to run, if any, is
+ * left in rec->argc/rec->argv. Checks option combinations and the sample
+ * frequency against perf_event_max_sample_rate (warning as perf does).
+ * Returns -1 to go on, or the exit code (0 after --help, 2 on a usage error,
+ * the message printed).
+ */
+int record_options__parse(struct record *rec, int argc, const char **argv);
+
+/*
+ * Parse an -m argument: a number of pages, or a size with a B/K/M/G
+ * suffix, rounded up to a power of two of pages. Returns 0 and *pages,
+ * or -EINVAL.
+ */
+int record_options__parse_mmap_pages(const char *arg, unsigned int *pages, bool *rounded);
+
+/*
+ * Parse a --call-graph argument ("fp", "dwarf[,SIZE]", "lbr") into *mode
+ * and *stack_size. Returns 0 or -EINVAL (message printed).
+ */
+int record_options__parse_callchain(const char *arg, enum record_callchain *mode,
+				    unsigned int *stack_size);
+
+#endif

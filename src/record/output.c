@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember record's output: the perf.data writer in file or pipe mode, the
+ * feature sections, and perf's closing lines.
+ *
+ * What perf record writes after the data and ember does not: the
+ * BUILD_ID section. perf fills it by reading back the whole file after
+ * recording (most of perf record's fixed cost, with the ~/.debug cache);
+ * perf report resolves symbols without it, as for `perf record -B`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <ember/trace.h>
+#include "record/output.h"
+
+int record_output__init(struct record *rec)
+{
+	const char *out = rec->opts.output;
+	struct stat st;
+
+	rec->out_fd = -1;
+	if (!out && fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
+		out = "-";
+	rec->path = out ? out : RECORD_DEFAULT_OUTPUT;
+	rec->pipe = !strcmp(rec->path, "-");
+	if (!rec->pipe)
+		return 0;
+	rec->out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (rec->out_fd < 0) {
+		record_err("cannot use standard output for pipe mode: %s", strerror(errno));
+		return 1;
+	}
+	/* The command (and anything else) writing to fd 1 now writes to stderr. */
+	if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		record_err("cannot redirect standard output: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* perf's check_backup(): a non-empty FILE becomes FILE.old. */
+static int backup(const char *path)
+{
+	char old[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return 0;
+	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
+		return -ENAMETOOLONG;
+	if (rename(path, old) < 0)
+		return -errno;
+	return 0;
+}
+
+/* TRACING_DATA: the formats of every tracepoint recorded, so perf script can print them. */
+static int add_tracing_data(struct record *rec)
+{
+	struct ember_tracepoint *tps;
+	struct ember_evsel *pos;
+	size_t nr = 0, size;
+	void *data;
+	int err;
+
+	ember_evlist__for_each(rec->evlist, pos)
+		if (pos->kind == EMBER_EVSEL_TRACEPOINT && pos->tp_sys && pos->tp_name)
+			nr++;
+	if (!nr)
+		return 0;
+	tps = calloc(nr, sizeof(*tps));
+	if (!tps)
+		return -ENOMEM;
+	nr = 0;
+	ember_evlist__for_each(rec->evlist, pos) {
+		if (pos->kind != EMBER_EVSEL_TRACEPOINT || !pos->tp_sys || !pos->tp_name)
+			continue;
+		tps[nr].sys = pos->tp_sys;
+		tps[nr].name = pos->tp_name;
+		nr++;
+	}
+	err = ember_tracing_data__build(NULL, tps, nr, &data, &size);
+	free(tps);
+	if (err)
+		return err;
+	rec->env.tracing_data.data = data;
+	rec->env.tracing_data.size = size;
+	ember_env__set_feat(&rec->env, EMBER_FEAT_TRACING_DATA, true);
+	return 0;
+}
+
+/* GROUP_DESC for each group of two or more, as perf writes it. */
+static int add_groups(struct record *rec)
+{
+	struct ember_evsel *pos;
+	uint32_t nr = 0;
+
+	ember_evlist__for_each(rec->evlist, pos)
+		if (ember_evsel__is_group_leader(pos) && pos->nr_members > 1)
+			nr++;
+	if (!nr)
+		return 0;
+	rec->env.groups = calloc(nr, sizeof(*rec->env.groups));
+	if (!rec->env.groups)
+		return -ENOMEM;
+	ember_evlist__for_each(rec->evlist, pos) {
+		struct ember_env_group *g;
+
+		if (!ember_evsel__is_group_leader(pos) || pos->nr_members < 2)
+			continue;
+		g = &rec->env.groups[rec->env.nr_groups++];
+		g->name = strdup("{anon_group}");
+		if (!g->name)
+			return -ENOMEM;
+		g->leader_idx = (uint32_t)pos->idx;
+		g->nr_members = (uint32_t)pos->nr_members;
+	}
+	ember_env__set_feat(&rec->env, EMBER_FEAT_GROUP_DESC, true);
+	return 0;
+}
+
+static int setup_env(struct record *rec)
+{
+	int err = ember_env__gather(&rec->env);
+
+	if (err)
+		return err;
+	rec->env_ready = true;
+	err = ember_env__set_cmdline(&rec->env, rec->orig_argc, rec->orig_argv);
+	if (err)
+		return err;
+	/* Filled at close; in pipe mode perf sends the section with zero times too. */
+	ember_env__set_feat(&rec->env, EMBER_FEAT_SAMPLE_TIME, true);
+	err = add_groups(rec);
+	if (err)
+		return err;
+	err = add_tracing_data(rec);
+	if (err) {
+		/* The samples stay usable by id; perf script just cannot print the fields. */
+		if (!rec->opts.quiet)
+			fprintf(stderr, "Warning:\nember record: cannot read the tracepoint formats "
+				"for the TRACING_DATA section (%s); perf script will not print "
+				"tracepoint fields\n", strerror(-err));
+		err = 0;
+	}
+	return err;
+}
+
+/* Declare each open evsel with the ids of its fds (skipped threads have none). */
+static int add_attrs(struct record *rec)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(rec->evlist, pos) {
+		int n = pos->nr_fds_cpus * pos->nr_fds_threads, nr_ids = 0, err;
+		uint64_t *ids;
+
+		if (!pos->fds)
+			continue;
+		ids = calloc(n ? (size_t)n : 1, sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		for (int i = 0; i < n; i++)
+			if (pos->fds[i] >= 0)
+				ids[nr_ids++] = pos->ids[i];
+		err = ember_data_writer__add_attr(rec->writer, &pos->attr, ids, (uint32_t)nr_ids,
+						  ember_evsel__name(pos));
+		free(ids);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int record_output__open(struct record *rec)
+{
+	struct ember_data_writer_opts wo = {
+		.sz = sizeof(wo),
+		.pipe = rec->pipe,
+		.fd = rec->out_fd,
+		.compress_level = rec->opts.comp_level,
+	};
+	int err;
+
+	err = setup_env(rec);
+	if (err) {
+		record_err("cannot describe this machine for the header: %s", strerror(-err));
+		return 1;
+	}
+	if (!rec->pipe) {
+		err = backup(rec->path);
+		if (err) {
+			record_err("cannot rename %s to %s.old: %s", rec->path, rec->path,
+				   strerror(-err));
+			return 1;
+		}
+	}
+	rec->writer = ember_data_writer__open(rec->pipe ? NULL : rec->path, &wo);
+	if (!rec->writer) {
+		record_err("cannot create %s: %s", rec->pipe ? "the pipe output" : rec->path,
+			   strerror(errno));
+		return 1;
+	}
+	err = add_attrs(rec);
+	if (!err)
+		err = ember_data_writer__start(rec->writer, &rec->env);
+	if (err) {
+		rec->write_err = err;
+		return 1;
+	}
+	return 0;
+}
+
+int record_output__write(struct record *rec, const void *data, size_t size)
+{
+	int err;
+
+	if (rec->write_err)
+		return rec->write_err;
+	err = ember_data_writer__write(rec->writer, data, size);
+	if (err) {
+		rec->write_err = err;
+		return err;
+	}
+	rec->stats.bytes += size;
+	return 0;
+}
+
+int record_output__sync(struct record *rec)
+{
+	int err;
+
+	if (rec->write_err || !rec->writer)
+		return rec->write_err;
+	err = ember_data_writer__sync(rec->writer);
+	if (err)
+		rec->write_err = err;
+	return err;
+}
+
+void record_output__report_error(struct record *rec)
+{
+	int err = -rec->write_err;
+
+	if (err == EPIPE) {
+		record_err("the reader of the pipe went away; recording stopped");
+		return;
+	}
+	if (rec->pipe) {
+		record_err("cannot write to the pipe: %s", strerror(err));
+		return;
+	}
+	record_err("cannot write %s: %s%s; recording stopped, what was written before is "
+		   "kept and readable", rec->path, strerror(err),
+		   err == ENOSPC || err == EDQUOT ? " (the disk is full)" : "");
+}
+
+/* perf's closing line, with "ember" for "perf"; `comp` is the data size after compression. */
+static void print_summary(const struct record *rec, uint64_t size, uint64_t comp)
+{
+	fprintf(stderr, "[ ember record: Captured and wrote %.3f MB %s", size / 1024.0 / 1024.0,
+		rec->path);
+	if (rec->stats.samples)
+		fprintf(stderr, " (%llu samples)", (unsigned long long)rec->stats.samples);
+	if (rec->opts.comp_level > 0 && rec->stats.bytes && comp)
+		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
+			rec->stats.bytes / 1024.0 / 1024.0, (double)rec->stats.bytes / comp);
+	fprintf(stderr, " ]\n");
+}
+
+int record_output__close(struct record *rec, bool summary)
+{
+	uint64_t size, comp;
+	struct stat st;
+	int err;
+
+	if (!rec->writer)
+		return 0;
+	rec->env.first_sample_time = rec->stats.first_time;
+	rec->env.last_sample_time = rec->stats.last_time;
+	/* Flush first so the data size is final; on error the last sync's header stays. */
+	err = record_output__sync(rec);
+	comp = ember_data_writer__data_size(rec->writer);
+	if (err) {
+		ember_data_writer__delete(rec->writer);
+		rec->writer = NULL;
+		return 1;
+	}
+	err = ember_data_writer__close(rec->writer, &rec->env);
+	rec->writer = NULL;
+	if (err) {
+		rec->write_err = err;
+		return 1;
+	}
+	size = comp;
+	if (!rec->pipe && stat(rec->path, &st) == 0)
+		size = (uint64_t)st.st_size;
+	if (summary && !rec->opts.quiet)
+		print_summary(rec, size, comp);
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ember record: the options and the state of one recording, shared by the
+ * stages in src/record/ (options → events → target → open → output →
+ * synthesis → read loop → finish). Everything lives in one struct record
+ * on cmd_record()'s stack: no global state.
+ */
+#ifndef EMBER_RECORD_RECORD_H
+#define EMBER_RECORD_RECORD_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <ember/perf-data.h>
+#include "event/evlist.h"
+#include "event/workload.h"
+#include "record/signals.h"
+
+#define RECORD_DEFAULT_FREQ	4000
+#define RECORD_DEFAULT_OUTPUT	"perf.data"
+/* perf's default ring buffer for root: 512 KiB of data per cpu. */
+#define RECORD_DEFAULT_PAGES	128
+/* Default user stack dump of --call-graph dwarf, and its maximum. */
+#define RECORD_DWARF_STACK	8192
+#define RECORD_DWARF_STACK_MAX	65528
+
+enum record_callchain {
+	RECORD_CALLCHAIN_NONE,
+	RECORD_CALLCHAIN_FP,
+	RECORD_CALLCHAIN_DWARF,
+	RECORD_CALLCHAIN_LBR,
+};
+
+/* What the command line asked for. */
+struct record_opts {
+	/* target */
+	const char *pid, *tid, *cpu_list;
+	bool system_wide;
+	bool no_inherit;
+
+	/* sampling */
+	unsigned int freq;		/* -F, when freq_given */
+	bool freq_given, freq_max, strict_freq;
+	unsigned long long period;	/* -c, when period_given */
+	bool period_given;
+	enum record_callchain callchain;
+	unsigned int stack_size;	/* --call-graph dwarf,SIZE */
+	bool raw_samples, sample_addr, sample_cpu, sample_period, inherit_stat;
+	bool switch_events, all_user, all_kernel, no_bpf_event, buildid_mmap;
+
+	/* output */
+	const char *output;		/* NULL: perf.data, or stdout when it is a pipe */
+	unsigned int mmap_pages;	/* 0: RECORD_DEFAULT_PAGES */
+	bool mmap_rounded;		/* -m was not a power of two: say so */
+	int comp_level;			/* -z: zstd level, 0 off */
+	bool no_buildid, no_buildid_cache;
+	unsigned int proc_map_timeout;	/* ms; 0: the synthesizer's default */
+	bool quiet;
+	int verbose;
+
+	/* -e as given, parsed into evlist while the options are read */
+	struct ember_evlist *evlist;
+	struct ember_evsel *last_glob;	/* first evsel the latest -e added */
+	bool events_given;
+};
+
+/* Counters of the read loop, for the closing lines and the SAMPLE_TIME feature. */
+struct record_stats {
+	uint64_t samples;
+	uint64_t lost;			/* records the kernel dropped (PERF_RECORD_LOST) */
+	uint64_t lost_samples;		/* PERF_RECORD_LOST_SAMPLES from read_format LOST */
+	uint64_t waking;
+	uint64_t bytes;			/* bytes handed to the writer, before compression */
+	uint64_t first_time, last_time;
+};
+
+/* One recording. */
+struct record {
+	struct record_opts opts;
+	int argc;			/* the command to run, when there is one */
+	const char **argv;
+	int orig_argc;			/* ember record's own command line, for CMDLINE */
+	const char **orig_argv;
+
+	struct ember_evlist *evlist;
+	struct ember_evsel *tracking;	/* the evsel that asks for mmap/comm/task records */
+	struct ember_cpu_map *cpus;
+	struct ember_thread_map *threads;
+	bool forks;			/* runs a command */
+	bool target_none;		/* ... and records only it (no -p/-t/-a/-C) */
+	bool pipe;			/* pipe-mode output */
+	bool pipe_to_stdout;		/* no -o and stdout is a FIFO: perf's implicit pipe mode */
+
+	struct ember_workload wl;
+	bool wl_prepared, wl_started, wl_exited;
+
+	const char *path;		/* output path, "-" for stdout */
+	int out_fd;			/* pipe mode: fd the writer writes to, -1 otherwise */
+	struct ember_data_writer *writer;
+	struct ember_env env;
+	bool env_ready;
+	int write_err;			/* first writer error; recording stops */
+
+	struct record_signals sig;	/* INT, TERM, HUP end it; CHLD: the command exited */
+	int stop_signal;		/* the signal that ended the recording, 0 */
+	bool done, draining;
+	struct pollfd *pollfds;		/* ring buffers, then the signalfd */
+	int nr_pollfds;
+
+	struct record_stats stats;
+	uint64_t last_sync_ns;
+};
+
+/* Print one line "ember record: ..." on stderr (prefixed, newline added). */
+__attribute__((format(printf, 1, 2)))
+void record_err(const char *fmt, ...);
+
+#endif

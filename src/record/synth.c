@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The synthesized head of a recording, composed from lib/synth as perf
+ * 6.1's record__synthesize() and __cmd_record() write it (checked with
+ * `perf report -D` on perf's own files):
+ *
+ *	ID_INDEX  MMAP [kernel.kallsyms]_text (+modules)  [EVENT_UPDATE...]
+ *	THREAD_MAP  CPU_MAP  tasks...  COMM of the command  FINISHED_INIT
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "synth/synth.h"
+#include "record/output.h"
+#include "record/synth.h"
+
+static int emit(void *ctx, const struct perf_event_header *hdr)
+{
+	return record_output__write(ctx, hdr, hdr->size);
+}
+
+static int synth_init(struct record *rec, struct ember_synth *s)
+{
+	struct ember_synth_opts o = {
+		.emit = emit,
+		.ctx = rec,
+		.sample_id_all = true,
+		.sample_type = rec->evlist->first->attr.sample_type,
+		.mmap_data = rec->opts.sample_addr || rec->opts.callchain == RECORD_CALLCHAIN_DWARF,
+		.proc_map_timeout_ms = rec->opts.proc_map_timeout,
+	};
+	int err = ember_synth__init(s, &o);
+
+	if (err)
+		record_err("cannot read /proc: %s", strerror(-err));
+	return err;
+}
+
+/* An error from a synthesis step: the writer's (reported later) or one to explain now. */
+static int synth_error(struct record *rec, const char *what, int err)
+{
+	if (rec->write_err)
+		return 1;
+	record_err("%s: %s", what, strerror(-err));
+	return 1;
+}
+
+static int id_index(struct record *rec)
+{
+	struct ember_synth_id_index_entry *e;
+	struct ember_evsel *pos;
+	size_t nr = 0, max = 0;
+	int err;
+
+	ember_evlist__for_each(rec->evlist, pos)
+		max += (size_t)pos->nr_fds_cpus * pos->nr_fds_threads;
+	e = calloc(max ? max : 1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	ember_evlist__for_each(rec->evlist, pos) {
+		for (int c = 0; c < pos->nr_fds_cpus; c++) {
+			for (int t = 0; t < pos->nr_fds_threads; t++) {
+				int i = c * pos->nr_fds_threads + t;
+				pid_t tid = ember_thread_map__pid(pos->threads, t);
+
+				if (pos->fds[i] < 0)
+					continue;
+				e[nr].id = pos->ids[i];
+				e[nr].idx = (uint64_t)c;
+				e[nr].cpu = (uint64_t)(int64_t)ember_cpu_map__cpu(pos->cpus, c);
+				e[nr].tid = (uint64_t)(int64_t)tid;
+				nr++;
+			}
+		}
+	}
+	err = ember_synth__id_index(emit, rec, e, nr);
+	free(e);
+	return err;
+}
+
+/* perf_event__synthesize_event_update_name(): names travel this way in pipe mode. */
+static int event_update_names(struct record *rec)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(rec->evlist, pos) {
+		const char *name = ember_evsel__name(pos);
+		/* header, type, id, then perf's 16-byte union before the name */
+		size_t size = (40 + strlen(name) + 1 + 7) & ~(size_t)7;
+		struct ember_record_event_update *ev;
+		int err;
+
+		if (!pos->fds || size > 0xffff)
+			continue;
+		ev = calloc(1, size);
+		if (!ev)
+			return -ENOMEM;
+		ev->header.type = EMBER_RECORD_EVENT_UPDATE;
+		ev->header.size = (uint16_t)size;
+		ev->type = 2;	/* PERF_EVENT_UPDATE__NAME */
+		for (int i = 0; i < pos->nr_fds_cpus * pos->nr_fds_threads; i++) {
+			if (pos->fds[i] >= 0) {
+				ev->id = pos->ids[i];
+				break;
+			}
+		}
+		memcpy(ev->data, name, strlen(name));
+		err = record_output__write(rec, ev, size);
+		free(ev);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int maps(struct record *rec)
+{
+	int nr_threads = ember_thread_map__nr(rec->threads);
+	int nr_cpus = ember_cpu_map__nr(rec->cpus);
+	pid_t *pids = calloc((size_t)nr_threads + 1, sizeof(*pids));
+	int *cpus = calloc((size_t)nr_cpus + 1, sizeof(*cpus));
+	int err = -ENOMEM;
+
+	if (!pids || !cpus)
+		goto out;
+	for (int i = 0; i < nr_threads; i++)
+		pids[i] = ember_thread_map__pid(rec->threads, i);
+	for (int i = 0; i < nr_cpus; i++)
+		cpus[i] = ember_cpu_map__cpu(rec->cpus, i);
+	err = ember_synth__thread_map(emit, rec, pids, NULL, nr_threads);
+	if (!err)
+		err = ember_synth__cpu_map(emit, rec, cpus, nr_cpus);
+out:
+	free(pids);
+	free(cpus);
+	return err;
+}
+
+static bool exclude_kernel(const struct ember_evlist *evlist)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(evlist, pos)
+		if (!pos->attr.exclude_kernel)
+			return false;
+	return true;
+}
+
+static int kernel(struct record *rec, struct ember_synth *s)
+{
+	int err;
+
+	if (exclude_kernel(rec->evlist))
+		return 0;
+	err = ember_synth__kernel(s);
+	if (err && !rec->write_err) {
+		/* As perf: warn and go on; kernel samples will not resolve. */
+		if (!rec->opts.quiet)
+			fprintf(stderr, "Couldn't record kernel reference relocation symbol\n"
+				"Symbol resolution may be skewed if relocation was used (e.g. kexec).\n"
+				"Check /proc/kallsyms permission or run as root.\n");
+		err = 0;
+	}
+	return err;
+}
+
+static int tasks(struct record *rec, struct ember_synth *s)
+{
+	const struct record_opts *o = &rec->opts;
+	int nr = ember_thread_map__nr(rec->threads), err;
+	pid_t *tids;
+
+	if (o->system_wide || o->cpu_list) {
+		err = ember_synth__all_processes(s);
+		return err ? synth_error(rec, "cannot read the processes in /proc", err) : 0;
+	}
+	if (!o->pid && !o->tid)
+		return 0;
+	tids = calloc((size_t)nr, sizeof(*tids));
+	if (!tids)
+		return synth_error(rec, "cannot list the threads", -ENOMEM);
+	for (int i = 0; i < nr; i++)
+		tids[i] = ember_thread_map__pid(rec->threads, i);
+	err = ember_synth__threads(s, tids, nr);
+	free(tids);
+	if (!err || rec->write_err)
+		return rec->write_err ? 1 : 0;
+	if (err == -EACCES) {
+		record_err("cannot read the memory maps of %s %s (/proc/PID/maps): permission "
+			   "denied", o->pid ? "process" : "thread", o->pid ? o->pid : o->tid);
+		return 1;
+	}
+	if (err == -ESRCH) {
+		record_err("no such %s: %s", o->pid ? "process" : "thread", o->pid ? o->pid : o->tid);
+		return 1;
+	}
+	return synth_error(rec, "cannot describe the target's threads", err);
+}
+
+int record_synth__start(struct record *rec)
+{
+	struct ember_synth s;
+	int err, ret = 0;
+
+	if (synth_init(rec, &s))
+		return 1;
+	err = id_index(rec);
+	if (!err)
+		err = kernel(rec, &s);
+	if (!err && rec->pipe)
+		err = event_update_names(rec);
+	if (!err)
+		err = maps(rec);
+	if (err)
+		ret = synth_error(rec, "cannot write the synthesized records", err);
+	else
+		ret = tasks(rec, &s);
+	ember_synth__exit(&s);
+	return ret;
+}
+
+int record_synth__workload_comm(struct record *rec)
+{
+	struct ember_synth s;
+	pid_t ret;
+
+	if (!rec->forks)
+		return 0;
+	if (synth_init(rec, &s))
+		return 1;
+	ret = ember_synth__comm(&s, rec->wl.pid);
+	ember_synth__exit(&s);
+	if (ret < 0 && ret != -ESRCH)
+		return synth_error(rec, "cannot describe the command", ret);
+	return 0;
+}
+
+int record_synth__finished_init(struct record *rec)
+{
+	int err = ember_synth__finished_init(emit, rec);
+
+	return err ? synth_error(rec, "cannot write", err) : 0;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The records ember record writes before the kernel's: what already exists when it starts. */
+#ifndef EMBER_RECORD_SYNTH_H
+#define EMBER_RECORD_SYNTH_H
+
+#include "record/record.h"
+
+/*
+ * Write what perf 6.1's record__synthesize() writes, in its order:
+ * ID_INDEX, the kernel and module MMAPs (unless every event excludes the
+ * kernel), EVENT_UPDATE names (pipe mode), THREAD_MAP, CPU_MAP, then the
+ * existing tasks: COMM and MMAP2 of -p/-t's threads, FORK+COMM+MMAP2 of
+ * every process for -a/-C. Returns 0 or an exit code (message printed,
+ * except write errors: rec->write_err).
+ */
+int record_synth__start(struct record *rec);
+
+/* COMM of the command, forked but not yet exec'ed (perf's "perf-exec" COMM). 0 or exit code. */
+int record_synth__workload_comm(struct record *rec);
+
+/* FINISHED_INIT: the synthesized records end here. 0 or exit code. */
+int record_synth__finished_init(struct record *rec);
+
+#endif

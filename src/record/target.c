@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The four ways perf records: a command it starts (events on the command's
+ * pid, one ring buffer per cpu, enabled at its exec), processes or threads
+ * that already run (-p/-t), the whole system or some cpus (-a/-C), and any
+ * of the last three for the duration of a command.
+ */
+#include <errno.h>
+#include <string.h>
+#include "event/cpumap.h"
+#include "record/target.h"
+
+void record_target__init(struct record *rec)
+{
+	const struct record_opts *o = &rec->opts;
+
+	rec->forks = rec->argc > 0;
+	rec->target_none = rec->forks && !o->pid && !o->tid && !o->system_wide && !o->cpu_list;
+}
+
+int record_target__prepare_workload(struct record *rec)
+{
+	int err;
+
+	if (!rec->forks)
+		return 0;
+	err = ember_workload__prepare(&rec->wl, rec->argv);
+	if (err) {
+		record_err("cannot start '%s': %s", rec->argv[0], strerror(-err));
+		return 1;
+	}
+	rec->wl_prepared = true;
+	return 0;
+}
+
+static int cpu_map_error(const char *list, int err)
+{
+	if (err == ENODEV)
+		record_err("cpu list '%s' names a cpu that is offline or absent", list);
+	else if (err == EINVAL)
+		record_err("invalid cpu list '%s' (expected a list such as 0,2-3)", list);
+	else
+		record_err("cannot read the online cpus: %s", strerror(err));
+	return err == ENOMEM || !list ? 1 : 2;
+}
+
+static int thread_map_error(const char *what, const char *list, int err)
+{
+	if (err == ESRCH || err == ENOENT)
+		record_err("no such %s: %s", what, list);
+	else if (err == EINVAL)
+		record_err("invalid %s list '%s' (expected numbers such as 1234,5678)", what, list);
+	else
+		record_err("cannot list the threads of %s %s: %s", what, list, strerror(err));
+	return err == EINVAL ? 2 : 1;
+}
+
+int record_target__maps(struct record *rec)
+{
+	const struct record_opts *o = &rec->opts;
+	bool cpu_wide = o->system_wide || o->cpu_list;
+
+	rec->cpus = ember_cpu_map__new(cpu_wide ? o->cpu_list : NULL);
+	if (!rec->cpus)
+		return cpu_map_error(cpu_wide ? o->cpu_list : NULL, errno);
+
+	errno = 0;
+	if (o->pid)
+		rec->threads = ember_thread_map__new_pids(o->pid);
+	else if (o->tid)
+		rec->threads = ember_thread_map__new_tids(o->tid);
+	else if (cpu_wide)
+		rec->threads = ember_thread_map__new_any();
+	else
+		rec->threads = ember_thread_map__new_pid(rec->wl.pid);
+	if (!rec->threads || ember_thread_map__nr(rec->threads) == 0) {
+		int err = errno ? errno : ESRCH;
+
+		ember_thread_map__put(rec->threads);
+		rec->threads = NULL;
+		if (o->pid)
+			return thread_map_error("process", o->pid, err);
+		if (o->tid)
+			return thread_map_error("thread", o->tid, err);
+		record_err("out of memory");
+		return 1;
+	}
+	ember_evlist__set_maps(rec->evlist, rec->cpus, rec->threads);
+	return 0;
+}
+
+void record_target__exit(struct record *rec)
+{
+	ember_cpu_map__put(rec->cpus);
+	ember_thread_map__put(rec->threads);
+	rec->cpus = NULL;
+	rec->threads = NULL;
+}
