@@ -28,8 +28,15 @@
  *	ember_data_writer__write(w, rec, rec->size);	(as often as needed)
  *	ember_data_writer__close(w, &env);
  *
+ * Ownership: the reader owns its records, attrs and env (valid until
+ * ember_data_reader__delete(), records only until the next next()); the
+ * writer copies what add_attr() gives it and only reads the env during
+ * start() and close(); a struct ember_env filled by ember_env__gather() is
+ * the caller's, released with ember_env__exit().
+ *
  * Byte-swapped files (recorded on a machine of the other endianness) are
- * detected and refused with -EPROTONOSUPPORT.
+ * detected and refused with -EPROTONOSUPPORT. COMPRESSED records need
+ * libzstd.so.1, loaded when first needed.
  */
 #ifndef EMBER_PERF_DATA_H
 #define EMBER_PERF_DATA_H
@@ -572,8 +579,10 @@ EMBER_API void ember_env__exit(struct ember_env *env);
  * (hostname, os release, arch), "ember <version>", cpus, /proc/cpuinfo model
  * name and cpuid ("GenuineIntel,6,85,7"), /proc/meminfo, cpu/numa/memory
  * topology, caches and pmus from sysfs, empty BPF sections. Features it
- * cannot read are left out of env->feat. `env` is zeroed first; free with
- * ember_env__exit(). Returns 0 or -ENOMEM.
+ * cannot read are left out of env->feat. What only the recorder knows is
+ * its to add: CMDLINE (ember_env__set_cmdline), BUILD_ID, SAMPLE_TIME,
+ * TRACING_DATA, GROUP_DESC, CLOCKID/CLOCK_DATA. `env` is zeroed first; free
+ * with ember_env__exit(). Returns 0 or -ENOMEM.
  */
 EMBER_API int ember_env__gather(struct ember_env *env);
 
@@ -752,8 +761,10 @@ EMBER_API int ember_data_writer__add_attr(struct ember_data_writer *w,
 /*
  * Begin the data. File mode: writes the header (data size 0), ids and attrs.
  * Pipe mode: writes the 16-byte header, one HEADER_ATTR per event, one
- * HEADER_FEATURE per feature of `env` (may be NULL) plus EVENT_DESC, the
- * end-of-features mark and the TRACING_DATA record and blob if env has one.
+ * HEADER_FEATURE per feature of `env` (may be NULL) perf sends in pipe mode,
+ * plus EVENT_DESC, the end-of-features mark, HEADER_BUILD_ID records and
+ * the TRACING_DATA record and blob if env has them. The records that follow
+ * (ID_INDEX, synthesized tasks, FINISHED_INIT, samples...) are the caller's.
  */
 EMBER_API int ember_data_writer__start(struct ember_data_writer *w, const struct ember_env *env);
 
