@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "synth/synth.h"
+#include "record/kernel.h"
 #include "record/output.h"
 #include "record/synth.h"
 
@@ -153,7 +154,7 @@ static int kernel(struct record *rec, struct ember_synth *s)
 
 	if (exclude_kernel(rec->evlist))
 		return 0;
-	err = ember_synth__kernel(s);
+	err = record_kernel__synthesize(s);
 	if (err && !rec->write_err) {
 		/* As perf: warn and go on; kernel samples will not resolve. */
 		if (!rec->opts.quiet)
