@@ -175,12 +175,11 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 	a->context_switch = track && o->switch_events;
 	a->build_id = track && o->buildid_mmap;
 
-	if (o->all_user) {
+	/* perf's --all-user leaves exclude_hv alone. */
+	if (o->all_user)
 		a->exclude_kernel = 1;
-		a->exclude_hv = 1;
-	} else if (o->all_kernel) {
+	else if (o->all_kernel)
 		a->exclude_user = 1;
-	}
 
 	/*
 	 * Leaders start disabled: a command's enable at its exec, a running

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The events ember record opens are perf record 6.1's: for each command
+# line below both tools record `true` and the "# event :" lines of
+# `perf report --header-only` (name, attr fields, sample and read formats;
+# ids aside) must be the same. This covers the default event and its
+# fallback to cpu-clock without a PMU, -c/-F/-F max, callchain modes,
+# -a's tracking dummy, ID versus IDENTIFIER, tracepoints and globs,
+# groups, modifiers and the sampling flags.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+if ! have_perf; then
+	skip setup "perf not installed"
+	exit 0
+fi
+if ! is_root; then
+	skip setup "needs root for -a and tracepoints"
+	exit 0
+fi
+if [ ! -x "$EMBER" ]; then
+	skip setup "no $EMBER; build first"
+	exit 0
+fi
+have_tracefs || true
+
+events() {
+	"$PERF" report --header-only -i "$1" 2>/dev/null | grep '^# event :' |
+		sed 's/id = {[^}]*}, //'
+}
+
+# compare NAME ARGS...: both tools record `true` with ARGS.
+compare() {
+	local name=$1 want got
+	shift
+	"$PERF" record -q -o "$TMP/p.data" "$@" -- true >/dev/null 2>&1
+	"$EMBER" record -q -o "$TMP/e.data" "$@" -- true >/dev/null 2>&1
+	want=$(events "$TMP/p.data")
+	got=$(events "$TMP/e.data")
+	if [ -z "$want" ]; then
+		skip "$name" "perf could not record with: $*"
+	elif [ "$want" = "$got" ]; then
+		pass "$name"
+	else
+		fail "$name" "ember record $*"
+		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | sed 's/^/     /'
+	fi
+	rm -f "$TMP/p.data" "$TMP/e.data"
+}
+
+compare default
+compare count -c 10000
+compare freq -F 1000
+compare freq-max -F max
+compare cpu-clock -e cpu-clock
+compare cycles-fallback -e cycles
+compare two-events -e cpu-clock,task-clock
+compare two-e -e cpu-clock -e page-faults
+compare user-g -g -e cpu-clock:u
+compare kernel -e cpu-clock:k
+compare call-graph-fp --call-graph fp
+compare call-graph-dwarf --call-graph dwarf
+compare call-graph-dwarf-size --call-graph dwarf,4096
+compare system-wide -a
+compare system-wide-g -a -g
+compare cpu-list -C 0
+compare system-wide-two -a -e cpu-clock -e task-clock
+compare switch-events --switch-events
+compare raw-samples -R
+compare timestamp -T
+compare data -d
+compare no-inherit --no-inherit
+compare stat -s
+compare period -P -c 1000
+compare sample-cpu --sample-cpu
+compare group -e '{cpu-clock,task-clock}'
+compare group-u-a -e '{cpu-clock,task-clock}:u' -a
+compare all-user --all-user
+compare all-kernel --all-kernel
+compare no-bpf-event --no-bpf-event
+compare buildid-mmap --buildid-mmap
+compare compressed -z
+compare dummy -e dummy
+if [ -d /sys/kernel/tracing/events/syscalls ]; then
+	compare tracepoint -e syscalls:sys_enter_write
+	compare tracepoint-glob -e 'syscalls:sys_enter_wr*'
+	compare tracepoint-and-clock -e cpu-clock -e syscalls:sys_enter_write
+	compare tracepoint-freq -e syscalls:sys_enter_write -F 100
+else
+	skip tracepoint "no syscalls tracepoints in tracefs"
+fi
+
+# Pipe mode forces sample ids (ID) even for one event, as perf.
+"$PERF" record -q -o - -- true 2>/dev/null >"$TMP/p.pipe"
+"$EMBER" record -q -o - -- true 2>/dev/null >"$TMP/e.pipe"
+want=$("$PERF" report --header-only -i - <"$TMP/p.pipe" 2>/dev/null | grep '^# event :' | sed 's/id = {[^}]*}, //')
+got=$("$PERF" report --header-only -i - <"$TMP/e.pipe" 2>/dev/null | grep '^# event :' | sed 's/id = {[^}]*}, //')
+expect_eq "pipe" "$got" "$want"
