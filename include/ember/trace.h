@@ -64,9 +64,12 @@ EMBER_API int ember_trace__event_name(struct ember_trace *t, int id, const char 
 				      const char **name);
 
 /*
- * Resolve kernel addresses (%pS, ksym fields) while printing: fn returns
- * the function name of *addrp (and may set *addrp to its start, *modp to
- * its module), or NULL. Same contract as libtraceevent's resolver.
+ * Resolve kernel addresses (%ps, %pS) while printing, as perf script does
+ * with its kernel map: fn returns the name of the symbol holding *addrp
+ * and sets *addrp to its start (and *modp to its module, or NULL), or
+ * returns NULL. Without one, kallsyms in the blob are used (perf 6.1
+ * writes none) and addresses print as numbers. fn NULL removes it.
+ * Returns 0 or -ENOMEM.
  */
 typedef char *(*ember_trace_func_resolver_t)(void *priv, unsigned long long *addrp, char **modp);
 EMBER_API int ember_trace__set_function_resolver(struct ember_trace *t,
@@ -80,7 +83,9 @@ EMBER_API int ember_trace__set_function_resolver(struct ember_trace *t,
  * snprintf: writes at most `size` bytes, NUL included, and returns the
  * length of the whole text; fprintf: returns the bytes written. Both
  * return -ENOENT (unknown event), -EINVAL (raw shorter than the event's
- * fields), -ENOMEM.
+ * fields, or a corrupt dump length), -ENOMEM. Events whose print fmt
+ * libtraceevent cannot run print "[FAILED TO PARSE] field=value...", as
+ * in perf. Printing uses a scratch buffer in t: one thread at a time.
  */
 EMBER_API int ember_trace__snprintf(struct ember_trace *t, int cpu, const void *raw,
 				    size_t raw_size, char *buf, size_t size);

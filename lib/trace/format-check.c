@@ -35,6 +35,7 @@ enum tok { T_END, T_NEWLINE, T_IDENT, T_NUMBER, T_STRING, T_CHAR, T_PUNCT, T_BAD
 struct field_name {
 	const char *name;
 	size_t len;
+	unsigned long size;
 	bool array;
 };
 
@@ -48,6 +49,7 @@ struct fcheck {
 	size_t tlen;
 	int depth;
 	bool unsupported;		/* valid, but beyond what libtraceevent prints */
+	struct trace_format_info *info;
 };
 
 /* ---- the fields part ---------------------------------------------------- */
@@ -121,7 +123,7 @@ static bool add_field(struct fcheck *c, const char *name, size_t len, bool array
 			return false;
 		c->fields = f;
 	}
-	c->fields[c->nr++] = (struct field_name){ name, len, array };
+	c->fields[c->nr++] = (struct field_name){ .name = name, .len = len, .array = array };
 	return true;
 }
 
@@ -165,7 +167,10 @@ static int field_line(struct fcheck *c)
 	err = declaration(c, semi);
 	if (err)
 		return err;
-	if (!lit(c, ";\toffset:") || !number(c) || !lit(c, ";\tsize:") || !number(c) || !lit(c, ";"))
+	if (!lit(c, ";\toffset:") || !number(c) || !lit(c, ";\tsize:"))
+		return -EINVAL;
+	c->fields[c->nr - 1].size = strtoul(c->p, NULL, 10);
+	if (!number(c) || !lit(c, ";"))
 		return -EINVAL;
 	if (lit(c, "\tsigned:") && (!number(c) || !lit(c, ";")))
 		return -EINVAL;
@@ -291,15 +296,27 @@ static bool field_ref(struct fcheck *c, bool want_array)
 	return true;
 }
 
-/* sizeof(type) or sizeof(REC->field), as far as libtraceevent's process_sizeof goes. */
-static bool sizeof_arg(struct fcheck *c)
+/* The "type)" of sizeof(type), with a type libtraceevent's process_sizeof() knows. */
+static bool sizeof_type(struct fcheck *c)
 {
 	static const char *const types[] = {
 		"int", "long", "unsigned", "u64", "__u64", "s64", "__s64", "u32", "__u32", "s32",
 		"__s32", "u16", "__u16", "s16", "__s16", "u8", "__u8", "s8", "__8",
 	};
-	const struct field_name *f;
 	bool known = false;
+
+	while (c->tok == T_IDENT) {
+		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			known |= is(c, types[i]);
+		next(c);
+	}
+	return known && accept(c, ")");
+}
+
+/* sizeof(type) or sizeof(REC->field), as far as libtraceevent's process_sizeof() goes. */
+static bool sizeof_arg(struct fcheck *c)
+{
+	const struct field_name *f;
 
 	if (!accept(c, "("))
 		return false;
@@ -313,12 +330,7 @@ static bool sizeof_arg(struct fcheck *c)
 		next(c);
 		return accept(c, ")");
 	}
-	while (c->tok == T_IDENT) {
-		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-			known |= is(c, types[i]);
-		next(c);
-	}
-	return known && accept(c, ")");
+	return sizeof_type(c);
 }
 
 /*
@@ -334,6 +346,68 @@ static bool data_source(struct fcheck *c)
 	return accept(c, "(") && field_ref(c, true) && accept(c, ")");
 }
 
+/* A number literal in [min, max]. */
+static bool literal(struct fcheck *c, unsigned long long min, unsigned long long max)
+{
+	unsigned long long v;
+
+	if (c->tok != T_NUMBER)
+		return false;
+	v = strtoull(c->ts, NULL, 0);
+	next(c);
+	return v >= min && v <= max;
+}
+
+/* The element size of __print_array(): sizeof(type) or a literal, 1 to 8. */
+static bool element_size(struct fcheck *c)
+{
+	if (accept(c, "sizeof"))
+		return accept(c, "(") && sizeof_type(c);
+	return literal(c, 1, 8);
+}
+
+/* Note a length field wider than 16 bits, for trace-print.c to size its slack by. */
+static bool len_field(struct fcheck *c, const struct field_name *f)
+{
+	struct trace_format_info *info = c->info;
+
+	if (info->nr_len_fields == TRACE_MAX_LEN_FIELDS || f->len >= sizeof(info->len_fields[0]))
+		return false;
+	memcpy(info->len_fields[info->nr_len_fields], f->name, f->len);
+	info->len_fields[info->nr_len_fields++][f->len] = '\0';
+	return true;
+}
+
+/*
+ * How many elements __print_hex() and __print_array() dump, which
+ * libtraceevent takes from the sample unchecked: a literal, a field, or a
+ * dynamic array's length (divided by a sizeof). Below 64 Ki, trace-print.c
+ * leaves enough slack after its copy of the sample; for wider fields, it
+ * reads their value first.
+ */
+static bool data_length(struct fcheck *c)
+{
+	const struct field_name *f;
+
+	if (accept(c, "REC")) {
+		if (!accept(c, "->") || c->tok != T_IDENT)
+			return false;
+		f = find_field(c, c->ts, c->tlen);
+		if (!f || f->array || f->size > 8)
+			return false;
+		next(c);
+		return f->size <= 2 || len_field(c, f);
+	}
+	if (accept(c, "__get_dynamic_array_len") || accept(c, "__get_rel_dynamic_array_len")) {
+		if (!accept(c, "(") || !field_ref(c, true) || !accept(c, ")"))
+			return false;
+		if (!accept(c, "/"))
+			return true;
+		return is(c, "sizeof") ? element_size(c) : literal(c, 1, 65535);
+	}
+	return literal(c, 0, 65535);
+}
+
 /* A call of one of the helpers libtraceevent implements; others make the print unsupported. */
 static bool call(struct fcheck *c, const char *name, size_t len)
 {
@@ -342,9 +416,6 @@ static bool call(struct fcheck *c, const char *name, size_t len)
 		"__get_cpumask", "__get_rel_cpumask", "__get_dynamic_array",
 		"__get_rel_dynamic_array", "__get_sockaddr", "__get_sockaddr_rel",
 		"__get_dynamic_array_len", "__get_rel_dynamic_array_len",
-	};
-	static const char *const data_helpers[] = {
-		"__print_hex", "__print_hex_str", "__print_array",
 	};
 	static const char *const arg_helpers[] = {
 		"__print_flags", "__print_symbolic", "__builtin_expect",
@@ -355,10 +426,15 @@ static bool call(struct fcheck *c, const char *name, size_t len)
 			return accept(c, "(") && field_ref(c, true) && accept(c, ")");
 	if (len == 6 && !memcmp(name, "sizeof", 6))
 		return sizeof_arg(c);
-	for (size_t i = 0; i < sizeof(data_helpers) / sizeof(data_helpers[0]); i++)
-		if (len == strlen(data_helpers[i]) && !memcmp(name, data_helpers[i], len))
-			return accept(c, "(") && data_source(c) && accept(c, ",") &&
-			       expr_list(c, ")");
+	if (len == 11 && !memcmp(name, "__print_hex", len))
+		return accept(c, "(") && data_source(c) && accept(c, ",") && data_length(c) &&
+		       accept(c, ")");
+	if (len == 15 && !memcmp(name, "__print_hex_str", len))
+		return accept(c, "(") && data_source(c) && accept(c, ",") && data_length(c) &&
+		       accept(c, ")");
+	if (len == 13 && !memcmp(name, "__print_array", len))
+		return accept(c, "(") && data_source(c) && accept(c, ",") && data_length(c) &&
+		       accept(c, ",") && element_size(c) && accept(c, ")");
 	for (size_t i = 0; i < sizeof(arg_helpers) / sizeof(arg_helpers[0]); i++)
 		if (len == strlen(arg_helpers[i]) && !memcmp(name, arg_helpers[i], len))
 			return accept(c, "(") && expr_list(c, ")");
@@ -564,7 +640,7 @@ static bool printable(const char *buf, size_t size)
 	return true;
 }
 
-static int check(struct fcheck *c, size_t *print_off)
+static int check(struct fcheck *c)
 {
 	const char *name;
 	size_t len;
@@ -584,7 +660,7 @@ static int check(struct fcheck *c, size_t *print_off)
 	}
 	if (!c->nr)
 		return -EINVAL;
-	*print_off = c->p - c->start;
+	c->info->print_off = c->p - c->start;
 	c->p += 11;
 	if (c->p == c->end || *c->p != '"' || !quoted(c, '"'))
 		return -EINVAL;
@@ -599,17 +675,51 @@ static int check(struct fcheck *c, size_t *print_off)
 	return c->unsupported ? 1 : -EINVAL;
 }
 
-int trace_format_check(const char *buf, size_t size, size_t *print_off)
+int trace_format_check(const char *buf, size_t size, struct trace_format_info *info)
 {
-	struct fcheck c = { .start = buf, .p = buf, .end = buf + size };
+	struct fcheck c = { .start = buf, .p = buf, .end = buf + size, .info = info };
 	int ret;
 
+	memset(info, 0, sizeof(*info));
 	if (!printable(buf, size))
 		return -EINVAL;
-	ret = check(&c, print_off);
+	ret = check(&c);
 	if (ret < 0)
 		pr_debug("tracing data: malformed event format near byte %zu\n",
 			 (size_t)(c.p - buf));
 	free(c.fields);
 	return ret;
+}
+
+char *trace_format_escape_tabs(const char *buf, size_t size, size_t print_off, size_t *new_size)
+{
+	bool in_string = false;
+	size_t n = 0, tabs = 0;
+	char *out;
+
+	for (size_t i = print_off; i < size; i++)
+		tabs += buf[i] == '\t';
+	out = malloc(size + tabs + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, buf, print_off);
+	n = print_off;
+	for (size_t i = print_off; i < size; i++) {
+		if (in_string && buf[i] == '\\' && i + 1 < size) {
+			out[n++] = buf[i++];
+			out[n++] = buf[i];
+			continue;
+		}
+		if (buf[i] == '"')
+			in_string = !in_string;
+		if (in_string && buf[i] == '\t') {
+			out[n++] = '\\';
+			out[n++] = 't';
+			continue;
+		}
+		out[n++] = buf[i];
+	}
+	out[n] = '\0';
+	*new_size = n;
+	return out;
 }

@@ -12,13 +12,39 @@
 #include "trace/trace.h"
 
 /*
- * Copy raw into t's scratch buffer, followed by TRACE_PRINT_SLACK zero bytes,
- * so that a length read from a corrupt sample cannot send libtraceevent
- * past the end of the caller's buffer.
+ * The zeroes to leave after the copy of a sample of event ev: the default,
+ * or more when its print fmt dumps as many elements as a wide field says
+ * (up to 8 bytes each). -EINVAL for an absurd length: a corrupt sample.
  */
-static void *padded_copy(struct ember_trace *t, const void *raw, size_t raw_size)
+static long slack_for(const struct ember_trace *t, const struct tep_event *ev, const void *raw)
 {
-	size_t need = raw_size + TRACE_PRINT_SLACK;
+	unsigned long long len, max = 0;
+
+	for (size_t i = 0; i < t->nr_guards; i++) {
+		if (t->guards[i].id != ev->id)
+			continue;
+		for (int j = 0; j < t->guards[i].nr; j++) {
+			const struct tep_format_field *f = t->guards[i].fields[j];
+
+			len = tep_read_number(ev->tep, (const char *)raw + f->offset, f->size);
+			if (len > max)
+				max = len;
+		}
+	}
+	if (max > (TRACE_PRINT_MAX_SLACK - TRACE_PRINT_SLACK) / 8)
+		return -EINVAL;
+	return TRACE_PRINT_SLACK + max * 8;
+}
+
+/*
+ * Copy raw into t's scratch buffer, followed by `slack` zero bytes, so that
+ * a length read from a corrupt sample cannot send libtraceevent past the
+ * end of the caller's buffer. libtraceevent only reads the copy: only what
+ * the last, longer sample left there needs clearing.
+ */
+static void *padded_copy(struct ember_trace *t, const void *raw, size_t raw_size, size_t slack)
+{
+	size_t need = raw_size + slack;
 	uint8_t *p;
 
 	if (need > t->scratch_size) {
@@ -29,7 +55,6 @@ static void *padded_copy(struct ember_trace *t, const void *raw, size_t raw_size
 		t->scratch = p;
 		t->scratch_size = need;
 	}
-	/* only what the last, longer sample left there needs clearing */
 	if (t->scratch_used > raw_size)
 		memset(t->scratch + raw_size, 0, t->scratch_used - raw_size);
 	memcpy(t->scratch, raw, raw_size);
@@ -42,13 +67,19 @@ static int format(struct ember_trace *t, int cpu, const void *raw, size_t raw_si
 		  struct trace_seq *s)
 {
 	struct tep_record rec;
+	struct tep_event *ev;
+	long slack;
 	void *copy;
 
 	if (raw_size > INT_MAX)
 		return -EINVAL;
-	if (!trace_raw_event(t, raw, raw_size))
+	ev = trace_raw_event(t, raw, raw_size);
+	if (!ev)
 		return -errno;
-	copy = padded_copy(t, raw, raw_size);
+	slack = slack_for(t, ev, raw);
+	if (slack < 0)
+		return slack;
+	copy = padded_copy(t, raw, raw_size, slack);
 	if (!copy)
 		return -ENOMEM;
 	memset(&rec, 0, sizeof(rec));

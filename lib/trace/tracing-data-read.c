@@ -15,6 +15,7 @@
 struct td_reader {
 	struct dcur c;
 	const uint8_t *start;
+	struct ember_trace *trace;
 	struct tep_handle *tep;
 	int err;			/* first error: -EINVAL, -ENOMEM */
 };
@@ -137,11 +138,36 @@ static char *without_print_fmt(const char *buf, size_t print_off, size_t *size)
 	return copy;
 }
 
+/* Remember the wide length fields of ev's print fmt, for trace-print.c. */
+static void add_len_guard(struct td_reader *r, struct tep_event *ev,
+			  const struct trace_format_info *info)
+{
+	struct ember_trace *t = r->trace;
+	struct trace_len_guard *g;
+
+	g = realloc(t->guards, (t->nr_guards + 1) * sizeof(*g));
+	if (!g) {
+		fail(r, -ENOMEM, "event format");
+		return;
+	}
+	t->guards = g;
+	g += t->nr_guards;
+	memset(g, 0, sizeof(*g));
+	g->id = ev->id;
+	for (int i = 0; i < info->nr_len_fields; i++) {
+		g->fields[g->nr] = tep_find_any_field(ev, info->len_fields[i]);
+		if (g->fields[g->nr])
+			g->nr++;
+	}
+	t->nr_guards++;
+}
+
 static void read_format(struct td_reader *r, const char *sys)
 {
+	struct trace_format_info info;
 	struct tep_event *ev = NULL;
-	size_t print_off, size;
 	bool no_print = false;
+	size_t size;
 	uint64_t size64;
 	char *buf, *copy;
 	char msg[128];
@@ -152,7 +178,7 @@ static void read_format(struct td_reader *r, const char *sys)
 		return;
 	size = size64;
 	/* libtraceevent trusts its input: give it only well-formed formats */
-	ret = trace_format_check(buf, size, &print_off);
+	ret = trace_format_check(buf, size, &info);
 	if (ret < 0) {
 		if (ret == -ENOMEM)
 			fail(r, -ENOMEM, "event format");
@@ -161,15 +187,17 @@ static void read_format(struct td_reader *r, const char *sys)
 		goto out;
 	}
 	if (ret == 1) {
-		copy = without_print_fmt(buf, print_off, &size);
-		if (!copy) {
-			fail(r, -ENOMEM, "event format");
-			goto out;
-		}
-		free(buf);
-		buf = copy;
+		copy = without_print_fmt(buf, info.print_off, &size);
 		no_print = true;
+	} else {
+		copy = trace_format_escape_tabs(buf, size, info.print_off, &size);
 	}
+	if (!copy) {
+		fail(r, -ENOMEM, "event format");
+		goto out;
+	}
+	free(buf);
+	buf = copy;
 	ret = tep_parse_format(r->tep, &ev, buf, size, sys);
 	if (ret == TEP_ERRNO__MEM_ALLOC_FAILED) {
 		fail(r, -ENOMEM, "event format");
@@ -180,6 +208,8 @@ static void read_format(struct td_reader *r, const char *sys)
 	} else if (ev && no_print) {
 		/* what libtraceevent does with a print fmt it cannot parse */
 		ev->flags |= TEP_EVENT_FL_FAILED;
+	} else if (ev && info.nr_len_fields) {
+		add_len_guard(r, ev, &info);
 	}
 out:
 	free(buf);
@@ -335,6 +365,7 @@ struct ember_trace *ember_trace__parse(const void *data, size_t size)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
+	r.trace = t;
 	t->tep = r.tep = tep_alloc();
 	if (!t->tep) {
 		free(t);
@@ -361,6 +392,7 @@ void ember_trace__delete(struct ember_trace *t)
 	if (!t)
 		return;
 	tep_free(t->tep);
+	free(t->guards);
 	free(t->scratch);
 	free(t);
 }

@@ -103,6 +103,31 @@ void *fx_blob(size_t *size)
 	return b.data;
 }
 
+void *fx_blob_one(const char *sys, const char *format, size_t *size)
+{
+	static const char magic[] = "\027\010Dtracing0.6";
+	struct dbuf b = { 0 };
+	uint8_t endian_long[2] = { 0, 8 };
+
+	dbuf_add(&b, magic, sizeof(magic));
+	dbuf_add(&b, endian_long, 2);
+	dbuf_add_u32(&b, 4096);
+	dbuf_add(&b, "header_page", 12);
+	add_sized(&b, fx_header_page, 8);
+	dbuf_add(&b, "header_event", 13);
+	add_sized(&b, fx_header_event, 8);
+	dbuf_add_u32(&b, 0);
+	dbuf_add_u32(&b, 1);
+	dbuf_add(&b, sys, strlen(sys) + 1);
+	dbuf_add_u32(&b, 1);
+	add_sized(&b, format, 8);
+	dbuf_add_u32(&b, 0);
+	dbuf_add_u32(&b, 0);
+	dbuf_add_u64(&b, 0);
+	*size = b.len;
+	return b.data;
+}
+
 static void put(uint8_t *buf, size_t off, const void *p, size_t n)
 {
 	memcpy(buf + off, p, n);

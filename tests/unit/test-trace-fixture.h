@@ -21,6 +21,9 @@ extern const char fx_kallsyms[], fx_printk[], fx_cmdlines[];
  */
 void *fx_blob(size_t *size);
 
+/* A blob with only `format`, of system `sys` (no kallsyms, printk or cmdlines). malloc'ed. */
+void *fx_blob_one(const char *sys, const char *format, size_t *size);
+
 /* Raw samples of the fixture's events. Each returns its size; buf holds 128 bytes. */
 size_t fx_raw_sched_switch(uint8_t *buf, const char *prev, int prev_pid, int prev_prio,
 			   long prev_state, const char *next, int next_pid);

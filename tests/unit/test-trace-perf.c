@@ -7,7 +7,9 @@
  *    given by tests/e2e/trace-data.sh in EMBER_TRACE_PERF_DATA) prints every
  *    sample; a blob built here from tracefs prints them the same. With
  *    EMBER_TRACE_OUT set, the texts and blobs go there for the script to
- *    compare with perf script and perf's own blob.
+ *    compare with perf script and perf's own blob; text lines are
+ *    "<time in ns> <fields>". EMBER_TRACE_KALLSYMS=1 resolves kernel
+ *    addresses (%ps, %pS) from /proc/kallsyms, as perf script does.
  */
 #include <errno.h>
 #include <glob.h>
@@ -43,7 +45,8 @@ static char *slurp(const char *path, size_t *size)
 
 TEST(trace_tracefs_formats)
 {
-	size_t size, print_off, refused = 0, unsupported = 0, wrong = 0;
+	size_t size, refused = 0, unsupported = 0, wrong = 0;
+	struct trace_format_info info;
 	glob_t g;
 
 	if (access("/sys/kernel/tracing/events/sched/sched_switch/format", R_OK))
@@ -56,7 +59,7 @@ TEST(trace_tracefs_formats)
 		char *buf = slurp(g.gl_pathv[i], &size);
 		int v, failed;
 
-		v = buf ? trace_format_check(buf, size, &print_off) : -EIO;
+		v = buf ? trace_format_check(buf, size, &info) : -EIO;
 		if (v < 0) {
 			fprintf(stderr, "  refused: %s\n", g.gl_pathv[i]);
 			refused++;
@@ -167,6 +170,108 @@ static int read_file(const char *path, struct samples *ss, void **blob, size_t *
 	return err;
 }
 
+/*
+ * A stand-in for the kernel symbol lookup perf's resolver does (machine's
+ * kallsyms): text symbols, aliases resolved as perf's choose_best_symbol()
+ * does. Only to check that the resolver hook gives perf's output.
+ */
+struct ksym {
+	unsigned long long addr;
+	char type;
+	char *name;
+};
+
+struct ksyms {
+	struct ksym *v;
+	size_t nr;
+};
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Whether a beats b at the same address (perf: non-weak, global, fewer '_', longer). */
+static bool ksym_better(const struct ksym *a, const struct ksym *b)
+{
+	bool aw = a->type == 'W' || a->type == 'w', bw = b->type == 'W' || b->type == 'w';
+	bool ag = a->type == 'T' || a->type == 'W', bg = b->type == 'T' || b->type == 'W';
+	size_t au = strspn(a->name, "_"), bu = strspn(b->name, "_");
+
+	if (aw != bw)
+		return bw;
+	if (ag != bg)
+		return ag;
+	if (au != bu)
+		return au < bu;
+	return strlen(a->name) > strlen(b->name);
+}
+
+static void ksyms_load(struct ksyms *ks)
+{
+	FILE *fp = fopen("/proc/kallsyms", "r");
+	char line[512], name[256], type;
+	unsigned long long addr;
+	size_t alloc = 0, out = 0;
+
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		if (strchr(line, '[') || sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
+		    !strchr("tTwW", type))
+			continue;
+		if (ks->nr == alloc) {
+			alloc = alloc ? alloc * 2 : 4096;
+			ks->v = realloc(ks->v, alloc * sizeof(*ks->v));
+		}
+		ks->v[ks->nr++] = (struct ksym){ addr, type, strdup(name) };
+	}
+	fclose(fp);
+	qsort(ks->v, ks->nr, sizeof(*ks->v), ksym_cmp);
+	for (size_t i = 0; i < ks->nr; i++) {
+		if (out && ks->v[out - 1].addr == ks->v[i].addr) {
+			if (ksym_better(&ks->v[i], &ks->v[out - 1])) {
+				free(ks->v[out - 1].name);
+				ks->v[out - 1] = ks->v[i];
+			} else {
+				free(ks->v[i].name);
+			}
+			continue;
+		}
+		ks->v[out++] = ks->v[i];
+	}
+	ks->nr = out;
+}
+
+static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct ksyms *ks = priv;
+	size_t lo = 0, hi = ks->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ks->v[mid].addr <= *addrp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || lo == ks->nr)
+		return NULL;
+	*addrp = ks->v[lo - 1].addr;
+	*modp = NULL;
+	return ks->v[lo - 1].name;
+}
+
+static void ksyms_free(struct ksyms *ks)
+{
+	for (size_t i = 0; i < ks->nr; i++)
+		free(ks->v[i].name);
+	free(ks->v);
+}
+
 static FILE *out_file(const char *dir, const char *name)
 {
 	char path[4096];
@@ -194,7 +299,7 @@ static size_t print_all(struct ember_trace *t, const struct samples *ss, FILE *f
 		}
 		(*texts)[i] = strdup(buf);
 		if (fp)
-			fprintf(fp, "%s\n", buf);
+			fprintf(fp, "%llu %s\n", (unsigned long long)ss->v[i].time, buf);
 	}
 	return failures;
 }
@@ -218,6 +323,7 @@ TEST(trace_perf_file)
 	void *blob = NULL, *own = NULL;
 	size_t blob_size = 0, own_size = 0, nr_tps = 0, differ = 0;
 	char **texts = NULL, **own_texts = NULL;
+	struct ksyms ks = { 0 };
 	FILE *fp;
 
 	if (!path)
@@ -233,6 +339,11 @@ TEST(trace_perf_file)
 	CHECK(from_file);
 	if (!from_file)
 		goto out;
+	if (getenv("EMBER_TRACE_KALLSYMS")) {
+		ksyms_load(&ks);
+		CHECK(ks.nr > 0);
+		CHECK_EQ(ember_trace__set_function_resolver(from_file, ksym_resolve, &ks), 0);
+	}
 	write_blob(dir, "perf-blob.bin", blob, ember_trace__size(from_file));
 	fp = out_file(dir, "from-file.txt");
 	CHECK_EQ(print_all(from_file, &ss, fp, &texts), 0);
@@ -245,6 +356,8 @@ TEST(trace_perf_file)
 	CHECK(ours);
 	if (!ours)
 		goto out;
+	if (ks.nr)
+		CHECK_EQ(ember_trace__set_function_resolver(ours, ksym_resolve, &ks), 0);
 	CHECK_EQ(ember_trace__size(ours), own_size);
 	write_blob(dir, "ember-blob.bin", own, own_size);
 	fp = out_file(dir, "from-ember.txt");
@@ -271,6 +384,7 @@ out:
 	free(ss.v);
 	ember_trace__delete(from_file);
 	ember_trace__delete(ours);
+	ksyms_free(&ks);
 	free(blob);
 	free(own);
 }
