@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <ember/trace.h>
+#include "data/format.h"
 #include "record/output.h"
+
+/* Bytes read at a time when salvaging records after a write error. */
+#define SALVAGE_CHUNK (256 * 1024)
 
 int record_output__init(struct record *rec)
 {
@@ -260,6 +265,55 @@ void record_output__report_error(struct record *rec)
 		   err == ENOSPC || err == EDQUOT ? " (the disk is full)" : "");
 }
 
+/*
+ * After a write error (a full disk): the header holds the data size of the
+ * last sync, but whole records may have reached the disk since. Walk them
+ * from there and extend the data size over every complete one, so the file
+ * reads up to the last record that fits. Best effort: returns 0 or -errno,
+ * and on failure the header stays as it was.
+ */
+static int salvage(const char *path)
+{
+	struct perf_file_header fh;
+	uint64_t off, end;
+	uint8_t *buf = NULL;
+	struct stat st;
+	int fd = open(path, O_RDWR | O_CLOEXEC), err = -EINVAL;
+
+	if (fd < 0)
+		return -errno;
+	buf = malloc(SALVAGE_CHUNK);
+	if (!buf || fstat(fd, &st) < 0 || pread(fd, &fh, sizeof(fh), 0) != (ssize_t)sizeof(fh) ||
+	    memcmp(&fh.magic, "PERFILE2", 8))
+		goto out;
+	off = fh.data.offset + fh.data.size;
+	end = (uint64_t)st.st_size;
+	while (off + sizeof(struct perf_event_header) <= end) {
+		ssize_t n = pread(fd, buf, SALVAGE_CHUNK, (off_t)off);
+		size_t pos = 0;
+
+		while (n > 0 && pos + sizeof(struct perf_event_header) <= (size_t)n) {
+			const struct perf_event_header *h = (const void *)(buf + pos);
+
+			if (h->size < sizeof(*h) || pos + h->size > (size_t)n)
+				break;
+			pos += h->size;
+		}
+		if (!pos)
+			break;
+		off += pos;
+	}
+	fh.data.size = off - fh.data.offset;
+	err = 0;
+	if (pwrite(fd, &fh.data.size, sizeof(fh.data.size),
+		   (off_t)offsetof(struct perf_file_header, data.size)) != sizeof(fh.data.size))
+		err = -EIO;
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
 /* perf's closing line, with "ember" for "perf"; `comp` is the data size after compression. */
 static void print_summary(const struct record *rec, uint64_t size, uint64_t comp)
 {
@@ -289,6 +343,8 @@ int record_output__close(struct record *rec, bool summary)
 	if (err) {
 		ember_data_writer__delete(rec->writer);
 		rec->writer = NULL;
+		if (!rec->pipe)
+			salvage(rec->path);
 		return 1;
 	}
 	err = ember_data_writer__close(rec->writer, &rec->env);
