@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember record against perf record on the same commands (see bench/run.sh for the output):
+#   record-slowdown    a fixed amount of work (sha256sum of 256 MB from the page cache)
+#                      timed from inside the recorded command, under `record -F 999 -g`:
+#                      median of 5, interleaved (the kernel takes the same samples for
+#                      both tools, so expect 1.0 give or take the VM's noise)
+#   record-lost        % of samples lost under `record -a -g -F max -m 4` on the same work
+#   record-bytes       file bytes per sample for `record -F 999 -g` of the same work
+#   record-fixed-cost  `record -g true`: wall time of the whole tool, median of 5
+#                      (perf's is mostly its build-id pass and BPF side-band thread
+#                      after the command exits; the goal is 10x cheaper)
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+EMBER="$BUILD/ember"
+PERF=${PERF:-perf}
+if ! command -v "$PERF" >/dev/null; then
+	echo "record bench: perf is not installed, skipped"
+	exit 0
+fi
+if [ ! -x "$EMBER" ]; then
+	echo "record bench: $EMBER is missing (make first)"
+	exit 1
+fi
+TMP=$(mktemp -d /tmp/ember-bench-record.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+now_ns() { date +%s%N; }
+median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
+sec() { echo "scale=6; $1 / 1000000000" | bc; }
+
+head -c 64M /dev/urandom >"$TMP/blob"
+WORK="sha256sum $TMP/blob $TMP/blob $TMP/blob $TMP/blob >/dev/null"
+sh -c "$WORK"	# warm the page cache
+
+# work_ns TOOL ARGS...: the work's own elapsed ns, measured inside the recorded command.
+work_ns() {
+	local t=$TMP/work.ns
+	"$@" -- sh -c "t0=\$(date +%s%N); $WORK; echo \$((\$(date +%s%N) - t0)) >$t" \
+		>/dev/null 2>&1
+	cat "$t"
+}
+
+# (1) slowdown of the work while recorded
+bare=() e=() p=()
+for i in 1 2 3 4 5; do
+	bare+=("$(work_ns env)")
+	e+=("$(work_ns "$EMBER" record -q -F 999 -g -o "$TMP/e.data")")
+	p+=("$(work_ns "$PERF" record -q -F 999 -g -o "$TMP/p.data")")
+done
+mb=$(median "${bare[@]}")
+me=$(median "${e[@]}")
+mp=$(median "${p[@]}")
+echo "record: the work takes $(sec "$mb") s alone, $(sec "$me") s under ember record," \
+	"$(sec "$mp") s under perf record (slowdown $(echo "scale=3; $me / $mb" | bc)x" \
+	"vs $(echo "scale=3; $mp / $mb" | bc)x)"
+printf 'result\trecord-slowdown (-F 999 -g)\t%s\t%s\ts\t<=1.05\n' "$(sec "$me")" "$(sec "$mp")"
+
+# (2) samples lost when the buffers are small and the rate high
+lost_pct() { # FILE: lost / (lost + samples) in %
+	"$PERF" report --stdio -i "$1" 2>/dev/null | awk '
+		/^# Total Lost Samples:/ { lost = $5 }
+		/^# Samples:/ { s = $3; if (s ~ /K$/) s = s * 1000; if (s ~ /M$/) s = s * 1000000; n += s }
+		END { if (lost + n > 0) printf "%.3f\n", 100 * lost / (lost + n); else print 0 }'
+}
+"$EMBER" record -q -a -g -F max -m 4 -o "$TMP/e.data" -- sh -c "$WORK" >/dev/null 2>&1
+"$PERF" record -q -a -g -F max -m 4 -o "$TMP/p.data" -- sh -c "$WORK" >/dev/null 2>&1
+le=$(lost_pct "$TMP/e.data")
+lp=$(lost_pct "$TMP/p.data")
+echo "record: lost $le% of the samples under ember record, $lp% under perf record (-a -g -F max -m 4)"
+printf 'result\trecord-lost (-a -g -F max -m 4)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
+
+# (3) bytes per sample
+per_sample() { # FILE
+	local n size
+	n=$("$PERF" report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
+	size=$(stat -c %s "$1")
+	echo "scale=2; $size / $n" | bc
+}
+"$EMBER" record -q -F 999 -g -o "$TMP/e.data" -- sh -c "$WORK" >/dev/null 2>&1
+"$PERF" record -q -F 999 -g -o "$TMP/p.data" -- sh -c "$WORK" >/dev/null 2>&1
+be=$(per_sample "$TMP/e.data")
+bp=$(per_sample "$TMP/p.data")
+echo "record: $be bytes per sample in ember's file, $bp in perf's (-F 999 -g)"
+printf 'result\trecord-bytes/sample (-F 999 -g)\t%s\t%s\tB\t<=1.0\n' "$be" "$bp"
+
+# (4) fixed cost: start and finish around a command that does nothing
+wall_ns() {
+	local t0
+	t0=$(now_ns)
+	"$@" >/dev/null 2>&1
+	echo $(($(now_ns) - t0))
+}
+e=() p=()
+for i in 1 2 3 4 5; do
+	e+=("$(wall_ns "$EMBER" record -q -g -o "$TMP/e.data" -- true)")
+	p+=("$(wall_ns "$PERF" record -q -g -o "$TMP/p.data" -- true)")
+done
+fe=$(median "${e[@]}")
+fp=$(median "${p[@]}")
+echo "record: 'record -g true' takes $(sec "$fe") s with ember, $(sec "$fp") s with perf" \
+	"($(echo "scale=1; $fp / $fe" | bc)x cheaper)"
+printf 'result\trecord-fixed-cost (-g true)\t%s\t%s\ts\t<=0.1\n' "$(sec "$fe")" "$(sec "$fp")"
