@@ -118,6 +118,10 @@ static int record_run(struct record *rec)
 	/* After a failure the file is still finished (readable), without perf's summary. */
 	if (record_output__close(rec, !ret) && !rec->write_err)
 		ret = 1;
+	if (!ret && rec->opts.verbose && (rec->stats.lost || rec->stats.lost_samples))
+		record_err("the kernel dropped %llu samples: the ring buffers were full; a larger -m "
+			   "or a lower -F keeps them",
+			   (unsigned long long)(rec->stats.lost + rec->stats.lost_samples));
 	if (ret && !rec->write_err)
 		return ret;
 	return exit_code(rec);
