@@ -365,8 +365,9 @@ static int check_options(struct record *rec)
 		o->system_wide = false;
 		o->cpu_list = NULL;
 	}
-	if (!rec->argc && !o->pid && !o->tid && !o->system_wide && !o->cpu_list)
-		return usage_error("nothing to record: give a command, -p PID, -t TID or -a");
+	/* As perf: without a command or a target, the whole system until ^C. */
+	if (!rec->argc && !o->pid && !o->tid && !o->cpu_list)
+		o->system_wide = true;
 	if (o->all_user && o->all_kernel)
 		return usage_error("--all-user and --all-kernel cannot be used together");
 	/* As perf: -t records exactly the threads given, without their future children. */

@@ -99,9 +99,19 @@ else
 	fi
 fi
 
-# Nothing to record, and an unknown option: usage errors.
-"$EMBER" record -q 2>/dev/null
-expect_eq "nothing-to-record" "$?" 2
+# Without a command or a target: the whole system until ^C, as perf.
+if is_root; then
+	timeout --preserve-status -s INT 1 "$EMBER" record -q -o all.data
+	expect_eq "no-target-exit" "$?" 130
+	if "$PERF" report --header-only -i all.data 2>/dev/null | grep -q 'name = dummy:HG'; then
+		pass "no-target-system-wide"
+	else
+		fail "no-target-system-wide" "no -a tracking event"
+	fi
+else
+	skip "no-target" "system-wide recording needs root"
+fi
+# An unknown option: usage error.
 "$EMBER" record --no-such-option -- true 2>/dev/null
 expect_eq "unknown-option" "$?" 2
 "$EMBER" record --help >/dev/null
