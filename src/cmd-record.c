@@ -119,8 +119,8 @@ static int record_run(struct record *rec)
 	if (record_output__close(rec, !ret) && !rec->write_err)
 		ret = 1;
 	if (!ret && rec->opts.verbose && (rec->stats.lost || rec->stats.lost_samples))
-		record_err("the kernel dropped %llu samples: the ring buffers were full; a larger -m "
-			   "or a lower -F keeps them",
+		record_err("the kernel dropped %llu samples: the ring buffers were full; "
+			   "a larger -m or a lower -F keeps them",
 			   (unsigned long long)(rec->stats.lost + rec->stats.lost_samples));
 	if (ret && !rec->write_err)
 		return ret;

@@ -282,7 +282,8 @@ static bool fallback_paranoid(struct record *rec, struct ember_evsel *evsel, int
 			"excluding kernel and hypervisor  samples\n", paranoid);
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
-	snprintf(buf, sizeof(buf), "%s%su", name, strchr(name, ':') || strchr(name, '/') ? "" : ":");
+	snprintf(buf, sizeof(buf), "%s%su", name,
+		 strchr(name, ':') || strchr(name, '/') ? "" : ":");
 	set_name(evsel, buf);
 	return true;
 }

@@ -81,7 +81,7 @@ int record_kernel__find_symbol(const char *buf, size_t len, const char *name, ui
 	return -ENOENT;
 }
 
-/* Read up to size - 1 bytes of a proc file into buf (NUL-terminated). Returns the length or -errno. */
+/* Read up to size - 1 bytes of a proc file into buf, NUL-terminated: its length or -errno. */
 static ssize_t read_head(int dirfd, const char *path, char *buf, size_t size)
 {
 	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);

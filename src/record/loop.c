@@ -177,7 +177,9 @@ int record_loop__run(struct record *rec)
 		if (n == 0) {
 			if (rec->done || rec->draining)
 				break;
-			if (poll(rec->pollfds, (nfds_t)rec->nr_pollfds, poll_timeout(rec, dirty)) > 0)
+			int timeout = poll_timeout(rec, dirty);
+
+			if (poll(rec->pollfds, (nfds_t)rec->nr_pollfds, timeout) > 0)
 				rec->stats.waking++;
 			after_poll(rec);
 		}

@@ -20,7 +20,8 @@ static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 		record_err("failed to set filter \"%s\" on event %s with %d (%s); the fields a "
 			   "filter may use are in /sys/kernel/tracing/events/%s/%s/format",
 			   evsel->filter, ember_evsel__name(evsel), -err, strerror(-err),
-			   evsel->tp_sys ? evsel->tp_sys : "*", evsel->tp_name ? evsel->tp_name : "*");
+			   evsel->tp_sys ? evsel->tp_sys : "*",
+			   evsel->tp_name ? evsel->tp_name : "*");
 		return 1;
 	}
 	if (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
@@ -42,9 +43,9 @@ static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 static int mmap_error(struct record *rec, int err, size_t pages)
 {
 	if (err == -EPERM || err == -ENOMEM)
-		record_err("cannot map %zu pages of ring buffer per cpu: %s; consider increasing "
-			   "/proc/sys/kernel/perf_event_mlock_kb, or try again with a smaller value "
-			   "of -m/--mmap-pages", pages, strerror(-err));
+		record_err("cannot map %zu pages of ring buffer per cpu: %s; consider "
+			   "increasing /proc/sys/kernel/perf_event_mlock_kb, or try again with a "
+			   "smaller value of -m/--mmap-pages", pages, strerror(-err));
 	else
 		record_err("cannot map the ring buffers: %s", strerror(-err));
 	return 1;

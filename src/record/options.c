@@ -324,7 +324,8 @@ static int config_freq(struct record_opts *o)
 			fprintf(stderr,
 				"error: Maximum frequency rate (%u Hz) exceeded.\n"
 				"       Please use -F freq option with a lower value or consider\n"
-				"       tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n", max);
+				"       tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+				max);
 			return 2;
 		}
 		if (!o->quiet)
@@ -335,15 +336,15 @@ static int config_freq(struct record_opts *o)
 				"/proc/sys/kernel/perf_event_max_sample_rate.\n"
 				"         The kernel will lower it when perf's interrupts take too "
 				"long.\n"
-				"         Use --strict-freq to disable this throttling, refusing to "
-				"record.\n", max, o->freq, max);
+				"         Use --strict-freq to disable this throttling, refusing "
+				"to record.\n", max, o->freq, max);
 		o->freq = max;
 	}
 	if (o->freq > max) {
 		if (!o->quiet)
 			fprintf(stderr, "Lowering default frequency rate from %u to %u.\n"
-				"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
-				o->freq, max);
+				"Please consider tweaking "
+				"/proc/sys/kernel/perf_event_max_sample_rate.\n", o->freq, max);
 		o->freq = max;
 	}
 	return 0;
@@ -374,7 +375,8 @@ static int check_options(struct record *rec)
 	if (o->tid)
 		o->no_inherit = true;
 	if (o->mmap_rounded && !o->quiet) {
-		unsigned long long bytes = (unsigned long long)o->mmap_pages * sysconf(_SC_PAGESIZE);
+		unsigned long long bytes = (unsigned long long)o->mmap_pages *
+					   (unsigned long long)sysconf(_SC_PAGESIZE);
 
 		if (!(bytes & ((1ULL << 20) - 1)))
 			fprintf(stderr, "rounding mmap pages size to %lluM (%u pages)\n",
@@ -392,16 +394,19 @@ int record_options__parse(struct record *rec, int argc, const char **argv)
 	struct record_opts *o = &rec->opts;
 	const struct option options[] = {
 		OPT_CALLBACK('e', "event", o, "event",
-			     "event selector. use 'ember list' to list available events", opt_event),
+			     "event selector. use 'ember list' to list available events",
+			     opt_event),
 		OPT_CALLBACK(0, "filter", o, "filter",
 			     "event filter for the preceding -e tracepoint(s)", opt_filter),
 		OPT_STRING('p', "pid", &o->pid, "pid", "record events on existing process id"),
 		OPT_STRING('t', "tid", &o->tid, "tid", "record events on existing thread id"),
-		OPT_BOOLEAN('a', "all-cpus", &o->system_wide, "system-wide collection from all CPUs"),
+		OPT_BOOLEAN('a', "all-cpus", &o->system_wide,
+			    "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o->cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_CALLBACK('c', "count", o, "n", "event period to sample", opt_period),
 		OPT_STRING('o', "output", &o->output, "file", "output file name ('-': stdout)"),
-		OPT_BOOLEAN('i', "no-inherit", &o->no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOLEAN('i', "no-inherit", &o->no_inherit,
+			    "child tasks do not inherit counters"),
 		OPT_CALLBACK('F', "freq", o, "freq or 'max'",
 			     "profile at this frequency", opt_freq),
 		OPT_BOOLEAN(0, "strict-freq", &o->strict_freq,
@@ -412,7 +417,8 @@ int record_options__parse(struct record *rec, int argc, const char **argv)
 		OPT_CALLBACK(0, "call-graph", o, "record_mode[,record_size]",
 			     "setup and enables call-graph (stack chain/backtrace): fp, dwarf, lbr",
 			     opt_call_graph),
-		OPT_INCR('v', "verbose", &o->verbose, "be more verbose (show counter open errors, etc)"),
+		OPT_INCR('v', "verbose", &o->verbose,
+			 "be more verbose (show counter open errors, etc)"),
 		OPT_BOOLEAN('q', "quiet", &o->quiet, "don't print any message"),
 		OPT_BOOLEAN('s', "stat", &o->inherit_stat, "per thread counts"),
 		OPT_BOOLEAN('d', "data", &o->sample_addr, "Record the sample addresses"),
@@ -429,7 +435,8 @@ int record_options__parse(struct record *rec, int argc, const char **argv)
 		OPT_BOOLEAN(0, "buildid-mmap", &o->buildid_mmap,
 			    "Record build-id in map events"),
 		OPT_BOOLEAN(0, "switch-events", &o->switch_events, "Record context switch events"),
-		OPT_BOOLEAN(0, "all-user", &o->all_user, "Configure all used events to run in user space."),
+		OPT_BOOLEAN(0, "all-user", &o->all_user,
+			    "Configure all used events to run in user space."),
 		OPT_BOOLEAN(0, "all-kernel", &o->all_kernel,
 			    "Configure all used events to run in kernel space."),
 		OPT_BOOLEAN(0, "no-bpf-event", &o->no_bpf_event, "do not record bpf events"),

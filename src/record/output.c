@@ -148,9 +148,9 @@ static int setup_env(struct record *rec)
 	if (err) {
 		/* The samples stay usable by id; perf script just cannot print the fields. */
 		if (!rec->opts.quiet)
-			fprintf(stderr, "Warning:\nember record: cannot read the tracepoint formats "
-				"for the TRACING_DATA section (%s); perf script will not print "
-				"tracepoint fields\n", strerror(-err));
+			fprintf(stderr, "Warning:\nember record: cannot read the tracepoint "
+				"formats for the TRACING_DATA section (%s); perf script will "
+				"not print tracepoint fields\n", strerror(-err));
 		err = 0;
 	}
 	return err;

@@ -159,7 +159,8 @@ static int kernel(struct record *rec, struct ember_synth *s)
 		/* As perf: warn and go on; kernel samples will not resolve. */
 		if (!rec->opts.quiet)
 			fprintf(stderr, "Couldn't record kernel reference relocation symbol\n"
-				"Symbol resolution may be skewed if relocation was used (e.g. kexec).\n"
+				"Symbol resolution may be skewed if relocation was used "
+				"(e.g. kexec).\n"
 				"Check /proc/kallsyms permission or run as root.\n");
 		err = 0;
 	}
@@ -193,7 +194,8 @@ static int tasks(struct record *rec, struct ember_synth *s)
 		return 1;
 	}
 	if (err == -ESRCH) {
-		record_err("no such %s: %s", o->pid ? "process" : "thread", o->pid ? o->pid : o->tid);
+		record_err("no such %s: %s", o->pid ? "process" : "thread",
+			   o->pid ? o->pid : o->tid);
 		return 1;
 	}
 	return synth_error(rec, "cannot describe the target's threads", err);
