@@ -26,9 +26,10 @@ int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *co
 				fprintf(stderr, " (%s)", perr.hint);
 			fprintf(stderr, "; 'ember list' shows the events\n");
 		} else if (err == -EACCES || err == -EPERM) {
-			fprintf(stderr, "ember stat: cannot use event '%s': permission denied reading "
-				"the tracing directory (/sys/kernel/tracing); run as root, or as root "
-				"'mount -o remount,mode=755 /sys/kernel/tracing'\n", spec);
+			fprintf(stderr, "ember stat: cannot use event '%s': permission denied "
+				"reading the tracing directory (/sys/kernel/tracing); run as "
+				"root, or as root 'mount -o remount,mode=755 "
+				"/sys/kernel/tracing'\n", spec);
 		} else {
 			fprintf(stderr, "ember stat: cannot use event '%s': %s\n", spec,
 				strerror(-err));
@@ -117,7 +118,10 @@ static int add_events(struct ember_evlist *evlist, const struct default_event *e
 /* perf adds the stall counters only where the core PMU advertises them. */
 static bool pmu_has_stalls(void)
 {
-	return access("/sys/bus/event_source/devices/cpu/events/stalled-cycles-frontend", F_OK) == 0;
+	static const char path[] =
+		"/sys/bus/event_source/devices/cpu/events/stalled-cycles-frontend";
+
+	return access(path, F_OK) == 0;
 }
 
 int stat_events__add_default(struct ember_evlist *evlist, int detailed, bool system_wide)

@@ -42,7 +42,7 @@ static long paranoid_level(void)
  */
 static bool fallback_user_only(struct ember_evsel *evsel, int err, int verbose)
 {
-	const char *name = ember_evsel__name(evsel);
+	const char *name = ember_evsel__name(evsel), *sep;
 	long level;
 	char *new_name;
 
@@ -52,7 +52,9 @@ static bool fallback_user_only(struct ember_evsel *evsel, int err, int verbose)
 	level = paranoid_level();
 	if (level <= 1)
 		return false;
-	if (asprintf(&new_name, "%s%su", name, strchr(name, '/') || strchr(name, ':') ? "" : ":") < 0)
+	/* "cycles" becomes "cycles:u"; "cycles:p" and "cpu/cycles/" get a bare "u". */
+	sep = strchr(name, '/') || strchr(name, ':') ? "" : ":";
+	if (asprintf(&new_name, "%s%su", name, sep) < 0)
 		return false;
 	free(evsel->name);
 	evsel->name = new_name;
@@ -102,7 +104,7 @@ int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts
 
 			if (name && fallback_user_only(pos, err, verbose)) {
 				err = ember_evsel__open(pos, NULL, NULL);
-				/* Still refused: report the event as asked for, not the fallback. */
+				/* Still refused: report the event as asked for. */
 				if (err && !is_unsupported(err)) {
 					free(pos->name);
 					pos->name = name;

@@ -31,8 +31,9 @@ int stat_process__counters(struct ember_evlist *evlist, const struct stat_config
 					fprintf(out, "%s: %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 						ember_evsel__name(pos), v->val, v->ena, v->run);
 				else
-					fprintf(out, "%s: %d: %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-						ember_evsel__name(pos), s, v->val, v->ena, v->run);
+					fprintf(out, "%s: %d: %" PRIu64 " %" PRIu64 " %" PRIu64
+						"\n", ember_evsel__name(pos), s, v->val, v->ena,
+						v->run);
 			}
 		}
 	}

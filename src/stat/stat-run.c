@@ -185,7 +185,8 @@ static void wait_loop(struct stat_run *r, struct run_state *rs)
 				print_interval(r, rs, now);
 				while (rs->next_tick <= now)
 					rs->next_tick += interval_ns;
-				if (c->interval_count && r->nr_intervals >= (int)c->interval_count) {
+				if (c->interval_count &&
+				    r->nr_intervals >= (int)c->interval_count) {
 					r->stop = rs->limit = true;
 					return;
 				}

@@ -105,7 +105,8 @@ enum stat_kind stat_kind__of(const struct perf_event_attr *attr)
 {
 	switch (attr->type) {
 	case PERF_TYPE_SOFTWARE:
-		if (attr->config == PERF_COUNT_SW_TASK_CLOCK || attr->config == PERF_COUNT_SW_CPU_CLOCK)
+		if (attr->config == PERF_COUNT_SW_TASK_CLOCK ||
+		    attr->config == PERF_COUNT_SW_CPU_CLOCK)
 			return STAT_KIND_CLOCK;
 		return STAT_KIND_OTHER;
 	case PERF_TYPE_HARDWARE:
@@ -217,7 +218,7 @@ void stat_shadow__update_walltime(struct stat_shadow *sh, double ns)
 static double total_avg(const struct stat_shadow *sh, enum stat_total total, int ctx, int slot,
 			bool *present)
 {
-	/* perf 6.1 divides by the clocks whatever their modifiers: "page-faults:u" per task-clock. */
+	/* perf 6.1 divides by the clocks whatever the modifiers: "page-faults:u" per task-clock. */
 	const struct stat_shadow_entry *e = find(sh, total, total == TOTAL_NSECS ? 0 : ctx, slot);
 
 	if (present)
@@ -361,7 +362,8 @@ int stat_shadow__metrics(const struct stat_shadow *sh, enum stat_kind kind, int 
 		if (t)
 			set(&m[0], "%8.3f", "GHz", avg / t);
 		else
-			set(&m[0], NULL, "Ghz", 0);	/* sic: perf's spelling when there is no clock */
+			/* sic: perf's spelling when there is no clock */
+			set(&m[0], NULL, "Ghz", 0);
 		return 1;
 	default:
 		per_sec(sh, ctx, slot, avg, &m[0]);

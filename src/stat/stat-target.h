@@ -30,7 +30,7 @@ struct stat_target {
  */
 int stat_target__init(struct stat_target *t, const struct stat_config *config, int argc,
 		      const char **argv);
-/* Count the started command (pid): its thread map replaces the previous one. Returns 0 or -errno. */
+/* Count the started command (pid): its thread map replaces the previous. 0 or -errno. */
 int stat_target__set_workload(struct stat_target *t, pid_t pid);
 /* The name of the thread at idx (for --per-thread lines), "" when unknown. */
 const char *stat_target__comm(const struct stat_target *t, int idx);

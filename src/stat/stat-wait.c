@@ -189,8 +189,9 @@ enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 
 			if (read(w->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 				sig->signo = (int)si.ssi_signo;
-				/* The tty's ^C comes from the kernel and reached the command too. */
-				sig->from_process = si.ssi_code == SI_USER || si.ssi_code == SI_QUEUE;
+				/* The tty's ^C comes from the kernel, to the command too. */
+				sig->from_process = si.ssi_code == SI_USER ||
+						    si.ssi_code == SI_QUEUE;
 				wake = STAT_WAKE_SIGNAL;
 				break;
 			}

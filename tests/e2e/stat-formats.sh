@@ -64,7 +64,8 @@ for l in lines:
     assert o["metric-unit"] != "(null)", o
 assert json.loads(lines[0])["event"] == "task-clock"
 ' "$TMP/e.json"
-"$EMBER" stat -j -I 100 -A -a -e cpu-clock,cycles,syscalls:sys_enter_write -- sleep 0.25 2>"$TMP/e.json"
+"$EMBER" stat -j -I 100 -A -a -e cpu-clock,cycles,syscalls:sys_enter_write -- sleep 0.25 \
+	2>"$TMP/e.json"
 check json-interval-percpu-parses python3 -c '
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -144,7 +145,8 @@ if have_tracefs; then
 	if have_perf; then
 		"$PERF" stat -x, -e 'syscalls:sys_enter_*' -- true 2>"$TMP/p.csv"
 		expect_eq syscalls-glob-events-match-perf \
-			"$(cut -d, -f3 "$TMP/e.csv" | md5sum)" "$(cut -d, -f3 "$TMP/p.csv" | md5sum)"
+			"$(cut -d, -f3 "$TMP/e.csv" | md5sum)" \
+			"$(cut -d, -f3 "$TMP/p.csv" | md5sum)"
 	fi
 else
 	skip syscalls-glob-lines "tracefs is not available"

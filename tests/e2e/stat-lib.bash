@@ -24,8 +24,7 @@ for line in sys.stdin.read().split("\n"):
 '
 }
 
-# stat_lines_without NAME...: drop the lines of events whose count may
-# differ between ember and perf by nature (none today; kept for callers).
+# stat_events_of: the event names of a std-layout output's counter lines, in order.
 stat_events_of() {
 	grep -E '^ +([0-9][0-9.,]*|<not (supported|counted)>) ' | awk '{ print $NF }'
 }

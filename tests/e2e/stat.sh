@@ -43,7 +43,8 @@ if have_perf; then
 else
 	skip default-layout-matches-perf "perf is not installed"
 fi
-check default-header grep -q "^ Performance counter stats for '$WL/sleeper 3 1':\$" "$TMP/default.txt"
+check default-header grep -q "^ Performance counter stats for '$WL/sleeper 3 1':\$" \
+	"$TMP/default.txt"
 check default-elapsed grep -qE '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' "$TMP/default.txt"
 check default-user-sys grep -qE '^ +[0-9]+\.[0-9]{9} seconds sys$' "$TMP/default.txt"
 
@@ -63,7 +64,8 @@ if have_tracefs; then
 	expect_eq writes-exact "$(csv_count "$TMP/e.csv" syscalls:sys_enter_write)" 1000
 	if have_perf; then
 		"$PERF" stat -x, -e syscalls:sys_enter_write -- "$WL/writes" 1000 2>"$TMP/p.csv"
-		expect_eq writes-exact-perf "$(csv_count "$TMP/p.csv" syscalls:sys_enter_write)" 1000
+		expect_eq writes-exact-perf \
+			"$(csv_count "$TMP/p.csv" syscalls:sys_enter_write)" 1000
 	fi
 
 	ev=sched:sched_process_exec,sched:sched_process_exit,sched:sched_process_fork
@@ -83,7 +85,8 @@ if have_tracefs; then
 	"$EMBER" stat -i -x, -e sched:sched_process_fork -- "$WL/forker" 5 2>"$TMP/e.csv"
 	expect_eq no-inherit "$(csv_count "$TMP/e.csv" sched:sched_process_fork)" 5
 	"$EMBER" stat -i -x, -e sched:sched_process_exit -- "$WL/forker" 5 2>"$TMP/e.csv"
-	expect_eq no-inherit-children-not-counted "$(csv_count "$TMP/e.csv" sched:sched_process_exit)" 1
+	expect_eq no-inherit-children-not-counted \
+		"$(csv_count "$TMP/e.csv" sched:sched_process_exit)" 1
 else
 	skip writes-exact "tracefs is not available"
 fi

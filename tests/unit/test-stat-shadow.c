@@ -25,7 +25,8 @@ TEST(stat_shadow_kinds)
 	CHECK_EQ(stat_kind__of(&a), STAT_KIND_L1D_LOAD_MISSES);
 	a = attr_of(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_LL);
 	CHECK_EQ(stat_kind__of(&a), STAT_KIND_LL_LOADS);
-	a = attr_of(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_WRITE << 8));
+	a = attr_of(PERF_TYPE_HW_CACHE,
+		    PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_WRITE << 8));
 	CHECK_EQ(stat_kind__of(&a), STAT_KIND_OTHER);
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
@@ -56,9 +57,15 @@ TEST(stat_shadow_software_metrics)
 	CHECK_STR(m[0].unit, "/sec");
 	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 0, 0, 1e6, 1, m);
 	CHECK_STR(m[0].unit, "G/sec");
-	/* Another context (":u" counters) has no clock to divide by. */
+	/* Clocks serve counters of any context ("page-faults:u" per "task-clock"), as in perf. */
 	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 3, 0, 49, 1, m);
-	CHECK(m[0].unit == NULL);
+	CHECK_STR(m[0].unit, "K/sec");
+	/* Hardware ratios only pair counters of the same context. */
+	stat_shadow__update(&sh, STAT_KIND_BRANCHES, 1, 0, 100);
+	stat_shadow__metrics(&sh, STAT_KIND_BRANCH_MISSES, 0, 0, 1, 1, m);
+	CHECK(m[0].fmt == NULL);
+	stat_shadow__metrics(&sh, STAT_KIND_BRANCH_MISSES, 1, 0, 1, 1, m);
+	CHECK_STR(m[0].fmt, "%7.2f%%");
 	/* Nor has another cpu. */
 	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 0, 1, 49, 1, m);
 	CHECK(m[0].unit == NULL);
