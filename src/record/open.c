@@ -30,9 +30,9 @@ static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 			   ember_evsel__name(evsel));
 		return 1;
 	}
-	if (err == -ESRCH && rec->opts.pid) {
-		record_err("cannot open event '%s': process %s is gone", ember_evsel__name(evsel),
-			   rec->opts.pid);
+	if (err == -ESRCH && (rec->opts.pid || rec->opts.tid)) {
+		record_err("no such %s: %s", rec->opts.pid ? "process" : "thread",
+			   rec->opts.pid ? rec->opts.pid : rec->opts.tid);
 		return 1;
 	}
 	ember_evsel__strerror_open(evsel, err, buf, sizeof(buf));
