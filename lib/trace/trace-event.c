@@ -1,8 +1,32 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Events of a parsed TRACING_DATA: lookup by id and name, and the bounds of a raw sample. */
+/*
+ * The parsed TRACING_DATA: its accessors, events by id and name, and the
+ * bounds of a raw sample.
+ */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include "trace/trace.h"
+
+void ember_trace__delete(struct ember_trace *t)
+{
+	if (!t)
+		return;
+	tep_free(t->tep);
+	free(t->guards);
+	free(t->scratch);
+	free(t);
+}
+
+struct tep_handle *ember_trace__tep(struct ember_trace *t)
+{
+	return t->tep;
+}
+
+size_t ember_trace__size(const struct ember_trace *t)
+{
+	return t->size;
+}
 
 int ember_trace__event_id(struct ember_trace *t, const char *sys, const char *name)
 {

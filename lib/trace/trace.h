@@ -76,4 +76,17 @@ int trace_format_check(const char *buf, size_t size, struct trace_format_info *i
  */
 char *trace_format_escape_tabs(const char *buf, size_t size, size_t print_off, size_t *new_size);
 
+/* Whether a header_page text is field lines only: 0 or -EINVAL. */
+int trace_header_page_check(const char *buf, size_t size);
+
+/*
+ * The text tables of the blob (NUL-terminated, modified in place), into
+ * tep: /proc/kallsyms lines ("ffffffff81000000 T _stext\t[mod]"),
+ * printk_formats lines (`0xffffffff82a01234 : "fmt"`) and saved_cmdlines
+ * lines ("pid comm"). Malformed lines are skipped. 0 or -ENOMEM.
+ */
+int trace_add_kallsyms(struct tep_handle *tep, char *buf);
+int trace_add_printk_formats(struct tep_handle *tep, char *buf);
+int trace_add_cmdlines(struct tep_handle *tep, char *buf);
+
 #endif

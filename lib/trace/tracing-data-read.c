@@ -109,7 +109,10 @@ static void read_header_files(struct td_reader *r)
 
 	expect(r, "header_page", 12, "no header_page");
 	buf = sized(r, 8, &size, "header_page");
-	if (buf && !tep_parse_header_page(r->tep, buf, size, tep_get_long_size(r->tep))) {
+	if (buf && trace_header_page_check(buf, size)) {
+		/* only the long size comes from it; libtraceevent would trust garbage */
+		pr_debug("tracing data: ignoring a malformed header_page\n");
+	} else if (buf && !tep_parse_header_page(r->tep, buf, size, tep_get_long_size(r->tep))) {
 		/* the page's commit field is a kernel long: trust it over the header's byte */
 		int long_size = tep_get_header_page_size(r->tep);
 
@@ -233,93 +236,26 @@ static void read_formats(struct td_reader *r)
 	}
 }
 
-/* /proc/kallsyms lines: "ffffffff81000000 T _stext [module]". */
-static void parse_kallsyms(struct td_reader *r, char *buf)
-{
-	char *line, *next = NULL, *end, *name, *mod;
-	unsigned long long addr;
-
-	for (line = strtok_r(buf, "\n", &next); line; line = strtok_r(NULL, "\n", &next)) {
-		addr = strtoull(line, &end, 16);
-		if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		name = end + 3;
-		mod = strchr(name, '\t');
-		if (mod) {
-			*mod++ = '\0';
-			if (*mod == '[') {
-				mod++;
-				mod[strcspn(mod, "]")] = '\0';
-			}
-		}
-		if (*name && tep_register_function(r->tep, name, addr, mod)) {
-			fail(r, -ENOMEM, "kallsyms");
-			return;
-		}
-	}
-}
-
-/* printk_formats lines: `0xffffffff82a01234 : "fmt\n"`, as perf's parse_ftrace_printk(). */
-static void parse_printk(struct td_reader *r, char *buf)
-{
-	char *line, *next = NULL, *colon, *fmt;
-	unsigned long long addr;
-
-	for (line = strtok_r(buf, "\n", &next); line; line = strtok_r(NULL, "\n", &next)) {
-		colon = strchr(line, ':');
-		if (!colon || !colon[1])
-			continue;
-		*colon = '\0';
-		addr = strtoull(line, NULL, 16);
-		fmt = colon + 2;	/* the ": " separator */
-		/*
-		 * libtraceevent looks 2 bytes before the end of what follows an
-		 * opening quote: hand it nothing shorter than 3 bytes.
-		 */
-		if (strlen(fmt + (*fmt == '"')) < 3)
-			continue;
-		if (tep_register_print_string(r->tep, fmt, addr)) {
-			fail(r, -ENOMEM, "printk_formats");
-			return;
-		}
-	}
-}
-
-/* saved_cmdlines lines: "pid comm", as perf's parse_saved_cmdline(). */
-static void parse_cmdlines(struct td_reader *r, char *buf)
-{
-	char *line, *next = NULL, comm[17];
-	int pid;
-
-	for (line = strtok_r(buf, "\n", &next); line; line = strtok_r(NULL, "\n", &next)) {
-		if (sscanf(line, "%d %16s", &pid, comm) == 2 &&
-		    tep_register_comm(r->tep, comm, pid) && errno == ENOMEM) {
-			fail(r, -ENOMEM, "saved_cmdlines");
-			return;
-		}
-	}
-}
-
 static void read_tail(struct td_reader *r, bool has_cmdlines)
 {
 	uint64_t size;
 	char *buf;
 
 	buf = sized(r, 4, &size, "kallsyms");
-	if (buf)
-		parse_kallsyms(r, buf);
+	if (buf && trace_add_kallsyms(r->tep, buf))
+		fail(r, -ENOMEM, "kallsyms");
 	free(buf);
 
 	buf = sized(r, 4, &size, "printk_formats");
-	if (buf)
-		parse_printk(r, buf);
+	if (buf && trace_add_printk_formats(r->tep, buf))
+		fail(r, -ENOMEM, "printk_formats");
 	free(buf);
 
 	if (!has_cmdlines)
 		return;
 	buf = sized(r, 8, &size, "saved_cmdlines");
-	if (buf)
-		parse_cmdlines(r, buf);
+	if (buf && trace_add_cmdlines(r->tep, buf))
+		fail(r, -ENOMEM, "saved_cmdlines");
 	free(buf);
 }
 
@@ -385,24 +321,4 @@ struct ember_trace *ember_trace__parse(const void *data, size_t size)
 	}
 	t->size = size - dcur_left(&r.c);
 	return t;
-}
-
-void ember_trace__delete(struct ember_trace *t)
-{
-	if (!t)
-		return;
-	tep_free(t->tep);
-	free(t->guards);
-	free(t->scratch);
-	free(t);
-}
-
-struct tep_handle *ember_trace__tep(struct ember_trace *t)
-{
-	return t->tep;
-}
-
-size_t ember_trace__size(const struct ember_trace *t)
-{
-	return t->size;
 }

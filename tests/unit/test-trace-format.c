@@ -53,6 +53,10 @@ TEST(trace_format_accepts)
 				    &info), 0);
 	CHECK_EQ(info.nr_len_fields, 1);
 	CHECK_STR(info.len_fields[0], "len");
+
+	CHECK_EQ(trace_header_page_check(fx_header_page, strlen(fx_header_page)), 0);
+	CHECK_EQ(trace_header_page_check("\tfield: u64 x;\toffset:0\n", 24), -EINVAL);
+	CHECK_EQ(trace_header_page_check("\tfield: u64 x*;\toffset:0;\tsize:8;\n", 34), -EINVAL);
 }
 
 TEST(trace_format_unsupported_print)

@@ -47,6 +47,7 @@ TEST(trace_tracefs_formats)
 {
 	size_t size, refused = 0, unsupported = 0, wrong = 0;
 	struct trace_format_info info;
+	char *buf;
 	glob_t g;
 
 	if (access("/sys/kernel/tracing/events/sched/sched_switch/format", R_OK))
@@ -56,9 +57,9 @@ TEST(trace_tracefs_formats)
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		struct tep_handle *tep = tep_alloc();
 		struct tep_event *ev = NULL;
-		char *buf = slurp(g.gl_pathv[i], &size);
 		int v, failed;
 
+		buf = slurp(g.gl_pathv[i], &size);
 		v = buf ? trace_format_check(buf, size, &info) : -EIO;
 		if (v < 0) {
 			fprintf(stderr, "  refused: %s\n", g.gl_pathv[i]);
@@ -77,6 +78,9 @@ TEST(trace_tracefs_formats)
 		tep_free(tep);
 		free(buf);
 	}
+	buf = slurp("/sys/kernel/tracing/events/header_page", &size);
+	CHECK(buf && !trace_header_page_check(buf, size));
+	free(buf);
 	CHECK(g.gl_pathc > 100);
 	CHECK_EQ(refused, 0);
 	CHECK_EQ(wrong, 0);
