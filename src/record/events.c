@@ -140,7 +140,10 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 	a->sample_id_all = 1;
 	a->inherit = !o->no_inherit;
 	a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
-	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	/* perf leaves the time out only of per-thread recordings without inheritance. */
+	if (!o->no_inherit || !o->per_thread || o->system_wide || o->cpu_list || o->timestamp)
+		a->sample_type |= PERF_SAMPLE_TIME;
 
 	/* A period from the event spec (or a tracepoint's 1) holds unless -F/-c is given. */
 	if (!a->sample_period || o->freq_given || o->period_given) {

@@ -21,14 +21,16 @@ static uint64_t now_ns(void)
 }
 
 /*
- * Byte offset of the time in a sample's body. Every evsel samples IP, TID
- * and TIME, and either all or none carry IDENTIFIER (events.c), so one
- * offset fits every sample of the recording.
+ * Byte offset of the time in a sample's body, or 0 when samples have no
+ * time. Every evsel samples IP and TID, all or none TIME, and all or none
+ * IDENTIFIER (events.c), so one offset fits every sample of the recording.
  */
 static size_t time_offset(const struct record *rec)
 {
 	uint64_t st = rec->evlist->first->attr.sample_type;
 
+	if (!(st & PERF_SAMPLE_TIME))
+		return 0;
 	return (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0) + 16;
 }
 
@@ -40,7 +42,7 @@ static void account(struct record *rec, const struct perf_event_header *ev, size
 		uint64_t t;
 
 		rec->stats.samples++;
-		if (ev->size < sizeof(*ev) + toff + sizeof(t))
+		if (!toff || ev->size < sizeof(*ev) + toff + sizeof(t))
 			return;
 		__builtin_memcpy(&t, body + toff, sizeof(t));
 		if (!rec->stats.first_time)

@@ -371,8 +371,13 @@ static int check_options(struct record *rec)
 		o->system_wide = true;
 	if (o->all_user && o->all_kernel)
 		return usage_error("--all-user and --all-kernel cannot be used together");
-	/* As perf: -t records exactly the threads given, without their future children. */
-	if (o->tid)
+	if (o->per_thread && (o->system_wide || o->cpu_list))
+		return usage_error("--per-thread records threads, -a/-C cpus: choose one");
+	/*
+	 * As perf: -t records exactly the threads given, without their future
+	 * children; per-thread buffers cannot take inherited events.
+	 */
+	if (o->tid || o->per_thread)
 		o->no_inherit = true;
 	if (o->mmap_rounded && !o->quiet) {
 		unsigned long long bytes = (unsigned long long)o->mmap_pages *
@@ -403,6 +408,7 @@ int record_options__parse(struct record *rec, int argc, const char **argv)
 		OPT_BOOLEAN('a', "all-cpus", &o->system_wide,
 			    "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o->cpu_list, "cpu", "list of cpus to monitor"),
+		OPT_BOOLEAN(0, "per-thread", &o->per_thread, "use per-thread mmaps"),
 		OPT_CALLBACK('c', "count", o, "n", "event period to sample", opt_period),
 		OPT_STRING('o', "output", &o->output, "file", "output file name ('-': stdout)"),
 		OPT_BOOLEAN('i', "no-inherit", &o->no_inherit,
@@ -423,8 +429,7 @@ int record_options__parse(struct record *rec, int argc, const char **argv)
 		OPT_BOOLEAN('s', "stat", &o->inherit_stat, "per thread counts"),
 		OPT_BOOLEAN('d', "data", &o->sample_addr, "Record the sample addresses"),
 		OPT_BOOLEAN(0, "sample-cpu", &o->sample_cpu, "Record the sample cpu"),
-		OPT_BOOLEAN('T', "timestamp", &(bool){ false },
-			    "Record the sample timestamps (always on)"),
+		OPT_BOOLEAN('T', "timestamp", &o->timestamp, "Record the sample timestamps"),
 		OPT_BOOLEAN('P', "period", &o->sample_period, "Record the sample period"),
 		OPT_BOOLEAN('R', "raw-samples", &o->raw_samples,
 			    "collect raw sample records from all opened counters"),

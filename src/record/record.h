@@ -36,6 +36,7 @@ struct record_opts {
 	/* target */
 	const char *pid, *tid, *cpu_list;
 	bool system_wide;
+	bool per_thread;		/* --per-thread: one buffer per thread, not per cpu */
 	bool no_inherit;
 
 	/* sampling */
@@ -46,6 +47,7 @@ struct record_opts {
 	enum record_callchain callchain;
 	unsigned int stack_size;	/* --call-graph dwarf,SIZE */
 	bool raw_samples, sample_addr, sample_cpu, sample_period, inherit_stat;
+	bool timestamp;			/* -T: time even where perf leaves it out */
 	bool switch_events, all_user, all_kernel, no_bpf_event, buildid_mmap;
 
 	/* output */

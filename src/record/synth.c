@@ -61,16 +61,18 @@ static int id_index(struct record *rec)
 		return -ENOMEM;
 	ember_evlist__for_each(rec->evlist, pos) {
 		for (int c = 0; c < pos->nr_fds_cpus; c++) {
+			int cpu = ember_cpu_map__cpu(pos->cpus, c);
+
 			for (int t = 0; t < pos->nr_fds_threads; t++) {
 				int i = c * pos->nr_fds_threads + t;
-				pid_t tid = ember_thread_map__pid(pos->threads, t);
 
 				if (pos->fds[i] < 0)
 					continue;
 				e[nr].id = pos->ids[i];
-				e[nr].idx = (uint64_t)c;
-				e[nr].cpu = (uint64_t)(int64_t)ember_cpu_map__cpu(pos->cpus, c);
-				e[nr].tid = (uint64_t)(int64_t)tid;
+				/* the ring buffer's index: per cpu, or per thread for cpu -1 */
+				e[nr].idx = (uint64_t)(cpu < 0 ? t : c);
+				e[nr].cpu = (uint64_t)(int64_t)cpu;
+				e[nr].tid = (uint64_t)(int64_t)ember_thread_map__pid(pos->threads, t);
 				nr++;
 			}
 		}

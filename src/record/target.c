@@ -60,7 +60,8 @@ int record_target__maps(struct record *rec)
 	const struct record_opts *o = &rec->opts;
 	bool cpu_wide = o->system_wide || o->cpu_list;
 
-	rec->cpus = ember_cpu_map__new(cpu_wide ? o->cpu_list : NULL);
+	rec->cpus = o->per_thread ? ember_cpu_map__new_any() :
+				    ember_cpu_map__new(cpu_wide ? o->cpu_list : NULL);
 	if (!rec->cpus)
 		return cpu_map_error(cpu_wide ? o->cpu_list : NULL, errno);
 

@@ -68,6 +68,8 @@ compare raw-samples -R
 compare timestamp -T
 compare data -d
 compare no-inherit --no-inherit
+compare per-thread --per-thread
+compare per-thread-timestamp --per-thread -T
 compare stat -s
 compare period -P -c 1000
 compare sample-cpu --sample-cpu
