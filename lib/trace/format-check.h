@@ -33,12 +33,14 @@ struct fcheck {
 	struct trace_format_info *info;
 };
 
+/* C identifier characters: [A-Za-z_] to start, [A-Za-z0-9_] after. */
 bool fc_is_ident_start(char ch);
 bool fc_is_ident(char ch);
 /* Skip the chars fn accepts; returns how many. */
 size_t fc_skip_while(struct fcheck *c, bool (*fn)(char));
 /* Past a quoted text at c->p (its opening quote); raw newlines allowed. */
 bool fc_quoted(struct fcheck *c, char quote);
+/* The declared field called name[0..len), or NULL. */
 const struct field_name *fc_find_field(const struct fcheck *c, const char *name, size_t len);
 
 /* ", arg, arg...\n" after the print fmt strings, to the end of the file. */

@@ -318,6 +318,25 @@ static void write_blob(const char *dir, const char *name, const void *blob, size
 	}
 }
 
+/* Parse ~500 strict prefixes of a real blob, each in a buffer of its size: all must fail. */
+static size_t truncations_accepted(const void *blob, size_t size)
+{
+	size_t step = size / 500 + 1, accepted = 0;
+	struct ember_trace *t;
+	void *copy;
+
+	for (size_t n = 0; n < size; n += step) {
+		copy = malloc(n ? n : 1);
+		memcpy(copy, blob, n);
+		t = ember_trace__parse(copy, n);
+		if (t || errno != EINVAL)
+			accepted++;
+		ember_trace__delete(t);
+		free(copy);
+	}
+	return accepted;
+}
+
 TEST(trace_perf_file)
 {
 	const char *path = getenv("EMBER_TRACE_PERF_DATA"), *dir = getenv("EMBER_TRACE_OUT");
@@ -349,6 +368,7 @@ TEST(trace_perf_file)
 		CHECK_EQ(ember_trace__set_function_resolver(from_file, ksym_resolve, &ks), 0);
 	}
 	write_blob(dir, "perf-blob.bin", blob, ember_trace__size(from_file));
+	CHECK_EQ(truncations_accepted(blob, ember_trace__size(from_file)), 0);
 	fp = out_file(dir, "from-file.txt");
 	CHECK_EQ(print_all(from_file, &ss, fp, &texts), 0);
 	if (fp)
