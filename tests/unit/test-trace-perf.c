@@ -318,6 +318,66 @@ static void write_blob(const char *dir, const char *name, const void *blob, size
 	}
 }
 
+/*
+ * The fields API on real block:block_rq_issue samples (what a heat map
+ * reads): dev, sector, nr_sector, bytes, rwbs, comm and the __data_loc cmd
+ * give back what the printed line shows. Returns the samples that differ;
+ * *checked counts those seen.
+ */
+static size_t check_block_fields(struct ember_trace *t, const struct samples *ss, char **texts,
+				 size_t *checked)
+{
+	const struct ember_trace_field *dev, *sector, *nr, *bytes, *rwbs, *comm, *cmd;
+	char want[512], s_rwbs[16], s_comm[32], s_cmd[64];
+	uint64_t v_dev, v_sector, v_nr, v_bytes, type;
+	const struct ember_trace_field *ctype;
+	size_t bad = 0;
+	int id = ember_trace__event_id(t, "block", "block_rq_issue");
+
+	*checked = 0;
+	if (id < 0)
+		return 0;
+	dev = ember_trace__field(t, id, "dev");
+	sector = ember_trace__field(t, id, "sector");
+	nr = ember_trace__field(t, id, "nr_sector");
+	bytes = ember_trace__field(t, id, "bytes");
+	rwbs = ember_trace__field(t, id, "rwbs");
+	comm = ember_trace__field(t, id, "comm");
+	cmd = ember_trace__field(t, id, "cmd");
+	ctype = ember_trace__field(t, id, "common_type");
+	if (!dev || !sector || !nr || !bytes || !rwbs || !comm || !cmd || !ctype)
+		return 1;
+	for (size_t i = 0; i < ss->nr; i++) {
+		const void *raw = ss->v[i].raw;
+		size_t n = ss->v[i].raw_size;
+
+		if (ember_trace_field__num(ctype, raw, n, &type) || type != (uint64_t)id)
+			continue;
+		(*checked)++;
+		if (ember_trace_field__num(dev, raw, n, &v_dev) ||
+		    ember_trace_field__num(sector, raw, n, &v_sector) ||
+		    ember_trace_field__num(nr, raw, n, &v_nr) ||
+		    ember_trace_field__num(bytes, raw, n, &v_bytes) ||
+		    ember_trace_field__str(rwbs, raw, n, s_rwbs, sizeof(s_rwbs)) < 0 ||
+		    ember_trace_field__str(comm, raw, n, s_comm, sizeof(s_comm)) < 0 ||
+		    ember_trace_field__str(cmd, raw, n, s_cmd, sizeof(s_cmd)) < 0) {
+			bad++;
+			continue;
+		}
+		snprintf(want, sizeof(want), "%u,%u %s %u (%s) %llu + %u ",
+			 (unsigned int)(v_dev >> 20), (unsigned int)(v_dev & ((1U << 20) - 1)),
+			 s_rwbs, (unsigned int)v_bytes, s_cmd, (unsigned long long)v_sector,
+			 (unsigned int)v_nr);
+		if (!texts[i] || strncmp(texts[i], want, strlen(want)))
+			bad++;
+		snprintf(want, sizeof(want), " [%s]", s_comm);
+		if (!texts[i] || strlen(texts[i]) < strlen(want) ||
+		    strcmp(texts[i] + strlen(texts[i]) - strlen(want), want))
+			bad++;
+	}
+	return bad;
+}
+
 /* Parse ~500 strict prefixes of a real blob, each in a buffer of its size: all must fail. */
 static size_t truncations_accepted(const void *blob, size_t size)
 {
@@ -344,7 +404,7 @@ TEST(trace_perf_file)
 	struct ember_tracepoint *tps = NULL;
 	struct samples ss = { 0 };
 	void *blob = NULL, *own = NULL;
-	size_t blob_size = 0, own_size = 0, nr_tps = 0, differ = 0;
+	size_t blob_size = 0, own_size = 0, nr_tps = 0, differ = 0, block_checked = 0;
 	char **texts = NULL, **own_texts = NULL;
 	struct ksyms ks = { 0 };
 	FILE *fp;
@@ -373,6 +433,9 @@ TEST(trace_perf_file)
 	CHECK_EQ(print_all(from_file, &ss, fp, &texts), 0);
 	if (fp)
 		fclose(fp);
+	CHECK_EQ(check_block_fields(from_file, &ss, texts, &block_checked), 0);
+	if (block_checked)
+		fprintf(stderr, "  fields of %zu block_rq_issue samples checked\n", block_checked);
 
 	/* the same tracepoints, from this machine's tracefs, by our writer */
 	CHECK_EQ(ember_tracing_data__build(NULL, tps, nr_tps, &own, &own_size), 0);
