@@ -29,11 +29,14 @@ struct ember_tracepoint {
 
 /*
  * Build the TRACING_DATA blob for `nr` tracepoints from the tracefs at
- * `tracefs` (NULL: find it, mounting it as perf does). Systems and events
- * come in tracefs directory order, whatever the order of `tps`, as perf
- * writes them. On success *data is a malloc'ed buffer of *size bytes that
- * the caller frees. Returns 0, -EINVAL (nr is 0), -ENOENT (a tracepoint
- * or tracefs missing), -ENOMEM or the read error.
+ * `tracefs` (NULL: find it, mounting it as perf does), byte for byte as
+ * perf 6.1 would for the same events: systems and events in tracefs
+ * directory order whatever the order of `tps`, (like perf) every event of
+ * a listed system whose name is that of any listed tracepoint, an empty
+ * kallsyms, then printk_formats and saved_cmdlines. On success *data is a
+ * malloc'ed buffer of *size bytes that the caller frees. Returns 0, -EINVAL
+ * (nr is 0, a NULL name), -ENOENT (a tracepoint or tracefs missing),
+ * -ENOMEM or the read error.
  */
 EMBER_API int ember_tracing_data__build(const char *tracefs, const struct ember_tracepoint *tps,
 					size_t nr, void **data, size_t *size);
