@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <ember/ember.h>
 #include "builtin.h"
 #include "record/events.h"
@@ -177,6 +178,8 @@ out:
 	record_close(&rec);
 	if (rec.writer)
 		ember_data_writer__delete(rec.writer);
+	if (rec.out_fd >= 0)
+		close(rec.out_fd);
 	if (rec.env_ready)
 		ember_env__exit(&rec.env);
 	record_target__exit(&rec);
