@@ -10,8 +10,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stddef.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
