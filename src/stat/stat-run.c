@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
@@ -268,15 +269,25 @@ static int watch_targets(struct stat_run *r, struct run_state *rs)
 
 	if (rs->workload)
 		return stat_waiter__watch(&r->waiter, rs->wl.pid, false);
-	/* -p/-t alone: counting ends when every target has exited. */
-	if (r->target->has_task && r->target->threads) {
+	/* -p alone: counting ends when every listed process has exited. */
+	if (c->pid) {
+		const char *p = c->pid;
+
+		while (*p && !err) {
+			char *end;
+			long pid = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			err = stat_waiter__watch(&r->waiter, (pid_t)pid, false);
+			p = *end == ',' ? end + 1 : end;
+		}
+	} else if (c->tid && r->target->threads) {
 		int nr = ember_thread_map__nr(r->target->threads);
 
-		for (int i = 0; i < nr && !err; i++) {
-			pid_t pid = ember_thread_map__pid(r->target->threads, i);
-
-			err = stat_waiter__watch(&r->waiter, pid, c->tid != NULL);
-		}
+		for (int i = 0; i < nr && !err; i++)
+			err = stat_waiter__watch(&r->waiter,
+						 ember_thread_map__pid(r->target->threads, i), true);
 	}
 	return err;
 }
