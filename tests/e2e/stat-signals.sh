@@ -30,7 +30,7 @@ for mode in group one; do
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	check "sigint-$mode-counts-printed" grep -q 'msec task-clock' "$TMP/o.txt"
 	expect_eq "sigint-$mode-status" "$(tail -1 "$TMP/o.txt")" "rc 130"
-	if [ "$ms" -lt 3000 ]; then pass "sigint-$mode-command-stopped"; else
+	if [ "$ms" -lt 4500 ]; then pass "sigint-$mode-command-stopped"; else
 		fail "sigint-$mode-command-stopped" "took ${ms} ms"; fi
 done
 
