@@ -35,7 +35,7 @@ for mode in group one; do
 done
 
 # A command that handles SIGINT decides the status.
-sig_run one 0.3 "$EMBER" stat -e task-clock -- sh -c 'trap "exit 7" INT; sleep 5 & wait' \
+sig_run one 1 "$EMBER" stat -e task-clock -- sh -c 'trap "exit 7" INT; sleep 5 & wait' \
 	>"$TMP/o.txt"
 expect_eq sigint-handled-status "$(tail -1 "$TMP/o.txt")" "rc 7"
 
