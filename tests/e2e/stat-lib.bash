@@ -26,5 +26,6 @@ for line in sys.stdin.read().split("\n"):
 
 # stat_events_of: the event names of a std-layout output's counter lines, in order.
 stat_events_of() {
-	grep -E '^ +([0-9][0-9.,]*|<not (supported|counted)>) ' | awk '{ print $NF }'
+	grep -E '^ +([0-9][0-9.,]*|<not (supported|counted)>) ' |
+		sed -E 's/^ +([0-9][0-9.,]*|<not (supported|counted)>) +(msec +)?//' | awk '{ print $1 }'
 }
