@@ -25,9 +25,11 @@ fi
 now_ns() { date +%s%N; }
 
 # ember hands tracepoint fds to a detached closer; let it finish so perf
-# does not queue behind it on the kernel's event_mutex.
+# does not queue behind it on the kernel's event_mutex, then let the
+# kernel's deferred frees of either tool settle before the next run.
 wait_closers() {
 	while pgrep -x ember >/dev/null; do sleep 0.2; done
+	sleep 1
 }
 
 # wall_s CMD...: seconds CMD takes, its output discarded.
@@ -50,10 +52,18 @@ median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 # (1) overhead of counting every syscall entry of a syscall-heavy command
 e=() p=()
 for i in 1 2 3 4 5; do
-	wait_closers
-	e+=("$(elapsed_s "$EMBER")")
-	wait_closers
-	p+=("$(elapsed_s "$PERF")")
+	# Alternate who goes first, so neither always runs right after the other.
+	if [ $((i % 2)) = 1 ]; then
+		wait_closers
+		e+=("$(elapsed_s "$EMBER")")
+		wait_closers
+		p+=("$(elapsed_s "$PERF")")
+	else
+		wait_closers
+		p+=("$(elapsed_s "$PERF")")
+		wait_closers
+		e+=("$(elapsed_s "$EMBER")")
+	fi
 done
 printf 'result\tstat-overhead (dd, sys_enter_*)\t%s\t%s\ts\t<=1.0\n' \
 	"$(median "${e[@]}")" "$(median "${p[@]}")"

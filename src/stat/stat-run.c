@@ -17,6 +17,7 @@
 #include "stat/stat-close.h"
 #include "stat/stat-evsel.h"
 #include "stat/stat-open.h"
+#include "stat/stat-output.h"
 #include "stat/stat-print.h"
 #include "stat/stat-read.h"
 #include "stat/stat-run.h"
@@ -37,13 +38,6 @@ struct run_state {
 	double user_s, sys_s;
 };
 
-static struct timespec ns_to_ts(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
-			       .tv_nsec = (long)(ns % 1000000000ULL) };
-	return ts;
-}
-
 static double tv_seconds(const struct timeval *tv)
 {
 	return (double)tv->tv_sec + tv->tv_usec / 1e6;
@@ -59,15 +53,6 @@ static FILE *out_of(const struct stat_run *r)
 	return r->display.out;
 }
 
-static struct stat_print_ctx print_ctx(const struct stat_run *r)
-{
-	struct stat_print_ctx p = {
-		.config = r->config, .evlist = r->evlist, .shadow = &r->shadow,
-		.display = &r->display, .target = r->target,
-	};
-	return p;
-}
-
 static void tool_times(const struct run_state *rs, uint64_t now, struct stat_tool_times *t)
 {
 	t->duration_ns = now - rs->t0;
@@ -75,28 +60,13 @@ static void tool_times(const struct run_state *rs, uint64_t now, struct stat_too
 	t->system_ns = (uint64_t)(rs->sys_s * 1e9);
 }
 
-static void print_interval(struct stat_run *r, struct run_state *rs, uint64_t now)
+/* An interval block ending now. */
+static void print_interval(struct stat_run *r, const struct run_state *rs, uint64_t now)
 {
-	struct stat_print_ctx p = print_ctx(r);
 	struct stat_tool_times tools;
-	struct timespec ts = ns_to_ts(now - rs->t0);
-	struct ember_evsel *pos;
 
 	tool_times(rs, now, &tools);
-	stat_read__counters(r->evlist, &tools);
-	stat_shadow__reset(&r->shadow);
-	/* perf divides by the interval asked for, not the one measured. */
-	stat_shadow__update_walltime(&r->shadow, (double)r->config->interval_ms * NSEC_PER_MSEC);
-	ember_evlist__for_each(r->evlist, pos)
-		stat_counter__reset_stats(stat_evsel(pos)->counter);
-	stat_process__counters(r->evlist, r->config, &r->shadow, true, out_of(r));
-	if (r->config->quiet)
-		return;
-	if (r->nr_intervals % 25 == 0)
-		stat_display__interval_header(&r->display);
-	r->not_counted |= stat_print__counters(&p, &ts);
-	r->nr_intervals++;
-	fflush(out_of(r));
+	stat_output__interval(r, &tools, now - rs->t0);
 }
 
 /* "cannot run 'x': No such file or directory"; the exit code a shell would give. */
@@ -371,41 +341,6 @@ static int run_once(struct stat_run *r, bool first)
 	return run_exit_code(r, &rs);
 }
 
-static bool nmi_watchdog_enabled(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
-	int val = 0;
-
-	if (!f)
-		return false;
-	if (fscanf(f, "%d", &val) != 1)
-		val = 0;
-	fclose(f);
-	return val > 0;
-}
-
-static void print_results(struct stat_run *r)
-{
-	struct stat_print_ctx p = print_ctx(r);
-	struct stat_footer f = {
-		.wall_avg_ns = stat_stats__avg(&r->walltime),
-		.wall_stddev_ns = stat_stats__stddev(&r->walltime),
-		.null_run = r->config->null_run,
-		.user_s = r->user_s,
-		.sys_s = r->sys_s,
-	};
-
-	if (r->config->quiet)
-		return;
-	r->display.run_count = r->runs > 1 ? r->runs : 1;
-	f.show_rusage = r->argc > 0 && !is_cpu_or_task_target(r) && r->display.run_count == 1;
-	stat_display__header(&r->display, r->target->what);
-	r->not_counted |= stat_print__counters(&p, NULL);
-	f.nmi_watchdog_hint = r->not_counted && nmi_watchdog_enabled();
-	stat_display__footer(&r->display, &f);
-	fflush(out_of(r));
-}
-
 int stat_run__all(struct stat_run *r)
 {
 	int code = 0, err;
@@ -429,7 +364,7 @@ int stat_run__all(struct stat_run *r)
 			break;
 	}
 	if (r->runs && !r->config->interval_ms)
-		print_results(r);
+		stat_output__summary(r);
 out:
 	stat_graveyard__release(&r->graveyard);
 	stat_waiter__exit(&r->waiter);

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Printing ember stat's interval blocks and its final summary. */
+#include <stdio.h>
+#include "stat/stat-evsel.h"
+#include "stat/stat-output.h"
+#include "stat/stat-print.h"
+
+#define NSEC_PER_MSEC 1000000ULL
+
+static struct stat_print_ctx print_ctx(const struct stat_run *r)
+{
+	struct stat_print_ctx p = {
+		.config = r->config, .evlist = r->evlist, .shadow = &r->shadow,
+		.display = &r->display, .target = r->target,
+	};
+	return p;
+}
+
+void stat_output__interval(struct stat_run *r, const struct stat_tool_times *tools,
+			   uint64_t elapsed_ns)
+{
+	struct stat_print_ctx p = print_ctx(r);
+	struct timespec ts = { .tv_sec = (time_t)(elapsed_ns / 1000000000ULL),
+			       .tv_nsec = (long)(elapsed_ns % 1000000000ULL) };
+	struct ember_evsel *pos;
+
+	stat_read__counters(r->evlist, tools);
+	stat_shadow__reset(&r->shadow);
+	/* perf divides by the interval asked for, not the one measured. */
+	stat_shadow__update_walltime(&r->shadow, (double)r->config->interval_ms * NSEC_PER_MSEC);
+	ember_evlist__for_each(r->evlist, pos)
+		stat_counter__reset_stats(stat_evsel(pos)->counter);
+	stat_process__counters(r->evlist, r->config, &r->shadow, true, r->display.out);
+	if (r->config->quiet)
+		return;
+	if (r->nr_intervals % 25 == 0)
+		stat_display__interval_header(&r->display);
+	r->not_counted |= stat_print__counters(&p, &ts);
+	r->nr_intervals++;
+	fflush(r->display.out);
+}
+
+static bool nmi_watchdog_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
+	int val = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &val) != 1)
+		val = 0;
+	fclose(f);
+	return val > 0;
+}
+
+void stat_output__summary(struct stat_run *r)
+{
+	struct stat_print_ctx p = print_ctx(r);
+	struct stat_footer f = {
+		.wall_avg_ns = stat_stats__avg(&r->walltime),
+		.wall_stddev_ns = stat_stats__stddev(&r->walltime),
+		.null_run = r->config->null_run,
+		.user_s = r->user_s,
+		.sys_s = r->sys_s,
+	};
+
+	if (r->config->quiet)
+		return;
+	r->display.run_count = r->runs > 1 ? r->runs : 1;
+	/* perf shows the command's rusage only when it ran once, alone. */
+	f.show_rusage = r->argc > 0 && !r->target->cpu_wide && !r->target->has_task &&
+			r->display.run_count == 1;
+	stat_display__header(&r->display, r->target->what);
+	r->not_counted |= stat_print__counters(&p, NULL);
+	f.nmi_watchdog_hint = r->not_counted && nmi_watchdog_enabled();
+	stat_display__footer(&r->display, &f);
+	fflush(r->display.out);
+}
