@@ -5,7 +5,11 @@
 #                      timed from inside the recorded command, under `record -F 999 -g`:
 #                      median of 5, interleaved (the kernel takes the same samples for
 #                      both tools, so expect 1.0 give or take the VM's noise)
-#   record-lost        % of samples lost under `record -a -g -F max -m 4` on the same work
+#   record-lost        % of samples lost under `record -g -F max -m 1` (a one-page ring
+#                      buffer at the kernel's top rate: how fast the reader drains it),
+#                      median of 3
+#   record-cpu         cpu time of the recorder's main thread (perf stat --no-inherit)
+#                      while recording the work with -F 999 -g, median of 3
 #   record-bytes       file bytes per sample for `record -F 999 -g` of the same work
 #   record-fixed-cost  `record -g true`: wall time of the whole tool, median of 5
 #                      (perf's is mostly its build-id pass and BPF side-band thread
@@ -57,21 +61,45 @@ echo "record: the work takes $(sec "$mb") s alone, $(sec "$me") s under ember re
 	"vs $(echo "scale=3; $mp / $mb" | bc)x)"
 printf 'result\trecord-slowdown (-F 999 -g)\t%s\t%s\ts\t<=1.05\n' "$(sec "$me")" "$(sec "$mp")"
 
-# (2) samples lost when the buffers are small and the rate high
-lost_pct() { # FILE: lost / (lost + samples) in %
-	"$PERF" report --stdio -i "$1" 2>/dev/null | awk '
-		/^# Total Lost Samples:/ { lost = $5 }
-		/^# Samples:/ { s = $3; if (s ~ /K$/) s = s * 1000; if (s ~ /M$/) s = s * 1000000; n += s }
+# (2) samples lost when the buffers are tiny and the rate high: how fast the reader drains
+lost_pct() { # FILE: lost / (lost + samples) in %, from perf's own counts
+	"$PERF" report --stats -i "$1" 2>/dev/null | awk '
+		/^Aggregated stats:/ { next }
+		/ stats:$/ { ev = 1; next }
+		!ev && $1 == "SAMPLE" && $2 == "events:" { n = $3 }
+		ev && $1 == "LOST_SAMPLES" && $2 == "events:" { lost += $3 }
 		END { if (lost + n > 0) printf "%.3f\n", 100 * lost / (lost + n); else print 0 }'
 }
-"$EMBER" record -q -a -g -F max -m 4 -o "$TMP/e.data" -- sh -c "$WORK" >/dev/null 2>&1
-"$PERF" record -q -a -g -F max -m 4 -o "$TMP/p.data" -- sh -c "$WORK" >/dev/null 2>&1
-le=$(lost_pct "$TMP/e.data")
-lp=$(lost_pct "$TMP/p.data")
-echo "record: lost $le% of the samples under ember record, $lp% under perf record (-a -g -F max -m 4)"
-printf 'result\trecord-lost (-a -g -F max -m 4)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
+ONE="sha256sum $TMP/blob >/dev/null"
+e=() p=()
+for i in 1 2 3; do
+	"$EMBER" record -q -g -F max -m 1 -o "$TMP/e.data" -- sh -c "$ONE" >/dev/null 2>&1
+	e+=("$(lost_pct "$TMP/e.data")")
+	"$PERF" record -q -g -F max -m 1 -o "$TMP/p.data" -- sh -c "$ONE" >/dev/null 2>&1
+	p+=("$(lost_pct "$TMP/p.data")")
+done
+le=$(median "${e[@]}")
+lp=$(median "${p[@]}")
+echo "record: lost $le% of the samples under ember record, $lp% under perf record" \
+	"(-g -F max -m 1, median of 3: ember ${e[*]}, perf ${p[*]})"
+printf 'result\trecord-lost (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
 
-# (3) bytes per sample
+# (3) the recorder's own cpu time (its main thread: where both tools read the buffers)
+tool_ms() { # TOOL...: task-clock of the tool's main thread, ms
+	"$PERF" stat -x, -e task-clock --no-inherit -- "$@" -- sh -c "$WORK" 2>&1 >/dev/null |
+		awk -F, '/task-clock/ { print $1 }'
+}
+e=() p=()
+for i in 1 2 3; do
+	e+=("$(tool_ms "$EMBER" record -q -F 999 -g -o "$TMP/e.data")")
+	p+=("$(tool_ms "$PERF" record -q -F 999 -g -o "$TMP/p.data")")
+done
+ce=$(median "${e[@]}")
+cp=$(median "${p[@]}")
+echo "record: the recorder itself used $ce ms of cpu with ember, $cp ms with perf (-F 999 -g)"
+printf 'result\trecord-cpu (recorder, -F 999 -g)\t%s\t%s\tms\t<=1.0\n' "$ce" "$cp"
+
+# (4) bytes per sample
 per_sample() { # FILE
 	local n size
 	n=$("$PERF" report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
@@ -85,7 +113,7 @@ bp=$(per_sample "$TMP/p.data")
 echo "record: $be bytes per sample in ember's file, $bp in perf's (-F 999 -g)"
 printf 'result\trecord-bytes/sample (-F 999 -g)\t%s\t%s\tB\t<=1.0\n' "$be" "$bp"
 
-# (4) fixed cost: start and finish around a command that does nothing
+# (5) fixed cost: start and finish around a command that does nothing
 wall_ns() {
 	local t0
 	t0=$(now_ns)

@@ -108,16 +108,20 @@ bool record_loop__reap(struct record *rec)
 static void after_poll(struct record *rec)
 {
 	int nr_buffers = rec->nr_pollfds - 1, live = 0;
-	bool child = false;
-	int sig;
+	struct pollfd *sigp = &rec->pollfds[nr_buffers];
 
-	sig = record_signals__read(&rec->sig, &child);
-	if (sig) {
-		rec->stop_signal = sig;
-		rec->done = true;
+	if (sigp->revents & POLLIN) {
+		bool child = false;
+		int sig = record_signals__read(&rec->sig, &child);
+
+		if (sig) {
+			rec->stop_signal = sig;
+			rec->done = true;
+		}
+		if (child && record_loop__reap(rec))
+			rec->done = true;
 	}
-	if (child && record_loop__reap(rec))
-		rec->done = true;
+	sigp->revents = 0;
 
 	/* A per-task buffer hangs up when its task exits: stop polling it, end when all did. */
 	for (int i = 0; i < nr_buffers; i++) {
