@@ -169,10 +169,12 @@ static int poll_timeout(const struct record *rec, bool dirty)
 int record_loop__run(struct record *rec)
 {
 	bool disabled = false, dirty = false;
+	uint64_t last_check;
 
-	rec->last_sync_ns = now_ns();
+	rec->last_sync_ns = last_check = now_ns();
 	for (;;) {
 		int64_t n = read_pass(rec);
+		int timeout;
 
 		if (n < 0)
 			return 1;
@@ -183,11 +185,16 @@ int record_loop__run(struct record *rec)
 		if (n == 0) {
 			if (rec->done || rec->draining)
 				break;
-			int timeout = poll_timeout(rec, dirty);
-
+			timeout = poll_timeout(rec, dirty);
 			if (poll(rec->pollfds, (nfds_t)rec->nr_pollfds, timeout) > 0)
 				rec->stats.waking++;
 			after_poll(rec);
+			last_check = now_ns();
+		} else if (now_ns() - last_check >= RECORD_CHECK_INTERVAL_MS * 1000000ULL) {
+			/* Records keep coming: look at signals and hang-ups without sleeping. */
+			poll(rec->pollfds, (nfds_t)rec->nr_pollfds, 0);
+			after_poll(rec);
+			last_check = now_ns();
 		}
 		/* A command's events die with it; a target ember did not start is stopped here. */
 		if (rec->done && !disabled && !rec->target_none) {

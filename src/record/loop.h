@@ -7,6 +7,8 @@
 
 /* Period of the header's data-size refresh while recording (for a SIGKILLed ember). */
 #define RECORD_SYNC_INTERVAL_MS 1000
+/* While records never stop coming, signals and hang-ups are still looked at this often. */
+#define RECORD_CHECK_INTERVAL_MS 50
 
 /*
  * Copy records from every ring buffer to the output, poll when they are
