@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "test.h"
+#include "test-util.h"
 #include "event/evlist.h"
 #include <ember/ember.h>
 
@@ -40,27 +41,6 @@ static void burn(void)
 
 	for (unsigned long i = 0; i < 20 * 1000 * 1000; i++)
 		x += i;
-}
-
-/* The tracepoint's id from tracefs, or -1. */
-static long tracepoint_id(const char *sys, const char *name)
-{
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char path[256];
-	long id = -1;
-
-	for (size_t i = 0; i < 2 && id < 0; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fscanf(f, "%ld", &id) != 1)
-			id = -1;
-		fclose(f);
-	}
-	return id;
 }
 
 static bool have_core_pmu(void)
@@ -299,7 +279,7 @@ TEST(evlist_open_continues_past_unsupported)
 
 TEST(evsel_open_tracepoint_filter)
 {
-	long id = tracepoint_id("syscalls", "sys_enter_getpid");
+	long id = test_tracepoint_id("syscalls", "sys_enter_getpid");
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),

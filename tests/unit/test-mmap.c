@@ -11,31 +11,11 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "test.h"
+#include "test-util.h"
 #include "event/cpumap.h"
 #include "event/evlist.h"
 
 #define DENIED(err) ((err) == -EACCES || (err) == -EPERM)
-
-/* The tracepoint's id from tracefs, or -1. */
-static long tracepoint_id(const char *sys, const char *name)
-{
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char path[256];
-	long id = -1;
-
-	for (size_t i = 0; i < 2 && id < 0; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fscanf(f, "%ld", &id) != 1)
-			id = -1;
-		fclose(f);
-	}
-	return id;
-}
 
 /* A sampling attr for syscalls:<name>: every hit, as TID|TIME|RAW (40-byte records). */
 static struct perf_event_attr getpid_attr(long id)
@@ -109,7 +89,7 @@ TEST(mmap_new_rejects_bad_sizes)
 /* Open the getpid tracepoint on this thread; NULL (and *reason) when it cannot run here. */
 static struct ember_evsel *open_getpid(const char **reason)
 {
-	long id = tracepoint_id("syscalls", "sys_enter_getpid");
+	long id = test_tracepoint_id("syscalls", "sys_enter_getpid");
 	struct perf_event_attr attr;
 	struct ember_evsel *evsel;
 	int err;
@@ -204,8 +184,8 @@ TEST(mmap_counts_lost_records)
  */
 static void evlist_round_trip(struct unit_test *t, struct ember_cpu_map *cpus, int want_mmaps)
 {
-	long enter = tracepoint_id("syscalls", "sys_enter_getpid");
-	long exit_ = tracepoint_id("syscalls", "sys_exit_getpid");
+	long enter = test_tracepoint_id("syscalls", "sys_enter_getpid");
+	long exit_ = test_tracepoint_id("syscalls", "sys_exit_getpid");
 	struct ember_thread_map *self = ember_thread_map__new_pid(0);
 	struct ember_evlist *evlist = ember_evlist__new();
 	struct perf_event_attr attr;
@@ -270,8 +250,8 @@ TEST(evlist_mmap_per_thread)
 {
 	struct ember_cpu_map *any = ember_cpu_map__new_any();
 
-	if (tracepoint_id("syscalls", "sys_enter_getpid") < 0 ||
-	    tracepoint_id("syscalls", "sys_exit_getpid") < 0) {
+	if (test_tracepoint_id("syscalls", "sys_enter_getpid") < 0 ||
+	    test_tracepoint_id("syscalls", "sys_exit_getpid") < 0) {
 		ember_cpu_map__put(any);
 		SKIP("no syscalls:sys_{enter,exit}_getpid tracepoints in tracefs");
 	}
@@ -283,8 +263,8 @@ TEST(evlist_mmap_per_cpu)
 {
 	struct ember_cpu_map *cpus = ember_cpu_map__new(NULL);
 
-	if (tracepoint_id("syscalls", "sys_enter_getpid") < 0 ||
-	    tracepoint_id("syscalls", "sys_exit_getpid") < 0) {
+	if (test_tracepoint_id("syscalls", "sys_enter_getpid") < 0 ||
+	    test_tracepoint_id("syscalls", "sys_exit_getpid") < 0) {
 		ember_cpu_map__put(cpus);
 		SKIP("no syscalls:sys_{enter,exit}_getpid tracepoints in tracefs");
 	}
