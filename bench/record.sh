@@ -15,23 +15,11 @@
 #                      (perf's is mostly its build-id pass and BPF side-band thread
 #                      after the command exits; the goal is 10x cheaper)
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-EMBER="$BUILD/ember"
-PERF=${PERF:-perf}
-if ! command -v "$PERF" >/dev/null; then
-	echo "record bench: perf is not installed, skipped"
-	exit 0
-fi
-if [ ! -x "$EMBER" ]; then
-	echo "record bench: $EMBER is missing (make first)"
-	exit 1
-fi
+. "$(dirname "$0")/lib.bash"
+bench_init record
 TMP=$(mktemp -d /tmp/ember-bench-record.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
-now_ns() { date +%s%N; }
-median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 sec() { echo "scale=6; $1 / 1000000000" | bc; }
 
 head -c 64M /dev/urandom >"$TMP/blob"

@@ -8,21 +8,10 @@
 #   stat-startup    20 x 'stat true', total wall time
 #   stat-setup      'stat -e syscalls:sys_enter_* true', wall time until the tool exits
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-EMBER="$BUILD/ember"
-PERF=${PERF:-perf}
-if ! command -v "$PERF" >/dev/null; then
-	echo "stat bench: perf is not installed, skipped"
-	exit 0
-fi
-if [ ! -x "$EMBER" ]; then
-	echo "stat bench: $EMBER is missing (make first)"
-	exit 1
-fi
+. "$(dirname "$0")/lib.bash"
+bench_init stat
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 
-now_ns() { date +%s%N; }
 
 # ember hands tracepoint fds to a detached closer; let it finish so perf
 # does not queue behind it on the kernel's event_mutex, then let the
@@ -47,7 +36,6 @@ elapsed_s() {
 		2>&1 >/dev/null | awk '/seconds time elapsed/ { print $1 }'
 }
 
-median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 
 # (1) overhead of counting every syscall entry of a syscall-heavy command
 e=() p=()
