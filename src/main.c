@@ -11,9 +11,14 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "collapse",	cmd_collapse,	"Fold perf script output into stacks, as stackcollapse-perf.pl" },
+	{ "flamegraph",	cmd_flamegraph,	"Draw an interactive flame graph from perf.data or folded stacks" },
+	{ "heatmap",	cmd_heatmap,	"Draw a latency or sample-density heat map" },
 	{ "help",	cmd_help,	"Display help information about ember" },
 	{ "list",	cmd_list,	"List all symbolic event types" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
+	{ "report",	cmd_report,	"Read perf.data (created by ember or perf record) and display the profile" },
+	{ "script",	cmd_script,	"Read perf.data (created by ember or perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
 	{ "version",	cmd_version,	"Display the version of ember" },
 };

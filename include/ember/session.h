@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A perf.data file read the way perf report and perf script read it:
+ *
+ *   reader ── records ──> ordered queue ──> machine (MMAP, COMM, FORK, ...)
+ *                         (by time, flushed     └─> sample: thread, ip and
+ *                          per FINISHED_ROUND)       callchain resolved
+ *
+ * Records that carry a time (samples, and the side-band records of an
+ * attr with sample_id_all) are delivered in time order, ties in file
+ * order, with perf's two-round flush: at each FINISHED_ROUND everything up
+ * to the highest time seen before the previous round goes out. Records
+ * without a time, and the header-like records perf adds (type >= 64), are
+ * delivered as read. Without sample_id_all, or when the caller asks, the
+ * file order is kept, as perf does.
+ *
+ * A session is not thread-safe: use one per thread.
+ */
+#ifndef EMBER_SESSION_H
+#define EMBER_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <ember/perf-data.h>
+#include <ember/symbol.h>
+
+#ifndef EMBER_API
+#define EMBER_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ember_session;
+struct ember_trace;
+
+struct ember_session_opts {
+	size_t sz;			/* sizeof(struct ember_session_opts) */
+	/* Read a file owned by another user (perf -f); otherwise -EPERM. */
+	bool force;
+	/* Deliver records in file order (no sorting by time). */
+	bool no_ordering;
+	/* Where symbols come from (sz 0: defaults). */
+	struct ember_symbol_opts symbol;
+};
+
+/*
+ * Opens path ("-" or NULL with a pipe on stdin: standard input; NULL
+ * otherwise: "perf.data"). Returns NULL with errno: EPERM the file is
+ * not owned by the current user or root and opts->force is not set,
+ * ENODATA an empty file, EINVAL not a perf.data file, or the reader's
+ * and open's errors. Free with ember_session__delete().
+ */
+EMBER_API struct ember_session *ember_session__open(const char *path,
+						    const struct ember_session_opts *opts);
+EMBER_API void ember_session__delete(struct ember_session *s);
+
+/* The path as opened ("-" for standard input). */
+EMBER_API const char *ember_session__path(const struct ember_session *s);
+EMBER_API struct ember_data_reader *ember_session__reader(struct ember_session *s);
+EMBER_API struct ember_machine *ember_session__machine(struct ember_session *s);
+/*
+ * The tracepoint formats (TRACING_DATA) with kernel function names
+ * resolved through the session's machine, parsed on first call; NULL when
+ * the file has none (errno ENOENT) or they do not parse (EINVAL). In pipe
+ * mode, available once its TRACING_DATA record was processed.
+ */
+EMBER_API struct ember_trace *ember_session__trace(struct ember_session *s);
+
+/* A sample, decoded and resolved, as handed to ember_session_ops.sample. */
+struct ember_session_sample {
+	const struct perf_event_header *hdr;	/* the record */
+	uint64_t file_offset;			/* of the record, as perf -D shows it */
+	const struct ember_data_attr *attr;	/* its event */
+	const struct ember_sample *sample;
+	struct ember_thread *thread;
+	struct ember_addr_location al;		/* sample->ip, with the sample's cpumode */
+};
+
+/*
+ * The sample's callchain, resolved: context markers switch the cpumode
+ * and are dropped, every other entry gets an ember_addr_location (its ip
+ * as recorded). *chain points into the session and stays valid until the
+ * next sample is delivered. Returns the number of entries: 0 without a
+ * callchain, or when a chain has an unknown marker (perf then drops the
+ * whole chain; counted in stats.nr_invalid_callchains); -ENOMEM.
+ */
+EMBER_API int ember_session__callchain(struct ember_session *s,
+				       const struct ember_session_sample *ss,
+				       const struct ember_addr_location **chain);
+
+struct ember_session_ops {
+	/* Each sample, in order. A non-zero return stops processing and is returned. */
+	int (*sample)(struct ember_session *s, const struct ember_session_sample *ss, void *ctx);
+	/*
+	 * Each other record, in order, after the machine has taken what it
+	 * needs from it. id is its decoded sample_id trailer (kernel records
+	 * of an attr with sample_id_all), else NULL. Non-zero stops.
+	 */
+	int (*record)(struct ember_session *s, const struct ember_data_record *rec,
+		      const struct ember_sample *id, void *ctx);
+};
+
+/*
+ * Reads the whole file through ops. Returns 0, the first non-zero callback
+ * return, or a negative errno from the reader (what was read before it
+ * was delivered). A truncated file is not an error: see stats.truncated.
+ */
+EMBER_API int ember_session__process(struct ember_session *s, const struct ember_session_ops *ops,
+				     void *ctx);
+
+/* Per event (attr index), what perf report's header counts. */
+struct ember_session_event_stats {
+	uint64_t nr_samples;
+	uint64_t total_period;
+	uint64_t nr_lost_samples;		/* PERF_RECORD_LOST_SAMPLES of this event */
+};
+
+struct ember_session_stats {
+	uint64_t nr_records;			/* all records read */
+	uint64_t nr_samples;
+	uint64_t nr_lost_records;		/* PERF_RECORD_LOST */
+	uint64_t nr_lost;			/* events they say were lost */
+	uint64_t nr_lost_samples;		/* sum of PERF_RECORD_LOST_SAMPLES */
+	uint64_t nr_unknown;			/* records of unknown type, skipped */
+	uint64_t nr_invalid_samples;		/* too short for their layout, or no attr */
+	uint64_t nr_invalid_callchains;		/* dropped for an unknown context marker */
+	uint64_t nr_unordered;			/* came after their time was flushed */
+	bool truncated;				/* the file ended inside a record */
+	uint32_t nr_events;
+	const struct ember_session_event_stats *events; /* nr_events, by attr index */
+};
+
+/* The counts so far. Owned by the session. */
+EMBER_API const struct ember_session_stats *ember_session__stats(const struct ember_session *s);
+
+/*
+ * perf's closing warnings for what the counts show ("Processed N events
+ * and lost M chunks!", unordered events, invalid samples, truncation), one
+ * per line into fp; nothing when all is well.
+ */
+EMBER_API void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ember script: placeholder until the command lands (see the open issues). */
+#include <stdio.h>
+#include "builtin.h"
+
+int cmd_script(int argc, const char **argv)
+{
+	fprintf(stderr, "ember script: not available in this build yet\n");
+	return 1;
+}
