@@ -43,5 +43,6 @@ EMBER_API const char *ember_version(void);
 #include <ember/symbol.h>
 #include <ember/perf-data.h>
 #include <ember/trace.h>
+#include <ember/session.h>
 
 #endif

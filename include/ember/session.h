@@ -85,9 +85,11 @@ struct ember_session_sample {
  * The sample's callchain, resolved: context markers switch the cpumode
  * and are dropped, every other entry gets an ember_addr_location (its ip
  * as recorded). *chain points into the session and stays valid until the
- * next sample is delivered. Returns the number of entries: 0 without a
- * callchain, or when a chain has an unknown marker (perf then drops the
- * whole chain; counted in stats.nr_invalid_callchains); -ENOMEM.
+ * next sample is delivered. Returns the number of entries (0 without a
+ * callchain), -EINVAL when the chain has an unknown context marker (perf
+ * script then prints the sample without a chain, perf report discards the
+ * sample; counted once per sample in stats.nr_invalid_callchains), or
+ * -ENOMEM.
  */
 EMBER_API int ember_session__callchain(struct ember_session *s,
 				       const struct ember_session_sample *ss,

@@ -320,6 +320,21 @@ int ember_machine__process_exit(struct ember_machine *m, pid_t pid, pid_t tid)
 	return 0;
 }
 
+/*
+ * The kernel's MMAP record ends at _etext, but callchains also run through
+ * .init.text and other sections above it (start_kernel under the idle
+ * loop). perf reads those through /proc/kcore's map of the whole image;
+ * here the kernel map answers for any address one of its symbols covers.
+ */
+static struct ember_map *kernel_image_map(struct ember_machine *m, uint64_t ip)
+{
+	struct ember_map *kmap = m->kernel_map;
+
+	if (!kmap || ip < kmap->start || dso__load(kmap->dso) < 0)
+		return NULL;
+	return dso__find_symbol(kmap->dso, ip) ? kmap : NULL;
+}
+
 int ember_thread__resolve(struct ember_thread *thread, uint8_t cpumode, uint64_t ip,
 			  struct ember_addr_location *al)
 {
@@ -358,6 +373,8 @@ int ember_thread__resolve(struct ember_thread *thread, uint8_t cpumode, uint64_t
 		return -ENOENT;
 	}
 	map = maps ? maps__find(maps, ip) : NULL;
+	if (!map && cpumode == PERF_RECORD_MISC_KERNEL)
+		map = kernel_image_map(thread->machine, ip);
 	if (!map)
 		return -ENOENT;
 	al->map = map;

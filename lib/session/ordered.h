@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Records waiting to be delivered in time order, as perf's ordered_events:
+ * each queued record is copied (the reader's buffer is reused), and a flush
+ * hands out, sorted by time with ties in arrival order, every record up to
+ * a limit. Perf's round rule is the caller's: at each FINISHED_ROUND flush
+ * up to the highest time seen before the previous round.
+ */
+#ifndef EMBER_LIB_ORDERED_H
+#define EMBER_LIB_ORDERED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct ordered_entry {
+	uint64_t time;
+	uint64_t seq;		/* arrival order, for stable ties */
+	uint64_t file_offset;
+	size_t pos;		/* of the copy in the arena */
+};
+
+struct ordered_queue {
+	struct ordered_entry *entries;
+	size_t nr, alloc;
+	size_t nr_sorted;	/* entries[0, nr_sorted) are in order */
+	char *arena, *spare;	/* copies of the records; spare for compaction */
+	size_t arena_used, arena_alloc, spare_alloc;
+	uint64_t seq;
+	uint64_t max_time;	/* highest time queued */
+	uint64_t last_flush;	/* time of the last record handed out */
+	uint64_t next_flush;	/* the round limit (perf's oe->next_flush) */
+	uint64_t nr_unordered;	/* queued below last_flush */
+};
+
+typedef int (*ordered_deliver_t)(const struct perf_event_header *hdr, uint64_t file_offset,
+				 void *ctx);
+
+void ordered_queue__init(struct ordered_queue *q);
+void ordered_queue__exit(struct ordered_queue *q);
+/* Copies the record in. 0 or -ENOMEM. */
+int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header *hdr,
+			uint64_t time, uint64_t file_offset);
+/*
+ * Delivers every queued record with time <= limit, in order. Stops at the
+ * first non-zero return of fn (the record stays delivered) and returns it.
+ */
+int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_deliver_t fn, void *ctx);
+
+#endif

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The reading loop: each record from the reader is either queued by time
+ * or delivered at once; delivery feeds the machine (maps, comms, threads),
+ * counts what perf report counts, and hands samples, resolved, and every
+ * other record to the caller.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "session/session-priv.h"
+
+/* A string field that runs to the end of the record: NUL-terminated inside it? */
+static bool str_in_record(const struct perf_event_header *hdr, const char *str)
+{
+	const char *end = (const char *)hdr + hdr->size;
+
+	return str < end && memchr(str, '\0', end - str);
+}
+
+static int machine_mmap(struct ember_machine *m, const struct perf_event_header *hdr)
+{
+	const struct ember_record_mmap *ev = (const void *)hdr;
+
+	if (hdr->size < sizeof(*ev) + 1 || !str_in_record(hdr, ev->filename))
+		return -EINVAL;
+	return ember_machine__process_mmap(m, hdr->misc, ev->pid, ev->tid, ev->start, ev->len,
+					   ev->pgoff, ev->filename);
+}
+
+static int machine_mmap2(struct ember_machine *m, const struct perf_event_header *hdr)
+{
+	const struct ember_record_mmap2 *ev = (const void *)hdr;
+	struct ember_dso_id id = { 0 };
+
+	if (hdr->size < sizeof(*ev) + 1 || !str_in_record(hdr, ev->filename))
+		return -EINVAL;
+	if (hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		id.build_id_size = ev->build_id_size < EMBER_BUILD_ID_MAX ? ev->build_id_size
+									   : EMBER_BUILD_ID_MAX;
+		memcpy(id.build_id, ev->build_id, id.build_id_size);
+	} else {
+		id.maj = ev->maj;
+		id.min = ev->min;
+		id.ino = ev->ino;
+		id.ino_generation = ev->ino_generation;
+	}
+	return ember_machine__process_mmap2(m, hdr->misc, ev->pid, ev->tid, ev->start, ev->len,
+					    ev->pgoff, ev->prot, ev->flags, ev->filename, &id);
+}
+
+static int machine_comm(struct ember_machine *m, const struct perf_event_header *hdr)
+{
+	const struct ember_record_comm *ev = (const void *)hdr;
+
+	if (hdr->size < sizeof(*ev) + 1 || !str_in_record(hdr, ev->comm))
+		return -EINVAL;
+	return ember_machine__process_comm(m, hdr->misc, ev->pid, ev->tid, ev->comm);
+}
+
+static int machine_task(struct ember_machine *m, const struct perf_event_header *hdr)
+{
+	const struct ember_record_task *ev = (const void *)hdr;
+
+	if (hdr->size < sizeof(*ev))
+		return -EINVAL;
+	if (hdr->type == PERF_RECORD_FORK)
+		return ember_machine__process_fork(m, hdr->misc, ev->pid, ev->tid, ev->ppid,
+						   ev->ptid);
+	return ember_machine__process_exit(m, ev->pid, ev->tid);
+}
+
+static int machine_ksymbol(struct ember_machine *m, const struct perf_event_header *hdr)
+{
+	const struct ember_record_ksymbol *ev = (const void *)hdr;
+
+	if (hdr->size < sizeof(*ev) + 1 || !str_in_record(hdr, ev->name))
+		return -EINVAL;
+	return ember_machine__process_ksymbol(m, ev->addr, ev->len, ev->ksym_type, ev->flags,
+					      ev->name);
+}
+
+static struct ember_session_event_stats *event_stats(struct ember_session *s,
+						     const struct ember_data_attr *attr)
+{
+	uint32_t nr = ember_data_reader__nr_attrs(s->reader);
+
+	/* Pipe mode: an ATTR record may add an event after open. */
+	if (nr > s->stats.nr_events) {
+		struct ember_session_event_stats *ev = realloc(s->events, nr * sizeof(*ev));
+
+		if (!ev)
+			return NULL;
+		memset(ev + s->stats.nr_events, 0, (nr - s->stats.nr_events) * sizeof(*ev));
+		s->events = ev;
+		s->stats.events = ev;
+		s->stats.nr_events = nr;
+	}
+	return attr && attr->idx < s->stats.nr_events ? &s->events[attr->idx] : NULL;
+}
+
+static int deliver_sample(struct ember_session *s, const struct perf_event_header *hdr,
+			  uint64_t file_offset)
+{
+	struct ember_session_event_stats *ev;
+	struct ember_session_sample ss = { .hdr = hdr, .file_offset = file_offset };
+	struct ember_sample sample;
+
+	if (ember_data_reader__parse_sample(s->reader, hdr, &sample)) {
+		s->stats.nr_invalid_samples++;
+		return 0;
+	}
+	ss.attr = ember_data_reader__attr_of(s->reader, hdr);
+	ss.sample = &sample;
+	s->stats.nr_samples++;
+	ev = event_stats(s, ss.attr);
+	if (ev) {
+		ev->nr_samples++;
+		ev->total_period += sample.period;
+	}
+	if (ember_machine__resolve(s->machine, (pid_t)sample.pid, (pid_t)sample.tid,
+				   sample.cpumode, sample.ip, &ss.al) == -ENOMEM)
+		return -ENOMEM;
+	ss.thread = ss.al.thread;
+	return s->ops->sample ? s->ops->sample(s, &ss, s->ctx) : 0;
+}
+
+static void count_lost_samples(struct ember_session *s, const struct perf_event_header *hdr)
+{
+	const struct ember_record_lost_samples *ev = (const void *)hdr;
+	struct ember_session_event_stats *es;
+
+	if (hdr->size < sizeof(*ev))
+		return;
+	s->stats.nr_lost_samples += ev->lost;
+	es = event_stats(s, ember_data_reader__attr_of(s->reader, hdr));
+	if (es)
+		es->nr_lost_samples += ev->lost;
+}
+
+/* A kernel record (type < 64), in its turn. */
+static int deliver_kernel_record(const struct perf_event_header *hdr, uint64_t file_offset,
+				 void *ctx)
+{
+	struct ember_session *s = ctx;
+	struct ember_data_record rec = { .hdr = hdr, .offset = file_offset };
+	struct ember_sample id;
+	const struct ember_sample *idp = NULL;
+	int err = 0;
+
+	switch (hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		return deliver_sample(s, hdr, file_offset);
+	case PERF_RECORD_MMAP:
+		err = machine_mmap(s->machine, hdr);
+		break;
+	case PERF_RECORD_MMAP2:
+		err = machine_mmap2(s->machine, hdr);
+		break;
+	case PERF_RECORD_COMM:
+		err = machine_comm(s->machine, hdr);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		err = machine_task(s->machine, hdr);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		err = machine_ksymbol(s->machine, hdr);
+		break;
+	case PERF_RECORD_LOST:
+		if (hdr->size >= sizeof(struct ember_record_lost)) {
+			s->stats.nr_lost_records++;
+			s->stats.nr_lost += ((const struct ember_record_lost *)hdr)->lost;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		count_lost_samples(s, hdr);
+		break;
+	}
+	/* A malformed side-band record is skipped, as perf skips what it cannot use. */
+	if (err == -ENOMEM)
+		return err;
+	if (!s->ops->record)
+		return 0;
+	if (!ember_data_reader__parse_sample(s->reader, hdr, &id))
+		idp = &id;
+	return s->ops->record(s, &rec, idp, s->ctx);
+}
+
+/* The time a kernel record sorts by; false when it has none (deliver it now). */
+static bool record_time(struct ember_session *s, const struct perf_event_header *hdr,
+			uint64_t *time)
+{
+	const struct ember_data_attr *attr = ember_data_reader__attr_of(s->reader, hdr);
+	struct ember_sample sample;
+
+	if (!attr || !(attr->attr.sample_type & PERF_SAMPLE_TIME))
+		return false;
+	if (hdr->type != PERF_RECORD_SAMPLE && !attr->attr.sample_id_all)
+		return false;
+	if (ember_data_reader__parse_sample(s->reader, hdr, &sample))
+		return false;
+	*time = sample.time;
+	return true;
+}
+
+static int flush(struct ember_session *s, uint64_t limit)
+{
+	return ordered_queue__flush(&s->queue, limit, deliver_kernel_record, s);
+}
+
+static int handle_record(struct ember_session *s, const struct ember_data_record *rec)
+{
+	const struct perf_event_header *hdr = rec->hdr;
+	uint64_t time;
+	int ret;
+
+	if (!ember_record__name(hdr->type)) /* unknown: the reader counts it */
+		return 0;
+	if (hdr->type >= EMBER_RECORD_HEADER_ATTR) {
+		if (hdr->type == EMBER_RECORD_FINISHED_ROUND && s->ordered) {
+			/* perf's two-round rule: a round may still hold older records. */
+			ret = flush(s, s->queue.next_flush);
+			if (ret)
+				return ret;
+			s->queue.next_flush = s->queue.max_time;
+		}
+		return s->ops->record ? s->ops->record(s, rec, NULL, s->ctx) : 0;
+	}
+	if (s->ordered && record_time(s, hdr, &time))
+		return ordered_queue__push(&s->queue, hdr, time, rec->offset);
+	return deliver_kernel_record(hdr, rec->offset, s);
+}
+
+int session__process(struct ember_session *s)
+{
+	struct ember_data_record rec;
+	int ret, err;
+
+	while ((err = ember_data_reader__next(s->reader, &rec)) > 0) {
+		s->stats.nr_records++;
+		ret = handle_record(s, &rec);
+		if (ret)
+			goto out;
+	}
+	/* What was read before a read error still counts: deliver it. */
+	ret = flush(s, UINT64_MAX);
+	if (!ret)
+		ret = err;
+out:
+	s->stats.truncated = ember_data_reader__truncated(s->reader);
+	s->stats.nr_unknown = ember_data_reader__nr_unknown(s->reader);
+	s->stats.nr_unordered = s->queue.nr_unordered;
+	return ret;
+}
+
+int ember_session__callchain(struct ember_session *s, const struct ember_session_sample *ss,
+			     const struct ember_addr_location **chain)
+{
+	const struct ember_sample *sample = ss->sample;
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	size_t n = 0;
+
+	*chain = s->chain;
+	if (!sample->callchain_nr || !ss->thread)
+		return 0;
+	if (sample->callchain_nr > s->chain_alloc) {
+		struct ember_addr_location *c = realloc(s->chain,
+							sample->callchain_nr * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		s->chain = c;
+		s->chain_alloc = sample->callchain_nr;
+		*chain = c;
+	}
+	for (uint64_t i = 0; i < sample->callchain_nr; i++) {
+		uint64_t ip = sample->callchain[i];
+
+		switch (ember_callchain__context(ip, &cpumode)) {
+		case 1:
+			continue;
+		case 0:
+			ember_thread__resolve(ss->thread, cpumode, ip, &s->chain[n++]);
+			continue;
+		default:
+			if (s->invalid_chain_seq != s->stats.nr_samples) {
+				s->invalid_chain_seq = s->stats.nr_samples;
+				s->stats.nr_invalid_callchains++;
+			}
+			return -EINVAL;
+		}
+	}
+	return (int)n;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The session's insides, shared by its open/close and its delivery halves. */
+#ifndef EMBER_LIB_SESSION_PRIV_H
+#define EMBER_LIB_SESSION_PRIV_H
+
+#include <ember/session.h>
+#include "session/ordered.h"
+
+struct ember_session {
+	char *path;
+	int fd;				/* the file, -1 for standard input */
+	struct ember_session_opts opts;
+	struct ember_data_reader *reader;
+	struct ember_machine *machine;
+	struct ember_trace *trace;
+	int trace_err;			/* 0 not tried yet, else why there is none */
+	bool ordered;			/* sort by time (sample_id_all and time known) */
+	struct ordered_queue queue;
+
+	/* During ember_session__process(). */
+	const struct ember_session_ops *ops;
+	void *ctx;
+
+	/* The last sample's resolved callchain. */
+	struct ember_addr_location *chain;
+	size_t chain_alloc;
+	uint64_t invalid_chain_seq;	/* nr_samples when last counted invalid */
+
+	struct ember_session_stats stats;
+	struct ember_session_event_stats *events;
+};
+
+/* Reads the records through the ordering queue into the machine and ops. */
+int session__process(struct ember_session *s);
+
+#endif

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Opening a perf.data file for reading as perf report and perf script do:
+ * the ownership rule, the idle thread, the build-ids of the header, the
+ * tracepoint formats, and perf's closing warnings.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <ember/trace.h>
+#include "session/machine.h"
+#include "session/session-priv.h"
+
+/* perf refuses files of other users: someone could feed it a crafted one. */
+static int check_owner(int fd, bool force)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode) && st.st_size == 0)
+		return -ENODATA;
+	if (!force && st.st_uid && st.st_uid != geteuid())
+		return -EPERM;
+	return 0;
+}
+
+static bool attrs_allow_ordering(struct ember_data_reader *r)
+{
+	uint32_t nr = ember_data_reader__nr_attrs(r);
+
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct ember_data_attr *a = ember_data_reader__attr(r, i);
+
+		if (!a->attr.sample_id_all)
+			return false;
+	}
+	return true;
+}
+
+static void add_header_build_ids(struct ember_session *s)
+{
+	const struct ember_env *env = ember_data_reader__env(s->reader);
+
+	for (uint32_t i = 0; i < env->nr_build_ids; i++) {
+		const struct ember_env_build_id *b = &env->build_ids[i];
+		uint16_t mode = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL;
+
+		if (b->filename && b->size)
+			ember_machine__set_build_id(s->machine, kernel, b->filename, b->build_id,
+						    b->size);
+	}
+}
+
+/* perf's machine__idle_thread: pid 0 is "swapper" before any record says so. */
+static int register_idle_thread(struct ember_machine *m)
+{
+	struct ember_thread *idle = machine__findnew_thread(m, 0, 0);
+
+	if (!idle)
+		return -ENOMEM;
+	return machine__set_comm(m, idle, "swapper", false);
+}
+
+/* As perf: with no -i, a pipe on standard input is read rather than perf.data. */
+static bool stdin_is_fifo(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
+}
+
+struct ember_session *ember_session__open(const char *path, const struct ember_session_opts *opts)
+{
+	struct ember_session_opts o = { .sz = sizeof(o) };
+	struct ember_data_reader_opts ropts = { .sz = sizeof(ropts) };
+	struct ember_session *s;
+	int fd = -1, err;
+
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (!path || !*path)
+		path = stdin_is_fifo() ? "-" : "perf.data";
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->fd = -1;
+	s->opts = o;
+	ordered_queue__init(&s->queue);
+	s->path = strdup(path);
+	if (!s->path)
+		goto fail_errno;
+
+	if (strcmp(path, "-")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			goto fail_errno;
+		err = check_owner(fd, o.force);
+		if (err)
+			goto fail;
+		s->reader = ember_data_reader__open_fd(fd, &ropts);
+	} else {
+		s->reader = ember_data_reader__open_fd(STDIN_FILENO, &ropts);
+	}
+	if (!s->reader)
+		goto fail_errno;
+	/* The reader keeps reading through the fd; it is closed with the session. */
+	s->stats.nr_events = ember_data_reader__nr_attrs(s->reader);
+	s->events = calloc(s->stats.nr_events + 1, sizeof(*s->events));
+	s->machine = ember_machine__new(o.symbol.sz ? &o.symbol : NULL);
+	if (!s->events || !s->machine)
+		goto fail_errno;
+	s->stats.events = s->events;
+	err = register_idle_thread(s->machine);
+	if (err)
+		goto fail;
+	add_header_build_ids(s);
+	s->ordered = !o.no_ordering && attrs_allow_ordering(s->reader);
+	s->fd = fd;
+	return s;
+
+fail_errno:
+	err = -errno;
+fail:
+	if (fd >= 0)
+		close(fd);
+	s->fd = -1;
+	ember_session__delete(s);
+	errno = err < 0 ? -err : ENOMEM;
+	return NULL;
+}
+
+void ember_session__delete(struct ember_session *s)
+{
+	if (!s)
+		return;
+	ember_trace__delete(s->trace);
+	ember_machine__delete(s->machine);
+	ember_data_reader__delete(s->reader);
+	if (s->fd >= 0)
+		close(s->fd);
+	ordered_queue__exit(&s->queue);
+	free(s->chain);
+	free(s->events);
+	free(s->path);
+	free(s);
+}
+
+const char *ember_session__path(const struct ember_session *s)
+{
+	return s->path;
+}
+
+struct ember_data_reader *ember_session__reader(struct ember_session *s)
+{
+	return s->reader;
+}
+
+struct ember_machine *ember_session__machine(struct ember_session *s)
+{
+	return s->machine;
+}
+
+const struct ember_session_stats *ember_session__stats(const struct ember_session *s)
+{
+	return &s->stats;
+}
+
+/* libtraceevent's %ps/%pS: the kernel symbol holding the address. */
+static char *resolve_kernel_function(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct ember_session *s = priv;
+	struct ember_addr_location al;
+
+	*modp = NULL;
+	if (ember_machine__resolve(s->machine, -1, 0, PERF_RECORD_MISC_KERNEL, *addrp, &al) ||
+	    !al.sym)
+		return NULL;
+	*addrp -= al.sym_off;
+	return (char *)al.sym_name;
+}
+
+struct ember_trace *ember_session__trace(struct ember_session *s)
+{
+	const struct ember_env *env = ember_data_reader__env(s->reader);
+
+	if (s->trace)
+		return s->trace;
+	if (!env->tracing_data.data || !env->tracing_data.size) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (s->trace_err) {
+		errno = s->trace_err;
+		return NULL;
+	}
+	s->trace = ember_trace__parse(env->tracing_data.data, env->tracing_data.size);
+	if (!s->trace) {
+		s->trace_err = errno ? errno : EINVAL;
+		errno = s->trace_err;
+		return NULL;
+	}
+	ember_trace__set_function_resolver(s->trace, resolve_kernel_function, s);
+	return s->trace;
+}
+
+int ember_session__process(struct ember_session *s, const struct ember_session_ops *ops,
+			   void *ctx)
+{
+	static const struct ember_session_ops none;
+	int ret;
+
+	s->ops = ops ? ops : &none;
+	s->ctx = ctx;
+	ret = session__process(s);
+	s->ops = NULL;
+	s->ctx = NULL;
+	return ret;
+}
+
+static void warn(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void warn(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("Warning:\n", fp);
+	va_start(ap, fmt);
+	vfprintf(fp, fmt, ap);
+	va_end(ap);
+}
+
+void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
+{
+	const struct ember_session_stats *st = &s->stats;
+
+	if (ember_data_reader__data_size_was_zero(s->reader))
+		warn(fp, "The %s file's data size field is 0 which is unexpected.\n"
+			 "Was the 'perf record' command properly terminated?\n\n", s->path);
+	if (st->truncated)
+		warn(fp, "%s ends inside a record: it was read up to its last whole record.\n"
+			 "Was the recorder killed?\n\n", s->path);
+	if (st->nr_lost_records)
+		warn(fp, "Processed %" PRIu64 " events and lost %" PRIu64 " chunks!\n\n"
+			 "Check IO/CPU overload!\n\n", st->nr_records, st->nr_lost_records);
+	if (st->nr_lost_samples) {
+		double rate = (double)st->nr_lost_samples /
+			      (double)(st->nr_samples + st->nr_lost_samples);
+
+		if (rate > 0.05)
+			warn(fp, "Processed %" PRIu64 " samples and lost %3.2f%% samples!\n\n",
+			     st->nr_samples, rate * 100.0);
+	}
+	if (st->nr_unknown)
+		warn(fp, "Found %" PRIu64 " unknown events!\n\n"
+			 "Is this an older tool processing a perf.data file generated by a more recent tool?\n\n",
+		     st->nr_unknown);
+	if (st->nr_invalid_samples)
+		warn(fp, "%" PRIu64 " samples could not be decoded (no event with their id, or too short)\n\n",
+		     st->nr_invalid_samples);
+	if (st->nr_invalid_callchains)
+		warn(fp, "Found invalid callchains!\n\n"
+			 "%" PRIu64 " out of %" PRIu64 " events were discarded for this reason.\n\n",
+		     st->nr_invalid_callchains, st->nr_samples);
+	if (st->nr_unordered)
+		warn(fp, "%" PRIu64 " out of order events recorded.\n", st->nr_unordered);
+}
