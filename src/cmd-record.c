@@ -9,8 +9,9 @@
  *	open + mmap → header → synthesized records → enable, exec the command →
  *	read loop → drain → lost samples → features and final header
  *
- * Unlike perf, nothing is read back after recording (no build-id pass,
- * no ~/.debug cache): starting and finishing cost milliseconds.
+ * Unlike perf, nothing is read back after recording: the build-ids of
+ * the executable maps are noted as their records pass (no ~/.debug cache),
+ * so starting and finishing cost milliseconds.
  */
 #include <errno.h>
 #include <signal.h>
@@ -178,6 +179,7 @@ out:
 	record_close(&rec);
 	if (rec.writer)
 		ember_data_writer__delete(rec.writer);
+	ember_synth_buildids__delete(rec.buildids);
 	if (rec.out_fd >= 0)
 		close(rec.out_fd);
 	if (rec.env_ready)

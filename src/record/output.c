@@ -3,10 +3,11 @@
  * ember record's output: the perf.data writer in file or pipe mode, the
  * feature sections, and perf's closing lines.
  *
- * What perf record writes after the data and ember does not: the
- * BUILD_ID section. perf fills it by reading back the whole file after
- * recording (most of perf record's fixed cost, with the ~/.debug cache);
- * perf report resolves symbols without it, as for `perf record -B`.
+ * The BUILD_ID section: perf fills it by reading back the whole file
+ * after recording to find the dsos with samples (most of perf record's
+ * fixed cost, with the ~/.debug cache). ember notes the executable maps as
+ * their records go to the writer and reads each file's build-id note once
+ * at the end: the files perf lists, and the others mapped executable.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -205,6 +206,14 @@ int record_output__open(struct record *rec)
 			return 1;
 		}
 	}
+	/* As perf: no build-ids in pipe mode, with -B, or when the maps carry them. */
+	if (!rec->pipe && !rec->opts.no_buildid && !rec->opts.buildid_mmap) {
+		rec->buildids = ember_synth_buildids__new();
+		if (!rec->buildids) {
+			record_err("out of memory");
+			return 1;
+		}
+	}
 	rec->writer = ember_data_writer__open(rec->pipe ? NULL : rec->path, &wo);
 	if (!rec->writer) {
 		record_err("cannot create %s: %s", rec->pipe ? "the pipe output" : rec->path,
@@ -227,6 +236,13 @@ int record_output__write(struct record *rec, const void *data, size_t size)
 
 	if (rec->write_err)
 		return rec->write_err;
+	if (rec->buildids) {
+		const struct perf_event_header *h = data;
+
+		if ((h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) &&
+		    ember_synth_buildids__note(rec->buildids, h))
+			return rec->write_err = -ENOMEM;
+	}
 	err = ember_data_writer__write(rec->writer, data, size);
 	if (err) {
 		rec->write_err = err;
@@ -346,6 +362,17 @@ int record_output__close(struct record *rec, bool summary)
 		if (!rec->pipe)
 			salvage(rec->path);
 		return 1;
+	}
+	if (rec->buildids) {
+		err = ember_synth_buildids__read(rec->buildids, &rec->env);
+		ember_synth_buildids__delete(rec->buildids);
+		rec->buildids = NULL;
+		if (err) {
+			rec->write_err = err;
+			ember_data_writer__delete(rec->writer);
+			rec->writer = NULL;
+			return 1;
+		}
 	}
 	err = ember_data_writer__close(rec->writer, &rec->env);
 	rec->writer = NULL;

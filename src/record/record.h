@@ -14,6 +14,7 @@
 #include <ember/perf-data.h>
 #include "event/evlist.h"
 #include "event/workload.h"
+#include "synth/buildids.h"
 #include "record/signals.h"
 
 #define RECORD_DEFAULT_FREQ	4000
@@ -55,7 +56,7 @@ struct record_opts {
 	unsigned int mmap_pages;	/* 0: RECORD_DEFAULT_PAGES */
 	bool mmap_rounded;		/* -m was not a power of two: say so */
 	int comp_level;			/* -z: zstd level, 0 off */
-	bool no_buildid, no_buildid_cache;
+	bool no_buildid, no_buildid_cache, buildid_all;
 	unsigned int proc_map_timeout;	/* ms; 0: the synthesizer's default */
 	bool quiet;
 	int verbose;
@@ -102,6 +103,8 @@ struct record {
 	struct ember_env env;
 	bool env_ready;
 	int write_err;			/* first writer error; recording stops */
+	/* executable maps seen, for the BUILD_ID section; NULL with -B and in pipe mode */
+	struct ember_synth_buildids *buildids;
 
 	struct record_signals sig;	/* INT, TERM, HUP end it; CHLD: the command exited */
 	int stop_signal;		/* the signal that ended the recording, 0 */
