@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include "event/evlist.h"
 #include "event/evsel.h"
 
 #define SYSCTL_DIR "/proc/sys/kernel/"
@@ -105,6 +106,44 @@ static const char *paranoid_allows(long level)
 	return "every event to every user";
 }
 
+/* The threads the failed open was for (it has let go of its own reference). */
+static const struct ember_thread_map *target_threads(const struct ember_evsel *evsel)
+{
+	if (evsel->threads)
+		return evsel->threads;
+	if (evsel->own_threads)
+		return evsel->own_threads;
+	return evsel->evlist ? evsel->evlist->threads : NULL;
+}
+
+/* Opened per cpu for every task (pid -1): -a, -C. */
+static bool is_cpu_wide(const struct ember_evsel *evsel)
+{
+	const struct ember_thread_map *threads = target_threads(evsel);
+
+	return threads && ember_thread_map__nr(threads) == 1 &&
+	       ember_thread_map__pid(threads, 0) == -1;
+}
+
+/* A target thread whose /proc entry belongs to someone else. */
+static bool targets_other_user(const struct ember_evsel *evsel)
+{
+	const struct ember_thread_map *threads = target_threads(evsel);
+	char path[64];
+	struct stat st;
+
+	for (int i = 0; threads && i < ember_thread_map__nr(threads); i++) {
+		pid_t pid = ember_thread_map__pid(threads, i);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+		if (!stat(path, &st) && st.st_uid != geteuid())
+			return true;
+	}
+	return false;
+}
+
 static const char *explain_access(const struct ember_evsel *evsel, char *buf, size_t size)
 {
 	long level;
@@ -115,6 +154,17 @@ static const char *explain_access(const struct ember_evsel *evsel, char *buf, si
 	if (!read_sysctl("perf_event_paranoid", &level))
 		return say(buf, size, "permission denied, and kernel.perf_event_paranoid is "
 			   "unreadable; run as root or grant ember CAP_PERFMON%s", root);
+	/* Say what this open needed, not just what the level allows. */
+	if (geteuid() && level > 0 && is_cpu_wide(evsel))
+		return say(buf, size,
+			   "permission denied: monitoring whole cpus (-a, -C) needs "
+			   "kernel.perf_event_paranoid <= 0, and it is %ld; as root run "
+			   "'sysctl -w kernel.perf_event_paranoid=0', or grant ember CAP_PERFMON",
+			   level);
+	if (geteuid() && targets_other_user(evsel))
+		return say(buf, size,
+			   "permission denied: the process belongs to another user; monitoring it "
+			   "needs root or CAP_PERFMON (and ptrace access to it)");
 	return say(buf, size,
 		   "permission denied: kernel.perf_event_paranoid is %ld, which allows %s; "
 		   "as root run 'sysctl -w kernel.perf_event_paranoid=-1' (-1: no limits, "
