@@ -1,10 +1,230 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ember heatmap: placeholder until the command lands (see the open issues). */
-#include <stdio.h>
+/*
+ * ember heatmap: latency heat maps from trace2heatmap.pl's two-column text
+ * or from start/end event pairs of a perf.data file, and the sample-density
+ * heat map of any perf.data file with its flame graphs (FlameScope's view).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "builtin.h"
+#include "heatmap/heatmap.h"
+#include "util/parse-options.h"
+
+static const char *const heatmap_usage[] = {
+	"ember heatmap [<options>] [<file>]",
+	"ember heatmap [<options>] [-i perf.data] [--start EV --end EV --key FIELDS]",
+	"ember heatmap --samples [-i perf.data] [-o out.html]",
+	NULL,
+};
+
+/* A number option: finite, and not negative where the script takes none. */
+static int opt_double(const struct option *opt, const char *arg, bool unset)
+{
+	double *v = opt->value;
+	char *end;
+
+	if (unset) {
+		*v = 0;
+		return 0;
+	}
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*v)) {
+		fprintf(stderr, "ember heatmap: --%s expects a number, not '%s'\n", opt->long_name,
+			arg);
+		return -1;
+	}
+	if (*v < 0 && strcmp(opt->long_name, "minlat") && strcmp(opt->long_name, "maxlat")) {
+		fprintf(stderr, "ember heatmap: --%s cannot be negative ('%s')\n", opt->long_name,
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_maxlat(const struct option *opt, const char *arg, bool unset)
+{
+	struct heatmap_cmd *cmd = opt->value;
+	const struct option o = { .long_name = "maxlat", .value = &cmd->max_lat };
+
+	cmd->has_max_lat = !unset;
+	return opt_double(&o, arg, unset);
+}
+
+/* "PERFILE2" begins both the file and the pipe format. */
+static bool is_perf_data(const char *path)
+{
+	char magic[8];
+	FILE *fp = fopen(path, "rb");
+	bool ret;
+
+	if (!fp)
+		return false;
+	ret = fread(magic, 1, sizeof(magic), fp) == sizeof(magic) && !memcmp(magic, "PERFILE2", 8);
+	fclose(fp);
+	return ret;
+}
+
+static int check_options(struct heatmap_cmd *cmd)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns" };
+	bool ok = false;
+
+	if (cmd->units_time) {
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			ok |= !strcmp(cmd->units_time, units[i]);
+		if (!ok) {
+			fprintf(stderr, "ember heatmap: cannot parse time units '%s'; use s, ms, us "
+				"or ns\n", cmd->units_time);
+			return -1;
+		}
+	}
+	if (cmd->has_max_lat && cmd->max_lat < cmd->min_lat) {
+		fprintf(stderr, "ember heatmap: --maxlat %g is below --minlat %g\n", cmd->max_lat,
+			cmd->min_lat);
+		return -1;
+	}
+	if (cmd->rows > 10000 || cmd->box_size > 1000 || cmd->font_size > 1000) {
+		fprintf(stderr, "ember heatmap: --rows, --boxsize and --fontsize go up to 10000, "
+			"1000 and 1000\n");
+		return -1;
+	}
+	if ((cmd->start_ev || cmd->end_ev || cmd->keys || cmd->pairs) && cmd->samples) {
+		fprintf(stderr, "ember heatmap: --samples draws every sample; it takes no --start, "
+			"--end, --key or --pairs\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The input and what it is: a pipe on stdin is text, a file is told by its magic. */
+static int run(struct heatmap_cmd *cmd, FILE *out)
+{
+	struct stat st;
+	const char *path = cmd->input;
+
+	if (!path) {
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) && !cmd->samples &&
+		    !cmd->start_ev)
+			return heatmap_text(cmd, stdin, "standard input", out);
+		path = "perf.data";
+	}
+	if (!strcmp(path, "-"))
+		return heatmap_text(cmd, stdin, "standard input", out);
+	if (access(path, R_OK)) {
+		fprintf(stderr, "ember heatmap: cannot open %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (cmd->samples)
+		return heatmap_samples(cmd, path, out);
+	if (is_perf_data(path))
+		return heatmap_latency(cmd, path, out);
+	if (cmd->start_ev || cmd->end_ev || cmd->keys) {
+		fprintf(stderr, "ember heatmap: %s is not a perf.data file; --start, --end and "
+			"--key need one\n", path);
+		return 1;
+	}
+	FILE *in = fopen(path, "r");
+	int ret;
+
+	if (!in) {
+		fprintf(stderr, "ember heatmap: cannot open %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	ret = heatmap_text(cmd, in, path, out);
+	fclose(in);
+	return ret;
+}
 
 int cmd_heatmap(int argc, const char **argv)
 {
-	fprintf(stderr, "ember heatmap: not available in this build yet\n");
-	return 1;
+	struct heatmap_cmd cmd = { .max_col = -1 };
+	const struct option options[] = {
+		OPT_STRING('i', "input", &cmd.input, "file",
+			   "input: perf.data, or text of time latency lines (default: a pipe on "
+			   "stdin, else perf.data)"),
+		OPT_STRING('o', "output", &cmd.output, "file", "output file (default: stdout)"),
+		OPT_BOOLEAN('f', "force", &cmd.force, "don't complain, do it"),
+		OPT_INCR('v', "verbose", &cmd.verbose, "say what was counted, on stderr"),
+		OPT_GROUP("Latency heat map (trace2heatmap.pl's options)"),
+		OPT_STRING(0, "title", &cmd.title, "text", "title text"),
+		OPT_STRING(0, "unitstime", &cmd.units_time, "units",
+			   "column 1 units: s (default), ms, us or ns"),
+		OPT_STRING(0, "unitslat", &cmd.units_lat, "units",
+			   "column 2 units (any string, for labels); perf.data: ns, us (default), "
+			   "ms or s"),
+		OPT_STRING(0, "unitslatency", &cmd.units_lat, "units", "same as --unitslat"),
+		OPT_CALLBACK(0, "minlat", &cmd.min_lat, "n", "minimum latency to include",
+			     opt_double),
+		OPT_CALLBACK(0, "maxlat", &cmd, "n", "maximum latency to include", opt_maxlat),
+		OPT_UINTEGER(0, "rows", &cmd.rows, "n", "number of heat map rows (default 50)"),
+		OPT_CALLBACK(0, "steplat", &cmd.step_lat, "n",
+			     "instead of --rows, a latency step per row", opt_double),
+		OPT_CALLBACK(0, "stepsec", &cmd.step_sec, "n", "seconds per column (fractions ok)",
+			     opt_double),
+		OPT_INTEGER(0, "maxcol", &cmd.max_col, "n", "maximum number of columns to draw"),
+		OPT_UINTEGER(0, "boxsize", &cmd.box_size, "n", "box size in pixels (default 8)"),
+		OPT_STRING(0, "fonttype", &cmd.font_type, "font", "font type (default Verdana)"),
+		OPT_UINTEGER(0, "fontsize", &cmd.font_size, "n", "font size (default 12)"),
+		OPT_BOOLEAN(0, "grid", &cmd.grid, "draw grid lines"),
+		OPT_GROUP("perf.data: latency between a start and an end event"),
+		OPT_STRING(0, "start", &cmd.start_ev, "event",
+			   "start event (default block:block_rq_issue)"),
+		OPT_STRING(0, "end", &cmd.end_ev, "event",
+			   "end event (default block:block_rq_complete)"),
+		OPT_STRING(0, "key", &cmd.keys, "fields",
+			   "fields matching an end to its start: tid, pid, cpu or tracepoint "
+			   "fields (default dev,sector)"),
+		OPT_BOOLEAN(0, "pairs", &cmd.pairs,
+			    "write the pairs as 'time latency' lines (time in us) instead of SVG"),
+		OPT_GROUP("perf.data: sample density (FlameScope)"),
+		OPT_BOOLEAN(0, "samples", &cmd.samples,
+			    "HTML heat map of the samples by second and offset, with the flame "
+			    "graph of any range of cells"),
+		OPT_STRING(0, "event", &cmd.event, "name", "only the samples of this event"),
+		OPT_BOOLEAN(0, "no-idle", &cmd.no_idle, "leave out the idle stacks (as FlameScope)"),
+		OPT_END(),
+	};
+	FILE *out = stdout;
+	int n, ret;
+
+	n = parse_options(argc, argv, options, heatmap_usage, 0);
+	if (n < 0)
+		return parse_options_exit_code(n);
+	if (n > 1 || (n == 1 && cmd.input)) {
+		fprintf(stderr, "ember heatmap: one input file, please ('%s' is extra)\n",
+			argv[n - 1]);
+		return 2;
+	}
+	if (n == 1)
+		cmd.input = argv[0];
+	if (check_options(&cmd))
+		return 2;
+	if (cmd.output && strcmp(cmd.output, "-")) {
+		out = fopen(cmd.output, "w");
+		if (!out) {
+			fprintf(stderr, "ember heatmap: cannot create %s: %s\n", cmd.output,
+				strerror(errno));
+			return 1;
+		}
+	}
+	ret = run(&cmd, out);
+	if (out != stdout) {
+		if (fclose(out) && !ret) {
+			fprintf(stderr, "ember heatmap: cannot write %s: %s\n", cmd.output,
+				strerror(errno));
+			ret = 1;
+		}
+		/* No half-written map is left behind an error. */
+		if (ret)
+			unlink(cmd.output);
+	} else if (fflush(stdout) && !ret) {
+		fprintf(stderr, "ember heatmap: cannot write the output: %s\n", strerror(errno));
+		ret = 1;
+	}
+	return ret;
 }
