@@ -13,6 +13,7 @@
 #include <time.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "event/workload.h"
 
@@ -67,6 +68,7 @@ static void __attribute__((noreturn)) child_run(const char *const *argv, int go_
 int ember_workload__prepare(struct ember_workload *wl, const char *const *argv)
 {
 	int go[2], err[2], ret;
+	char name[17] = "";
 
 	memset(wl, 0, sizeof(*wl));
 	wl->pid = -1;
@@ -80,7 +82,16 @@ int ember_workload__prepare(struct ember_workload *wl, const char *const *argv)
 		goto out_go;
 	}
 
+	/*
+	 * perf's child is named "perf-exec" until its exec: the COMM a
+	 * recording synthesizes for it, and its -a samples. Ours takes that
+	 * name from the fork itself, so it holds before the child first runs.
+	 */
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	prctl(PR_SET_NAME, "perf-exec", 0, 0, 0);
 	wl->pid = fork();
+	if (wl->pid != 0)
+		prctl(PR_SET_NAME, name, 0, 0, 0);
 	if (wl->pid < 0) {
 		ret = -errno;
 		goto out_err;

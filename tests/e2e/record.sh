@@ -3,7 +3,7 @@
 # script read the file without a word on stderr, the hot functions come out
 # in the known order, the sample count ember prints is the one perf -D
 # finds, the records ember synthesizes are perf's (same types, same order),
-# the header carries perf -B's features, and perf.data is backed up to
+# the header carries perf's features, and perf.data is backed up to
 # perf.data.old as perf does.
 . "$(dirname "$0")/../lib/e2e.sh"
 
@@ -72,10 +72,10 @@ fi
 kmap() { "$PERF" report -D -i "$1" 2>/dev/null | grep -m1 'PERF_RECORD_MMAP -1/0' | sed 's/^.*PERF_RECORD/PERF_RECORD/'; }
 expect_eq "kernel-mmap" "$(kmap hot.data)" "$(kmap perf.data.ref)"
 
-# Features: perf record -B's set (no BUILD_ID: ember never reads the file back).
-"$PERF" record -q -B -g -o perf.data.refB -- "$WL/hotloop" 50 >/dev/null 2>&1
+# Features: perf record's set, BUILD_ID included (see record-buildid.sh).
+"$PERF" record -q -g -o perf.data.refF -- "$WL/hotloop" 50 >/dev/null 2>&1
 missing() { "$PERF" report --header-only -i "$1" 2>/dev/null | sed -n 's/^# missing features: //p'; }
-expect_eq "features" "$(missing hot.data)" "$(missing perf.data.refB)"
+expect_eq "features" "$(missing hot.data)" "$(missing perf.data.refF)"
 if "$PERF" report --header-only -i hot.data 2>/dev/null | grep -q '^# cmdline : .*ember record -g -o hot.data -- '; then
 	pass "cmdline"
 else
@@ -102,3 +102,15 @@ err=$("$EMBER" record -q -o q.data -- "$WL/hotloop" 20 2>&1 >/dev/null)
 expect_eq "quiet" "$err" ""
 # The command's stdout stays the command's.
 expect_eq "command-stdout" "$("$EMBER" record -q -o echo.data -- echo hello)" "hello"
+
+# The command's task is "perf-exec" until its exec, as under perf: the first lines of
+# perf script --show-task-events (synthesized COMM, then the exec's) are perf's, pid aside.
+task_events() {
+	"$PERF" script --show-task-events -i "$1" 2>/dev/null | grep -E 'PERF_RECORD_COMM' | head -2 |
+		sed -e 's/[0-9]\+\/[0-9]\+/PID/' -e 's/^ *\([^ ]*\) *[0-9]* *[0-9.]*:/\1/'
+}
+"$PERF" record -q -o pe.data -- "$WL/hotloop" 20 >/dev/null 2>&1
+"$EMBER" record -q -o ee.data -- "$WL/hotloop" 20 >/dev/null 2>&1
+want=$(task_events pe.data)
+got=$(task_events ee.data)
+expect_eq "perf-exec-comm" "$got" "$want"
