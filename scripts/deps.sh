@@ -9,6 +9,8 @@ PACKAGES=(
 	libelf-dev libdw-dev libtraceevent-dev libzstd-dev
 	libcapstone-dev libbpf-dev libncurses-dev libiberty-dev libc6-dbg
 	linux-perf python3 procps
+	clang libclang-rt-14-dev valgrind	# fuzzing (libFuzzer), sanitizers, memcheck
+	chromium nodejs				# the flame graph's browser test (playwright-core)
 )
 
 missing=()
