@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The collapser: stackcollapse-perf.pl's main loop as a state machine fed
+ * one line at a time. The state is the script's: the current root name
+ * ($pname, maybe unset), its period, the frames seen since the header
+ * (@stack, kept callee first and joined in reverse), and the event
+ * filter. The script's quirks are kept on purpose, since the output must
+ * match it byte for byte: a header skipped by the event filter leaves the
+ * previous root in place, a root of "0" is false, a sample without its
+ * blank line is never counted.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ember/collapse.h>
+#include "collapse/count.h"
+#include "collapse/inline.h"
+#include "collapse/parse.h"
+#include "collapse/sbuf.h"
+#include "collapse/table.h"
+#include "collapse/tidy.h"
+
+struct seg {
+	size_t off, len;
+};
+
+/* --srcline: a frame whose pieces wait for the lines after it. */
+struct pending {
+	bool active;
+	struct sbuf data;	/* copies of pc, mod and the symbol */
+	struct span pc, mod;
+	struct piece_iter it;
+	size_t idx;
+	bool unknown;
+};
+
+struct ember_collapse {
+	struct ember_collapse_opts opts;
+	struct tidy_opts tidy;
+	uint64_t lineno;
+	struct sbuf partial;	/* an unfinished line from __feed() */
+
+	struct sbuf pname;
+	bool pname_set;
+	struct pnum period;
+
+	struct sbuf filter;
+	bool defaulted, warned;
+
+	struct sbuf segdata;	/* the frames of @stack, callee first */
+	struct seg *segs;
+	size_t nsegs, segs_alloc;
+	struct sbuf cur;	/* the frame being named */
+	struct sbuf key;
+	struct pending pend;
+
+	struct stack_table table;
+	struct inliner *inl;
+	struct ember_collapse_stats st;
+};
+
+static void diag(struct ember_collapse *c, enum ember_collapse_diag kind, const char *t, size_t n)
+{
+	if (c->opts.diag)
+		c->opts.diag(c->opts.diag_ctx, kind, c->lineno, t, n);
+}
+
+struct ember_collapse *ember_collapse__new(const struct ember_collapse_opts *opts)
+{
+	struct ember_collapse *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	if (opts) {
+		/* Copy only the fields the caller's struct has (sz), so the ABI can grow. */
+		size_t n = opts->sz && opts->sz < sizeof(c->opts) ? opts->sz : sizeof(c->opts);
+
+		memcpy(&c->opts, opts, n);
+	}
+	c->opts.sz = sizeof(c->opts);
+	c->tidy = (struct tidy_opts){ .kernel = c->opts.annotate_kernel,
+				      .jit = c->opts.annotate_jit,
+				      .addrs = c->opts.include_addrs };
+	if (c->opts.event_filter && sbuf_adds(&c->filter, c->opts.event_filter))
+		goto fail;
+	c->opts.event_filter = NULL;
+	if (c->opts.show_inline && !(c->inl = inliner__new(c->opts.show_context)))
+		goto fail;
+	return c;
+fail:
+	ember_collapse__delete(c);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void ember_collapse__delete(struct ember_collapse *c)
+{
+	if (!c)
+		return;
+	sbuf_free(&c->partial);
+	sbuf_free(&c->pname);
+	sbuf_free(&c->filter);
+	sbuf_free(&c->segdata);
+	free(c->segs);
+	sbuf_free(&c->cur);
+	sbuf_free(&c->key);
+	sbuf_free(&c->pend.data);
+	stack_table_free(&c->table);
+	inliner__delete(c->inl);
+	free(c);
+}
+
+/* Perl truth of $pname: defined, not "" and not "0". */
+static bool pname_true(const struct ember_collapse *c)
+{
+	return c->pname_set && c->pname.len && !(c->pname.len == 1 && c->pname.buf[0] == '0');
+}
+
+/* unshift @stack, one element (the frame in c->cur). */
+static int push_seg(struct ember_collapse *c)
+{
+	if (c->nsegs == c->segs_alloc) {
+		size_t alloc = c->segs_alloc ? c->segs_alloc * 2 : 64;
+		struct seg *v = realloc(c->segs, alloc * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->segs = v;
+		c->segs_alloc = alloc;
+	}
+	c->segs[c->nsegs++] = (struct seg){ c->segdata.len, c->cur.len };
+	return sbuf_add(&c->segdata, c->cur.buf, c->cur.len);
+}
+
+static void clear_stack(struct ember_collapse *c)
+{
+	c->nsegs = 0;
+	sbuf_reset(&c->segdata);
+}
+
+/* A blank line: remember_stack(join(";", $pname, @stack), $m_period). */
+static int end_sample(struct ember_collapse *c)
+{
+	int err;
+
+	if (!pname_true(c))
+		return 0;
+	sbuf_reset(&c->key);
+	err = sbuf_add(&c->key, c->pname.buf, c->pname.len);
+	for (size_t i = c->nsegs; i-- > 0 && !err;) {
+		err = sbuf_addc(&c->key, ';');
+		err = err ?: sbuf_add(&c->key, c->segdata.buf + c->segs[i].off, c->segs[i].len);
+	}
+	err = err ?: stack_table_add(&c->table, c->key.buf, c->key.len, &c->period);
+	if (err)
+		return err;
+	c->st.samples++;
+	clear_stack(c);
+	c->pname_set = false;
+	return 0;
+}
+
+static int header(struct ember_collapse *c, const char *l, size_t n,
+		  const struct collapse_header *h)
+{
+	static const struct span qmark = { "?", 1 };
+	struct span pid = h->num1, tid = h->num2;
+	struct collapse_event ev;
+	bool have_period = false;
+	int err;
+
+	/* if (not $tid) { $tid = $pid; $pid = "?" } */
+	if (!tid.p || (tid.len == 1 && tid.p[0] == '0')) {
+		tid = pid;
+		pid = qmark;
+	}
+	if (collapse_parse_event(l, n, &ev)) {
+		have_period = ev.period.p && !(ev.period.len == 1 && ev.period.p[0] == '0');
+		if (!c->filter.len) {
+			/* By default only the first event type: mixing cycles and instructions misleads. */
+			if (sbuf_add(&c->filter, ev.name.p, ev.name.len))
+				return -ENOMEM;
+			c->defaulted = true;
+		} else if (ev.name.len != c->filter.len || memcmp(ev.name.p, c->filter.buf, ev.name.len)) {
+			if (c->defaulted && !c->warned) {
+				diag(c, EMBER_COLLAPSE_FILTERING, ev.name.p, ev.name.len);
+				c->warned = true;
+			}
+			c->st.filtered++;
+			return 0;
+		}
+	}
+	if (have_period)
+		pnum_from_digits(&c->period, ev.period.p, ev.period.len);
+	else
+		c->period = (struct pnum){ .u = 1 };
+	sbuf_reset(&c->pname);
+	err = tidy_root(c->opts.include_pid, c->opts.include_tid, h->comm, pid, tid, &c->pname);
+	c->pname_set = !err;
+	return err;
+}
+
+static bool is_java(const struct ember_collapse *c)
+{
+	return c->pname.len >= 4 && !memcmp(c->pname.buf, "java", 4);
+}
+
+/*
+ * Names the pieces of a frame from p->it on, until one needs a source
+ * line (--srcline: returns with p->active set) or all are done (the
+ * frame is pushed).
+ */
+static int advance_frame(struct ember_collapse *c, struct pending *p, const char *srcline,
+			 size_t srclen)
+{
+	struct span piece;
+	int err;
+
+	if (srcline && sbuf_grow(&c->cur, 0) == 0) {
+		err = tidy_srcline(srcline, srclen, &c->cur);
+		if (err)
+			return err;
+	}
+	p->active = false;
+	while (piece_next(&p->it, &piece)) {
+		if (p->idx && (err = sbuf_addc(&c->cur, ';')))
+			return err;
+		err = tidy_piece(&c->tidy, is_java(c), piece, p->idx, p->pc, p->mod, &c->cur,
+				 &p->unknown);
+		if (err)
+			return err;
+		p->idx++;
+		if (c->opts.srcline && !p->unknown) {
+			p->active = true;
+			return 0;
+		}
+	}
+	return p->idx ? push_seg(c) : 0;
+}
+
+static int frame(struct ember_collapse *c, const struct collapse_frame *f)
+{
+	struct span func = f->func;
+	struct pending *p = &c->pend;
+	int err;
+
+	sbuf_reset(&c->cur);
+	if (c->inl && !collapse_mod_no_inline(f->mod.p, f->mod.len)) {
+		bool unreadable = false;
+
+		err = inliner__resolve(c->inl, f->pc, f->func, f->mod, &c->cur, &unreadable);
+		if (err)
+			return err;
+		if (unreadable)
+			diag(c, EMBER_COLLAPSE_NO_DEBUGINFO, f->mod.p, f->mod.len);
+		if (c->cur.len && strcmp(c->cur.buf, "??") && strcmp(c->cur.buf, "??:??:0"))
+			return push_seg(c);
+		sbuf_reset(&c->cur);
+	}
+	func.len = collapse_strip_offset(func.p, func.len);
+	if (func.len && func.p[0] == '(')
+		return 0;	/* a process name */
+
+	p->idx = 0;
+	p->unknown = false;
+	if (c->opts.srcline) {
+		/* The pieces wait for later lines: keep copies of what they point into. */
+		sbuf_reset(&p->data);
+		err = sbuf_add(&p->data, f->pc.p, f->pc.len);
+		err = err ?: sbuf_add(&p->data, f->mod.p, f->mod.len);
+		err = err ?: sbuf_add(&p->data, func.p, func.len);
+		if (err)
+			return err;
+		p->pc = (struct span){ p->data.buf, f->pc.len };
+		p->mod = (struct span){ p->data.buf + f->pc.len, f->mod.len };
+		func.p = p->data.buf + f->pc.len + f->mod.len;
+	} else {
+		p->pc = f->pc;
+		p->mod = f->mod;
+	}
+	piece_iter_init(&p->it, func.p, func.len);
+	return advance_frame(c, p, NULL, 0);
+}
+
+int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
+{
+	struct collapse_header h;
+	struct collapse_frame f;
+
+	c->lineno++;
+	c->st.lines++;
+	if (c->pend.active)
+		return advance_frame(c, &c->pend, l, n);	/* the script's $_ = <> */
+	if (n && l[0] == '#')
+		return 0;
+	if (!n)
+		return end_sample(c);
+	if (collapse_parse_header(l, n, &h))
+		return header(c, l, n, &h);
+	if (collapse_parse_frame(l, n, &f))
+		return pname_true(c) ? frame(c, &f) : 0;
+	c->st.unrecognized++;
+	diag(c, EMBER_COLLAPSE_UNRECOGNIZED, l, n);
+	return 0;
+}
+
+int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
+{
+	const char *p = buf, *end = p + len;
+	int err;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		if (!nl)
+			return sbuf_add(&c->partial, p, end - p);
+		if (c->partial.len) {
+			err = sbuf_add(&c->partial, p, nl - p);
+			err = err ?: ember_collapse__line(c, c->partial.buf, c->partial.len);
+			sbuf_reset(&c->partial);
+		} else {
+			err = ember_collapse__line(c, p, nl - p);
+		}
+		if (err)
+			return err;
+		p = nl + 1;
+	}
+	return 0;
+}
+
+int ember_collapse__end_file(struct ember_collapse *c)
+{
+	int err = 0;
+
+	if (c->partial.len) {
+		err = ember_collapse__line(c, c->partial.buf, c->partial.len);
+		sbuf_reset(&c->partial);
+	}
+	return err;
+}
+
+int ember_collapse__foreach(struct ember_collapse *c, ember_collapse_fn fn, void *ctx)
+{
+	size_t *idx = stack_table_sorted(&c->table);
+	int ret = 0;
+
+	if (!idx)
+		return errno ? -errno : 0;
+	for (size_t i = 0; i < c->table.nr && !ret; i++) {
+		const struct stack_entry *e = &c->table.v[idx[i]];
+		char num[PNUM_TEXT_MAX];
+
+		pnum_format(&e->count, num);
+		ret = fn(ctx, c->table.keys.buf + e->off, e->len, num);
+	}
+	free(idx);
+	return ret;
+}
+
+static int write_one(void *ctx, const char *stack, size_t len, const char *count)
+{
+	FILE *fp = ctx;
+
+	if (fwrite(stack, 1, len, fp) != len || fputc(' ', fp) == EOF || fputs(count, fp) == EOF ||
+	    fputc('\n', fp) == EOF)
+		return -EIO;
+	return 0;
+}
+
+int ember_collapse__write(struct ember_collapse *c, FILE *fp)
+{
+	return ember_collapse__foreach(c, write_one, fp);
+}
+
+void ember_collapse__stats(const struct ember_collapse *c, struct ember_collapse_stats *st)
+{
+	*st = c->st;
+	st->stacks = c->table.nr;
+	st->inline_lookups = c->inl ? inliner__lookups(c->inl) : 0;
+}
+
+size_t ember_collapse__root_name(const struct ember_collapse_opts *opts, const char *comm,
+				 const char *pid, const char *tid, char *buf, size_t size)
+{
+	struct sbuf sb = { 0 };
+	struct span sp = { "?", 1 }, st = { tid ? tid : "", tid ? strlen(tid) : 0 };
+	size_t len;
+
+	if (pid)
+		sp = (struct span){ pid, strlen(pid) };
+	/* the script's "not $tid": no tid, or "0", takes the pid's place */
+	if (!pid || !st.len || (st.len == 1 && st.p[0] == '0')) {
+		st = pid ? sp : st;
+		sp = (struct span){ "?", 1 };
+	}
+	if (tidy_root(opts && opts->include_pid, opts && opts->include_tid,
+		      (struct span){ comm, strlen(comm) }, sp, st, &sb)) {
+		sbuf_free(&sb);
+		if (size)
+			buf[0] = '\0';
+		return 0;
+	}
+	len = sb.len;
+	if (size) {
+		size_t n = len < size ? len : size - 1;
+
+		memcpy(buf, sb.buf, n);
+		buf[n] = '\0';
+	}
+	sbuf_free(&sb);
+	return len;
+}
+
+long ember_collapse__frame_names(const struct ember_collapse_opts *opts, const char *root,
+				 const char *pc, const char *sym, const char *dso, char *buf,
+				 size_t size)
+{
+	struct tidy_opts t = { opts && opts->annotate_kernel, opts && opts->annotate_jit,
+			       opts && opts->include_addrs };
+	struct span spc = { pc, strlen(pc) }, mod = { dso, strlen(dso) }, piece;
+	bool java = root && !strncmp(root, "java", 4), unknown = false;
+	struct sbuf sb = { 0 };
+	struct piece_iter it;
+	size_t n = collapse_strip_offset(sym, strlen(sym)), idx = 0;
+	long len;
+
+	if (size)
+		buf[0] = '\0';
+	if (n && sym[0] == '(')
+		return -1;
+	piece_iter_init(&it, sym, n);
+	while (piece_next(&it, &piece)) {
+		if ((idx && sbuf_addc(&sb, ';')) ||
+		    tidy_piece(&t, java, piece, idx, spc, mod, &sb, &unknown)) {
+			sbuf_free(&sb);
+			return -1;
+		}
+		idx++;
+	}
+	if (!idx)
+		return -1;
+	len = sb.len;
+	if (size) {
+		size_t m = sb.len < size ? sb.len : size - 1;
+
+		memcpy(buf, sb.buf, m);
+		buf[m] = '\0';
+	}
+	sbuf_free(&sb);
+	return len;
+}

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * stackcollapse-perf.pl --inline runs `addr2line -a PC -e DSO -i -f -s -C`
+ * for every new (PC, DSO) and, when that knows nothing ("??" / "??:0") and
+ * the symbol reads "func+0xOFF", runs `nm DSO` and retries at func's
+ * address + OFF. Here the same questions go to elfutils: a Dwfl per DSO
+ * (reported offline, so addresses are the file's own, as addr2line's;
+ * debug files found by build-id and debuglink as addr2line finds them)
+ * and the DSO's .symtab for nm. addr2line's answer per level of the
+ * inline chain is "function" then "file:line" (file "??" and line "?"
+ * when unknown; "??" and "??:0" when nothing is known); the script keeps
+ * them outermost first, as "function" or "function:file:line".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include "collapse/inline.h"
+#include "symbol/demangle.h"
+
+struct dso_entry {
+	char *path;
+	Dwfl *dwfl;		/* NULL: the file could not be read */
+	bool symtab_read;
+	struct sbuf syms;	/* nm: "name\0" + 8-byte value, one after another */
+	struct dso_entry *next;
+};
+
+struct cache_entry {
+	uint64_t hash;
+	char *key;		/* pc '\0' mod */
+	size_t klen;
+	char *val;
+	struct cache_entry *next;
+};
+
+#define CACHE_BUCKETS 4096
+
+struct inliner {
+	bool context;
+	unsigned long lookups;
+	struct dso_entry *dsos;
+	struct cache_entry *cache[CACHE_BUCKETS];
+};
+
+static const Dwfl_Callbacks offline_cb = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct inliner *inliner__new(bool context)
+{
+	struct inliner *in = calloc(1, sizeof(*in));
+
+	if (in)
+		in->context = context;
+	return in;
+}
+
+void inliner__delete(struct inliner *in)
+{
+	if (!in)
+		return;
+	for (struct dso_entry *d = in->dsos, *next; d; d = next) {
+		next = d->next;
+		if (d->dwfl)
+			dwfl_end(d->dwfl);
+		sbuf_free(&d->syms);
+		free(d->path);
+		free(d);
+	}
+	for (size_t i = 0; i < CACHE_BUCKETS; i++) {
+		for (struct cache_entry *e = in->cache[i], *next; e; e = next) {
+			next = e->next;
+			free(e->key);
+			free(e->val);
+			free(e);
+		}
+	}
+	free(in);
+}
+
+unsigned long inliner__lookups(const struct inliner *in)
+{
+	return in->lookups;
+}
+
+static uint64_t fnv(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static struct dso_entry *dso_get(struct inliner *in, const char *path, bool *fresh)
+{
+	struct dso_entry *d;
+
+	*fresh = false;
+	for (d = in->dsos; d; d = d->next)
+		if (!strcmp(d->path, path))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->path = strdup(path))) {
+		free(d);
+		return NULL;
+	}
+	*fresh = true;
+	d->dwfl = dwfl_begin(&offline_cb);
+	if (d->dwfl) {
+		dwfl_report_begin(d->dwfl);
+		if (!dwfl_report_offline(d->dwfl, path, path, -1)) {
+			dwfl_end(d->dwfl);
+			d->dwfl = NULL;
+		} else {
+			dwfl_report_end(d->dwfl, NULL, NULL);
+		}
+	}
+	d->next = in->dsos;
+	in->dsos = d;
+	return d;
+}
+
+/* addr2line parses the address with bfd_scan_vma(, 16): an optional 0x, hex digits, stop at the rest. */
+static uint64_t scan_hex(struct span pc)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+
+	if (pc.len >= 2 && pc.p[0] == '0' && (pc.p[1] == 'x' || pc.p[1] == 'X'))
+		i = 2;
+	for (; i < pc.len; i++) {
+		unsigned char ch = pc.p[i];
+		unsigned d;
+
+		if (ch >= '0' && ch <= '9')
+			d = ch - '0';
+		else if (ch >= 'a' && ch <= 'f')
+			d = ch - 'a' + 10;
+		else if (ch >= 'A' && ch <= 'F')
+			d = ch - 'A' + 10;
+		else
+			break;
+		v = v << 4 | d;
+	}
+	return v;
+}
+
+/* One level of addr2line's answer: function, then file:line. */
+struct level {
+	char *func;		/* malloc'd */
+	const char *file;	/* basename (-s), or NULL: "??" */
+	int line;		/* 0: "?" */
+};
+
+static char *die_func_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL;
+	char *dem;
+
+	/* addr2line prefers the linkage name and demangles it (-C keeps parameters) */
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		name = dwarf_formstring(&attr);
+	if (!name)
+		name = dwarf_diename(die);
+	if (!name || !*name)
+		return NULL;
+	dem = demangle_sym(name, DEMANGLE_PARAMS);
+	return dem ? dem : strdup(name);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s;
+
+	if (!path)
+		return NULL;
+	s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static char *sym_name(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+	const char *name = dwfl_module_addrname(mod, addr);
+	char *dem;
+
+	if (!name || !*name)
+		return NULL;
+	dem = demangle_sym(name, DEMANGLE_PARAMS);
+	return dem ? dem : strdup(name);
+}
+
+/* Fills up to max levels; returns how many, 0 when addr2line would say "??" "??:0". */
+static int lookup(Dwfl *dwfl, uint64_t addr, struct level *lv, int max)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias = 0;
+	Dwfl_Line *line;
+	const char *file = NULL;
+	int lineno = 0, nscopes, n = 0;
+
+	if (!mod)
+		return 0;
+	cu = dwfl_module_addrdie(mod, addr, &bias);
+	line = cu ? dwfl_module_getsrc(mod, addr) : NULL;
+	if (line)
+		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	for (int i = 0; i < nscopes && n < max; i++) {
+		Dwarf_Die *s = &scopes[i];
+		int tag = dwarf_tag(s);
+		Dwarf_Attribute attr;
+		Dwarf_Word w;
+		Dwarf_Files *files;
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		lv[n].func = die_func_name(s);
+		lv[n].file = base_name(file);
+		lv[n].line = lineno;
+		if (!lv[n].func) {
+			lv[n].func = sym_name(mod, addr);
+		}
+		n++;
+		if (tag == DW_TAG_subprogram)
+			break;
+		/* the caller's level is at this inlined call's site */
+		file = NULL;
+		lineno = 0;
+		if (dwarf_formudata(dwarf_attr(s, DW_AT_call_line, &attr), &w) == 0)
+			lineno = w;
+		if (dwarf_formudata(dwarf_attr(s, DW_AT_call_file, &attr), &w) == 0 &&
+		    dwarf_getsrcfiles(cu, &files, NULL) == 0)
+			file = dwarf_filesrc(files, w, NULL, NULL);
+	}
+	free(scopes);
+	if (n)
+		return n;
+	/* no function in DWARF: the symbol table names it, the place is unknown */
+	lv[0].func = sym_name(mod, addr);
+	if (!lv[0].func)
+		return 0;
+	lv[0].file = base_name(file);
+	lv[0].line = lineno;
+	return 1;
+}
+
+/* nm's answer for name: the first defined .symtab symbol of that name. */
+static bool nm_lookup(struct dso_entry *d, const char *name, size_t nlen, uint64_t *value)
+{
+	size_t off = 0;
+
+	if (!d->symtab_read) {
+		int fd = open(d->path, O_RDONLY | O_CLOEXEC);
+		Elf *elf;
+
+		d->symtab_read = true;
+		elf_version(EV_CURRENT);
+		elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+		for (Elf_Scn *scn = NULL; elf && (scn = elf_nextscn(elf, scn));) {
+			GElf_Shdr sh;
+			Elf_Data *data;
+
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+				continue;
+			data = elf_getdata(scn, NULL);
+			for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+				GElf_Sym sym;
+				const char *s;
+
+				if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+				    GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
+				    GELF_ST_TYPE(sym.st_info) == STT_FILE)
+					continue;
+				s = elf_strptr(elf, sh.sh_link, sym.st_name);
+				if (!s || !*s)
+					continue;
+				if (sbuf_add(&d->syms, s, strlen(s) + 1) ||
+				    sbuf_add(&d->syms, &sym.st_value, 8))
+					break;
+			}
+		}
+		if (elf)
+			elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+	}
+	while (off < d->syms.len) {
+		const char *s = d->syms.buf + off;
+		size_t l = strlen(s);
+
+		if (l == nlen && !memcmp(s, name, nlen)) {
+			memcpy(value, s + l + 1, 8);
+			return true;
+		}
+		off += l + 1 + 8;
+	}
+	return false;
+}
+
+static struct cache_entry *cache_find(struct inliner *in, const char *key, size_t klen,
+				      uint64_t h)
+{
+	for (struct cache_entry *e = in->cache[h % CACHE_BUCKETS]; e; e = e->next)
+		if (e->hash == h && e->klen == klen && !memcmp(e->key, key, klen))
+			return e;
+	return NULL;
+}
+
+static int cache_put(struct inliner *in, const char *key, size_t klen, uint64_t h,
+		     const char *val, size_t vlen)
+{
+	struct cache_entry *e = calloc(1, sizeof(*e));
+
+	if (!e || !(e->key = malloc(klen)) || !(e->val = malloc(vlen + 1))) {
+		if (e)
+			free(e->key);
+		free(e);
+		return -ENOMEM;
+	}
+	memcpy(e->key, key, klen);
+	memcpy(e->val, val, vlen);
+	e->val[vlen] = '\0';
+	e->klen = klen;
+	e->hash = h;
+	e->next = in->cache[h % CACHE_BUCKETS];
+	in->cache[h % CACHE_BUCKETS] = e;
+	return 0;
+}
+
+#define MAX_LEVELS 64
+
+static int resolve(struct inliner *in, struct span pc, struct span rawfunc, const char *path,
+		   struct sbuf *out, bool *unreadable, int depth)
+{
+	struct level lv[MAX_LEVELS];
+	struct sbuf key = { 0 };
+	struct cache_entry *ce;
+	struct dso_entry *d;
+	size_t start = out->len;
+	bool fresh;
+	uint64_t h;
+	int n, err;
+
+	err = sbuf_add(&key, pc.p, pc.len);
+	err = err ?: sbuf_addc(&key, '\0');
+	err = err ?: sbuf_adds(&key, path);
+	if (err)
+		goto out;
+	h = fnv(key.buf, key.len);
+	if ((ce = cache_find(in, key.buf, key.len, h))) {
+		err = sbuf_adds(out, ce->val);
+		goto out;
+	}
+	in->lookups++;
+	d = dso_get(in, path, &fresh);
+	if (!d) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!d->dwfl) {
+		/* addr2line fails on the file: nothing on its stdout */
+		if (fresh)
+			*unreadable = true;
+		err = cache_put(in, key.buf, key.len, h, "", 0);
+		goto out;
+	}
+	n = lookup(d->dwfl, scan_hex(pc), lv, MAX_LEVELS);
+	if (!n && depth == 0) {
+		/* the script's nm fallback, for "func+0xOFF" */
+		size_t flen = collapse_strip_offset(rawfunc.p, rawfunc.len);
+		uint64_t base;
+
+		if (flen && flen < rawfunc.len &&
+		    nm_lookup(d, rawfunc.p, flen, &base)) {
+			char hex[24];
+			struct span off = { rawfunc.p + flen + 3, rawfunc.len - flen - 3 };
+			int len = snprintf(hex, sizeof(hex), "0x%llx",
+					   (unsigned long long)(base + scan_hex(off)));
+
+			err = resolve(in, (struct span){ hex, len }, (struct span){ "", 0 }, path,
+				      out, unreadable, depth + 1);
+			err = err ?: cache_put(in, key.buf, key.len, h, out->buf + start,
+					       out->len - start);
+			goto out;
+		}
+	}
+	if (!n) {
+		lv[0] = (struct level){ .func = strdup("??") };
+		if (!lv[0].func) {
+			err = -ENOMEM;
+			goto out;
+		}
+		n = 1;
+		/* "??:0" rather than "??:?" */
+		lv[0].line = -1;
+	}
+	/* unshift per level: outermost first */
+	for (int i = n; i-- > 0;) {
+		char num[16];
+
+		if (i != n - 1)
+			err = err ?: sbuf_addc(out, ';');
+		err = err ?: sbuf_adds(out, lv[i].func ? lv[i].func : "??");
+		if (in->context) {
+			err = err ?: sbuf_addc(out, ':');
+			err = err ?: sbuf_adds(out, lv[i].file ? lv[i].file : "??");
+			if (lv[i].line > 0)
+				snprintf(num, sizeof(num), ":%d", lv[i].line);
+			else
+				strcpy(num, lv[i].line < 0 ? ":0" : ":?");
+			err = err ?: sbuf_adds(out, num);
+		}
+		free(lv[i].func);
+	}
+	err = err ?: cache_put(in, key.buf, key.len, h, out->buf + start, out->len - start);
+out:
+	sbuf_free(&key);
+	return err;
+}
+
+int inliner__resolve(struct inliner *in, struct span pc, struct span rawfunc, struct span mod,
+		     struct sbuf *out, bool *unreadable)
+{
+	char *path = strndup(mod.p, mod.len);
+	int err;
+
+	if (!path)
+		return -ENOMEM;
+	err = resolve(in, pc, rawfunc, path, out, unreadable, 0);
+	free(path);
+	return err;
+}
