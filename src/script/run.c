@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember script's pass over the file: the session delivers samples (time
+ * ordered, resolved) and the other records; this prints them as perf
+ * script 6.1 does, with -D's raw dump interleaved where perf puts it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include <ember/trace.h>
+#include "event/event-names.h"
+#include "script/script.h"
+#include "script/sideband.h"
+
+static bool is_dummy(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+}
+
+/* The name perf gives an event: the file's, else one made from its attr (malloc'ed). */
+static char *event_name(struct script *sc, const struct ember_data_attr *a)
+{
+	char buf[256];
+
+	if (a->attr.type == PERF_TYPE_TRACEPOINT) {
+		struct ember_trace *t = ember_session__trace(sc->session);
+		const char *sys, *name;
+
+		if (t && !ember_trace__event_name(t, (int)a->attr.config, &sys, &name)) {
+			snprintf(buf, sizeof(buf), "%s:%s", sys, name);
+			return strdup(buf);
+		}
+	}
+	ember_event_names__attr_name(&a->attr, buf, sizeof(buf));
+	return strdup(buf);
+}
+
+int script__sync_events(struct script *sc)
+{
+	uint32_t nr = ember_data_reader__nr_attrs(sc->reader);
+	struct script_event *ev;
+	struct script_event_info *info;
+
+	if (nr <= sc->nr_events)
+		return 0;
+	ev = realloc(sc->events, nr * sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	sc->events = ev;
+	info = realloc(sc->infos, nr * sizeof(*info));
+	if (!info)
+		return -ENOMEM;
+	sc->infos = info;
+	for (uint32_t i = sc->nr_events; i < nr; i++) {
+		const struct ember_data_attr *a = ember_data_reader__attr(sc->reader, i);
+
+		ev[i].attr = a;
+		ev[i].owned_name = a->name ? NULL : event_name(sc, a);
+		ev[i].name = a->name ? a->name : ev[i].owned_name ? ev[i].owned_name : "[unknown]";
+		info[i] = (struct script_event_info){
+			.type = a->attr.type,
+			.sample_type = a->attr.sample_type,
+			.name = ev[i].name,
+			.dummy = is_dummy(&a->attr),
+		};
+	}
+	sc->nr_events = nr;
+	return 0;
+}
+
+/* The event column is as wide as the longest name of the events known at the first sample. */
+static void set_name_width(struct script *sc)
+{
+	int w = 0;
+
+	for (uint32_t i = 0; i < sc->nr_events; i++) {
+		int n = (int)strlen(sc->events[i].name);
+
+		if (n > w)
+			w = n;
+	}
+	sc->pr.name_width = w;
+	sc->width_done = true;
+}
+
+static void dump_record(struct script *sc, const struct perf_event_header *hdr, uint64_t offset)
+{
+	struct ember_data_record rec = { .hdr = hdr, .offset = offset };
+
+	outbuf__flush(&sc->out);
+	ember_data__dump_record(stdout, sc->reader, &rec, sc->dump_name, EMBER_DUMP_SCRIPT);
+}
+
+static void dump_resolved(struct script *sc, const struct ember_addr_location *al)
+{
+	const char *dso = al->map && al->dso_name ? al->dso_name :
+			  al->level == 'H'        ? "[hypervisor]" :
+						    "<not found>";
+
+	outbuf__printf(&sc->out, " ... thread: %s:%d\n ...... dso: %s\n", al->comm ? al->comm : "",
+		       al->thread ? (int)ember_thread__tid(al->thread) : -1, dso);
+}
+
+static struct ember_trace *trace_of(struct script *sc)
+{
+	if (!sc->pr.trace && !sc->trace_tried) {
+		sc->pr.trace = ember_session__trace(sc->session);
+		sc->trace_tried = true;
+	}
+	return sc->pr.trace;
+}
+
+static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
+{
+	struct script *sc = ctx;
+	const struct ember_sample *sm = ss->sample;
+	const struct script_event *ev;
+	struct script_sample out;
+	uint64_t fields;
+
+	if (sc->o.dump)
+		dump_record(sc, ss->hdr, ss->file_offset);
+	if (script_filter__skip_time(&sc->filter, sm->time) ||
+	    script_filter__skip_cpu(&sc->filter, sm->cpu))
+		return 0;
+	if (sc->o.dump)
+		dump_resolved(sc, &ss->al);
+	if (script_filter__skip_sample(&sc->filter, &ss->al))
+		return 0;
+	if (!ss->attr)
+		return 0;
+	if (ss->attr->idx >= sc->nr_events && script__sync_events(sc))
+		return -ENOMEM;
+	ev = &sc->events[ss->attr->idx];
+	fields = script_fields__of(&sc->fields, ev->attr->attr.type);
+	if (!fields)
+		return 0;
+	if (!sc->width_done)
+		set_name_width(sc);
+	if ((fields & SF_TRACE) && sm->raw_data)
+		trace_of(sc);
+
+	out = (struct script_sample){
+		.attr_type = ev->attr->attr.type,
+		.sample_type = ev->attr->attr.sample_type,
+		.evname = ev->name,
+		.s = sm,
+		.comm = ss->al.comm,
+		.al = &ss->al,
+		.record_type = PERF_RECORD_SAMPLE,
+		/* without PERIOD in the samples perf shows the fixed period of -c */
+		.period = (ev->attr->attr.sample_type & PERF_SAMPLE_PERIOD) ?
+				  sm->period : ev->attr->attr.sample_period,
+	};
+	if (script_printer__chain_layout(&sc->pr, fields, out.sample_type)) {
+		out.nr_chain = ember_session__callchain(s, ss, &out.chain);
+		if (out.nr_chain == -ENOMEM)
+			return -ENOMEM;
+		/* an unknown context marker: perf resets the chain and prints none of it */
+		if (out.nr_chain < 0)
+			out.nr_chain = 0;
+	}
+	script_print__sample(&sc->pr, &sc->out, &out);
+	return sc->out.error ? -EIO : 0;
+}
+
+/* perf's print_event_with_time(): the usual prefix, then the record's description. */
+static void print_sideband(struct script *sc, const struct perf_event_header *h,
+			   const struct ember_sample *id, int32_t pid, int32_t tid, uint64_t time)
+{
+	const struct ember_data_attr *a = ember_data_reader__attr_of(sc->reader, h);
+	struct ember_sample sm;
+	struct script_sample out = { .s = &sm, .record_type = h->type };
+
+	if (id) {
+		sm = *id;
+	} else {
+		memset(&sm, 0, sizeof(sm));
+		sm.pid = sm.tid = sm.cpu = (uint32_t)-1;
+	}
+	sm.misc = h->misc;
+	if (a && !a->attr.sample_id_all) {
+		sm.cpu = 0;
+		sm.time = time;
+		sm.pid = (uint32_t)pid;
+		sm.tid = (uint32_t)tid;
+	}
+	if (script_filter__skip_cpu(&sc->filter, sm.cpu))
+		return;
+	if (tid != -1) {
+		struct ember_thread *t = ember_machine__findnew_thread(sc->machine, pid, tid);
+
+		out.comm = t ? ember_thread__comm(t) : NULL;
+	}
+	if (a) {
+		if (a->idx >= sc->nr_events && script__sync_events(sc))
+			return;
+		out.attr_type = a->attr.type;
+		out.sample_type = a->attr.sample_type;
+		script_print__start(&sc->pr, &sc->out, &out, script_fields__of(&sc->fields, a->attr.type));
+	}
+	script_sideband__print(&sc->out, h);
+	outbuf__line_done(&sc->out);
+}
+
+static bool shown(const struct script *sc, uint32_t type)
+{
+	const struct script_opts *o = &sc->o;
+
+	switch (type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return o->show_task;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return o->show_mmap;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return o->show_switch;
+	case PERF_RECORD_LOST:
+		return o->show_lost;
+	case PERF_RECORD_NAMESPACES:
+		return o->show_namespace;
+	case PERF_RECORD_CGROUP:
+		return o->show_cgroup;
+	case PERF_RECORD_KSYMBOL:
+		return o->show_bpf || o->show_text_poke;
+	case PERF_RECORD_BPF_EVENT:
+		return o->show_bpf;
+	case PERF_RECORD_TEXT_POKE:
+		return o->show_text_poke;
+	default:
+		return false;
+	}
+}
+
+static int attr_arrived(struct script *sc)
+{
+	struct script_file_info info = {
+		.events = sc->infos,
+		.nr_events = ++sc->nr_attr_records,
+		.pipe = true,
+		.no_callchain = sc->o.hide_call_graph,
+	};
+
+	if (script__sync_events(sc))
+		return -ENOMEM;
+	if (info.nr_events > sc->nr_events)
+		return 0;
+	outbuf__flush(&sc->out);
+	if (script_fields__attr_arrived(&sc->fields, &info, sc->pr.use_callchain, stderr)) {
+		sc->err = -EINVAL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int on_record(struct ember_session *s, const struct ember_data_record *rec,
+		     const struct ember_sample *id, void *ctx)
+{
+	struct script *sc = ctx;
+	const struct perf_event_header *h = rec->hdr;
+
+	if (sc->o.dump) {
+		outbuf__flush(&sc->out);
+		ember_data__dump_record(stdout, sc->reader, rec, sc->dump_name, EMBER_DUMP_SCRIPT);
+	}
+
+	switch (h->type) {
+	case EMBER_RECORD_HEADER_ATTR:
+		return sc->pipe ? attr_arrived(sc) : 0;
+	case EMBER_RECORD_HEADER_TRACING_DATA:
+		sc->trace_tried = false;	/* pipe mode: the formats are here now */
+		return 0;
+	case EMBER_RECORD_FINISHED_ROUND:
+		if (sc->o.show_round) {
+			script_sideband__print(&sc->out, h);
+			outbuf__line_done(&sc->out);
+		}
+		return 0;
+	}
+	if (!shown(sc, h->type))
+		return 0;
+
+	switch (h->type) {
+	case PERF_RECORD_COMM: {
+		const struct ember_record_comm *c = (const void *)h;
+
+		print_sideband(sc, h, id, c->pid, c->tid, 0);
+		break;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		const struct ember_record_task *t = (const void *)h;
+
+		if (h->size >= sizeof(*t))
+			print_sideband(sc, h, id, t->pid, t->tid, t->time);
+		break;
+	}
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		const struct ember_record_mmap *m = (const void *)h;
+
+		print_sideband(sc, h, id, m->pid, m->tid, 0);
+		break;
+	}
+	case PERF_RECORD_NAMESPACES: {
+		const struct ember_record_namespaces *n = (const void *)h;
+
+		print_sideband(sc, h, id, n->pid, n->tid, 0);
+		break;
+	}
+	default:
+		print_sideband(sc, h, id, id ? (int32_t)id->pid : -1, id ? (int32_t)id->tid : -1,
+			       0);
+		break;
+	}
+	return sc->out.error ? -EIO : 0;
+}
+
+int script__run(struct script *sc)
+{
+	const struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
+	int ret = ember_session__process(sc->session, &ops, sc);
+
+	outbuf__flush(&sc->out);
+	return ret;
+}
