@@ -1,10 +1,355 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ember report: placeholder until the command lands (see the open issues). */
+/*
+ * ember report: perf report 6.1's --stdio output from a perf.data file
+ * (or a pipe): the header lines, per event a table of entries merged by
+ * the sort keys, Children/Self when callchains exist, and each entry's
+ * callchain as a graph, fractal, flat or folded tree. On a terminal the
+ * output goes through a pager, as perf's does.
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
 #include "builtin.h"
+#include "report/run.h"
+#include "util/parse-options.h"
+
+static const char *const report_usage[] = {
+	"ember report [<options>]",
+	NULL,
+};
+
+static int opt_children(const struct option *opt, const char *arg, bool unset)
+{
+	*(int *)opt->value = unset ? 0 : 1;
+	return 0;
+}
+
+static int opt_callgraph(const struct option *opt, const char *arg, bool unset)
+{
+	struct report_opts *o = opt->value;
+
+	o->callgraph_set = true;
+	o->callgraph = unset ? "none" : arg ? arg : "";
+	return 0;
+}
+
+static int opt_percent_limit(const struct option *opt, const char *arg, bool unset)
+{
+	struct report_opts *o = opt->value;
+	char *end;
+
+	o->min_percent = strtod(arg, &end);
+	if (end == arg || (*end && strcmp(end, "%"))) {
+		fprintf(stderr, "ember report: invalid --percent-limit '%s'\n", arg);
+		return -1;
+	}
+	o->min_percent_set = true;
+	return 0;
+}
+
+static int opt_percentage(const struct option *opt, const char *arg, bool unset)
+{
+	struct report_opts *o = opt->value;
+
+	if (!strcmp(arg, "relative") || !strcmp(arg, "r"))
+		o->filter_relative = true;
+	else if (!strcmp(arg, "absolute") || !strcmp(arg, "a"))
+		o->filter_relative = false;
+	else {
+		fprintf(stderr, "ember report: --percentage takes 'relative' or 'absolute'\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * perf's -g takes its argument from the next word unless that is an
+ * option ("-g caller", "-g --stdio"); the option parser only knows
+ * attached optional arguments, so rewrite "-g X" into "--call-graph=X".
+ */
+static const char **rewrite_callgraph(int *argcp, const char **argv)
+{
+	int argc = *argcp, i, j = 0;
+	const char **v = calloc(argc + 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < argc)
+				v[j++] = argv[i++];
+			break;
+		}
+		if (i && (!strcmp(argv[i], "-g") || !strcmp(argv[i], "--call-graph"))) {
+			if (i + 1 < argc && argv[i + 1][0] != '-') {
+				char *s;
+
+				if (asprintf(&s, "--call-graph=%s", argv[i + 1]) < 0)
+					return NULL;
+				v[j++] = s;	/* lives until exit, as argv */
+				i++;
+			} else {
+				v[j++] = "--call-graph=";
+			}
+			continue;
+		}
+		v[j++] = argv[i];
+	}
+	v[j] = NULL;
+	*argcp = j;
+	return v;
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "ember report: %s (see 'ember report --help')\n", msg);
+	return 2;
+}
+
+/* Default callchain settings, then -g, -G, --percent-limit on top. */
+static int setup_callchain(struct report *rep, bool children)
+{
+	struct rep_chain_param *p = &rep->hopts.chain;
+
+	*p = (struct rep_chain_param){
+		.mode = REP_CHAIN_GRAPH_ABS,
+		.order = REP_ORDER_CALLEE,
+		.value = REP_CCVAL_PERCENT,
+		.key = REP_CCKEY_FUNCTION,
+		.min_percent = 0.5,
+	};
+	if (rep->o.callgraph_set && rep_chain_param__parse(p, rep->o.callgraph))
+		return usage_error("invalid -g/--call-graph argument");
+	if (rep->o.inverted) {
+		p->order = REP_ORDER_CALLER;
+		p->order_set = true;
+	}
+	/* perf shows --children graphs from the callers down unless told otherwise */
+	if (children && !p->order_set)
+		p->order = REP_ORDER_CALLER;
+	if (rep->o.min_percent_set)
+		p->min_percent = rep->o.min_percent;
+	return 0;
+}
+
+static bool file_has(struct ember_data_reader *r, uint64_t sample_bit)
+{
+	uint32_t i, nr = ember_data_reader__nr_attrs(r);
+
+	for (i = 0; i < nr; i++)
+		if (ember_data_reader__attr(r, i)->attr.sample_type & sample_bit)
+			return true;
+	return false;
+}
+
+static bool all_tracepoints(struct ember_data_reader *r)
+{
+	uint32_t i, nr = ember_data_reader__nr_attrs(r);
+
+	for (i = 0; i < nr; i++)
+		if (ember_data_reader__attr(r, i)->attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return nr > 0;
+}
+
+static int open_session(struct report *rep)
+{
+	struct ember_session_opts so = {
+		.sz = sizeof(so),
+		.force = rep->o.force,
+		.symbol = {
+			.sz = sizeof(so.symbol),
+			.symfs = rep->o.symfs,
+			.kallsyms = rep->o.kallsyms,
+			.no_demangle = rep->o.no_demangle,
+		},
+	};
+	const char *path = rep->o.input;
+
+	rep->session = ember_session__open(path, &so);
+	if (rep->session)
+		return 0;
+	if (!path)
+		path = isatty(STDIN_FILENO) ? "perf.data" : "-";
+	switch (errno) {
+	case EPERM:
+		fprintf(stderr, "File %s not owned by current user or root (use -f to override)\n",
+			path);
+		break;
+	case ENOENT:
+		fprintf(stderr, "failed to open %s: No such file or directory  (try 'ember record' first)\n",
+			path);
+		break;
+	case ENODATA:
+		fprintf(stderr, "zero-sized data (%s), nothing to do!\n", path);
+		break;
+	case EINVAL:
+		fprintf(stderr, "ember report: %s is not a perf.data file (or its header is corrupt)\n",
+			path);
+		break;
+	default:
+		fprintf(stderr, "failed to open %s: %s\n", path, strerror(errno));
+		break;
+	}
+	return 1;
+}
 
 int cmd_report(int argc, const char **argv)
 {
-	fprintf(stderr, "ember report: not available in this build yet\n");
-	return 1;
+	struct report rep = { .o = { .children = -1 } };
+	struct report_opts *o = &rep.o;
+	const struct option options[] = {
+		OPT_STRING('i', "input", &o->input, "file", "input file name"),
+		OPT_BOOLEAN('f', "force", &o->force, "don't complain, do it"),
+		OPT_INCR('v', "verbose", &o->verbose, "be more verbose"),
+		OPT_BOOLEAN('q', "quiet", &o->quiet, "do not show any warnings or messages"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &o->dump, "dump raw trace in ASCII"),
+		OPT_BOOLEAN(0, "stdio", &o->stdio, "use the stdio interface"),
+		OPT_BOOLEAN(0, "tui", &o->tui, "use the TUI interface (the stdio report in a pager here)"),
+		OPT_BOOLEAN(0, "header", &o->header, "show data header"),
+		OPT_BOOLEAN(0, "header-only", &o->header_only, "show only data header"),
+		OPT_BOOLEAN('I', "show-info", &o->show_full_info, "display extended information about the perf.data file"),
+		OPT_BOOLEAN('n', "show-nr-samples", &o->show_nr_samples, "show a column with the number of samples"),
+		OPT_BOOLEAN(0, "show-total-period", &o->show_total_period, "show a column with the sum of periods"),
+		OPT_CALLBACK_NOARG(0, "children", &o->children, "accumulate callchains of children and show total overhead as well", opt_children),
+		OPT_STRING('s', "sort", &o->sort_order, "key[,key2...]", "sort by key(s): pid comm dso symbol parent cpu symbol_size overhead overhead_sys overhead_us overhead_children sample period"),
+		OPT_STRING('F', "fields", &o->field_order, "key[,keys...]", "output field(s): overhead period sample plus the sort keys"),
+		OPT_STRING('t', "field-separator", &o->field_sep, "separator", "separator for columns, no spaces will be added between columns"),
+		OPT_STRING('p', "parent", &o->parent_pattern, "regex", "regex filter to identify parent, see: '--sort parent'"),
+		OPT_BOOLEAN('x', "exclude-other", &o->exclude_other, "only display entries with parent-match"),
+		{ OPTION_CALLBACK, 'g', "call-graph", o, "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+		  "display call graph: graph, flat, fractal, folded or none; threshold (0.5); print limit; caller or callee; function or address; percent, period or count",
+		  opt_callgraph, OPTF_OPTARG, "" },
+		OPT_BOOLEAN('G', "inverted", &o->inverted, "alias for inverted call graph"),
+		{ OPTION_CALLBACK, 0, "percent-limit", o, "percent", "don't show entries under that percent", opt_percent_limit },
+		{ OPTION_CALLBACK, 0, "percentage", o, "relative|absolute", "how to display percentage of filtered entries", opt_percentage },
+		OPT_STRING('c', "comms", &o->comms, "comm[,comm...]", "only consider symbols in these comms"),
+		OPT_STRING(0, "pid", &o->pids, "pid[,pid...]", "only consider symbols in these pids"),
+		OPT_STRING(0, "tid", &o->tids, "tid[,tid...]", "only consider symbols in these tids"),
+		OPT_STRING('d', "dsos", &o->dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		OPT_STRING('S', "symbols", &o->syms, "symbol[,symbol...]", "only consider these symbols"),
+		OPT_STRING('C', "cpu", &o->cpus, "cpu", "list of cpus to profile"),
+		OPT_BOOLEAN('U', "hide-unresolved", &o->hide_unresolved, "only display entries resolved to a symbol"),
+		OPT_STRING(0, "symfs", &o->symfs, "directory", "look for files with symbols relative to this directory"),
+		OPT_STRING('k', "vmlinux", &o->kallsyms, "file", "kernel symbols (a kallsyms file)"),
+		OPT_STRING(0, "kallsyms", &o->kallsyms, "file", "kallsyms pathname"),
+		OPT_BOOLEAN(0, "no-demangle", &o->no_demangle, "do not demangle symbol names"),
+		OPT_END(),
+	};
+	const char **args = rewrite_callgraph(&argc, argv);
+	bool children, pager = false;
+	char bad[128] = "";
+	int ret, err;
+
+	if (!args)
+		return 1;
+	ret = parse_options(argc, args, options, report_usage, 0);
+	if (parse_options_exit_code(ret) >= 0)
+		return parse_options_exit_code(ret);
+	if (ret > 0)
+		return usage_error("unexpected argument");
+	if (report_filters__init(&rep.filters, o))
+		return 2;
+
+	if (open_session(&rep))
+		return 1;
+	rep.reader = ember_session__reader(rep.session);
+	rep.dump_name = ember_data_reader__is_pipe(rep.reader) ? "pipe" : "perf.data";
+	if (o->input && strcmp(o->input, "-") && !ember_data_reader__is_pipe(rep.reader))
+		rep.dump_name = o->input;
+
+	if (isatty(STDOUT_FILENO) && !o->dump) {
+		report_pager__start();
+		pager = true;
+	}
+
+	if (o->header_only) {
+		ember_data_reader__fprintf_header(rep.reader, stdout, o->show_full_info);
+		ret = 0;
+		goto out;
+	}
+	if (o->dump) {
+		ret = report__process(&rep) ? 1 : 0;
+		goto out;
+	}
+
+	/* callchains shown when the file has them; --children by default then */
+	rep.have_callchain = file_has(rep.reader, PERF_SAMPLE_CALLCHAIN);
+	if (o->callgraph_set && strcmp(o->callgraph, "none") && !rep.have_callchain &&
+	    !ember_data_reader__is_pipe(rep.reader)) {
+		fprintf(stderr, "Selected -g or --branch-history.\nBut no callchain or branch data.\n"
+				"Did you call 'perf record' without -g or -b?\n");
+		ret = 1;
+		goto out;
+	}
+	children = rep.have_callchain && o->children != 0;
+	ret = setup_callchain(&rep, children);
+	if (ret)
+		goto out;
+	if (!rep.have_callchain)
+		rep.hopts.chain.mode = REP_CHAIN_NONE;
+	rep.hopts.use_callchain = rep.have_callchain && rep.hopts.chain.mode != REP_CHAIN_NONE;
+	rep.hopts.children = children;
+	rep.hopts.parent_pattern = o->parent_pattern;
+	rep.hopts.exclude_other = o->exclude_other;
+	rep.hopts.dso_filter = o->dsos != NULL;
+
+	{
+		struct rep_layout_opts lo = {
+			.sort_order = o->sort_order,
+			.field_order = o->field_order,
+			.children = children,
+			.show_nr_samples = o->show_nr_samples,
+			.show_total_period = o->show_total_period,
+			.default_sort = all_tracepoints(rep.reader) ? "comm,dso,sym" : "comm,dso,sym",
+		};
+
+		err = rep_layout__setup(&rep.layout, &lo, bad, sizeof(bad));
+		if (err == -EINVAL) {
+			fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", bad);
+			ret = 2;
+			goto out;
+		} else if (err) {
+			ret = 1;
+			goto out;
+		}
+	}
+	if ((rep.layout.key_mask & (1U << REP_DIM_PARENT)) && !rep.have_callchain &&
+	    !ember_data_reader__is_pipe(rep.reader)) {
+		fprintf(stderr, "Selected --sort parent, but no callchain data. Did you call 'perf record' without -g?\n");
+		ret = 1;
+		goto out;
+	}
+
+	err = report__process(&rep);
+	if (err) {
+		fprintf(stderr, "ember report: reading %s failed: %s\n",
+			ember_session__path(rep.session), strerror(-err));
+		ret = 1;
+		goto out;
+	}
+	ember_session__fprintf_warnings(rep.session, stderr);
+
+	if (o->header) {
+		ember_data_reader__fprintf_header(rep.reader, stdout, o->show_full_info);
+	} else if (!o->quiet) {
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+		      stdout);
+	}
+	report__print(&rep, stdout);
+	ret = 0;
+out:
+	fflush(stdout);
+	if (pager)
+		report_pager__finish();
+	for (uint32_t i = 0; i < rep.nr_hists; i++)
+		rep_hist__delete(rep.hists[i]);
+	free(rep.hists);
+	free(rep.frames);
+	report_filters__exit(&rep.filters);
+	ember_session__delete(rep.session);
+	return ret;
 }

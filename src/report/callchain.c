@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The callchain node store: nodes come from big blocks (no per-node
+ * malloc, freed at once), and a child is found through one hash table
+ * keyed by (parent, dso, symbol or ip), so appending a chain of n frames
+ * costs n lookups whatever the fan-out.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/callchain.h"
+
+#define BLOCK_NODES 4096
+
+struct node_block {
+	struct node_block *next;
+	size_t used;
+	struct rep_cnode nodes[BLOCK_NODES];
+};
+
+struct rep_chains {
+	enum rep_chain_key key;
+	struct node_block *blocks;
+	struct rep_cnode **table;	/* open addressing, power of two */
+	size_t mask, used;
+};
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* The identity a frame is merged by: perf's match_chain(). */
+static void frame_ident(const struct rep_chains *c, const struct rep_frame *f, const void **sym,
+			uint64_t *key)
+{
+	if (c->key == REP_CCKEY_FUNCTION && f->sym) {
+		*sym = f->sym;
+		*key = f->sym_start;
+	} else {
+		*sym = NULL;
+		*key = f->ip;
+	}
+}
+
+static uint64_t node_hash(const void *parent, const void *dso, const void *sym, uint64_t key)
+{
+	return mix((uintptr_t)parent ^ mix((uintptr_t)dso + 0x9e3779b97f4a7c15ULL) ^
+		   mix(key ^ (uintptr_t)sym));
+}
+
+struct rep_chains *rep_chains__new(enum rep_chain_key key)
+{
+	struct rep_chains *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->key = key;
+	c->mask = 4095;
+	c->table = calloc(c->mask + 1, sizeof(*c->table));
+	if (!c->table) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void rep_chains__delete(struct rep_chains *c)
+{
+	struct node_block *b, *next;
+
+	if (!c)
+		return;
+	for (b = c->blocks; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(c->table);
+	free(c);
+}
+
+static struct rep_cnode *node_alloc(struct rep_chains *c)
+{
+	struct node_block *b = c->blocks;
+
+	if (!b || b->used == BLOCK_NODES) {
+		b = malloc(sizeof(*b));
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->next = c->blocks;
+		c->blocks = b;
+	}
+	return memset(&b->nodes[b->used++], 0, sizeof(struct rep_cnode));
+}
+
+struct rep_cnode *rep_chains__new_root(struct rep_chains *c)
+{
+	return node_alloc(c);
+}
+
+static int table_grow(struct rep_chains *c)
+{
+	size_t nmask = c->mask * 2 + 1, i;
+	struct rep_cnode **nt = calloc(nmask + 1, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (i = 0; i <= c->mask; i++) {
+		struct rep_cnode *n = c->table[i];
+		size_t j;
+
+		if (!n)
+			continue;
+		j = node_hash(n->parent, n->dso, n->sym, n->key) & nmask;
+		while (nt[j])
+			j = (j + 1) & nmask;
+		nt[j] = n;
+	}
+	free(c->table);
+	c->table = nt;
+	c->mask = nmask;
+	return 0;
+}
+
+static struct rep_cnode *findnew_child(struct rep_chains *c, struct rep_cnode *parent,
+				       const struct rep_frame *f)
+{
+	const void *sym;
+	uint64_t key;
+	size_t i;
+	struct rep_cnode *n;
+
+	frame_ident(c, f, &sym, &key);
+	i = node_hash(parent, f->dso, sym, key) & c->mask;
+	while ((n = c->table[i])) {
+		if (n->parent == parent && n->dso == f->dso && n->sym == sym && n->key == key)
+			return n;
+		i = (i + 1) & c->mask;
+	}
+	n = node_alloc(c);
+	if (!n)
+		return NULL;
+	n->parent = parent;
+	n->dso = f->dso;
+	n->sym = sym;
+	n->key = key;
+	n->name = sym ? f->sym_name : NULL;
+	if (!n->name && c->key == REP_CCKEY_ADDRESS)
+		n->name = f->sym_name;
+	n->ip = f->ip;
+	n->next = parent->children;
+	parent->children = n;
+	parent->nr_children++;
+	c->table[i] = n;
+	if (++c->used * 2 > c->mask && table_grow(c))
+		return NULL;
+	return n;
+}
+
+int rep_chains__append(struct rep_chains *c, struct rep_cnode *root,
+		       const struct rep_frame *const *cursor, uint32_t n, uint64_t period,
+		       uint64_t count)
+{
+	struct rep_cnode *node = root;
+	uint32_t i;
+
+	/* perf: an empty chain leaves the tree alone */
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct rep_cnode *child = findnew_child(c, node, cursor[i]);
+
+		if (!child)
+			return -ENOMEM;
+		node->children_hit += period;
+		node->children_count += count;
+		node = child;
+	}
+	node->hit += period;
+	node->count += count;
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Callchain trees as perf report builds them: one tree per histogram
+ * entry, chains appended in display order (caller or callee first),
+ * nodes merged by function (dso and symbol start, or dso and ip when
+ * unresolved). perf keeps a radix tree whose nodes hold runs of entries;
+ * here every entry is a node and a run is rebuilt when printing: a node
+ * with no hits of its own and one child continues its parent's run.
+ */
+#ifndef EMBER_REPORT_CALLCHAIN_H
+#define EMBER_REPORT_CALLCHAIN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "report/report.h"
+
+struct rep_cnode {
+	struct rep_cnode *parent;
+	struct rep_cnode *children;	/* unordered list */
+	struct rep_cnode *next;		/* sibling */
+	const void *dso;
+	const void *sym;
+	const char *name;		/* symbol name, NULL: print the ip */
+	uint64_t ip;
+	uint64_t key;			/* symbol start, or ip: perf's match order */
+	uint64_t hit, children_hit;
+	uint64_t count, children_count;
+	uint32_t nr_children;
+};
+
+struct rep_chains;
+
+/* A node store with its lookup table; everything is freed with it. */
+struct rep_chains *rep_chains__new(enum rep_chain_key key);
+void rep_chains__delete(struct rep_chains *c);
+/* A new empty tree. NULL: ENOMEM. */
+struct rep_cnode *rep_chains__new_root(struct rep_chains *c);
+/*
+ * Appends the n frames of cursor (display order) under root with the
+ * sample's period and count. Returns 0 or -ENOMEM.
+ */
+int rep_chains__append(struct rep_chains *c, struct rep_cnode *root,
+		       const struct rep_frame *const *cursor, uint32_t n, uint64_t period,
+		       uint64_t count);
+
+static inline uint64_t rep_cnode__cumul_hits(const struct rep_cnode *n)
+{
+	return n->hit + n->children_hit;
+}
+
+struct rep_chain_print {
+	const struct rep_chain_param *param;
+	uint64_t total;		/* the hists' total period (graph percentages) */
+	uint64_t parent;	/* the entry's period (self, or children with --children) */
+	uint64_t min_hit;	/* threshold in period */
+	bool skip_first;	/* --sort starts with sym: the root repeats the row */
+};
+
+/* Prints an entry's tree as perf report --stdio does; returns bytes printed. */
+size_t rep_chain__fprintf(FILE *fp, const struct rep_cnode *root, const struct rep_chain_print *pp);
+
+#endif

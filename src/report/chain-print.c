@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Printing a callchain tree the way perf report --stdio does: graph and
+ * fractal (the "|--12.34%--name" tree), flat (each chain that has hits of
+ * its own, listed root to end) and folded ("12.34% a;b;c"). Siblings are
+ * ordered by their cumulated hits, ties in perf's lookup order (dso,
+ * then symbol start or ip, both descending), and children under the
+ * threshold are dropped.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include "report/callchain.h"
+
+/* The last node of the run (perf's node holding several entries) that starts at n. */
+static const struct rep_cnode *run_last(const struct rep_cnode *n)
+{
+	while (n->hit == 0 && n->nr_children == 1)
+		n = n->children;
+	return n;
+}
+
+static int cmp_lookup_order(const struct rep_cnode *a, const struct rep_cnode *b)
+{
+	if (a->dso != b->dso)
+		return (uintptr_t)a->dso > (uintptr_t)b->dso ? -1 : 1;
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	return 0;
+}
+
+static int cmp_cumul(const void *pa, const void *pb)
+{
+	const struct rep_cnode *a = *(const struct rep_cnode *const *)pa;
+	const struct rep_cnode *b = *(const struct rep_cnode *const *)pb;
+	uint64_t ca = rep_cnode__cumul_hits(a), cb = rep_cnode__cumul_hits(b);
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return cmp_lookup_order(a, b);
+}
+
+/*
+ * The children of parent (a run's last node, or the root) at or above
+ * the threshold, sorted for printing. Returns how many; *out is malloc'ed.
+ * Fractal graphs take the threshold relative to the parent's children.
+ */
+static size_t sorted_children(const struct rep_chain_print *pp, const struct rep_cnode *parent,
+			      const struct rep_cnode ***out)
+{
+	const struct rep_cnode **v, *c;
+	uint64_t min_hit = pp->min_hit;
+	size_t n = 0;
+
+	if (pp->param->mode == REP_CHAIN_GRAPH_REL)
+		min_hit = (uint64_t)ceil(parent->children_hit * (pp->param->min_percent / 100.0));
+
+	*out = NULL;
+	if (!parent->nr_children)
+		return 0;
+	v = malloc(parent->nr_children * sizeof(*v));
+	if (!v)
+		return 0;
+	for (c = parent->children; c; c = c->next)
+		if (rep_cnode__cumul_hits(c) >= min_hit)
+			v[n++] = c;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_cumul);
+	*out = v;
+	return n;
+}
+
+static size_t fprintf_name(FILE *fp, const struct rep_cnode *n)
+{
+	if (n->name)
+		return fprintf(fp, "%s", n->name);
+	return fprintf(fp, "%#" PRIx64, n->ip);
+}
+
+/* perf's callchain_node__fprintf_value() for a run starting at first, ending at last. */
+static size_t fprintf_value(FILE *fp, const struct rep_chain_param *p, uint64_t period,
+			    uint64_t count, uint64_t total)
+{
+	double percent = 0.0;
+
+	switch (p->value) {
+	case REP_CCVAL_PERIOD:
+		return fprintf(fp, "%" PRIu64, period);
+	case REP_CCVAL_COUNT:
+		return fprintf(fp, "%" PRIu64, count);
+	case REP_CCVAL_PERCENT:
+	default:
+		if (total)
+			percent = period * 100.0 / total;
+		return fprintf(fp, "%.2f%%", percent);
+	}
+}
+
+static size_t left_margin(FILE *fp, int margin)
+{
+	return fprintf(fp, "%*s", 12 + margin, "");
+}
+
+/*
+ * perf keeps the graph's "pipes" in an int bit mask and shifts by the
+ * depth; x86 takes shift counts mod 32, so very deep graphs wrap the same
+ * way here.
+ */
+static inline uint32_t bit(int i)
+{
+	return 1U << (i & 31);
+}
+
+static size_t graph_line(FILE *fp, int depth, uint32_t mask, int margin)
+{
+	size_t ret = left_margin(fp, margin);
+	int i;
+
+	for (i = 0; i < depth; i++)
+		ret += fputs(mask & bit(i) ? "|          " : "           ", fp) >= 0 ? 11 : 0;
+	ret += fputc('\n', fp) != EOF;
+	return ret;
+}
+
+/* One entry line of a run: the first one carries the run's value. */
+static size_t graph_entry(FILE *fp, const struct rep_chain_print *pp, const struct rep_cnode *n,
+			  int depth, uint32_t mask, int idx, uint64_t period, uint64_t count,
+			  uint64_t total, int margin)
+{
+	size_t ret = left_margin(fp, margin);
+	int i;
+
+	for (i = 0; i < depth; i++) {
+		ret += fputc(mask & bit(i) ? '|' : ' ', fp) != EOF;
+		if (!idx && i == depth - 1) {
+			ret += fprintf(fp, "--");
+			ret += fprintf_value(fp, pp->param, period, count, total);
+			ret += fprintf(fp, "--");
+		} else {
+			ret += fprintf(fp, "          ");
+		}
+	}
+	if (n)
+		ret += fprintf_name(fp, n);
+	else
+		ret += fprintf(fp, "[...]");
+	ret += fputc('\n', fp) != EOF;
+	return ret;
+}
+
+static size_t graph_level(FILE *fp, const struct rep_chain_print *pp,
+			  const struct rep_cnode *parent, uint64_t total, int depth,
+			  uint32_t depth_mask, int margin)
+{
+	const struct rep_chain_param *p = pp->param;
+	const struct rep_cnode **v;
+	size_t nr = sorted_children(pp, parent, &v), k;
+	uint32_t new_mask = depth_mask;
+	uint64_t remaining = total;
+	uint64_t cumul_count = 0;
+	unsigned int printed = 0;
+	size_t ret = 0;
+
+	for (k = 0; k < nr; k++) {
+		const struct rep_cnode *first = v[k], *last = run_last(first), *n;
+		uint64_t cumul = rep_cnode__cumul_hits(first);
+		uint64_t count = first->count + first->children_count;
+		uint64_t new_total;
+		int idx = 0;
+
+		remaining -= cumul;
+		cumul_count += count;
+		if (k + 1 == nr && (p->mode != REP_CHAIN_GRAPH_REL || !remaining))
+			new_mask &= ~bit(depth - 1);
+		ret += graph_line(fp, depth, depth_mask, margin);
+		for (n = first;; n = n->children) {
+			ret += graph_entry(fp, pp, n, depth, new_mask, idx++, cumul, count, total,
+					   margin);
+			if (n == last)
+				break;
+		}
+		new_total = p->mode == REP_CHAIN_GRAPH_REL ? last->children_hit : total;
+		ret += graph_level(fp, pp, last, new_total, depth + 1, new_mask | bit(depth),
+				   margin);
+		if (++printed == p->print_limit)
+			break;
+	}
+	free(v);
+
+	if (p->mode == REP_CHAIN_GRAPH_REL && remaining && remaining != total) {
+		uint64_t rem_count = 0;
+
+		if (p->value == REP_CCVAL_COUNT) {
+			if (parent->children_count <= cumul_count)
+				return ret;
+			rem_count = parent->children_count - cumul_count;
+		}
+		new_mask &= ~bit(depth - 1);
+		ret += graph_entry(fp, pp, NULL, depth, new_mask, 0, remaining, rem_count, total,
+				   margin);
+	}
+	return ret;
+}
+
+static size_t fprintf_graph(FILE *fp, const struct rep_cnode *root,
+			    const struct rep_chain_print *pp)
+{
+	const struct rep_chain_param *p = pp->param;
+	const struct rep_cnode *top = root;
+	uint64_t total = pp->total;
+	unsigned int printed_entries = 0;
+	bool printed = false;
+	int margin = 0;
+	size_t ret = 0;
+
+	/*
+	 * A single root holding all of the entry's period is printed
+	 * without a percentage ("---name"), one level less deep.
+	 */
+	const struct rep_cnode **v;
+	size_t nr = sorted_children(pp, root, &v);
+	const struct rep_cnode *single = nr == 1 ? v[0] : NULL;
+
+	free(v);
+	if (single && rep_cnode__cumul_hits(single) == pp->parent) {
+		const struct rep_cnode *first = single, *last = run_last(first), *n;
+		int i = 0;
+
+		for (n = first;; n = n->children) {
+			if (!(i++ == 0 && pp->skip_first)) {
+				if (!printed) {
+					ret += left_margin(fp, margin);
+					ret += fprintf(fp, "|\n");
+					ret += left_margin(fp, margin);
+					ret += fprintf(fp, "---");
+					margin += 3;
+					printed = true;
+				} else {
+					ret += left_margin(fp, margin);
+				}
+				ret += fprintf_name(fp, n);
+				ret += fputc('\n', fp) != EOF;
+				if (++printed_entries == p->print_limit)
+					break;
+			}
+			if (n == last)
+				break;
+		}
+		top = last;
+	}
+	if (p->mode == REP_CHAIN_GRAPH_REL)
+		total = pp->parent;
+	ret += graph_level(fp, pp, top, total, 1, 1, margin);
+	if (ret)
+		ret += fputc('\n', fp) != EOF;
+	return ret;
+}
+
+/* ---- flat and folded ------------------------------------------------------ */
+
+struct flat_item {
+	const struct rep_cnode *first, *last;	/* a run */
+	size_t idx;				/* collection order */
+};
+
+struct flat_list {
+	struct flat_item *v;
+	size_t nr, alloc;
+	bool oom;
+};
+
+static void flat_push(struct flat_list *l, const struct rep_cnode *first,
+		      const struct rep_cnode *last)
+{
+	if (l->nr == l->alloc) {
+		size_t alloc = l->alloc ? 2 * l->alloc : 64;
+		struct flat_item *v = realloc(l->v, alloc * sizeof(*v));
+
+		if (!v) {
+			l->oom = true;
+			return;
+		}
+		l->v = v;
+		l->alloc = alloc;
+	}
+	l->v[l->nr] = (struct flat_item){ first, last, l->nr };
+	l->nr++;
+}
+
+static int cmp_lookup_ptr(const void *pa, const void *pb)
+{
+	return cmp_lookup_order(*(const struct rep_cnode *const *)pa,
+				*(const struct rep_cnode *const *)pb);
+}
+
+/*
+ * perf's __sort_chain_flat(): the children of a run (in lookup order)
+ * before the run itself, which is kept when it has hits of its own.
+ */
+static void flat_collect(struct flat_list *l, const struct rep_cnode *first,
+			 const struct rep_cnode *last, uint64_t min_hit)
+{
+	const struct rep_cnode *c, **v;
+	size_t n = 0, k;
+
+	if (last->nr_children) {
+		v = malloc(last->nr_children * sizeof(*v));
+		if (!v) {
+			l->oom = true;
+			return;
+		}
+		for (c = last->children; c; c = c->next)
+			v[n++] = c;
+		qsort(v, n, sizeof(*v), cmp_lookup_ptr);
+		for (k = 0; k < n; k++)
+			flat_collect(l, v[k], run_last(v[k]), min_hit);
+		free(v);
+	}
+	if (first && last->hit && last->hit >= min_hit)
+		flat_push(l, first, last);
+}
+
+/* By own hits, descending; equal ones in collection order (perf inserts them after). */
+static int cmp_flat(const void *pa, const void *pb)
+{
+	const struct flat_item *a = pa, *b = pb;
+
+	if (a->last->hit != b->last->hit)
+		return a->last->hit > b->last->hit ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Frames from the root down to n, in order. */
+static size_t path_fprintf(FILE *fp, const struct rep_cnode *n, const char *prefix,
+			   const char *sep, bool *first)
+{
+	size_t ret = 0;
+
+	if (!n || !n->parent)
+		return 0;
+	ret += path_fprintf(fp, n->parent, prefix, sep, first);
+	if (prefix)
+		ret += fprintf(fp, "%s", prefix);
+	else if (!*first)
+		ret += fprintf(fp, "%s", sep);
+	*first = false;
+	ret += fprintf_name(fp, n);
+	if (prefix)
+		ret += fputc('\n', fp) != EOF;
+	return ret;
+}
+
+static size_t fprintf_flat(FILE *fp, const struct rep_cnode *root,
+			   const struct rep_chain_print *pp, bool folded, const char *sep)
+{
+	const struct rep_chain_param *p = pp->param;
+	struct flat_list l = { 0 };
+	unsigned int printed = 0;
+	size_t ret = 0, i;
+
+	flat_collect(&l, NULL, root, pp->min_hit);
+	if (l.nr > 1)
+		qsort(l.v, l.nr, sizeof(*l.v), cmp_flat);
+	for (i = 0; i < l.nr; i++) {
+		const struct rep_cnode *last = l.v[i].last, *first = l.v[i].first;
+		bool f = true;
+
+		if (folded) {
+			/* folded prints the run's own hits; flat its cumulated ones */
+			ret += fprintf_value(fp, p, last->hit, last->count, pp->total);
+			ret += fputc(' ', fp) != EOF;
+			ret += path_fprintf(fp, last, NULL, sep, &f);
+			ret += fputc('\n', fp) != EOF;
+		} else {
+			ret += fprintf(fp, "           ");
+			ret += fprintf_value(fp, p, rep_cnode__cumul_hits(first),
+					     first->count + first->children_count, pp->total);
+			ret += fputc('\n', fp) != EOF;
+			ret += path_fprintf(fp, last, "                ", NULL, &f);
+			ret += fputc('\n', fp) != EOF;
+		}
+		if (++printed == p->print_limit)
+			break;
+	}
+	free(l.v);
+	return ret;
+}
+
+size_t rep_chain__fprintf(FILE *fp, const struct rep_cnode *root, const struct rep_chain_print *pp)
+{
+	if (!root)
+		return 0;
+	switch (pp->param->mode) {
+	case REP_CHAIN_GRAPH_ABS:
+	case REP_CHAIN_GRAPH_REL:
+		return fprintf_graph(fp, root, pp);
+	case REP_CHAIN_FLAT:
+		return fprintf_flat(fp, root, pp, false, NULL);
+	case REP_CHAIN_FOLDED:
+		return fprintf_flat(fp, root, pp, true, ";");
+	case REP_CHAIN_NONE:
+	default:
+		return 0;
+	}
+}

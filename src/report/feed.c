@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * From the session to the histograms: each resolved sample (and its
+ * resolved callchain) becomes a rep_sample for its event's histogram,
+ * with perf's filters applied; then the report is printed event by
+ * event, with perf's header lines.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include <ember/trace.h>
+#include "event/event-names.h"
+#include "report/run.h"
+
+static void frame_from_al(struct rep_frame *f, const struct ember_addr_location *al, bool need_end)
+{
+	f->dso = al->map ? (const void *)al->dso : NULL;
+	f->sym = al->sym;
+	f->sym_name = al->sym_name;
+	f->dso_name = al->dso_short_name;
+	f->dso_long_name = al->dso_name;
+	f->ip = al->ip;
+	f->addr = al->addr;
+	f->level = al->level;
+	f->cpumode = al->cpumode;
+	if (al->sym) {
+		f->sym_start = al->addr - al->sym_off;
+		f->sym_end = need_end ? ember_symbol__end(al->sym) : f->sym_start;
+	} else {
+		f->sym_start = f->sym_end = 0;
+	}
+}
+
+static const char *thread_comm(const void *thread)
+{
+	return ember_thread__comm((const struct ember_thread *)thread);
+}
+
+static struct rep_hist *hist_of(struct report *rep, uint32_t idx)
+{
+	if (idx >= rep->nr_hists) {
+		uint32_t nr = idx + 1, i;
+		struct rep_hist **v = realloc(rep->hists, nr * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (i = rep->nr_hists; i < nr; i++)
+			v[i] = NULL;
+		rep->hists = v;
+		rep->nr_hists = nr;
+	}
+	if (!rep->hists[idx])
+		rep->hists[idx] = rep_hist__new(&rep->hopts);
+	return rep->hists[idx];
+}
+
+static int grow_frames(struct report *rep, uint32_t n)
+{
+	struct rep_frame *f;
+
+	if (n <= rep->frames_alloc)
+		return 0;
+	f = realloc(rep->frames, n * 2 * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	rep->frames = f;
+	rep->frames_alloc = n * 2;
+	return 0;
+}
+
+static void dump(struct report *rep, const struct perf_event_header *hdr, uint64_t offset)
+{
+	struct ember_data_record rec = { .hdr = hdr, .offset = offset };
+
+	ember_data__dump_record(stdout, rep->reader, &rec, rep->dump_name, EMBER_DUMP_REPORT);
+}
+
+static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
+{
+	struct report *rep = ctx;
+	const struct ember_addr_location *chain = NULL;
+	const struct ember_data_attr *a = ss->attr;
+	struct rep_sample sm;
+	struct rep_hist *h;
+	bool need_end;
+	int nr = 0, i, k = 0;
+
+	if (rep->o.dump) {
+		dump(rep, ss->hdr, ss->file_offset);
+		return 0;
+	}
+	if (!a)
+		return 0;
+	if (report_filters__skip_cpu(&rep->filters, ss->sample, a->attr.sample_type))
+		return 0;
+	if (rep->o.hide_unresolved && !ss->al.sym)
+		return 0;
+	h = hist_of(rep, a->idx);
+	if (!h)
+		return -ENOMEM;
+	if (rep->have_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		nr = ember_session__callchain(s, ss, &chain);
+		if (nr == -ENOMEM)
+			return nr;
+		if (nr < 0)
+			nr = 0;
+	}
+	if (grow_frames(rep, nr + 1))
+		return -ENOMEM;
+	/* chain frames become entries with --children: their symbols' ends matter then */
+	need_end = rep->hopts.children || (rep->layout.key_mask & (1U << REP_DIM_SYMBOL_SIZE));
+	frame_from_al(&rep->frames[0], &ss->al, true);
+	for (i = 0; i < nr; i++) {
+		const struct ember_addr_location *al = &chain[i];
+
+		if (rep->o.hide_unresolved && !al->sym)
+			continue;
+		frame_from_al(&rep->frames[1 + k++], al, need_end);
+	}
+	sm = (struct rep_sample){
+		.self = &rep->frames[0],
+		.chain = &rep->frames[1],
+		.nr_chain = k,
+		.period = (a->attr.sample_type & PERF_SAMPLE_PERIOD) ? ss->sample->period :
+								       a->attr.sample_period,
+		.nr_samples = 1,
+		.pid = ss->thread ? ember_thread__pid(ss->thread) : (int32_t)ss->sample->pid,
+		.tid = ss->thread ? ember_thread__tid(ss->thread) : (int32_t)ss->sample->tid,
+		.cpu = (a->attr.sample_type & PERF_SAMPLE_CPU) ? (int32_t)ss->sample->cpu : -1,
+		.comm = ss->al.comm,
+		.thread = ss->thread,
+		.filtered = report_filters__mask(&rep->filters, &ss->al),
+	};
+	return rep_hist__add(h, &sm);
+}
+
+static int on_record(struct ember_session *s, const struct ember_data_record *rec,
+		     const struct ember_sample *id, void *ctx)
+{
+	struct report *rep = ctx;
+
+	if (rep->o.dump)
+		dump(rep, rec->hdr, rec->offset);
+	return 0;
+}
+
+int report__process(struct report *rep)
+{
+	struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
+	int err;
+
+	rep->hopts.layout = &rep->layout;
+	rep->hopts.thread_comm = thread_comm;
+	err = ember_session__process(rep->session, &ops, rep);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < rep->nr_hists; i++)
+		if (rep->hists[i] && (err = rep_hist__resort(rep->hists[i], rep->o.filter_relative)))
+			return err;
+	return 0;
+}
+
+/* The event's name as perf prints it: the file's, else made from the attr. */
+static void event_name(struct report *rep, const struct ember_data_attr *a, char *buf,
+		       size_t size)
+{
+	if (a->name) {
+		snprintf(buf, size, "%s", a->name);
+		return;
+	}
+	if (a->attr.type == PERF_TYPE_TRACEPOINT) {
+		struct ember_trace *t = ember_session__trace(rep->session);
+		const char *sys, *name;
+
+		if (t && !ember_trace__event_name(t, (int)a->attr.config, &sys, &name)) {
+			snprintf(buf, size, "%s:%s", sys, name);
+			return;
+		}
+	}
+	ember_event_names__attr_name(&a->attr, buf, size);
+}
+
+void report__print(struct report *rep, FILE *fp)
+{
+	const struct ember_session_stats *st = ember_session__stats(rep->session);
+	struct rep_print_opts po = {
+		.show_header = !rep->o.quiet,
+		.filter_relative = rep->o.filter_relative,
+		.min_percent = rep->o.min_percent,
+		.field_sep = rep->o.field_sep,
+	};
+	uint32_t i;
+
+	if (!rep->o.quiet)
+		fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->nr_lost_samples);
+	for (i = 0; i < rep->nr_hists; i++) {
+		struct rep_hist *h = rep->hists[i];
+		const struct rep_hist_stats *hs;
+		const struct ember_data_attr *a = ember_data_reader__attr(rep->reader, i);
+		unsigned long nr;
+		uint64_t events;
+		char unit, name[256];
+
+		/* perf skips events without samples (--skip-empty) */
+		if (!h || !a)
+			continue;
+		hs = rep_hist__stats(h);
+		if (!hs->nr_samples)
+			continue;
+		if (!rep->o.quiet) {
+			nr = rep->o.filter_relative ? hs->nr_non_filtered_samples : hs->nr_samples;
+			events = rep->o.filter_relative ? hs->total_non_filtered_period :
+							  hs->total_period;
+			nr = rep_convert_unit(nr, &unit);
+			event_name(rep, a, name, sizeof(name));
+			fprintf(fp, "# Samples: %lu%c of event '%s'\n", nr, unit, name);
+			fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", events);
+		}
+		rep_hist__fprintf(h, &po, fp);
+		fprintf(fp, "\n\n");
+	}
+}

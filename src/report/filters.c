@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf report's --comms, --pid, --tid, --dsos, --symbols (the sample is
+ * counted but not shown: its entries are "filtered") and --cpu (the
+ * sample is dropped).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include "report/run.h"
+
+struct str_set {
+	char **v;
+	size_t nr;
+};
+
+static struct str_set *str_set__new(const char *list)
+{
+	struct str_set *s = calloc(1, sizeof(*s));
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	if (!s || !copy)
+		goto fail;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **v = realloc(s->v, (s->nr + 1) * sizeof(*v));
+
+		if (!v)
+			goto fail;
+		s->v = v;
+		if (!(s->v[s->nr] = strdup(tok)))
+			goto fail;
+		s->nr++;
+	}
+	free(copy);
+	return s;
+fail:
+	free(copy);
+	if (s) {
+		while (s->nr)
+			free(s->v[--s->nr]);
+		free(s->v);
+		free(s);
+	}
+	return NULL;
+}
+
+static void str_set__delete(struct str_set *s)
+{
+	if (!s)
+		return;
+	while (s->nr)
+		free(s->v[--s->nr]);
+	free(s->v);
+	free(s);
+}
+
+static bool str_set__has(const struct str_set *s, const char *str)
+{
+	size_t i;
+
+	if (!str)
+		return false;
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->v[i], str))
+			return true;
+	return false;
+}
+
+static int int_list(const char *list, int32_t **out, size_t *nr, const char *what)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+		int32_t *grown;
+
+		if (*end || end == tok) {
+			fprintf(stderr, "ember report: invalid %s '%s'\n", what, tok);
+			free(copy);
+			return -EINVAL;
+		}
+		grown = realloc(*out, (*nr + 1) * sizeof(**out));
+		if (!grown) {
+			free(copy);
+			return -ENOMEM;
+		}
+		*out = grown;
+		(*out)[(*nr)++] = (int32_t)v;
+	}
+	free(copy);
+	return 0;
+}
+
+/* "0-3,7" into a bitmap. */
+static int cpu_list(struct report_filters *f, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	f->max_cpu = 4096;
+	f->cpus = calloc(f->max_cpu / 64, sizeof(uint64_t));
+	if (!f->cpus) {
+		free(copy);
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		unsigned long a = strtoul(tok, &end, 10), b = a, c;
+
+		if (end != tok && *end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (*end || b < a || b >= f->max_cpu) {
+			fprintf(stderr, "ember report: invalid cpu list '%s'\n", list);
+			free(copy);
+			return -EINVAL;
+		}
+		for (c = a; c <= b; c++)
+			f->cpus[c / 64] |= 1ULL << (c % 64);
+	}
+	free(copy);
+	return 0;
+}
+
+int report_filters__init(struct report_filters *f, const struct report_opts *o)
+{
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	if ((o->comms && !(f->comms = str_set__new(o->comms))) ||
+	    (o->dsos && !(f->dsos = str_set__new(o->dsos))) ||
+	    (o->syms && !(f->syms = str_set__new(o->syms))))
+		return -ENOMEM;
+	if (o->pids && (err = int_list(o->pids, &f->pids, &f->nr_pids, "pid")))
+		return err;
+	if (o->tids && (err = int_list(o->tids, &f->tids, &f->nr_tids, "tid")))
+		return err;
+	if (o->cpus && (err = cpu_list(f, o->cpus)))
+		return err;
+	return 0;
+}
+
+void report_filters__exit(struct report_filters *f)
+{
+	str_set__delete(f->comms);
+	str_set__delete(f->dsos);
+	str_set__delete(f->syms);
+	free(f->pids);
+	free(f->tids);
+	free(f->cpus);
+	memset(f, 0, sizeof(*f));
+}
+
+static bool has_int(const int32_t *v, size_t nr, int32_t x)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+uint8_t report_filters__mask(const struct report_filters *f, const struct ember_addr_location *al)
+{
+	uint8_t m = 0;
+
+	if (f->comms && !str_set__has(f->comms, al->comm))
+		m |= REP_FILTER_COMM;
+	if ((f->pids && (!al->thread || !has_int(f->pids, f->nr_pids, ember_thread__pid(al->thread)))) ||
+	    (f->tids && (!al->thread || !has_int(f->tids, f->nr_tids, ember_thread__tid(al->thread)))))
+		m |= REP_FILTER_THREAD;
+	if (f->dsos && (!al->map || !(str_set__has(f->dsos, al->dso_short_name) ||
+				      str_set__has(f->dsos, al->dso_name))))
+		m |= REP_FILTER_DSO;
+	if (f->syms) {
+		bool ok = false;
+
+		if (al->sym) {
+			char addr[32];
+
+			ok = str_set__has(f->syms, al->sym_name);
+			if (!ok) {
+				snprintf(addr, sizeof(addr), "0x%" PRIx64, al->ip - al->sym_off);
+				ok = str_set__has(f->syms, addr);
+			}
+		}
+		if (!ok)
+			m |= REP_FILTER_SYMBOL;
+	}
+	return m;
+}
+
+bool report_filters__skip_cpu(const struct report_filters *f, const struct ember_sample *s,
+			      uint64_t sample_type)
+{
+	if (!f->cpus)
+		return false;
+	if (!(sample_type & PERF_SAMPLE_CPU) || s->cpu >= f->max_cpu)
+		return true;
+	return !(f->cpus[s->cpu / 64] & (1ULL << (s->cpu % 64)));
+}

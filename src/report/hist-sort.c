@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output order, as perf's hists__output_resort(): by the sort list
+ * (overheads descending, names ascending, unresolved symbols last), and
+ * where all of that ties, in the order perf's input tree holds the
+ * entries (by the sort keys' collapse comparisons), since perf inserts an
+ * equal entry after the ones already placed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/hist.h"
+
+static int field_cmp(uint64_t a, uint64_t b)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
+/* perf's cmp_null(): a missing value is "less". */
+static int cmp_null(const void *l, const void *r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+static int sign64(int64_t v)
+{
+	return v > 0 ? 1 : v < 0 ? -1 : 0;
+}
+
+/* The output comparison of one dimension: > 0 puts a first (perf's fmt->sort). */
+static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_entry *a,
+		    const struct rep_entry *b)
+{
+	int r;
+
+	switch (d) {
+	case REP_DIM_OVERHEAD:
+		return field_cmp(a->self.period, b->self.period);
+	case REP_DIM_OVERHEAD_SYS:
+		return field_cmp(a->self.period_sys, b->self.period_sys);
+	case REP_DIM_OVERHEAD_US:
+		return field_cmp(a->self.period_us, b->self.period_us);
+	case REP_DIM_OVERHEAD_GUEST_SYS:
+		return field_cmp(a->self.period_guest_sys, b->self.period_guest_sys);
+	case REP_DIM_OVERHEAD_GUEST_US:
+		return field_cmp(a->self.period_guest_us, b->self.period_guest_us);
+	case REP_DIM_OVERHEAD_CHILDREN:
+		r = field_cmp(a->acc.period, b->acc.period);
+		if (r || !h->opts.children)
+			return r;
+		/*
+		 * perf puts the caller above the callee when they tie: with
+		 * callers first, a caller's chain (from it to the leaf) is longer
+		 */
+		if (a->thread != b->thread || !h->opts.use_callchain)
+			return 0;
+		r = (int)a->max_depth - (int)b->max_depth;
+		if (h->opts.chain.order == REP_ORDER_CALLEE)
+			r = -r;
+		return r;
+	case REP_DIM_SAMPLE:
+		return field_cmp(a->self.nr_events, b->self.nr_events);
+	case REP_DIM_PERIOD:
+		return field_cmp(a->self.period, b->self.period);
+	case REP_DIM_PID:
+		return sign64((int64_t)b->tid - a->tid);
+	case REP_DIM_COMM:
+		return sign64(strcmp(b->comm ? b->comm : "", a->comm ? a->comm : ""));
+	case REP_DIM_DSO:
+		if (!a->dso_name || !b->dso_name)
+			return cmp_null(a->dso_name, b->dso_name);
+		return sign64(strcmp(b->dso_name, a->dso_name));
+	case REP_DIM_SYM:
+		if (!a->sym || !b->sym)
+			return cmp_null(a->sym, b->sym);
+		return sign64(strcmp(b->sym_name, a->sym_name));
+	case REP_DIM_PARENT:
+		if (!a->parent || !b->parent)
+			return cmp_null(a->parent, b->parent);
+		return sign64(strcmp(b->parent, a->parent));
+	case REP_DIM_CPU:
+		return sign64((int64_t)b->cpu - a->cpu);
+	case REP_DIM_SYMBOL_SIZE: {
+		uint64_t sa = a->sym ? a->sym_end - a->sym_start : 0;
+		uint64_t sb = b->sym ? b->sym_end - b->sym_start : 0;
+
+		return field_cmp(sb, sa);
+	}
+	default:
+		return 0;
+	}
+}
+
+/* perf's input tree order for one key: < 0 puts a first. */
+static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep_entry *b)
+{
+	int r;
+
+	switch (d) {
+	case REP_DIM_PID:
+		return sign64((int64_t)a->tid - b->tid);
+	case REP_DIM_COMM:
+		return sign64(strcmp(a->comm ? a->comm : "", b->comm ? b->comm : ""));
+	case REP_DIM_DSO:
+		if (!a->dso_name || !b->dso_name)
+			return -cmp_null(a->dso_name, b->dso_name);
+		return sign64(strcmp(a->dso_name, b->dso_name));
+	case REP_DIM_SYMBOL_SIZE:
+		return field_cmp(a->sym ? a->sym_end - a->sym_start : 0,
+				 b->sym ? b->sym_end - b->sym_start : 0);
+	case REP_DIM_SYM:
+		if (!a->sym && !b->sym)
+			return sign64((int64_t)(a->ip - b->ip));
+		if (!a->dso_name || !b->dso_name)
+			r = -cmp_null(a->dso_name, b->dso_name);
+		else
+			r = sign64(strcmp(a->dso_name, b->dso_name));
+		if (r)
+			return r;
+		if (!a->sym || !b->sym)
+			return -cmp_null(a->sym, b->sym);
+		if (a->sym_start != b->sym_start)
+			return sign64((int64_t)(a->sym_start - b->sym_start));
+		return sign64((int64_t)(a->sym_end - b->sym_end));
+	case REP_DIM_PARENT:
+		if (!a->parent || !b->parent)
+			return -cmp_null(a->parent, b->parent);
+		return sign64(strcmp(a->parent, b->parent));
+	case REP_DIM_CPU:
+		return sign64((int64_t)a->cpu - b->cpu);
+	default:
+		return 0;
+	}
+}
+
+static int cmp_output(const void *pa, const void *pb, void *arg)
+{
+	const struct rep_hist *h = arg;
+	const struct rep_entry *a = *(struct rep_entry *const *)pa;
+	const struct rep_entry *b = *(struct rep_entry *const *)pb;
+	int i, r;
+
+	for (i = 0; i < h->layout.nr_sort; i++) {
+		r = dim_sort(h, h->layout.sort[i], a, b);
+		if (r)
+			return r > 0 ? -1 : 1;
+	}
+	for (i = 0; i < h->layout.nr_sort; i++) {
+		r = dim_input(h->layout.sort[i], a, b);
+		if (r)
+			return r;
+	}
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+int rep_hist__resort(struct rep_hist *h, bool filter_relative)
+{
+	size_t i, n = 0;
+
+	(void)filter_relative;
+	free(h->sorted);
+	h->sorted = malloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
+	if (!h->sorted)
+		return -ENOMEM;
+	h->stats.total_period = 0;
+	h->stats.total_non_filtered_period = 0;
+	for (i = 0; i <= h->emask; i++) {
+		struct rep_entry *e = h->table[i];
+
+		if (!e)
+			continue;
+		h->sorted[n++] = e;
+		h->stats.total_period += e->self.period;
+		if (!e->filtered)
+			h->stats.total_non_filtered_period += e->self.period;
+	}
+	h->nr_sorted = n;
+	h->stats.nr_entries = n;
+	qsort_r(h->sorted, n, sizeof(*h->sorted), cmp_output, h);
+	return 0;
+}

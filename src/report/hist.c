@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The histogram: one entry per distinct value of the sort keys, as perf's
+ * hists__add_entry() merges them (comm and dso by name, symbols by dso
+ * and start, unresolved addresses by ip, threads by tid), with self and
+ * children ("accumulated") periods and a callchain tree each. Entries
+ * live in one hash table; strings are interned so that keys compare by
+ * pointer.
+ */
+#include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include "report/callchain.h"
+#include "report/hist.h"
+
+#define ENTRY_BLOCK 1024
+
+struct entry_block {
+	struct entry_block *next;
+	size_t used;
+	struct rep_entry e[ENTRY_BLOCK];
+};
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* ---- interned strings: pointer cache in front of a string table ------------ */
+
+struct str_slot {
+	const char *ptr;	/* as given */
+	const char *canon;	/* first pointer seen with this content */
+};
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int slots_grow(struct str_slot **tab, size_t *mask, bool by_ptr)
+{
+	size_t nmask = *mask ? *mask * 2 + 1 : 255, i;
+	struct str_slot *nt = calloc(nmask + 1, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (i = 0; *tab && i <= *mask; i++) {
+		struct str_slot *s = &(*tab)[i];
+		size_t j;
+
+		if (!s->ptr)
+			continue;
+		j = (by_ptr ? mix((uintptr_t)s->ptr) : str_hash(s->ptr)) & nmask;
+		while (nt[j].ptr)
+			j = (j + 1) & nmask;
+		nt[j] = *s;
+	}
+	free(*tab);
+	*tab = nt;
+	*mask = nmask;
+	return 0;
+}
+
+const char *rep_hist__intern(struct rep_hist *h, const char *s)
+{
+	size_t i;
+
+	if (!s)
+		return NULL;
+	if ((h->nr_ptrs + 1) * 2 > h->ptr_mask && slots_grow(&h->ptrs, &h->ptr_mask, true))
+		return NULL;
+	i = mix((uintptr_t)s) & h->ptr_mask;
+	while (h->ptrs[i].ptr) {
+		if (h->ptrs[i].ptr == s)
+			return h->ptrs[i].canon;
+		i = (i + 1) & h->ptr_mask;
+	}
+	/* a pointer not seen before: find the content */
+	if ((h->nr_strs + 1) * 2 > h->str_mask && slots_grow(&h->strs, &h->str_mask, false))
+		return NULL;
+	{
+		size_t j = str_hash(s) & h->str_mask;
+		const char *canon = NULL;
+
+		while (h->strs[j].ptr) {
+			if (!strcmp(h->strs[j].ptr, s)) {
+				canon = h->strs[j].canon;
+				break;
+			}
+			j = (j + 1) & h->str_mask;
+		}
+		if (!canon) {
+			canon = s;
+			h->strs[j].ptr = s;
+			h->strs[j].canon = s;
+			h->nr_strs++;
+		}
+		h->ptrs[i].ptr = s;
+		h->ptrs[i].canon = canon;
+		h->nr_ptrs++;
+		return canon;
+	}
+}
+
+/* ---- entries ---------------------------------------------------------------- */
+
+struct rep_hist *rep_hist__new(const struct rep_hist_opts *opts)
+{
+	struct rep_hist *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->opts = *opts;
+	h->layout = *opts->layout;
+	h->mask = h->layout.key_mask;
+	h->chains = rep_chains__new(opts->chain.key);
+	h->emask = 1023;
+	h->table = calloc(h->emask + 1, sizeof(*h->table));
+	if (!h->chains || !h->table)
+		goto fail;
+	if (h->mask & (1U << REP_DIM_PARENT)) {
+		const char *pat = opts->parent_pattern ? opts->parent_pattern :
+							 "^sys_|^do_page_fault";
+
+		if (regcomp(&h->parent_re, pat, REG_EXTENDED | REG_NOSUB))
+			goto fail;
+		h->have_re = true;
+	}
+	return h;
+fail:
+	rep_hist__delete(h);
+	return NULL;
+}
+
+void rep_hist__delete(struct rep_hist *h)
+{
+	struct entry_block *b, *next;
+
+	if (!h)
+		return;
+	for (b = h->blocks; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	rep_chains__delete(h->chains);
+	free(h->table);
+	free(h->sorted);
+	free(h->cursor);
+	free(h->cache);
+	free(h->ptrs);
+	free(h->strs);
+	if (h->have_re)
+		regfree(&h->parent_re);
+	free(h);
+}
+
+/* The key of a new entry: fields not sorted by are cleared, so they do not split entries. */
+static void key_fill(const struct rep_hist *h, struct rep_entry *k, const struct rep_sample *s,
+		     const struct rep_frame *f, uint64_t ip, char level, const char *parent)
+{
+	memset(k, 0, sizeof(*k));
+	k->comm = s->comm;
+	k->tid = s->tid;
+	k->cpu = s->cpu;
+	k->dso = f->dso;
+	k->dso_name = f->dso ? f->dso_name : NULL;
+	k->dso_long_name = f->dso ? f->dso_long_name : NULL;
+	k->sym = f->sym;
+	k->sym_name = f->sym ? f->sym_name : NULL;
+	k->sym_start = f->sym_start;
+	k->sym_end = f->sym_end;
+	k->ip = ip;
+	k->level = level;
+	k->parent = parent;
+	k->thread = s->thread;
+	k->filtered = s->filtered;
+	(void)h;
+}
+
+static uint64_t sym_size(const struct rep_entry *e)
+{
+	return e->sym ? e->sym_end - e->sym_start : 0;
+}
+
+static uint64_t key_hash(const struct rep_hist *h, const struct rep_entry *k)
+{
+	unsigned int m = h->mask;
+	uint64_t x = 0;
+
+	if (m & (1U << REP_DIM_COMM))
+		x = mix(x ^ (uintptr_t)k->comm);
+	if (m & (1U << REP_DIM_PID))
+		x = mix(x ^ (uint32_t)k->tid ^ 0x100000000ULL);
+	if (m & (1U << REP_DIM_CPU))
+		x = mix(x ^ (uint32_t)k->cpu ^ 0x200000000ULL);
+	if (m & ((1U << REP_DIM_DSO) | (1U << REP_DIM_SYM)))
+		x = mix(x ^ (uintptr_t)k->dso_name);
+	if (m & (1U << REP_DIM_SYMBOL_SIZE))
+		x = mix(x ^ sym_size(k) ^ 0x777);
+	if (m & (1U << REP_DIM_SYM)) {
+		if (k->sym)
+			x = mix(x ^ k->sym_start);
+		else
+			x = mix(x ^ k->ip ^ 0x5555);
+	}
+	if (m & (1U << REP_DIM_PARENT))
+		x = mix(x ^ (uintptr_t)k->parent);
+	return x;
+}
+
+/* perf's hist_entry__cmp() == 0 for the sort keys in use. */
+static bool key_eq(const struct rep_hist *h, const struct rep_entry *a, const struct rep_entry *b)
+{
+	unsigned int m = h->mask;
+
+	if ((m & (1U << REP_DIM_COMM)) && a->comm != b->comm)
+		return false;
+	if ((m & (1U << REP_DIM_PID)) && a->tid != b->tid)
+		return false;
+	if ((m & (1U << REP_DIM_CPU)) && a->cpu != b->cpu)
+		return false;
+	if ((m & (1U << REP_DIM_DSO)) && a->dso_name != b->dso_name)
+		return false;
+	if ((m & (1U << REP_DIM_SYMBOL_SIZE)) && sym_size(a) != sym_size(b))
+		return false;
+	if (m & (1U << REP_DIM_SYM)) {
+		if (!a->sym && !b->sym) {
+			if (a->ip != b->ip)
+				return false;
+		} else {
+			if (!a->sym || !b->sym || a->dso_name != b->dso_name)
+				return false;
+			if (a->sym != b->sym &&
+			    (a->sym_start != b->sym_start || a->sym_end != b->sym_end))
+				return false;
+		}
+	}
+	if ((m & (1U << REP_DIM_PARENT)) && a->parent != b->parent)
+		return false;
+	return true;
+}
+
+static int table_grow(struct rep_hist *h)
+{
+	size_t nmask = h->emask * 2 + 1, i;
+	struct rep_entry **nt = calloc(nmask + 1, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (i = 0; i <= h->emask; i++) {
+		struct rep_entry *e = h->table[i];
+		size_t j;
+
+		if (!e)
+			continue;
+		j = e->hash & nmask;
+		while (nt[j])
+			j = (j + 1) & nmask;
+		nt[j] = e;
+	}
+	free(h->table);
+	h->table = nt;
+	h->emask = nmask;
+	return 0;
+}
+
+static struct rep_entry *entry_alloc(struct rep_hist *h)
+{
+	struct entry_block *b = h->blocks;
+
+	if (!b || b->used == ENTRY_BLOCK) {
+		b = malloc(sizeof(*b));
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->next = h->blocks;
+		h->blocks = b;
+	}
+	return &b->e[b->used++];
+}
+
+static struct rep_entry *findnew(struct rep_hist *h, struct rep_entry *k)
+{
+	uint64_t hash = key_hash(h, k);
+	size_t i = hash & h->emask;
+	struct rep_entry *e;
+
+	while ((e = h->table[i])) {
+		if (e->hash == hash && key_eq(h, e, k))
+			return e;
+		i = (i + 1) & h->emask;
+	}
+	e = entry_alloc(h);
+	if (!e)
+		return NULL;
+	*e = *k;
+	e->hash = hash;
+	e->seq = h->nr_entries++;
+	h->table[i] = e;
+	if (h->nr_entries * 2 > h->emask && table_grow(h))
+		return NULL;
+	return e;
+}
+
+static void stat_add(struct rep_stat *st, uint8_t cpumode, uint64_t period, uint64_t nr)
+{
+	st->period += period;
+	st->nr_events += nr;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		st->period_sys += period;
+		break;
+	case PERF_RECORD_MISC_USER:
+		st->period_us += period;
+		break;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		st->period_guest_sys += period;
+		break;
+	case PERF_RECORD_MISC_GUEST_USER:
+		st->period_guest_us += period;
+		break;
+	}
+}
+
+static int grow_buffers(struct rep_hist *h, uint32_t n)
+{
+	if (n + 1 <= h->cursor_alloc)
+		return 0;
+	h->cursor_alloc = (n + 1) * 2;
+	free(h->cursor);
+	free(h->cache);
+	h->cursor = malloc(h->cursor_alloc * sizeof(*h->cursor));
+	h->cache = malloc(h->cursor_alloc * sizeof(*h->cache));
+	if (!h->cursor || !h->cache) {
+		h->cursor_alloc = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The first symbol of the chain (display order) matching the parent pattern. */
+static const char *find_parent(struct rep_hist *h, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct rep_frame *f = h->cursor[i];
+
+		if (f->sym && f->sym_name && !regexec(&h->parent_re, f->sym_name, 0, NULL, 0))
+			return rep_hist__intern(h, f->sym_name);
+	}
+	return NULL;
+}
+
+static int append_chain(struct rep_hist *h, struct rep_entry *e, uint32_t from, uint32_t n,
+			const struct rep_sample *s)
+{
+	if (!h->opts.use_callchain)
+		return 0;
+	if (!e->chain) {
+		e->chain = rep_chains__new_root(h->chains);
+		if (!e->chain)
+			return -ENOMEM;
+	}
+	if (n - from > e->max_depth)
+		e->max_depth = n - from;
+	return rep_chains__append(h->chains, e->chain, h->cursor + from, n - from, s->period,
+				  s->nr_samples);
+}
+
+int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
+{
+	uint32_t n = s->nr_chain, i, ncache = 0;
+	const char *parent = NULL;
+	struct rep_entry k, *he;
+	const struct rep_frame *self = s->self;
+	struct rep_sample cs = *s;
+	char level;
+	int err;
+
+	if (grow_buffers(h, n))
+		return -ENOMEM;
+	/* the cursor: the chain in display order */
+	for (i = 0; i < n; i++)
+		h->cursor[i] = h->opts.chain.order == REP_ORDER_CALLER ? &s->chain[n - 1 - i] :
+									  &s->chain[i];
+	cs.comm = rep_hist__intern(h, s->comm);
+	if (h->have_re)
+		parent = find_parent(h, n);
+	if (!parent && (h->mask & (1U << REP_DIM_PARENT)) && h->opts.exclude_other)
+		cs.filtered |= REP_FILTER_PARENT;
+
+	key_fill(h, &k, &cs, self, self->addr, self->level, parent);
+	k.dso_name = rep_hist__intern(h, k.dso_name);
+	he = findnew(h, &k);
+	if (!he)
+		return -ENOMEM;
+	stat_add(&he->self, self->cpumode, s->period, s->nr_samples);
+	if (h->opts.children)
+		stat_add(&he->acc, self->cpumode, s->period, s->nr_samples);
+	h->stats.nr_samples += s->nr_samples;
+	if (!cs.filtered)
+		h->stats.nr_non_filtered_samples += s->nr_samples;
+	if (h->opts.use_callchain) {
+		h->stats.callchain_period += s->period;
+		if (!cs.filtered)
+			h->stats.callchain_non_filtered_period += s->period;
+	}
+	err = append_chain(h, he, 0, n, s);
+	if (err || !h->opts.children)
+		return err;
+
+	/*
+	 * --children: every function of the chain gets the period as its
+	 * children's, once per sample (recursion counts once), with the
+	 * rest of the chain from it on as its callchain.
+	 */
+	h->cache[ncache++] = he;
+	level = self->level;
+	for (i = 0; i < n; i++) {
+		const struct rep_frame *f = h->cursor[i];
+		uint8_t cpumode = self->cpumode;
+		uint32_t j;
+
+		/* perf keeps the level of the previous address for one without a map */
+		if (f->sym || f->dso) {
+			level = f->level;
+			cpumode = f->cpumode;
+		}
+		key_fill(h, &k, &cs, f, f->ip, level, parent);
+		k.dso_name = rep_hist__intern(h, k.dso_name);
+		for (j = 0; j < ncache; j++)
+			if (key_eq(h, h->cache[j], &k))
+				break;
+		if (j < ncache)
+			continue;
+		he = findnew(h, &k);
+		if (!he)
+			return -ENOMEM;
+		stat_add(&he->acc, cpumode, s->period, s->nr_samples);
+		h->cache[ncache++] = he;
+		err = append_chain(h, he, i, n, s);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+const struct rep_hist_stats *rep_hist__stats(const struct rep_hist *h)
+{
+	return &h->stats;
+}
+
+size_t rep_hist__nr_entries(const struct rep_hist *h)
+{
+	return h->nr_sorted;
+}
+
+struct rep_entry *rep_hist__entry(const struct rep_hist *h, size_t i)
+{
+	return i < h->nr_sorted ? h->sorted[i] : NULL;
+}

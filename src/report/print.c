@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The stdio table of perf report: "# " column headers and dots, one row
+ * per entry ("  " before each column; percentages, counts and periods
+ * right-aligned, names left-aligned and padded, the symbol column
+ * unpadded when last), each row followed by its callchain.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/callchain.h"
+#include "report/hist.h"
+
+#define UNRESOLVED_WIDTH 16	/* perf: BITS_PER_LONG / 4 */
+
+unsigned long rep_convert_unit(unsigned long value, char *unit)
+{
+	*unit = ' ';
+	if (value > 1000) {
+		value /= 1000;
+		*unit = 'K';
+	}
+	if (value > 1000) {
+		value /= 1000;
+		*unit = 'M';
+	}
+	if (value > 1000) {
+		value /= 1000;
+		*unit = 'G';
+	}
+	return value;
+}
+
+static const char *header_of(const struct rep_hist *h, enum rep_dim d)
+{
+	switch (d) {
+	case REP_DIM_OVERHEAD:
+		return h->layout.self_header ? "Self" : "Overhead";
+	case REP_DIM_OVERHEAD_SYS:
+		return "sys";
+	case REP_DIM_OVERHEAD_US:
+		return "usr";
+	case REP_DIM_OVERHEAD_GUEST_SYS:
+		return "guest sys";
+	case REP_DIM_OVERHEAD_GUEST_US:
+		return "guest usr";
+	case REP_DIM_OVERHEAD_CHILDREN:
+		return "Children";
+	case REP_DIM_SAMPLE:
+		return "Samples";
+	case REP_DIM_PERIOD:
+		return "Period";
+	case REP_DIM_PID:
+		return "    Pid:Command";
+	case REP_DIM_COMM:
+		return "Command";
+	case REP_DIM_DSO:
+		return "Shared Object";
+	case REP_DIM_SYM:
+		return "Symbol";
+	case REP_DIM_PARENT:
+		return "Parent symbol";
+	case REP_DIM_CPU:
+		return "CPU";
+	case REP_DIM_SOCKET:
+		return "Socket";
+	case REP_DIM_SYMBOL_SIZE:
+		return "Symbol size";
+	default:
+		return "";
+	}
+}
+
+static const char *thread_comm(const struct rep_hist *h, const struct rep_entry *e)
+{
+	const char *c = NULL;
+
+	if (h->opts.thread_comm && e->thread)
+		c = h->opts.thread_comm(e->thread);
+	return c ? c : e->comm ? e->comm : "";
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* perf's hists__calc_col_len() over the entries that are not filtered. */
+static void calc_widths(const struct rep_hist *h, int *w)
+{
+	bool unresolved = false;
+	size_t i;
+	int c;
+
+	for (c = 0; c < h->layout.nr_cols; c++) {
+		enum rep_dim d = h->layout.cols[c];
+		int len = strlen(header_of(h, d));
+
+		if (d == REP_DIM_SAMPLE || d == REP_DIM_PERIOD)
+			len = max_int(len, 12);
+		else if (rep_dim__is_hpp(d))
+			len = max_int(len, 8);
+		w[c] = len;
+	}
+	for (i = 0; i < h->nr_sorted; i++) {
+		const struct rep_entry *e = h->sorted[i];
+
+		if (e->filtered)
+			continue;
+		if (!e->sym)
+			unresolved = true;
+		for (c = 0; c < h->layout.nr_cols; c++) {
+			switch (h->layout.cols[c]) {
+			case REP_DIM_COMM:
+				w[c] = max_int(w[c], strlen(e->comm ? e->comm : ""));
+				break;
+			case REP_DIM_PID:
+				w[c] = max_int(w[c], strlen(thread_comm(h, e)) + 8);
+				break;
+			case REP_DIM_DSO:
+				if (e->dso_name)
+					w[c] = max_int(w[c], strlen(e->dso_name));
+				break;
+			case REP_DIM_SYM:
+				w[c] = max_int(w[c], e->sym ? (int)strlen(e->sym_name) + 4 :
+							      UNRESOLVED_WIDTH + 4 + 2);
+				break;
+			case REP_DIM_PARENT:
+				if (e->parent)
+					w[c] = max_int(w[c], strlen(e->parent));
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	/* perf widens the dso column for an unresolved symbol's address */
+	if (unresolved && !h->opts.dso_filter)
+		for (c = 0; c < h->layout.nr_cols; c++)
+			if (h->layout.cols[c] == REP_DIM_DSO)
+				w[c] = max_int(w[c], UNRESOLVED_WIDTH);
+}
+
+static void print_headers(const struct rep_hist *h, const int *w, FILE *fp)
+{
+	int c;
+
+	fputs("# ", fp);
+	for (c = 0; c < h->layout.nr_cols; c++) {
+		enum rep_dim d = h->layout.cols[c];
+
+		if (c)
+			fputs("  ", fp);
+		if (rep_dim__is_hpp(d))
+			fprintf(fp, "%*s", w[c], header_of(h, d));
+		else
+			fprintf(fp, "%-*.*s", w[c], w[c], header_of(h, d));
+	}
+	fputs("\n# ", fp);
+	for (c = 0; c < h->layout.nr_cols; c++) {
+		int i;
+
+		if (c)
+			fputs("  ", fp);
+		for (i = 0; i < w[c]; i++)
+			fputc('.', fp);
+	}
+	fputs("\n#\n", fp);
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * v / total : 0.0;
+}
+
+/* One column of a row into buf; returns its length. */
+static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_dim d, int w,
+		  bool last, uint64_t total, char *buf, size_t size)
+{
+	const struct rep_stat *st = &e->self;
+	int n;
+
+	switch (d) {
+	case REP_DIM_OVERHEAD:
+		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period, total));
+	case REP_DIM_OVERHEAD_SYS:
+		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period_sys, total));
+	case REP_DIM_OVERHEAD_US:
+		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period_us, total));
+	case REP_DIM_OVERHEAD_GUEST_SYS:
+		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period_guest_sys, total));
+	case REP_DIM_OVERHEAD_GUEST_US:
+		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period_guest_us, total));
+	case REP_DIM_OVERHEAD_CHILDREN:
+		return snprintf(buf, size, "%*.2f%%", w - 1, pct(e->acc.period, total));
+	case REP_DIM_SAMPLE:
+		return snprintf(buf, size, "%*" PRIu64, w, st->nr_events);
+	case REP_DIM_PERIOD:
+		return snprintf(buf, size, "%*" PRIu64, w, st->period);
+	case REP_DIM_PID:
+		return snprintf(buf, size, "%7d:%-*.*s", e->tid, max_int(w, 7) - 8,
+				max_int(w, 7) - 8, thread_comm(h, e));
+	case REP_DIM_COMM:
+		return snprintf(buf, size, "%-*.*s", w, w, e->comm ? e->comm : "");
+	case REP_DIM_DSO:
+		return snprintf(buf, size, "%-*.*s", w, w, e->dso_name ? e->dso_name : "[unknown]");
+	case REP_DIM_SYM:
+		if (e->sym)
+			n = snprintf(buf, size, "[%c] %.*s", e->level, w, e->sym_name);
+		else
+			n = snprintf(buf, size, "[%c] %-#.*" PRIx64, e->level, UNRESOLVED_WIDTH,
+				     e->ip);
+		if (!last && n < w && (size_t)n < size)
+			n += snprintf(buf + n, size - n, "%*s", w - n, "");
+		return n;
+	case REP_DIM_PARENT:
+		return snprintf(buf, size, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
+	case REP_DIM_CPU:
+		return snprintf(buf, size, "%*.*d", w, w, e->cpu);
+	case REP_DIM_SOCKET:
+		return snprintf(buf, size, "%*.*d", w, w - 3, -1);
+	case REP_DIM_SYMBOL_SIZE:
+		if (e->sym)
+			return snprintf(buf, size, "%*d", w, (int)(e->sym_end - e->sym_start));
+		return snprintf(buf, size, "%*s", w, "unknown");
+	default:
+		return snprintf(buf, size, "%*s", w, "");
+	}
+}
+
+void rep_hist__fprintf(struct rep_hist *h, const struct rep_print_opts *po, FILE *fp)
+{
+	const struct rep_hist_stats *st = &h->stats;
+	uint64_t total = po->filter_relative ? st->total_non_filtered_period : st->total_period;
+	uint64_t cc_total = po->filter_relative ? st->callchain_non_filtered_period :
+						  st->callchain_period;
+	const struct rep_chain_param *cp = &h->opts.chain;
+	bool chains = h->opts.use_callchain && cp->mode != REP_CHAIN_NONE;
+	int w[REP_MAX_COLS];
+	char buf[4096];
+	size_t i;
+	int c;
+
+	calc_widths(h, w);
+	if (po->show_header)
+		print_headers(h, w, fp);
+
+	for (i = 0; i < h->nr_sorted; i++) {
+		const struct rep_entry *e = h->sorted[i];
+		uint64_t period = h->opts.children ? e->acc.period : e->self.period;
+		float percent;
+
+		if (e->filtered)
+			continue;
+		percent = total ? period * 100.0 / total : 0;
+		if (percent < (float)po->min_percent)
+			continue;
+		for (c = 0; c < h->layout.nr_cols; c++) {
+			bool last = c == h->layout.nr_cols - 1;
+
+			if (po->field_sep) {
+				if (c)
+					fputs(po->field_sep, fp);
+			} else {
+				fputs("  ", fp);
+			}
+			column(h, e, h->layout.cols[c], po->field_sep ? 0 : w[c], last, total, buf,
+			       sizeof(buf));
+			fputs(buf, fp);
+		}
+		fputc('\n', fp);
+		if (chains && e->chain) {
+			struct rep_chain_print pp = {
+				.param = cp,
+				.total = st->total_period,
+				.parent = period,
+				.skip_first = h->layout.first_sort_is_sym,
+			};
+
+			if (cp->mode == REP_CHAIN_GRAPH_REL)
+				pp.min_hit = (uint64_t)(period * (cp->min_percent / 100));
+			else
+				pp.min_hit = (uint64_t)(cc_total * (cp->min_percent / 100));
+			rep_chain__fprintf(fp, e->chain, &pp);
+		}
+	}
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ember report's run: options, the session, one histogram per event of the file. */
+#ifndef EMBER_REPORT_RUN_H
+#define EMBER_REPORT_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <ember/ember.h>
+#include <ember/session.h>
+#include "report/report.h"
+
+struct report_opts {
+	const char *input;
+	bool force, dump, header, header_only, quiet, stdio, tui, use_pager;
+	bool show_nr_samples, show_total_period, hide_unresolved, exclude_other;
+	bool inverted, no_demangle, show_full_info;
+	int children;			/* -1 default, 0 --no-children, 1 --children */
+	int verbose;
+	bool filter_relative;
+	double min_percent;
+	bool min_percent_set;
+	const char *sort_order, *field_order, *field_sep, *parent_pattern;
+	const char *callgraph;		/* -g argument */
+	bool callgraph_set;
+	const char *comms, *pids, *tids, *dsos, *syms, *cpus;
+	const char *symfs, *kallsyms;
+};
+
+struct str_set;
+
+/* The filters perf applies while resolving a sample. */
+struct report_filters {
+	struct str_set *comms, *dsos, *syms;
+	int32_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	uint64_t *cpus;		/* bitmap, NULL: all */
+	uint32_t max_cpu;
+};
+
+struct report {
+	struct report_opts o;
+	struct ember_session *session;
+	struct ember_data_reader *reader;
+	struct rep_layout layout;
+	struct rep_hist_opts hopts;
+	struct rep_hist **hists;	/* by attr index */
+	uint32_t nr_hists;
+	struct report_filters filters;
+	struct rep_frame *frames;	/* scratch: self + chain */
+	uint32_t frames_alloc;
+	bool have_callchain;
+	const char *dump_name;
+	int err;
+};
+
+/* Parses the filter lists of o into f. 0, or -EINVAL after printing what is wrong. */
+int report_filters__init(struct report_filters *f, const struct report_opts *o);
+void report_filters__exit(struct report_filters *f);
+/* REP_FILTER_* bits for a sample resolved to al. */
+uint8_t report_filters__mask(const struct report_filters *f, const struct ember_addr_location *al);
+/* True when the sample's cpu is outside --cpu (perf drops such samples). */
+bool report_filters__skip_cpu(const struct report_filters *f, const struct ember_sample *s,
+			      uint64_t sample_type);
+
+/* Reads the file through the session into the histograms. 0 or a negative errno. */
+int report__process(struct report *rep);
+/* Prints the report (header lines, each event's table). */
+void report__print(struct report *rep, FILE *fp);
+
+/* Starts $PAGER (or less) on standard output when it is a terminal. */
+void report_pager__start(void);
+/* Flushes and waits for the pager, if one was started. */
+void report_pager__finish(void);
+
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf report's dimensions (--sort keys and -F fields) and how
+ * setup_sorting() turns the options into a sort list and the columns:
+ * overhead fields are put in front of the sort keys unless -F is given
+ * or the keys name one already, sort keys become columns, and columns
+ * not in the sort list end it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "report/report.h"
+
+static const char *const dim_names[REP_DIM_NR] = {
+	[REP_DIM_OVERHEAD] = "overhead",
+	[REP_DIM_OVERHEAD_SYS] = "overhead_sys",
+	[REP_DIM_OVERHEAD_US] = "overhead_us",
+	[REP_DIM_OVERHEAD_GUEST_SYS] = "overhead_guest_sys",
+	[REP_DIM_OVERHEAD_GUEST_US] = "overhead_guest_us",
+	[REP_DIM_OVERHEAD_CHILDREN] = "overhead_children",
+	[REP_DIM_SAMPLE] = "sample",
+	[REP_DIM_PERIOD] = "period",
+	[REP_DIM_PID] = "pid",
+	[REP_DIM_COMM] = "comm",
+	[REP_DIM_DSO] = "dso",
+	[REP_DIM_SYM] = "symbol",
+	[REP_DIM_PARENT] = "parent",
+	[REP_DIM_CPU] = "cpu",
+	[REP_DIM_SOCKET] = "socket",
+	[REP_DIM_SYMBOL_SIZE] = "symbol_size",
+};
+
+/* perf looks the key dimensions up before the overhead ones. */
+static const enum rep_dim lookup_order[] = {
+	REP_DIM_PID,	      REP_DIM_COMM,		  REP_DIM_DSO,
+	REP_DIM_SYM,	      REP_DIM_PARENT,		  REP_DIM_CPU,
+	REP_DIM_SOCKET,	      REP_DIM_SYMBOL_SIZE,	  REP_DIM_OVERHEAD,
+	REP_DIM_OVERHEAD_SYS, REP_DIM_OVERHEAD_US,	  REP_DIM_OVERHEAD_GUEST_SYS,
+	REP_DIM_OVERHEAD_GUEST_US, REP_DIM_OVERHEAD_CHILDREN, REP_DIM_SAMPLE,
+	REP_DIM_PERIOD,
+};
+
+const char *rep_dim__name(enum rep_dim d)
+{
+	return d < REP_DIM_NR ? dim_names[d] : NULL;
+}
+
+int rep_dim__find(const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (!len)
+		return -1;
+	/* perf: the key may be a prefix of the name ("sym" for "symbol") */
+	for (i = 0; i < sizeof(lookup_order) / sizeof(lookup_order[0]); i++)
+		if (!strncasecmp(name, dim_names[lookup_order[i]], len))
+			return lookup_order[i];
+	return -1;
+}
+
+bool rep_dim__is_hpp(enum rep_dim d)
+{
+	return d <= REP_DIM_PERIOD;
+}
+
+static bool has(const enum rep_dim *v, int nr, enum rep_dim d)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (v[i] == d)
+			return true;
+	return false;
+}
+
+/* Adds the comma-separated keys of list to v; -EINVAL with the bad key copied out. */
+static int add_list(enum rep_dim *v, int *nr, const char *list, char *bad, size_t badsz)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		int d = rep_dim__find(tok);
+
+		if (d < 0) {
+			if (bad && badsz)
+				snprintf(bad, badsz, "%s", tok);
+			err = -EINVAL;
+			break;
+		}
+		/* perf ignores a key given twice */
+		if (has(v, *nr, d))
+			continue;
+		if (*nr == REP_MAX_COLS) {
+			err = -E2BIG;
+			break;
+		}
+		v[(*nr)++] = d;
+	}
+	free(copy);
+	return err;
+}
+
+static void push(enum rep_dim *v, int *nr, enum rep_dim d)
+{
+	if (!has(v, *nr, d) && *nr < REP_MAX_COLS)
+		v[(*nr)++] = d;
+}
+
+static bool is_strict(const char *order)
+{
+	return order && order[0] != '+';
+}
+
+int rep_layout__setup(struct rep_layout *l, const struct rep_layout_opts *o, char *bad,
+		      size_t badsz)
+{
+	const char *defsort = o->default_sort ? o->default_sort : "comm,dso,sym";
+	bool strict_fields = is_strict(o->field_order);
+	char *keys = NULL;
+	int err = 0, i;
+
+	memset(l, 0, sizeof(*l));
+
+	/* the sort keys: --sort, "+key" appends to the default */
+	if (o->sort_order && o->sort_order[0] == '+') {
+		if (asprintf(&keys, "%s,%s", defsort, o->sort_order + 1) < 0)
+			return -ENOMEM;
+	} else if (o->sort_order) {
+		keys = strdup(o->sort_order);
+	} else if (!strict_fields) {
+		keys = strdup(defsort);
+	}
+	if ((o->sort_order || !strict_fields) && !keys)
+		return -ENOMEM;
+
+	if (keys) {
+		/*
+		 * perf prepends the overhead fields for backward
+		 * compatibility, unless the keys contain their names (a
+		 * substring test: "overhead_sys" counts as "overhead").
+		 */
+		if (!strict_fields) {
+			bool want_children = o->children && !strstr(keys, "overhead_children");
+
+			if (want_children)
+				l->sort[l->nr_sort++] = REP_DIM_OVERHEAD_CHILDREN;
+			if (!strstr(keys, "overhead"))
+				l->sort[l->nr_sort++] = REP_DIM_OVERHEAD;
+		}
+		err = add_list(l->sort, &l->nr_sort, keys, bad, badsz);
+		if (!err && o->sort_order && !strncasecmp(o->sort_order, "sym", 3) &&
+		    !o->field_order)
+			l->first_sort_is_sym = true;
+		free(keys);
+		if (err)
+			return err;
+	}
+
+	/* the columns: -F, or perf_hpp__init()'s overhead columns */
+	if (o->field_order) {
+		const char *f = o->field_order[0] == '+' ? o->field_order + 1 : o->field_order;
+
+		if (!strict_fields) {
+			if (o->children)
+				push(l->cols, &l->nr_cols, REP_DIM_OVERHEAD_CHILDREN);
+			push(l->cols, &l->nr_cols, REP_DIM_OVERHEAD);
+		}
+		err = add_list(l->cols, &l->nr_cols, f, bad, badsz);
+		if (err)
+			return err;
+	} else {
+		if (o->children)
+			push(l->cols, &l->nr_cols, REP_DIM_OVERHEAD_CHILDREN);
+		push(l->cols, &l->nr_cols, REP_DIM_OVERHEAD);
+		if (o->show_nr_samples)
+			push(l->cols, &l->nr_cols, REP_DIM_SAMPLE);
+		if (o->show_total_period)
+			push(l->cols, &l->nr_cols, REP_DIM_PERIOD);
+	}
+	/* sort keys become columns, columns end the sort list */
+	for (i = 0; i < l->nr_sort; i++)
+		push(l->cols, &l->nr_cols, l->sort[i]);
+	for (i = 0; i < l->nr_cols; i++)
+		push(l->sort, &l->nr_sort, l->cols[i]);
+
+	l->self_header = o->children && !strict_fields;
+	for (i = 0; i < l->nr_sort; i++)
+		if (!rep_dim__is_hpp(l->sort[i]))
+			l->key_mask |= 1U << l->sort[i];
+	return 0;
+}
