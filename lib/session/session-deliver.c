@@ -200,6 +200,9 @@ static bool record_time(struct ember_session *s, const struct perf_event_header 
 		return false;
 	if (ember_data_reader__parse_sample(s->reader, hdr, &sample))
 		return false;
+	/* perf's queue refuses time 0 (and -1): such records are delivered at once */
+	if (!sample.time || sample.time == UINT64_MAX)
+		return false;
 	*time = sample.time;
 	return true;
 }
@@ -218,6 +221,10 @@ static int handle_record(struct ember_session *s, const struct ember_data_record
 	if (!ember_record__name(hdr->type)) /* unknown: the reader counts it */
 		return 0;
 	if (hdr->type >= EMBER_RECORD_HEADER_ATTR) {
+		/* The record first, then what its round flushes, in perf's order (perf -D shows it). */
+		ret = s->ops->record ? s->ops->record(s, rec, NULL, s->ctx) : 0;
+		if (ret)
+			return ret;
 		if (hdr->type == EMBER_RECORD_FINISHED_ROUND && s->ordered) {
 			/* perf's two-round rule: a round may still hold older records. */
 			ret = flush(s, s->queue.next_flush);
@@ -225,7 +232,7 @@ static int handle_record(struct ember_session *s, const struct ember_data_record
 				return ret;
 			s->queue.next_flush = s->queue.max_time;
 		}
-		return s->ops->record ? s->ops->record(s, rec, NULL, s->ctx) : 0;
+		return 0;
 	}
 	if (s->ordered && record_time(s, hdr, &time))
 		return ordered_queue__push(&s->queue, hdr, time, rec->offset);
