@@ -18,7 +18,7 @@ static bool is_dummy(const struct perf_event_attr *a)
 	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 }
 
-/* The name perf gives an event: the file's, else one made from its attr (malloc'ed). */
+/* The name perf gives an event the file does not name, made from its attr (malloc'ed). */
 static char *event_name(struct script *sc, const struct ember_data_attr *a)
 {
 	char buf[256];
@@ -56,8 +56,9 @@ int script__sync_events(struct script *sc)
 		const struct ember_data_attr *a = ember_data_reader__attr(sc->reader, i);
 
 		ev[i].attr = a;
-		ev[i].owned_name = a->name ? NULL : event_name(sc, a);
-		ev[i].name = a->name ? a->name : ev[i].owned_name ? ev[i].owned_name : "[unknown]";
+		/* copied: in pipe mode the reader's name can point into its read buffer */
+		ev[i].owned_name = a->name ? strdup(a->name) : event_name(sc, a);
+		ev[i].name = ev[i].owned_name ? ev[i].owned_name : "[unknown]";
 		info[i] = (struct script_event_info){
 			.type = a->attr.type,
 			.sample_type = a->attr.sample_type,
