@@ -1,10 +1,496 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ember flamegraph: placeholder until the command lands (see the open issues). */
+/*
+ * ember flamegraph: one interactive SVG flame graph straight from a
+ * perf.data file (no perf script text in between), or from folded stacks
+ * as flamegraph.pl takes them; folded stacks out with --folded; a
+ * differential graph of two inputs with --diff. `perf script |
+ * stackcollapse-perf.pl | flamegraph.pl` in one step, with the same
+ * output.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ember/event.h>
+#include <ember/flame.h>
+
 #include "builtin.h"
+#include "flamegraph/flamegraph.h"
+#include "util/parse-options.h"
+
+static const char *const flamegraph_usage[] = {
+	"ember flamegraph [<options>] [-i perf.data | <folded-file>] [-o flame.svg]",
+	"ember flamegraph --diff [<options>] <before> <after>",
+	NULL,
+};
+
+static int opt_number(const struct option *opt, const char *arg, bool unset)
+{
+	double *v = opt->value;
+	char *end;
+
+	if (unset) {
+		*v = 0;
+		return 0;
+	}
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*v) || *v <= 0 || *v > 1e6) {
+		fprintf(stderr, "ember flamegraph: --%s expects a positive number, not '%s'\n",
+			opt->long_name, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_pids(const struct option *opt, const char *arg, bool unset)
+{
+	struct fg_select *sel = opt->value;
+
+	return fg_select__parse_list(arg, "pid", &sel->pids, &sel->nr_pids);
+}
+
+static int opt_tids(const struct option *opt, const char *arg, bool unset)
+{
+	struct fg_select *sel = opt->value;
+
+	return fg_select__parse_list(arg, "tid", &sel->tids, &sel->nr_tids);
+}
+
+static int opt_comms(const struct option *opt, const char *arg, bool unset)
+{
+	struct fg_select *sel = opt->value;
+
+	return fg_select__parse_comms(arg, &sel->comms, &sel->nr_comms);
+}
+
+static int opt_cpus(const struct option *opt, const char *arg, bool unset)
+{
+	struct fg_select *sel = opt->value;
+
+	ember_cpu_map__put(sel->cpus);
+	sel->cpus = ember_cpu_map__new(arg);
+	if (!sel->cpus || ember_cpu_map__nr(sel->cpus) <= 0) {
+		fprintf(stderr, "ember flamegraph: --cpu expects a cpu list like 0-3,6, not '%s'\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_time(const struct option *opt, const char *arg, bool unset)
+{
+	return fg_select__parse_time(arg, opt->value);
+}
+
+/* --minwidth: pixels, or a percentage of the total with a trailing '%'. */
+static int parse_minwidth(const char *arg, double *v, bool *percent)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	*percent = *end == '%';
+	if (*percent)
+		end++;
+	if (errno || end == arg || *end || !isfinite(*v) || *v < 0 || (*percent && *v > 100)) {
+		fprintf(stderr, "ember flamegraph: --minwidth expects pixels (0.1) or a percentage "
+				"(0.5%%), not '%s'\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_annotate(const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (strcmp(t, "kernel") && strcmp(t, "jit") && strcmp(t, "all")) {
+			fprintf(stderr, "ember flamegraph: --annotate takes kernel, jit or all, not '%s'\n",
+				t);
+			ret = -1;
+			break;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+/* Where the output goes: stdout for "-", else a file written aside and renamed into place. */
+struct output {
+	const char *path;
+	char *tmp;
+	FILE *fp;
+};
+
+static int output_open(struct output *out, const char *path)
+{
+	mode_t mask;
+	int fd;
+
+	out->path = path;
+	if (!strcmp(path, "-")) {
+		out->fp = stdout;
+		return 0;
+	}
+	if (asprintf(&out->tmp, "%s.XXXXXX", path) < 0) {
+		out->tmp = NULL;
+		fprintf(stderr, "ember flamegraph: out of memory\n");
+		return -1;
+	}
+	fd = mkstemp(out->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", path, strerror(errno));
+		free(out->tmp);
+		out->tmp = NULL;
+		return -1;
+	}
+	/* mkstemp makes 0600; the graph is as readable as any file we write. */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	out->fp = fdopen(fd, "w");
+	if (!out->fp) {
+		fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", path, strerror(errno));
+		close(fd);
+		unlink(out->tmp);
+		free(out->tmp);
+		out->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int output_close(struct output *out, bool ok)
+{
+	int err = 0;
+
+	if (out->fp == stdout) {
+		if (fflush(stdout) || ferror(stdout))
+			err = errno ? errno : EIO;
+	} else if (out->fp) {
+		if (fclose(out->fp))
+			err = errno;
+		if (ok && !err && rename(out->tmp, out->path))
+			err = errno;
+		if (!ok || err)
+			unlink(out->tmp);
+	}
+	free(out->tmp);
+	out->fp = NULL;
+	out->tmp = NULL;
+	if (ok && err) {
+		fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", out->path, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+static void report_input(const struct fg_opts *opts, const char *path,
+			 const struct fg_input_stats *st)
+{
+	const char *name = strcmp(path, "-") ? path : "standard input";
+
+	if (opts->quiet)
+		return;
+	if (st->ignored)
+		fprintf(stderr, "ember flamegraph: %s: ignored %" PRIu64 " line%s with invalid "
+				"format (the first is line %" PRIu64 ")%s\n",
+			name, st->ignored, st->ignored == 1 ? "" : "s", st->first_ignored,
+			st->binary ? ", some binary" : "");
+	if (st->other_event && st->event)
+		fprintf(stderr, "ember flamegraph: %s: drawing event '%s' only, %" PRIu64 " samples "
+				"of other events left out (choose one with --event)\n",
+			name, st->event, st->other_event);
+	if (st->perf_data && st->no_callchain)
+		fprintf(stderr, "ember flamegraph: %s has no callchains (record with -g): each "
+				"sample is drawn as its sampled function alone\n",
+			name);
+}
+
+/* Says why nothing was drawn; always an error. */
+static void report_empty(const struct fg_opts *opts, const char *path,
+			 const struct fg_input_stats *st)
+{
+	const char *name = strcmp(path, "-") ? path : "standard input";
+
+	if (!st->perf_data)
+		fprintf(stderr, "ember flamegraph: no stack counts found in %s%s\n", name,
+			st->ignored ? " (no line has the form 'frame;frame;... count')" : "");
+	else if (st->skipped || st->other_event)
+		fprintf(stderr, "ember flamegraph: no samples of %s are left after the selection "
+				"(%" PRIu64 " left out)\n",
+			name, st->skipped + st->other_event);
+	else
+		fprintf(stderr, "ember flamegraph: no samples in %s\n", name);
+}
+
+static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
+{
+	struct ember_flame_opts fopts = {
+		.sz = sizeof(fopts),
+		.flamechart = o->flamechart,
+		.reverse = o->reverse,
+	};
+	struct ember_flame_svg_opts sopts = {
+		.sz = sizeof(sopts),
+		.title = o->title,
+		.subtitle = o->subtitle,
+		.countname = o->countname,
+		.nametype = o->nametype,
+		.fonttype = o->fonttype,
+		.width = o->width,
+		.height = o->height,
+		.fontsize = o->fontsize,
+		.fontwidth = o->fontwidth,
+		.minwidth = -1,
+		.inverted = o->inverted,
+		.negate = o->negate,
+		.total = o->total,
+		.notes = o->notes,
+	};
+	struct ember_flame_svg_stats sst;
+	struct fg_input_stats st[2];
+	struct output out = { 0 };
+	struct ember_flame *fl;
+	const char *output;
+	int ret = 1, err;
+
+	if (o->minwidth && parse_minwidth(o->minwidth, &sopts.minwidth, &sopts.minwidth_percent))
+		return 2;
+	if (o->colors) {
+		err = ember_flame_palette__parse(o->colors);
+		if (err < 0) {
+			fprintf(stderr, "ember flamegraph: unknown palette '%s' (hot, mem, io, wakeup, "
+					"java, js, perl, red, green, blue, aqua, yellow, purple, orange)\n",
+				o->colors);
+			return 2;
+		}
+		sopts.palette = err;
+	}
+	if (o->diff && !o->title)
+		sopts.title = "Differential Flame Graph";
+
+	fl = ember_flame__new(&fopts);
+	if (!fl) {
+		fprintf(stderr, "ember flamegraph: out of memory\n");
+		return 1;
+	}
+	memset(st, 0, sizeof(st));
+	for (int i = 0; i < nr_inputs; i++) {
+		enum ember_flame_side side = o->diff && i == 0 ? EMBER_FLAME_BEFORE
+							       : EMBER_FLAME_AFTER;
+
+		if (fg_read_input(fl, inputs[i], side, o, &st[i]))
+			goto out;
+		report_input(o, inputs[i], &st[i]);
+		if ((side == EMBER_FLAME_BEFORE ? ember_flame__total_before(fl)
+						: ember_flame__total(fl)) <= 0) {
+			report_empty(o, inputs[i], &st[i]);
+			goto out;
+		}
+	}
+	if (o->normalize && ember_flame__normalize(fl)) {
+		fprintf(stderr, "ember flamegraph: cannot normalize: %s has no counts\n", inputs[0]);
+		goto out;
+	}
+	if (o->cp) {
+		sopts.palette_map = ember_flame_palette_map__read(o->cp);
+		if (!sopts.palette_map) {
+			fprintf(stderr, "ember flamegraph: cannot read the palette %s: %s\n", o->cp,
+				errno == EINVAL ? "not 'name->rgb(r,g,b)' lines" : strerror(errno));
+			goto out;
+		}
+	}
+
+	output = o->output ? o->output : o->folded ? "-" : "flame.svg";
+	if (output_open(&out, output))
+		goto out;
+	if (o->folded) {
+		err = ember_flame__write_folded(fl, out.fp, 0);
+		if (err) {
+			output_close(&out, false);
+			fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", output,
+				strerror(-err));
+			goto out;
+		}
+	} else {
+		err = ember_flame__write_svg(fl, out.fp, &sopts, &sst);
+		if (err) {
+			output_close(&out, false);
+			fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", output,
+				err == -EINVAL ? "invalid drawing options" : strerror(-err));
+			goto out;
+		}
+	}
+	if (output_close(&out, true))
+		goto out;
+	if (sopts.palette_map) {
+		err = ember_flame_palette_map__write(sopts.palette_map, o->cp);
+		if (err) {
+			fprintf(stderr, "ember flamegraph: cannot write the palette %s: %s\n", o->cp,
+				strerror(-err));
+			goto out;
+		}
+	}
+	if (!o->quiet && strcmp(output, "-")) {
+		if (o->folded)
+			fprintf(stderr, "ember flamegraph: wrote %s\n", output);
+		else
+			fprintf(stderr, "ember flamegraph: wrote %s (%" PRIu64 " %s, %zu frames)\n",
+				output, st[nr_inputs - 1].samples,
+				st[nr_inputs - 1].perf_data ? "samples" : "stacks", sst.frames);
+	}
+	ret = 0;
+out:
+	for (int i = 0; i < 2; i++)
+		free(st[i].event_buf);
+	ember_flame_palette_map__delete(sopts.palette_map);
+	ember_flame__delete(fl);
+	return ret;
+}
 
 int cmd_flamegraph(int argc, const char **argv)
 {
-	fprintf(stderr, "ember flamegraph: not available in this build yet\n");
-	return 1;
+	struct fg_opts o = { 0 };
+	const struct option options[] = {
+		OPT_GROUP("Input and output"),
+		OPT_STRING('i', "input", &o.input, "file",
+			   "perf.data file or folded stacks (default: perf.data; - for stdin)"),
+		OPT_STRING('o', "output", &o.output, "file",
+			   "where to write (default: flame.svg, stdout with --folded; - for stdout)"),
+		OPT_BOOLEAN(0, "folded", &o.folded,
+			    "write folded stacks (comm;frame;frame count) instead of an SVG"),
+		OPT_BOOLEAN(0, "diff", &o.diff,
+			    "differential flame graph of two inputs: <before> <after>"),
+		OPT_BOOLEAN('n', "normalize", &o.normalize,
+			    "with --diff: scale <before> to the total of <after>"),
+		OPT_BOOLEAN(0, "negate", &o.negate, "with --diff: swap red and blue"),
+		OPT_BOOLEAN('f', "force", &o.force, "read a perf.data file not owned by you"),
+		OPT_BOOLEAN('q', "quiet", &o.quiet, "no progress line, notes or 'wrote' message"),
+		OPT_GROUP("Sample selection (perf.data)"),
+		OPT_CALLBACK(0, "pid", &o.select, "pid[,pid...]", "only these processes", opt_pids),
+		OPT_CALLBACK(0, "tid", &o.select, "tid[,tid...]", "only these threads", opt_tids),
+		OPT_CALLBACK(0, "comm", &o.select, "comm[,comm...]", "only these commands",
+			     opt_comms),
+		OPT_CALLBACK('C', "cpu", &o.select, "cpus", "only samples on these cpus (0-3,6)",
+			     opt_cpus),
+		OPT_CALLBACK(0, "time", &o.select, "start,end",
+			     "only samples between these times (seconds, as perf script prints)",
+			     opt_time),
+		OPT_STRING('e', "event", &o.event, "event",
+			   "the event to draw (default: the first one, as stackcollapse-perf.pl)"),
+		OPT_BOOLEAN(0, "kernel-only", &o.kernel_only,
+			    "only samples in the kernel, only their kernel frames"),
+		OPT_BOOLEAN(0, "user-only", &o.user_only,
+			    "only samples in user space, only their user frames"),
+		OPT_GROUP("Frames (perf.data; as stackcollapse-perf.pl)"),
+		OPT_BOOLEAN(0, "show-pid", &o.show_pid, "root frame comm-PID (stackcollapse --pid)"),
+		OPT_BOOLEAN(0, "show-tid", &o.show_tid,
+			    "root frame comm-PID/TID (stackcollapse --tid)"),
+		OPT_STRING(0, "annotate", &o.annotate, "kernel,jit,all",
+			   "add _[k] to kernel and _[j] to JIT frame names"),
+		OPT_BOOLEAN(0, "addrs", &o.addrs, "addresses in unresolved frames: [dso <addr>]"),
+		OPT_BOOLEAN(0, "count-samples", &o.count_samples,
+			    "each sample counts 1 (default: its period, as perf report)"),
+		OPT_UINTEGER(0, "max-stack", &o.max_stack, "n",
+			     "callchain entries used per sample (default 127, as perf script)"),
+		OPT_STRING(0, "symfs", &o.symfs, "dir", "look for binaries under this directory"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kernel symbols from this file"),
+		OPT_GROUP("Drawing (as flamegraph.pl)"),
+		OPT_STRING(0, "title", &o.title, "text", "title (default: Flame Graph)"),
+		OPT_STRING(0, "subtitle", &o.subtitle, "text", "second-level title"),
+		OPT_UINTEGER(0, "width", &o.width, "pixels", "image width (default 1200)"),
+		OPT_UINTEGER(0, "height", &o.height, "pixels", "frame height (default 16)"),
+		OPT_STRING(0, "minwidth", &o.minwidth, "px|pct%",
+			   "omit frames narrower than this (default 0.1 pixels)"),
+		OPT_STRING(0, "fonttype", &o.fonttype, "font", "font family (default Verdana)"),
+		OPT_CALLBACK(0, "fontsize", &o.fontsize, "size", "font size (default 12)",
+			     opt_number),
+		OPT_CALLBACK(0, "fontwidth", &o.fontwidth, "ratio",
+			     "average character width / font size (default 0.59)", opt_number),
+		OPT_STRING(0, "countname", &o.countname, "name",
+			   "what the counts are (default: samples)"),
+		OPT_STRING(0, "nametype", &o.nametype, "text",
+			   "what the names are (default: Function:)"),
+		OPT_STRING(0, "colors", &o.colors, "palette",
+			   "hot (default), mem, io, wakeup, java, js, perl, red, green, blue, aqua, "
+			   "yellow, purple, orange"),
+		{ OPTION_STRING, 0, "color", &o.colors, "palette", "same as --colors", NULL,
+		  OPTF_HIDDEN },
+		{ OPTION_STRING, 0, "cp", &o.cp, "file",
+		  "consistent palette: keep colours in this file (default palette.map)", NULL,
+		  OPTF_OPTARG, "palette.map" },
+		OPT_BOOLEAN(0, "inverted", &o.inverted, "icicle graph: root at the top"),
+		OPT_BOOLEAN(0, "reverse", &o.reverse, "reverse the stacks: merge from the leaves"),
+		OPT_BOOLEAN(0, "flamechart", &o.flamechart,
+			    "flame chart: samples in time order, stacks not merged"),
+		{ OPTION_CALLBACK, 0, "total", &o.total, "count",
+		  "draw against this total (a bigger one than the input's)", opt_number,
+		  OPTF_HIDDEN },
+		{ OPTION_STRING, 0, "notes", &o.notes, "text", "a comment in the SVG", NULL,
+		  OPTF_HIDDEN },
+		OPT_END(),
+	};
+	const char *inputs[2];
+	int argn, nr_inputs, ret;
+
+	argn = parse_options(argc, argv, options, flamegraph_usage, 0);
+	ret = parse_options_exit_code(argn);
+	if (ret >= 0)
+		goto out;
+	ret = 2;
+	if (o.diff) {
+		if (argn != 2 || o.input) {
+			fprintf(stderr, "ember flamegraph: --diff takes two inputs: <before> <after>\n");
+			goto out;
+		}
+		inputs[0] = argv[0];
+		inputs[1] = argv[1];
+		nr_inputs = 2;
+	} else {
+		if (argn > 1 || (argn == 1 && o.input)) {
+			fprintf(stderr, "ember flamegraph: one input only (or --diff <before> <after>)\n");
+			goto out;
+		}
+		if (o.normalize || o.negate) {
+			fprintf(stderr, "ember flamegraph: --%s needs --diff\n",
+				o.normalize ? "normalize" : "negate");
+			goto out;
+		}
+		inputs[0] = argn ? argv[0] : o.input ? o.input : "perf.data";
+		nr_inputs = 1;
+	}
+	if (o.kernel_only && o.user_only) {
+		fprintf(stderr, "ember flamegraph: --kernel-only and --user-only exclude each other\n");
+		goto out;
+	}
+	if (o.annotate && check_annotate(o.annotate))
+		goto out;
+	if (o.folded && (o.flamechart && o.diff)) {
+		fprintf(stderr, "ember flamegraph: --flamechart and --diff do not mix\n");
+		goto out;
+	}
+	if (o.width && (o.width < 40 || o.width > 1000000)) {
+		fprintf(stderr, "ember flamegraph: --width must be between 40 and 1000000 pixels\n");
+		goto out;
+	}
+	if (o.height > 10000) {
+		fprintf(stderr, "ember flamegraph: --height must be at most 10000 pixels\n");
+		goto out;
+	}
+	ret = run(&o, inputs, nr_inputs);
+out:
+	fg_select__exit(&o.select);
+	return ret;
 }

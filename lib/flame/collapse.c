@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * perf.data samples folded as `perf script | stackcollapse-perf.pl` folds
+ * them, from the structured sample instead of its text: the same root
+ * frame, the same names, the same counts. The rules are stackcollapse's,
+ * applied to what perf script would have printed for each callchain
+ * entry ("SYM+0xOFF (DSO)", "[unknown] (DSO)"):
+ *
+ *   - the offset goes; a name starting with '(' is skipped;
+ *   - a name splits on "->" (old perf's inline chains), later parts "_[i]";
+ *   - "[unknown]" becomes "[basename of the dso]" ("[unknown]" without map),
+ *     "[dso <addr>]" with include_addrs;
+ *   - ';' becomes ':', everything from the first '(' (but "(anonymous
+ *     namespace)") is cut unless the name looks like a Go method
+ *     "pkg.(*T).M", quotes are dropped; when the root starts with "java",
+ *     a leading 'L' of a name with '/' goes;
+ *   - "_[k]" on frames whose dso starts with '[' or ends in "vmlinux"
+ *     (--kernel), "_[j]" on /tmp/perf-PID.map (--jit).
+ *
+ * These are the rules include/ember/collapse.h spells out for `ember
+ * collapse` of perf script text: both must print the same lines.
+ *
+ * Names are cached per (symbol, dso, kind): a sample costs one probe per
+ * callchain entry.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ember/session.h>
+
+#include "event/event-names.h"
+#include "flame-priv.h"
+
+#define DEFAULT_MAX_STACK 127
+
+struct name_slot {
+	const void *sym;
+	const void *dso;
+	uint64_t pc;
+	uint8_t kind;
+	bool java;
+	bool used;
+	uint32_t first;		/* into ids[] */
+	uint32_t nr;
+};
+
+struct ember_flame_collapse {
+	struct ember_flame *fl;
+	struct ember_flame_collapse_opts opts;
+	char *event;		/* the event kept */
+	bool event_given;
+	uint64_t nr_other;
+
+	struct name_slot *slots;
+	size_t mask, nr_slots;
+	uint32_t *ids;
+	size_t nr_ids, alloc_ids;
+
+	char **attr_names;	/* by attr index, made on first use */
+	uint32_t nr_attr_names;
+
+	uint32_t *stack;
+	size_t alloc_stack;
+	char *buf;
+	size_t alloc_buf;
+};
+
+struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
+						       const struct ember_flame_collapse_opts *opts)
+{
+	struct ember_flame_collapse *c;
+
+	if (!fl || (opts && opts->sz && opts->sz < offsetof(struct ember_flame_collapse_opts, event) +
+							  sizeof(opts->event))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->fl = fl;
+	if (opts && opts->sz)
+		c->opts = *opts;
+	c->opts.sz = sizeof(c->opts);
+	if (!c->opts.max_stack)
+		c->opts.max_stack = DEFAULT_MAX_STACK;
+	if (c->opts.event) {
+		c->event = strdup(c->opts.event);
+		c->event_given = true;
+		if (!c->event)
+			goto fail;
+	}
+	c->opts.event = NULL;
+	c->mask = 1023;
+	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
+	if (!c->slots)
+		goto fail;
+	return c;
+fail:
+	ember_flame_collapse__delete(c);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void ember_flame_collapse__delete(struct ember_flame_collapse *c)
+{
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < c->nr_attr_names; i++)
+		free(c->attr_names[i]);
+	free(c->attr_names);
+	free(c->event);
+	free(c->slots);
+	free(c->ids);
+	free(c->stack);
+	free(c->buf);
+	free(c);
+}
+
+const char *ember_flame_collapse__event(const struct ember_flame_collapse *c)
+{
+	return c ? c->event : NULL;
+}
+
+uint64_t ember_flame_collapse__nr_other_event(const struct ember_flame_collapse *c)
+{
+	return c ? c->nr_other : 0;
+}
+
+static int buf_reserve(struct ember_flame_collapse *c, size_t n)
+{
+	if (n <= c->alloc_buf)
+		return 0;
+	size_t alloc = c->alloc_buf ? c->alloc_buf : 256;
+
+	while (alloc < n)
+		alloc *= 2;
+	char *grown = realloc(c->buf, alloc);
+
+	if (!grown)
+		return -ENOMEM;
+	c->buf = grown;
+	c->alloc_buf = alloc;
+	return 0;
+}
+
+/* Perl's m/\.\(.*\)\./: a Go method like "net/http.(*Client).Do". */
+static bool go_method(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (s[i] != '.' || s[i + 1] != '(')
+			continue;
+		for (size_t j = i + 2; j + 1 < len; j++)
+			if (s[j] == ')' && s[j + 1] == '.')
+				return true;
+		return false;
+	}
+	return false;
+}
+
+/* stackcollapse-perf.pl's tidy_generic and tidy_java on s (in place); returns the new length. */
+static size_t tidy(char *s, size_t len, bool java)
+{
+	static const char anon[] = "anonymous namespace)";
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == ';')
+			s[i] = ':';
+	if (!go_method(s, len)) {
+		for (size_t i = 0; i < len; i++) {
+			if (s[i] == '(' && (len - i - 1 < sizeof(anon) - 1 ||
+					    memcmp(s + i + 1, anon, sizeof(anon) - 1))) {
+				len = i;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != '"' && s[i] != '\'')
+			s[o++] = s[i];
+	len = o;
+	if (java && len && s[0] == 'L' && memchr(s, '/', len)) {
+		memmove(s, s + 1, len - 1);
+		len--;
+	}
+	return len;
+}
+
+/* Perl's m:/tmp/perf-\d+\.map: and m:/jitted-\d+-\d+\.so: anywhere in mod. */
+static bool digits_then(const char *p, const char *rest, const char **end)
+{
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q == p || strncmp(q, rest, strlen(rest)))
+		return false;
+	if (end)
+		*end = q + strlen(rest);
+	return true;
+}
+
+static bool perf_map_dso(const char *mod)
+{
+	for (const char *p = strstr(mod, "/tmp/perf-"); p; p = strstr(p + 1, "/tmp/perf-"))
+		if (digits_then(p + 10, ".map", NULL))
+			return true;
+	return false;
+}
+
+/* JIT code for colours: perf-PID.map symbols and perf inject --jit's jitted-*.so. */
+static bool jit_dso(const char *mod)
+{
+	if (perf_map_dso(mod))
+		return true;
+	for (const char *p = strstr(mod, "/jitted-"); p; p = strstr(p + 1, "/jitted-")) {
+		const char *q;
+
+		if (digits_then(p + 8, "-", &q) && digits_then(q, ".so", NULL))
+			return true;
+	}
+	return false;
+}
+
+/* Perl's $mod =~ m/(^\[|vmlinux$)/ && $mod !~ /unknown/. */
+static bool kernel_dso(const char *mod)
+{
+	size_t len = strlen(mod);
+
+	return (mod[0] == '[' || (len >= 7 && !strcmp(mod + len - 7, "vmlinux"))) &&
+	       !strstr(mod, "unknown");
+}
+
+static int ids_push(struct ember_flame_collapse *c, uint32_t id)
+{
+	if (c->nr_ids == c->alloc_ids) {
+		size_t alloc = c->alloc_ids ? c->alloc_ids * 2 : 1024;
+		uint32_t *grown = realloc(c->ids, alloc * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		c->ids = grown;
+		c->alloc_ids = alloc;
+	}
+	c->ids[c->nr_ids++] = id;
+	return 0;
+}
+
+/*
+ * The frames of one callchain entry, interned, appended to c->ids;
+ * returns how many (0: the entry is skipped), or -errno.
+ */
+static int entry_frames(struct ember_flame_collapse *c, const struct ember_addr_location *al,
+			enum ember_flame_kind cpu_kind, bool java)
+{
+	const char *mod = al->dso_name ? al->dso_name : "[unknown]";
+	const char *raw = al->sym_name ? al->sym_name : "[unknown]";
+	size_t rawlen = strlen(raw), start = 0;
+	int nr = 0, err;
+
+	if (raw[0] == '(')
+		return 0;
+	/* Perl's split drops trailing empty fields: "a->" is one frame. */
+	while (rawlen >= 2 && !memcmp(raw + rawlen - 2, "->", 2))
+		rawlen -= 2;
+	for (size_t i = 0; rawlen && i <= rawlen; i++) {
+		enum ember_flame_kind kind;
+		const char *piece = raw + start;
+		size_t plen, len;
+		int id;
+
+		if (i < rawlen && !(raw[i] == '-' && i + 1 < rawlen && raw[i + 1] == '>'))
+			continue;
+		plen = i - start;
+		start = i + 2;
+		if (plen == 9 && !memcmp(piece, "[unknown]", 9)) {
+			const char *base = strcmp(mod, "[unknown]") ? strrchr(mod, '/') : NULL;
+			const char *name = strcmp(mod, "[unknown]") ? (base ? base + 1 : mod)
+								    : "unknown";
+
+			err = buf_reserve(c, strlen(name) + 48);
+			if (err)
+				return err;
+			if (c->opts.include_addrs)
+				len = snprintf(c->buf, c->alloc_buf, "[%s <%" PRIx64 ">]", name, al->ip);
+			else
+				len = snprintf(c->buf, c->alloc_buf, "[%s]", name);
+		} else {
+			err = buf_reserve(c, plen + 8);
+			if (err)
+				return err;
+			memcpy(c->buf, piece, plen);
+			len = plen;
+		}
+		len = tidy(c->buf, len, java);
+
+		/* The annotation Perl would add, and the kind that colours the frame. */
+		if (nr > 0) {
+			if (!memmem(c->buf, len, "_[i]", 4)) {
+				memcpy(c->buf + len, "_[i]", 4);
+				len += 4;
+			}
+			kind = EMBER_FLAME_INLINE;
+		} else if (c->opts.annotate_kernel && kernel_dso(mod)) {
+			memcpy(c->buf + len, "_[k]", 4);
+			len += 4;
+			kind = EMBER_FLAME_KERNEL;
+		} else if (c->opts.annotate_jit && perf_map_dso(mod)) {
+			if (!memmem(c->buf, len, "_[j]", 4)) {
+				memcpy(c->buf + len, "_[j]", 4);
+				len += 4;
+			}
+			kind = EMBER_FLAME_JIT;
+		} else {
+			kind = cpu_kind;
+		}
+		id = ember_flame__frame(c->fl, c->buf, len, kind);
+		if (id < 0)
+			return id;
+		err = ids_push(c, id);
+		if (err)
+			return err;
+		nr++;
+		i++;
+	}
+	return nr;
+}
+
+static int cache_grow(struct ember_flame_collapse *c)
+{
+	size_t nmask = c->mask * 2 + 1;
+	struct name_slot *slots = calloc(nmask + 1, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t j = 0; j <= c->mask; j++) {
+		const struct name_slot *e = &c->slots[j];
+		size_t i;
+
+		if (!e->used)
+			continue;
+		uint64_t key[3] = { (uintptr_t)e->sym, (uintptr_t)e->dso, e->pc ^ e->kind ^
+									  ((uint64_t)e->java << 8) };
+
+		for (i = flame_hash(key, sizeof(key), 0) & nmask; slots[i].used; i = (i + 1) & nmask)
+			;
+		slots[i] = *e;
+	}
+	free(c->slots);
+	c->slots = slots;
+	c->mask = nmask;
+	return 0;
+}
+
+/* The cached frames of a callchain entry: *first and *nr into c->ids. */
+static int entry_lookup(struct ember_flame_collapse *c, const struct ember_addr_location *al,
+			enum ember_flame_kind kind, bool java, uint32_t *first, uint32_t *nr)
+{
+	/* Without a symbol, the address is part of the name only with include_addrs. */
+	uint64_t pc = !al->sym && c->opts.include_addrs ? al->ip : 0;
+	uint64_t key[3] = { (uintptr_t)al->sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
+	struct name_slot *e;
+	size_t i;
+	int n;
+
+	for (i = flame_hash(key, sizeof(key), 0) & c->mask; c->slots[i].used; i = (i + 1) & c->mask) {
+		e = &c->slots[i];
+		if (e->sym == al->sym && e->dso == al->dso && e->pc == pc && e->kind == kind &&
+		    e->java == java) {
+			*first = e->first;
+			*nr = e->nr;
+			return 0;
+		}
+	}
+	*first = c->nr_ids;
+	n = entry_frames(c, al, kind, java);
+	if (n < 0)
+		return n;
+	*nr = n;
+	e = &c->slots[i];
+	e->sym = al->sym;
+	e->dso = al->dso;
+	e->pc = pc;
+	e->kind = kind;
+	e->java = java;
+	e->used = true;
+	e->first = *first;
+	e->nr = *nr;
+	if (++c->nr_slots * 2 > c->mask)
+		return cache_grow(c);
+	return 0;
+}
+
+static bool is_space(char ch)
+{
+	return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
+/*
+ * stackcollapse-perf.pl takes the process name from the sample's header
+ * line with the regex ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ (Perl). For a comm of two or more
+ * characters without blanks that is the comm; for others (one letter,
+ * blanks inside) it is whatever the regex makes of the line perf script
+ * prints, rebuilt here: "comm tid [cpu] secs.usecs: period ".
+ * Returns the length of the name in line, or 0 when the regex fails (the
+ * sample is then dropped, as stackcollapse-perf.pl drops it).
+ */
+static size_t perl_comm(const char *line, size_t len)
+{
+	if (!len || is_space(line[0]))
+		return 0;
+	for (size_t l = 2; l < len; l++) {
+		size_t j = l;
+
+		if (!is_space(line[j]))
+			continue;
+		while (j < len && is_space(line[j]))
+			j++;
+		if (j == len || line[j] < '0' || line[j] > '9')
+			continue;
+		while (j < len && line[j] >= '0' && line[j] <= '9')
+			j++;
+		while (j < len && line[j] == '/')
+			j++;
+		while (j < len && line[j] >= '0' && line[j] <= '9')
+			j++;
+		if (j < len && is_space(line[j]))
+			return l;
+	}
+	return 0;
+}
+
+/* The root frame, "comm" or "comm-PID" or "comm-PID/TID", spaces made '_'; 0 or -errno, 1: drop. */
+static int root_frame(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
+		      uint32_t *id, bool *java)
+{
+	const struct ember_sample *sample = ss->sample;
+	const char *comm = ss->al.comm ? ss->al.comm : ":-1";
+	size_t clen = strlen(comm), len, need;
+	bool simple = clen >= 2;
+	int ret;
+
+	for (size_t i = 0; simple && i < clen; i++)
+		if (is_space(comm[i]))
+			simple = false;
+	need = clen + 128;
+	ret = buf_reserve(c, need);
+	if (ret)
+		return ret;
+	if (simple) {
+		memcpy(c->buf, comm, clen);
+		len = clen;
+	} else {
+		uint64_t st = ss->attr->attr.sample_type;
+		size_t n = snprintf(c->buf, need, "%s %5u ", comm, sample->tid);
+
+		if (st & PERF_SAMPLE_CPU)
+			n += snprintf(c->buf + n, need - n, "[%03u] ", sample->cpu);
+		if (st & PERF_SAMPLE_TIME)
+			n += snprintf(c->buf + n, need - n, "%5" PRIu64 ".%06" PRIu64 ": ",
+				      sample->time / 1000000000, sample->time % 1000000000 / 1000);
+		if (st & PERF_SAMPLE_PERIOD)
+			n += snprintf(c->buf + n, need - n, "%10" PRIu64 " ", sample->period);
+		n += snprintf(c->buf + n, need - n, "event: ");
+		len = perl_comm(c->buf, n < need ? n : need - 1);
+		if (!len)
+			return 1;
+	}
+	if (c->opts.include_tid)
+		len += snprintf(c->buf + len, need - len, "-%u/%u", sample->pid, sample->tid);
+	else if (c->opts.include_pid)
+		len += snprintf(c->buf + len, need - len, "-%u", sample->pid);
+	for (size_t i = 0; i < len; i++)
+		if (c->buf[i] == ' ')
+			c->buf[i] = '_';
+	/* Perl's false: a root of "0" loses the sample. */
+	if (len == 1 && c->buf[0] == '0')
+		return 1;
+	*java = len >= 4 && !memcmp(c->buf, "java", 4);
+	ret = ember_flame__frame(c->fl, c->buf, len, EMBER_FLAME_USER);
+	if (ret < 0)
+		return ret;
+	*id = ret;
+	return 0;
+}
+
+/* The event's name as perf script prints it, made once per attr. */
+static const char *attr_name(struct ember_flame_collapse *c, const struct ember_data_attr *attr)
+{
+	if (attr->name)
+		return attr->name;
+	if (attr->idx >= c->nr_attr_names) {
+		uint32_t nr = attr->idx + 1;
+		char **grown = realloc(c->attr_names, nr * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		memset(grown + c->nr_attr_names, 0, (nr - c->nr_attr_names) * sizeof(*grown));
+		c->attr_names = grown;
+		c->nr_attr_names = nr;
+	}
+	if (!c->attr_names[attr->idx]) {
+		char buf[256];
+
+		ember_event_names__attr_name(&attr->attr, buf, sizeof(buf));
+		c->attr_names[attr->idx] = strdup(buf);
+	}
+	return c->attr_names[attr->idx];
+}
+
+/* "cpu-clock" matches "cpu-clock:ppp": the modifiers may be left out. */
+static bool event_matches(const char *want, const char *name)
+{
+	size_t n = strlen(want);
+
+	if (!strcmp(want, name))
+		return true;
+	if (strncmp(want, name, n) || name[n] != ':')
+		return false;
+	return strspn(name + n + 1, "ukhpPGHISDWe") == strlen(name + n + 1);
+}
+
+static enum ember_flame_kind cpumode_kind(const struct ember_addr_location *al)
+{
+	if (al->cpumode == PERF_RECORD_MISC_KERNEL || al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		return EMBER_FLAME_KERNEL;
+	if (al->dso_name && jit_dso(al->dso_name))
+		return EMBER_FLAME_JIT;
+	return EMBER_FLAME_USER;
+}
+
+static bool keep_frame(const struct ember_flame_collapse *c, const struct ember_addr_location *al)
+{
+	bool kernel = al->cpumode == PERF_RECORD_MISC_KERNEL ||
+		      al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+
+	switch (c->opts.frames) {
+	case EMBER_FLAME_FRAMES_KERNEL:
+		return kernel;
+	case EMBER_FLAME_FRAMES_USER:
+		return !kernel;
+	default:
+		return true;
+	}
+}
+
+static int stack_push(struct ember_flame_collapse *c, size_t *nr, uint32_t id)
+{
+	if (*nr == c->alloc_stack) {
+		size_t alloc = c->alloc_stack ? c->alloc_stack * 2 : 256;
+		uint32_t *grown = realloc(c->stack, alloc * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		c->stack = grown;
+		c->alloc_stack = alloc;
+	}
+	c->stack[(*nr)++] = id;
+	return 0;
+}
+
+int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_session *s,
+				 const struct ember_session_sample *ss, enum ember_flame_side side)
+{
+	const struct ember_data_attr *attr = ss->attr;
+	const struct ember_sample *sample = ss->sample;
+	const struct ember_addr_location *chain;
+	bool tracepoint, java = false;
+	const char *name;
+	uint64_t period = 1;
+	size_t nr = 0;
+	uint32_t root;
+	int n, err;
+
+	if (!c || !s || !ss || !attr || !sample)
+		return -EINVAL;
+	name = attr_name(c, attr);
+	if (!name)
+		return -ENOMEM;
+	/*
+	 * perf script ends a tracepoint's header line with its fields, so
+	 * stackcollapse-perf.pl finds neither period nor event there: each
+	 * counts 1 and passes its event filter. Other events print
+	 * "PERIOD EVENT:" (PERIOD when sampled).
+	 */
+	tracepoint = attr->attr.type == PERF_TYPE_TRACEPOINT;
+	if (c->event_given) {
+		if (!event_matches(c->event, name)) {
+			c->nr_other++;
+			return 0;
+		}
+	} else if (!tracepoint) {
+		if (!c->event) {
+			c->event = strdup(name);
+			if (!c->event)
+				return -ENOMEM;
+		} else if (strcmp(c->event, name)) {
+			c->nr_other++;
+			return 0;
+		}
+	}
+	if (!tracepoint && (attr->attr.sample_type & PERF_SAMPLE_PERIOD) && sample->period)
+		period = sample->period;
+	if (c->opts.count_samples)
+		period = 1;
+
+	if (c->opts.frames != EMBER_FLAME_FRAMES_ALL && !keep_frame(c, &ss->al))
+		return 0;
+
+	err = root_frame(c, ss, &root, &java);
+	if (err)
+		return err < 0 ? err : 0;
+	err = stack_push(c, &nr, root);
+	if (err)
+		return err;
+
+	if (attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
+		n = ember_session__callchain(s, ss, &chain);
+		if (n == -ENOMEM)
+			return n;
+		if (n < 0)
+			n = 0;	/* an unknown context marker: perf drops the chain */
+	} else {
+		/* No callchains recorded: the sampled function alone. */
+		chain = &ss->al;
+		n = 1;
+	}
+	if ((unsigned int)n > c->opts.max_stack)
+		n = c->opts.max_stack;
+	/* Leaf first in the chain, root first in the stack. */
+	for (int i = n - 1; i >= 0; i--) {
+		uint32_t first, cnt;
+
+		if (!keep_frame(c, &chain[i]))
+			continue;
+		err = entry_lookup(c, &chain[i], cpumode_kind(&chain[i]), java, &first, &cnt);
+		if (err)
+			return err;
+		for (uint32_t k = 0; k < cnt; k++) {
+			err = stack_push(c, &nr, c->ids[first + k]);
+			if (err)
+				return err;
+		}
+	}
+	if (c->opts.frames != EMBER_FLAME_FRAMES_ALL && nr == 1)
+		return 0;
+	err = ember_flame__add(c->fl, c->stack, nr, (double)period, 1, side);
+	return err ? err : 1;
+}

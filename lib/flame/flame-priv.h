@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The merged stack tree behind ember_flame, shared by the readers and writers. */
+#ifndef EMBER_LIB_FLAME_PRIV_H
+#define EMBER_LIB_FLAME_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ember/flame.h>
+
+#define FLAME_NONE UINT32_MAX
+
+/* An interned (name, kind); names live in arena chunks and never move. */
+struct flame_frame {
+	const char *name;
+	uint32_t len;
+	uint8_t kind;
+	uint64_t hash;
+};
+
+/*
+ * A node: one frame at one place in the tree. value counts the node and
+ * everything above it; self what ends here. The BEFORE side of a diff has
+ * its own pair. start is the node's left edge in counts: set when the
+ * node is made in a flame chart (time order), by the layout otherwise.
+ */
+struct flame_node {
+	uint32_t frame;
+	uint32_t parent;
+	uint32_t first_child;
+	uint32_t last_child;
+	uint32_t next_sibling;
+	uint32_t depth;
+	double value;
+	double self;
+	double before;
+	double before_self;
+	double start;
+	uint64_t samples;
+};
+
+struct flame_arena_chunk {
+	struct flame_arena_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct ember_flame {
+	bool flamechart;
+	bool reverse;
+	bool is_diff;
+	bool weighted;		/* some stack's value differs from its sample count */
+
+	struct flame_frame *frames;
+	uint32_t nr_frames, alloc_frames;
+	uint32_t *frame_slots;	/* open addressing: frame id + 1, 0 empty */
+	size_t frame_mask;
+	struct flame_arena_chunk *arena;
+
+	struct flame_node *nodes;
+	uint32_t nr_nodes, alloc_nodes;
+	/* (parent, frame) -> child, open addressing; keys 0 mean empty (the root is never a child). */
+	uint64_t *child_keys;
+	uint32_t *child_vals;
+	size_t child_mask, nr_children;
+
+	/* Flame chart: the path of the previous stack, to merge with it only. */
+	uint32_t *path;
+	size_t path_len, path_alloc;
+	/* Scratch for reversing stacks. */
+	uint32_t *scratch;
+	size_t scratch_alloc;
+};
+
+/* flame.c */
+uint64_t flame_hash(const void *data, size_t len, uint64_t seed);
+
+/* Name of a frame without its "_[k]"-style suffix: returns the length to show. */
+size_t flame_display_len(const char *name, size_t len);
+/* The kind a "_[k]" "_[j]" "_[i]" "_[w]" suffix names, or EMBER_FLAME_USER. */
+enum ember_flame_kind flame_suffix_kind(const char *name, size_t len);
+
+/* xml.c: text for XML character data and attribute values, and for JS string literals. */
+#include <stdio.h>
+void flame_xml_escape(FILE *fp, const char *s, size_t len);
+void flame_js_string(FILE *fp, const char *s);
+/* Bytes of s that hold at most `chars` UTF-8 characters; *nchars gets how many there are. */
+size_t flame_utf8_prefix(const char *s, size_t len, size_t chars, size_t *nchars);
+
+/* Numbers as the files print them: integers without a fraction, else %.15g. */
+int flame_fmt_num(char *buf, size_t size, double v);
+/* An integral count with thousands separators ("1,234,567"), as flamegraph.pl. */
+int flame_fmt_count(char *buf, size_t size, double v);
+
+#endif

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The merged stack tree: frames interned by (name, kind), nodes found by
+ * (parent, frame) in one hash table, so adding a stack costs one probe
+ * per frame and no allocation once its path exists.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame-priv.h"
+
+#define ARENA_CHUNK (64 * 1024)
+
+uint64_t flame_hash(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char *p = data;
+	uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ull);
+
+	/* 8 bytes at a time, then the tail: names are short, this is plenty. */
+	while (len >= 8) {
+		uint64_t k;
+
+		memcpy(&k, p, 8);
+		h ^= k * 0xbf58476d1ce4e5b9ull;
+		h = (h << 31 | h >> 33) * 0x94d049bb133111ebull;
+		p += 8;
+		len -= 8;
+	}
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h;
+}
+
+static uint64_t mix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ull;
+	k ^= k >> 33;
+	return k;
+}
+
+struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
+{
+	struct ember_flame *fl;
+
+	if (opts && opts->sz && opts->sz < offsetof(struct ember_flame_opts, reverse) + 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fl = calloc(1, sizeof(*fl));
+	if (!fl)
+		return NULL;
+	if (opts && opts->sz) {
+		fl->flamechart = opts->flamechart;
+		fl->reverse = opts->reverse;
+	}
+	fl->frame_mask = 1023;
+	fl->frame_slots = calloc(fl->frame_mask + 1, sizeof(*fl->frame_slots));
+	fl->child_mask = 4095;
+	fl->child_keys = calloc(fl->child_mask + 1, sizeof(*fl->child_keys));
+	fl->child_vals = calloc(fl->child_mask + 1, sizeof(*fl->child_vals));
+	fl->alloc_nodes = 1024;
+	fl->nodes = malloc(fl->alloc_nodes * sizeof(*fl->nodes));
+	if (!fl->frame_slots || !fl->child_keys || !fl->child_vals || !fl->nodes) {
+		ember_flame__delete(fl);
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* The root: "all" in the SVG, never written in folded stacks. */
+	memset(&fl->nodes[0], 0, sizeof(fl->nodes[0]));
+	fl->nodes[0].frame = FLAME_NONE;
+	fl->nodes[0].parent = FLAME_NONE;
+	fl->nodes[0].first_child = FLAME_NONE;
+	fl->nodes[0].last_child = FLAME_NONE;
+	fl->nodes[0].next_sibling = FLAME_NONE;
+	fl->nr_nodes = 1;
+	return fl;
+}
+
+void ember_flame__delete(struct ember_flame *fl)
+{
+	struct flame_arena_chunk *c, *next;
+
+	if (!fl)
+		return;
+	for (c = fl->arena; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(fl->frames);
+	free(fl->frame_slots);
+	free(fl->nodes);
+	free(fl->child_keys);
+	free(fl->child_vals);
+	free(fl->path);
+	free(fl->scratch);
+	free(fl);
+}
+
+static char *arena_alloc(struct ember_flame *fl, size_t size)
+{
+	struct flame_arena_chunk *c = fl->arena;
+
+	if (!c || c->size - c->used < size) {
+		size_t csize = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+
+		c = malloc(sizeof(*c) + csize);
+		if (!c)
+			return NULL;
+		c->size = csize;
+		c->used = 0;
+		/* Keep the current chunk in front when a big name got its own. */
+		if (fl->arena && csize != ARENA_CHUNK) {
+			c->next = fl->arena->next;
+			fl->arena->next = c;
+		} else {
+			c->next = fl->arena;
+			fl->arena = c;
+		}
+	}
+	c->used += size;
+	return c->data + c->used - size;
+}
+
+static int frames_grow(struct ember_flame *fl)
+{
+	size_t nmask = fl->frame_mask * 2 + 1;
+	uint32_t *slots = calloc(nmask + 1, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (uint32_t id = 0; id < fl->nr_frames; id++) {
+		size_t i = fl->frames[id].hash & nmask;
+
+		while (slots[i])
+			i = (i + 1) & nmask;
+		slots[i] = id + 1;
+	}
+	free(fl->frame_slots);
+	fl->frame_slots = slots;
+	fl->frame_mask = nmask;
+	return 0;
+}
+
+int ember_flame__frame(struct ember_flame *fl, const char *name, size_t len,
+		       enum ember_flame_kind kind)
+{
+	struct flame_frame *f;
+	uint64_t hash;
+	size_t i;
+	char *copy;
+
+	if (!fl || (!name && len) || (unsigned int)kind >= EMBER_FLAME_NR_KINDS || len > UINT32_MAX)
+		return -EINVAL;
+	hash = flame_hash(name, len, kind + 1);
+	for (i = hash & fl->frame_mask; fl->frame_slots[i]; i = (i + 1) & fl->frame_mask) {
+		f = &fl->frames[fl->frame_slots[i] - 1];
+		if (f->hash == hash && f->len == len && f->kind == kind &&
+		    !memcmp(f->name, name, len))
+			return fl->frame_slots[i] - 1;
+	}
+	if (fl->nr_frames >= INT32_MAX)
+		return -E2BIG;
+	if (fl->nr_frames == fl->alloc_frames) {
+		uint32_t alloc = fl->alloc_frames ? fl->alloc_frames * 2 : 256;
+		struct flame_frame *grown = realloc(fl->frames, alloc * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		fl->frames = grown;
+		fl->alloc_frames = alloc;
+	}
+	copy = arena_alloc(fl, len + 1);
+	if (!copy)
+		return -ENOMEM;
+	if (len)
+		memcpy(copy, name, len);
+	copy[len] = '\0';
+	f = &fl->frames[fl->nr_frames];
+	f->name = copy;
+	f->len = len;
+	f->kind = kind;
+	f->hash = hash;
+	fl->frame_slots[i] = ++fl->nr_frames;
+	/* Keep the table at most half full. */
+	if (fl->nr_frames * 2 > fl->frame_mask) {
+		int err = frames_grow(fl);
+
+		if (err)
+			return err;
+	}
+	return fl->nr_frames - 1;
+}
+
+const char *ember_flame__frame_name(const struct ember_flame *fl, uint32_t id)
+{
+	return fl && id < fl->nr_frames ? fl->frames[id].name : NULL;
+}
+
+enum ember_flame_kind ember_flame__frame_kind(const struct ember_flame *fl, uint32_t id)
+{
+	return fl && id < fl->nr_frames ? fl->frames[id].kind : EMBER_FLAME_USER;
+}
+
+static int children_grow(struct ember_flame *fl)
+{
+	size_t nmask = fl->child_mask * 2 + 1;
+	uint64_t *keys = calloc(nmask + 1, sizeof(*keys));
+	uint32_t *vals = calloc(nmask + 1, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j <= fl->child_mask; j++) {
+		size_t i;
+
+		if (!fl->child_keys[j])
+			continue;
+		for (i = mix64(fl->child_keys[j]) & nmask; keys[i]; i = (i + 1) & nmask)
+			;
+		keys[i] = fl->child_keys[j];
+		vals[i] = fl->child_vals[j];
+	}
+	free(fl->child_keys);
+	free(fl->child_vals);
+	fl->child_keys = keys;
+	fl->child_vals = vals;
+	fl->child_mask = nmask;
+	return 0;
+}
+
+/* A new child of parent for frame; FLAME_NONE when out of memory. */
+static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame)
+{
+	struct flame_node *n, *p;
+	uint32_t idx;
+
+	if (fl->nr_nodes == UINT32_MAX - 1)
+		return FLAME_NONE;
+	if (fl->nr_nodes == fl->alloc_nodes) {
+		size_t alloc = (size_t)fl->alloc_nodes * 2;
+		struct flame_node *grown;
+
+		if (alloc > UINT32_MAX - 1)
+			alloc = UINT32_MAX - 1;
+		grown = realloc(fl->nodes, alloc * sizeof(*grown));
+		if (!grown)
+			return FLAME_NONE;
+		fl->nodes = grown;
+		fl->alloc_nodes = alloc;
+	}
+	idx = fl->nr_nodes++;
+	n = &fl->nodes[idx];
+	memset(n, 0, sizeof(*n));
+	n->frame = frame;
+	n->parent = parent;
+	n->first_child = FLAME_NONE;
+	n->last_child = FLAME_NONE;
+	n->next_sibling = FLAME_NONE;
+	p = &fl->nodes[parent];
+	n->depth = p->depth + 1;
+	/* In a flame chart a node starts where the graph ends now. */
+	n->start = fl->nodes[0].value;
+	if (p->last_child == FLAME_NONE)
+		p->first_child = idx;
+	else
+		fl->nodes[p->last_child].next_sibling = idx;
+	p->last_child = idx;
+	return idx;
+}
+
+/* The child of parent for frame, made when missing; FLAME_NONE: no memory. */
+static uint32_t child_findnew(struct ember_flame *fl, uint32_t parent, uint32_t frame)
+{
+	/* +1 keeps key 0 free to mean an empty slot. */
+	uint64_t key = ((uint64_t)parent << 32 | frame) + 1;
+	size_t i;
+	uint32_t idx;
+
+	for (i = mix64(key) & fl->child_mask; fl->child_keys[i]; i = (i + 1) & fl->child_mask)
+		if (fl->child_keys[i] == key)
+			return fl->child_vals[i];
+	idx = node_new(fl, parent, frame);
+	if (idx == FLAME_NONE)
+		return FLAME_NONE;
+	fl->child_keys[i] = key;
+	fl->child_vals[i] = idx;
+	if (++fl->nr_children * 2 > fl->child_mask && children_grow(fl))
+		return FLAME_NONE;
+	return idx;
+}
+
+static int path_reserve(uint32_t **v, size_t *alloc, size_t n)
+{
+	if (n <= *alloc)
+		return 0;
+	size_t nalloc = *alloc ? *alloc : 64;
+
+	while (nalloc < n)
+		nalloc *= 2;
+	uint32_t *grown = realloc(*v, nalloc * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	*v = grown;
+	*alloc = nalloc;
+	return 0;
+}
+
+static void node_count(struct flame_node *n, double value, uint64_t samples,
+		       enum ember_flame_side side)
+{
+	if (side == EMBER_FLAME_BEFORE) {
+		n->before += value;
+	} else {
+		n->value += value;
+		n->samples += samples;
+	}
+}
+
+int ember_flame__add(struct ember_flame *fl, const uint32_t *frames, size_t nr, double value,
+		     uint64_t samples, enum ember_flame_side side)
+{
+	struct flame_node *root;
+	uint32_t node = 0;
+	size_t i;
+	bool merging = true;
+
+	if (!fl || (nr && !frames) || !isfinite(value) || value < 0 ||
+	    (side != EMBER_FLAME_AFTER && side != EMBER_FLAME_BEFORE))
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		if (frames[i] >= fl->nr_frames)
+			return -EINVAL;
+	root = &fl->nodes[0];
+	if ((side == EMBER_FLAME_BEFORE ? root->before : root->value) + value > EMBER_FLAME_MAX_COUNT)
+		return -ERANGE;
+	if (nr > UINT32_MAX - 2)
+		return -E2BIG;
+	if (fl->reverse && nr) {
+		if (path_reserve(&fl->scratch, &fl->scratch_alloc, nr))
+			return -ENOMEM;
+		for (i = 0; i < nr; i++)
+			fl->scratch[i] = frames[nr - 1 - i];
+		frames = fl->scratch;
+	}
+	if (fl->flamechart && path_reserve(&fl->path, &fl->path_alloc, nr))
+		return -ENOMEM;
+
+	/* Find or make the path first, count after: a failure leaves no partial counts. */
+	for (i = 0; i < nr; i++) {
+		uint32_t child;
+
+		if (fl->flamechart) {
+			/* Merge only along the previous stack's path, as flamegraph.pl's flow(). */
+			if (merging && i < fl->path_len && fl->nodes[fl->path[i]].frame == frames[i]) {
+				child = fl->path[i];
+			} else {
+				merging = false;
+				child = node_new(fl, node, frames[i]);
+			}
+		} else {
+			child = child_findnew(fl, node, frames[i]);
+		}
+		if (child == FLAME_NONE)
+			return -ENOMEM;
+		if (fl->flamechart)
+			fl->path[i] = child;
+		node = child;
+	}
+	/* A shorter stack ends the previous path's deeper nodes. */
+	if (fl->flamechart)
+		fl->path_len = nr;
+
+	if (side == EMBER_FLAME_BEFORE)
+		fl->is_diff = true;
+	else if ((double)samples != floor(value))
+		fl->weighted = true;
+	for (uint32_t n = node; n != FLAME_NONE; n = fl->nodes[n].parent)
+		node_count(&fl->nodes[n], value, samples, side);
+	if (side == EMBER_FLAME_BEFORE)
+		fl->nodes[node].before_self += value;
+	else
+		fl->nodes[node].self += value;
+	return 0;
+}
+
+double ember_flame__total(const struct ember_flame *fl)
+{
+	return fl ? fl->nodes[0].value : 0;
+}
+
+uint64_t ember_flame__samples(const struct ember_flame *fl)
+{
+	return fl ? fl->nodes[0].samples : 0;
+}
+
+double ember_flame__total_before(const struct ember_flame *fl)
+{
+	return fl ? fl->nodes[0].before : 0;
+}
+
+size_t ember_flame__nr_nodes(const struct ember_flame *fl)
+{
+	return fl ? fl->nr_nodes : 0;
+}
+
+bool ember_flame__is_diff(const struct ember_flame *fl)
+{
+	return fl && fl->is_diff;
+}
+
+int ember_flame__normalize(struct ember_flame *fl)
+{
+	double after, before;
+
+	if (!fl)
+		return -EINVAL;
+	after = fl->nodes[0].value;
+	before = fl->nodes[0].before;
+	if (before <= 0)
+		return -EINVAL;
+	/* Each stack scaled and rounded down, as difffolded.pl -n; then the sums again. */
+	for (uint32_t i = 0; i < fl->nr_nodes; i++) {
+		struct flame_node *n = &fl->nodes[i];
+
+		n->before_self = floor(n->before_self * after / before);
+		n->before = 0;
+	}
+	/* Children always come after their parent: sum from the end. */
+	for (uint32_t i = fl->nr_nodes; i-- > 0;) {
+		struct flame_node *n = &fl->nodes[i];
+
+		n->before += n->before_self;
+		if (n->parent != FLAME_NONE)
+			fl->nodes[n->parent].before += n->before;
+	}
+	return 0;
+}
+
+enum ember_flame_kind flame_suffix_kind(const char *name, size_t len)
+{
+	if (len < 4 || name[len - 4] != '_' || name[len - 3] != '[' || name[len - 1] != ']')
+		return EMBER_FLAME_USER;
+	switch (name[len - 2]) {
+	case 'k':
+		return EMBER_FLAME_KERNEL;
+	case 'j':
+		return EMBER_FLAME_JIT;
+	case 'i':
+		return EMBER_FLAME_INLINE;
+	case 'w':
+		return EMBER_FLAME_WAKER;
+	default:
+		return EMBER_FLAME_USER;
+	}
+}
+
+size_t flame_display_len(const char *name, size_t len)
+{
+	return flame_suffix_kind(name, len) != EMBER_FLAME_USER ? len - 4 : len;
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The consistent palette file of flamegraph.pl --cp: one "name->colour"
+ * per line, read before drawing and written back, sorted, after, so a
+ * function keeps its colour from one graph to the next.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "flame-priv.h"
+
+struct palette_entry {
+	char *key;
+	char *color;
+};
+
+struct ember_flame_palette_map {
+	struct palette_entry *v;
+	size_t nr, alloc;
+	size_t *slots;		/* open addressing: index + 1, 0 empty */
+	size_t mask;
+};
+
+static int map_rehash(struct ember_flame_palette_map *map, size_t mask)
+{
+	size_t *slots = calloc(mask + 1, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t e = 0; e < map->nr; e++) {
+		size_t i = flame_hash(map->v[e].key, strlen(map->v[e].key), 0) & mask;
+
+		while (slots[i])
+			i = (i + 1) & mask;
+		slots[i] = e + 1;
+	}
+	free(map->slots);
+	map->slots = slots;
+	map->mask = mask;
+	return 0;
+}
+
+static size_t *map_slot(const struct ember_flame_palette_map *map, const char *key)
+{
+	size_t i = flame_hash(key, strlen(key), 0) & map->mask;
+
+	for (; map->slots[i]; i = (i + 1) & map->mask)
+		if (!strcmp(map->v[map->slots[i] - 1].key, key))
+			break;
+	return &map->slots[i];
+}
+
+const char *ember_flame_palette_map__get(const struct ember_flame_palette_map *map,
+					 const char *key)
+{
+	size_t *slot;
+
+	if (!map || !key)
+		return NULL;
+	slot = map_slot(map, key);
+	return *slot ? map->v[*slot - 1].color : NULL;
+}
+
+int ember_flame_palette_map__set(struct ember_flame_palette_map *map, const char *key,
+				 const char *color)
+{
+	size_t *slot;
+	char *c;
+
+	if (!map || !key || !color || strchr(key, '\n') || strchr(color, '\n'))
+		return -EINVAL;
+	c = strdup(color);
+	if (!c)
+		return -ENOMEM;
+	slot = map_slot(map, key);
+	if (*slot) {
+		free(map->v[*slot - 1].color);
+		map->v[*slot - 1].color = c;
+		return 0;
+	}
+	if (map->nr == map->alloc) {
+		size_t alloc = map->alloc ? map->alloc * 2 : 64;
+		struct palette_entry *grown = realloc(map->v, alloc * sizeof(*grown));
+
+		if (!grown) {
+			free(c);
+			return -ENOMEM;
+		}
+		map->v = grown;
+		map->alloc = alloc;
+	}
+	map->v[map->nr].key = strdup(key);
+	if (!map->v[map->nr].key) {
+		free(c);
+		return -ENOMEM;
+	}
+	map->v[map->nr].color = c;
+	*slot = ++map->nr;
+	if (map->nr * 2 > map->mask)
+		return map_rehash(map, map->mask * 2 + 1);
+	return 0;
+}
+
+size_t ember_flame_palette_map__nr(const struct ember_flame_palette_map *map)
+{
+	return map ? map->nr : 0;
+}
+
+void ember_flame_palette_map__delete(struct ember_flame_palette_map *map)
+{
+	if (!map)
+		return;
+	for (size_t i = 0; i < map->nr; i++) {
+		free(map->v[i].key);
+		free(map->v[i].color);
+	}
+	free(map->v);
+	free(map->slots);
+	free(map);
+}
+
+/* "rgb(R,G,B)" with each part 0..255: what a palette file may hold. */
+static bool color_ok(const char *s)
+{
+	unsigned int r, g, b;
+	int n = 0;
+
+	return sscanf(s, "rgb(%u,%u,%u)%n", &r, &g, &b, &n) == 3 && n && !s[n] && r < 256 &&
+	       g < 256 && b < 256;
+}
+
+struct ember_flame_palette_map *ember_flame_palette_map__read(const char *path)
+{
+	struct ember_flame_palette_map *map = calloc(1, sizeof(*map));
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *fp;
+	int err = 0;
+
+	if (!map)
+		return NULL;
+	if (map_rehash(map, 255)) {
+		free(map);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!path)
+		return map;
+	fp = fopen(path, "r");
+	if (!fp) {
+		if (errno == ENOENT)
+			return map;
+		err = errno;
+		ember_flame_palette_map__delete(map);
+		errno = err;
+		return NULL;
+	}
+	while ((len = getline(&line, &cap, fp)) > 0) {
+		char *arrow;
+
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (!len)
+			continue;
+		/* The colour never holds "->": split at the last one, names may. */
+		arrow = NULL;
+		for (char *p = strstr(line, "->"); p; p = strstr(p + 1, "->"))
+			arrow = p;
+		if (!arrow || !color_ok(arrow + 2) || strlen(line) != (size_t)len) {
+			err = EINVAL;
+			break;
+		}
+		*arrow = '\0';
+		err = -ember_flame_palette_map__set(map, line, arrow + 2);
+		if (err)
+			break;
+	}
+	if (!err && ferror(fp))
+		err = EIO;
+	free(line);
+	fclose(fp);
+	if (err) {
+		ember_flame_palette_map__delete(map);
+		errno = err;
+		return NULL;
+	}
+	return map;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct palette_entry *)a)->key, ((const struct palette_entry *)b)->key);
+}
+
+int ember_flame_palette_map__write(const struct ember_flame_palette_map *map, const char *path)
+{
+	struct palette_entry *sorted;
+	size_t plen;
+	char *tmp;
+	FILE *fp;
+	int fd, err = 0;
+
+	if (!map || !path)
+		return -EINVAL;
+	sorted = malloc((map->nr ? map->nr : 1) * sizeof(*sorted));
+	plen = strlen(path);
+	tmp = malloc(plen + 16);
+	if (!sorted || !tmp) {
+		free(sorted);
+		free(tmp);
+		return -ENOMEM;
+	}
+	memcpy(sorted, map->v, map->nr * sizeof(*sorted));
+	qsort(sorted, map->nr, sizeof(*sorted), entry_cmp);
+	/* Write aside and rename: a crash never leaves half a palette. */
+	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	/* mkstemp makes it private; a palette is as readable as the graphs. */
+	fchmod(fd, 0644);
+	fp = fdopen(fd, "w");
+	if (!fp) {
+		err = -errno;
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	for (size_t i = 0; i < map->nr; i++)
+		fprintf(fp, "%s->%s\n", sorted[i].key, sorted[i].color);
+	if (ferror(fp))
+		err = -EIO;
+	if (fclose(fp) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(sorted);
+	free(tmp);
+	return err;
+}

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The tree drawn as one SVG, laid out as flamegraph.pl lays it out
+ * (same paddings, frame height, fonts, title, "Reset Zoom", "Search",
+ * "ic", details and "Matched:" lines), so people find their way at once.
+ * Siblings are sorted by name (bytewise); in a flame chart they keep
+ * their time order. Frames narrower than minwidth are left out with
+ * everything above them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame-priv.h"
+#include "flame-svg.h"
+
+#define XPAD 10.0
+#define FRAMEPAD 1.0
+#define SEARCH_COLOR "rgb(230,0,230)"
+
+struct svg {
+	struct ember_flame *fl;
+	FILE *fp;
+	const char *title, *subtitle, *countname, *nametype, *fonttype, *notes;
+	double width, frame_height, fontsize, fontwidth;
+	enum ember_flame_palette palette;
+	bool inverted, negate, diff;
+	struct ember_flame_palette_map *map;
+
+	double timemax, wpt, minwidth_time;
+	double ypad1, ypad2, ypad3, height;
+	double maxdelta;
+	unsigned int depthmax;
+	uint32_t *order;	/* drawn nodes, in the order written */
+	size_t nr_order;
+};
+
+static int child_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ember_flame *fl = arg;
+	const struct flame_node *x = &fl->nodes[*(const uint32_t *)a];
+	const struct flame_node *y = &fl->nodes[*(const uint32_t *)b];
+	const struct flame_frame *fx, *fy;
+	size_t n;
+	int c;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	fx = &fl->frames[x->frame];
+	fy = &fl->frames[y->frame];
+	n = fx->len < fy->len ? fx->len : fy->len;
+	c = memcmp(fx->name, fy->name, n);
+	if (c)
+		return c;
+	if (fx->len != fy->len)
+		return fx->len < fy->len ? -1 : 1;
+	return (int)fx->kind - (int)fy->kind;
+}
+
+/*
+ * Places every node (start in counts) and picks the ones to draw: root
+ * first, then children grouped by parent. A child is drawn when its
+ * parent is and it is at least minwidth wide.
+ */
+static int layout(struct svg *s)
+{
+	struct ember_flame *fl = s->fl;
+	uint32_t nr = fl->nr_nodes;
+	uint8_t *drawn = calloc(nr, 1);
+	uint32_t *sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
+
+	s->order = malloc(nr * sizeof(*s->order));
+	if (!drawn || !sorted || !s->order) {
+		free(drawn);
+		free(sorted);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 1; i < nr; i++)
+		sorted[i - 1] = i;
+	if (!fl->flamechart) {
+		qsort_r(sorted, nr - 1, sizeof(*sorted), child_cmp, fl);
+		/* Groups come by parent index and a parent precedes its children. */
+		fl->nodes[0].start = 0;
+		for (uint32_t i = 0; i < nr - 1;) {
+			uint32_t parent = fl->nodes[sorted[i]].parent;
+			double cursor = fl->nodes[parent].start;
+
+			for (; i < nr - 1 && fl->nodes[sorted[i]].parent == parent; i++) {
+				fl->nodes[sorted[i]].start = cursor;
+				cursor += fl->nodes[sorted[i]].value;
+			}
+		}
+	}
+	drawn[0] = 1;
+	s->order[s->nr_order++] = 0;
+	s->depthmax = 0;
+	s->maxdelta = 1;
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct flame_node *n = &fl->nodes[i];
+		double delta = n->self - n->before_self;
+
+		if (fabs(delta) > s->maxdelta)
+			s->maxdelta = fabs(delta);
+	}
+	for (uint32_t i = 0; i < nr - 1; i++) {
+		uint32_t idx = sorted[i];
+		const struct flame_node *n = &fl->nodes[idx];
+
+		if (!drawn[n->parent] || n->value <= 0 || n->value < s->minwidth_time)
+			continue;
+		drawn[idx] = 1;
+		s->order[s->nr_order++] = idx;
+		if (n->depth > s->depthmax)
+			s->depthmax = n->depth;
+	}
+	free(drawn);
+	free(sorted);
+	return 0;
+}
+
+static void kind_suffix(const struct flame_frame *f, char out[5])
+{
+	static const char letters[EMBER_FLAME_NR_KINDS] = { 0, 'k', 'j', 'i', 'w' };
+
+	out[0] = '\0';
+	if (f->kind != EMBER_FLAME_USER && flame_suffix_kind(f->name, f->len) != f->kind)
+		snprintf(out, 5, "_[%c]", letters[f->kind]);
+}
+
+static int frame_color(struct svg *s, const struct flame_node *n, char *buf, size_t size)
+{
+	const struct flame_frame *f = n->frame == FLAME_NONE ? NULL : &s->fl->frames[n->frame];
+	const char *name = f ? f->name : "";
+	char suffix[5] = "";
+	char *key = NULL;
+	const char *found;
+	int err = 0;
+
+	if (!strcmp(name, "--")) {
+		snprintf(buf, size, "rgb(160,160,160)");
+		return 0;
+	}
+	if (!strcmp(name, "-")) {
+		snprintf(buf, size, "rgb(200,200,200)");
+		return 0;
+	}
+	if (s->diff) {
+		/* Red grew, blue shrank, by what ends in this frame (flamegraph.pl). */
+		double v = n->self - n->before_self;
+		int r = 255, g = 255, b = 255;
+
+		if (s->negate)
+			v = -v;
+		if (v > 0)
+			g = b = (int)(210 * (s->maxdelta - v) / s->maxdelta);
+		else if (v < 0)
+			r = g = (int)(210 * (s->maxdelta + v) / s->maxdelta);
+		snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+		return 0;
+	}
+	/* Colour by the name as folded text spells it, kind suffix included. */
+	if (f)
+		kind_suffix(f, suffix);
+	if (suffix[0]) {
+		key = malloc(f->len + sizeof(suffix));
+		if (!key)
+			return -ENOMEM;
+		memcpy(key, f->name, f->len);
+		strcpy(key + f->len, suffix);
+		name = key;
+	}
+	found = s->map ? ember_flame_palette_map__get(s->map, name) : NULL;
+	if (found) {
+		snprintf(buf, size, "%s", found);
+	} else {
+		ember_flame_palette__color(s->palette, name, f ? f->kind : EMBER_FLAME_USER, buf,
+					   size);
+		if (s->map)
+			err = ember_flame_palette_map__set(s->map, name, buf);
+	}
+	free(key);
+	return err;
+}
+
+static void write_header(struct svg *s)
+{
+	FILE *fp = s->fp;
+
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+	fprintf(fp,
+		"<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" onload=\"init(evt)\" "
+		"viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\" "
+		"xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
+		s->width, s->height, s->width, s->height);
+	fprintf(fp, "<!-- Flame graph drawn by ember flamegraph: click a frame to zoom, "
+		    "Ctrl-F to search. -->\n");
+	if (s->notes) {
+		fputs("<!-- NOTES: ", fp);
+		/* "--" may not appear inside a comment. */
+		for (const char *p = s->notes; *p; p++) {
+			if (*p == '-' && (p[1] == '-' || !p[1]))
+				fputs("- ", fp);
+			else
+				flame_xml_escape(fp, p, 1);
+		}
+		fputs(" -->\n", fp);
+	}
+	fprintf(fp, "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n");
+	switch (s->palette) {
+	case EMBER_FLAME_PALETTE_MEM:
+		fprintf(fp, "\t\t<stop stop-color=\"#eef2ee\" offset=\"5%%\" />\n"
+			    "\t\t<stop stop-color=\"#e0ffe0\" offset=\"95%%\" />\n");
+		break;
+	case EMBER_FLAME_PALETTE_IO:
+	case EMBER_FLAME_PALETTE_WAKEUP:
+		fprintf(fp, "\t\t<stop stop-color=\"#eeeeee\" offset=\"5%%\" />\n"
+			    "\t\t<stop stop-color=\"#e0e0ff\" offset=\"95%%\" />\n");
+		break;
+	case EMBER_FLAME_PALETTE_HOT:
+	case EMBER_FLAME_PALETTE_JAVA:
+	case EMBER_FLAME_PALETTE_JS:
+	case EMBER_FLAME_PALETTE_PERL:
+		fprintf(fp, "\t\t<stop stop-color=\"#eeeeee\" offset=\"5%%\" />\n"
+			    "\t\t<stop stop-color=\"#eeeeb0\" offset=\"95%%\" />\n");
+		break;
+	default:
+		fprintf(fp, "\t\t<stop stop-color=\"#f8f8f8\" offset=\"5%%\" />\n"
+			    "\t\t<stop stop-color=\"#e8e8e8\" offset=\"95%%\" />\n");
+		break;
+	}
+	fprintf(fp, "\t</linearGradient>\n</defs>\n");
+	fprintf(fp, "<style type=\"text/css\">\n\ttext { font-family:");
+	flame_xml_escape(fp, s->fonttype, strlen(s->fonttype));
+	fprintf(fp,
+		"; font-size:%gpx; fill:rgb(0,0,0); }\n"
+		"\t#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
+		"\t#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
+		"\t#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
+		"\t#title { text-anchor:middle; font-size:%gpx; }\n"
+		"\t#unzoom { cursor:pointer; }\n"
+		"\t#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
+		"\t.hide { display:none; }\n"
+		"\t.parent { opacity:0.5; }\n"
+		"</style>\n",
+		s->fontsize, s->fontsize + 5);
+	fprintf(fp, "<script type=\"text/ecmascript\">\n<![CDATA[\n");
+	fprintf(fp, "var cfg = { width: %.0f, xpad: %g, fontsize: %g, fontwidth: %g, nametype: ",
+		s->width, XPAD, s->fontsize, s->fontwidth);
+	flame_js_string(fp, s->nametype);
+	fprintf(fp, ", searchcolor: \"%s\" };\n", SEARCH_COLOR);
+	fputs(flame_svg_script, fp);
+	fprintf(fp, "]]>\n</script>\n");
+	fprintf(fp, "<rect x=\"0.0\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#background)\" />\n",
+		s->width, s->height);
+}
+
+static void write_text(FILE *fp, const char *id, double x, double y, const char *text,
+		       const char *extra)
+{
+	fprintf(fp, "<text id=\"%s\" x=\"%.2f\" y=\"%g\"%s>", id, x, y, extra ? extra : "");
+	flame_xml_escape(fp, text, strlen(text));
+	fprintf(fp, "</text>\n");
+}
+
+static void write_controls(struct svg *s)
+{
+	FILE *fp = s->fp;
+
+	write_text(fp, "title", floor(s->width / 2), s->fontsize * 2, s->title, NULL);
+	if (s->subtitle)
+		write_text(fp, "subtitle", floor(s->width / 2), s->fontsize * 4, s->subtitle, NULL);
+	write_text(fp, "details", XPAD, s->height - s->ypad2 / 2, " ", NULL);
+	write_text(fp, "unzoom", XPAD, s->fontsize * 2, "Reset Zoom", " class=\"hide\"");
+	write_text(fp, "search", s->width - XPAD - 100, s->fontsize * 2, "Search", NULL);
+	write_text(fp, "ignorecase", s->width - XPAD - 16, s->fontsize * 2, "ic", NULL);
+	write_text(fp, "matched", s->width - XPAD - 100, s->height - s->ypad2 / 2, " ", NULL);
+}
+
+/* The frame's label for its width: all of it, or its start and "..". */
+static void write_label(FILE *fp, const char *name, size_t len, double px, struct svg *s)
+{
+	double cw = s->fontsize * s->fontwidth;
+	size_t chars = cw > 0 ? (size_t)floor(px / cw) : 0, total;
+	size_t cut;
+
+	if (chars < 3)
+		return;
+	cut = flame_utf8_prefix(name, len, chars, &total);
+	if (total <= chars) {
+		flame_xml_escape(fp, name, len);
+		return;
+	}
+	cut = flame_utf8_prefix(name, len, chars - 2, NULL);
+	flame_xml_escape(fp, name, cut);
+	fputs("..", fp);
+}
+
+static int write_frame(struct svg *s, uint32_t idx)
+{
+	struct ember_flame *fl = s->fl;
+	const struct flame_node *n = &fl->nodes[idx];
+	const char *name = "all";
+	size_t len = 3;
+	double value = idx ? n->value : s->timemax;
+	double start = idx ? n->start : 0;
+	double x1 = XPAD + start * s->wpt, x2 = XPAD + (start + value) * s->wpt;
+	double y1, y2;
+	char color[64], count[64], num[64], x1s[32], x2s[32], ws[32];
+	FILE *fp = s->fp;
+	int err;
+
+	if (idx) {
+		const struct flame_frame *f = &fl->frames[n->frame];
+
+		name = f->name;
+		len = flame_display_len(f->name, f->len);
+	}
+	if (!s->inverted) {
+		y1 = s->height - s->ypad2 - (n->depth + 1) * s->frame_height + FRAMEPAD;
+		y2 = s->height - s->ypad2 - n->depth * s->frame_height;
+	} else {
+		y1 = s->ypad1 + (s->subtitle ? s->ypad3 : 0) + n->depth * s->frame_height;
+		y2 = y1 + s->frame_height - FRAMEPAD;
+	}
+	err = frame_color(s, n, color, sizeof(color));
+	if (err)
+		return err;
+
+	flame_fmt_num(num, sizeof(num), start);
+	fprintf(fp, "<g data-s=\"%s\" ", num);
+	flame_fmt_num(num, sizeof(num), value);
+	fprintf(fp, "data-v=\"%s\" data-d=\"%u\"><title>", num, n->depth);
+	flame_xml_escape(fp, name, len);
+	flame_fmt_count(count, sizeof(count),
+			fl->weighted ? (double)(idx ? n->samples : fl->nodes[0].samples)
+				     : (idx ? n->value : fl->nodes[0].value));
+	fprintf(fp, " (%s ", count);
+	flame_xml_escape(fp, s->countname, strlen(s->countname));
+	if (!idx) {
+		fputs(", 100%)", fp);
+	} else {
+		fprintf(fp, ", %.2f%%", 100 * n->value / s->timemax);
+		if (s->diff) {
+			double d = n->self - n->before_self;
+
+			if (s->negate)
+				d = -d;
+			fprintf(fp, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / s->timemax);
+		}
+		fputc(')', fp);
+	}
+	/* Rounded as flamegraph.pl rounds: the edges, then the width between them. */
+	snprintf(x1s, sizeof(x1s), "%.1f", x1);
+	snprintf(x2s, sizeof(x2s), "%.1f", x2);
+	snprintf(ws, sizeof(ws), "%.1f", strtod(x2s, NULL) - strtod(x1s, NULL));
+	fprintf(fp,
+		"</title><rect x=\"%s\" y=\"%.1f\" width=\"%s\" height=\"%.1f\" fill=\"%s\" rx=\"2\" "
+		"ry=\"2\" />\n<text x=\"%.2f\" y=\"%.1f\">",
+		x1s, y1, ws, y2 - y1, color, x1 + 3, 3 + (y1 + y2) / 2);
+	write_label(fp, name, len, x2 - x1, s);
+	fprintf(fp, "</text>\n</g>\n");
+	return 0;
+}
+
+int ember_flame__write_svg(struct ember_flame *fl, FILE *fp, const struct ember_flame_svg_opts *o,
+			   struct ember_flame_svg_stats *stats)
+{
+	struct ember_flame_svg_opts def = { .sz = sizeof(def), .minwidth = -1 };
+	struct svg s = { .fl = fl, .fp = fp };
+	double minwidth, total;
+	int err = 0;
+
+	if (!fl || !fp)
+		return -EINVAL;
+	if (!o || !o->sz)
+		o = &def;
+	if (o->sz < offsetof(struct ember_flame_svg_opts, notes) + sizeof(o->notes))
+		return -EINVAL;
+	s.title = o->title ? o->title
+		  : fl->flamechart ? "Flame Chart"
+		  : o->inverted	   ? "Icicle Graph"
+				   : "Flame Graph";
+	s.subtitle = o->subtitle && *o->subtitle ? o->subtitle : NULL;
+	s.countname = o->countname ? o->countname : "samples";
+	s.nametype = o->nametype ? o->nametype : "Function:";
+	s.fonttype = o->fonttype ? o->fonttype : "Verdana";
+	s.notes = o->notes;
+	s.width = o->width ? o->width : 1200;
+	s.frame_height = o->height ? o->height : 16;
+	s.fontsize = o->fontsize > 0 ? o->fontsize : 12;
+	s.fontwidth = o->fontwidth > 0 ? o->fontwidth : 0.59;
+	s.palette = o->palette;
+	s.inverted = o->inverted;
+	s.negate = o->negate;
+	s.map = o->palette_map;
+	s.diff = fl->is_diff;
+	minwidth = o->minwidth >= 0 ? o->minwidth : 0.1;
+	if (s.width <= 2 * XPAD || s.width > 1e6 || s.frame_height > 1e4 || !isfinite(s.fontsize) ||
+	    s.fontsize > 1e4 || !isfinite(s.fontwidth) || !isfinite(minwidth) ||
+	    (unsigned int)s.palette >= EMBER_FLAME_NR_PALETTES)
+		return -EINVAL;
+
+	total = fl->nodes[0].value;
+	if (total <= 0)
+		return -ENODATA;
+	s.timemax = o->total > total ? o->total : total;
+	s.wpt = (s.width - 2 * XPAD) / s.timemax;
+	s.minwidth_time = o->minwidth_percent ? s.timemax * minwidth / 100 : minwidth / s.wpt;
+	s.ypad1 = s.fontsize * 3;
+	s.ypad2 = s.fontsize * 2 + 10;
+	s.ypad3 = s.fontsize * 2;
+
+	err = layout(&s);
+	if (err)
+		goto out;
+	s.height = (s.depthmax + 1) * s.frame_height + s.ypad1 + s.ypad2 + (s.subtitle ? s.ypad3 : 0);
+
+	write_header(&s);
+	write_controls(&s);
+	fprintf(fp, "<g id=\"frames\">\n");
+	for (size_t i = 0; i < s.nr_order && !err; i++)
+		err = write_frame(&s, s.order[i]);
+	fprintf(fp, "</g>\n</svg>\n");
+	if (!err && (fflush(fp) || ferror(fp)))
+		err = -EIO;
+	if (stats) {
+		stats->frames = s.nr_order;
+		stats->pruned = fl->nr_nodes - s.nr_order;
+		stats->depth = s.depthmax;
+	}
+out:
+	free(s.order);
+	return err;
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember flamegraph's input: a perf.data file (or pipe) read through a
+ * session and folded sample by sample, or folded stacks as flamegraph.pl
+ * reads them. Which one is decided by the first bytes, "PERFILE2" for
+ * perf.data in both its file and pipe forms. On a terminal, a progress
+ * line on stderr while a big input is read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ember/perf-data.h>
+#include <ember/session.h>
+
+#include "flamegraph/flamegraph.h"
+
+#define PROGRESS_MIN_BYTES (16u << 20)	/* smaller inputs read too fast to need one */
+#define PROGRESS_EVERY_NS 200000000ull
+
+struct progress {
+	bool on, shown;
+	const char *name;
+	uint64_t size;		/* 0: unknown (a pipe) */
+	uint64_t count;
+	uint64_t last_ns;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void progress_init(struct progress *p, const struct fg_opts *opts, const char *name, int fd)
+{
+	struct stat st;
+
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	if (opts->quiet || !isatty(STDERR_FILENO) || fstat(fd, &st))
+		return;
+	if (S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size < PROGRESS_MIN_BYTES)
+			return;
+		p->size = st.st_size;
+	}
+	p->on = true;
+	p->last_ns = now_ns();
+}
+
+static void progress_show(struct progress *p, uint64_t pos, const char *unit)
+{
+	uint64_t t = now_ns();
+
+	if (t - p->last_ns < PROGRESS_EVERY_NS)
+		return;
+	p->last_ns = t;
+	p->shown = true;
+	if (p->size)
+		fprintf(stderr, "\rember flamegraph: reading %s: %3d%% (%" PRIu64 " %s)\033[K",
+			p->name, (int)(pos * 100 / p->size), p->count, unit);
+	else
+		fprintf(stderr, "\rember flamegraph: reading %s: %" PRIu64 " %s\033[K", p->name,
+			p->count, unit);
+}
+
+static void progress_done(struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+}
+
+/*
+ * The first 8 bytes of fd without consuming them: pread for files, tee(2)
+ * for pipes (the bytes stay in the pipe for whoever reads next). Returns
+ * how many bytes were seen (fewer at the end of the input).
+ */
+static ssize_t peek_magic(int fd, char magic[8])
+{
+	struct stat st;
+	ssize_t n = 0;
+
+	if (fstat(fd, &st))
+		return -1;
+	if (S_ISREG(st.st_mode)) {
+		off_t pos = lseek(fd, 0, SEEK_CUR);
+
+		return pread(fd, magic, 8, pos < 0 ? 0 : pos);
+	}
+	if (S_ISFIFO(st.st_mode)) {
+		int p[2];
+
+		if (pipe(p))
+			return -1;
+		for (int tries = 0; tries < 100000; tries++) {
+			ssize_t t = tee(fd, p[1], 8, 0);
+
+			if (t <= 0) {
+				/* 0: the writer is gone and the pipe is empty. */
+				n = t < 0 ? -1 : 0;
+				break;
+			}
+			/* tee copies what is there now: wait until 8 bytes are, or the end. */
+			if (t >= 8 || tries == 99999) {
+				n = read(p[0], magic, 8);
+				break;
+			}
+			usleep(1000);
+		}
+		close(p[0]);
+		close(p[1]);
+		return n;
+	}
+	/* A terminal or a socket: not perf.data anyone would type; read it as text. */
+	return 0;
+}
+
+struct perf_read {
+	struct ember_flame_collapse *collapse;
+	const struct fg_opts *opts;
+	struct fg_input_stats *st;
+	enum ember_flame_side side;
+	struct progress progress;
+};
+
+static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *arg)
+{
+	struct perf_read *r = arg;
+	int ret;
+
+	if (r->progress.on && !(++r->progress.count & 4095))
+		progress_show(&r->progress, ss->file_offset, "samples");
+	if (!fg_select__match(&r->opts->select, ss)) {
+		r->st->skipped++;
+		return 0;
+	}
+	ret = ember_flame_collapse__sample(r->collapse, s, ss, r->side);
+	if (ret < 0)
+		return ret;
+	r->st->samples += ret;
+	return 0;
+}
+
+static bool any_callchain(struct ember_session *s)
+{
+	struct ember_data_reader *reader = ember_session__reader(s);
+	uint32_t nr = ember_data_reader__nr_attrs(reader);
+
+	for (uint32_t i = 0; i < nr; i++)
+		if (ember_data_reader__attr(reader, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return !nr;
+}
+
+static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_flame_side side,
+			  const struct fg_opts *opts, struct fg_input_stats *st, int fd)
+{
+	struct ember_session_opts sopts = {
+		.sz = sizeof(sopts),
+		.force = opts->force,
+		.symbol = {
+			.sz = sizeof(struct ember_symbol_opts),
+			.symfs = opts->symfs,
+			.kallsyms = opts->kallsyms,
+		},
+	};
+	struct ember_flame_collapse_opts copts = {
+		.sz = sizeof(copts),
+		.include_pid = opts->show_pid,
+		.include_tid = opts->show_tid,
+		.include_addrs = opts->addrs,
+		.count_samples = opts->count_samples,
+		.max_stack = opts->max_stack,
+		.event = opts->event,
+		.frames = opts->kernel_only ? EMBER_FLAME_FRAMES_KERNEL
+			  : opts->user_only ? EMBER_FLAME_FRAMES_USER
+					    : EMBER_FLAME_FRAMES_ALL,
+	};
+	struct ember_session_ops ops = { .sample = on_sample };
+	struct perf_read r = { .opts = opts, .st = st, .side = side };
+	const char *name = strcmp(path, "-") ? path : "standard input";
+	struct ember_session *s;
+	int err;
+
+	if (opts->annotate) {
+		copts.annotate_kernel = strstr(opts->annotate, "kernel") || !strcmp(opts->annotate, "all");
+		copts.annotate_jit = strstr(opts->annotate, "jit") || !strcmp(opts->annotate, "all");
+	}
+	st->perf_data = true;
+	s = ember_session__open(path, &sopts);
+	if (!s) {
+		err = errno;
+		if (err == EPERM)
+			fprintf(stderr, "ember flamegraph: %s is not owned by you or root "
+					"(use -f to read it anyway)\n",
+				name);
+		else if (err == ENODATA)
+			fprintf(stderr, "ember flamegraph: %s is empty (no samples recorded?)\n", name);
+		else if (err == EINVAL)
+			fprintf(stderr, "ember flamegraph: %s is not a valid perf.data file\n", name);
+		else
+			fprintf(stderr, "ember flamegraph: cannot read %s: %s\n", name, strerror(err));
+		return -1;
+	}
+	r.collapse = ember_flame_collapse__new(fl, &copts);
+	if (!r.collapse) {
+		fprintf(stderr, "ember flamegraph: out of memory\n");
+		ember_session__delete(s);
+		return -1;
+	}
+	st->no_callchain = !any_callchain(s);
+	progress_init(&r.progress, opts, name, fd);
+	err = ember_session__process(s, &ops, &r);
+	progress_done(&r.progress);
+	if (ember_flame_collapse__event(r.collapse)) {
+		st->event_buf = strdup(ember_flame_collapse__event(r.collapse));
+		st->event = st->event_buf;
+	}
+	st->other_event = ember_flame_collapse__nr_other_event(r.collapse);
+	if (!opts->quiet)
+		ember_session__fprintf_warnings(s, stderr);
+	ember_flame_collapse__delete(r.collapse);
+	ember_session__delete(s);
+	if (err == -ERANGE) {
+		fprintf(stderr, "ember flamegraph: %s: the counts add up past 2^53, more than a "
+				"flame graph can hold exactly\n",
+			name);
+		return -1;
+	}
+	if (err < 0) {
+		fprintf(stderr, "ember flamegraph: cannot read %s: %s\n", name, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int folded_progress(uint64_t bytes, void *ctx)
+{
+	struct progress *p = ctx;
+
+	if (p->on) {
+		p->count = bytes >> 20;
+		progress_show(p, bytes, "MiB");
+	}
+	return 0;
+}
+
+static int read_folded(struct ember_flame *fl, const char *path, enum ember_flame_side side,
+		       const struct fg_opts *opts, struct fg_input_stats *st, FILE *fp)
+{
+	struct progress progress;
+	struct ember_flame_folded_opts fopts = {
+		.sz = sizeof(fopts),
+		.side = side,
+		.progress = folded_progress,
+		.ctx = &progress,
+	};
+	struct ember_flame_folded_stats fst;
+	const char *name = strcmp(path, "-") ? path : "standard input";
+	int err;
+
+	progress_init(&progress, opts, name, fileno(fp));
+	err = ember_flame__read_folded(fl, fp, &fopts, &fst);
+	progress_done(&progress);
+	st->samples = fst.stacks;
+	st->ignored = fst.ignored;
+	st->first_ignored = fst.first_ignored;
+	st->binary = fst.binary;
+	if (err == -ERANGE) {
+		fprintf(stderr, "ember flamegraph: %s:%" PRIu64 ": count too large (the counts of "
+				"a flame graph must add up to at most 2^53)\n",
+			name, fst.error_line);
+		return -1;
+	}
+	if (err) {
+		fprintf(stderr, "ember flamegraph: cannot read %s: %s\n", name, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+int fg_read_input(struct ember_flame *fl, const char *path, enum ember_flame_side side,
+		  const struct fg_opts *opts, struct fg_input_stats *st)
+{
+	bool is_stdin = !strcmp(path, "-");
+	char magic[8];
+	ssize_t n;
+	FILE *fp;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	fp = is_stdin ? stdin : fopen(path, "rb");
+	if (!fp) {
+		fprintf(stderr, "ember flamegraph: cannot open %s: %s%s\n", path, strerror(errno),
+			errno == ENOENT && !strcmp(path, "perf.data")
+				? " (record one with 'ember record -g', or give folded stacks)"
+				: "");
+		return -1;
+	}
+	n = peek_magic(fileno(fp), magic);
+	if (n < 0) {
+		fprintf(stderr, "ember flamegraph: cannot read %s: %s\n",
+			is_stdin ? "standard input" : path, strerror(errno));
+		if (!is_stdin)
+			fclose(fp);
+		return -1;
+	}
+	if (n == 8 && !memcmp(magic, "PERFILE2", 8)) {
+		/* The session opens the file itself; stdin stays as it is for it. */
+		ret = read_perf_data(fl, path, side, opts, st, fileno(fp));
+		if (!is_stdin)
+			fclose(fp);
+		return ret;
+	}
+	ret = read_folded(fl, path, side, opts, st, fp);
+	if (!is_stdin)
+		fclose(fp);
+	return ret;
+}
