@@ -5,6 +5,7 @@
  * heat map of any perf.data file with its flame graphs (FlameScope's view).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,20 +102,57 @@ static int check_options(struct heatmap_cmd *cmd)
 	return 0;
 }
 
-/* The input and what it is: a pipe on stdin is text, a file is told by its magic. */
+/*
+ * A pipe on stdin: perf.data in pipe mode ("ember record -o - | ember
+ * heatmap") or text. tee(2) copies the first bytes without consuming them,
+ * so the reader that follows still sees them.
+ */
+static bool stdin_is_perf_pipe(void)
+{
+	char magic[8];
+	int p[2];
+	ssize_t n = -1;
+	bool ret = false;
+
+	if (pipe(p))
+		return false;
+	do
+		n = tee(STDIN_FILENO, p[1], sizeof(magic), 0);
+	while (n < 0 && errno == EINTR);
+	if (n > 0 && read(p[0], magic, n) == n)
+		ret = n == sizeof(magic) && !memcmp(magic, "PERFILE2", sizeof(magic));
+	close(p[0]);
+	close(p[1]);
+	return ret;
+}
+
+static int run_stdin(struct heatmap_cmd *cmd, FILE *out)
+{
+	if (stdin_is_perf_pipe())
+		return cmd->samples ? heatmap_samples(cmd, "-", out) : heatmap_latency(cmd, "-", out);
+	if (cmd->samples || cmd->start_ev) {
+		fprintf(stderr, "ember heatmap: standard input is not perf.data\n");
+		return 1;
+	}
+	return heatmap_text(cmd, stdin, "standard input", out);
+}
+
+/* The input and what it is: a file is told by its magic, a pipe on stdin by its first bytes. */
 static int run(struct heatmap_cmd *cmd, FILE *out)
 {
 	struct stat st;
 	const char *path = cmd->input;
 
 	if (!path) {
-		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) && !cmd->samples &&
-		    !cmd->start_ev)
-			return heatmap_text(cmd, stdin, "standard input", out);
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+			return run_stdin(cmd, out);
 		path = "perf.data";
 	}
-	if (!strcmp(path, "-"))
+	if (!strcmp(path, "-")) {
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+			return run_stdin(cmd, out);
 		return heatmap_text(cmd, stdin, "standard input", out);
+	}
 	if (access(path, R_OK)) {
 		fprintf(stderr, "ember heatmap: cannot open %s: %s\n", path, strerror(errno));
 		return 1;

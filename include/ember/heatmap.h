@@ -189,7 +189,8 @@ struct ember_heatmap_html_opts {
  * <script type="application/json" id="ember-data">: "nodes" is a stack
  * trie ([parent, frame] pairs, parent -1 for roots, parents before
  * children), "frames" the names, "cells" [col, row, node, count, ...]
- * rows. 0, -ENODATA (no sample), -EIO, -ENOMEM.
+ * rows. 0, -ENODATA (no sample), -E2BIG (the samples span more than
+ * 20 million cells: days at 50 rows), -EIO, -ENOMEM.
  */
 EMBER_API int ember_heatmap_density__write_html(const struct ember_heatmap_density *d,
 						const struct ember_heatmap_html_opts *opts,

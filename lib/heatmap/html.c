@@ -90,6 +90,9 @@ int ember_heatmap_density__write_html(const struct ember_heatmap_density *d,
 	}
 	start_sec = tmin / 1000000000ull;
 	cols = tmax / 1000000000ull - start_sec + 1;
+	/* A page of more cells than this would not draw in any browser. */
+	if (cols > 1000000 || cols * d->rows > 20000000)
+		return -E2BIG;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", fp);
 	heatmap_xml_puts(fp, title);

@@ -40,6 +40,7 @@ struct latency {
 	struct ember_heatmap_pairs *pairs;
 	struct ember_heatmap_points *points;
 	struct heatmap_pair_stats st;
+	const char *key_spec;		/* as given, or the default */
 	FILE *text;			/* --pairs */
 	int err;
 };
@@ -254,6 +255,7 @@ static int setup(struct latency *l, struct ember_session *s)
 	l->ev[0] = cmd->start_ev ? cmd->start_ev : "block:block_rq_issue";
 	l->ev[1] = cmd->end_ev ? cmd->end_ev : "block:block_rq_complete";
 	keys = cmd->keys ? cmd->keys : cmd->start_ev ? "tid" : "dev,sector";
+	l->key_spec = keys;
 	if (find_event(s, t, l->ev[0], &l->id[0]) || find_event(s, t, l->ev[1], &l->id[1]))
 		return -1;
 	if (l->id[0] == l->id[1]) {
@@ -317,7 +319,7 @@ int heatmap_latency(struct heatmap_cmd *cmd, const char *path, FILE *out)
 	if (cmd->verbose)
 		fprintf(stderr, "ember heatmap: %llu %s, %llu %s, %llu pairs by %s; %llu ends "
 			"without a start, %llu starts without an end\n", l.st.starts, l.ev[0],
-			l.st.ends, l.ev[1], l.st.pairs, cmd->keys ? cmd->keys : "default key",
+			l.st.ends, l.ev[1], l.st.pairs, l.key_spec,
 			l.st.unmatched_ends, l.st.pending);
 	if (!l.st.pairs) {
 		fprintf(stderr, "ember heatmap: no %s in %s matched a %s (%llu starts, %llu ends)\n",

@@ -48,6 +48,23 @@ static bool is_idle(const char *const *frames, size_t nr)
 	return false;
 }
 
+/* name as given, or with modifiers: "cpu-clock" is the "cpu-clock:ppp" of the file. */
+static bool event_matches(const char *attr_name, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!attr_name || strncmp(attr_name, name, len))
+		return false;
+	if (!attr_name[len])
+		return true;
+	if (attr_name[len] != ':' || !attr_name[len + 1])
+		return false;
+	for (const char *p = attr_name + len + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+			return false;
+	return true;
+}
+
 static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
 {
 	struct samples *sm = ctx;
@@ -56,7 +73,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	int n;
 	size_t nr = 0;
 
-	if (sm->cmd->event && (!ss->attr->name || strcmp(ss->attr->name, sm->cmd->event)))
+	if (sm->cmd->event && !event_matches(ss->attr->name, sm->cmd->event))
 		return 0;
 	sm->seen++;
 	if (!(ss->attr->attr.sample_type & PERF_SAMPLE_TIME)) {
@@ -102,7 +119,7 @@ static bool file_has_event(struct ember_session *s, const char *name)
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct ember_data_attr *a = ember_data_reader__attr(r, i);
 
-		if (a->name && !strcmp(a->name, name))
+		if (event_matches(a->name, name))
 			return true;
 	}
 	return false;
@@ -157,6 +174,11 @@ int heatmap_samples(const struct heatmap_cmd *cmd, const char *path, FILE *out)
 		goto out;
 	}
 	err = ember_heatmap_density__write_html(sm.d, &html, out);
+	if (err == -E2BIG) {
+		fprintf(stderr, "ember heatmap: the samples of %s span too many seconds for one "
+			"page (over 20 million cells); try fewer --rows\n", path);
+		goto out;
+	}
 	if (err) {
 		fprintf(stderr, "ember heatmap: cannot write the page: %s\n", strerror(-err));
 		goto out;
