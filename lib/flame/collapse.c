@@ -260,11 +260,43 @@ static int entry_frames(struct ember_flame_collapse *c, const struct ember_addr_
 {
 	const char *mod = al->dso_name ? al->dso_name : "[unknown]";
 	const char *raw = al->sym_name ? al->sym_name : "[unknown]";
-	size_t rawlen = strlen(raw), start = 0;
-	int nr = 0, err;
+	char *text = NULL;
+	size_t rawlen, start = 0;
+	int nr = 0, err = 0;
 
+	/*
+	 * A dso name holding " (" (a deleted file: "/x (deleted)") makes the
+	 * script split perf script's "SYM+0xOFF (DSO)" at its last " (":
+	 * rebuild that text and split it the same way.
+	 */
+	if (al->dso_name && strstr(al->dso_name, " (")) {
+		char *cut, *close;
+		int n;
+
+		if (al->sym_name)
+			n = asprintf(&text, "%s+0x%" PRIx64 " (%s)", al->sym_name, al->sym_off,
+				     al->dso_name);
+		else
+			n = asprintf(&text, "[unknown] (%s)", al->dso_name);
+		if (n < 0)
+			return -ENOMEM;
+		for (cut = strstr(text, " ("); strstr(cut + 1, " ("); cut = strstr(cut + 1, " ("))
+			;
+		close = strrchr(text, ')');
+		*close = '\0';
+		*cut = '\0';
+		mod = cut + 2;
+		raw = text;
+		/* The offset perf printed: "+0x" and lowercase hex at the end. */
+		char *plus = strrchr(text, '+');
+
+		if (plus && plus[1] == '0' && plus[2] == 'x' && plus[3] &&
+		    strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3))
+			*plus = '\0';
+	}
+	rawlen = strlen(raw);
 	if (raw[0] == '(')
-		return 0;
+		goto out;
 	/* Perl's split drops trailing empty fields: "a->" is one frame. */
 	while (rawlen >= 2 && !memcmp(raw + rawlen - 2, "->", 2))
 		rawlen -= 2;
@@ -285,7 +317,7 @@ static int entry_frames(struct ember_flame_collapse *c, const struct ember_addr_
 
 			err = buf_reserve(c, strlen(name) + 48);
 			if (err)
-				return err;
+				goto out;
 			if (c->opts.include_addrs)
 				len = snprintf(c->buf, c->alloc_buf, "[%s <%" PRIx64 ">]", name, al->ip);
 			else
@@ -293,7 +325,7 @@ static int entry_frames(struct ember_flame_collapse *c, const struct ember_addr_
 		} else {
 			err = buf_reserve(c, plen + 8);
 			if (err)
-				return err;
+				goto out;
 			memcpy(c->buf, piece, plen);
 			len = plen;
 		}
@@ -320,15 +352,19 @@ static int entry_frames(struct ember_flame_collapse *c, const struct ember_addr_
 			kind = cpu_kind;
 		}
 		id = ember_flame__frame(c->fl, c->buf, len, kind);
-		if (id < 0)
-			return id;
+		if (id < 0) {
+			err = id;
+			goto out;
+		}
 		err = ids_push(c, id);
 		if (err)
-			return err;
+			goto out;
 		nr++;
 		i++;
 	}
-	return nr;
+out:
+	free(text);
+	return err ? err : nr;
 }
 
 static int cache_grow(struct ember_flame_collapse *c)
@@ -361,8 +397,12 @@ static int cache_grow(struct ember_flame_collapse *c)
 static int entry_lookup(struct ember_flame_collapse *c, const struct ember_addr_location *al,
 			enum ember_flame_kind kind, bool java, uint32_t *first, uint32_t *nr)
 {
-	/* Without a symbol, the address is part of the name only with include_addrs. */
-	uint64_t pc = !al->sym && c->opts.include_addrs ? al->ip : 0;
+	/*
+	 * The address is part of the name without a symbol with include_addrs,
+	 * and the offset may be with a " (" dso (see entry_frames()).
+	 */
+	bool odd_dso = al->dso_name && strstr(al->dso_name, " (");
+	uint64_t pc = (!al->sym && c->opts.include_addrs) || (al->sym && odd_dso) ? al->ip : 0;
 	uint64_t key[3] = { (uintptr_t)al->sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
 	struct name_slot *e;
 	size_t i;
@@ -437,7 +477,7 @@ static size_t perl_comm(const char *line, size_t len)
 
 /* The root frame, "comm" or "comm-PID" or "comm-PID/TID", spaces made '_'; 0 or -errno, 1: drop. */
 static int root_frame(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
-		      uint32_t *id, bool *java)
+		      bool has_period, uint64_t printed_period, uint32_t *id, bool *java)
 {
 	const struct ember_sample *sample = ss->sample;
 	const char *comm = ss->al.comm ? ss->al.comm : ":-1";
@@ -464,8 +504,8 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 		if (st & PERF_SAMPLE_TIME)
 			n += snprintf(c->buf + n, need - n, "%5" PRIu64 ".%06" PRIu64 ": ",
 				      sample->time / 1000000000, sample->time % 1000000000 / 1000);
-		if (st & PERF_SAMPLE_PERIOD)
-			n += snprintf(c->buf + n, need - n, "%10" PRIu64 " ", sample->period);
+		if (has_period)
+			n += snprintf(c->buf + n, need - n, "%10" PRIu64 " ", printed_period);
 		n += snprintf(c->buf + n, need - n, "event: ");
 		len = perl_comm(c->buf, n < need ? n : need - 1);
 		if (!len)
@@ -572,7 +612,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	const struct ember_addr_location *chain;
 	bool tracepoint, java = false;
 	const char *name;
-	uint64_t period = 1;
+	uint64_t period = 1, printed = 0;
 	size_t nr = 0;
 	uint32_t root;
 	int n, err;
@@ -604,15 +644,20 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 			return 0;
 		}
 	}
-	if (!tracepoint && (attr->attr.sample_type & PERF_SAMPLE_PERIOD) && sample->period)
-		period = sample->period;
+	/* Without PERIOD sampled, perf script prints the attr's fixed period. */
+	if (!tracepoint) {
+		printed = attr->attr.sample_type & PERF_SAMPLE_PERIOD ? sample->period
+			  : attr->attr.freq ? 0 : attr->attr.sample_period;
+		if (printed)
+			period = printed;
+	}
 	if (c->opts.count_samples)
 		period = 1;
 
 	if (c->opts.frames != EMBER_FLAME_FRAMES_ALL && !keep_frame(c, &ss->al))
 		return 0;
 
-	err = root_frame(c, ss, &root, &java);
+	err = root_frame(c, ss, !tracepoint, printed, &root, &java);
 	if (err)
 		return err < 0 ? err : 0;
 	err = stack_push(c, &nr, root);
