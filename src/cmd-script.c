@@ -48,7 +48,9 @@ static int old_fields_form(struct script *sc, const char *arg)
 		return -1;
 	fprintf(stderr, "ember script: reading '%s' as -F %s (-f is --force; fields are -F)\n", arg,
 		arg);
-	return script_fields__parse(&sc->fields, arg, stderr) ? -1 : 0;
+	/* quietly: perf's "not valid for ... events. Ignoring." lines would only confuse here */
+	sc->fields = probe;
+	return 0;
 }
 
 static const char *open_error(int err)
