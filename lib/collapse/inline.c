@@ -4,7 +4,7 @@
  * for every new (PC, DSO) and, when that knows nothing ("??" / "??:0") and
  * the symbol reads "func+0xOFF", runs `nm DSO` and retries at func's
  * address + OFF. Here the same questions go to elfutils: a Dwfl per DSO
- * (reported offline, so addresses are the file's own, as addr2line's;
+ * (reported at base 0, so addresses are the file's own, as addr2line's;
  * debug files found by build-id and debuglink as addr2line finds them)
  * and the DSO's .symtab for nm. addr2line's answer per level of the
  * inline chain is "function" then "file:line" (file "??" and line "?"
@@ -23,11 +23,29 @@
 #include "collapse/inline.h"
 #include "symbol/demangle.h"
 
+/* A symbol of the DSO itself, in its table's order (addr2line and nm read the file given). */
+struct elf_sym {
+	uint64_t value, size;
+	size_t name;		/* offset in names */
+	unsigned shndx;
+	bool func;		/* a candidate for addr2line's function name */
+};
+
+struct elf_sec {
+	uint64_t addr, size;
+	unsigned idx;
+};
+
 struct dso_entry {
 	char *path;
 	Dwfl *dwfl;		/* NULL: the file could not be read */
-	bool symtab_read;
-	struct sbuf syms;	/* nm: "name\0" + 8-byte value, one after another */
+	bool elf_read;
+	bool has_symtab;	/* .symtab (nm's symbols); else syms are .dynsym's */
+	struct elf_sym *syms;
+	size_t nr_syms;
+	struct elf_sec *secs;
+	size_t nr_secs;
+	struct sbuf names;
 	struct dso_entry *next;
 };
 
@@ -71,7 +89,9 @@ void inliner__delete(struct inliner *in)
 		next = d->next;
 		if (d->dwfl)
 			dwfl_end(d->dwfl);
-		sbuf_free(&d->syms);
+		free(d->syms);
+		free(d->secs);
+		sbuf_free(&d->names);
 		free(d->path);
 		free(d);
 	}
@@ -117,7 +137,8 @@ static struct dso_entry *dso_get(struct inliner *in, const char *path, bool *fre
 	d->dwfl = dwfl_begin(&offline_cb);
 	if (d->dwfl) {
 		dwfl_report_begin(d->dwfl);
-		if (!dwfl_report_offline(d->dwfl, path, path, -1)) {
+		/* at its own addresses (base 0), as addr2line reads them; offline reporting would move it */
+		if (!dwfl_report_elf(d->dwfl, path, path, -1, 0, true)) {
 			dwfl_end(d->dwfl);
 			d->dwfl = NULL;
 		} else {
@@ -189,34 +210,194 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static char *sym_name(Dwfl_Module *mod, Dwarf_Addr addr)
+/* Appends the function-like symbols of one symbol table section. */
+static void read_syms(struct dso_entry *d, Elf *elf, Elf_Scn *scn)
 {
-	const char *name = dwfl_module_addrname(mod, addr);
+	GElf_Shdr sh;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	struct elf_sym *v;
+	size_t n;
+
+	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize || !data)
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	v = realloc(d->syms, (d->nr_syms + n + 1) * sizeof(*v));
+	if (!v)
+		return;
+	d->syms = v;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_SECTION || type == STT_FILE)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		d->syms[d->nr_syms] = (struct elf_sym){
+			.value = sym.st_value, .size = sym.st_size, .name = d->names.len,
+			.shndx = sym.st_shndx,
+			.func = type == STT_FUNC || type == STT_NOTYPE || type == STT_GNU_IFUNC,
+		};
+		if (sbuf_add(&d->names, name, strlen(name) + 1))
+			return;
+		d->nr_syms++;
+	}
+}
+
+static Elf_Scn *find_scn(Elf *elf, unsigned type)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * Reads the DSO's sections and symbols, once: its .symtab; without one,
+ * the .symtab of its debug file (addr2line names "_dl_start_user" in a
+ * stripped ld.so so), else its .dynsym. Debug files keep the section
+ * numbers of the file they belong to.
+ */
+static void read_elf(struct dso_entry *d)
+{
+	int fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	size_t nsecs = 0;
+	Elf_Scn *symtab;
+
+	d->elf_read = true;
+	elf_version(EV_CURRENT);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (!elf || elf_getshdrnum(elf, &nsecs) || !(d->secs = calloc(nsecs + 1, sizeof(*d->secs))))
+		goto out;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
+		    d->nr_secs < nsecs)
+			d->secs[d->nr_secs++] = (struct elf_sec){ sh.sh_addr, sh.sh_size,
+								  elf_ndxscn(scn) };
+	}
+	symtab = find_scn(elf, SHT_SYMTAB);
+	d->has_symtab = symtab != NULL;
+	if (symtab) {
+		read_syms(d, elf, symtab);
+	} else {
+		Dwfl_Module *mod = NULL;
+		const char *debugfile = NULL;
+		Dwarf_Addr bias;
+		Elf *delf = NULL;
+		Elf_Scn *dsym;
+
+		if (d->dwfl &&
+		    (mod = dwfl_addrmodule(d->dwfl, d->nr_secs ? d->secs[0].addr : 0)) &&
+		    dwfl_module_getdwarf(mod, &bias))
+			dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+		if (debugfile) {
+			int dfd = open(debugfile, O_RDONLY | O_CLOEXEC);
+
+			delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
+			if (delf && (dsym = find_scn(delf, SHT_SYMTAB)))
+				read_syms(d, delf, dsym);
+			if (delf)
+				elf_end(delf);
+			if (dfd >= 0)
+				close(dfd);
+		}
+		if (!d->nr_syms && (dsym = find_scn(elf, SHT_DYNSYM)))
+			read_syms(d, elf, dsym);
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The allocated section holding addr (addr2line looks nowhere else), or NULL. */
+static const struct elf_sec *find_section(struct dso_entry *d, uint64_t addr)
+{
+	if (!d->elf_read)
+		read_elf(d);
+	for (size_t i = 0; i < d->nr_secs; i++)
+		if (addr >= d->secs[i].addr && addr - d->secs[i].addr < d->secs[i].size)
+			return &d->secs[i];
+	return NULL;
+}
+
+/*
+ * addr2line's name for an address DWARF has no function for (binutils'
+ * elf_find_function): of the section's function and untyped symbols at or
+ * below addr, the highest; on a tie the larger, then the first in the
+ * table (locals come first: "__GI_mprotect" before "__mprotect").
+ */
+static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t addr)
+{
+	const struct elf_sym *best = NULL;
+	const char *name;
 	char *dem;
 
-	if (!name || !*name)
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		const struct elf_sym *s = &d->syms[i];
+
+		if (!s->func || s->shndx != sec->idx || s->value > addr)
+			continue;
+		if (!best || s->value > best->value ||
+		    (s->value == best->value && s->size > best->size))
+			best = s;
+	}
+	if (!best)
 		return NULL;
+	name = d->names.buf + best->name;
 	dem = demangle_sym(name, DEMANGLE_PARAMS);
 	return dem ? dem : strdup(name);
 }
 
 /* Fills up to max levels; returns how many, 0 when addr2line would say "??" "??:0". */
-static int lookup(Dwfl *dwfl, uint64_t addr, struct level *lv, int max)
+static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
-	Dwarf_Die *cu, *scopes = NULL;
+	const struct elf_sec *sec = find_section(d, addr);
+	Dwfl_Module *mod = sec ? dwfl_addrmodule(d->dwfl, addr) : NULL;
+	Dwarf_Die *cu = NULL, *scopes = NULL;
 	Dwarf_Addr bias = 0;
 	Dwfl_Line *line;
 	const char *file = NULL;
 	int lineno = 0, nscopes, n = 0;
 
-	if (!mod)
+	if (!sec)
 		return 0;
-	cu = dwfl_module_addrdie(mod, addr, &bias);
+	if (mod)
+		cu = dwfl_module_addrdie(mod, addr, &bias);
 	line = cu ? dwfl_module_getsrc(mod, addr) : NULL;
 	if (line)
 		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	/*
+	 * The innermost function scope; past an inlined instance
+	 * dwarf_getscopes goes on into its abstract origin, so the callers
+	 * come from the physical nesting of that instance instead.
+	 */
+	for (int i = 0; i < nscopes; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Die inner = scopes[i];
+
+			free(scopes);
+			nscopes = dwarf_getscopes_die(&inner, &scopes);
+			break;
+		}
+		if (i == nscopes - 1)
+			nscopes = 0;
+	}
 	for (int i = 0; i < nscopes && n < max; i++) {
 		Dwarf_Die *s = &scopes[i];
 		int tag = dwarf_tag(s);
@@ -229,9 +410,8 @@ static int lookup(Dwfl *dwfl, uint64_t addr, struct level *lv, int max)
 		lv[n].func = die_func_name(s);
 		lv[n].file = base_name(file);
 		lv[n].line = lineno;
-		if (!lv[n].func) {
-			lv[n].func = sym_name(mod, addr);
-		}
+		if (!lv[n].func)
+			lv[n].func = sym_name(d, sec, addr);
 		n++;
 		if (tag == DW_TAG_subprogram)
 			break;
@@ -247,64 +427,29 @@ static int lookup(Dwfl *dwfl, uint64_t addr, struct level *lv, int max)
 	free(scopes);
 	if (n)
 		return n;
-	/* no function in DWARF: the symbol table names it, the place is unknown */
-	lv[0].func = sym_name(mod, addr);
-	if (!lv[0].func)
+	/* no function in DWARF: the symbol table names it, the line table places it */
+	lv[0].func = sym_name(d, sec, addr);
+	if (!lv[0].func && !line)
 		return 0;
 	lv[0].file = base_name(file);
 	lv[0].line = lineno;
 	return 1;
 }
 
-/* nm's answer for name: the first defined .symtab symbol of that name. */
+/* nm's answer for name: the first defined .symtab symbol of that name (none without .symtab). */
 static bool nm_lookup(struct dso_entry *d, const char *name, size_t nlen, uint64_t *value)
 {
-	size_t off = 0;
+	if (!d->elf_read)
+		read_elf(d);
+	if (!d->has_symtab)
+		return false;
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		const char *s = d->names.buf + d->syms[i].name;
 
-	if (!d->symtab_read) {
-		int fd = open(d->path, O_RDONLY | O_CLOEXEC);
-		Elf *elf;
-
-		d->symtab_read = true;
-		elf_version(EV_CURRENT);
-		elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-		for (Elf_Scn *scn = NULL; elf && (scn = elf_nextscn(elf, scn));) {
-			GElf_Shdr sh;
-			Elf_Data *data;
-
-			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-				continue;
-			data = elf_getdata(scn, NULL);
-			for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
-				GElf_Sym sym;
-				const char *s;
-
-				if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
-				    GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
-				    GELF_ST_TYPE(sym.st_info) == STT_FILE)
-					continue;
-				s = elf_strptr(elf, sh.sh_link, sym.st_name);
-				if (!s || !*s)
-					continue;
-				if (sbuf_add(&d->syms, s, strlen(s) + 1) ||
-				    sbuf_add(&d->syms, &sym.st_value, 8))
-					break;
-			}
-		}
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
-	}
-	while (off < d->syms.len) {
-		const char *s = d->syms.buf + off;
-		size_t l = strlen(s);
-
-		if (l == nlen && !memcmp(s, name, nlen)) {
-			memcpy(value, s + l + 1, 8);
+		if (strlen(s) == nlen && !memcmp(s, name, nlen)) {
+			*value = d->syms[i].value;
 			return true;
 		}
-		off += l + 1 + 8;
 	}
 	return false;
 }
@@ -376,7 +521,7 @@ static int resolve(struct inliner *in, struct span pc, struct span rawfunc, cons
 		err = cache_put(in, key.buf, key.len, h, "", 0);
 		goto out;
 	}
-	n = lookup(d->dwfl, scan_hex(pc), lv, MAX_LEVELS);
+	n = lookup(d, scan_hex(pc), lv, MAX_LEVELS);
 	if (!n && depth == 0) {
 		/* the script's nm fallback, for "func+0xOFF" */
 		size_t flen = collapse_strip_offset(rawfunc.p, rawfunc.len);
