@@ -62,8 +62,16 @@ TEST(symbol_kallsyms_file)
 	CHECK_EQ(al.sym_off, 0xf0);
 	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffff81000200ULL, &al);
 	CHECK_STR(al.sym_name, "weak_fn");
-	/* The kernel map ends at _etext; module symbols without a module are dropped. */
+	/*
+	 * The kernel map ends at _etext, but like perf's view through kcore an
+	 * address above it that a kernel symbol covers (init text) resolves;
+	 * one that none covers has no map; module symbols without a module
+	 * are dropped.
+	 */
 	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffff81000300ULL, &al);
+	CHECK_STR(al.sym_name, "_etext");
+	CHECK_STR(al.dso_name, "[kernel.kallsyms]");
+	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffff90000000ULL, &al);
 	CHECK(al.map == NULL);
 	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffffa0000000ULL, &al);
 	CHECK(al.sym == NULL);
