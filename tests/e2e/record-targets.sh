@@ -31,7 +31,7 @@ no_stderr() { # NAME FILE: perf report reads FILE without a word on stderr
 }
 
 # -p PID for the duration of a command: only that process, ends with the command.
-"$WL/hotloop" 4000 &
+"$WL/hotloop" 60000 &  # killed below; long enough for a loaded machine
 hp=$!
 sleep 0.2
 "$EMBER" record -q -o p.data -p "$hp" -- sleep 0.5
