@@ -4,6 +4,8 @@
 #   make check      install missing deps, build, run every test
 #   make demo       install missing deps, build, run ember on the bundled workload
 #   make bench      compare ember with perf on the same inputs (ratios)
+#   make fuzz       run each libFuzzer target in fuzz/ for FUZZ_TIME seconds (doc/FUZZING.md)
+#   make check SANITIZE=1   the same suite, everything built with ASan and UBSan
 #   make install    honours PREFIX and DESTDIR
 
 VERSION   := 0.1.0
@@ -14,9 +16,17 @@ CC        ?= cc
 PKGS      := libelf libdw libtraceevent
 WERROR    ?= -Werror
 
+# SANITIZE=1: the whole build and `make check` under ASan and UBSan, in build-san/
+# unless BUILD is given too.
 ifeq ($(SANITIZE),1)
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ifeq ($(origin BUILD),file)
 BUILD     := build-san
+endif
+# Tests build their helpers with `cc ... libember.a`: under SANITIZE=1 they run with a cc
+# first in PATH that adds the sanitizers to any link against libember (see $(SAN_CC)).
+SAN_CC    := $(BUILD)/san-bin/cc
+CHECK_ENV := PATH="$(abspath $(BUILD))/san-bin:$$PATH"
 endif
 
 CFLAGS    ?= -O2 -g
@@ -47,6 +57,13 @@ LIBA      := $(BUILD)/libember.a
 LIBSO     := $(BUILD)/libember.so.0
 EMBER     := $(BUILD)/ember
 UNIT      := $(BUILD)/unit-tests
+
+# Fuzz targets (fuzz/fuzz-NAME.c, one LLVMFuzzerTestOneInput each). `make check` replays
+# their corpora and saved crashes through build/fuzz-replay/NAME, built by $(CC) like the
+# rest; `make fuzz` builds them with clang and libFuzzer into $(FUZZ_BUILD) and runs them.
+FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz-*.c))
+FUZZ_NAMES := $(FUZZ_SRCS:fuzz/fuzz-%.c=%)
+REPLAYS   := $(FUZZ_NAMES:%=$(BUILD)/fuzz-replay/%)
 
 all: $(EMBER) $(LIBA) $(LIBSO) $(WORKLOADS)
 
@@ -79,12 +96,58 @@ $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -Wall -o $@ $< -lpthread
 
+$(BUILD)/fuzz-replay/%: $(BUILD)/fuzz/fuzz-%.o $(BUILD)/fuzz/replay-main.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) -lpthread
+
+# ---- libFuzzer: clang, the library rebuilt with -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_CC   ?= clang
+FUZZ_BUILD ?= $(BUILD)/libfuzzer
+FUZZ_TIME ?= 60
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -O1 -g -std=gnu11 -Wall -Wno-unused-parameter -D_GNU_SOURCE \
+	     -DEMBER_VERSION='"$(VERSION)"' -Iinclude -Ilib -Isrc $(FUZZ_SAN) \
+	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_LIBA := $(FUZZ_BUILD)/libember.a
+FUZZERS   := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz-%)
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_LIBA): $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz-%: $(FUZZ_BUILD)/fuzz/fuzz-%.o $(FUZZ_LIBA)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS) -lpthread
+
+fuzzers: $(FUZZERS)
+
+# FUZZ_TARGETS="data-file trace" to run some; new inputs go to $(FUZZ_BUILD)/corpus/NAME,
+# crashes to fuzz/crashes/NAME/ (kept as regression inputs once fixed).
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzzers
+	@FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_TIME=$(FUZZ_TIME) fuzz/run.sh $(or $(FUZZ_TARGETS),$(FUZZ_NAMES))
+
+# Fold what `make fuzz` found into the committed corpora, minimized.
+fuzz-merge: fuzzers
+	@FUZZ_BUILD=$(FUZZ_BUILD) fuzz/run.sh --merge $(or $(FUZZ_TARGETS),$(FUZZ_NAMES))
+
 deps:
 	@scripts/deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT)
-	@BUILD=$(BUILD) tests/run.sh
+	@$(MAKE) --no-print-directory all $(UNIT) $(REPLAYS) $(SAN_CC)
+	@$(CHECK_ENV) BUILD=$(BUILD) tests/run.sh
+
+$(BUILD)/san-bin/cc:
+	@mkdir -p $(@D)
+	@printf '%s\n' '#!/bin/sh' \
+		'# make check SANITIZE=1: programs linked with libember get the sanitizers too' \
+		'for a; do case "$$a" in *libember*|-lember) exec $(shell command -v $(CC)) $(SANFLAGS) "$$@";; esac; done' \
+		'exec $(shell command -v $(CC)) "$$@"' >$@
+	@chmod +x $@
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -107,5 +170,5 @@ install: all
 clean:
 	rm -rf build build-san
 
-.PHONY: all deps check demo bench install clean
+.PHONY: all deps check demo bench install clean fuzz fuzzers fuzz-merge
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -92,6 +92,8 @@ static const char *attr_name(const struct ember_data_reader *r, uint32_t idx)
 static void print_group_desc(const struct ember_data_reader *r, const struct ember_env *env,
 			     FILE *fp)
 {
+	uint32_t nr_attrs = ember_data_reader__nr_attrs(r);
+
 	for (uint32_t i = 0; i < env->nr_groups; i++) {
 		const struct ember_env_group *g = &env->groups[i];
 		bool anon = !g->name || !strcmp(g->name, "{anon_group}");
@@ -99,7 +101,8 @@ static void print_group_desc(const struct ember_data_reader *r, const struct emb
 		if (g->nr_members < 2)
 			continue;
 		fprintf(fp, "# group: %s{%s", anon ? "" : g->name, attr_name(r, g->leader_idx));
-		for (uint32_t m = 1; m < g->nr_members; m++)
+		/* members are the attrs after the leader: a corrupt count stops at the last one */
+		for (uint64_t m = 1; m < g->nr_members && (uint64_t)g->leader_idx + m < nr_attrs; m++)
 			fprintf(fp, ",%s", attr_name(r, g->leader_idx + m));
 		fprintf(fp, "}\n");
 	}

@@ -361,7 +361,8 @@ static int read_mem_topology(struct ember_env *env, struct dcur *c)
 		n[i].node = dcur_u64(c);
 		dcur_u64(c);	/* size again, before the bitmap: u64 bits, then the words */
 		bits = dcur_u64(c);
-		words = (bits + 63) / 64;
+		/* not (bits + 63) / 64: that wraps to 0 for a huge count */
+		words = bits / 64 + !!(bits % 64);
 		if (c->err || words > dcur_left(c) / 8)
 			goto bad;
 		n[i].size = bits;

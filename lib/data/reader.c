@@ -166,11 +166,13 @@ int data_reader_process(struct ember_data_reader *r, const struct perf_event_hea
 static const struct perf_event_header *dc_next(struct ember_data_reader *r)
 {
 	size_t left = r->dc.len - r->dc_pos;
-	const uint8_t *p = r->dc.data + r->dc_pos;
+	const uint8_t *p;
 	uint16_t size;
 
+	/* before the first COMPRESSED record dc.data is NULL: no pointer arithmetic on it */
 	if (left < sizeof(struct perf_event_header))
 		return NULL;
+	p = r->dc.data + r->dc_pos;
 	size = get_u16(p + 6);
 	if (size < sizeof(struct perf_event_header)) {
 		r->error = -EINVAL;
