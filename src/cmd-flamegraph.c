@@ -107,6 +107,13 @@ static int parse_minwidth(const char *arg, double *v, bool *percent)
 	return 0;
 }
 
+static bool stdin_is_pipe(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode));
+}
+
 static int check_annotate(const char *arg)
 {
 	char *copy = strdup(arg), *save = NULL;
@@ -468,7 +475,8 @@ int cmd_flamegraph(int argc, const char **argv)
 				o.normalize ? "normalize" : "negate");
 			goto out;
 		}
-		inputs[0] = argn ? argv[0] : o.input ? o.input : "perf.data";
+		/* As perf report (and flamegraph.pl): no input named, and stdin redirected, means stdin. */
+		inputs[0] = argn ? argv[0] : o.input ? o.input : stdin_is_pipe() ? "-" : "perf.data";
 		nr_inputs = 1;
 	}
 	if (o.kernel_only && o.user_only) {
