@@ -142,13 +142,18 @@ TEST(flame_svg_minwidth)
 TEST(flame_svg_escaping)
 {
 	/* Markup, quotes, a broken UTF-8 byte, a control character, "]]>". */
-	struct ember_flame *fl = tree_of("a<b>&\"c';\xff\xc3\x28;ok\xc3\xa9 5\nx]]>y;\x1b[1m 2\n");
+	struct ember_flame *fl = tree_of("a<b>&\"c';\xff\xc3\x28;ok\xc3\xa9 5\nx]]>y;z 2\n");
 	struct ember_flame_svg_opts o = { .sz = sizeof(o), .minwidth = -1,
 					  .title = "T<i>tle & \"co\"",
 					  .nametype = "Func\"]]></script>:", .notes = "a--b-" };
+	uint32_t stack[1];
 	int err;
-	char *svg = svg_of(fl, &o, NULL, &err);
+	char *svg;
 
+	/* Folded text refuses control characters; symbol names may still hold them. */
+	stack[0] = ember_flame__frame(fl, "\x1b[1m", 4, EMBER_FLAME_USER);
+	ember_flame__add(fl, stack, 1, 3, 3, EMBER_FLAME_AFTER);
+	svg = svg_of(fl, &o, NULL, &err);
 	CHECK_EQ(err, 0);
 	CHECK(strstr(svg, "a&lt;b&gt;&amp;&quot;c&apos; (") != NULL);
 	CHECK(strstr(svg, "\xef\xbf\xbd\xef\xbf\xbd( (") != NULL);
@@ -159,7 +164,8 @@ TEST(flame_svg_escaping)
 	CHECK(!strstr(svg, "\x1b"));
 	/* The only "]]>" is the one closing the script. */
 	CHECK_EQ(count_of(svg, "]]>"), 1);
-	CHECK_EQ(count_of(svg, "--"), 2);	/* "<!--" and "-->" of the notes comment aside */
+	/* Only the comments' own "<!--" and "-->": the notes' "--" is broken up. */
+	CHECK_EQ(count_of(svg, "--"), 4);
 	free(svg);
 	ember_flame__delete(fl);
 }
