@@ -319,7 +319,9 @@ static int entry_frames(struct ember_flame_collapse *c, const struct ember_addr_
 			if (err)
 				goto out;
 			if (c->opts.include_addrs)
-				len = snprintf(c->buf, c->alloc_buf, "[%s <%" PRIx64 ">]", name, al->ip);
+				/* perf script prints the map-relative address (al->addr). */
+				len = snprintf(c->buf, c->alloc_buf, "[%s <%" PRIx64 ">]", name,
+					       al->addr);
 			else
 				len = snprintf(c->buf, c->alloc_buf, "[%s]", name);
 		} else {
@@ -402,7 +404,7 @@ static int entry_lookup(struct ember_flame_collapse *c, const struct ember_addr_
 	 * and the offset may be with a " (" dso (see entry_frames()).
 	 */
 	bool odd_dso = al->dso_name && strstr(al->dso_name, " (");
-	uint64_t pc = (!al->sym && c->opts.include_addrs) || (al->sym && odd_dso) ? al->ip : 0;
+	uint64_t pc = (!al->sym && c->opts.include_addrs) || (al->sym && odd_dso) ? al->addr : 0;
 	uint64_t key[3] = { (uintptr_t)al->sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
 	struct name_slot *e;
 	size_t i;

@@ -20,6 +20,12 @@ int fg_select__parse_list(const char *arg, const char *what, pid_t **v, int *nr)
 {
 	const char *p = arg;
 
+	if (!*p) {
+		fprintf(stderr, "ember flamegraph: --%s expects a comma-separated list of ids, "
+				"not an empty one\n",
+			what);
+		return -1;
+	}
 	while (*p) {
 		char *end;
 		long n;
