@@ -7,8 +7,11 @@ void piece_iter_init(struct piece_iter *it, const char *s, size_t n)
 {
 	const char *p = s, *end = s, *stop = s + n;
 
+	/* Most symbols have no "->": one piece, no search (and none when empty). */
+	if (!memchr(s, '>', n))
+		end = stop;
 	/* The end of the last non-empty piece drops Perl's trailing empty fields. */
-	while (p <= stop) {
+	while (end != stop && p <= stop) {
 		const char *sep = memmem(p, stop - p, "->", 2);
 		const char *pe = sep ? sep : stop;
 
@@ -99,7 +102,7 @@ int tidy_piece(const struct tidy_opts *o, bool java, struct span piece, size_t i
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == ';')
 			s[i] = ':';
-	if (!looks_like_go(s, n)) {
+	if (memchr(s, '(', n) && !looks_like_go(s, n)) {
 		for (size_t i = 0; i < n; i++) {
 			if (s[i] != '(')
 				continue;

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember collapse --inline / --context: inline chains from DWARF, as
+# `addr2line -i -f -s -C` gives them to stackcollapse-perf.pl, on a workload
+# whose hot address sits three inline levels deep (tests/collapse/inlined.c).
+. "$(dirname "$0")/../lib/e2e.sh"
+
+if ! is_root || ! have_perf; then
+	skip inline "needs root and perf"
+	exit 0
+fi
+if ! cc -O2 -g -fno-omit-frame-pointer -o "$TMP/inlined" "$TOP/tests/collapse/inlined.c" 2>"$TMP/cc.err"; then
+	skip inline "cannot build the workload: $(head -1 "$TMP/cc.err")"
+	exit 0
+fi
+"$PERF" record -q -g -o "$TMP/inl.data" "$TMP/inlined" 300 >/dev/null 2>&1
+"$PERF" script -i "$TMP/inl.data" >"$TMP/inl.txt" 2>/dev/null
+
+"$EMBER" collapse <"$TMP/inl.txt" >"$TMP/plain"
+"$EMBER" collapse --inline <"$TMP/inl.txt" >"$TMP/inline"
+"$EMBER" collapse --inline --context <"$TMP/inl.txt" >"$TMP/context"
+hot() { awk '{ c = $NF; $NF = ""; sub(/ $/, ""); s[$0] += c } END { for (k in s) print s[k], k }' "$1" |
+	sort -rn | head -1 | cut -d' ' -f2-; }
+case "$(hot "$TMP/plain")" in
+*";outer") pass plain-names-outer ;;
+*) fail plain-names-outer "$(hot "$TMP/plain")" ;;
+esac
+case "$(hot "$TMP/inline")" in
+*";outer;mid;leaf") pass inline-chain ;;
+*) fail inline-chain "$(hot "$TMP/inline")" ;;
+esac
+# the counts do not change, only the names
+expect_eq inline-same-total "$(awk '{ s += $NF } END { print s }' "$TMP/inline")" \
+	"$(awk '{ s += $NF } END { print s }' "$TMP/plain")"
+
+# --context: each level's file:line as addr2line prints it for the same address
+addr=$(awk '$2 ~ /^outer\+/ && $3 ~ /inlined\)$/ { print $1; exit }' "$TMP/inl.txt")
+if [ -z "$addr" ] || ! command -v addr2line >/dev/null; then
+	skip context "no sample in outer() or no addr2line to compare with"
+	exit 0
+fi
+want=$(addr2line -a "$addr" -e "$TMP/inlined" -i -f -s -C | sed 1d | sed 's/ (discriminator [^)]*)//' |
+	paste -d: - - | tac | paste -sd';')
+if grep -qF ";$want " "$TMP/context"; then
+	pass "context-as-addr2line ($want)"
+else
+	fail context-as-addr2line "want '$want' in: $(hot "$TMP/context")"
+fi
+# frames of files that cannot be read keep their names
+sed "s|$TMP/inlined|$TMP/gone|" "$TMP/inl.txt" | "$EMBER" collapse --inline >"$TMP/gone" 2>"$TMP/gone.err"
+case "$(hot "$TMP/gone")" in
+*";outer") pass unreadable-dso-keeps-names ;;
+*) fail unreadable-dso-keeps-names "$(hot "$TMP/gone")" ;;
+esac
