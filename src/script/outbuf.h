@@ -28,7 +28,7 @@ void outbuf__init(struct outbuf *ob, FILE *fp);
 void outbuf__exit(struct outbuf *ob);
 /* Make room for n more bytes; false (and ob->error) when memory runs out. */
 bool outbuf__grow(struct outbuf *ob, size_t n);
-/* Write what is pending to fp (nothing without fp). 0 or -EIO. */
+/* Write what is pending to fp's descriptor, after fp's own buffer (nothing without fp). 0 or -EIO. */
 int outbuf__flush(struct outbuf *ob);
 /* The text so far, NUL-terminated (for tests and fp-less buffers). */
 const char *outbuf__str(struct outbuf *ob);
@@ -167,6 +167,34 @@ static inline void outbuf__hex_alt(struct outbuf *ob, uint64_t v)
 	if (v)
 		outbuf__putn(ob, "0x", 2);
 	outbuf__hex(ob, v, 0);
+}
+
+/*
+ * Raw writers for the hot paths: the caller has reserved the room
+ * (outbuf__reserve) and writes at p, getting the new end back.
+ */
+static inline char *outbuf__raw_hex(char *p, uint64_t v, int width)
+{
+	static const char hex[] = "0123456789abcdef";
+	int n = (64 - __builtin_clzll(v | 1) + 3) / 4;
+	char *end;
+
+	if (width > n) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	end = p + n;
+	do {
+		*--end = hex[v & 15];
+		v >>= 4;
+	} while (end > p);
+	return p + n;
+}
+
+static inline char *outbuf__raw_str(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
 }
 
 #endif

@@ -21,6 +21,31 @@ void script_print__time(struct outbuf *ob, uint64_t t, bool ns)
 		outbuf__u64_zero(ob, (t % NSEC_PER_SEC) / NSEC_PER_USEC, 6);
 }
 
+/* "%12s: " of "sec.usec", or "%5lu.%09llu: " with --ns: once per line, so by hand */
+static void print_time_column(struct outbuf *ob, uint64_t t, bool ns)
+{
+	char tmp[24], *sec = outbuf__utoa(tmp, t / NSEC_PER_SEC), *p;
+	size_t nsec = tmp + 24 - sec, nfrac = ns ? 9 : 6, width = ns ? 15 : 12;
+	uint64_t frac = ns ? t % NSEC_PER_SEC : (t % NSEC_PER_SEC) / NSEC_PER_USEC;
+	size_t len = nsec + 1 + nfrac;
+
+	if (!outbuf__reserve(ob, (len > width ? len : width) + 2))
+		return;
+	p = ob->buf + ob->len;
+	for (size_t i = len; i < width; i++)
+		*p++ = ' ';
+	p = outbuf__raw_str(p, sec, nsec);
+	*p++ = '.';
+	for (size_t i = nfrac; i > 0; i--) {
+		p[i - 1] = '0' + frac % 10;
+		frac /= 10;
+	}
+	p += nfrac;
+	*p++ = ':';
+	*p++ = ' ';
+	ob->len = p - ob->buf;
+}
+
 static void print_misc(struct outbuf *ob, uint16_t misc, uint16_t record_type)
 {
 	size_t start = ob->len;
@@ -116,7 +141,6 @@ void script_print__start(struct script_printer *p, struct outbuf *ob, const stru
 
 	if (fields & SF_TIME) {
 		uint64_t t = s->time;
-		size_t start, n, width = p->nanosecs ? 15 : 12;
 
 		if (p->reltime) {
 			if (!p->initial_time)
@@ -126,16 +150,7 @@ void script_print__start(struct script_printer *p, struct outbuf *ob, const stru
 			t = p->previous_time ? s->time - p->previous_time : 0;
 			p->previous_time = s->time;
 		}
-		/* "%12s: " of "sec.usec", or "%5lu.%09llu: " */
-		start = ob->len;
-		script_print__time(ob, t, p->nanosecs);
-		n = ob->len - start;
-		if (n < width && outbuf__reserve(ob, width - n)) {
-			memmove(ob->buf + start + (width - n), ob->buf + start, n);
-			memset(ob->buf + start, ' ', width - n);
-			ob->len += width - n;
-		}
-		outbuf__putn(ob, ": ", 2);
+		print_time_column(ob, t, p->nanosecs);
 	}
 }
 
@@ -170,6 +185,43 @@ static bool stop_here(const struct script_printer *p, const struct ember_addr_lo
 	return false;
 }
 
+/* One "\t ip sym+off (dso)" line, written in one go. */
+static void print_frame(struct outbuf *ob, const struct ember_addr_location *al, uint64_t fields)
+{
+	const char *sym = al->sym_name ? al->sym_name : "[unknown]";
+	const char *dso = al->map && al->dso_name ? al->dso_name : "[unknown]";
+	size_t sl = (fields & SF_SYM) ? strlen(sym) : 0, dl = (fields & SF_DSO) ? strlen(dso) : 0;
+	char *p;
+
+	if (!outbuf__reserve(ob, 64 + sl + dl))
+		return;
+	p = ob->buf + ob->len;
+	*p++ = '\t';
+	if (fields & SF_IP) {
+		bool kernel = al->cpumode == PERF_RECORD_MISC_KERNEL ||
+			      al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+
+		/* user frames print the binary's offset, kernel ones the address */
+		p = outbuf__raw_hex(p, al->map && !kernel ? al->addr : al->ip, 16);
+	}
+	if (fields & SF_SYM) {
+		*p++ = ' ';
+		p = outbuf__raw_str(p, sym, sl);
+		if ((fields & SF_SYMOFFSET) && al->sym_name) {
+			p = outbuf__raw_str(p, "+0x", 3);
+			p = outbuf__raw_hex(p, al->sym_off, 0);
+		}
+	}
+	if (fields & SF_DSO) {
+		*p++ = ' ';
+		*p++ = '(';
+		p = outbuf__raw_str(p, dso, dl);
+		*p++ = ')';
+	}
+	*p++ = '\n';
+	ob->len = p - ob->buf;
+}
+
 static void print_chain(struct script_printer *p, struct outbuf *ob, const struct script_sample *ss,
 			uint64_t fields)
 {
@@ -178,24 +230,8 @@ static void print_chain(struct script_printer *p, struct outbuf *ob, const struc
 	if (p->max_stack && (unsigned int)nr > p->max_stack)
 		nr = (int)p->max_stack;
 	for (int i = 0; i < nr; i++) {
-		const struct ember_addr_location *al = &ss->chain[i];
-
-		outbuf__putc(ob, '\t');
-		if (fields & SF_IP) {
-			bool kernel = al->cpumode == PERF_RECORD_MISC_KERNEL ||
-				      al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-
-			/* user frames print the binary's offset, kernel ones the address */
-			outbuf__hex(ob, al->map && !kernel ? al->addr : al->ip, 16);
-		}
-		if (fields & SF_SYM) {
-			outbuf__putc(ob, ' ');
-			print_sym(ob, al, fields & SF_SYMOFFSET);
-		}
-		if (fields & SF_DSO)
-			print_dso(ob, al);
-		outbuf__putc(ob, '\n');
-		if (stop_here(p, al))
+		print_frame(ob, &ss->chain[i], fields);
+		if (stop_here(p, &ss->chain[i]))
 			break;
 	}
 }
