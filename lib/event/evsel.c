@@ -53,6 +53,8 @@ struct ember_evsel *ember_evsel__clone(const struct ember_evsel *orig)
 	evsel->kind = orig->kind;
 	evsel->exclude_guest_default = orig->exclude_guest_default;
 	evsel->precise_max = orig->precise_max;
+	if (orig->terms && !(evsel->terms = ember_evsel_terms__clone(orig->terms)))
+		failed = true;
 	if (orig->own_cpus)
 		evsel->own_cpus = ember_cpu_map__get(orig->own_cpus);
 	if (orig->own_threads)
@@ -99,6 +101,7 @@ void ember_evsel__delete(struct ember_evsel *evsel)
 	free(evsel->tp_name);
 	free(evsel->filter);
 	free(evsel->modifiers);
+	ember_evsel_terms__delete(evsel->terms);
 	free(evsel);
 }
 

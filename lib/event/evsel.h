@@ -4,6 +4,7 @@
 #define EMBER_LIB_EVSEL_H
 
 #include <ember/event.h>
+#include "event/evsel-terms.h"
 
 enum ember_evsel_kind {
 	EMBER_EVSEL_HARDWARE,	/* PERF_TYPE_HARDWARE, HW_CACHE, RAW, or a core PMU */
@@ -30,6 +31,7 @@ struct ember_evsel {
 	bool exclude_guest_default;	/* no :G/:H given */
 	bool precise_max;		/* :P */
 	char *modifiers;		/* the modifier text after ':' as given; owned, may be NULL */
+	struct ember_evsel_terms *terms; /* per-event terms ("/call-graph=fp/"); owned, may be NULL */
 
 	/* Set per evsel to override the list's maps (NULL: the list's). */
 	struct ember_cpu_map *own_cpus;

@@ -97,6 +97,13 @@ int ember_parse__u64(const char *s, size_t len, uint64_t *val);
  */
 int ember_parse__pmu_event(struct parser *p, const struct ember_pmu *pmu, const char *terms,
 			   int len, int pos, bool in_alias, const char *name, size_t name_len);
+/*
+ * Apply generic terms text (len bytes, at spec offset pos) to the evsels
+ * [first, nr) just added for a symbolic event or a tracepoint: name= renames
+ * them, config*, period and freq set their attrs, the rest go to
+ * evsel->terms. 0 or the error recorded.
+ */
+int ember_parse__event_terms(struct parser *p, int first, const char *terms, int len, int pos);
 
 /* ---- parse-suggest.c ---- */
 

@@ -5,6 +5,7 @@
  *   spec   := item (',' item)*
  *   item   := '{' event (',' event)* '}' [':' mods]  |  event
  *   event  := pmu '/' [term (',' term)*] '/' [mods]
+ *           | (name | sys ':' tp) '/' [term (',' term)*] '/' [mods]
  *           | 'mem:' addr ['/' len] [':' access] [':' mods]
  *           | name [':' mods]           hardware, software, tool, hw-cache, rHEX, PMU alias
  *           | sys ':' tp [':' mods]     tracepoints; sys and tp may be globs
@@ -151,31 +152,6 @@ struct ember_evsel *ember_parse__add_evsel(struct parser *p, const struct perf_e
 }
 
 /* ---- the event forms ---------------------------------------------------- */
-
-/* pmu/terms/mods: spec[s, slash1) the PMU, (slash1, slash2) terms, (slash2, e) mods. */
-static int parse_pmu_event(struct parser *p, int s, int slash1, int slash2, int e)
-{
-	const char *spec = p->spec;
-	const struct ember_pmu *pmu = ember_parse__get_pmu(p, spec + s, slash1 - s);
-	int first = p->nr, ret;
-
-	if (!pmu) {
-		if (errno == ENOMEM)
-			return parse_no_memory(p, s);
-		return ember_parse__fail_hint(p, -EINVAL, s, pmu_list_hint(p),
-					      "cannot find PMU '%.*s'; missing kernel support?",
-					      slash1 - s, spec + s);
-	}
-	if (slash2 + 1 < e && spec[slash2 + 1] == ':')
-		return parse_fail(p, -EINVAL, slash2 + 1, NULL,
-				  "unexpected ':': modifiers follow the closing '/' directly, "
-				  "as in '%.*su'", slash2 - s + 1, spec + s);
-	ret = ember_parse__pmu_event(p, pmu, spec + slash1 + 1, slash2 - slash1 - 1, slash1 + 1,
-				     false, spec + s, e - s);
-	if (ret)
-		return ret;
-	return ember_parse__event_mods(p, first, slash2 + 1, e);
-}
 
 /* mem:addr[/len][:access][:mods] */
 static int parse_breakpoint(struct parser *p, int s, int e)
@@ -455,6 +431,52 @@ static int parse_named(struct parser *p, int s, int e)
 	if (colon)
 		return parse_tracepoint(p, s, c1, e);
 	return ember_parse__unknown_event(p, s, e);
+}
+
+/*
+ * name/terms/mods: spec[s, slash1) a symbolic event, a tracepoint or a PMU
+ * (perf's lexer takes event names before PMU names), (slash1, slash2) its
+ * terms, (slash2, e) its modifiers.
+ */
+static int parse_pmu_event(struct parser *p, int s, int slash1, int slash2, int e)
+{
+	const char *spec = p->spec;
+	const char *colon = memchr(spec + s, ':', slash1 - s);
+	const struct ember_pmu *pmu;
+	int first = p->nr, ret;
+
+	if (slash2 + 1 < e && spec[slash2 + 1] == ':')
+		return parse_fail(p, -EINVAL, slash2 + 1, NULL,
+				  "unexpected ':': modifiers follow the closing '/' directly, "
+				  "as in '%.*su'", slash2 - s + 1, spec + s);
+	ret = colon ? 0 : add_symbolic(p, s, slash1, e);
+	if (ret < 0)
+		return ret;
+	if (!ret && colon) {
+		/* sys:name/terms/: named "sys:name", as perf names it */
+		ret = parse_tracepoint(p, s, colon - spec, slash1);
+		if (ret)
+			return ret;
+		ret = 1;
+	}
+	if (ret) {
+		ret = ember_parse__event_terms(p, first, spec + slash1 + 1, slash2 - slash1 - 1,
+					       slash1 + 1);
+		return ret ? ret : ember_parse__event_mods(p, first, slash2 + 1, e);
+	}
+	pmu = ember_parse__get_pmu(p, spec + s, slash1 - s);
+	if (!pmu) {
+		if (errno == ENOMEM)
+			return parse_no_memory(p, s);
+		return ember_parse__fail_hint(p, -EINVAL, s, pmu_list_hint(p),
+					      "cannot find PMU '%.*s'; missing kernel support?",
+					      slash1 - s, spec + s);
+	}
+	ret = ember_parse__pmu_event(p, pmu, spec + slash1 + 1, slash2 - slash1 - 1, slash1 + 1,
+				     false, spec + s, e - s);
+	if (ret)
+		return ret;
+	return ember_parse__event_mods(p, first, slash2 + 1, e);
 }
 
 /*

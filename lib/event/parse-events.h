@@ -7,6 +7,7 @@
 #ifndef EMBER_LIB_PARSE_EVENTS_H
 #define EMBER_LIB_PARSE_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <ember/event.h>
 
@@ -14,6 +15,7 @@ struct ember_parse_opts {
 	size_t sz;		/* sizeof(struct ember_parse_opts) */
 	const char *tracefs;	/* tracing dir holding events/; NULL: find (mount) it */
 	const char *pmu_dir;	/* PMU devices dir; NULL: /sys/bus/event_source/devices */
+	bool counting;		/* for ember stat: sampling-only terms are errors, as in perf stat */
 };
 
 /*

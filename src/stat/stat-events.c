@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "event/evsel.h"
+#include "event/parse-events.h"
 #include "stat/stat-events.h"
 
 int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *config)
@@ -12,7 +13,9 @@ int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *co
 	for (int i = 0; i < config->nr_event_specs; i++) {
 		const char *spec = config->event_specs[i];
 		struct ember_parse_error perr = { 0 };
-		int err = ember_evlist__parse_events(evlist, spec, &perr);
+		/* as perf stat: terms that only make sense when sampling are refused */
+		struct ember_parse_opts popts = { .sz = sizeof(popts), .counting = true };
+		int err = ember_evlist__parse_events_opts(evlist, spec, &perr, &popts);
 
 		if (!err)
 			continue;

@@ -629,8 +629,13 @@ TEST(parse_events_pmu_fixture)
 	CHECK_EQ(p.ret, 0);
 	parsed_exit(&p);
 	p = parse_with("cpu/call-graph=dwarf/", &f.opts);
-	CHECK_EQ(p.ret, -EINVAL);
-	CHECK(p.err.msg && strstr(p.err.msg, "not supported"));
+	CHECK_EQ(p.ret, 0);
+	CHECK(nth(&p, 0)->terms && nth(&p, 0)->terms->set == EMBER_TERM_CALLGRAPH);
+	CHECK_STR(nth(&p, 0)->terms ? nth(&p, 0)->terms->callgraph : NULL, "dwarf");
+	parsed_exit(&p);
+	p = parse_with("cpu/driver-config=x,event=1/", &f.opts);
+	CHECK_EQ(p.ret, 0);
+	CHECK_STR(nth(&p, 0)->terms ? nth(&p, 0)->terms->drv_cfg : NULL, "x");
 	parsed_exit(&p);
 	p = parse_with("cpu/event=1", &f.opts);
 	CHECK_EQ(p.ret, -EINVAL);
@@ -1160,4 +1165,146 @@ TEST(tracefs_glob)
 	CHECK(ember_is_glob("a*", 2));
 	CHECK(!ember_is_glob("a*", 1));
 	CHECK(!ember_is_glob("sched_switch", 12));
+}
+
+/*
+ * perf's generic terms on symbolic events and tracepoints
+ * ("cpu-clock/period=1000,call-graph=dwarf/"): names, attrs and the kept
+ * terms, as `perf record -e X` and `perf report --header-only` show them.
+ */
+TEST(parse_events_event_terms)
+{
+	struct parsed p;
+	struct ember_evsel *e;
+
+	p = parse("cpu-clock/period=1000/");
+	CHECK_EQ(p.ret, 0);
+	e = nth(&p, 0);
+	CHECK_STR(e->name, "cpu-clock/period=1000/");
+	CHECK_EQ(e->attr.type, PERF_TYPE_SOFTWARE);
+	CHECK_EQ(e->attr.config, PERF_COUNT_SW_CPU_CLOCK);
+	CHECK_EQ(e->attr.sample_period, 1000);
+	CHECK_EQ(e->attr.freq, 0);
+	CHECK(e->terms && (e->terms->set & EMBER_TERM_PERIOD) && e->terms->period == 1000);
+	parsed_exit(&p);
+
+	p = parse("cpu-clock/period=1000/u");
+	CHECK_EQ(p.ret, 0);
+	CHECK_STR(nth(&p, 0)->name, "cpu-clock/period=1000/u");
+	CHECK_EQ(nth(&p, 0)->attr.exclude_kernel, 1);
+	CHECK_EQ(nth(&p, 0)->attr.exclude_user, 0);
+	parsed_exit(&p);
+
+	p = parse("task-clock/name=foo,config=2/");
+	CHECK_EQ(p.ret, 0);
+	CHECK_STR(nth(&p, 0)->name, "foo");
+	CHECK_EQ(nth(&p, 0)->attr.config, 2);
+	CHECK(!nth(&p, 0)->terms);
+	parsed_exit(&p);
+
+	p = parse("cpu-clock/call-graph=dwarf,stack-size=4096,no-inherit,time=0,max-stack=5,"
+		  "overwrite,percore,aux-output,branch_type=any,nr=3,metric-id=m/");
+	CHECK_EQ(p.ret, 0);
+	e = nth(&p, 0);
+	CHECK(e->terms != NULL);
+	if (e->terms) {
+		CHECK_STR(e->terms->callgraph, "dwarf");
+		CHECK_EQ(e->terms->stack_size, 4096);
+		CHECK_EQ(e->terms->inherit, 0);
+		CHECK_EQ(e->terms->time, 0);
+		CHECK_EQ(e->terms->max_stack, 5);
+		CHECK_EQ(e->terms->overwrite, 1);
+		CHECK_EQ(e->terms->percore, 1);
+		CHECK_EQ(e->terms->aux_output, 1);
+		CHECK_STR(e->terms->branch_type, "any");
+		CHECK_EQ(e->terms->nr, 3);
+		CHECK_STR(e->terms->metric_id, "m");
+		CHECK(e->terms->set & EMBER_TERM_INHERIT);
+	}
+	parsed_exit(&p);
+
+	/* a clone keeps the terms (perf's evsel copies for each cpu list) */
+	p = parse("cpu-clock/call-graph=fp,inherit/");
+	CHECK_EQ(p.ret, 0);
+	{
+		struct ember_evsel *c = ember_evsel__clone(nth(&p, 0));
+
+		CHECK(c && c->terms && c->terms->inherit == 1);
+		CHECK_STR(c && c->terms ? c->terms->callgraph : NULL, "fp");
+		ember_evsel__delete(c);
+	}
+	parsed_exit(&p);
+
+	/* two events, one with terms */
+	p = parse("cpu-clock/call-graph=fp/,task-clock");
+	CHECK_EQ(p.ret, 0);
+	CHECK(nth(&p, 0)->terms != NULL);
+	CHECK(nth(&p, 1)->terms == NULL);
+	CHECK_STR(nth(&p, 1)->name, "task-clock");
+	parsed_exit(&p);
+
+	/* raw and cache events take terms too (perf accepts them at parse) */
+	p = parse("r1a8/period=10/,L1-dcache-loads/period=10/");
+	CHECK_EQ(p.ret, 0);
+	CHECK_EQ(nth(&p, 0)->attr.type, PERF_TYPE_RAW);
+	CHECK_EQ(nth(&p, 0)->attr.sample_period, 10);
+	CHECK_EQ(nth(&p, 1)->attr.type, PERF_TYPE_HW_CACHE);
+	parsed_exit(&p);
+
+	/* bad terms: unknown, PMU-only, bad values, a ':' after the slash */
+	p = parse("cpu-clock/bogus=1/");
+	CHECK_EQ(p.ret, -EINVAL);
+	CHECK_STR(p.err.msg, "unknown term 'bogus'");
+	CHECK_EQ(p.err.pos, 10);
+	CHECK(p.err.hint && strstr(p.err.hint, "call-graph") && strstr(p.err.hint, "no-inherit"));
+	parsed_exit(&p);
+	p = parse("cpu-clock/driver-config=x/");
+	CHECK_EQ(p.ret, -EINVAL);
+	parsed_exit(&p);
+	p = parse("cpu-clock/call-graph=xx/");
+	CHECK_EQ(p.ret, -EINVAL);
+	CHECK_STR(p.err.msg, "invalid call-graph mode 'xx'");
+	parsed_exit(&p);
+	p = parse("cpu-clock/stack-size=abc/");
+	CHECK_EQ(p.ret, -EINVAL);
+	parsed_exit(&p);
+	p = parse("cpu-clock/period/");
+	CHECK_EQ(p.ret, -EINVAL);
+	parsed_exit(&p);
+	p = parse("cpu-clock/call-graph/");
+	CHECK_EQ(p.ret, -EINVAL);
+	parsed_exit(&p);
+	p = parse("cpu-clock/period=1000/:u");
+	CHECK_EQ(p.ret, -EINVAL);
+	parsed_exit(&p);
+	p = parse("cpu-clock/,/");
+	CHECK_EQ(p.ret, -EINVAL);
+	parsed_exit(&p);
+	p = parse("cpu-clock//");
+	CHECK_EQ(p.ret, 0);
+	CHECK_STR(nth(&p, 0)->name, "cpu-clock//");
+	parsed_exit(&p);
+}
+
+/* perf stat takes config*, name, metric-id, period and percore only. */
+TEST(parse_events_terms_counting)
+{
+	struct ember_parse_opts opts = { .sz = sizeof(opts), .counting = true };
+	struct parsed p;
+
+	p = parse_with("task-clock/name=foo,period=10,percore,metric-id=x/", &opts);
+	CHECK_EQ(p.ret, 0);
+	CHECK_STR(nth(&p, 0)->name, "foo");
+	parsed_exit(&p);
+	p = parse_with("task-clock/no-inherit/", &opts);
+	CHECK_EQ(p.ret, -EINVAL);
+	CHECK_STR(p.err.msg, "'no-inherit' is not usable in 'ember stat'");
+	parsed_exit(&p);
+	p = parse_with("cpu-clock/call-graph=fp/", &opts);
+	CHECK_EQ(p.ret, -EINVAL);
+	CHECK_STR(p.err.msg, "'call-graph' is not usable in 'ember stat'");
+	parsed_exit(&p);
+	p = parse_with("cpu-clock/freq=10/", &opts);
+	CHECK_EQ(p.ret, -EINVAL);
+	parsed_exit(&p);
 }
