@@ -14,10 +14,12 @@
  * so starting and finishing cost milliseconds.
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <ember/ember.h>
 #include "builtin.h"
@@ -40,8 +42,8 @@ static int start(struct record *rec)
 {
 	int err;
 
-	/* A command's events enable themselves at its exec (enable_on_exec). */
-	if (!rec->target_none)
+	/* A command's events enable themselves at its exec (enable_on_exec); -D's wait. */
+	if (!rec->target_none && !rec->opts.delay_ms)
 		ember_evlist__enable(rec->evlist);
 	if (!rec->forks)
 		return 0;
@@ -55,6 +57,18 @@ static int start(struct record *rec)
 		ember_workload__wait(&rec->wl);
 		rec->wl_exited = true;
 		return 127;
+	}
+	if (rec->opts.delay_ms) {
+		struct timespec ts;
+
+		/* perf's messages; with -1 the events stay off (perf's --control would enable them) */
+		if (!rec->opts.quiet)
+			fprintf(stderr, "Events disabled\n");
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if (rec->opts.delay_ms > 0)
+			rec->enable_at_ns = (uint64_t)ts.tv_sec * 1000000000ULL +
+					    (uint64_t)ts.tv_nsec +
+					    (uint64_t)rec->opts.delay_ms * 1000000ULL;
 	}
 	return 0;
 }
@@ -154,19 +168,32 @@ int cmd_record(int argc, const char **argv)
 		old_print = ember_set_print(rec.opts.quiet ? NULL : print_all);
 		print_set = true;
 	}
-	record_target__init(&rec);
-	ret = record_output__init(&rec);
+	if (rec.opts.dry_run) {
+		ret = 0;
+		goto out;
+	}
+	ret = record_target__init(&rec);
+	if (!ret)
+		ret = record_output__init(&rec);
 	if (!ret)
 		ret = record_events__setup(&rec);
 	if (ret)
 		goto out;
-	ret = record_signals__init(&rec.sig);
+	ret = record_signals__init(&rec.sig, rec.opts.switch_output || rec.opts.overwrite);
 	if (ret) {
 		record_err("cannot set up signal handling: %s", strerror(-ret));
 		ret = 1;
 		goto out;
 	}
 	ret = record_target__prepare_workload(&rec);
+	if (!ret && rec.opts.realtime_prio) {
+		struct sched_param param = { .sched_priority = rec.opts.realtime_prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
+			record_err("Could not set realtime priority: %s", strerror(errno));
+			ret = 1;
+		}
+	}
 	if (!ret)
 		ret = record_target__maps(&rec);
 	if (!ret)
@@ -180,6 +207,7 @@ out:
 	if (rec.writer)
 		ember_data_writer__delete(rec.writer);
 	ember_synth_buildids__delete(rec.buildids);
+	record_output__exit(&rec);
 	if (rec.out_fd >= 0)
 		close(rec.out_fd);
 	if (rec.env_ready)

@@ -269,12 +269,16 @@ int ember_synth__mmaps(struct ember_synth *s, pid_t pid, pid_t tgid)
 static int synth_comm(struct ember_synth *s, pid_t tid, pid_t *tgid)
 {
 	struct synth_status st;
+	int err;
 
 	if (synth__read_status(s, 0, tid, &st))
 		return GONE;
 	*tgid = st.tgid;
 	s->counts.threads++;
-	return emit_comm(s, st.tgid, tid, st.comm);
+	err = emit_comm(s, st.tgid, tid, st.comm);
+	if (!err && s->opts.namespaces)
+		err = ember_synth__namespaces(s, st.tgid, tid);
+	return err;
 }
 
 pid_t ember_synth__comm(struct ember_synth *s, pid_t tid)
@@ -361,6 +365,9 @@ static int process_task(void *arg, pid_t tid)
 		return 0;
 	}
 	err = emit_fork(s, st.tgid, tid, st.ppid);
+	/* perf's order for a full thread: FORK, NAMESPACES, COMM */
+	if (!err && s->opts.namespaces)
+		err = ember_synth__namespaces(s, st.tgid, tid);
 	if (!err)
 		err = emit_comm(s, st.tgid, tid, st.comm);
 	if (err)

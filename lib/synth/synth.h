@@ -61,6 +61,7 @@ struct ember_synth_opts {
 	bool mmap_data;			/* perf record -d: readable data maps too */
 	bool no_mmap;			/* no evsel wants mmaps: COMM/FORK only */
 	unsigned int proc_map_timeout_ms; /* per maps file; 0: perf's 500 */
+	bool namespaces;		/* perf record --namespaces: NAMESPACES after each COMM */
 };
 
 /* What was emitted (and skipped) so far; accumulates across calls. */
@@ -143,6 +144,26 @@ int ember_synth__process(struct ember_synth *s, pid_t pid);
 
 /* ember_synth__process() for every process in /proc. Returns 0 or an error. */
 int ember_synth__all_processes(struct ember_synth *s);
+
+/*
+ * PERF_RECORD_NAMESPACES for task tid of process tgid: the dev/ino of its
+ * seven /proc/TID/ns links in perf's order (0/0 for one that cannot be
+ * read). Returns the emit callback's result.
+ */
+int ember_synth__namespaces(struct ember_synth *s, pid_t tgid, pid_t tid);
+
+/*
+ * One PERF_RECORD_CGROUP per directory of the cgroup file system mounted
+ * at mount (pre-order, the root as "/"), its id the kernfs file handle as
+ * perf takes it. Returns 0, -errno walking it, or the emit error.
+ */
+int ember_synth__cgroups(struct ember_synth *s, const char *mount);
+
+/*
+ * Where the cgroups perf_event filters on are mounted: the v1 perf_event
+ * controller, else cgroup2. Returns 0 with the path in buf, or -ENOENT.
+ */
+int ember_synth__cgroup_mount(char *buf, size_t size);
 
 /* ---- the kernel ------------------------------------------------------------ */
 

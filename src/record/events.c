@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "event/event-names.h"
 #include "record/events.h"
+#include "record/options.h"
 
 /* x86_64's PERF_REGS_MASK: every user register but ds, es, fs, gs. */
 #define DWARF_REGS_MASK 0xff0fffULL
@@ -104,9 +105,10 @@ static struct ember_evsel *add_dummy(struct ember_evlist *evlist)
 	return evsel;
 }
 
-static void config_callchain(const struct record_opts *o, struct perf_event_attr *a)
+static void config_callchain(enum record_callchain mode, unsigned int stack_size,
+			     struct perf_event_attr *a)
 {
-	switch (o->callchain) {
+	switch (mode) {
 	case RECORD_CALLCHAIN_NONE:
 		return;
 	case RECORD_CALLCHAIN_FP:
@@ -116,7 +118,7 @@ static void config_callchain(const struct record_opts *o, struct perf_event_attr
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER;
 		a->sample_regs_user = DWARF_REGS_MASK;
-		a->sample_stack_user = o->stack_size ? o->stack_size : RECORD_DWARF_STACK;
+		a->sample_stack_user = stack_size ? stack_size : RECORD_DWARF_STACK;
 		a->exclude_callchain_user = 1;
 		return;
 	case RECORD_CALLCHAIN_LBR:
@@ -162,7 +164,7 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		a->mmap_data = track;
 	}
-	config_callchain(o, a);
+	config_callchain(o->callchain, o->stack_size, a);
 	if (rec->opts.system_wide || rec->opts.cpu_list || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (o->raw_samples)
@@ -177,6 +179,52 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 	a->bpf_event = track && !o->no_bpf_event;
 	a->context_switch = track && o->switch_events;
 	a->build_id = track && o->buildid_mmap;
+	a->namespaces = track && o->namespaces;
+	a->cgroup = track && o->all_cgroups;
+
+	if (o->branch_stack) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_stack;
+	}
+	if (o->user_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user |= o->user_regs;
+	}
+	if (o->intr_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->intr_regs;
+	}
+	if (o->phys_addr)
+		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (o->data_page_size)
+		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (o->code_page_size)
+		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	/* x86's arch_evsel__set_sample_weight(): the struct form */
+	if (o->sample_weight)
+		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+	if (o->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
+	if (o->running_time)
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (o->no_samples)
+		a->sample_period = 0;	/* and sample_freq: one union */
+	if (o->no_buffering) {
+		a->watermark = 0;
+		a->wakeup_events = 1;
+	}
+	if (a->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		if (o->kernel_callchains && !o->user_callchains)
+			a->exclude_callchain_user = 1;
+		if (o->user_callchains && !o->kernel_callchains)
+			a->exclude_callchain_kernel = 1;
+	}
+	if (o->use_clockid) {
+		a->use_clockid = 1;
+		a->clockid = o->clockid;
+	}
+	if (o->overwrite)
+		a->write_backward = 1;
 
 	/* perf's --all-user leaves exclude_hv alone. */
 	if (o->all_user)
@@ -190,12 +238,106 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 	 * The -a dummy runs from its open to see every mmap.
 	 */
 	a->disabled = ember_evsel__is_group_leader(evsel);
-	a->enable_on_exec = rec->target_none && ember_evsel__is_group_leader(evsel);
+	a->enable_on_exec = rec->target_none && ember_evsel__is_group_leader(evsel) &&
+			    (!o->delay_ms || track);
 	if (track && evsel->attr.type == PERF_TYPE_SOFTWARE &&
 	    evsel->attr.config == PERF_COUNT_SW_DUMMY && (o->system_wide || o->cpu_list)) {
 		a->disabled = 0;
 		a->enable_on_exec = 0;
 	}
+}
+
+/* perf's evsel__reset_callgraph(): undo the global call graph mode on one evsel. */
+static void reset_callchain(enum record_callchain mode, struct perf_event_attr *a)
+{
+	a->sample_type &= ~(uint64_t)PERF_SAMPLE_CALLCHAIN;
+	if (mode == RECORD_CALLCHAIN_LBR) {
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type &= ~(uint64_t)(PERF_SAMPLE_BRANCH_USER |
+						     PERF_SAMPLE_BRANCH_CALL_STACK |
+						     PERF_SAMPLE_BRANCH_HW_INDEX);
+	}
+	if (mode == RECORD_CALLCHAIN_DWARF)
+		a->sample_type &= ~(uint64_t)(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+}
+
+/*
+ * The event's own terms over the command line's, as perf's
+ * evsel__apply_config_terms(): "cpu-clock/period=1000,call-graph=dwarf/"
+ * keeps its period under -F and its own call graph under -g.
+ */
+static int apply_terms(struct record *rec, struct ember_evsel *evsel)
+{
+	const struct ember_evsel_terms *t = evsel->terms;
+	struct perf_event_attr *a = &evsel->attr;
+	enum record_callchain mode = RECORD_CALLCHAIN_NONE;
+	const char *cg = NULL;
+
+	if (!t)
+		return 0;
+	if (t->set & EMBER_TERM_PERIOD) {
+		a->sample_period = t->period;
+		a->freq = 0;
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	}
+	if (t->set & EMBER_TERM_FREQ) {
+		a->sample_freq = t->freq;
+		a->freq = 1;
+		a->sample_type |= PERF_SAMPLE_PERIOD;
+	}
+	if (t->set & EMBER_TERM_TIME) {
+		if (t->time)
+			a->sample_type |= PERF_SAMPLE_TIME;
+		else
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	}
+	if (t->set & EMBER_TERM_BRANCH_TYPE) {
+		if (strcmp(t->branch_type, "no")) {
+			uint64_t mask;
+
+			if (record_options__parse_branch(t->branch_type, &mask))
+				return 2;
+			a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = mask;
+		} else {
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_BRANCH_STACK;
+		}
+	}
+	if (t->set & EMBER_TERM_INHERIT)
+		a->inherit = t->inherit;
+	if (t->set & EMBER_TERM_OVERWRITE)
+		a->write_backward = t->overwrite;
+	if (t->set & EMBER_TERM_AUX_OUTPUT)
+		a->aux_output = t->aux_output;
+	if (t->set & EMBER_TERM_AUX_SAMPLE_SIZE) {
+		record_err("%s: aux-sample-size samples an AUX area event (Intel PT, CoreSight) "
+			   "in the group; this machine has no AUX area PMU",
+			   ember_evsel__name(evsel));
+		return 1;
+	}
+
+	if (!(t->set & (EMBER_TERM_CALLGRAPH | EMBER_TERM_MAX_STACK)) &&
+	    !((t->set & EMBER_TERM_STACK_SIZE) && t->stack_size))
+		return 0;
+	if (t->set & EMBER_TERM_CALLGRAPH)
+		cg = t->callgraph;
+	else if ((t->set & EMBER_TERM_MAX_STACK) && t->max_stack)
+		cg = "fp";
+	if (cg && strcmp(cg, "no"))
+		record_options__parse_callchain(cg, &mode, &(unsigned int){ 0 });
+	if (rec->opts.callchain != RECORD_CALLCHAIN_NONE)
+		reset_callchain(rec->opts.callchain, a);
+	if (mode == RECORD_CALLCHAIN_NONE)
+		return 0;
+	if (mode == RECORD_CALLCHAIN_DWARF) {
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		a->mmap_data = evsel == rec->tracking;
+	}
+	config_callchain(mode, (t->set & EMBER_TERM_STACK_SIZE) ? (t->stack_size + 7) & ~7u : 0,
+			 a);
+	if ((t->set & EMBER_TERM_MAX_STACK) && t->max_stack)
+		a->sample_max_stack = (uint16_t)(t->max_stack > 0xffff ? 0xffff : t->max_stack);
+	return 0;
 }
 
 /*
@@ -210,10 +352,11 @@ static void config_sample_id(struct record *rec)
 	struct ember_evsel *pos;
 	bool identifier = false;
 
-	if (evlist->nr_entries <= 1 && !rec->pipe)
+	if (evlist->nr_entries <= 1 && !rec->pipe && !rec->opts.sample_identifier)
 		return;
 	ember_evlist__for_each(evlist, pos)
-		if (pos->attr.sample_type != evlist->first->attr.sample_type)
+		if (pos->attr.sample_type != evlist->first->attr.sample_type ||
+		    rec->opts.sample_identifier)
 			identifier = true;
 	ember_evlist__for_each(evlist, pos) {
 		if (identifier) {
@@ -234,16 +377,29 @@ int record_events__setup(struct record *rec)
 		record_err("out of memory");
 		return 1;
 	}
+	/* --group: every event in one group, led by the first */
+	if (o->group && rec->evlist->nr_entries > 1 && !rec->evlist->nr_groups)
+		ember_evlist__make_group(rec->evlist, rec->evlist->first);
 	rec->tracking = rec->evlist->first;
-	if (o->system_wide || o->cpu_list) {
+	/*
+	 * As perf: a dummy tracks mmaps and tasks from the start for -a/-C, and
+	 * from the exec for -D, while the sampling events wait.
+	 */
+	if (o->system_wide || o->cpu_list || (o->delay_ms && rec->target_none)) {
 		rec->tracking = add_dummy(rec->evlist);
 		if (!rec->tracking) {
 			record_err("out of memory");
 			return 1;
 		}
 	}
-	ember_evlist__for_each(rec->evlist, pos)
+	ember_evlist__for_each(rec->evlist, pos) {
+		int err;
+
 		config_evsel(rec, pos);
+		err = apply_terms(rec, pos);
+		if (err)
+			return err;
+	}
 	config_sample_id(rec);
 	return 0;
 }

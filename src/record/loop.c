@@ -7,10 +7,17 @@
  * nothing. Each wake-up is counted for "Woken up N times".
  */
 #include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/wait.h>
+#include "event/cpumap.h"
 #include "record/loop.h"
 #include "record/output.h"
+#include "record/overwrite.h"
+#include "record/synth.h"
 
 static uint64_t now_ns(void)
 {
@@ -28,9 +35,12 @@ static uint64_t now_ns(void)
 static size_t time_offset(const struct record *rec)
 {
 	uint64_t st = rec->evlist->first->attr.sample_type;
+	struct ember_evsel *pos;
 
-	if (!(st & PERF_SAMPLE_TIME))
-		return 0;
+	/* a time=0 term leaves some events without: no SAMPLE_TIME then */
+	ember_evlist__for_each(rec->evlist, pos)
+		if (!(pos->attr.sample_type & PERF_SAMPLE_TIME))
+			return 0;
 	return (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0) + 16;
 }
 
@@ -56,8 +66,67 @@ static void account(struct record *rec, const struct perf_event_header *ev, size
 	}
 }
 
-/* One pass over every buffer. Returns the bytes copied, or -errno from the writer. */
-static int64_t read_pass(struct record *rec)
+/* --affinity: run on the cpus of the buffer about to be read (perf's record__adjust_affinity). */
+static void adjust_affinity(struct record *rec, int idx)
+{
+	int cpu;
+
+	if (rec->opts.affinity == RECORD_AFFINITY_SYS || idx >= ember_cpu_map__nr(rec->cpus))
+		return;
+	cpu = ember_cpu_map__cpu(rec->cpus, idx);
+	if (cpu < 0 || cpu == rec->affinity_cpu)
+		return;
+	if (rec->opts.affinity == RECORD_AFFINITY_CPU) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	} else {
+		/* node: the cpus of the buffer's NUMA node */
+		char path[128];
+		FILE *f;
+
+		for (int node = 0; node < 1024; node++) {
+			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/node%d", cpu,
+				 node);
+			if (access(path, F_OK))
+				continue;
+			snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
+				 node);
+			f = fopen(path, "re");
+			if (f) {
+				char list[4096];
+
+				if (fgets(list, sizeof(list), f)) {
+					struct ember_cpu_map *m;
+
+					list[strcspn(list, "\n")] = '\0';
+					m = ember_cpu_map__new(list);
+					if (m) {
+						cpu_set_t set;
+
+						CPU_ZERO(&set);
+						for (int i = 0; i < ember_cpu_map__nr(m); i++)
+							CPU_SET(ember_cpu_map__cpu(m, i), &set);
+						sched_setaffinity(0, sizeof(set), &set);
+						ember_cpu_map__put(m);
+					}
+				}
+				fclose(f);
+			}
+			break;
+		}
+	}
+	rec->affinity_cpu = cpu;
+}
+
+/*
+ * One pass over every buffer. `all`: read everything, else only the
+ * buffers holding --mmap-flush bytes. Returns the bytes copied, or -errno
+ * from the writer.
+ */
+static int64_t read_pass_flush(struct record *rec, bool all)
 {
 	static const struct perf_event_header round = {
 		.type = EMBER_RECORD_FINISHED_ROUND,
@@ -71,9 +140,14 @@ static int64_t read_pass(struct record *rec)
 	for (int i = 0; i < evlist->nr_mmaps && !err; i++) {
 		struct ember_mmap *map = evlist->mmaps[i];
 		const struct perf_event_header *ev;
+		size_t avail;
 
-		if (!ember_mmap__read_init(map))
+		if (rec->overwrite_maps && rec->overwrite_maps[i])
+			continue;	/* backward buffers: read at the end (overwrite.c) */
+		avail = ember_mmap__read_init(map);
+		if (!avail || (!all && avail < rec->mmap_flush))
 			continue;
+		adjust_affinity(rec, i);
 		while ((ev = ember_mmap__read_event(map)) != NULL) {
 			account(rec, ev, toff);
 			err = record_output__write(rec, ev, ev->size);
@@ -86,6 +160,11 @@ static int64_t read_pass(struct record *rec)
 	if (!err && total)
 		err = record_output__write(rec, &round, sizeof(round));
 	return err ? err : total;
+}
+
+static int64_t read_pass(struct record *rec)
+{
+	return read_pass_flush(rec, rec->done || rec->draining);
 }
 
 bool record_loop__reap(struct record *rec)
@@ -111,13 +190,15 @@ static void after_poll(struct record *rec)
 	struct pollfd *sigp = &rec->pollfds[nr_buffers];
 
 	if (sigp->revents & POLLIN) {
-		bool child = false;
-		int sig = record_signals__read(&rec->sig, &child);
+		bool child = false, usr2 = false;
+		int sig = record_signals__read(&rec->sig, &child, &usr2);
 
 		if (sig) {
 			rec->stop_signal = sig;
 			rec->done = true;
 		}
+		if (usr2)
+			rec->usr2 = true;
 		if (child && record_loop__reap(rec))
 			rec->done = true;
 	}
@@ -158,12 +239,76 @@ static void maybe_sync(struct record *rec, bool *dirty)
  */
 static int poll_timeout(const struct record *rec, bool dirty)
 {
-	uint64_t period = RECORD_SYNC_INTERVAL_MS * 1000000ULL, since;
+	uint64_t period = RECORD_SYNC_INTERVAL_MS * 1000000ULL, since, now = now_ns();
+	int timeout = RECORD_SYNC_INTERVAL_MS;
 
-	if (!dirty)
-		return RECORD_SYNC_INTERVAL_MS;
-	since = now_ns() - rec->last_sync_ns;
-	return since >= period ? 0 : (int)((period - since + 999999) / 1000000);
+	if (dirty) {
+		since = now - rec->last_sync_ns;
+		timeout = since >= period ? 0 : (int)((period - since + 999999) / 1000000);
+	}
+	/* -D's enable and --switch-output's time are deadlines too */
+	for (int i = 0; i < 2; i++) {
+		uint64_t at = i ? rec->switch_at_ns : rec->enable_at_ns;
+		int ms;
+
+		if (!at)
+			continue;
+		ms = at <= now ? 0 : (int)((at - now + 999999) / 1000000);
+		if (ms < timeout)
+			timeout = ms;
+	}
+	return timeout;
+}
+
+/* -D: the sampling events start once the delay after the exec is over. */
+static void check_delay(struct record *rec)
+{
+	if (!rec->enable_at_ns || now_ns() < rec->enable_at_ns)
+		return;
+	rec->enable_at_ns = 0;
+	ember_evlist__enable(rec->evlist);
+	if (!rec->opts.quiet)
+		fprintf(stderr, "Events enabled\n");
+}
+
+/* --max-size: perf's stop once the file holds that much. */
+static void check_max_size(struct record *rec)
+{
+	uint64_t size;
+
+	if (!rec->opts.max_size || rec->done || !rec->writer)
+		return;
+	size = ember_data_writer__data_size(rec->writer);
+	if (size < rec->opts.max_size)
+		return;
+	if (!rec->opts.quiet)
+		fprintf(stderr, "[ ember record: perf size limit reached (%llu KB), stopping "
+			"session ]\n", (unsigned long long)(size >> 10));
+	rec->done = true;
+}
+
+/* --switch-output: SIGUSR2, a size or a period ends the current file. 0 or 1. */
+static int check_switch(struct record *rec)
+{
+	bool due = false;
+
+	if (!rec->opts.switch_output || rec->done || !rec->writer)
+		return 0;
+	if (rec->opts.switch_signal && rec->usr2)
+		due = true;
+	if (rec->opts.switch_size &&
+	    ember_data_writer__data_size(rec->writer) >= rec->opts.switch_size)
+		due = true;
+	if (rec->switch_at_ns && now_ns() >= rec->switch_at_ns) {
+		due = true;
+		rec->switch_at_ns = now_ns() + rec->opts.switch_time_s * 1000000000ULL;
+	}
+	if (!due)
+		return 0;
+	rec->usr2 = false;
+	if (record_output__switch(rec) || record_synth__restart(rec))
+		return 1;
+	return 0;
 }
 
 int record_loop__run(struct record *rec)
@@ -172,6 +317,9 @@ int record_loop__run(struct record *rec)
 	uint64_t last_check;
 
 	rec->last_sync_ns = last_check = now_ns();
+	rec->affinity_cpu = -1;
+	if (rec->opts.switch_time_s)
+		rec->switch_at_ns = last_check + rec->opts.switch_time_s * 1000000000ULL;
 	for (;;) {
 		int64_t n = read_pass(rec);
 		int timeout;
@@ -181,6 +329,15 @@ int record_loop__run(struct record *rec)
 		dirty |= n > 0;
 		maybe_sync(rec, &dirty);
 		if (rec->write_err)
+			return 1;
+		check_delay(rec);
+		check_max_size(rec);
+		if (rec->usr2 && rec->overwrite_maps && !rec->opts.switch_output) {
+			rec->usr2 = false;
+			if (record_overwrite__snapshot(rec))
+				return 1;
+		}
+		if (check_switch(rec))
 			return 1;
 		if (n == 0) {
 			if (rec->done || rec->draining)
@@ -210,7 +367,7 @@ int record_loop__drain(struct record *rec)
 	int64_t n;
 
 	do
-		n = read_pass(rec);
+		n = read_pass_flush(rec, true);
 	while (n > 0);
 	return n < 0 ? 1 : 0;
 }

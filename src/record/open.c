@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <ember/ember.h>
 #include "record/events.h"
 #include "record/open.h"
@@ -101,6 +102,10 @@ int record_open(struct record *rec)
 	err = ember_evlist__mmap(rec->evlist, pages);
 	if (err)
 		return mmap_error(rec, err, pages);
+	/* perf caps --mmap-flush at a quarter of the buffer */
+	rec->mmap_flush = rec->opts.mmap_flush;
+	if (rec->mmap_flush > pages * (size_t)sysconf(_SC_PAGESIZE) / 4)
+		rec->mmap_flush = pages * (size_t)sysconf(_SC_PAGESIZE) / 4;
 	if (build_pollfds(rec)) {
 		record_err("out of memory");
 		return 1;

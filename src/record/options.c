@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <unistd.h>
 #include "event/parse-events.h"
 #include "record/options.h"
@@ -274,6 +276,318 @@ static int opt_comp_level(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* perf's -j names (util/parse-branch-options.c), and -b's "any". */
+static const struct {
+	const char *name;
+	uint64_t bit;
+} branch_modes[] = {
+	{ "u", PERF_SAMPLE_BRANCH_USER },
+	{ "k", PERF_SAMPLE_BRANCH_KERNEL },
+	{ "hv", PERF_SAMPLE_BRANCH_HV },
+	{ "any", PERF_SAMPLE_BRANCH_ANY },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+	{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
+	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
+	{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
+	{ "cond", PERF_SAMPLE_BRANCH_COND },
+	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
+	{ "call", PERF_SAMPLE_BRANCH_CALL },
+	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+	{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+	{ "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
+	{ "priv", PERF_SAMPLE_BRANCH_PRIV_SAVE },
+};
+
+int record_options__parse_branch(const char *arg, uint64_t *mask)
+{
+	const uint64_t plm = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+			     PERF_SAMPLE_BRANCH_HV;
+	const char *p = arg;
+
+	*mask = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",|"), i;
+
+		for (i = 0; i < sizeof(branch_modes) / sizeof(branch_modes[0]); i++)
+			if (strlen(branch_modes[i].name) == len &&
+			    !strncmp(branch_modes[i].name, p, len))
+				break;
+		if (i == sizeof(branch_modes) / sizeof(branch_modes[0])) {
+			record_err("unknown branch filter %.*s, check man page", (int)len, p);
+			return -EINVAL;
+		}
+		*mask |= branch_modes[i].bit;
+		p += len;
+		if (*p)
+			p++;
+	}
+	/* As perf: privilege levels alone mean any branch at those levels. */
+	if (!(*mask & ~plm))
+		*mask |= PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+static int opt_branch_filter(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+	uint64_t mask;
+
+	if (unset) {
+		o->branch_stack = 0;
+		return 0;
+	}
+	if (record_options__parse_branch(arg, &mask))
+		return -1;
+	o->branch_stack |= mask;
+	return 0;
+}
+
+static int opt_branch_any(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	o->branch_stack = unset ? 0 : o->branch_stack | PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+/* x86_64's perf register names, in PERF_REG_X86_* order. */
+static const char *const x86_regs[] = {
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+};
+
+/* --user-regs / --intr-regs: "" or NULL is perf's default set, "?" lists them. */
+static int parse_regs(const char *what, const char *arg, uint64_t *mask)
+{
+	const char *p = arg;
+
+	if (!arg || !*arg) {
+		*mask = 0xff0fffULL;	/* every register but ds, es, fs, gs, as perf */
+		return 0;
+	}
+	if (!strcmp(arg, "?")) {
+		fputs("available registers:", stdout);
+		for (size_t i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
+			printf(" %s", x86_regs[i]);
+		putchar('\n');
+		return 1;
+	}
+	*mask = 0;
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
+			if (strlen(x86_regs[i]) == len && !strncasecmp(x86_regs[i], p, len))
+				break;
+		if (i == sizeof(x86_regs) / sizeof(x86_regs[0])) {
+			record_err("unknown register \"%.*s\" in %s, check man page (or %s=?)",
+				   (int)len, p, what, what);
+			return -1;
+		}
+		*mask |= 1ULL << i;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+static int opt_user_regs(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	if (unset) {
+		o->user_regs = 0;
+		return 0;
+	}
+	return parse_regs("--user-regs", arg, &o->user_regs);
+}
+
+static int opt_intr_regs(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	if (unset) {
+		o->intr_regs = 0;
+		return 0;
+	}
+	return parse_regs("--intr-regs", arg, &o->intr_regs);
+}
+
+/* perf's clockid names (util/clockid.c), and numbers. */
+static const struct {
+	const char *name;
+	int id;
+} clockids[] = {
+	{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
+	{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
+	{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW }, { "real", CLOCK_REALTIME },
+	{ "boot", CLOCK_BOOTTIME },
+};
+
+static int opt_clockid(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+	const char *name = arg;
+	char *end;
+	long v;
+
+	if (unset) {
+		o->use_clockid = false;
+		return 0;
+	}
+	if (!strncasecmp(name, "CLOCK_", 6))
+		name += 6;
+	for (size_t i = 0; i < sizeof(clockids) / sizeof(clockids[0]); i++) {
+		if (!strcasecmp(clockids[i].name, name)) {
+			o->use_clockid = true;
+			o->clockid = clockids[i].id;
+			return 0;
+		}
+	}
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (errno || end == arg || *end || v < 0) {
+		record_err("unknown clockid %s, check man page", arg);
+		return -1;
+	}
+	/* The kernel's perf clocks: the ones clock_gettime() reads without a task or cpu. */
+	if (v != CLOCK_MONOTONIC && v != CLOCK_MONOTONIC_RAW && v != CLOCK_REALTIME &&
+	    v != CLOCK_BOOTTIME && v != CLOCK_TAI) {
+		record_err("wrong clockid (%ld): perf events time with monotonic, monotonic_raw, "
+			   "realtime, boottime or tai", v);
+		return -1;
+	}
+	o->use_clockid = true;
+	o->clockid = (int)v;
+	return 0;
+}
+
+/* A size with an optional B/K/M/G suffix. Returns 0 or -EINVAL. */
+int record_options__parse_size(const char *arg, uint64_t *bytes)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || end == arg || arg[0] == '-')
+		return -EINVAL;
+	switch (*end) {
+	case '\0': break;
+	case 'B': case 'b': mul = 1; end++; break;
+	case 'K': case 'k': mul = 1ULL << 10; end++; break;
+	case 'M': case 'm': mul = 1ULL << 20; end++; break;
+	case 'G': case 'g': mul = 1ULL << 30; end++; break;
+	default: return -EINVAL;
+	}
+	if (*end || v > UINT64_MAX / mul)
+		return -EINVAL;
+	*bytes = v * mul;
+	return 0;
+}
+
+static int opt_max_size(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	if (unset) {
+		o->max_size = 0;
+		return 0;
+	}
+	if (record_options__parse_size(arg, &o->max_size)) {
+		record_err("invalid --max-size '%s' (a size such as 200M)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_mmap_flush(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	if (unset) {
+		o->mmap_flush = 0;
+		return 0;
+	}
+	if (record_options__parse_size(arg, &o->mmap_flush)) {
+		record_err("invalid --mmap-flush '%s' (bytes, or a size such as 4K)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_affinity(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	if (unset || !strcmp(arg, "sys"))
+		o->affinity = RECORD_AFFINITY_SYS;
+	else if (!strcmp(arg, "node"))
+		o->affinity = RECORD_AFFINITY_NODE;
+	else if (!strcmp(arg, "cpu"))
+		o->affinity = RECORD_AFFINITY_CPU;
+	else {
+		record_err("--affinity takes node or cpu, not '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --switch-output[=signal|SIZE|TIME]: perf's forms, SIZE in B/K/M/G, TIME in s/m/h/d. */
+int record_options__parse_switch_output(struct record_opts *o, const char *arg)
+{
+	size_t len = arg ? strlen(arg) : 0;
+	unsigned long long v;
+	char *end;
+
+	o->switch_output = true;
+	if (!arg || !strcmp(arg, "signal")) {
+		o->switch_signal = true;
+		return 0;
+	}
+	if (!record_options__parse_size(arg, &o->switch_size) && o->switch_size &&
+	    strchr("BbKkMmGg", arg[len - 1]))
+		return 0;
+	o->switch_size = 0;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!errno && end != arg && arg[0] != '-' && v && end[0] && !end[1]) {
+		unsigned long long mul = end[0] == 's' ? 1 : end[0] == 'm' ? 60 :
+					 end[0] == 'h' ? 3600 : end[0] == 'd' ? 86400 : 0;
+
+		if (mul) {
+			o->switch_time_s = v * mul;
+			return 0;
+		}
+	}
+	record_err("invalid --switch-output '%s': signal, a size (10M) or a time (30s, 5m, 1h, 1d)",
+		   arg);
+	return -EINVAL;
+}
+
+static int opt_switch_output(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	if (unset) {
+		o->switch_output = o->switch_signal = false;
+		o->switch_size = o->switch_time_s = 0;
+		return 0;
+	}
+	return record_options__parse_switch_output(o, arg) ? -1 : 0;
+}
+
+static int opt_threads(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	o->threads_given = !unset;
+	return 0;
+}
+
 static int usage_error(const char *msg)
 {
 	record_err("%s (see 'ember record --help')", msg);
@@ -358,6 +672,15 @@ static int check_options(struct record *rec)
 
 	if (o->pid && o->tid)
 		return usage_error("use either -p or -t, not both");
+	if (o->uid && (o->pid || o->tid))
+		return usage_error("use either -u or -p/-t, not both");
+	if (o->uid && (o->system_wide || o->cpu_list)) {
+		if (!o->quiet)
+			fprintf(stderr, "Warning:\nUID switch overriding %s\n",
+				o->system_wide ? "SYSTEM" : "CPU");
+		o->system_wide = false;
+		o->cpu_list = NULL;
+	}
 	if ((o->pid || o->tid) && (o->system_wide || o->cpu_list)) {
 		/* perf: "PID/TID switch overriding SYSTEM" */
 		if (!o->quiet)
@@ -367,12 +690,13 @@ static int check_options(struct record *rec)
 		o->cpu_list = NULL;
 	}
 	/* As perf: without a command or a target, the whole system until ^C. */
-	if (!rec->argc && !o->pid && !o->tid && !o->cpu_list)
+	if (!rec->argc && !o->pid && !o->tid && !o->uid && !o->cpu_list)
 		o->system_wide = true;
 	if (o->all_user && o->all_kernel)
 		return usage_error("--all-user and --all-kernel cannot be used together");
+	/* As perf: events on cpus get per-cpu buffers; --per-thread only matters for tasks. */
 	if (o->per_thread && (o->system_wide || o->cpu_list))
-		return usage_error("--per-thread records threads, -a/-C cpus: choose one");
+		o->per_thread = false;
 	/*
 	 * As perf: -t records exactly the threads given, without their future
 	 * children; per-thread buffers cannot take inherited events.
@@ -390,6 +714,43 @@ static int check_options(struct record *rec)
 			fprintf(stderr, "rounding mmap pages size to %lluK (%u pages)\n",
 				bytes >> 10, o->mmap_pages);
 	}
+	if (o->kcore) {
+		record_err("--kcore (a copy of /proc/kcore's kernel text in a perf.data directory) is "
+			   "not supported: ember reads kernel symbols from /proc/kallsyms");
+		return 1;
+	}
+	if (o->cgroup) {
+		record_err("-G/--cgroup (events counted only inside a cgroup) is not supported; "
+			   "--all-cgroups records the cgroup of every sample");
+		return 1;
+	}
+	if (o->snapshot || o->aux_sample) {
+		/* perf: "No AUX area tracing to snapshot" / "No AUX area event to sample" */
+		record_err("%s needs an AUX area PMU (Intel PT, Arm CoreSight/SPE); this machine "
+			   "has none", o->snapshot ? "-S/--snapshot" : "--aux-sample");
+		return 1;
+	}
+	if (o->off_cpu) {
+		record_err("--off-cpu (BPF off-cpu profiling) is not supported; "
+			   "-e sched:sched_switch -g records the switches");
+		return 1;
+	}
+	if (o->delay_ms < -1)
+		return usage_error("-D/--delay takes milliseconds, or -1 to start disabled");
+	if (o->delay_ms && !rec->argc)
+		return usage_error("-D/--delay applies to a command ember starts");
+	if (o->switch_output && rec->pipe_to_stdout)
+		return usage_error("--switch-output cannot write to a pipe");
+	if (o->switch_output && o->output && !strcmp(o->output, "-"))
+		return usage_error("--switch-output cannot write to a pipe");
+	if (o->switch_output)
+		o->timestamp_filename = true;
+	/* As perf: the overwrite buffers are only read at the end: describe the tasks then. */
+	if (o->overwrite)
+		o->tail_synthesize = true;
+	if (o->threads_given && !o->quiet)
+		fprintf(stderr, "Warning:\nember record reads every ring buffer from one thread "
+			"and writes one perf.data file; --threads changes nothing\n");
 	err = config_freq(o);
 	return err ? err : -1;
 }
@@ -452,6 +813,72 @@ int record_options__parse(struct record *rec, int argc, const char **argv)
 		  "22 - greatest compression)", opt_comp_level, OPTF_OPTARG, "1" },
 		OPT_UINTEGER(0, "proc-map-timeout", &o->proc_map_timeout, "ms",
 			     "per thread proc mmap processing timeout in ms"),
+		OPT_CALLBACK_NOARG('b', "branch-any", o, "sample any taken branches",
+				   opt_branch_any),
+		OPT_CALLBACK('j', "branch-filter", o, "branch filter mask",
+			     "branch stack filter modes", opt_branch_filter),
+		{ OPTION_CALLBACK, 0, "user-regs", o, "any register",
+		  "sample selected machine registers on interrupt, use '--user-regs=?' to list "
+		  "register names", opt_user_regs, OPTF_OPTARG, "" },
+		{ OPTION_CALLBACK, 'I', "intr-regs", o, "any register",
+		  "sample selected machine registers on interrupt, use '-I?' to list register names",
+		  opt_intr_regs, OPTF_OPTARG, "" },
+		OPT_BOOLEAN(0, "phys-data", &o->phys_addr, "Record the sample physical addresses"),
+		OPT_BOOLEAN(0, "data-page-size", &o->data_page_size,
+			    "Record the sampled data address data page size"),
+		OPT_BOOLEAN(0, "code-page-size", &o->code_page_size,
+			    "Record the sampled code address (ip) page size"),
+		OPT_BOOLEAN('W', "weight", &o->sample_weight, "sample by weight (on special events only)"),
+		OPT_BOOLEAN(0, "transaction", &o->transaction,
+			    "sample transaction flags (special events only)"),
+		OPT_BOOLEAN(0, "sample-identifier", &o->sample_identifier, "Record the sample identifier"),
+		OPT_BOOLEAN(0, "running-time", &o->running_time,
+			    "Record running/enabled time of read (:S) events"),
+		OPT_BOOLEAN('n', "no-samples", &o->no_samples, "don't sample"),
+		OPT_BOOLEAN(0, "no-buffering", &o->no_buffering, "collect data without buffering"),
+		OPT_BOOLEAN(0, "kernel-callchains", &o->kernel_callchains,
+			    "collect kernel callchains"),
+		OPT_BOOLEAN(0, "user-callchains", &o->user_callchains, "collect user callchains"),
+		OPT_BOOLEAN(0, "group", &o->group, "put the counters into a counter group"),
+		OPT_BOOLEAN(0, "namespaces", &o->namespaces, "Record namespaces events"),
+		OPT_BOOLEAN(0, "all-cgroups", &o->all_cgroups, "Record cgroup events"),
+		OPT_STRING('G', "cgroup", &o->cgroup, "name", "monitor event in cgroup name only"),
+		OPT_CALLBACK('k', "clockid", o, "clockid",
+			     "clockid to use for events, see clock_gettime()", opt_clockid),
+		OPT_INTEGER('D', "delay", &o->delay_ms, "ms",
+			    "ms to wait before starting measurement after program start (-1: start "
+			    "with events disabled)"),
+		OPT_CALLBACK(0, "max-size", o, "size",
+			     "Limit the maximum size of the output file", opt_max_size),
+		OPT_CALLBACK(0, "mmap-flush", o, "number",
+			     "Minimal number of bytes that is extracted from mmap data pages "
+			     "(default: 1)", opt_mmap_flush),
+		OPT_CALLBACK(0, "affinity", o, "node|cpu",
+			     "Set affinity mask of trace reading thread to NUMA node cpu mask or "
+			     "cpu of processed mmap buffer", opt_affinity),
+		{ OPTION_CALLBACK, 0, "threads", o, "spec",
+		  "write collected trace data into several data files using parallel threads "
+		  "(ember: one reader)", opt_threads, OPTF_OPTARG, "" },
+		OPT_INTEGER('r', "realtime", &o->realtime_prio, "n",
+			    "collect data with this RT SCHED_FIFO priority"),
+		OPT_STRING('u', "uid", &o->uid, "user", "user to profile"),
+		OPT_BOOLEAN(0, "dry-run", &o->dry_run, "Parse options then exit"),
+		OPT_BOOLEAN(0, "tail-synthesize", &o->tail_synthesize,
+			    "synthesize non-sample events at the end of output"),
+		OPT_BOOLEAN(0, "overwrite", &o->overwrite, "use overwrite mode"),
+		OPT_BOOLEAN(0, "timestamp-filename", &o->timestamp_filename,
+			    "append timestamp to output filename"),
+		{ OPTION_CALLBACK, 0, "switch-output", o, "signal or size[BKMG] or time[smhd]",
+		  "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold",
+		  opt_switch_output, OPTF_OPTARG, "signal" },
+		OPT_UINTEGER(0, "switch-max-files", &o->switch_max_files, "n",
+			     "Limit number of switch output generated files"),
+		OPT_BOOLEAN(0, "kcore", &o->kcore, "copy /proc/kcore"),
+		{ OPTION_BOOLEAN, 'S', "snapshot", &o->snapshot, NULL,
+		  "AUX area tracing Snapshot Mode (needs an AUX area PMU)" },
+		OPT_BOOLEAN(0, "aux-sample", &o->aux_sample,
+			    "Sample AUX area (needs an AUX area PMU)"),
+		OPT_BOOLEAN(0, "off-cpu", &o->off_cpu, "Enable off-cpu analysis"),
 		OPT_END(),
 	};
 	int n;

@@ -29,4 +29,17 @@ int record_options__parse_mmap_pages(const char *arg, unsigned int *pages, bool 
 int record_options__parse_callchain(const char *arg, enum record_callchain *mode,
 				    unsigned int *stack_size);
 
+/*
+ * Parse a branch filter ("any", "any_call,u", ...: perf's -j names) into
+ * PERF_SAMPLE_BRANCH_* bits; without a privilege level (u, k, hv) the
+ * kernel takes the event's. Returns 0 or -EINVAL (message printed).
+ */
+int record_options__parse_branch(const char *arg, uint64_t *mask);
+
+/* A size with an optional B/K/M/G suffix into *bytes. 0 or -EINVAL. */
+int record_options__parse_size(const char *arg, uint64_t *bytes);
+
+/* --switch-output's argument (NULL: "signal") into o. 0 or -EINVAL (message printed). */
+int record_options__parse_switch_output(struct record_opts *o, const char *arg);
+
 #endif

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <ember/trace.h>
 #include "data/format.h"
 #include "record/output.h"
@@ -140,6 +142,23 @@ static int setup_env(struct record *rec)
 	err = ember_env__set_cmdline(&rec->env, rec->orig_argc, rec->orig_argv);
 	if (err)
 		return err;
+	/* -k: the clock's resolution, and a wall-clock reference for it (perf's record__init_clock) */
+	if (rec->opts.use_clockid) {
+		struct timespec res, ref;
+		struct timeval tod;
+
+		if (!clock_getres(rec->opts.clockid, &res) && !res.tv_sec)
+			rec->env.clockid_res_ns = (uint64_t)res.tv_nsec;
+		ember_env__set_feat(&rec->env, EMBER_FEAT_CLOCKID, true);
+		if (!gettimeofday(&tod, NULL) && !clock_gettime(rec->opts.clockid, &ref)) {
+			rec->env.clockid = (uint32_t)rec->opts.clockid;
+			rec->env.clock_tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL +
+						(uint64_t)tod.tv_usec * 1000ULL;
+			rec->env.clock_clockid_ns = (uint64_t)ref.tv_sec * 1000000000ULL +
+						    (uint64_t)ref.tv_nsec;
+			ember_env__set_feat(&rec->env, EMBER_FEAT_CLOCK_DATA, true);
+		}
+	}
 	/* Filled at close; in pipe mode perf sends the section with zero times too. */
 	ember_env__set_feat(&rec->env, EMBER_FEAT_SAMPLE_TIME, true);
 	err = add_groups(rec);
@@ -183,7 +202,8 @@ static int add_attrs(struct record *rec)
 	return 0;
 }
 
-int record_output__open(struct record *rec)
+/* Create the file (or take the pipe), declare the events and write the header. 0 or 1. */
+static int open_file(struct record *rec)
 {
 	struct ember_data_writer_opts wo = {
 		.sz = sizeof(wo),
@@ -193,19 +213,6 @@ int record_output__open(struct record *rec)
 	};
 	int err;
 
-	err = setup_env(rec);
-	if (err) {
-		record_err("cannot describe this machine for the header: %s", strerror(-err));
-		return 1;
-	}
-	if (!rec->pipe) {
-		err = backup(rec->path);
-		if (err) {
-			record_err("cannot rename %s to %s.old: %s", rec->path, rec->path,
-				   strerror(-err));
-			return 1;
-		}
-	}
 	/* As perf: no build-ids in pipe mode, with -B, or when the maps carry them. */
 	if (!rec->pipe && !rec->opts.no_buildid && !rec->opts.buildid_mmap) {
 		rec->buildids = ember_synth_buildids__new();
@@ -228,6 +235,26 @@ int record_output__open(struct record *rec)
 		return 1;
 	}
 	return 0;
+}
+
+int record_output__open(struct record *rec)
+{
+	int err;
+
+	err = setup_env(rec);
+	if (err) {
+		record_err("cannot describe this machine for the header: %s", strerror(-err));
+		return 1;
+	}
+	if (!rec->pipe) {
+		err = backup(rec->path);
+		if (err) {
+			record_err("cannot rename %s to %s.old: %s", rec->path, rec->path,
+				   strerror(-err));
+			return 1;
+		}
+	}
+	return open_file(rec);
 }
 
 int record_output__write(struct record *rec, const void *data, size_t size)
@@ -330,32 +357,20 @@ out:
 	return err;
 }
 
-/* perf's closing line, with "ember" for "perf"; `comp` is the data size after compression. */
-static void print_summary(const struct record *rec, uint64_t size, uint64_t comp)
+/*
+ * Finish the file: the build-ids of what was mapped, SAMPLE_TIME and the
+ * other features, the final header. Returns 0, or 1 after a write error
+ * (kept in rec->write_err; the last sync's header stays, salvaged).
+ */
+static int finish_file(struct record *rec)
 {
-	fprintf(stderr, "[ ember record: Captured and wrote %.3f MB %s", size / 1024.0 / 1024.0,
-		rec->path);
-	if (rec->stats.samples)
-		fprintf(stderr, " (%llu samples)", (unsigned long long)rec->stats.samples);
-	if (rec->opts.comp_level > 0 && rec->stats.bytes && comp)
-		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
-			rec->stats.bytes / 1024.0 / 1024.0, (double)rec->stats.bytes / comp);
-	fprintf(stderr, " ]\n");
-}
-
-int record_output__close(struct record *rec, bool summary)
-{
-	uint64_t size, comp;
-	struct stat st;
 	int err;
 
-	if (!rec->writer)
-		return 0;
 	rec->env.first_sample_time = rec->stats.first_time;
 	rec->env.last_sample_time = rec->stats.last_time;
 	/* Flush first so the data size is final; on error the last sync's header stays. */
 	err = record_output__sync(rec);
-	comp = ember_data_writer__data_size(rec->writer);
+	rec->file_bytes = ember_data_writer__data_size(rec->writer);
 	if (err) {
 		ember_data_writer__delete(rec->writer);
 		rec->writer = NULL;
@@ -376,14 +391,118 @@ int record_output__close(struct record *rec, bool summary)
 	}
 	err = ember_data_writer__close(rec->writer, &rec->env);
 	rec->writer = NULL;
+	/* The next file (--switch-output) lists its own. */
+	for (uint32_t i = 0; i < rec->env.nr_build_ids; i++)
+		free(rec->env.build_ids[i].filename);
+	rec->env.nr_build_ids = 0;
+	ember_env__set_feat(&rec->env, EMBER_FEAT_BUILD_ID, false);
 	if (err) {
 		rec->write_err = err;
 		return 1;
 	}
-	size = comp;
+	return 0;
+}
+
+/* perf's timestamp suffix: local time to the centisecond, "YYYYmmddHHMMSScc". */
+static void timestamp(char *buf, size_t size)
+{
+	struct timeval tv;
+	struct tm tm;
+	char base[32];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(base, sizeof(base), "%Y%m%d%H%M%S", &tm);
+	snprintf(buf, size, "%.16s%02u", base, (unsigned int)(tv.tv_usec / 10000) % 100);
+}
+
+/* Rename the finished file to PATH.TIMESTAMP, keep at most --switch-max-files of them. */
+static int dump_file(struct record *rec)
+{
+	char ts[32], *name;
+
+	timestamp(ts, sizeof(ts));
+	if (asprintf(&name, "%s.%s", rec->path, ts) < 0) {
+		record_err("out of memory");
+		return 1;
+	}
+	if (rename(rec->path, name) < 0) {
+		record_err("cannot rename %s to %s: %s", rec->path, name, strerror(errno));
+		free(name);
+		return 1;
+	}
+	if (!rec->opts.quiet)
+		fprintf(stderr, "[ ember record: Dump %s ]\n", name);
+	if (rec->opts.switch_max_files) {
+		unsigned int max = rec->opts.switch_max_files;
+
+		if (!rec->dumped) {
+			rec->dumped = calloc(max, sizeof(*rec->dumped));
+			if (!rec->dumped) {
+				free(name);
+				return 1;
+			}
+		}
+		/* a ring of the newest names: the one it replaces is removed */
+		if (rec->dumped[rec->nr_dumped % max]) {
+			unlink(rec->dumped[rec->nr_dumped % max]);
+			free(rec->dumped[rec->nr_dumped % max]);
+		}
+		rec->dumped[rec->nr_dumped % max] = name;
+	} else {
+		free(name);
+	}
+	rec->nr_dumped++;
+	return 0;
+}
+
+int record_output__switch(struct record *rec)
+{
+	if (!rec->opts.quiet)
+		fprintf(stderr, "[ ember record: dump data: Woken up %llu times ]\n",
+			(unsigned long long)rec->stats.waking);
+	if (finish_file(rec) || dump_file(rec))
+		return 1;
+	memset(&rec->stats, 0, sizeof(rec->stats));
+	return open_file(rec);
+}
+
+/* perf's closing line, with "ember" for "perf"; `comp` is the data size after compression. */
+static void print_summary(const struct record *rec, uint64_t size, uint64_t comp)
+{
+	fprintf(stderr, "[ ember record: Captured and wrote %.3f MB %s%s",
+		size / 1024.0 / 1024.0, rec->path, rec->opts.timestamp_filename ? ".<timestamp>" : "");
+	if (rec->stats.samples)
+		fprintf(stderr, " (%llu samples)", (unsigned long long)rec->stats.samples);
+	if (rec->opts.comp_level > 0 && rec->stats.bytes && comp)
+		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
+			rec->stats.bytes / 1024.0 / 1024.0, (double)rec->stats.bytes / comp);
+	fprintf(stderr, " ]\n");
+}
+
+int record_output__close(struct record *rec, bool summary)
+{
+	uint64_t size;
+	struct stat st;
+
+	if (!rec->writer)
+		return 0;
+	if (finish_file(rec))
+		return 1;
+	size = rec->file_bytes;
 	if (!rec->pipe && stat(rec->path, &st) == 0)
 		size = (uint64_t)st.st_size;
+	if (!rec->pipe && rec->opts.timestamp_filename && dump_file(rec))
+		return 1;
 	if (summary && !rec->opts.quiet)
-		print_summary(rec, size, comp);
+		print_summary(rec, size, rec->file_bytes);
 	return 0;
+}
+
+void record_output__exit(struct record *rec)
+{
+	for (unsigned int i = 0; rec->dumped && i < rec->opts.switch_max_files; i++)
+		free(rec->dumped[i]);
+	free(rec->dumped);
+	rec->dumped = NULL;
 }

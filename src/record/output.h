@@ -37,6 +37,18 @@ int record_output__sync(struct record *rec);
  */
 int record_output__close(struct record *rec, bool summary);
 
+/*
+ * --switch-output: finish the current file, rename it PATH.TIMESTAMP (as
+ * perf: "[ ... Dump PATH.TIMESTAMP ]"), drop the oldest beyond
+ * --switch-max-files, and start a new PATH with the same events. The
+ * caller writes the synthesized records again. 0, or 1 (message printed,
+ * or rec->write_err).
+ */
+int record_output__switch(struct record *rec);
+
+/* Free what the output keeps across files. */
+void record_output__exit(struct record *rec);
+
 /* Explain a write error once: what failed, and that the data so far is kept. */
 void record_output__report_error(struct record *rec);
 

@@ -25,6 +25,8 @@
 #define RECORD_DWARF_STACK	8192
 #define RECORD_DWARF_STACK_MAX	65528
 
+enum { RECORD_AFFINITY_SYS, RECORD_AFFINITY_NODE, RECORD_AFFINITY_CPU };
+
 enum record_callchain {
 	RECORD_CALLCHAIN_NONE,
 	RECORD_CALLCHAIN_FP,
@@ -50,6 +52,14 @@ struct record_opts {
 	bool raw_samples, sample_addr, sample_cpu, sample_period, inherit_stat;
 	bool timestamp;			/* -T: time even where perf leaves it out */
 	bool switch_events, all_user, all_kernel, no_bpf_event, buildid_mmap;
+	uint64_t branch_stack;		/* -b/-j: PERF_SAMPLE_BRANCH_* filter, 0 off */
+	uint64_t user_regs, intr_regs;	/* --user-regs/-I register masks, 0 off */
+	bool phys_addr, data_page_size, code_page_size, sample_weight, transaction;
+	bool sample_identifier, running_time, no_samples, no_buffering;
+	bool kernel_callchains, user_callchains, group;
+	bool namespaces, all_cgroups;
+	bool use_clockid;
+	int clockid;			/* -k, when use_clockid */
 
 	/* output */
 	const char *output;		/* NULL: perf.data, or stdout when it is a pipe */
@@ -58,6 +68,23 @@ struct record_opts {
 	int comp_level;			/* -z: zstd level, 0 off */
 	bool no_buildid, no_buildid_cache, buildid_all;
 	unsigned int proc_map_timeout;	/* ms; 0: the synthesizer's default */
+	int delay_ms;			/* -D: ms after the exec before enabling; -1 never */
+	uint64_t max_size;		/* --max-size: stop at this many bytes of output, 0 none */
+	uint64_t mmap_flush;		/* --mmap-flush: bytes a buffer holds before it is read */
+	int affinity;			/* --affinity: RECORD_AFFINITY_* */
+	int realtime_prio;		/* -r: SCHED_FIFO priority, 0 off */
+	bool dry_run, threads_given, tail_synthesize, overwrite, timestamp_filename;
+	bool kcore, snapshot, aux_sample, off_cpu;
+	const char *cgroup;		/* -G: refused (needs cgroup-fd opens) */
+	const char *uid;		/* -u: the user whose processes to record */
+	char *uid_pids;			/* ... as a pid list; owned */
+
+	/* --switch-output */
+	bool switch_output;
+	bool switch_signal;		/* on SIGUSR2 */
+	uint64_t switch_size;		/* bytes, 0 off */
+	uint64_t switch_time_s;		/* seconds, 0 off */
+	unsigned int switch_max_files;	/* 0: keep every file */
 	bool quiet;
 	int verbose;
 
@@ -103,6 +130,9 @@ struct record {
 	struct ember_env env;
 	bool env_ready;
 	int write_err;			/* first writer error; recording stops */
+	uint64_t file_bytes;		/* data bytes of the file last finished */
+	char **dumped;			/* --switch-max-files: the newest files, a ring */
+	unsigned int nr_dumped;
 	/* executable maps seen, for the BUILD_ID section; NULL with -B and in pipe mode */
 	struct ember_synth_buildids *buildids;
 
@@ -114,6 +144,12 @@ struct record {
 
 	struct record_stats stats;
 	uint64_t last_sync_ns;
+	uint64_t enable_at_ns;		/* -D: when to enable the events, 0 done */
+	uint64_t switch_at_ns;		/* --switch-output=TIME: the next switch, 0 none */
+	size_t mmap_flush;		/* --mmap-flush in bytes, capped at a quarter buffer */
+	int affinity_cpu;		/* --affinity: the cpu the reader last moved to */
+	bool usr2;			/* SIGUSR2 came: switch output or take a snapshot */
+	bool *overwrite_maps;		/* per ring buffer: backward (--overwrite, overwrite term) */
 };
 
 /* Print one line "ember record: ..." on stderr (prefixed, newline added). */

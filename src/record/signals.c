@@ -6,23 +6,26 @@
 #include <sys/signalfd.h>
 #include "record/signals.h"
 
-static void stop_set(sigset_t *set)
+static void stop_set(sigset_t *set, bool usr2)
 {
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
 	sigaddset(set, SIGHUP);
 	sigaddset(set, SIGCHLD);
+	if (usr2)
+		sigaddset(set, SIGUSR2);
 }
 
-int record_signals__init(struct record_signals *s)
+int record_signals__init(struct record_signals *s, bool usr2)
 {
 	struct sigaction ign;
 	sigset_t set;
 	int err;
 
 	s->fd = -1;
-	stop_set(&set);
+	s->usr2 = usr2;
+	stop_set(&set, usr2);
 	if (sigprocmask(SIG_BLOCK, &set, &s->old_mask) < 0)
 		return -errno;
 	s->fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -37,7 +40,7 @@ int record_signals__init(struct record_signals *s)
 	return 0;
 }
 
-int record_signals__read(struct record_signals *s, bool *child)
+int record_signals__read(struct record_signals *s, bool *child, bool *usr2)
 {
 	struct signalfd_siginfo si;
 	int stop = 0;
@@ -47,7 +50,10 @@ int record_signals__read(struct record_signals *s, bool *child)
 	while (read(s->fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD)
 			*child = true;
-		else
+		else if (si.ssi_signo == SIGUSR2) {
+			if (usr2)
+				*usr2 = true;
+		} else
 			stop = (int)si.ssi_signo;
 	}
 	return stop;
@@ -60,7 +66,7 @@ void record_signals__exit(struct record_signals *s)
 	if (s->fd < 0)
 		return;
 	/* A second ^C while finishing must not kill ember when the mask goes back. */
-	record_signals__read(s, &child);
+	record_signals__read(s, &child, NULL);
 	close(s->fd);
 	s->fd = -1;
 	sigaction(SIGPIPE, &s->old_pipe, NULL);

@@ -14,6 +14,7 @@
 
 struct record_signals {
 	int fd;			/* the signalfd, -1 when not set up */
+	bool usr2;		/* SIGUSR2 is read too (--switch-output, --overwrite) */
 	sigset_t old_mask;
 	struct sigaction old_pipe;
 };
@@ -23,13 +24,14 @@ struct record_signals {
  * A command forked afterwards gets default dispositions back (the
  * workload resets them). Returns 0 or -errno.
  */
-int record_signals__init(struct record_signals *s);
+int record_signals__init(struct record_signals *s, bool usr2);
 
 /*
- * Read every pending signal: *child is set on SIGCHLD, and the last
- * stopping signal (INT, TERM, HUP) is returned, or 0.
+ * Read every pending signal: *child is set on SIGCHLD, *usr2 on SIGUSR2
+ * (may be NULL), and the last stopping signal (INT, TERM, HUP) is
+ * returned, or 0.
  */
-int record_signals__read(struct record_signals *s, bool *child);
+int record_signals__read(struct record_signals *s, bool *child, bool *usr2);
 
 /* Close the signalfd and restore the mask and SIGPIPE. Safe when not set up. */
 void record_signals__exit(struct record_signals *s);

@@ -24,6 +24,7 @@ static int emit(void *ctx, const struct perf_event_header *hdr)
 static int synth_init(struct record *rec, struct ember_synth *s)
 {
 	struct ember_synth_opts o = {
+		.namespaces = rec->opts.namespaces,
 		.emit = emit,
 		.ctx = rec,
 		.sample_id_all = true,
@@ -203,7 +204,37 @@ static int tasks(struct record *rec, struct ember_synth *s)
 	return synth_error(rec, "cannot describe the target's threads", err);
 }
 
-int record_synth__start(struct record *rec)
+/* --all-cgroups: the cgroups that exist, as perf's perf_event__synthesize_cgroups(). */
+static int cgroups(struct record *rec, struct ember_synth *s)
+{
+	char mount[4096];
+	int err;
+
+	if (!rec->opts.all_cgroups || ember_synth__cgroup_mount(mount, sizeof(mount)))
+		return 0;
+	err = ember_synth__cgroups(s, mount);
+	if (err && !rec->write_err && !rec->opts.quiet) {
+		/* samples keep their cgroup ids; only the names are missing */
+		fprintf(stderr, "Warning:\nember record: cannot list the cgroups under %s: %s\n",
+			mount, strerror(-err));
+		err = 0;
+	}
+	return err;
+}
+
+/* The workload's threads again, for a file --switch-output starts: COMM and MMAP2s. */
+static int workload_tasks(struct record *rec, struct ember_synth *s)
+{
+	pid_t pid = rec->wl.pid;
+	int err;
+
+	if (!rec->target_none || !rec->wl_started || rec->wl_exited)
+		return 0;
+	err = ember_synth__threads(s, &pid, 1);
+	return err == -ESRCH ? 0 : err;
+}
+
+static int synthesize(struct record *rec, bool restart)
 {
 	struct ember_synth s;
 	int err, ret = 0;
@@ -217,12 +248,31 @@ int record_synth__start(struct record *rec)
 		err = event_update_names(rec);
 	if (!err)
 		err = maps(rec);
+	if (!err)
+		err = cgroups(rec, &s);
 	if (err)
 		ret = synth_error(rec, "cannot write the synthesized records", err);
 	else
 		ret = tasks(rec, &s);
+	if (!ret && restart) {
+		err = workload_tasks(rec, &s);
+		if (err)
+			ret = synth_error(rec, "cannot describe the command", err);
+	}
 	ember_synth__exit(&s);
 	return ret;
+}
+
+int record_synth__start(struct record *rec)
+{
+	return synthesize(rec, false);
+}
+
+int record_synth__restart(struct record *rec)
+{
+	int ret = synthesize(rec, true);
+
+	return ret ? ret : record_synth__finished_init(rec);
 }
 
 int record_synth__workload_comm(struct record *rec)

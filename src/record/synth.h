@@ -15,6 +15,13 @@
  */
 int record_synth__start(struct record *rec);
 
+/*
+ * The head of a new file --switch-output starts: the same records as
+ * record_synth__start(), the command's threads as they are now, and
+ * FINISHED_INIT. 0 or exit code.
+ */
+int record_synth__restart(struct record *rec);
+
 /* COMM of the command, forked but not yet exec'ed (perf's "perf-exec" COMM). 0 or exit code. */
 int record_synth__workload_comm(struct record *rec);
 

@@ -5,17 +5,104 @@
  * that already run (-p/-t), the whole system or some cpus (-a/-C), and any
  * of the last three for the duration of a command.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "event/cpumap.h"
 #include "record/target.h"
 
-void record_target__init(struct record *rec)
+/* The uid -u names: a user name or a number. Returns 0 or -ENOENT. */
+static int lookup_uid(const char *user, uid_t *uid)
 {
-	const struct record_opts *o = &rec->opts;
+	struct passwd *pw = getpwnam(user);
+	char *end;
+	unsigned long v;
 
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(user, &end, 10);
+	if (errno || end == user || *end)
+		return -ENOENT;
+	*uid = (uid_t)v;
+	return 0;
+}
+
+/*
+ * perf's -u: every process the user owns when recording starts (but
+ * ember itself), as a -p list. Returns 0 or an exit code (message printed).
+ */
+static int uid_pids(struct record *rec)
+{
+	struct record_opts *o = &rec->opts;
+	size_t len = 0, cap = 0;
+	char *list = NULL;
+	struct dirent *d;
+	uid_t uid;
+	DIR *dir;
+
+	if (lookup_uid(o->uid, &uid)) {
+		record_err("Invalid User: %s", o->uid);
+		return 2;
+	}
+	dir = opendir("/proc");
+	if (!dir) {
+		record_err("cannot list the processes in /proc: %s", strerror(errno));
+		return 1;
+	}
+	while ((d = readdir(dir)) != NULL) {
+		char path[64];
+		struct stat st;
+		pid_t pid = (pid_t)atoi(d->d_name);
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+		if (stat(path, &st) || st.st_uid != uid)
+			continue;
+		if (len + 16 > cap) {
+			char *grown = realloc(list, cap = cap ? cap * 2 : 4096);
+
+			if (!grown) {
+				closedir(dir);
+				free(list);
+				record_err("out of memory");
+				return 1;
+			}
+			list = grown;
+		}
+		len += (size_t)sprintf(list + len, "%s%d", len ? "," : "", (int)pid);
+	}
+	closedir(dir);
+	if (!list) {
+		record_err("user %s has no processes to record", o->uid);
+		return 1;
+	}
+	o->uid_pids = list;
+	o->pid = list;
+	return 0;
+}
+
+int record_target__init(struct record *rec)
+{
+	struct record_opts *o = &rec->opts;
+
+	if (o->uid && !o->pid && !o->tid) {
+		int err = uid_pids(rec);
+
+		if (err)
+			return err;
+	}
 	rec->forks = rec->argc > 0;
 	rec->target_none = rec->forks && !o->pid && !o->tid && !o->system_wide && !o->cpu_list;
+	return 0;
 }
 
 int record_target__prepare_workload(struct record *rec)
@@ -96,4 +183,6 @@ void record_target__exit(struct record *rec)
 	ember_thread_map__put(rec->threads);
 	rec->cpus = NULL;
 	rec->threads = NULL;
+	free(rec->opts.uid_pids);
+	rec->opts.uid_pids = NULL;
 }

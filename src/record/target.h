@@ -5,8 +5,12 @@
 
 #include "record/record.h"
 
-/* Derive rec->forks and rec->target_none from the options and the command. */
-void record_target__init(struct record *rec);
+/*
+ * Derive rec->forks and rec->target_none from the options and the command;
+ * -u becomes the -p list of the user's processes. Returns 0 or an exit
+ * code (message printed).
+ */
+int record_target__init(struct record *rec);
 
 /*
  * Fork the command, held before its exec (rec->wl), when there is one.

@@ -96,3 +96,57 @@ fi
 want=$("$PERF" report --header-only -i - <"$TMP/p.pipe" 2>/dev/null | grep '^# event :' | sed 's/id = {[^}]*}, //')
 got=$("$PERF" report --header-only -i - <"$TMP/e.pipe" 2>/dev/null | grep '^# event :' | sed 's/id = {[^}]*}, //')
 expect_eq "pipe" "$got" "$want"
+
+# The options added for perf users: sample fields, registers, clocks, side-band records.
+compare user-regs --user-regs
+compare user-regs-list --user-regs=ax,bx
+compare intr-regs --intr-regs
+compare weight -W
+compare transaction --transaction
+compare phys-data --phys-data
+compare data-page-size --data-page-size
+compare code-page-size --code-page-size
+compare clock-mono -k mono
+compare clock-raw -k monotonic_raw
+compare clock-realtime -k realtime
+compare clock-boottime -k boottime
+compare clock-tai -k tai
+compare clock-number -k 1
+compare namespaces --namespaces
+compare all-cgroups --all-cgroups
+compare no-samples -n
+compare no-buffering --no-buffering
+compare kernel-callchains --kernel-callchains -g
+compare user-callchains --user-callchains -g
+compare sample-identifier --sample-identifier
+compare running-time --running-time
+compare group-option --group -e cpu-clock,task-clock
+compare system-wide-per-thread -a --per-thread
+compare mmap-flush --mmap-flush 16
+compare affinity --affinity=cpu
+compare delay -D 10
+compare overwrite --overwrite
+compare tail-synthesize --tail-synthesize
+# Per-event terms: perf's evsel__apply_config_terms() over the command line.
+compare term-period -e cpu-clock/period=1000/
+compare term-period-F -F 100 -e cpu-clock/period=1000/
+compare term-freq -c 5000 -e cpu-clock/freq=100/
+compare term-name -e cpu-clock/name=foo/
+compare term-mods -e cpu-clock/period=1000/u
+compare term-cg-fp -e cpu-clock/call-graph=fp/
+compare term-cg-dwarf -e cpu-clock/call-graph=dwarf,stack-size=4096/
+compare term-cg-no -g -e cpu-clock/call-graph=no/
+compare term-cg-over-dwarf --call-graph dwarf -e cpu-clock/call-graph=fp/
+compare term-max-stack -e cpu-clock/max-stack=5/
+compare term-stack-size -e cpu-clock/stack-size=1000/
+compare term-no-inherit -e cpu-clock/no-inherit/
+compare term-inherit -i -e cpu-clock/inherit/
+compare term-time -e cpu-clock/time=0/
+compare term-percore -e cpu-clock/percore/
+compare term-config -e cpu-clock/config=2/
+compare term-two -e cpu-clock/call-graph=fp/,task-clock
+compare term-pmu -e software/config=0,period=5/
+if [ -d /sys/kernel/tracing/events/sched ]; then
+	compare term-tracepoint -e sched:sched_switch/call-graph=no/
+	compare term-tracepoint-fp -e sched:sched_switch/call-graph=fp/
+fi
