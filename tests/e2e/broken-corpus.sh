@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The broken perf.data corpus (tests/broken/, made by make-broken.py from two
+# real files) through every reader: libember's codec (data-tool, built with
+# ASan and UBSan), `ember report`, `ember report -D` and `ember script`.
+# For every file and tool: an end within 20 s with status 0 or 1 (never a
+# crash, a hang or a sanitizer report); a failure says why on stderr; when
+# EXPECT says nothing usable is left the commands fail; when it says some
+# samples are intact they are shown.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+CORPUS=$TOP/tests/broken
+if [ ! -f "$CORPUS/EXPECT" ]; then
+	skip corpus "no $CORPUS/EXPECT"
+	exit 0
+fi
+
+DT="$TMP/data-tool"
+export ASAN_OPTIONS=abort_on_error=0:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
+if ! cc -O1 -g -std=gnu11 -D_GNU_SOURCE -DEMBER_VERSION='"0"' -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined -I"$TOP/include" -I"$TOP/lib" -o "$DT" \
+	"$TOP/tests/tools/data-tool.c" "$TOP"/lib/data/*.c "$TOP"/lib/core/*.c 2>"$TMP/cc.err"; then
+	fail build-data-tool "$(head -5 "$TMP/cc.err")"
+	DT=""
+fi
+have_ember=1
+[ -x "$EMBER" ] || have_ember=0
+# Symbols are not what is tested here: an empty kallsyms keeps each run short.
+: >"$TMP/kallsyms"
+K=(--kallsyms "$TMP/kallsyms")
+
+declare -A bad		# check name -> offending files
+note() { bad[$1]+="$2 "; }
+
+# run CHECK-PREFIX CMD...: status in $rc, stdout in out, stderr in err
+run() {
+	local tag=$1
+	shift
+	timeout 20 "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc = 124 ]; then
+		note "$tag-no-crash-or-hang" "$name(hang)"
+	elif [ $rc != 0 ] && [ $rc != 1 ]; then
+		note "$tag-no-crash-or-hang" "$name(status-$rc)"
+	elif grep -qE 'Sanitizer|runtime error:' "$TMP/err"; then
+		note "$tag-no-crash-or-hang" "$name(sanitizer)"
+	elif [ $rc = 1 ] && ! grep -q . "$TMP/err"; then
+		note "$tag-fails-with-a-message" "$name"
+	fi
+}
+
+n=0
+while read -r name cls _; do
+	case $name in "#"* | "") continue ;; esac
+	f=$CORPUS/$name.data
+	[ -f "$f" ] || { note corpus-complete "$name"; continue; }
+	n=$((n + 1))
+	if [ -n "$DT" ]; then
+		run data-tool-check "$DT" check "$f"
+		run data-tool-samples "$DT" samples "$f"
+		got=$(sed -n 's/^samples //p' "$TMP/out")
+		[ "$cls" = part ] && [ "${got:-0}" = 0 ] && note data-tool-usable-part-read "$name"
+		[ "$cls" = none ] && [ "${got:-0}" != 0 ] && note data-tool-nothing-usable "$name"
+	fi
+	[ $have_ember = 1 ] || continue
+	run report-dump "$EMBER" report -D "${K[@]}" -i "$f"
+	run report "$EMBER" report --stdio "${K[@]}" -i "$f"
+	[ "$cls" = none ] && [ $rc = 0 ] && note report-nothing-usable-fails "$name"
+	[ "$cls" = part ] && ! grep -q '%' "$TMP/out" && note report-usable-part-shown "$name"
+	run script "$EMBER" script "${K[@]}" -i "$f"
+	[ "$cls" = none ] && [ $rc = 0 ] && note script-nothing-usable-fails "$name"
+	# a sample line starts with the comm; callchain lines are indented
+	[ "$cls" = part ] && ! grep -q '^[^[:space:]]' "$TMP/out" && note script-usable-part-shown "$name"
+done <"$CORPUS/EXPECT"
+
+[ $n -ge 100 ] && pass corpus-has-100-files || fail corpus-has-100-files "only $n files"
+checks=(corpus-complete)
+[ -n "$DT" ] && checks+=(data-tool-check-no-crash-or-hang data-tool-check-fails-with-a-message
+	data-tool-samples-no-crash-or-hang data-tool-usable-part-read data-tool-nothing-usable)
+[ $have_ember = 1 ] && checks+=(report-dump-no-crash-or-hang report-dump-fails-with-a-message
+	report-no-crash-or-hang report-fails-with-a-message report-nothing-usable-fails
+	report-usable-part-shown script-no-crash-or-hang script-fails-with-a-message
+	script-nothing-usable-fails script-usable-part-shown)
+[ $have_ember = 1 ] || skip ember-commands "no $EMBER: build first"
+for c in "${checks[@]}"; do
+	if [ -z "${bad[$c]:-}" ]; then
+		pass "$c"
+	else
+		set -- ${bad[$c]}
+		fail "$c" "$# of $n files, e.g. ${*:1:6}"
+	fi
+done
