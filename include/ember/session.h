@@ -94,6 +94,14 @@ struct ember_session_sample {
 EMBER_API int ember_session__callchain(struct ember_session *s,
 				       const struct ember_session_sample *ss,
 				       const struct ember_addr_location **chain);
+/*
+ * As ember_session__callchain(), resolving at most max entries (0: all),
+ * as perf's --max-stack does: the entries past the limit are not looked
+ * at, so an unknown context marker beyond it does not void the chain.
+ */
+EMBER_API int ember_session__callchain_max(struct ember_session *s,
+					   const struct ember_session_sample *ss, unsigned int max,
+					   const struct ember_addr_location **chain);
 
 struct ember_session_ops {
 	/* Each sample, in order. A non-zero return stops processing and is returned. */

@@ -264,6 +264,12 @@ out:
 int ember_session__callchain(struct ember_session *s, const struct ember_session_sample *ss,
 			     const struct ember_addr_location **chain)
 {
+	return ember_session__callchain_max(s, ss, 0, chain);
+}
+
+int ember_session__callchain_max(struct ember_session *s, const struct ember_session_sample *ss,
+				 unsigned int max, const struct ember_addr_location **chain)
+{
 	const struct ember_sample *sample = ss->sample;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
 	size_t n = 0;
@@ -281,7 +287,7 @@ int ember_session__callchain(struct ember_session *s, const struct ember_session
 		s->chain_alloc = sample->callchain_nr;
 		*chain = c;
 	}
-	for (uint64_t i = 0; i < sample->callchain_nr; i++) {
+	for (uint64_t i = 0; i < sample->callchain_nr && (!max || n < max); i++) {
 		uint64_t ip = sample->callchain[i];
 
 		switch (ember_callchain__context(ip, &cpumode)) {

@@ -155,7 +155,8 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 				  sm->period : ev->attr->attr.sample_period,
 	};
 	if (script_printer__chain_layout(&sc->pr, fields, out.sample_type)) {
-		out.nr_chain = ember_session__callchain(s, ss, &out.chain);
+		/* perf stops at --max-stack frames, and looks no further for bad markers */
+		out.nr_chain = ember_session__callchain_max(s, ss, sc->pr.max_stack, &out.chain);
 		if (out.nr_chain == -ENOMEM)
 			return -ENOMEM;
 		/* an unknown context marker: perf resets the chain and prints none of it */
