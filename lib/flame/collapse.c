@@ -65,6 +65,13 @@ struct ember_flame_collapse {
 
 	uint32_t *stack;
 	size_t alloc_stack;
+
+	/* Last answers, for runs of the same dso and the same thread. */
+	const void *last_dso;
+	bool last_dso_set, last_dso_odd;
+	const char *last_comm;
+	uint32_t last_pid, last_tid, last_root;
+	bool last_java, last_root_set;
 	char *buf;
 	size_t alloc_buf;
 };
@@ -403,7 +410,15 @@ static int entry_lookup(struct ember_flame_collapse *c, const struct ember_addr_
 	 * The address is part of the name without a symbol with include_addrs,
 	 * and the offset may be with a " (" dso (see entry_frames()).
 	 */
-	bool odd_dso = al->dso_name && strstr(al->dso_name, " (");
+	bool odd_dso;
+
+	/* Entries come in runs of one dso: remember the last answer. */
+	if (al->dso != c->last_dso || !c->last_dso_set) {
+		c->last_dso = al->dso;
+		c->last_dso_set = true;
+		c->last_dso_odd = al->dso_name && strstr(al->dso_name, " (");
+	}
+	odd_dso = c->last_dso_odd;
 	uint64_t pc = (!al->sym && c->opts.include_addrs) || (al->sym && odd_dso) ? al->addr : 0;
 	uint64_t key[3] = { (uintptr_t)al->sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
 	struct name_slot *e;
@@ -487,6 +502,16 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 	bool simple = clen >= 2;
 	int ret;
 
+	/*
+	 * Consecutive samples of one thread share the root. The comm string
+	 * lives as long as the machine, and a new comm is a new string.
+	 */
+	if (c->last_root_set && ss->al.comm == c->last_comm && sample->pid == c->last_pid &&
+	    sample->tid == c->last_tid) {
+		*id = c->last_root;
+		*java = c->last_java;
+		return 0;
+	}
 	for (size_t i = 0; simple && i < clen; i++)
 		if (is_space(comm[i]))
 			simple = false;
@@ -528,6 +553,13 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 	if (ret < 0)
 		return ret;
 	*id = ret;
+	/* Odd comms depend on the sample's time and period: only plain ones are kept. */
+	c->last_root_set = simple && ss->al.comm;
+	c->last_comm = ss->al.comm;
+	c->last_pid = sample->pid;
+	c->last_tid = sample->tid;
+	c->last_root = *id;
+	c->last_java = *java;
 	return 0;
 }
 

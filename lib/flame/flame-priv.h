@@ -21,7 +21,7 @@ struct flame_frame {
 
 /*
  * A node: one frame at one place in the tree. value counts the node and
- * everything above it; self what ends here. The BEFORE side of a diff has
+ * everything above it (valid after flame_sum()); self what ends here. The BEFORE side of a diff has
  * its own pair. start is the node's left edge in counts: set when the
  * node is made in a flame chart (time order), by the layout otherwise.
  */
@@ -31,6 +31,7 @@ struct flame_node {
 	uint32_t first_child;
 	uint32_t last_child;
 	uint32_t next_sibling;
+	uint32_t hint;		/* the child found last (a lookup shortcut) */
 	uint32_t depth;
 	double value;
 	double self;
@@ -38,6 +39,7 @@ struct flame_node {
 	double before_self;
 	double start;
 	uint64_t samples;
+	uint64_t samples_self;
 };
 
 struct flame_arena_chunk {
@@ -51,6 +53,9 @@ struct ember_flame {
 	bool reverse;
 	bool is_diff;
 	bool weighted;		/* some stack's value differs from its sample count */
+	bool summed;		/* value, before and samples are up to date (flame_sum) */
+	double total, total_before;
+	uint64_t samples;
 
 	struct flame_frame *frames;
 	uint32_t nr_frames, alloc_frames;
@@ -75,6 +80,8 @@ struct ember_flame {
 
 /* flame.c */
 uint64_t flame_hash(const void *data, size_t len, uint64_t seed);
+/* Sums value, before and samples up the tree (adds count only leaves). */
+void flame_sum(struct ember_flame *fl);
 
 /* Name of a frame without its "_[k]"-style suffix: returns the length to show. */
 size_t flame_display_len(const char *name, size_t len);

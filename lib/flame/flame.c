@@ -80,6 +80,7 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 	fl->nodes[0].first_child = FLAME_NONE;
 	fl->nodes[0].last_child = FLAME_NONE;
 	fl->nodes[0].next_sibling = FLAME_NONE;
+	fl->nodes[0].hint = FLAME_NONE;
 	fl->nr_nodes = 1;
 	return fl;
 }
@@ -266,10 +267,11 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 	n->first_child = FLAME_NONE;
 	n->last_child = FLAME_NONE;
 	n->next_sibling = FLAME_NONE;
+	n->hint = FLAME_NONE;
 	p = &fl->nodes[parent];
 	n->depth = p->depth + 1;
 	/* In a flame chart a node starts where the graph ends now. */
-	n->start = fl->nodes[0].value;
+	n->start = fl->total;
 	if (p->last_child == FLAME_NONE)
 		p->first_child = idx;
 	else
@@ -283,17 +285,25 @@ static uint32_t child_findnew(struct ember_flame *fl, uint32_t parent, uint32_t 
 {
 	/* +1 keeps key 0 free to mean an empty slot. */
 	uint64_t key = ((uint64_t)parent << 32 | frame) + 1;
+	uint32_t hint = fl->nodes[parent].hint;
 	size_t i;
 	uint32_t idx;
 
-	for (i = mix64(key) & fl->child_mask; fl->child_keys[i]; i = (i + 1) & fl->child_mask)
-		if (fl->child_keys[i] == key)
+	/* Samples come in runs of one stack: try the child found last time first. */
+	if (hint != FLAME_NONE && fl->nodes[hint].frame == frame)
+		return hint;
+	for (i = mix64(key) & fl->child_mask; fl->child_keys[i]; i = (i + 1) & fl->child_mask) {
+		if (fl->child_keys[i] == key) {
+			fl->nodes[parent].hint = fl->child_vals[i];
 			return fl->child_vals[i];
+		}
+	}
 	idx = node_new(fl, parent, frame);
 	if (idx == FLAME_NONE)
 		return FLAME_NONE;
 	fl->child_keys[i] = key;
 	fl->child_vals[i] = idx;
+	fl->nodes[parent].hint = idx;
 	if (++fl->nr_children * 2 > fl->child_mask && children_grow(fl))
 		return FLAME_NONE;
 	return idx;
@@ -316,21 +326,10 @@ static int path_reserve(uint32_t **v, size_t *alloc, size_t n)
 	return 0;
 }
 
-static void node_count(struct flame_node *n, double value, uint64_t samples,
-		       enum ember_flame_side side)
-{
-	if (side == EMBER_FLAME_BEFORE) {
-		n->before += value;
-	} else {
-		n->value += value;
-		n->samples += samples;
-	}
-}
-
 int ember_flame__add(struct ember_flame *fl, const uint32_t *frames, size_t nr, double value,
 		     uint64_t samples, enum ember_flame_side side)
 {
-	struct flame_node *root;
+	struct flame_node *leaf;
 	uint32_t node = 0;
 	size_t i;
 	bool merging = true;
@@ -341,8 +340,7 @@ int ember_flame__add(struct ember_flame *fl, const uint32_t *frames, size_t nr, 
 	for (i = 0; i < nr; i++)
 		if (frames[i] >= fl->nr_frames)
 			return -EINVAL;
-	root = &fl->nodes[0];
-	if ((side == EMBER_FLAME_BEFORE ? root->before : root->value) + value > EMBER_FLAME_MAX_COUNT)
+	if ((side == EMBER_FLAME_BEFORE ? fl->total_before : fl->total) + value > EMBER_FLAME_MAX_COUNT)
 		return -ERANGE;
 	if (nr > UINT32_MAX - 2)
 		return -E2BIG;
@@ -356,7 +354,6 @@ int ember_flame__add(struct ember_flame *fl, const uint32_t *frames, size_t nr, 
 	if (fl->flamechart && path_reserve(&fl->path, &fl->path_alloc, nr))
 		return -ENOMEM;
 
-	/* Find or make the path first, count after: a failure leaves no partial counts. */
 	for (i = 0; i < nr; i++) {
 		uint32_t child;
 
@@ -381,32 +378,62 @@ int ember_flame__add(struct ember_flame *fl, const uint32_t *frames, size_t nr, 
 	if (fl->flamechart)
 		fl->path_len = nr;
 
-	if (side == EMBER_FLAME_BEFORE)
+	/*
+	 * Only the leaf counts now; the sums up the tree are made once, when
+	 * something reads them (flame_sum()): a sample costs no walk to the root.
+	 */
+	leaf = &fl->nodes[node];
+	if (side == EMBER_FLAME_BEFORE) {
 		fl->is_diff = true;
-	else if ((double)samples != floor(value))
-		fl->weighted = true;
-	for (uint32_t n = node; n != FLAME_NONE; n = fl->nodes[n].parent)
-		node_count(&fl->nodes[n], value, samples, side);
-	if (side == EMBER_FLAME_BEFORE)
-		fl->nodes[node].before_self += value;
-	else
-		fl->nodes[node].self += value;
+		leaf->before_self += value;
+		fl->total_before += value;
+	} else {
+		if ((double)samples != floor(value))
+			fl->weighted = true;
+		leaf->self += value;
+		leaf->samples_self += samples;
+		fl->total += value;
+		fl->samples += samples;
+	}
+	fl->summed = false;
 	return 0;
+}
+
+void flame_sum(struct ember_flame *fl)
+{
+	if (fl->summed)
+		return;
+	for (uint32_t i = 0; i < fl->nr_nodes; i++) {
+		struct flame_node *n = &fl->nodes[i];
+
+		n->value = n->self;
+		n->before = n->before_self;
+		n->samples = n->samples_self;
+	}
+	/* Children always come after their parent: sum from the end. */
+	for (uint32_t i = fl->nr_nodes; i-- > 1;) {
+		struct flame_node *n = &fl->nodes[i], *p = &fl->nodes[n->parent];
+
+		p->value += n->value;
+		p->before += n->before;
+		p->samples += n->samples;
+	}
+	fl->summed = true;
 }
 
 double ember_flame__total(const struct ember_flame *fl)
 {
-	return fl ? fl->nodes[0].value : 0;
+	return fl ? fl->total : 0;
 }
 
 uint64_t ember_flame__samples(const struct ember_flame *fl)
 {
-	return fl ? fl->nodes[0].samples : 0;
+	return fl ? fl->samples : 0;
 }
 
 double ember_flame__total_before(const struct ember_flame *fl)
 {
-	return fl ? fl->nodes[0].before : 0;
+	return fl ? fl->total_before : 0;
 }
 
 size_t ember_flame__nr_nodes(const struct ember_flame *fl)
@@ -425,25 +452,19 @@ int ember_flame__normalize(struct ember_flame *fl)
 
 	if (!fl)
 		return -EINVAL;
-	after = fl->nodes[0].value;
-	before = fl->nodes[0].before;
+	after = fl->total;
+	before = fl->total_before;
 	if (before <= 0)
 		return -EINVAL;
-	/* Each stack scaled and rounded down, as difffolded.pl -n; then the sums again. */
+	/* Each stack scaled and rounded down, as difffolded.pl -n. */
+	fl->total_before = 0;
 	for (uint32_t i = 0; i < fl->nr_nodes; i++) {
 		struct flame_node *n = &fl->nodes[i];
 
 		n->before_self = floor(n->before_self * after / before);
-		n->before = 0;
+		fl->total_before += n->before_self;
 	}
-	/* Children always come after their parent: sum from the end. */
-	for (uint32_t i = fl->nr_nodes; i-- > 0;) {
-		struct flame_node *n = &fl->nodes[i];
-
-		n->before += n->before_self;
-		if (n->parent != FLAME_NONE)
-			fl->nodes[n->parent].before += n->before;
-	}
+	fl->summed = false;
 	return 0;
 }
 

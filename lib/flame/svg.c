@@ -401,6 +401,7 @@ int ember_flame__write_svg(struct ember_flame *fl, FILE *fp, const struct ember_
 	    (unsigned int)s.palette >= EMBER_FLAME_NR_PALETTES)
 		return -EINVAL;
 
+	flame_sum(fl);
 	total = fl->nodes[0].value;
 	if (total <= 0)
 		return -ENODATA;
