@@ -156,7 +156,8 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	};
 	if (script_printer__chain_layout(&sc->pr, fields, out.sample_type)) {
 		/* perf stops at --max-stack frames, and looks no further for bad markers */
-		out.nr_chain = ember_session__callchain_max(s, ss, sc->pr.max_stack, &out.chain);
+		out.nr_chain = sc->pr.max_stack ?
+			ember_session__callchain_max(s, ss, sc->pr.max_stack, &out.chain) : 0;
 		if (out.nr_chain == -ENOMEM)
 			return -ENOMEM;
 		/* an unknown context marker: perf resets the chain and prints none of it */
