@@ -462,7 +462,7 @@ static bool is_space(char ch)
  * stackcollapse-perf.pl takes the process name from the sample's header
  * line with the regex ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ (Perl). For a comm of two or more
  * characters without blanks that is the comm; for others (one letter,
- * blanks inside) it is whatever the regex makes of the line perf script
+ * blanks inside, a tid of -1) it is whatever the regex makes of the line perf script
  * prints, rebuilt here: "comm tid [cpu] secs.usecs: period ".
  * Returns the length of the name in line, or 0 when the regex fails (the
  * sample is then dropped, as stackcollapse-perf.pl drops it).
@@ -499,7 +499,8 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 	const struct ember_sample *sample = ss->sample;
 	const char *comm = ss->al.comm ? ss->al.comm : ":-1";
 	size_t clen = strlen(comm), len, need;
-	bool simple = clen >= 2;
+	/* perf prints the tid with %5d: -1 (an exiting task) is no run of digits. */
+	bool simple = clen >= 2 && (int32_t)sample->tid >= 0;
 	int ret;
 
 	/*
@@ -524,7 +525,7 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 		len = clen;
 	} else {
 		uint64_t st = ss->attr->attr.sample_type;
-		size_t n = snprintf(c->buf, need, "%s %5u ", comm, sample->tid);
+		size_t n = snprintf(c->buf, need, "%s %5d ", comm, (int32_t)sample->tid);
 
 		if (st & PERF_SAMPLE_CPU)
 			n += snprintf(c->buf + n, need - n, "[%03u] ", sample->cpu);
