@@ -85,11 +85,10 @@ struct ember_session_sample {
  * The sample's callchain, resolved: context markers switch the cpumode
  * and are dropped, every other entry gets an ember_addr_location (its ip
  * as recorded). *chain points into the session and stays valid until the
- * next sample is delivered. Returns the number of entries (0 without a
- * callchain), -EINVAL when the chain has an unknown context marker (perf
- * script then prints the sample without a chain, perf report discards the
- * sample; counted once per sample in stats.nr_invalid_callchains), or
- * -ENOMEM.
+ * next sample is delivered. Returns the number of entries: 0 without a
+ * callchain, and 0 when it has an unknown context marker (perf discards
+ * such a chain and keeps the sample; counted, once per sample, in
+ * stats.nr_invalid_callchains, without a warning, as perf), or -ENOMEM.
  */
 EMBER_API int ember_session__callchain(struct ember_session *s,
 				       const struct ember_session_sample *ss,
@@ -138,7 +137,7 @@ struct ember_session_stats {
 	uint64_t nr_lost_samples;		/* sum of PERF_RECORD_LOST_SAMPLES */
 	uint64_t nr_unknown;			/* records of unknown type, skipped */
 	uint64_t nr_invalid_samples;		/* too short for their layout, or no attr */
-	uint64_t nr_invalid_callchains;		/* dropped for an unknown context marker */
+	uint64_t nr_invalid_callchains;		/* discarded for an unknown context marker */
 	uint64_t nr_unordered;			/* came after their time was flushed */
 	bool truncated;				/* the file ended inside a record */
 	uint32_t nr_events;

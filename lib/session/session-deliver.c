@@ -297,11 +297,12 @@ int ember_session__callchain_max(struct ember_session *s, const struct ember_ses
 			ember_thread__resolve(ss->thread, cpumode, ip, &s->chain[n++]);
 			continue;
 		default:
+			/* perf: the chain seems corrupted, discard all of it (quietly). */
 			if (s->invalid_chain_seq != s->stats.nr_samples) {
 				s->invalid_chain_seq = s->stats.nr_samples;
 				s->stats.nr_invalid_callchains++;
 			}
-			return -EINVAL;
+			return 0;
 		}
 	}
 	return (int)n;

@@ -265,10 +265,6 @@ void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 	if (st->nr_invalid_samples)
 		warn(fp, "%" PRIu64 " samples could not be decoded (no event with their id, or too short)\n\n",
 		     st->nr_invalid_samples);
-	if (st->nr_invalid_callchains)
-		warn(fp, "Found invalid callchains!\n\n"
-			 "%" PRIu64 " out of %" PRIu64 " events were discarded for this reason.\n\n",
-		     st->nr_invalid_callchains, st->nr_samples);
 	if (st->nr_unordered)
 		warn(fp, "%" PRIu64 " out of order events recorded.\n", st->nr_unordered);
 }
