@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +29,16 @@ static void print_al(const struct ember_addr_location *al)
 static int print_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
 {
 	const struct ember_addr_location *chain;
+	uint64_t invalid = ember_session__stats(s)->nr_invalid_callchains;
 	int n = ember_session__callchain(s, ss, &chain);
+	/* A chain discarded for a bad marker: perf script prints no line at all. */
+	bool discarded = ember_session__stats(s)->nr_invalid_callchains != invalid;
 
 	printf("%s %u %" PRIu64 ".%09" PRIu64 ":\n", ss->al.comm, ss->sample->tid,
 	       ss->sample->time / 1000000000, ss->sample->time % 1000000000);
-	if (n == -EINVAL)
-		n = 0; /* perf script: the sample, no chain */
-	else if (n < 0)
+	if (n < 0)
 		return n;
-	else if (!n)
+	if (!n && !discarded)
 		print_al(&ss->al);
 	for (int i = 0; i < n; i++)
 		print_al(&chain[i]);
