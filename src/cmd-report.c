@@ -197,6 +197,61 @@ static int open_session(struct report *rep)
 	return 1;
 }
 
+/* The single value of a one-entry filter list, or NULL. */
+static const char *single(const char *list)
+{
+	return list && *list && !strchr(list, ',') ? list : NULL;
+}
+
+static const char *elide_value(const struct report *rep, enum rep_dim d, const char **name)
+{
+	switch (d) {
+	case REP_DIM_SYM:
+		*name = "symbol";
+		return single(rep->o.syms);
+	case REP_DIM_DSO:
+		*name = "dso";
+		return single(rep->o.dsos);
+	case REP_DIM_COMM:
+		*name = "comm";
+		return single(rep->o.comms);
+	default:
+		return NULL;
+	}
+}
+
+/* perf hides a column its filter pins to one value (unless that hides them all). */
+static void setup_elide(struct report *rep)
+{
+	struct rep_layout *l = &rep->layout;
+	bool all = true;
+	int c;
+
+	for (c = 0; c < l->nr_cols; c++) {
+		const char *name;
+
+		if (rep_dim__is_hpp(l->cols[c]))
+			continue;
+		l->elide[c] = elide_value(rep, l->cols[c], &name) != NULL;
+		all &= l->elide[c];
+	}
+	if (all)
+		memset(l->elide, 0, sizeof(l->elide));
+}
+
+static void print_elide(const struct report *rep, FILE *fp)
+{
+	const struct rep_layout *l = &rep->layout;
+	int c;
+
+	for (c = 0; c < l->nr_cols; c++) {
+		const char *name, *v;
+
+		if (l->elide[c] && (v = elide_value(rep, l->cols[c], &name)))
+			fprintf(fp, "# %s: %s\n", name, v);
+	}
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	struct report rep = { .o = { .children = -1 } };
@@ -285,8 +340,10 @@ int cmd_report(int argc, const char **argv)
 		ret = 1;
 		goto out;
 	}
-	children = rep.have_callchain && o->children != 0;
-	ret = setup_callchain(&rep, children);
+	/* in pipe mode perf decides before it knows the events: no --children */
+	children = rep.have_callchain && o->children != 0 &&
+		   (!ember_data_reader__is_pipe(rep.reader) || o->children == 1);
+	ret = setup_callchain(&rep, rep.have_callchain && o->children != 0);
 	if (ret)
 		goto out;
 	if (!rep.have_callchain)
@@ -298,6 +355,7 @@ int cmd_report(int argc, const char **argv)
 	rep.hopts.dso_filter = o->dsos != NULL;
 
 	{
+		char *sort = NULL;
 		struct rep_layout_opts lo = {
 			.sort_order = o->sort_order,
 			.field_order = o->field_order,
@@ -307,7 +365,17 @@ int cmd_report(int argc, const char **argv)
 			.default_sort = all_tracepoints(rep.reader) ? "comm,dso,sym" : "comm,dso,sym",
 		};
 
+		/* perf: a parent pattern of one's own adds the parent key */
+		if (o->parent_pattern) {
+			if (asprintf(&sort, "%s%s,parent", o->sort_order ? "" : "+",
+				     o->sort_order ? o->sort_order : "") < 0) {
+				ret = 1;
+				goto out;
+			}
+			lo.sort_order = sort;
+		}
 		err = rep_layout__setup(&rep.layout, &lo, bad, sizeof(bad));
+		free(sort);
 		if (err == -EINVAL) {
 			fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", bad);
 			ret = 2;
@@ -324,6 +392,7 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	}
 
+	setup_elide(&rep);
 	err = report__process(&rep);
 	if (err) {
 		fprintf(stderr, "ember report: reading %s failed: %s\n",
@@ -338,6 +407,7 @@ int cmd_report(int argc, const char **argv)
 	} else if (!o->quiet) {
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 		      stdout);
+		print_elide(&rep, stdout);
 	}
 	report__print(&rep, stdout);
 	ret = 0;

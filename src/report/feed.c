@@ -13,6 +13,7 @@
 #include <ember/trace.h>
 #include "event/event-names.h"
 #include "report/run.h"
+#include "report/stacks.h"
 
 static void frame_from_al(struct rep_frame *f, const struct ember_addr_location *al, bool need_end)
 {
@@ -133,6 +134,8 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		.thread = ss->thread,
 		.filtered = report_filters__mask(&rep->filters, &ss->al),
 	};
+	if (rep->stacks)
+		return rep_stacks__add(rep->stacks, a->idx, &sm);
 	return rep_hist__add(h, &sm);
 }
 
@@ -146,6 +149,13 @@ static int on_record(struct ember_session *s, const struct ember_data_record *re
 	return 0;
 }
 
+static int replay_one(uint32_t hist, const struct rep_sample *sm, void *ctx)
+{
+	struct report *rep = ctx;
+
+	return rep_hist__add(rep->hists[hist], sm);
+}
+
 int report__process(struct report *rep)
 {
 	struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
@@ -153,7 +163,17 @@ int report__process(struct report *rep)
 
 	rep->hopts.layout = &rep->layout;
 	rep->hopts.thread_comm = thread_comm;
+	/* folding by stack keys frames by symbol: not with address-keyed chains */
+	if (!rep->o.dump && rep->hopts.chain.key == REP_CCKEY_FUNCTION) {
+		rep->stacks = rep_stacks__new();
+		if (!rep->stacks)
+			return -ENOMEM;
+	}
 	err = ember_session__process(rep->session, &ops, rep);
+	if (!err && rep->stacks)
+		err = rep_stacks__replay(rep->stacks, replay_one, rep);
+	rep_stacks__delete(rep->stacks);
+	rep->stacks = NULL;
 	if (err)
 		return err;
 	for (uint32_t i = 0; i < rep->nr_hists; i++)

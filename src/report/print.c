@@ -112,7 +112,8 @@ static void calc_widths(const struct rep_hist *h, int *w)
 		for (c = 0; c < h->layout.nr_cols; c++) {
 			switch (h->layout.cols[c]) {
 			case REP_DIM_COMM:
-				w[c] = max_int(w[c], strlen(e->comm ? e->comm : ""));
+				/* perf measures the entry's thread's comm as it is at the end */
+				w[c] = max_int(w[c], strlen(thread_comm(h, e)));
 				break;
 			case REP_DIM_PID:
 				w[c] = max_int(w[c], strlen(thread_comm(h, e)) + 8);
@@ -145,23 +146,32 @@ static void print_headers(const struct rep_hist *h, const int *w, FILE *fp)
 {
 	int c;
 
+	bool first = true;
+
 	fputs("# ", fp);
 	for (c = 0; c < h->layout.nr_cols; c++) {
 		enum rep_dim d = h->layout.cols[c];
 
-		if (c)
+		if (h->layout.elide[c])
+			continue;
+		if (!first)
 			fputs("  ", fp);
+		first = false;
 		if (rep_dim__is_hpp(d))
 			fprintf(fp, "%*s", w[c], header_of(h, d));
 		else
 			fprintf(fp, "%-*.*s", w[c], w[c], header_of(h, d));
 	}
 	fputs("\n# ", fp);
+	first = true;
 	for (c = 0; c < h->layout.nr_cols; c++) {
 		int i;
 
-		if (c)
+		if (h->layout.elide[c])
+			continue;
+		if (!first)
 			fputs("  ", fp);
+		first = false;
 		for (i = 0; i < w[c]; i++)
 			fputc('.', fp);
 	}
@@ -239,9 +249,12 @@ void rep_hist__fprintf(struct rep_hist *h, const struct rep_print_opts *po, FILE
 	int w[REP_MAX_COLS];
 	char buf[4096];
 	size_t i;
-	int c;
+	int c, last_col = 0;
 
 	calc_widths(h, w);
+	for (c = 0; c < h->layout.nr_cols; c++)
+		if (!h->layout.elide[c])
+			last_col = c;
 	if (po->show_header)
 		print_headers(h, w, fp);
 
@@ -255,15 +268,20 @@ void rep_hist__fprintf(struct rep_hist *h, const struct rep_print_opts *po, FILE
 		percent = total ? period * 100.0 / total : 0;
 		if (percent < (float)po->min_percent)
 			continue;
-		for (c = 0; c < h->layout.nr_cols; c++) {
-			bool last = c == h->layout.nr_cols - 1;
+		bool first = true;
 
+		for (c = 0; c < h->layout.nr_cols; c++) {
+			bool last = c == last_col;
+
+			if (h->layout.elide[c])
+				continue;
 			if (po->field_sep) {
-				if (c)
+				if (!first)
 					fputs(po->field_sep, fp);
 			} else {
 				fputs("  ", fp);
 			}
+			first = false;
 			column(h, e, h->layout.cols[c], po->field_sep ? 0 : w[c], last, total, buf,
 			       sizeof(buf));
 			fputs(buf, fp);

@@ -123,6 +123,7 @@ struct rep_layout {
 	unsigned int key_mask;			/* dimensions entries are merged by (1 << dim) */
 	bool first_sort_is_sym;			/* --sort given and starts with "sym" */
 	bool self_header;			/* "Self" instead of "Overhead" (--children) */
+	bool elide[REP_MAX_COLS];		/* columns a one-value filter makes pointless */
 };
 
 struct rep_layout_opts {

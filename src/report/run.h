@@ -49,6 +49,7 @@ struct report {
 	struct rep_frame *frames;	/* scratch: self + chain */
 	uint32_t frames_alloc;
 	bool have_callchain;
+	struct rep_stacks *stacks;	/* samples folded by stack, NULL: added one by one */
 	const char *dump_name;
 	int err;
 };

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember report --stdio against perf report --stdio on the same perf.data (see
+# bench/run.sh for the output):
+#   report-user      `perf record -g -F max` of busy user-space work (two
+#                    processes, several hundred thousand samples with callchains)
+#   report-system    `perf record -a -g -F max` while a build-like load runs:
+#                    kernel and user stacks from many processes
+# each with --children (perf's default) and --no-children: wall time, median
+# of 3, interleaved; and peak resident memory (ru_maxrss via /usr/bin/time).
+set -u
+. "$(dirname "$0")/lib.bash"
+bench_init report
+TMP=$(mktemp -d /tmp/ember-bench-report.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+WL="$BUILD/workloads"
+[ -x "$WL/hotloop" ] || { echo "report bench: $WL/hotloop is missing (make first)"; exit 1; }
+
+sec() { echo "scale=3; $1 / 1000000000" | bc; }
+
+# user: two hot loops and a hashing pipeline, every sample with a callchain
+"$PERF" record -q -g -F max -o "$TMP/user.data" -- sh -c \
+	"$WL/hotloop 6000 & $WL/hotloop 6000 & head -c 256M /dev/zero | sha256sum >/dev/null; wait" \
+	>/dev/null 2>&1
+# system: every cpu, kernel stacks included, while processes come and go
+"$PERF" record -q -a -g -F max -o "$TMP/system.data" -- sh -c \
+	"for i in \$(seq 300); do ls -R /usr/include >/dev/null; done & $WL/hotloop 3000; wait" \
+	>/dev/null 2>&1
+
+# run_ns TOOL FILE ARGS...: wall ns of one report
+run_ns() {
+	local tool=$1 file=$2 t0
+	shift 2
+	t0=$(now_ns)
+	"$tool" report --stdio -i "$file" "$@" >/dev/null 2>&1
+	echo $(($(now_ns) - t0))
+}
+# peak_kb TOOL FILE ARGS...: peak RSS in KB
+peak_kb() {
+	local tool=$1 file=$2
+	shift 2
+	/usr/bin/time -f %M "$tool" report --stdio -i "$file" "$@" 2>&1 >/dev/null | tail -1
+}
+
+for f in user system; do
+	data="$TMP/$f.data"
+	if [ ! -s "$data" ]; then
+		echo "report bench: recording $f failed, skipped"
+		continue
+	fi
+	n=$("$PERF" report -i "$data" --stats 2>/dev/null | awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }')
+	for mode in children no-children; do
+		e=() p=()
+		for i in 1 2 3; do
+			e+=("$(run_ns "$EMBER" "$data" --$mode)")
+			p+=("$(run_ns "$PERF" "$data" --$mode)")
+		done
+		me=$(median "${e[@]}")
+		mp=$(median "${p[@]}")
+		echo "report: $f ($n samples) --$mode: ember $(sec "$me") s, perf $(sec "$mp") s" \
+			"($(echo "scale=1; $mp / $me" | bc)x faster)"
+		printf 'result\treport-%s --%s\t%s\t%s\ts\t<=0.2\n' "$f" "$mode" "$(sec "$me")" \
+			"$(sec "$mp")"
+	done
+	ke=$(peak_kb "$EMBER" "$data")
+	kp=$(peak_kb "$PERF" "$data")
+	echo "report: $f peak memory: ember $ke KB, perf $kp KB"
+	printf 'result\treport-%s peak RSS\t%s\t%s\tKB\t<=1.0\n' "$f" "$ke" "$kp"
+done

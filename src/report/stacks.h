@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Distinct stacks with their summed periods, replayed into the histograms at the end. */
+#ifndef EMBER_REPORT_STACKS_H
+#define EMBER_REPORT_STACKS_H
+
+#include <stdint.h>
+#include "report/report.h"
+
+struct rep_stacks;
+
+struct rep_stacks *rep_stacks__new(void);
+void rep_stacks__delete(struct rep_stacks *s);
+/*
+ * Folds a sample of histogram `hist` in (its frames are copied: they
+ * only need to live for the call). 0 or -ENOMEM.
+ */
+int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm);
+
+typedef int (*rep_stacks_fn)(uint32_t hist, const struct rep_sample *sm, void *ctx);
+/* Calls fn once per distinct stack, in first-seen order; stops at a non-zero return. */
+int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember report's histogram and printer on synthetic samples: merging by
+ * the sort keys, self and children periods (a recursive frame counted
+ * once), perf's row order, and the exact --stdio text of graph, flat and
+ * folded callchains.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "report/report.h"
+#include "test.h"
+
+static const char DSO[] = "prog";	/* identity and name of the one dso */
+
+#define SYM(name_, start_) { .dso = DSO, .sym = #name_, .sym_name = #name_, .dso_name = DSO,	\
+			     .dso_long_name = "/bin/prog", .ip = 0x400000 + (start_) + 4,	\
+			     .addr = (start_) + 4, .sym_start = (start_), .sym_end = (start_) + 0x80,	\
+			     .level = '.', .cpumode = 2 }
+
+static const struct rep_frame f_main = SYM(main, 0x100);
+static const struct rep_frame f_foo = SYM(foo, 0x200);
+static const struct rep_frame f_bar = SYM(bar, 0x300);
+
+struct fixture {
+	struct rep_layout layout;
+	struct rep_hist *h;
+};
+
+static int setup(struct fixture *fx, bool children, enum rep_chain_mode mode, const char *sort)
+{
+	struct rep_layout_opts lo = { .sort_order = sort, .children = children };
+	struct rep_hist_opts ho = {
+		.layout = &fx->layout,
+		.chain = {
+			.mode = mode,
+			.order = children ? REP_ORDER_CALLER : REP_ORDER_CALLEE,
+			.min_percent = 0.5,
+		},
+		.use_callchain = mode != REP_CHAIN_NONE,
+		.children = children,
+	};
+	char bad[32];
+
+	if (rep_layout__setup(&fx->layout, &lo, bad, sizeof(bad)))
+		return -1;
+	fx->h = rep_hist__new(&ho);
+	return fx->h ? 0 : -1;
+}
+
+static void add(struct fixture *fx, const struct rep_frame *const *chain, uint32_t n, int times)
+{
+	struct rep_frame v[8];
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = *chain[i];
+	for (int k = 0; k < times; k++) {
+		struct rep_sample s = {
+			.self = chain[0],
+			.chain = v,
+			.nr_chain = n,
+			.period = 100,
+			.nr_samples = 1,
+			.pid = 42,
+			.tid = 42,
+			.cpu = 0,
+			.comm = "prog",
+			.thread = fx,
+		};
+
+		rep_hist__add(fx->h, &s);
+	}
+}
+
+/* Three samples in foo (called by main), one in bar (main -> foo -> bar). */
+static void fill(struct fixture *fx)
+{
+	const struct rep_frame *foo[] = { &f_foo, &f_main };
+	const struct rep_frame *bar[] = { &f_bar, &f_foo, &f_main };
+
+	add(fx, foo, 2, 3);
+	add(fx, bar, 3, 1);
+}
+
+static char *render(struct fixture *fx)
+{
+	struct rep_print_opts po = { .show_header = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	rep_hist__resort(fx->h, false);
+	rep_hist__fprintf(fx->h, &po, fp);
+	fclose(fp);
+	return buf;
+}
+
+static void check_text(struct unit_test *t, const char *got, const char *want)
+{
+	if (strcmp(got, want)) {
+		fprintf(stderr, "  got:\n%s\n  want:\n%s\n", got, want);
+		t->failures++;
+	}
+}
+
+TEST(report_hist_self_graph)
+{
+	struct fixture fx;
+	char *out;
+
+	if (setup(&fx, false, REP_CHAIN_GRAPH_ABS, NULL))
+		SKIP("no memory");
+	fill(&fx);
+	CHECK_EQ(rep_hist__stats(fx.h)->nr_samples, 4);
+	out = render(&fx);
+	check_text(t, out,
+		   "# Overhead  Command  Shared Object  Symbol \n"
+		   "# ........  .......  .............  .......\n"
+		   "#\n"
+		   "    75.00%  prog     prog           [.] foo\n"
+		   "            |\n"
+		   "            ---foo\n"
+		   "               main\n"
+		   "\n"
+		   "    25.00%  prog     prog           [.] bar\n"
+		   "            |\n"
+		   "            ---bar\n"
+		   "               foo\n"
+		   "               main\n"
+		   "\n");
+	free(out);
+	rep_hist__delete(fx.h);
+}
+
+TEST(report_hist_children)
+{
+	const struct rep_frame *rec[] = { &f_foo, &f_foo, &f_main };
+	struct fixture fx;
+	char *out;
+
+	if (setup(&fx, true, REP_CHAIN_GRAPH_ABS, NULL))
+		SKIP("no memory");
+	fill(&fx);
+	/* a recursive foo counts once in foo's children */
+	add(&fx, rec, 3, 1);
+	out = render(&fx);
+	check_text(t, out,
+		   "# Children      Self  Command  Shared Object  Symbol  \n"
+		   "# ........  ........  .......  .............  ........\n"
+		   "#\n"
+		   /* equal children: the larger self period first */
+		   "   100.00%    80.00%  prog     prog           [.] foo\n"
+		   "            |          \n"
+		   "            |--80.00%--main\n"
+		   "            |          foo\n"
+		   "            |          |          \n"
+		   "            |           --20.00%--foo\n"
+		   "            |          \n"
+		   "             --20.00%--foo\n"
+		   "                       bar\n"
+		   "\n"
+		   "   100.00%     0.00%  prog     prog           [.] main\n"
+		   "            |\n"
+		   "            ---main\n"
+		   "               foo\n"
+		   "               |          \n"
+		   "               |--20.00%--bar\n"
+		   "               |          \n"
+		   "                --20.00%--foo\n"
+		   "\n"
+		   "    20.00%    20.00%  prog     prog           [.] bar\n"
+		   "            |\n"
+		   "            ---main\n"
+		   "               foo\n"
+		   "               bar\n"
+		   "\n");
+	free(out);
+	rep_hist__delete(fx.h);
+}
+
+TEST(report_hist_flat_folded)
+{
+	struct fixture fx;
+	char *out;
+
+	if (setup(&fx, false, REP_CHAIN_FLAT, NULL))
+		SKIP("no memory");
+	fill(&fx);
+	out = render(&fx);
+	check_text(t, strstr(out, "    75.00%"),
+		   "    75.00%  prog     prog           [.] foo\n"
+		   "           75.00%\n"
+		   "                foo\n"
+		   "                main\n"
+		   "\n"
+		   "    25.00%  prog     prog           [.] bar\n"
+		   "           25.00%\n"
+		   "                bar\n"
+		   "                foo\n"
+		   "                main\n"
+		   "\n");
+	free(out);
+	rep_hist__delete(fx.h);
+
+	if (setup(&fx, false, REP_CHAIN_FOLDED, NULL))
+		SKIP("no memory");
+	fill(&fx);
+	out = render(&fx);
+	check_text(t, strstr(out, "    75.00%"),
+		   "    75.00%  prog     prog           [.] foo\n"
+		   "75.00% foo;main\n"
+		   "    25.00%  prog     prog           [.] bar\n"
+		   "25.00% bar;foo;main\n");
+	free(out);
+	rep_hist__delete(fx.h);
+}
+
+TEST(report_hist_sort_dso_merges)
+{
+	struct fixture fx;
+	char *out;
+
+	/* by dso alone every sample is one row */
+	if (setup(&fx, false, REP_CHAIN_NONE, "dso"))
+		SKIP("no memory");
+	fill(&fx);
+	out = render(&fx);
+	check_text(t, out,
+		   "# Overhead  Shared Object\n"
+		   "# ........  .............\n"
+		   "#\n"
+		   "   100.00%  prog         \n");
+	free(out);
+	rep_hist__delete(fx.h);
+}
