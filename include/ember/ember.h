@@ -44,5 +44,8 @@ EMBER_API const char *ember_version(void);
 #include <ember/perf-data.h>
 #include <ember/trace.h>
 #include <ember/session.h>
+#include <ember/flame.h>
+#include <ember/collapse.h>
+#include <ember/heatmap.h>
 
 #endif
