@@ -31,7 +31,22 @@ rec -e cpu-clock -F 499 --user-regs=ip,sp -o regs.data -- "$W/hotloop" 20
 "$E" record -e cpu-clock -F 499 -g -o - -- "$W/hotloop" 60 2>/dev/null >ember-pipe.data
 "$E" record -z -e cpu-clock -F 499 -o ember-zstd.data -- "$W/hotloop" 60 >/dev/null 2>&1
 
-mkdir -p "$C/data-file" "$C/data-pipe" "$C/trace" "$C/event-spec"
+mkdir -p "$C/data-file" "$C/data-pipe" "$C/trace" "$C/event-spec" "$C/session" "$C/collapse" \
+	"$C/folded" "$C/heatmap"
+for f in file pipe tp ember-file zstd; do
+	cp $f.data "$C/session/seed-$f"
+done
+# text inputs: the first byte of each is the target's option bits
+{ printf '\000'; perf script -i file.data 2>/dev/null | head -c 6000; } >"$C/collapse/seed-callchains"
+{ printf '\037'; perf script -i tp.data 2>/dev/null | head -c 3000; } >"$C/collapse/seed-tracepoints"
+{ printf '\003'; perf script -i multi.data -F comm,pid,tid,period,event,ip,sym,dso 2>/dev/null |
+	head -c 4000; } >"$C/collapse/seed-multi"
+{ printf '\000'; perf script -i file.data 2>/dev/null | "$E" collapse; } >"$C/folded/seed-plain"
+{ printf '\005'; printf 'main;foo_[k];bar_[j] 10\nmain;foo;baz_[i] 3.5\nmain;x 1 2\nmain;y 5 0\n'
+	printf ';; 3\nbad line\n'; } >"$C/folded/seed-annotated-diff"
+{ printf '\000time latency\n'; for i in $(seq 1 40); do echo "$((i * 1000 + i * 37 % 500)) $((i * 997 % 2000))"; done; } \
+	>"$C/heatmap/seed-us"
+{ printf '\0451.5 2e3\n1.7 nan\n2.0 -3\n3 inf\n4 5 6\n\n'; } >"$C/heatmap/seed-odd"
 for f in file zstd tp multi dwarf group regs ember-file ember-zstd pipe; do
 	cp $f.data "$C/data-file/seed-$f"
 done
