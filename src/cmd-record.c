@@ -28,6 +28,7 @@
 #include "record/open.h"
 #include "record/options.h"
 #include "record/output.h"
+#include "record/overwrite.h"
 #include "record/record.h"
 #include "record/synth.h"
 #include "record/target.h"
@@ -106,7 +107,8 @@ static int record_run(struct record *rec)
 	int ret;
 
 	ret = record_output__open(rec);
-	if (!ret)
+	/* --tail-synthesize (and --overwrite): the existing tasks are described at the end */
+	if (!ret && !rec->opts.tail_synthesize)
 		ret = record_synth__start(rec);
 	if (!ret)
 		ret = start(rec);
@@ -125,9 +127,17 @@ static int record_run(struct record *rec)
 	if (!ret && !rec->opts.quiet)
 		fprintf(stderr, "[ ember record: Woken up %llu times to write data ]\n",
 			(unsigned long long)rec->stats.waking);
+	if (rec->opts.tail_synthesize && rec->target_none && !rec->wl_tail_done &&
+	    rec->wl_started && !rec->wl_exited && !rec->write_err)
+		record_synth__workload_tail(rec);
 	stop_workload(rec);
 	if (!rec->write_err) {
 		record_loop__drain(rec);
+		if (rec->opts.tail_synthesize && !rec->write_err && !ret)
+			ret = record_synth__start(rec);
+		/* the flight recorder's contents: what the backward buffers hold at the end */
+		if (rec->nr_owmaps && !rec->write_err)
+			record_overwrite__snapshot(rec);
 		record_loop__lost_samples(rec);
 	}
 	record_close(rec);

@@ -32,7 +32,7 @@ static uint64_t now_ns(void)
  * time. Every evsel samples IP and TID, all or none TIME, and all or none
  * IDENTIFIER (events.c), so one offset fits every sample of the recording.
  */
-static size_t time_offset(const struct record *rec)
+size_t record_loop__time_offset(const struct record *rec)
 {
 	uint64_t st = rec->evlist->first->attr.sample_type;
 	struct ember_evsel *pos;
@@ -44,7 +44,7 @@ static size_t time_offset(const struct record *rec)
 	return (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0) + 16;
 }
 
-static void account(struct record *rec, const struct perf_event_header *ev, size_t toff)
+void record_loop__account(struct record *rec, const struct perf_event_header *ev, size_t toff)
 {
 	const uint8_t *body = (const uint8_t *)(ev + 1);
 
@@ -55,9 +55,11 @@ static void account(struct record *rec, const struct perf_event_header *ev, size
 		if (!toff || ev->size < sizeof(*ev) + toff + sizeof(t))
 			return;
 		__builtin_memcpy(&t, body + toff, sizeof(t));
-		if (!rec->stats.first_time)
+		/* buffers are read in turn (and backward ones newest first): keep the extremes */
+		if (!rec->stats.first_time || t < rec->stats.first_time)
 			rec->stats.first_time = t;
-		rec->stats.last_time = t;
+		if (t > rec->stats.last_time)
+			rec->stats.last_time = t;
 	} else if (ev->type == PERF_RECORD_LOST && ev->size >= sizeof(*ev) + 16) {
 		uint64_t lost;
 
@@ -133,7 +135,7 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 		.size = sizeof(round),
 	};
 	struct ember_evlist *evlist = rec->evlist;
-	size_t toff = time_offset(rec);
+	size_t toff = record_loop__time_offset(rec);
 	int64_t total = 0;
 	int err = 0;
 
@@ -142,14 +144,12 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 		const struct perf_event_header *ev;
 		size_t avail;
 
-		if (rec->overwrite_maps && rec->overwrite_maps[i])
-			continue;	/* backward buffers: read at the end (overwrite.c) */
 		avail = ember_mmap__read_init(map);
 		if (!avail || (!all && avail < rec->mmap_flush))
 			continue;
 		adjust_affinity(rec, i);
 		while ((ev = ember_mmap__read_event(map)) != NULL) {
-			account(rec, ev, toff);
+			record_loop__account(rec, ev, toff);
 			err = record_output__write(rec, ev, ev->size);
 			if (err)
 				break;
@@ -173,6 +173,14 @@ bool record_loop__reap(struct record *rec)
 
 	if (!rec->wl_started || rec->wl_exited)
 		return rec->wl_exited;
+	/* --tail-synthesize: describe the command while it is a zombie, as perf does */
+	if (rec->opts.tail_synthesize && rec->target_none && !rec->wl_tail_done) {
+		siginfo_t si = { 0 };
+
+		if (waitid(P_PID, (id_t)rec->wl.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == rec->wl.pid)
+			record_synth__workload_tail(rec);
+	}
 	do
 		r = waitpid(rec->wl.pid, &rec->wl.status, WNOHANG);
 	while (r < 0 && errno == EINTR);
@@ -306,8 +314,18 @@ static int check_switch(struct record *rec)
 	if (!due)
 		return 0;
 	rec->usr2 = false;
+	/* the flight recorder's contents go with the file being finished */
+	if (rec->nr_owmaps && record_overwrite__snapshot(rec))
+		return 1;
+	/* --tail-synthesize: each file ends with its description of the tasks */
+	if (rec->opts.tail_synthesize) {
+		rec->wl_tail_done = false;
+		if (record_synth__workload_tail(rec) || record_synth__start(rec))
+			return 1;
+	}
 	if (record_output__switch(rec) || record_synth__restart(rec))
 		return 1;
+	rec->wl_tail_done = false;	/* the new file describes the command again */
 	return 0;
 }
 
@@ -332,7 +350,7 @@ int record_loop__run(struct record *rec)
 			return 1;
 		check_delay(rec);
 		check_max_size(rec);
-		if (rec->usr2 && rec->overwrite_maps && !rec->opts.switch_output) {
+		if (rec->usr2 && rec->nr_owmaps && !rec->opts.switch_output) {
 			rec->usr2 = false;
 			if (record_overwrite__snapshot(rec))
 				return 1;

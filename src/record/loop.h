@@ -33,4 +33,10 @@ bool record_loop__reap(struct record *rec);
  */
 int record_loop__lost_samples(struct record *rec);
 
+/* Byte offset of the time in every sample of the recording, 0 when they have none. */
+size_t record_loop__time_offset(const struct record *rec);
+
+/* Count a record that goes to the output: samples, their times, LOST. */
+void record_loop__account(struct record *rec, const struct perf_event_header *ev, size_t toff);
+
 #endif

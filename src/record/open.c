@@ -12,6 +12,7 @@
 #include <ember/ember.h>
 #include "record/events.h"
 #include "record/open.h"
+#include "record/overwrite.h"
 
 static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 {
@@ -26,9 +27,18 @@ static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 		return 1;
 	}
 	if (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		bool lbr = evsel->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK;
+
 		record_err("%s: PMU Hardware or event type doesn't support branch stack sampling "
-			   "(--call-graph lbr needs a CPU with LBR; try --call-graph fp)",
-			   ember_evsel__name(evsel));
+			   "(%s)", ember_evsel__name(evsel),
+			   lbr ? "--call-graph lbr needs a CPU with LBR; try --call-graph fp" :
+				 "-b, -j and branch_type= need a hardware PMU with a branch record "
+				 "(Intel LBR, AMD BRS, Arm BRBE); this machine has none");
+		return 1;
+	}
+	if (evsel->attr.aux_output) {
+		record_err("%s: PMU Hardware doesn't support 'aux_output' feature (it needs an AUX "
+			   "area event such as Intel PT as group leader)", ember_evsel__name(evsel));
 		return 1;
 	}
 	if (err == -ESRCH && (rec->opts.pid || rec->opts.tid)) {
@@ -52,20 +62,49 @@ static int mmap_error(struct record *rec, int err, size_t pages)
 	return 1;
 }
 
-/* The buffers' fds, then the signalfd, for poll(). */
+/*
+ * The buffers' fds, the backward buffers' (for their hang-ups only: they
+ * are read at the end), then the signalfd, for poll().
+ */
 static int build_pollfds(struct record *rec)
 {
 	struct ember_evlist *evlist = rec->evlist;
 	int n = evlist->nr_pollfds;
 
-	rec->pollfds = calloc((size_t)n + 1, sizeof(*rec->pollfds));
+	rec->pollfds = calloc((size_t)(n + rec->nr_owmaps) + 1, sizeof(*rec->pollfds));
 	if (!rec->pollfds)
 		return -ENOMEM;
 	memcpy(rec->pollfds, evlist->pollfds, (size_t)n * sizeof(*rec->pollfds));
+	for (int i = 0; i < rec->nr_owmaps; i++) {
+		rec->pollfds[n].fd = record_overwrite__fd(rec, i);
+		rec->pollfds[n++].events = 0;
+	}
 	rec->pollfds[n].fd = rec->sig.fd;
 	rec->pollfds[n].events = POLLIN;
 	rec->nr_pollfds = n + 1;
 	return 0;
+}
+
+/* The forward buffers: every evsel but the backward ones, hidden from the evlist's mapping. */
+static int map_forward(struct record *rec, size_t pages)
+{
+	struct ember_evsel *pos;
+	int **saved, n = 0, err;
+
+	saved = calloc((size_t)rec->evlist->nr_entries + 1, sizeof(*saved));
+	if (!saved)
+		return -ENOMEM;
+	ember_evlist__for_each(rec->evlist, pos) {
+		saved[n++] = pos->fds;
+		if (pos->attr.write_backward)
+			pos->fds = NULL;
+	}
+	err = ember_evlist__mmap(rec->evlist, pages);
+	n = 0;
+	ember_evlist__for_each(rec->evlist, pos)
+		pos->fds = saved[n++];
+	free(saved);
+	return err;
 }
 
 int record_open(struct record *rec)
@@ -99,7 +138,9 @@ int record_open(struct record *rec)
 		return open_error(rec, failed, err);
 	}
 
-	err = ember_evlist__mmap(rec->evlist, pages);
+	err = map_forward(rec, pages);
+	if (!err && record_overwrite__wanted(rec))
+		err = record_overwrite__mmap(rec, pages);
 	if (err)
 		return mmap_error(rec, err, pages);
 	/* perf caps --mmap-flush at a quarter of the buffer */
@@ -118,5 +159,6 @@ void record_close(struct record *rec)
 	free(rec->pollfds);
 	rec->pollfds = NULL;
 	rec->nr_pollfds = 0;
+	record_overwrite__unmap(rec);
 	ember_evlist__close(rec->evlist);
 }

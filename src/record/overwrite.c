@@ -1,14 +1,203 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --overwrite and the per-event "overwrite" term: backward ring buffers
- * (write_backward, mapped read-only) the kernel keeps overwriting with the
- * newest records, read once at the end or on SIGUSR2, as perf's overwrite
- * mode: a flight recorder of the last -m pages per cpu.
+ * (write_backward, mapped read-only, so the kernel never waits for us and
+ * keeps overwriting the oldest records) read once at the end, or on
+ * SIGUSR2: a flight recorder of the last -m pages per cpu, as perf's
+ * overwrite mode.
+ *
+ * The kernel writes such a buffer downwards: data_head decreases, the
+ * newest record starts at data_head and the older ones follow it. A
+ * snapshot pauses the output (PERF_EVENT_IOC_PAUSE_OUTPUT), copies from
+ * data_head up to where the previous snapshot started (or, once the buffer
+ * has wrapped, up to one buffer's worth of whole records, stopping at a
+ * zero header), and resumes it. The kernel refuses to send a backward
+ * event into a forward buffer (SET_OUTPUT), so these are mapped apart from
+ * the forward ones.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include "event/cpumap.h"
+#include "record/loop.h"
+#include "record/output.h"
 #include "record/overwrite.h"
+
+#define MAX_RECORD 65536
+
+struct record_owmap {
+	int fd;
+	int key;			/* the cpu, or the thread for per-thread events */
+	bool per_thread;
+	void *base;
+	size_t len;
+	struct perf_event_mmap_page *pc;
+	unsigned char *data;
+	uint64_t mask;
+	uint64_t prev;			/* data_head at the previous snapshot */
+};
+
+bool record_overwrite__wanted(const struct record *rec)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(rec->evlist, pos)
+		if (pos->attr.write_backward)
+			return true;
+	return false;
+}
+
+static int add_map(struct record *rec, int fd, int key, bool per_thread, size_t pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct record_owmap *m;
+	void *grown = realloc(rec->owmaps, (size_t)(rec->nr_owmaps + 1) * sizeof(*m));
+
+	if (!grown)
+		return -ENOMEM;
+	rec->owmaps = grown;
+	m = &rec->owmaps[rec->nr_owmaps];
+	memset(m, 0, sizeof(*m));
+	m->fd = fd;
+	m->key = key;
+	m->per_thread = per_thread;
+	m->len = (pages + 1) * (size_t)page;
+	/* read-only: the kernel's cue to overwrite instead of waiting for data_tail */
+	m->base = mmap(NULL, m->len, PROT_READ, MAP_SHARED, fd, 0);
+	if (m->base == MAP_FAILED)
+		return -errno;
+	m->pc = m->base;
+	m->data = (unsigned char *)m->base + (m->pc->data_offset ?: (uint64_t)page);
+	m->mask = (m->pc->data_size ?: pages * (uint64_t)page) - 1;
+	rec->nr_owmaps++;
+	return 0;
+}
+
+int record_overwrite__mmap(struct record *rec, size_t pages)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(rec->evlist, pos) {
+		if (!pos->attr.write_backward || !pos->fds)
+			continue;
+		for (int c = 0; c < pos->nr_fds_cpus; c++) {
+			int cpu = ember_cpu_map__cpu(pos->cpus, c);
+
+			for (int t = 0; t < pos->nr_fds_threads; t++) {
+				int fd = ember_evsel__fd(pos, c, t), key, i, err;
+				bool per_thread = cpu < 0;
+
+				if (fd < 0)
+					continue;
+				key = per_thread ? ember_thread_map__pid(pos->threads, t) : cpu;
+				for (i = 0; i < rec->nr_owmaps; i++)
+					if (rec->owmaps[i].key == key &&
+					    rec->owmaps[i].per_thread == per_thread)
+						break;
+				if (i == rec->nr_owmaps)
+					err = add_map(rec, fd, key, per_thread, pages);
+				else
+					err = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rec->owmaps[i].fd) ?
+						      -errno : 0;
+				if (err)
+					return err;
+			}
+		}
+	}
+	return 0;
+}
+
+int record_overwrite__fd(const struct record *rec, int i)
+{
+	return rec->owmaps[i].fd;
+}
+
+void record_overwrite__unmap(struct record *rec)
+{
+	for (int i = 0; i < rec->nr_owmaps; i++)
+		munmap(rec->owmaps[i].base, rec->owmaps[i].len);
+	free(rec->owmaps);
+	rec->owmaps = NULL;
+	rec->nr_owmaps = 0;
+}
+
+/*
+ * libperf's overwrite_rb_find_range(): from the newest record, walk whole
+ * records until a buffer's worth or a zero header (never written).
+ */
+static uint64_t find_end(const struct record_owmap *m, uint64_t start)
+{
+	uint64_t size = m->mask + 1, head = start;
+
+	for (;;) {
+		const struct perf_event_header *h = (const void *)(m->data + (head & m->mask));
+
+		if (h->size == 0 || h->size < sizeof(*h))
+			return head;
+		if (head + h->size - start > size)
+			return head;
+		head += h->size;
+	}
+}
+
+/* Copy one buffer's records [start, end) to the output. 0 or the write error. */
+static int copy_range(struct record *rec, const struct record_owmap *m, uint64_t start,
+		      uint64_t end, size_t toff, bool *wrote)
+{
+	static unsigned char copy[MAX_RECORD] __attribute__((aligned(8)));
+
+	while (end - start >= sizeof(struct perf_event_header)) {
+		uint64_t off = start & m->mask;
+		const struct perf_event_header *h = (const void *)(m->data + off);
+		size_t size = h->size;
+		int err;
+
+		if (size < sizeof(*h) || size > end - start)
+			break;
+		if (off + size > m->mask + 1) {
+			size_t first = (size_t)(m->mask + 1 - off);
+
+			memcpy(copy, m->data + off, first);
+			memcpy(copy + first, m->data, size - first);
+			h = (const void *)copy;
+		}
+		record_loop__account(rec, h, toff);
+		err = record_output__write(rec, h, size);
+		if (err)
+			return err;
+		*wrote = true;
+		start += size;
+	}
+	return 0;
+}
 
 int record_overwrite__snapshot(struct record *rec)
 {
-	return 0;
+	static const struct perf_event_header round = {
+		.type = EMBER_RECORD_FINISHED_ROUND,
+		.size = sizeof(round),
+	};
+	size_t toff = record_loop__time_offset(rec);
+	bool wrote = false;
+	int err = 0;
+
+	for (int i = 0; i < rec->nr_owmaps && !err; i++) {
+		struct record_owmap *m = &rec->owmaps[i];
+		uint64_t head, end;
+
+		ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+		head = __atomic_load_n(&m->pc->data_head, __ATOMIC_ACQUIRE);
+		end = m->prev;
+		if (end - head > m->mask + 1)
+			end = find_end(m, head);
+		err = copy_range(rec, m, head, end, toff, &wrote);
+		m->prev = head;
+		ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+	}
+	if (!err && wrote)
+		err = record_output__write(rec, &round, sizeof(round));
+	return err ? 1 : 0;
 }

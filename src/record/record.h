@@ -123,6 +123,7 @@ struct record {
 
 	struct ember_workload wl;
 	bool wl_prepared, wl_started, wl_exited;
+	bool wl_tail_done;		/* --tail-synthesize: the command's COMM was written */
 
 	const char *path;		/* output path, "-" for stdout */
 	int out_fd;			/* pipe mode: fd the writer writes to, -1 otherwise */
@@ -149,7 +150,8 @@ struct record {
 	size_t mmap_flush;		/* --mmap-flush in bytes, capped at a quarter buffer */
 	int affinity_cpu;		/* --affinity: the cpu the reader last moved to */
 	bool usr2;			/* SIGUSR2 came: switch output or take a snapshot */
-	bool *overwrite_maps;		/* per ring buffer: backward (--overwrite, overwrite term) */
+	struct record_owmap *owmaps;	/* backward buffers (overwrite.c) */
+	int nr_owmaps;
 };
 
 /* Print one line "ember record: ..." on stderr (prefixed, newline added). */

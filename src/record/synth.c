@@ -187,6 +187,17 @@ static int tasks(struct record *rec, struct ember_synth *s)
 		return synth_error(rec, "cannot list the threads", -ENOMEM);
 	for (int i = 0; i < nr; i++)
 		tids[i] = ember_thread_map__pid(rec->threads, i);
+	if (o->uid_pids) {
+		/* -u: a user's processes come and go; one that vanished or hides its maps is skipped */
+		err = 0;
+		for (int i = 0; i < nr && !err; i++) {
+			err = ember_synth__threads(s, &tids[i], 1);
+			if (err == -EACCES || err == -ESRCH)
+				err = 0;
+		}
+		free(tids);
+		return err ? synth_error(rec, "cannot describe the user's processes", err) : 0;
+	}
 	err = ember_synth__threads(s, tids, nr);
 	free(tids);
 	if (!err || rec->write_err)
@@ -228,7 +239,7 @@ static int workload_tasks(struct record *rec, struct ember_synth *s)
 	pid_t pid = rec->wl.pid;
 	int err;
 
-	if (!rec->target_none || !rec->wl_started || rec->wl_exited)
+	if (!rec->target_none || !rec->wl_started || rec->wl_exited || !rec->wl_prepared)
 		return 0;
 	err = ember_synth__threads(s, &pid, 1);
 	return err == -ESRCH ? 0 : err;
@@ -270,7 +281,7 @@ int record_synth__start(struct record *rec)
 
 int record_synth__restart(struct record *rec)
 {
-	int ret = synthesize(rec, true);
+	int ret = rec->opts.tail_synthesize ? 0 : synthesize(rec, true);
 
 	return ret ? ret : record_synth__finished_init(rec);
 }
@@ -289,6 +300,20 @@ int record_synth__workload_comm(struct record *rec)
 	if (ret < 0 && ret != -ESRCH)
 		return synth_error(rec, "cannot describe the command", ret);
 	return 0;
+}
+
+int record_synth__workload_tail(struct record *rec)
+{
+	struct ember_synth s;
+	int err;
+
+	rec->wl_tail_done = true;
+	if (synth_init(rec, &s))
+		return 1;
+	rec->wl_tail_done = true;
+	err = workload_tasks(rec, &s);
+	ember_synth__exit(&s);
+	return err ? synth_error(rec, "cannot describe the command", err) : 0;
 }
 
 int record_synth__finished_init(struct record *rec)

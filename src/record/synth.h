@@ -22,6 +22,12 @@ int record_synth__start(struct record *rec);
  */
 int record_synth__restart(struct record *rec);
 
+/*
+ * --tail-synthesize: the command's threads (COMM, MMAP2) as they are now,
+ * once: when it has exited but is not reaped yet, or at the end. 0 or exit code.
+ */
+int record_synth__workload_tail(struct record *rec);
+
 /* COMM of the command, forked but not yet exec'ed (perf's "perf-exec" COMM). 0 or exit code. */
 int record_synth__workload_comm(struct record *rec);
 
