@@ -269,17 +269,6 @@ int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc
 	return t->nr;
 }
 
-/* A symbol stretched over addr from below now ends there. */
-static void truncate_before(struct symtab *t, uint64_t addr)
-{
-	for (size_t i = 0; i < t->nr_sorted; i++) {
-		struct ember_symbol *sym = &t->syms[i];
-
-		if (sym->start < addr && sym->end > addr)
-			sym->end = addr;
-	}
-}
-
 int symsrc__synthesize_plt(struct symtab *t, struct symsrc *runtime_ss,
 			   enum demangle_mode demangle)
 {
@@ -304,14 +293,6 @@ int symsrc__synthesize_plt(struct symtab *t, struct symsrc *runtime_ss,
 	syms = elf_getdata(runtime_ss->dynsym, NULL);
 	if (!reldata || !syms)
 		return 0;
-
-	/*
-	 * The fix-ups may have stretched a zero-size symbol before .plt (_init)
-	 * over it. perf inserts the entries into its tree anyway and its
-	 * lookup mostly finds them (which one wins depends on the tree's
-	 * shape; later perfs truncate the stretched symbol): name them.
-	 */
-	truncate_before(t, plt_shdr.sh_offset);
 
 	/* perf's generic layout: a header, then one entry per relocation, entsize each. */
 	entsize = plt_shdr.sh_entsize;
@@ -338,7 +319,12 @@ int symsrc__synthesize_plt(struct symtab *t, struct symsrc *runtime_ss,
 		if (!gelf_getsym(syms, symidx, &sym))
 			continue;
 		name = elf_strptr(runtime_ss->elf, dynshdr.sh_link, sym.st_name);
-		if (!name)
+		/*
+		 * perf inserts these after the fix-ups, where a zero-size symbol
+		 * before .plt (_init) already spans them; its lookup finds that
+		 * symbol first, so only uncovered entries get a name of their own.
+		 */
+		if (!name || symtab__find(t, off))
 			continue;
 		err = symtab__add_demangled(t, off, entsize, STB_GLOBAL, STT_FUNC, name, "@plt",
 					    demangle);
