@@ -183,6 +183,7 @@ static void script__exit(struct script *sc)
 static int script_main(struct script *sc)
 {
 	static char stdout_buf[1 << 20];
+	const struct ember_session_stats *st;
 	int ret;
 
 	/* perf's --time check happens before the file is read: same exit for a bad string */
@@ -234,6 +235,19 @@ static int script_main(struct script *sc)
 	ret = script__run(sc);
 	if (fflush(stdout) || sc->out.error) {
 		fprintf(stderr, "ember script: write error: %s\n", strerror(errno ? errno : EIO));
+		return 1;
+	}
+	st = ember_session__stats(sc->session);
+	/* Broken input that yields nothing at all fails, as perf fails on it. */
+	if (!ret && !st->nr_samples && st->truncated) {
+		fprintf(stderr, "ember script: %s: the file ends before its first sample "
+				"(cut short: was the recorder killed?)\n", sc->dump_name);
+		return 1;
+	}
+	if (!ret && !st->nr_samples && st->nr_invalid_samples) {
+		fprintf(stderr, "ember script: %s: none of its %llu samples can be decoded "
+				"(too short for their layout, or of no event)\n", sc->dump_name,
+			(unsigned long long)st->nr_invalid_samples);
 		return 1;
 	}
 	ember_session__fprintf_warnings(sc->session, stderr);

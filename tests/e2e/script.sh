@@ -18,15 +18,24 @@ if ! is_root || ! have_perf; then
 	exit 0
 fi
 
+# One known difference is masked, in both outputs: which name a PLT stub
+# gets. perf 6.1 extends the zero-size _init symbol over .plt and finds
+# either _init+off or the synthesized "func@plt" depending on the shape of
+# its symbol rbtree (the lead's symbols work follows it; see lib/symbol).
+# System-wide recordings catch whatever else runs on the machine, so such a
+# frame can appear in any of them: it is compared as "<plt>".
+plt_mask() { sed -E 's/ ([^ (]+@plt|_init)\+0x[0-9a-f]+ \(/ <plt> (/'; }
+
 # same NAME FILE [OPTIONS...]: ember script and perf script print the same
-# bytes, and the same exit status; perf must have printed something.
+# bytes (but for plt_mask), and the same exit status; perf must have
+# printed something.
 same() {
 	local name=$1 file=$2 pe ee
 	shift 2
-	"$PERF" script -i "$file" "$@" >"$TMP/$name.perf" 2>"$TMP/$name.perf.err"
-	pe=$?
-	"$EMBER" script -i "$file" "$@" >"$TMP/$name.ember" 2>"$TMP/$name.ember.err"
-	ee=$?
+	"$PERF" script -i "$file" "$@" 2>"$TMP/$name.perf.err" | plt_mask >"$TMP/$name.perf"
+	pe=${PIPESTATUS[0]}
+	"$EMBER" script -i "$file" "$@" 2>"$TMP/$name.ember.err" | plt_mask >"$TMP/$name.ember"
+	ee=${PIPESTATUS[0]}
 	if [ "$pe" != 0 ] || [ "$ee" != 0 ]; then
 		fail "$name" "exit status: ember $ee, perf $pe: $(head -2 "$TMP/$name.ember.err")"
 	elif [ ! -s "$TMP/$name.perf" ]; then
@@ -42,8 +51,8 @@ same() {
 same_pipe() {
 	local name=$1 file=$2
 	shift 2
-	"$PERF" script -i - "$@" <"$file" >"$TMP/$name.perf" 2>/dev/null
-	"$EMBER" script -i - "$@" <"$file" >"$TMP/$name.ember" 2>"$TMP/$name.ember.err"
+	"$PERF" script -i - "$@" <"$file" 2>/dev/null | plt_mask >"$TMP/$name.perf"
+	"$EMBER" script -i - "$@" <"$file" 2>"$TMP/$name.ember.err" | plt_mask >"$TMP/$name.ember"
 	if [ ! -s "$TMP/$name.perf" ]; then
 		fail "$name" "perf script printed nothing"
 	elif cmp -s "$TMP/$name.perf" "$TMP/$name.ember"; then
