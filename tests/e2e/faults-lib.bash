@@ -29,9 +29,13 @@ wait_exec() {
 	return 1
 }
 
+# rand_ms LO_MS HI_MS: a random number of ms in [LO, HI].
+rand_ms() { echo $(($1 + RANDOM % ($2 - $1 + 1))); }
+
 # rand_delay LO_MS HI_MS: a random number of seconds in [LO, HI] ms, for sleep.
 rand_delay() {
-	local ms=$(($1 + RANDOM % ($2 - $1 + 1)))
+	local ms
+	ms=$(rand_ms "$1" "$2")
 	printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000))
 }
 
