@@ -38,12 +38,14 @@ run() {
 	shift
 	timeout 20 "$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	if [ $rc = 124 ]; then
+	if grep -qE 'Sanitizer|runtime error:' "$TMP/err"; then
+		# the sanitizer's own summary says what: "SUMMARY: AddressSanitizer: 40 byte(s) leaked"
+		note "$tag-no-crash-or-hang" "$name($(grep -m1 -oE 'SUMMARY: [A-Za-z]+: [^ ]+( [^ ]+)?' \
+			"$TMP/err" | cut -d' ' -f2- | tr ' ' '-'))"
+	elif [ $rc = 124 ]; then
 		note "$tag-no-crash-or-hang" "$name(hang)"
 	elif [ $rc != 0 ] && [ $rc != 1 ]; then
 		note "$tag-no-crash-or-hang" "$name(status-$rc)"
-	elif grep -qE 'Sanitizer|runtime error:' "$TMP/err"; then
-		note "$tag-no-crash-or-hang" "$name(sanitizer)"
 	elif [ $rc = 1 ] && ! grep -q . "$TMP/err"; then
 		note "$tag-fails-with-a-message" "$name"
 	fi
