@@ -667,7 +667,8 @@ struct ember_data_attr {
 	uint32_t idx;
 	uint32_t nr_ids;
 	const uint64_t *ids;
-	const char *name;		/* EVENT_DESC or EVENT_UPDATE name, or NULL */
+	const char *name;		/* EVENT_DESC or EVENT_UPDATE name, or NULL; a name
+				 * replaced by a later EVENT_UPDATE stays valid too */
 };
 
 EMBER_API uint32_t ember_data_reader__nr_attrs(const struct ember_data_reader *r);

@@ -135,10 +135,22 @@ int data_attrs_set_name(struct data_attrs *t, uint32_t idx, const char *name)
 
 	if (idx >= t->nr)
 		return -ENOENT;
+	if (t->v[idx]->name && !strcmp(t->v[idx]->name, name))
+		return 0;
 	copy = strdup(name);
 	if (!copy)
 		return -ENOMEM;
-	free((char *)t->v[idx]->name);
+	if (t->v[idx]->name) {
+		/* Keep the old one alive: a caller may still point at it. */
+		char **old = realloc(t->old_names, (t->nr_old_names + 1) * sizeof(*old));
+
+		if (!old) {
+			free(copy);
+			return -ENOMEM;
+		}
+		t->old_names = old;
+		t->old_names[t->nr_old_names++] = (char *)t->v[idx]->name;
+	}
 	t->v[idx]->name = copy;
 	return 0;
 }
@@ -195,6 +207,9 @@ void data_attrs_exit(struct data_attrs *t)
 		free((char *)t->v[i]->name);
 		free(t->v[i]);
 	}
+	for (uint32_t i = 0; i < t->nr_old_names; i++)
+		free(t->old_names[i]);
+	free(t->old_names);
 	free(t->v);
 	free(t->slots);
 	memset(t, 0, sizeof(*t));

@@ -15,6 +15,9 @@ struct data_attrs {
 	/* where the sample id sits, computed from the first attr as perf does */
 	int id_pos;			/* u64 index after the header in a SAMPLE, -1: none */
 	int is_pos;			/* u64 index from the end of other records, -1: none */
+	/* Names replaced by a later EVENT_UPDATE: callers may still hold them. */
+	char **old_names;
+	uint32_t nr_old_names;
 };
 
 /*
