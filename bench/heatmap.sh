@@ -41,4 +41,9 @@ for i in 1 2 3; do
 	e+=("$(wall_s ember_run)")
 	p+=("$(wall_s perf_run)")
 done
-printf 'result\theatmap-syscalls (400k events)\t%s\t%s\ts\t<=0.2\n' "$(median "${e[@]}")" "$(median "${p[@]}")"
+# peak memory of one more run of each (perf's: its pipeline's biggest process)
+export -f ember_run perf_run
+export EMBER PERF tmp
+ke=$(peak_rss_kb bash -c ember_run)
+kp=$(peak_rss_kb bash -c perf_run)
+result "heatmap-syscalls (400k events)" "$(median "${e[@]}")" "$(median "${p[@]}")" s "<=0.2" "$ke" "$kp"

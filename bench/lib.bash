@@ -22,3 +22,56 @@ bench_init() {
 now_ns() { date +%s%N; }
 # median N...: the middle value (the upper one of an even count).
 median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
+
+# bench_run OUT CMD...: runs CMD once, its stdout to OUT ("-" for /dev/null),
+# its stderr discarded, and sets
+#   BR_WALL  wall seconds      BR_CPU  user + system cpu seconds
+#   BR_RSS   peak resident set size in KB (ru_maxrss of CMD and the children
+#            it waited for: the biggest process of a pipeline run by sh -c)
+#   BR_RC    CMD's exit status
+# from /usr/bin/time (Debian package time), or from wait4()'s rusage through
+# python3 when time(1) is not installed (then BR_RSS is at least python's own
+# ~10 MB: the child's high-water mark includes the interpreter it forked from).
+bench_run() {
+	local out=$1 f u s
+	shift
+	[ "$out" = - ] && out=/dev/null
+	f=$(mktemp /tmp/ember-bench-time.XXXXXX)
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -o "$f" -f '%e %U %S %M' "$@" >"$out" 2>/dev/null
+		BR_RC=$?
+	else
+		python3 -c '
+import os, sys, time
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, ru = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write("%.2f %.2f %.2f %d\n" % (time.monotonic() - t0, ru.ru_utime, ru.ru_stime, ru.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status) & 255)' "$f" "$@" >"$out" 2>/dev/null
+		BR_RC=$?
+	fi
+	# time(1) puts "Command exited with non-zero status N" first
+	read -r BR_WALL u s BR_RSS < <(tail -1 "$f")
+	rm -f "$f"
+	BR_CPU=$(echo "$u + $s" | bc)
+}
+
+# peak_rss_kb CMD...: the peak RSS in KB of one run of CMD, output discarded.
+peak_rss_kb() {
+	bench_run - "$@"
+	echo "$BR_RSS"
+}
+
+# result NAME EMBER PERF UNIT GOAL [EMBER_RSS_KB PERF_RSS_KB]: one result line
+# for bench/run.sh. The two optional columns are the peak memory of the runs
+# measured (KB, see bench_run), shown in the table's memory columns.
+result() {
+	if [ $# -ge 7 ]; then
+		printf 'result\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@"
+	else
+		printf 'result\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5"
+	fi
+}

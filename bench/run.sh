@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Runs every bench/*.sh but this one and prints one table of ember/perf ratios:
-#   benchmark | ember | perf | ratio | goal | met?
+#   benchmark | ember | perf | ratio | goal | met? | ember RSS | perf RSS | RSS ratio
 # A benchmark script reports each result on stdout as one tab-separated line
-#   result<TAB>NAME<TAB>EMBER<TAB>PERF<TAB>UNIT<TAB>GOAL
-# where EMBER and PERF are measurements (lower is better) and GOAL bounds the
-# ratio EMBER/PERF, like "<=1.0" or "<=0.05"; anything else it prints is
-# passed through as a log. Ratios are reported, never asserted: the exit
-# status is 0 unless a script failed to run.
+#   result<TAB>NAME<TAB>EMBER<TAB>PERF<TAB>UNIT<TAB>GOAL[<TAB>EMBER_KB<TAB>PERF_KB]
+# (bench/lib.bash's result() prints it) where EMBER and PERF are measurements
+# (lower is better) and GOAL bounds the ratio EMBER/PERF, like "<=1.0" or
+# "<=0.05"; the optional EMBER_KB and PERF_KB are the peak resident memory
+# of the runs measured (bench/lib.bash's bench_run), left blank in the table
+# when absent. Anything else a script prints is passed through as a log.
+# Ratios are reported, never asserted: the exit status is 0 unless a script
+# failed to run. The table also goes to $BENCH_TABLE when that is set.
 #   bench/run.sh [PATTERN]   only the scripts whose name contains PATTERN
 set -u
 cd "$(dirname "$0")/.."
@@ -34,6 +37,7 @@ for b in bench/*.sh; do
 done
 
 echo
+table() {
 awk -F'\t' '
 function met(ratio, goal,   op, v) {
 	if (match(goal, /^(<=|>=|<|>)/)) {
@@ -45,15 +49,26 @@ function met(ratio, goal,   op, v) {
 	}
 	return 0
 }
+function mb(kb) { return (kb == "") ? "" : sprintf("%.1f MB", kb / 1024) }
 BEGIN {
-	fmt = "%-34s | %12s | %12s | %8s | %8s | %s\n"
-	printf fmt, "benchmark", "ember", "perf", "ratio", "goal", "met?"
+	fmt = "%-34s | %12s | %12s | %8s | %8s | %-4s | %10s | %10s | %9s\n"
+	printf fmt, "benchmark", "ember", "perf", "ratio", "goal", "met?", \
+		"ember RSS", "perf RSS", "RSS ratio"
 	printf fmt, "----------------------------------", "------------", "------------", \
-		"--------", "--------", "----"
+		"--------", "--------", "----", "----------", "----------", "---------"
 }
 {
 	ratio = ($4 > 0) ? $3 / $4 : 0
+	ek = (NF >= 8) ? $7 : ""
+	pk = (NF >= 8) ? $8 : ""
+	rr = (ek != "" && pk > 0) ? sprintf("%.3f", ek / pk) : ""
 	printf fmt, $2, sprintf("%.4g %s", $3, $5), sprintf("%.4g %s", $4, $5), \
-		sprintf("%.3f", ratio), $6, met(ratio, $6) ? "yes" : "NO"
+		sprintf("%.3f", ratio), $6, met(ratio, $6) ? "yes" : "NO", mb(ek), mb(pk), rr
 }' "$results"
+}
+if [ -n "${BENCH_TABLE:-}" ]; then
+	table | tee "$BENCH_TABLE"
+else
+	table
+fi
 exit $status

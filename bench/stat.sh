@@ -71,4 +71,9 @@ wait_closers
 te=$(wall_s "$EMBER" stat -e 'syscalls:sys_enter_*' true)
 wait_closers
 tp=$(wall_s "$PERF" stat -e 'syscalls:sys_enter_*' true)
-printf 'result\tstat-setup (sys_enter_* true)\t%s\t%s\ts\t<=0.05\n' "$te" "$tp"
+# peak memory of one more run of each
+wait_closers
+ke=$(peak_rss_kb "$EMBER" stat -e 'syscalls:sys_enter_*' true)
+wait_closers
+kp=$(peak_rss_kb "$PERF" stat -e 'syscalls:sys_enter_*' true)
+result "stat-setup (sys_enter_* true)" "$te" "$tp" s "<=0.05" "$ke" "$kp"
