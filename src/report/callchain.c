@@ -23,6 +23,7 @@ struct rep_chains {
 	struct node_block *blocks;
 	struct rep_cnode **table;	/* open addressing, power of two */
 	size_t mask, used;
+	uint32_t seq;
 };
 
 static uint64_t mix(uint64_t h)
@@ -154,6 +155,7 @@ static struct rep_cnode *findnew_child(struct rep_chains *c, struct rep_cnode *p
 	if (!n->name && c->key == REP_CCKEY_ADDRESS)
 		n->name = f->sym_name;
 	n->ip = f->ip;
+	n->seq = c->seq++;
 	n->next = parent->children;
 	parent->children = n;
 	parent->nr_children++;

@@ -26,6 +26,7 @@ struct rep_cnode {
 	uint64_t hit, children_hit;
 	uint64_t count, children_count;
 	uint32_t nr_children;
+	uint32_t seq;			/* creation order (perf's insertion order) */
 };
 
 struct rep_chains;

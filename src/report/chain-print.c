@@ -3,14 +3,14 @@
  * Printing a callchain tree the way perf report --stdio does: graph and
  * fractal (the "|--12.34%--name" tree), flat (each chain that has hits of
  * its own, listed root to end) and folded ("12.34% a;b;c"). Siblings are
- * ordered by their cumulated hits, ties in perf's lookup order (dso,
- * then symbol start or ip, both descending), and children under the
- * threshold are dropped.
+ * ordered by their cumulated hits, ties in the order of perf's lookup
+ * tree, and children under the threshold are dropped.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include "report/callchain.h"
+#include "report/rbtree.h"
 
 /* The last node of the run (perf's node holding several entries) that starts at n. */
 static const struct rep_cnode *run_last(const struct rep_cnode *n)
@@ -20,24 +20,79 @@ static const struct rep_cnode *run_last(const struct rep_cnode *n)
 	return n;
 }
 
-static int cmp_lookup_order(const struct rep_cnode *a, const struct rep_cnode *b)
+/*
+ * perf's match_chain() order between a new child a and one already in
+ * the tree b: by dso, then by symbol start when both have a symbol, else
+ * by the raw address (mixed pairs make it non-transitive, hence the tree).
+ */
+static bool lookup_left(const void *pa, const void *pb, const void *ctx)
 {
+	const struct rep_cnode *a = pa, *b = pb;
+	uint64_t ka, kb;
+
 	if (a->dso != b->dso)
-		return (uintptr_t)a->dso > (uintptr_t)b->dso ? -1 : 1;
-	if (a->key != b->key)
-		return a->key > b->key ? -1 : 1;
-	return 0;
+		return (uintptr_t)b->dso < (uintptr_t)a->dso;
+	if (a->sym && b->sym) {
+		ka = a->key;
+		kb = b->key;
+	} else {
+		ka = a->ip;
+		kb = b->ip;
+	}
+	return kb < ka;
 }
 
-static int cmp_cumul(const void *pa, const void *pb)
+static int cmp_seq(const void *pa, const void *pb)
 {
 	const struct rep_cnode *a = *(const struct rep_cnode *const *)pa;
 	const struct rep_cnode *b = *(const struct rep_cnode *const *)pb;
-	uint64_t ca = rep_cnode__cumul_hits(a), cb = rep_cnode__cumul_hits(b);
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The children of parent in the order perf's rb_root_in holds them; *out is malloc'ed. */
+static size_t lookup_order(const struct rep_cnode *parent, const struct rep_cnode ***out)
+{
+	const struct rep_cnode **v, **w, *c;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!parent->nr_children)
+		return 0;
+	v = malloc(parent->nr_children * sizeof(*v));
+	w = malloc(parent->nr_children * sizeof(*w));
+	if (!v || !w) {
+		free(v);
+		free(w);
+		return 0;
+	}
+	for (c = parent->children; c; c = c->next)
+		v[n++] = c;
+	qsort(v, n, sizeof(*v), cmp_seq);
+	if (rep_rb_order((void *const *)v, n, (void **)w, lookup_left, NULL)) {
+		free(w);
+		*out = v;
+		return n;
+	}
+	free(v);
+	*out = w;
+	return n;
+}
+
+struct ranked {
+	const struct rep_cnode *n;
+	size_t pos;
+};
+
+/* By cumulated hits, descending; equal ones keep the lookup order. */
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+	uint64_t ca = rep_cnode__cumul_hits(a->n), cb = rep_cnode__cumul_hits(b->n);
 
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
-	return cmp_lookup_order(a, b);
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
 /*
@@ -48,24 +103,28 @@ static int cmp_cumul(const void *pa, const void *pb)
 static size_t sorted_children(const struct rep_chain_print *pp, const struct rep_cnode *parent,
 			      const struct rep_cnode ***out)
 {
-	const struct rep_cnode **v, *c;
+	const struct rep_cnode **v;
 	uint64_t min_hit = pp->min_hit;
-	size_t n = 0;
-
-	if (pp->param->mode == REP_CHAIN_GRAPH_REL)
-		min_hit = (uint64_t)ceil(parent->children_hit * (pp->param->min_percent / 100.0));
+	size_t nr = lookup_order(parent, &v), n = 0, i;
+	struct ranked *r;
 
 	*out = NULL;
-	if (!parent->nr_children)
+	if (!nr || !v)
 		return 0;
-	v = malloc(parent->nr_children * sizeof(*v));
-	if (!v)
+	if (pp->param->mode == REP_CHAIN_GRAPH_REL)
+		min_hit = (uint64_t)ceil(parent->children_hit * (pp->param->min_percent / 100.0));
+	r = malloc(nr * sizeof(*r));
+	if (!r) {
+		free(v);
 		return 0;
-	for (c = parent->children; c; c = c->next)
-		if (rep_cnode__cumul_hits(c) >= min_hit)
-			v[n++] = c;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_cumul);
+	}
+	for (i = 0; i < nr; i++)
+		if (rep_cnode__cumul_hits(v[i]) >= min_hit)
+			r[n++] = (struct ranked){ v[i], i };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (i = 0; i < n; i++)
+		v[i] = r[i].n;
+	free(r);
 	*out = v;
 	return n;
 }
@@ -143,6 +202,11 @@ static size_t graph_entry(FILE *fp, const struct rep_chain_print *pp, const stru
 	if (n)
 		ret += fprintf_name(fp, n);
 	else
+		/*
+		 * perf's line for the hits of hidden children (perf 6.1 reads
+		 * its made-up symbol's uninitialised "inlined" flag and some
+		 * runs add " (inlined)")
+		 */
 		ret += fprintf(fp, "[...]");
 	ret += fputc('\n', fp) != EOF;
 	return ret;
@@ -287,12 +351,6 @@ static void flat_push(struct flat_list *l, const struct rep_cnode *first,
 	l->nr++;
 }
 
-static int cmp_lookup_ptr(const void *pa, const void *pb)
-{
-	return cmp_lookup_order(*(const struct rep_cnode *const *)pa,
-				*(const struct rep_cnode *const *)pb);
-}
-
 /*
  * perf's __sort_chain_flat(): the children of a run (in lookup order)
  * before the run itself, which is kept when it has hits of its own.
@@ -300,18 +358,15 @@ static int cmp_lookup_ptr(const void *pa, const void *pb)
 static void flat_collect(struct flat_list *l, const struct rep_cnode *first,
 			 const struct rep_cnode *last, uint64_t min_hit)
 {
-	const struct rep_cnode *c, **v;
-	size_t n = 0, k;
+	const struct rep_cnode **v;
+	size_t n, k;
 
 	if (last->nr_children) {
-		v = malloc(last->nr_children * sizeof(*v));
+		n = lookup_order(last, &v);
 		if (!v) {
 			l->oom = true;
 			return;
 		}
-		for (c = last->children; c; c = c->next)
-			v[n++] = c;
-		qsort(v, n, sizeof(*v), cmp_lookup_ptr);
 		for (k = 0; k < n; k++)
 			flat_collect(l, v[k], run_last(v[k]), min_hit);
 		free(v);

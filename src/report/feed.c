@@ -170,8 +170,29 @@ int report__process(struct report *rep)
 			return -ENOMEM;
 	}
 	err = ember_session__process(rep->session, &ops, rep);
-	if (!err && rep->stacks)
+	if (!err && rep->stacks) {
+		struct rep_print_opts po = {
+			.filter_relative = rep->o.filter_relative,
+			.min_percent = rep->o.min_percent,
+		};
+		uint32_t i;
+
+		/*
+		 * Entries first; then only the callchains that will be
+		 * printed: most entries of a big profile are under the
+		 * threshold, and with --children each would take a chain
+		 * per frame of every stack it is in.
+		 */
+		for (i = 0; i < rep->nr_hists; i++)
+			if (rep->hists[i])
+				rep_hist__begin_entries(rep->hists[i]);
 		err = rep_stacks__replay(rep->stacks, replay_one, rep);
+		for (i = 0; !err && i < rep->nr_hists; i++)
+			if (rep->hists[i])
+				rep_hist__begin_chains(rep->hists[i], &po);
+		if (!err && rep->hopts.use_callchain)
+			err = rep_stacks__replay(rep->stacks, replay_one, rep);
+	}
 	rep_stacks__delete(rep->stacks);
 	rep->stacks = NULL;
 	if (err)

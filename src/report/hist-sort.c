@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/hist.h"
+#include "report/rbtree.h"
 
 static int field_cmp(uint64_t a, uint64_t b)
 {
@@ -136,9 +137,10 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 }
 
 /* perf's input tree: a new entry goes left of an existing one its keys compare below. */
-static bool input_left(const struct rep_hist *h, const struct rep_entry *a,
-		       const struct rep_entry *b)
+static bool input_left(const void *pa, const void *pb, const void *ctx)
 {
+	const struct rep_hist *h = ctx;
+	const struct rep_entry *a = pa, *b = pb;
 	int i, r;
 
 	for (i = 0; i < h->layout.nr_sort; i++) {
@@ -150,9 +152,10 @@ static bool input_left(const struct rep_hist *h, const struct rep_entry *a,
 }
 
 /* perf's hist_entry__sort() > 0: a goes before (left of) b. */
-static bool output_left(const struct rep_hist *h, const struct rep_entry *a,
-			const struct rep_entry *b)
+static bool output_left(const void *pa, const void *pb, const void *ctx)
 {
+	const struct rep_hist *h = ctx;
+	const struct rep_entry *a = pa, *b = pb;
 	int i, r;
 
 	for (i = 0; i < h->layout.nr_sort; i++) {
@@ -161,125 +164,6 @@ static bool output_left(const struct rep_hist *h, const struct rep_entry *a,
 			return r > 0;
 	}
 	return false;
-}
-
-/*
- * The output order is what an in-order walk of perf's red-black tree
- * gives after inserting the entries in input order. Some of perf's
- * comparisons are not transitive (--children's caller-above-callee rule
- * only holds within a thread), so the tree's shape decides among such
- * ties: build the same tree, with the kernel's insertion rebalancing.
- */
-struct rb {
-	uint32_t left, right, parent;	/* indices + 1; 0: none */
-	bool red;
-};
-
-static void rotate(struct rb *t, uint32_t *root, uint32_t x, bool left)
-{
-	uint32_t y = left ? t[x - 1].right : t[x - 1].left;
-	uint32_t yc = left ? t[y - 1].left : t[y - 1].right;
-	uint32_t p = t[x - 1].parent;
-
-	if (left)
-		t[x - 1].right = yc;
-	else
-		t[x - 1].left = yc;
-	if (yc)
-		t[yc - 1].parent = x;
-	t[y - 1].parent = p;
-	if (!p)
-		*root = y;
-	else if (t[p - 1].left == x)
-		t[p - 1].left = y;
-	else
-		t[p - 1].right = y;
-	if (left)
-		t[y - 1].left = x;
-	else
-		t[y - 1].right = x;
-	t[x - 1].parent = y;
-}
-
-static void rb_fixup(struct rb *t, uint32_t *root, uint32_t z)
-{
-	while (t[z - 1].parent && t[t[z - 1].parent - 1].red) {
-		uint32_t p = t[z - 1].parent, g = t[p - 1].parent;
-		bool pleft = t[g - 1].left == p;
-		uint32_t u = pleft ? t[g - 1].right : t[g - 1].left;
-
-		if (u && t[u - 1].red) {
-			t[p - 1].red = false;
-			t[u - 1].red = false;
-			t[g - 1].red = true;
-			z = g;
-			continue;
-		}
-		if (z == (pleft ? t[p - 1].right : t[p - 1].left)) {
-			z = p;
-			rotate(t, root, z, pleft);
-			p = t[z - 1].parent;
-			g = t[p - 1].parent;
-		}
-		t[p - 1].red = false;
-		t[g - 1].red = true;
-		rotate(t, root, g, !pleft);
-	}
-	t[*root - 1].red = false;
-}
-
-/* Inserts in[0..n) in order into a red-black tree, writes its in-order walk to out. */
-static int tree_order(const struct rep_hist *h, struct rep_entry **in, size_t n,
-		      struct rep_entry **out,
-		      bool (*goes_left)(const struct rep_hist *h, const struct rep_entry *a,
-					const struct rep_entry *b))
-{
-	struct rb *t = calloc(n ? n : 1, sizeof(*t));
-	uint32_t root = 0, i, x;
-	size_t k = 0;
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 1; i <= n; i++) {
-		uint32_t p = 0, cur = root;
-		bool left = false;
-
-		while (cur) {
-			p = cur;
-			left = goes_left(h, in[i - 1], in[cur - 1]);
-			cur = left ? t[cur - 1].left : t[cur - 1].right;
-		}
-		t[i - 1] = (struct rb){ .parent = p, .red = true };
-		if (!p)
-			root = i;
-		else if (left)
-			t[p - 1].left = i;
-		else
-			t[p - 1].right = i;
-		rb_fixup(t, &root, i);
-	}
-	/* in-order walk */
-	x = root;
-	while (x && t[x - 1].left)
-		x = t[x - 1].left;
-	while (x) {
-		out[k++] = in[x - 1];
-		if (t[x - 1].right) {
-			x = t[x - 1].right;
-			while (t[x - 1].left)
-				x = t[x - 1].left;
-		} else {
-			uint32_t c = x;
-
-			x = t[x - 1].parent;
-			while (x && t[x - 1].right == c) {
-				c = x;
-				x = t[x - 1].parent;
-			}
-		}
-	}
-	free(t);
-	return 0;
 }
 
 static int cmp_seq(const void *pa, const void *pb)
@@ -325,10 +209,10 @@ int rep_hist__resort(struct rep_hist *h, bool filter_relative)
 		if (!a)
 			return -ENOMEM;
 		qsort(h->sorted, n, sizeof(*h->sorted), cmp_seq);
-		err = tree_order(h, h->sorted, n, a, input_left);
+		err = rep_rb_order((void *const *)h->sorted, n, (void **)a, input_left, h);
 		/* only comm has a collapse step among the keys here */
 		if (!err && (h->mask & (1U << REP_DIM_COMM))) {
-			err = tree_order(h, a, n, h->sorted, input_left);
+			err = rep_rb_order((void *const *)a, n, (void **)h->sorted, input_left, h);
 			memcpy(a, h->sorted, n * sizeof(*a));
 		}
 		if (!err) {
@@ -346,7 +230,7 @@ int rep_hist__resort(struct rep_hist *h, bool filter_relative)
 				if (a[j]->filtered)
 					h->sorted[k++] = a[j];
 			memcpy(a, h->sorted, n * sizeof(*a));
-			err = tree_order(h, a, f, h->sorted, output_left);
+			err = rep_rb_order((void *const *)a, f, (void **)h->sorted, output_left, h);
 		}
 		free(a);
 		return err;

@@ -364,18 +364,30 @@ static const char *find_parent(struct rep_hist *h, uint32_t n)
 	return NULL;
 }
 
+/* Whether the printer will show anything of e's callchain (the second of two passes). */
+static bool wants_chain(const struct rep_hist *h, const struct rep_entry *e)
+{
+	uint64_t period = h->opts.children ? e->acc.period : e->self.period;
+
+	if (e->filtered || period < h->chain_min_period)
+		return false;
+	return !h->pct_total || (float)(period * 100.0 / h->pct_total) >= h->pct_limit;
+}
+
 static int append_chain(struct rep_hist *h, struct rep_entry *e, uint32_t from, uint32_t n,
 			const struct rep_sample *s)
 {
 	if (!h->opts.use_callchain)
+		return 0;
+	if (n - from > e->max_depth)
+		e->max_depth = n - from;
+	if (h->pass == REP_PASS_ENTRIES || (h->pass == REP_PASS_CHAINS && !wants_chain(h, e)))
 		return 0;
 	if (!e->chain) {
 		e->chain = rep_chains__new_root(h->chains);
 		if (!e->chain)
 			return -ENOMEM;
 	}
-	if (n - from > e->max_depth)
-		e->max_depth = n - from;
 	return rep_chains__append(h->chains, e->chain, h->cursor + from, n - from, s->period,
 				  s->nr_samples);
 }
@@ -407,16 +419,18 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 	he = findnew(h, &k);
 	if (!he)
 		return -ENOMEM;
-	stat_add(&he->self, self->cpumode, s->period, s->nr_samples);
-	if (h->opts.children)
-		stat_add(&he->acc, self->cpumode, s->period, s->nr_samples);
-	h->stats.nr_samples += s->nr_samples;
-	if (!cs.filtered)
-		h->stats.nr_non_filtered_samples += s->nr_samples;
-	if (h->opts.use_callchain) {
-		h->stats.callchain_period += s->period;
+	if (h->pass != REP_PASS_CHAINS) {
+		stat_add(&he->self, self->cpumode, s->period, s->nr_samples);
+		if (h->opts.children)
+			stat_add(&he->acc, self->cpumode, s->period, s->nr_samples);
+		h->stats.nr_samples += s->nr_samples;
 		if (!cs.filtered)
-			h->stats.callchain_non_filtered_period += s->period;
+			h->stats.nr_non_filtered_samples += s->nr_samples;
+		if (h->opts.use_callchain) {
+			h->stats.callchain_period += s->period;
+			if (!cs.filtered)
+				h->stats.callchain_non_filtered_period += s->period;
+		}
 	}
 	err = append_chain(h, he, 0, n, s);
 	if (err || !h->opts.children)
@@ -449,13 +463,45 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		he = findnew(h, &k);
 		if (!he)
 			return -ENOMEM;
-		stat_add(&he->acc, cpumode, s->period, s->nr_samples);
+		if (h->pass != REP_PASS_CHAINS)
+			stat_add(&he->acc, cpumode, s->period, s->nr_samples);
 		h->cache[ncache++] = he;
 		err = append_chain(h, he, i, n, s);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+void rep_hist__begin_entries(struct rep_hist *h)
+{
+	h->pass = REP_PASS_ENTRIES;
+}
+
+void rep_hist__begin_chains(struct rep_hist *h, const struct rep_print_opts *po)
+{
+	const struct rep_chain_param *cp = &h->opts.chain;
+	uint64_t total = 0, total_nf = 0, cc_total;
+	size_t i;
+
+	for (i = 0; i <= h->emask; i++) {
+		const struct rep_entry *e = h->table[i];
+
+		if (e) {
+			total += e->self.period;
+			if (!e->filtered)
+				total_nf += e->self.period;
+		}
+	}
+	cc_total = po->filter_relative ? h->stats.callchain_non_filtered_period :
+					 h->stats.callchain_period;
+	/* the printer's thresholds: nothing under them is shown */
+	h->chain_min_period = 0;
+	if (cp->mode != REP_CHAIN_GRAPH_REL)
+		h->chain_min_period = (uint64_t)(cc_total * (cp->min_percent / 100));
+	h->pct_total = po->filter_relative ? total_nf : total;
+	h->pct_limit = (float)po->min_percent;
+	h->pass = REP_PASS_CHAINS;
 }
 
 const struct rep_hist_stats *rep_hist__stats(const struct rep_hist *h)

@@ -32,7 +32,13 @@ struct rep_hist {
 	size_t ptr_mask, str_mask, nr_ptrs, nr_strs;
 	regex_t parent_re;
 	bool have_re;
+	/* two passes: entries, then the callchains that will be printed */
+	int pass;
+	uint64_t chain_min_period, pct_total;
+	float pct_limit;
 };
+
+enum { REP_PASS_ALL, REP_PASS_ENTRIES, REP_PASS_CHAINS };
 
 /* The canonical pointer for the string s (same content, same pointer); NULL on ENOMEM. */
 const char *rep_hist__intern(struct rep_hist *h, const char *s);

@@ -197,6 +197,16 @@ void rep_hist__delete(struct rep_hist *h);
 /* Adds a sample; 0 or -ENOMEM. */
 int rep_hist__add(struct rep_hist *h, const struct rep_sample *s);
 
+/*
+ * Adding the same samples twice, to build only the callchains the
+ * printer will show: after begin_entries() rep_hist__add() counts
+ * without chains; after begin_chains() it adds the chains of the entries
+ * at or above the thresholds of po and counts nothing.
+ */
+struct rep_print_opts;
+void rep_hist__begin_entries(struct rep_hist *h);
+void rep_hist__begin_chains(struct rep_hist *h, const struct rep_print_opts *po);
+
 /* Totals as perf's hists->stats counts them. */
 struct rep_hist_stats {
 	uint64_t nr_samples, nr_non_filtered_samples;
