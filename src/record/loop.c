@@ -157,8 +157,12 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 		}
 		ember_mmap__read_done(map);
 	}
-	if (!err && total)
+	if (!err && total) {
 		err = record_output__write(rec, &round, sizeof(round));
+		if (!err)
+			record_output__flush(rec);
+		err = rec->write_err;
+	}
 	return err ? err : total;
 }
 

@@ -143,6 +143,7 @@ int record_open(struct record *rec)
 		err = record_overwrite__mmap(rec, pages);
 	if (err)
 		return mmap_error(rec, err, pages);
+	rec->mmap_bytes = pages * (size_t)sysconf(_SC_PAGESIZE);
 	/* perf caps --mmap-flush at a quarter of the buffer */
 	rec->mmap_flush = rec->opts.mmap_flush;
 	if (rec->mmap_flush > pages * (size_t)sysconf(_SC_PAGESIZE) / 4)

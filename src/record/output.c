@@ -210,6 +210,12 @@ static int open_file(struct record *rec)
 		.pipe = rec->pipe,
 		.fd = rec->out_fd,
 		.compress_level = rec->opts.comp_level,
+		/*
+		 * Room for a whole read pass, so the write() happens after it
+		 * (record_output__flush), when every ring buffer was just emptied,
+		 * never in the middle of one while the kernel may be filling it.
+		 */
+		.buffer_size = RECORD_WRITE_BUFFER,
 	};
 	int err;
 
@@ -277,6 +283,21 @@ int record_output__write(struct record *rec, const void *data, size_t size)
 	}
 	rec->stats.bytes += size;
 	return 0;
+}
+
+void record_output__flush(struct record *rec)
+{
+	uint64_t size;
+
+	if (rec->write_err || !rec->writer)
+		return;
+	size = ember_data_writer__data_size(rec->writer);
+	/* tiny ring buffers (-m 1) fill in a fraction of a millisecond: write as often as perf */
+	if (size - rec->flushed_size < RECORD_FLUSH_BYTES &&
+	    size - rec->flushed_size < rec->mmap_bytes)
+		return;
+	record_output__sync(rec);
+	rec->flushed_size = ember_data_writer__data_size(rec->writer);
 }
 
 int record_output__sync(struct record *rec)
@@ -464,6 +485,7 @@ int record_output__switch(struct record *rec)
 	if (finish_file(rec) || dump_file(rec))
 		return 1;
 	memset(&rec->stats, 0, sizeof(rec->stats));
+	rec->flushed_size = 0;
 	return open_file(rec);
 }
 

@@ -26,6 +26,13 @@ int record_output__open(struct record *rec);
 /* Append records; counts the bytes. Returns 0 or the writer's -errno (kept in rec->write_err). */
 int record_output__write(struct record *rec, const void *data, size_t size);
 
+/*
+ * Write out what the read passes buffered once it reaches RECORD_FLUSH_BYTES:
+ * called after each pass, so a write() never keeps a ring buffer waiting,
+ * and never holds more than a short one back.
+ */
+void record_output__flush(struct record *rec);
+
 /* Rewrite the header's data size so far (file mode), for a recorder that gets killed. */
 int record_output__sync(struct record *rec);
 

@@ -25,6 +25,14 @@
 #define RECORD_DWARF_STACK	8192
 #define RECORD_DWARF_STACK_MAX	65528
 
+/*
+ * The writer's buffer holds a read pass (of default-sized buffers on many
+ * cpus); after each pass, what it holds is written once past the flush
+ * size: short writes, each right after the ring buffers were emptied.
+ */
+#define RECORD_WRITE_BUFFER	(8u << 20)
+#define RECORD_FLUSH_BYTES	(64u << 10)
+
 enum { RECORD_AFFINITY_SYS, RECORD_AFFINITY_NODE, RECORD_AFFINITY_CPU };
 
 enum record_callchain {
@@ -132,6 +140,7 @@ struct record {
 	bool env_ready;
 	int write_err;			/* first writer error; recording stops */
 	uint64_t file_bytes;		/* data bytes of the file last finished */
+	uint64_t flushed_size;		/* writer's data size at its last flush */
 	char **dumped;			/* --switch-max-files: the newest files, a ring */
 	unsigned int nr_dumped;
 	/* executable maps seen, for the BUILD_ID section; NULL with -B and in pipe mode */
@@ -148,6 +157,7 @@ struct record {
 	uint64_t enable_at_ns;		/* -D: when to enable the events, 0 done */
 	uint64_t switch_at_ns;		/* --switch-output=TIME: the next switch, 0 none */
 	size_t mmap_flush;		/* --mmap-flush in bytes, capped at a quarter buffer */
+	size_t mmap_bytes;		/* data bytes of each ring buffer */
 	int affinity_cpu;		/* --affinity: the cpu the reader last moved to */
 	bool usr2;			/* SIGUSR2 came: switch output or take a snapshot */
 	struct record_owmap *owmaps;	/* backward buffers (overwrite.c) */
