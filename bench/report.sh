@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # ember report --stdio against perf report --stdio on the same perf.data (see
 # bench/run.sh for the output):
-#   report-user      `perf record -g -F max` of busy user-space work (two
-#                    processes, several hundred thousand samples with callchains)
+#   report-user      `perf record -g -F max` of two busy processes for 4 s (several
+#                    hundred thousand samples with callchains)
 #   report-system    `perf record -a -g -F max` while a build-like load runs:
 #                    kernel and user stacks from many processes
 # each with --children (perf's default) and --no-children: wall time, median
@@ -18,13 +18,12 @@ WL="$BUILD/workloads"
 
 sec() { echo "scale=3; $1 / 1000000000" | bc; }
 
-# user: two hot loops and a hashing pipeline, every sample with a callchain
+# user: two hot loops for 4 s at the top rate, every sample with a callchain
 "$PERF" record -q -g -F max -o "$TMP/user.data" -- sh -c \
-	"$WL/hotloop 6000 & $WL/hotloop 6000 & head -c 256M /dev/zero | sha256sum >/dev/null; wait" \
-	>/dev/null 2>&1
-# system: every cpu, kernel stacks included, while processes come and go
-"$PERF" record -q -a -g -F max -o "$TMP/system.data" -- sh -c \
-	"for i in \$(seq 300); do ls -R /usr/include >/dev/null; done & $WL/hotloop 3000; wait" \
+	"$WL/hotloop 4000 & $WL/hotloop 4000 & wait" >/dev/null 2>&1
+# system: every cpu for 2 s, kernel stacks included, while short processes come and go
+"$PERF" record -q -a -g -F 50000 -o "$TMP/system.data" -- sh -c \
+	"$WL/hotloop 2000 & timeout 2 sh -c 'while :; do ls -R /usr/include/linux >/dev/null; done'; wait" \
 	>/dev/null 2>&1
 
 # run_ns TOOL FILE ARGS...: wall ns of one report
