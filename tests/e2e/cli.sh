@@ -13,7 +13,7 @@ fi
 out=$("$EMBER" --version)
 if grep -Eq '^ember version [0-9]+\.[0-9]+\.[0-9]+$' <<<"$out"; then pass version; else fail version "$out"; fi
 
-for c in list stat script collapse flamegraph heatmap; do
+for c in list stat record report script collapse flamegraph heatmap; do
 	a=$("$EMBER" help $c 2>&1); ra=$?
 	b=$("$EMBER" $c --help 2>&1); rb=$?
 	if [ $ra = 0 ] && [ $rb = 0 ] && [ "$a" = "$b" ] && grep -q "Usage: ember $c" <<<"$b"; then
