@@ -136,6 +136,9 @@ int dso__load(struct ember_dso *dso)
 	}
 	if (ret < 0)
 		dso->load_err = ret;
+	else
+		/* Where symbols overlap, perf's tree decides; without memory, the plain lookup does. */
+		symtab__index(&dso->symtab);
 	return ret;
 }
 

@@ -207,17 +207,21 @@ static int symtab__add_demangled(struct symtab *t, uint64_t start, uint64_t len,
 	return err;
 }
 
-int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc *runtime_ss,
-			 const struct elf_seg *segs, size_t nr_segs, enum demangle_mode demangle)
+/*
+ * One pass of perf's dso__load_sym_internal(): the symbols of one table
+ * (sec, .symtab or .dynsym of syms_ss) inserted in index order, then, when
+ * there were some, perf's fix-ups over everything loaded so far.
+ * Returns how many were added, or -errno.
+ */
+static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *syms_ss,
+			      struct symsrc *runtime_ss, const struct elf_seg *segs, size_t nr_segs,
+			      enum demangle_mode demangle)
 {
-	Elf_Scn *sec = syms_ss->symtab ? syms_ss->symtab : syms_ss->dynsym;
 	size_t shstrndx_sym, shstrndx_run, nr_syms;
 	GElf_Shdr symshdr;
 	Elf_Data *syms;
-	int err;
+	int err, nr = 0;
 
-	if (!sec)
-		return -ENODATA;
 	if (!gelf_getshdr(sec, &symshdr) || !symshdr.sh_entsize)
 		return -ENODATA;
 	syms = elf_getdata(sec, NULL);
@@ -262,11 +266,43 @@ int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc
 					    GELF_ST_TYPE(sym.st_info), name, NULL, demangle);
 		if (err)
 			return err;
+		nr++;
 	}
-	symtab__sort(t);
-	symtab__fixup_end(t, false);
-	symtab__fixup_duplicate(t);
-	return t->nr;
+	if (nr) {
+		symtab__sort(t);
+		symtab__fixup_end(t, false);
+		symtab__fixup_duplicate(t);
+	}
+	return nr;
+}
+
+/*
+ * perf 6.1 reads .symtab and then, into the same tree, .dynsym (each
+ * pass followed by the fix-ups): the exported symbols arrive twice and
+ * the second copies are erased again, which shapes perf's tree.
+ */
+int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc *runtime_ss,
+			 const struct elf_seg *segs, size_t nr_segs, enum demangle_mode demangle)
+{
+	int nr = 0, n;
+
+	if (!syms_ss->symtab && !syms_ss->dynsym)
+		return -ENODATA;
+	if (syms_ss->symtab) {
+		n = symsrc__load_table(t, syms_ss->symtab, syms_ss, runtime_ss, segs, nr_segs,
+				       demangle);
+		if (n < 0)
+			return n;
+		nr = n;
+	}
+	if (syms_ss->dynsym) {
+		n = symsrc__load_table(t, syms_ss->dynsym, syms_ss, runtime_ss, segs, nr_segs,
+				       demangle);
+		if (n < 0)
+			return n;
+		nr += n;
+	}
+	return nr;
 }
 
 int symsrc__synthesize_plt(struct symtab *t, struct symsrc *runtime_ss,
@@ -321,10 +357,10 @@ int symsrc__synthesize_plt(struct symtab *t, struct symsrc *runtime_ss,
 		name = elf_strptr(runtime_ss->elf, dynshdr.sh_link, sym.st_name);
 		/*
 		 * perf inserts these after the fix-ups, where a zero-size symbol
-		 * before .plt (_init) already spans them; its lookup finds that
-		 * symbol first, so only uncovered entries get a name of their own.
+		 * before .plt (_init) may already span them: which of the two its
+		 * lookup finds depends on its tree's shape (symtab__index()).
 		 */
-		if (!name || symtab__find(t, off))
+		if (!name)
 			continue;
 		err = symtab__add_demangled(t, off, entsize, STB_GLOBAL, STT_FUNC, name, "@plt",
 					    demangle);

@@ -39,17 +39,19 @@ void symsrc__close(struct symsrc *ss);
 /* Copies ss's non-empty PT_LOAD headers into a malloc'd array; 0 or -errno. */
 int symsrc__read_segments(struct symsrc *ss, struct elf_seg **segs, size_t *nr);
 /*
- * Loads syms_ss's .symtab (else .dynsym) into t, perf's way: functions,
- * objects and labels in allocated sections, converted to file offsets
- * through runtime's program headers (segs), demangled, then sorted and
- * fixed up. Returns the number of symbols, or -errno.
+ * Loads syms_ss's .symtab, then its .dynsym, into t, perf's way:
+ * functions, objects and labels in allocated sections, converted to file
+ * offsets through runtime's program headers (segs), demangled, each table
+ * then sorted and fixed up. Returns how many symbols were read (before
+ * duplicates were dropped), or -errno.
  */
 int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc *runtime_ss,
 			 const struct elf_seg *segs, size_t nr_segs, enum demangle_mode demangle);
 /*
- * Adds "name@plt" symbols for the .plt entries of runtime_ss (via
- * .rela.plt/.rel.plt and .dynsym), where no symbol covers them yet.
- * Returns how many were added (0 when there is no PLT).
+ * Adds a "name@plt" symbol for each .plt entry of runtime_ss (via
+ * .rela.plt/.rel.plt and .dynsym), as perf 6.1 does, even where a
+ * stretched symbol covers it. Returns how many were added (0 when there
+ * is no PLT).
  */
 int symsrc__synthesize_plt(struct symtab *t, struct symsrc *runtime_ss,
 			   enum demangle_mode demangle);

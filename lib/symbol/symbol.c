@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <elf.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "symbol/symbol.h"
-
-/* How many earlier symbols a lookup checks for one that encloses addr. */
-#define SYMTAB_NESTED_LOOKBACK 4
+#include "symbol/symbol-tree.h"
 
 int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
 		const char *name, size_t namelen)
@@ -28,7 +27,7 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 		return -ENOMEM;
 	s->start = start;
 	s->end = start + len;
-	s->seq = t->nr;
+	s->seq = t->nr_added++;
 	s->binding = binding;
 	s->type = type;
 	t->nr++;
@@ -44,12 +43,19 @@ static int symbol__cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static void symtab__drop_spans(struct symtab *t)
+{
+	free(t->spans);
+	t->spans = NULL;
+	t->nr_spans = 0;
+}
+
+/* Sorted by (start, seq): the in-order walk of perf's tree, whose insert sends equal keys right. */
 void symtab__sort(struct symtab *t)
 {
 	qsort(t->syms, t->nr, sizeof(*t->syms), symbol__cmp);
-	for (size_t i = 0; i < t->nr; i++)
-		t->syms[i].seq = i;
 	t->nr_sorted = t->nr;
+	symtab__drop_spans(t);
 }
 
 static uint64_t roundup_page(uint64_t x)
@@ -115,14 +121,41 @@ static bool symbol__better(const struct ember_symbol *a, const struct ember_symb
 	return nb > na;
 }
 
+/* Remembers that perf's tree erases s now; a failed allocation forgets the history. */
+static void symtab__log_erase(struct symtab *t, const struct ember_symbol *s)
+{
+	if (t->alloc_erased == SIZE_MAX)
+		return;
+	if (t->nr_erased == t->alloc_erased) {
+		size_t alloc = t->alloc_erased ? t->alloc_erased * 2 : 64;
+		struct symtab_erased *e = realloc(t->erased, alloc * sizeof(*e));
+
+		if (!e) {
+			t->alloc_erased = SIZE_MAX; /* no more logging: see symtab__index() */
+			return;
+		}
+		t->erased = e;
+		t->alloc_erased = alloc;
+	}
+	t->erased[t->nr_erased++] = (struct symtab_erased){ s->start, s->seq, t->nr_added };
+}
+
+/*
+ * perf walks its tree in order comparing each symbol with the next: the
+ * loser is erased, and a surviving first one meets the following next.
+ */
 void symtab__fixup_duplicate(struct symtab *t)
 {
 	size_t w = 0;
 
 	for (size_t i = 0; i < t->nr; i++) {
 		if (w && t->syms[w - 1].start == t->syms[i].start) {
-			if (symbol__better(&t->syms[w - 1], &t->syms[i]))
+			if (symbol__better(&t->syms[w - 1], &t->syms[i])) {
+				symtab__log_erase(t, &t->syms[w - 1]);
 				t->syms[w - 1] = t->syms[i];
+			} else {
+				symtab__log_erase(t, &t->syms[i]);
+			}
 			continue;
 		}
 		t->syms[w++] = t->syms[i];
@@ -137,30 +170,56 @@ static bool symbol__contains(const struct ember_symbol *s, uint64_t addr)
 	return addr >= s->start && (addr < s->end || addr == s->start);
 }
 
-const struct ember_symbol *symtab__find(const struct symtab *t, uint64_t addr)
+/* The last of syms[0, nr) that starts at or before addr, as an index + 1 (0: none). */
+static size_t symtab__upper(const struct ember_symbol *syms, size_t nr, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nr_sorted;
+	size_t lo = 0, hi = nr;
 
-	/* The last symbol starting at or before addr... */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->syms[mid].start <= addr)
+		if (syms[mid].start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* ...or, when addr is past its end, one just before that encloses it. */
-	for (size_t n = 0; lo > 0 && n < SYMTAB_NESTED_LOOKBACK; lo--, n++) {
-		if (symbol__contains(&t->syms[lo - 1], addr))
-			return &t->syms[lo - 1];
+	return lo;
+}
+
+const struct ember_symbol *symtab__find(const struct symtab *t, uint64_t addr)
+{
+	size_t i;
+
+	/* Overlapping symbols: perf's answer, worked out by symtab__index(). */
+	if (t->nr_spans) {
+		size_t lo = 0, hi = t->nr_spans;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->spans[mid].start <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo && addr < t->spans[lo - 1].end) {
+			uint32_t idx = t->spans[lo - 1].idx;
+
+			return idx == SYMTAB_NONE ? NULL : &t->syms[idx];
+		}
 	}
+	/* Elsewhere at most one symbol holds addr: the last one starting before it. */
+	i = symtab__upper(t->syms, t->nr_sorted, addr);
+	if (i && symbol__contains(&t->syms[i - 1], addr))
+		return &t->syms[i - 1];
 	return NULL;
 }
 
 void symtab__exit(struct symtab *t)
 {
 	free(t->syms);
+	free(t->erased);
+	free(t->spans);
 	strpool__exit(&t->names);
 	memset(t, 0, sizeof(*t));
 }

@@ -3,6 +3,15 @@
  * A dso's symbol table: a sorted array with perf's fix-ups (zero-size
  * symbols extended to the next one, one symbol kept per address) and an
  * O(log n) lookup that matches perf's symbols__find().
+ *
+ * perf keeps the symbols in a red-black tree and its lookup returns the
+ * first symbol on the search path that holds the address, so where
+ * symbols overlap (a zero-size _init stretched over the PLT entries,
+ * nested or re-JITted symbols) the answer depends on the tree's shape.
+ * The table remembers the order perf would have inserted and erased its
+ * symbols in; symtab__index() replays that history on a copy of perf's
+ * tree (symbol/symbol-tree.h), when and only when symbols overlap, and
+ * keeps just perf's answer for each address range of the overlaps.
  */
 #ifndef EMBER_LIB_SYMBOL_H
 #define EMBER_LIB_SYMBOL_H
@@ -16,10 +25,25 @@ struct ember_symbol {
 	uint64_t start;
 	uint64_t end;		/* exclusive; == start: matches start only */
 	const char *name;	/* in the table's pool */
-	uint32_t seq;		/* insertion order, keeps the sort stable */
+	uint32_t seq;		/* insertion order (perf's tree order among equal starts) */
 	uint8_t binding;	/* STB_* */
 	uint8_t type;		/* STT_* */
 };
+
+/* A symbol perf's tree dropped: which, and how many had been inserted by then. */
+struct symtab_erased {
+	uint64_t start;
+	uint32_t seq;
+	uint32_t when;
+};
+
+/* An address range inside overlapping symbols, and perf's answer for it. */
+struct symtab_span {
+	uint64_t start, end;	/* [start, end) */
+	uint32_t idx;		/* index into syms, or SYMTAB_NONE */
+};
+
+#define SYMTAB_NONE UINT32_MAX
 
 struct symtab {
 	struct ember_symbol *syms;
@@ -27,6 +51,13 @@ struct symtab {
 	size_t nr_sorted;	/* syms[0, nr_sorted) are sorted and searchable */
 	size_t alloc;
 	struct strpool names;
+	uint32_t nr_added;	/* symbols ever added: the next one's seq */
+	/* The erase history, until symtab__index() has used it. */
+	struct symtab_erased *erased;
+	size_t nr_erased, alloc_erased;
+	/* Set by symtab__index() when symbols overlap, sorted by start. */
+	struct symtab_span *spans;
+	size_t nr_spans;
 };
 
 /* Appends a symbol [start, start + len) named name[0, namelen); 0 or -ENOMEM. */
@@ -40,9 +71,22 @@ void symtab__sort(struct symtab *t);
  * '[' are module symbols), and the last one gets a page.
  */
 void symtab__fixup_end(struct symtab *t, bool is_kallsyms);
-/* perf's symbols__fixup_duplicate(): one symbol per start address, the best named. */
+/*
+ * perf's symbols__fixup_duplicate(): one symbol per start address, the
+ * best named; remembers which were erased, in perf's order.
+ */
 void symtab__fixup_duplicate(struct symtab *t);
-/* The symbol covering addr, or NULL; only the sorted part is searched. */
+/*
+ * Call once the table is complete (sorted, nothing more to add): where
+ * symbols overlap, works out which one perf's tree lookup returns for
+ * each address, then drops the insert/erase history. 0 or -ENOMEM (the
+ * lookup then falls back to the last symbol starting at or before addr).
+ */
+int symtab__index(struct symtab *t);
+/*
+ * The symbol covering addr, as perf's symbols__find() returns it, or
+ * NULL; only the sorted part is searched.
+ */
 const struct ember_symbol *symtab__find(const struct symtab *t, uint64_t addr);
 /* Frees the table's symbols and names; the table is empty afterwards. */
 void symtab__exit(struct symtab *t);
