@@ -26,7 +26,8 @@ endif
 # Tests build their helpers with `cc ... libember.a`: under SANITIZE=1 they run with a cc
 # first in PATH that adds the sanitizers to any link against libember (see $(SAN_CC)).
 SAN_CC    := $(BUILD)/san-bin/cc
-CHECK_ENV := PATH="$(abspath $(BUILD))/san-bin:$$PATH"
+CHECK_ENV := PATH="$(abspath $(BUILD))/san-bin:$$PATH" \
+	     LSAN_OPTIONS=suppressions=$(abspath fuzz/lsan.supp):print_suppressions=0
 endif
 
 CFLAGS    ?= -O2 -g
