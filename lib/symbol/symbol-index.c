@@ -11,9 +11,11 @@
  * missed (the walk turns right at the inner one). So for each cluster of
  * overlapping symbols we rebuild perf's tree from the table's history
  * (inserts in seq order, the logged erases in between), walk it once per
- * stretch between two symbol boundaries, and keep the answers as spans;
- * the tree is freed straight after. Tables without overlaps never build
- * it.
+ * stretch between two symbol boundaries, and keep as spans the stretches
+ * where its answer is not the plain lookup's (the last symbol starting at
+ * or before the address): in a big library whose PLT entries sit above
+ * the stretched _init that is only .plt.got. The tree is freed straight
+ * after; tables without overlaps never build it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -170,11 +172,16 @@ static int cluster__spans(const struct cluster *c, const struct symtab *t,
 	qsort(b, nb, sizeof(*b), cmp_u64);
 	for (size_t i = 0; i < nb; i++) {
 		uint64_t lo = b[i], hi = i + 1 < nb ? b[i + 1] : c->end;
+		const struct ember_symbol *plain;
 		uint32_t idx;
 
 		if (lo == hi || lo >= c->end)
 			continue;
 		idx = replay__find(r, t->syms, lo);
+		plain = symtab__find_last(t, lo);
+		/* Only where the plain lookup would answer otherwise. */
+		if (idx == (plain ? (uint32_t)(plain - t->syms) : SYMTAB_NONE))
+			continue;
 		if (*nr && (*spans)[*nr - 1].end == lo && (*spans)[*nr - 1].idx == idx) {
 			(*spans)[*nr - 1].end = hi;
 			continue;

@@ -50,12 +50,55 @@ static void symtab__drop_spans(struct symtab *t)
 	t->nr_spans = 0;
 }
 
-/* Sorted by (start, seq): the in-order walk of perf's tree, whose insert sends equal keys right. */
+/*
+ * Merges the sorted tail syms[head, nr) into the sorted syms[0, head),
+ * from the back; the tail came later, so on equal starts it goes after.
+ */
+static int symtab__merge_tail(struct symtab *t, size_t head)
+{
+	size_t nr_tail = t->nr - head, i = head, j = nr_tail, k = t->nr;
+	struct ember_symbol *tail = malloc(nr_tail * sizeof(*tail));
+
+	if (!tail)
+		return -ENOMEM;
+	memcpy(tail, t->syms + head, nr_tail * sizeof(*tail));
+	while (j > 0) {
+		if (i > 0 && symbol__cmp(&t->syms[i - 1], &tail[j - 1]) > 0)
+			t->syms[--k] = t->syms[--i];
+		else
+			t->syms[--k] = tail[--j];
+	}
+	free(tail);
+	return 0;
+}
+
+static bool symtab__is_sorted(const struct ember_symbol *syms, size_t nr)
+{
+	for (size_t i = 1; i < nr; i++) {
+		if (symbol__cmp(&syms[i - 1], &syms[i]) > 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Sorted by (start, seq): the in-order walk of perf's tree, whose insert
+ * sends equal keys right. Symbols added since the last sort (.dynsym's
+ * after .symtab's, the PLT entries) are sorted on their own and merged.
+ */
 void symtab__sort(struct symtab *t)
 {
-	qsort(t->syms, t->nr, sizeof(*t->syms), symbol__cmp);
-	t->nr_sorted = t->nr;
+	size_t head = t->nr_sorted < t->nr ? t->nr_sorted : t->nr;
+	struct ember_symbol *tail = t->syms + head;
+
 	symtab__drop_spans(t);
+	if (head == t->nr)
+		return;
+	if (!symtab__is_sorted(tail, t->nr - head))
+		qsort(tail, t->nr - head, sizeof(*tail), symbol__cmp);
+	if (head && symbol__cmp(&t->syms[head - 1], tail) > 0 && symtab__merge_tail(t, head))
+		qsort(t->syms, t->nr, sizeof(*t->syms), symbol__cmp);
+	t->nr_sorted = t->nr;
 }
 
 static uint64_t roundup_page(uint64_t x)
@@ -188,9 +231,11 @@ static size_t symtab__upper(const struct ember_symbol *syms, size_t nr, uint64_t
 
 const struct ember_symbol *symtab__find(const struct symtab *t, uint64_t addr)
 {
-	size_t i;
-
-	/* Overlapping symbols: perf's answer, worked out by symtab__index(). */
+	/*
+	 * Where symbols overlap and perf's tree walk does not end at the last
+	 * symbol starting at or before addr: its answer, from symtab__index().
+	 * Elsewhere that last symbol is perf's answer, if it holds addr.
+	 */
 	if (t->nr_spans) {
 		size_t lo = 0, hi = t->nr_spans;
 
@@ -208,8 +253,13 @@ const struct ember_symbol *symtab__find(const struct symtab *t, uint64_t addr)
 			return idx == SYMTAB_NONE ? NULL : &t->syms[idx];
 		}
 	}
-	/* Elsewhere at most one symbol holds addr: the last one starting before it. */
-	i = symtab__upper(t->syms, t->nr_sorted, addr);
+	return symtab__find_last(t, addr);
+}
+
+const struct ember_symbol *symtab__find_last(const struct symtab *t, uint64_t addr)
+{
+	size_t i = symtab__upper(t->syms, t->nr_sorted, addr);
+
 	if (i && symbol__contains(&t->syms[i - 1], addr))
 		return &t->syms[i - 1];
 	return NULL;

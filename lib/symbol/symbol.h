@@ -11,7 +11,8 @@
  * The table remembers the order perf would have inserted and erased its
  * symbols in; symtab__index() replays that history on a copy of perf's
  * tree (symbol/symbol-tree.h), when and only when symbols overlap, and
- * keeps just perf's answer for each address range of the overlaps.
+ * keeps just the address ranges where perf's answer is not the plain
+ * lookup's (the last symbol starting at or before the address).
  */
 #ifndef EMBER_LIB_SYMBOL_H
 #define EMBER_LIB_SYMBOL_H
@@ -37,7 +38,10 @@ struct symtab_erased {
 	uint32_t when;
 };
 
-/* An address range inside overlapping symbols, and perf's answer for it. */
+/*
+ * An address range inside overlapping symbols where perf's answer is not
+ * symtab__find_last()'s, and perf's answer.
+ */
 struct symtab_span {
 	uint64_t start, end;	/* [start, end) */
 	uint32_t idx;		/* index into syms, or SYMTAB_NONE */
@@ -88,6 +92,8 @@ int symtab__index(struct symtab *t);
  * NULL; only the sorted part is searched.
  */
 const struct ember_symbol *symtab__find(const struct symtab *t, uint64_t addr);
+/* The last symbol starting at or before addr if it holds addr, else NULL: perf's answer without overlaps. */
+const struct ember_symbol *symtab__find_last(const struct symtab *t, uint64_t addr);
 /* Frees the table's symbols and names; the table is empty afterwards. */
 void symtab__exit(struct symtab *t);
 
