@@ -57,7 +57,8 @@ static int start(struct record *rec)
 		record_err("cannot run '%s': %s", rec->argv[0], strerror(-err));
 		ember_workload__wait(&rec->wl);
 		rec->wl_exited = true;
-		return 127;
+		/* As a shell: 127 not found, 126 found but not runnable. */
+		return err == -ENOENT ? 127 : 126;
 	}
 	if (rec->opts.delay_ms) {
 		struct timespec ts;
@@ -112,7 +113,7 @@ static int record_run(struct record *rec)
 		ret = record_synth__start(rec);
 	if (!ret)
 		ret = start(rec);
-	if (ret == 127) {
+	if (ret == 127 || ret == 126) {
 		/* Leave a complete (empty) file, but no summary: the command never ran. */
 		record_close(rec);
 		record_output__close(rec, false);

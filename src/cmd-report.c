@@ -412,7 +412,11 @@ int cmd_report(int argc, const char **argv)
 	report__print(&rep, stdout);
 	ret = 0;
 out:
-	fflush(stdout);
+	/* A full disk or a closed pipe must not pass for a finished report. */
+	if ((fflush(stdout) || ferror(stdout)) && !ret) {
+		fprintf(stderr, "ember report: cannot write the report: %s\n", strerror(errno));
+		ret = 1;
+	}
 	if (pager)
 		report_pager__finish();
 	for (uint32_t i = 0; i < rep.nr_hists; i++)

@@ -213,8 +213,17 @@ int dso__load_kallsyms(struct ember_dso *kernel)
 				restrict_level = -1;
 			fclose(f);
 		}
-		pr_warn("kernel symbols: every address in %s is 0 (kernel.kptr_restrict=%d): run as root, or sysctl kernel.kptr_restrict=0\n",
-			path, restrict_level);
+		/*
+		 * The kernel shows addresses with kptr_restrict=0 only when
+		 * perf_event_paranoid <= 1 (or to CAP_SYSLOG); with 1, only to
+		 * CAP_SYSLOG. Name the setting that hides them.
+		 */
+		if (restrict_level == 0)
+			pr_warn("kernel symbols: every address in %s is 0 (kernel.perf_event_paranoid > 1 hides them from users without CAP_SYSLOG): run as root, or sysctl kernel.perf_event_paranoid=1\n",
+				path);
+		else
+			pr_warn("kernel symbols: every address in %s is 0 (kernel.kptr_restrict=%d): run as root, or sysctl kernel.kptr_restrict=0\n",
+				path, restrict_level);
 		symtab__exit(&kernel->symtab);
 		return -EACCES;
 	}
