@@ -408,8 +408,9 @@ static int synth_process(struct ember_synth *s, pid_t pid)
 	close(fd);
 	if (err == DENIED)
 		err = 0;
-	if (err < 0 && !w.any && (err == -ENOENT || err == -ESRCH))
-		return GONE;
+	/* It exited while being walked: what was written of it stands. */
+	if (err == -ENOENT || err == -ESRCH)
+		return w.any ? 0 : GONE;
 	if (err)
 		return err;
 	return w.any ? 0 : GONE;
