@@ -326,17 +326,22 @@ static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
 	if (o->folded) {
 		err = ember_flame__write_folded(fl, out.fp, 0);
 		if (err) {
+			/* -EIO is the stream's error: errno still says which (ENOSPC). */
+			int why = err == -EIO && errno ? errno : -err;
+
 			output_close(&out, false);
 			fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", output,
-				strerror(-err));
+				strerror(why));
 			goto out;
 		}
 	} else {
 		err = ember_flame__write_svg(fl, out.fp, &sopts, &sst);
 		if (err) {
+			int why = err == -EIO && errno ? errno : -err;
+
 			output_close(&out, false);
 			fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", output,
-				err == -EINVAL ? "invalid drawing options" : strerror(-err));
+				err == -EINVAL ? "invalid drawing options" : strerror(why));
 			goto out;
 		}
 	}
