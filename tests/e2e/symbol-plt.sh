@@ -367,6 +367,48 @@ else
 	fail every-address-big-executable "cc: $(head -3 "$TMP/cc.err")"
 fi
 
+# Nested functions with aliases (assembly): 400 functions of 64 bytes with
+# up to 3 functions inside each and up to 3 aliases on those, zero-size or
+# sized, global, weak or local. perf's fix-up erases the aliases from its
+# tree, and where the walk ends among nested symbols depends on how those
+# erases rebalanced it.
+awk 'function rnd(n) { seed = (seed * 69069 + 1) % 4294967296; return int(seed / 65536) % n }
+BEGIN {
+	seed = 7
+	print "\t.text"
+	for (i = 0; i < 400; i++) {
+		printf "\t.globl outer_%d\n\t.type outer_%d, @function\nouter_%d:\n", i, i, i
+		pos = 0
+		k = rnd(4)
+		for (j = 0; j < k; j++) {
+			step = 1 + rnd(4)
+			if (pos + step > 15)
+				break
+			printf "\t.skip %d\n", step * 4
+			pos += step
+			printf "\t.type inner_%d_%d, @function\ninner_%d_%d:\n", i, j, i, j
+			na = rnd(4)
+			for (a = 0; a < na; a++) {
+				b = rnd(3)
+				if (b == 0) printf "\t.globl alias_%d_%d_%d\n", i, j, a
+				if (b == 1) printf "\t.weak alias_%d_%d_%d\n", i, j, a
+				printf "\t.type alias_%d_%d_%d, @function\nalias_%d_%d_%d:\n", i, j, a, i, j, a
+				printf "\t.size alias_%d_%d_%d, %d\n", i, j, a, rnd(4) * 4
+			}
+			sz = rnd(4)
+			printf "\t.size inner_%d_%d, %d\n", i, j, sz == 3 ? 20 : sz * 4
+		}
+		printf "\t.skip %d\n\t.size outer_%d, 64\n", (16 - pos) * 4, i
+	}
+	print "\t.globl main\n\t.type main, @function\nmain:\n\txor %eax, %eax\n\tret\n\t.size main, 3"
+	print "\t.section .note.GNU-stack,\"\",@progbits"
+}' >"$TMP/nested.s"
+if cc -o "$TMP/nested" "$TMP/nested.s" 2>"$TMP/cc.err"; then
+	every_address every-address-nested-aliases "$TMP/nested"
+else
+	fail every-address-nested-aliases "cc: $(head -3 "$TMP/cc.err")"
+fi
+
 # ---- every address: big libraries -------------------------------------------
 
 PYLIB=
