@@ -10,7 +10,9 @@
 # of the runs measured (bench/lib.bash's bench_run), left blank in the table
 # when absent. Anything else a script prints is passed through as a log.
 # Ratios are reported, never asserted: the exit status is 0 unless a script
-# failed to run. The table also goes to $BENCH_TABLE when that is set.
+# failed to run. The table also goes to $BENCH_TABLE when that is set, and
+# the result lines to $BENCH_RESULTS.
+#   bench/run.sh --table FILE   prints the table of saved result lines
 #   bench/run.sh [PATTERN]   only the scripts whose name contains PATTERN
 set -u
 cd "$(dirname "$0")/.."
@@ -20,6 +22,10 @@ pattern=${1:-}
 results=$(mktemp /tmp/ember-bench.XXXXXX)
 trap 'rm -f "$results"' EXIT
 status=0
+if [ "$pattern" = --table ]; then
+	cp "${2:?bench/run.sh --table FILE}" "$results" || exit 1
+	pattern=/nothing/
+fi
 
 for b in bench/*.sh; do
 	[ "$(basename "$b")" = run.sh ] && continue
@@ -50,11 +56,16 @@ function met(ratio, goal,   op, v) {
 	return 0
 }
 function mb(kb) { return (kb == "") ? "" : sprintf("%.1f MB", kb / 1024) }
+# a measurement and its unit; memory in KB reads better in MB
+function val(v, unit) {
+	if (unit == "KB") return mb(v)
+	return sprintf("%.4g %s", v, unit)
+}
 BEGIN {
-	fmt = "%-34s | %12s | %12s | %8s | %8s | %-4s | %10s | %10s | %9s\n"
+	fmt = "%-40s | %12s | %12s | %8s | %8s | %-4s | %10s | %10s | %9s\n"
 	printf fmt, "benchmark", "ember", "perf", "ratio", "goal", "met?", \
 		"ember RSS", "perf RSS", "RSS ratio"
-	printf fmt, "----------------------------------", "------------", "------------", \
+	printf fmt, "----------------------------------------", "------------", "------------", \
 		"--------", "--------", "----", "----------", "----------", "---------"
 }
 {
@@ -62,10 +73,11 @@ BEGIN {
 	ek = (NF >= 8) ? $7 : ""
 	pk = (NF >= 8) ? $8 : ""
 	rr = (ek != "" && pk > 0) ? sprintf("%.3f", ek / pk) : ""
-	printf fmt, $2, sprintf("%.4g %s", $3, $5), sprintf("%.4g %s", $4, $5), \
+	printf fmt, $2, val($3, $5), val($4, $5), \
 		sprintf("%.3f", ratio), $6, met(ratio, $6) ? "yes" : "NO", mb(ek), mb(pk), rr
 }' "$results"
 }
+[ -n "${BENCH_RESULTS:-}" ] && cp "$results" "$BENCH_RESULTS"
 if [ -n "${BENCH_TABLE:-}" ]; then
 	table | tee "$BENCH_TABLE"
 else
