@@ -39,6 +39,11 @@ int record_output__init(struct record *rec)
 	rec->pipe = !strcmp(rec->path, "-");
 	if (!rec->pipe)
 		return 0;
+	if (rec->opts.switch_output || rec->opts.timestamp_filename) {
+		record_err("%s writes files; standard output is a pipe (use -o FILE)",
+			   rec->opts.switch_output ? "--switch-output" : "--timestamp-filename");
+		return 2;
+	}
 	rec->out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (rec->out_fd < 0) {
 		record_err("cannot use standard output for pipe mode: %s", strerror(errno));
