@@ -137,11 +137,15 @@ void sym_rbtree__insert(struct sym_rbtree *t, uint32_t id, uint64_t key)
 	struct sym_rbnode *n = t->n;
 	uint32_t parent = SYM_RB_NIL, *link = &t->root;
 
+	/* Equal keys go right, after the nodes already there. */
 	while (*link != SYM_RB_NIL) {
 		parent = *link;
-		link = key < n[parent].key ? &n[parent].left : &n[parent].right;
+		link = &n[parent].child[key >= n[parent].key];
 	}
-	n[id] = (struct sym_rbnode){ key, SYM_RB_NIL, SYM_RB_NIL, parent, false };
+	n[id].key = key;
+	n[id].left = n[id].right = SYM_RB_NIL;
+	n[id].parent = parent;
+	n[id].black = false;
 	*link = id;
 	insert_fixup(t, id);
 }

@@ -20,7 +20,13 @@
 
 struct sym_rbnode {
 	uint64_t key;
-	uint32_t left, right, parent;
+	union {
+		struct {
+			uint32_t left, right;
+		};
+		uint32_t child[2];	/* [0] left, [1] right: a branch-free descent */
+	};
+	uint32_t parent;
 	bool black;
 };
 
