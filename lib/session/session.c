@@ -237,6 +237,18 @@ static void warn(FILE *fp, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* perf and ember write the feature sections last: none means unfinished. */
+static bool no_features(const struct ember_session *s)
+{
+	const struct ember_env *env = ember_data_reader__env(s->reader);
+
+	for (size_t i = 0; i < sizeof(env->feat) / sizeof(env->feat[0]); i++) {
+		if (env->feat[i])
+			return false;
+	}
+	return true;
+}
+
 void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 {
 	const struct ember_session_stats *st = &s->stats;
@@ -244,6 +256,10 @@ void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 	if (ember_data_reader__data_size_was_zero(s->reader))
 		warn(fp, "The %s file's data size field is 0 which is unexpected.\n"
 			 "Was the 'perf record' command properly terminated?\n\n", s->path);
+	else if (!st->truncated && !ember_data_reader__is_pipe(s->reader) && st->nr_records &&
+		 no_features(s))
+		warn(fp, "%s has no feature sections: the recorder did not finish "
+			 "(killed?); it was read up to its last whole record.\n\n", s->path);
 	if (st->truncated)
 		warn(fp, "%s ends inside a record: it was read up to its last whole record.\n"
 			 "Was the recorder killed?\n\n", s->path);
