@@ -71,6 +71,16 @@ one_line dead-tid 1 "$dead" "$EMBER" record -q -o x.data -t "$dead"
 one_line dead-pid-in-list 1 "$dead" "$EMBER" record -q -o x.data -p "$$,$dead"
 [ -e x.data ] && fail "dead-pid-no-file" "x.data was created" || pass "dead-pid-no-file"
 
+# gone_first NAME STATUS ERRFILE: the target was gone before ember attached:
+# status 1 and one line saying so.
+gone_first() {
+	if [ "$2" = 1 ] && [ "$(wc -l <"$3")" = 1 ] && grep -q 'no such process' "$3"; then
+		pass "$1"
+	else
+		fail "$1" "status $2: $(head -c 300 "$3")"
+	fi
+}
+
 # A pid that exits while it is recorded: recording ends by itself, at once,
 # with a file both read. Random lifetimes, from a few ms to a second.
 if is_root; then
@@ -88,8 +98,7 @@ if is_root; then
 			readers_ok "pid-exits-$i" "p$i.data"
 		else
 			# Gone before ember attached: the missing-pid error, one line.
-			one_line "pid-exits-$i-before-attach (lives ${ms}ms)" 1 "no such process" \
-				cat "p$i.err"
+			gone_first "pid-exits-$i-before-attach (lives ${ms}ms)" $rc "p$i.err"
 		fi
 		i=$((i + 1))
 	done
@@ -100,7 +109,7 @@ if is_root; then
 	rc=$?
 	wait "$fp"
 	if [ $rc = 0 ]; then readers_ok forker fork.data; else
-		one_line forker-gone-before-attach 1 "no such process" cat fork.err; fi
+		gone_first forker-gone-before-attach $rc fork.err; fi
 else
 	skip pid-exits "recording another process needs root here (perf_event_paranoid)"
 fi
