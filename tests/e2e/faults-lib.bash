@@ -48,27 +48,14 @@ finished() {
 	[ -n "$(od -An -v -t x1 -j 72 -N 32 "$1" | tr -d ' 0\n')" ]
 }
 
-# ember_noise: stdin without the "Found invalid callchains!" warning, which
-# ember's session gives (and perf 6.1 does not) when a user-space frame-pointer
-# walk ran into values >= PERF_CONTEXT_MAX; the samples are counted the same.
-# Reported as a bug; filtered so these suites test what they are about.
-ember_noise() {
-	awk '
-		/^Warning:$/ { held = $0; next }
-		/^Found invalid callchains!$/ { held = ""; skip = 1; next }
-		skip && (/^$/ || /discarded for this reason\.$/) { next }
-		{ skip = 0; if (held != "") { print held; held = "" } print }
-		END { if (held != "") print held }'
-}
-
-# unexpected [WARN_RE]: ember's stderr on stdin, less the noise above and,
-# when WARN_RE is given, the warning lines it matches and the blank lines
-# and "Warning:" headers around them.
+# unexpected [WARN_RE]: ember's stderr on stdin, less (when WARN_RE is
+# given) the warning lines it matches and the blank lines and "Warning:"
+# headers around them.
 unexpected() {
 	if [ -n "${1:-}" ]; then
-		ember_noise | grep -vE "$1|^Warning:$|^$"
+		grep -vE "$1|^Warning:$|^$"
 	else
-		ember_noise
+		cat
 	fi
 }
 
