@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Runs libFuzzer targets built by `make fuzzers` (see doc/FUZZING.md).
 #   fuzz/run.sh NAME...           each target for FUZZ_TIME seconds (default 60)
-#   fuzz/run.sh --merge NAME...   fold $FUZZ_BUILD/corpus/NAME into fuzz/corpus/NAME, minimized
+#   fuzz/run.sh --merge NAME...   fold $FUZZ_BUILD/corpus/NAME into fuzz/corpus/NAME, minimized,
+#                                 new inputs up to FUZZ_KEEP_MAX bytes (default 1024)
 # Seeds are fuzz/corpus/NAME; new inputs go to $FUZZ_BUILD/corpus/NAME, crashes, leaks,
 # timeouts and out-of-memory inputs to fuzz/crashes/NAME/ (the name says which). Prints
 # one line per target with the executions run; exits 1 when any target found something.
@@ -10,6 +11,7 @@ set -u
 cd "$(dirname "$0")/.."
 FUZZ_BUILD=${FUZZ_BUILD:-build/libfuzzer}
 FUZZ_TIME=${FUZZ_TIME:-60}
+FUZZ_KEEP_MAX=${FUZZ_KEEP_MAX:-1024}	# --merge keeps new inputs up to this many bytes
 merge=0
 if [ "${1:-}" = --merge ]; then
 	merge=1
@@ -30,10 +32,16 @@ for name in "$@"; do
 	[ -f "fuzz/$name.dict" ] && dict=(-dict="fuzz/$name.dict")
 	log=$FUZZ_BUILD/fuzz-$name.log
 	if [ $merge = 1 ]; then
-		"$bin" "${opts[@]}" "${dict[@]}" -merge=1 "fuzz/corpus/$name" "$FUZZ_BUILD/corpus/$name" \
-			>"$log" 2>&1
+		# minimize into a scratch dir, then keep only the small new inputs: the committed
+		# corpora stay a few hundred KB, so that make check replays them in seconds
+		tmp=$FUZZ_BUILD/merge/$name
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		cp "fuzz/corpus/$name"/* "$tmp"/ 2>/dev/null
+		"$bin" "${opts[@]}" "${dict[@]}" -merge=1 "$tmp" "$FUZZ_BUILD/corpus/$name" >"$log" 2>&1
+		find "$tmp" -type f -size -$((FUZZ_KEEP_MAX + 1))c -exec cp -n {} "fuzz/corpus/$name"/ \;
 		echo "fuzz $name: merged, corpus now $(ls "fuzz/corpus/$name" | wc -l) files," \
-			"$(du -sk "fuzz/corpus/$name" | cut -f1) KB"
+			"$(du -sb "fuzz/corpus/$name" | cut -f1) bytes"
 		continue
 	fi
 	start=$(date +%s)
