@@ -207,6 +207,9 @@ static int tasks(struct record *rec, struct ember_synth *s)
 			   "denied", o->pid ? "process" : "thread", o->pid ? o->pid : o->tid);
 		return 1;
 	}
+	/* described at the end (--tail-synthesize, --overwrite): it may have exited by then */
+	if (err == -ESRCH && o->tail_synthesize)
+		return 0;
 	if (err == -ESRCH) {
 		record_err("no such %s: %s", o->pid ? "process" : "thread",
 			   o->pid ? o->pid : o->tid);
