@@ -74,7 +74,8 @@ static int build_pollfds(struct record *rec)
 	rec->pollfds = calloc((size_t)(n + rec->nr_owmaps) + 1, sizeof(*rec->pollfds));
 	if (!rec->pollfds)
 		return -ENOMEM;
-	memcpy(rec->pollfds, evlist->pollfds, (size_t)n * sizeof(*rec->pollfds));
+	if (n)	/* none with --overwrite: every buffer is a backward one */
+		memcpy(rec->pollfds, evlist->pollfds, (size_t)n * sizeof(*rec->pollfds));
 	for (int i = 0; i < rec->nr_owmaps; i++) {
 		rec->pollfds[n].fd = record_overwrite__fd(rec, i);
 		rec->pollfds[n++].events = 0;

@@ -362,11 +362,13 @@ static int salvage(const char *path)
 		size_t pos = 0;
 
 		while (n > 0 && pos + sizeof(struct perf_event_header) <= (size_t)n) {
-			const struct perf_event_header *h = (const void *)(buf + pos);
+			struct perf_event_header h;
 
-			if (h->size < sizeof(*h) || pos + h->size > (size_t)n)
+			/* COMPRESSED records (-z) have any size: headers may be unaligned */
+			memcpy(&h, buf + pos, sizeof(h));
+			if (h.size < sizeof(h) || pos + h.size > (size_t)n)
 				break;
-			pos += h->size;
+			pos += h.size;
 		}
 		if (!pos)
 			break;
