@@ -425,5 +425,6 @@ out:
 	free(rep.frames);
 	report_filters__exit(&rep.filters);
 	ember_session__delete(rep.session);
+	free(args);
 	return ret;
 }

@@ -34,7 +34,7 @@ static int print_sample(struct ember_session *s, const struct ember_session_samp
 	/* A chain discarded for a bad marker: perf script prints no line at all. */
 	bool discarded = ember_session__stats(s)->nr_invalid_callchains != invalid;
 
-	printf("%s %u %" PRIu64 ".%09" PRIu64 ":\n", ss->al.comm, ss->sample->tid,
+	printf("%s %d %" PRIu64 ".%09" PRIu64 ":\n", ss->al.comm, (int)ss->sample->tid,
 	       ss->sample->time / 1000000000, ss->sample->time % 1000000000);
 	if (n < 0)
 		return n;
