@@ -11,6 +11,7 @@ PACKAGES=(
 	linux-perf python3 procps
 	clang libclang-rt-14-dev valgrind	# fuzzing (libFuzzer), sanitizers, memcheck
 	chromium nodejs				# the flame graph's browser test (playwright-core)
+	time strace				# bench peak memory; the unprivileged-user checks
 )
 
 missing=()
