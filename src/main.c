@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ember: the command table and dispatch. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
@@ -71,6 +72,17 @@ int cmd_help(int argc, const char **argv)
 	return cmd->fn(2, help_argv);
 }
 
+/* Output lost on a full disk must not pass for success, whatever the command. */
+static int finish(const struct command *cmd, int ret)
+{
+	if ((fflush(stdout) || ferror(stdout)) && !ret) {
+		fprintf(stderr, "ember %s: cannot write the output: %s\n", cmd->name,
+			strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return ret;
+}
+
 int main(int argc, const char **argv)
 {
 	const struct command *cmd;
@@ -87,5 +99,5 @@ int main(int argc, const char **argv)
 		fprintf(stderr, "ember: '%s' is not an ember command. See 'ember --help'.\n", argv[1]);
 		return 2;
 	}
-	return cmd->fn(argc - 1, argv + 1);
+	return finish(cmd, cmd->fn(argc - 1, argv + 1));
 }
