@@ -16,12 +16,21 @@
 #include <ember/session.h>
 
 static char symfs[64];
+static pid_t owner;		/* forked children must not remove it */
+
+static void cleanup(void)
+{
+	if (getpid() == owner)
+		rmdir(symfs);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	strcpy(symfs, "/tmp/ember-fuzz-symfs-XXXXXX");
 	if (!mkdtemp(symfs))
 		abort();
+	owner = getpid();
+	atexit(cleanup);
 	return 0;
 }
 
