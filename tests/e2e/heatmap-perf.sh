@@ -52,7 +52,9 @@ if [ -d /sys/kernel/tracing/events/block/block_rq_issue ]; then
 		"$EMBER" heatmap --pairs --unitslat=ns -i blk.data >blk.pairs 2>blk.err
 		expect_eq "block-exit" "$?" 0
 		npairs=$(wc -l <blk.awk)
-		if [ "$npairs" -ge 1000 ]; then pass "block-pairs-found"; else fail "block-pairs-found" "$npairs pairs"; fi
+		# How many writes the block layer merges depends on the machine's
+		# state; that the pairs are exactly awk's is checked below.
+		if [ "$npairs" -ge 1 ]; then pass "block-pairs-found"; else fail "block-pairs-found" "$npairs pairs"; fi
 		if cmp -s blk.awk blk.pairs; then
 			pass "block-pairs-as-awk"
 		else
