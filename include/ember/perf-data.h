@@ -122,6 +122,12 @@ enum ember_feat {
 EMBER_API const char *ember_feat__name(int feat);
 /* "SAMPLE", "MMAP2", "FINISHED_ROUND", ... as perf names them; NULL when unknown. */
 EMBER_API const char *ember_record__name(uint32_t type);
+/*
+ * The fixed size of a record of `type` (its struct below, without the
+ * trailing strings or arrays); the header's size for types without one.
+ * A record shorter than this cannot be decoded.
+ */
+EMBER_API size_t ember_record__min_size(uint32_t type);
 
 /* ---- record layouts (native endian, as in the file) ---------------------- */
 

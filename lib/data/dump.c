@@ -629,66 +629,6 @@ static void print_user(FILE *fp, const struct perf_event_header *h, bool unhandl
 	}
 }
 
-/*
- * The fixed part of a record of `type`, the bytes print_kernel() and
- * print_user() read before looking at the size: a shorter record (a corrupt
- * file) is reported as not processed instead of being read past its end.
- */
-static size_t min_record_size(uint32_t type)
-{
-	switch (type) {
-	case PERF_RECORD_MMAP:
-		return sizeof(struct ember_record_mmap);
-	case PERF_RECORD_MMAP2:
-		return sizeof(struct ember_record_mmap2);
-	case PERF_RECORD_COMM:
-		return sizeof(struct ember_record_comm);
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		return sizeof(struct ember_record_task);
-	case PERF_RECORD_LOST:
-		return sizeof(struct ember_record_lost);
-	case PERF_RECORD_LOST_SAMPLES:
-		return sizeof(struct ember_record_lost_samples);
-	case PERF_RECORD_READ:
-		return sizeof(struct ember_record_read);
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		return sizeof(struct ember_record_switch);
-	case PERF_RECORD_KSYMBOL:
-		return sizeof(struct ember_record_ksymbol);
-	case PERF_RECORD_BPF_EVENT:
-		return sizeof(struct ember_record_bpf_event);
-	case PERF_RECORD_TEXT_POKE:
-		return sizeof(struct ember_record_text_poke);
-	case PERF_RECORD_CGROUP:
-		return sizeof(struct ember_record_cgroup);
-	case PERF_RECORD_NAMESPACES:
-		return sizeof(struct ember_record_namespaces);
-	case PERF_RECORD_AUX:
-		return sizeof(struct ember_record_aux);
-	case PERF_RECORD_ITRACE_START:
-		return sizeof(struct ember_record_itrace_start);
-	case 21:	/* PERF_RECORD_AUX_OUTPUT_HW_ID */
-		return sizeof(struct ember_record_aux_output_hw_id);
-	case EMBER_RECORD_ID_INDEX:
-		return sizeof(struct ember_record_id_index);
-	case EMBER_RECORD_THREAD_MAP:
-		return sizeof(struct ember_record_thread_map);
-	case EMBER_RECORD_STAT_CONFIG:
-		return sizeof(struct ember_record_stat_config);
-	case EMBER_RECORD_STAT:
-		return sizeof(struct ember_record_stat);
-	case EMBER_RECORD_STAT_ROUND:
-		return sizeof(struct ember_record_stat_round);
-	case EMBER_RECORD_TIME_CONV:
-		return offsetof(struct ember_record_time_conv, time_cycles);
-	case EMBER_RECORD_AUXTRACE:
-		return sizeof(struct ember_record_auxtrace);
-	default:
-		return sizeof(struct perf_event_header);
-	}
-}
-
 int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
 			    const struct ember_data_record *rec, const char *file_name,
 			    enum ember_dump_style style)
@@ -711,7 +651,7 @@ int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
 			h->type);
 		return 0;
 	}
-	if (h->size < min_record_size(h->type)) {
+	if (h->size < ember_record__min_size(h->type)) {
 		fprintf(fp, "%#" PRIx64 " [%#x]: failed to process type: %u\n", rec->offset, h->size,
 			h->type);
 		return -EINVAL;

@@ -47,39 +47,11 @@ static void print_switch(struct outbuf *ob, const struct perf_event_header *h)
 			     !(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT        " :
 										 "OUT preempt";
 
-	if (h->type == PERF_RECORD_SWITCH || h->size < sizeof(*sw))
+	if (h->type == PERF_RECORD_SWITCH)
 		outbuf__printf(ob, " %s\n", in_out);
 	else
 		outbuf__printf(ob, " %s  %s pid/tid: %5d/%-5d\n", in_out, out ? "next" : "prev",
 			       (int)sw->next_prev_pid, (int)sw->next_prev_tid);
-}
-
-/* Smallest size of each record this prints from. */
-static size_t min_size(uint32_t type)
-{
-	switch (type) {
-	case PERF_RECORD_MMAP:
-		return sizeof(struct ember_record_mmap);
-	case PERF_RECORD_MMAP2:
-		return sizeof(struct ember_record_mmap2);
-	case PERF_RECORD_COMM:
-		return sizeof(struct ember_record_comm);
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		return sizeof(struct ember_record_task);
-	case PERF_RECORD_LOST:
-		return sizeof(struct ember_record_lost);
-	case PERF_RECORD_KSYMBOL:
-		return sizeof(struct ember_record_ksymbol);
-	case PERF_RECORD_BPF_EVENT:
-		return sizeof(struct ember_record_bpf_event);
-	case PERF_RECORD_CGROUP:
-		return sizeof(struct ember_record_cgroup);
-	case PERF_RECORD_NAMESPACES:
-		return sizeof(struct ember_record_namespaces);
-	default:
-		return sizeof(struct perf_event_header);
-	}
 }
 
 void script_sideband__print(struct outbuf *ob, const struct perf_event_header *h)
@@ -89,7 +61,7 @@ void script_sideband__print(struct outbuf *ob, const struct perf_event_header *h
 
 	outbuf__puts(ob, "PERF_RECORD_");
 	outbuf__puts(ob, name ? name : "(unknown)");
-	if (h->size < min_size(h->type)) {
+	if (h->size < ember_record__min_size(h->type)) {
 		outbuf__putc(ob, '\n');
 		return;
 	}
