@@ -76,12 +76,18 @@ static int parse_format(const char *text, struct ember_pmu_format *fmt)
 	return fmt->bits ? 0 : -EINVAL;
 }
 
-static int load_formats(int pmufd, struct ember_pmu *pmu)
+/*
+ * Calls fn for each entry of the PMU's subdirectory (format/, events/) with
+ * the directory's fd to read it by; a missing directory has no entries.
+ * Stops at fn's first non-zero return and returns it.
+ */
+static int for_each_entry(int pmufd, const char *subdir,
+			  int (*fn)(struct ember_pmu *pmu, int dirfd, const char *name),
+			  struct ember_pmu *pmu)
 {
-	int fd = openat(pmufd, "format", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(pmufd, subdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
 	DIR *dir;
 	struct dirent *d;
-	char text[256];
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
@@ -90,28 +96,35 @@ static int load_formats(int pmufd, struct ember_pmu *pmu)
 		close(fd);
 		return -errno;
 	}
-	while ((d = readdir(dir))) {
-		struct ember_pmu_format fmt, *grown;
-
-		if (d->d_name[0] == '.' ||
-		    read_small(dirfd(dir), d->d_name, text, sizeof(text)) < 0)
-			continue;
-		if (parse_format(text, &fmt)) {
-			pr_debug("pmu %s: cannot parse format %s: '%s'\n", pmu->name, d->d_name,
-				 text);
-			continue;
-		}
-		grown = realloc(pmu->formats, (pmu->nr_formats + 1) * sizeof(*grown));
-		if (grown)
-			pmu->formats = grown;
-		if (!grown || !(fmt.name = strdup(d->d_name))) {
-			closedir(dir);
-			return -ENOMEM;
-		}
-		pmu->formats[pmu->nr_formats++] = fmt;
-	}
+	while (!err && (d = readdir(dir)))
+		err = fn(pmu, dirfd(dir), d->d_name);
 	closedir(dir);
+	return err;
+}
+
+static int add_format(struct ember_pmu *pmu, int dirfd, const char *name)
+{
+	struct ember_pmu_format fmt, *grown;
+	char text[256];
+
+	if (name[0] == '.' || read_small(dirfd, name, text, sizeof(text)) < 0)
+		return 0;
+	if (parse_format(text, &fmt)) {
+		pr_debug("pmu %s: cannot parse format %s: '%s'\n", pmu->name, name, text);
+		return 0;
+	}
+	grown = realloc(pmu->formats, (pmu->nr_formats + 1) * sizeof(*grown));
+	if (grown)
+		pmu->formats = grown;
+	if (!grown || !(fmt.name = strdup(name)))
+		return -ENOMEM;
+	pmu->formats[pmu->nr_formats++] = fmt;
 	return 0;
+}
+
+static int load_formats(int pmufd, struct ember_pmu *pmu)
+{
+	return for_each_entry(pmufd, "format", add_format, pmu);
 }
 
 static int alias_cmp(const void *a, const void *b)
@@ -120,45 +133,35 @@ static int alias_cmp(const void *a, const void *b)
 		      ((const struct ember_pmu_alias *)b)->name);
 }
 
-static int load_aliases(int pmufd, struct ember_pmu *pmu)
+static int add_alias(struct ember_pmu *pmu, int dirfd, const char *name)
 {
-	int fd = openat(pmufd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *dir;
-	struct dirent *d;
+	struct ember_pmu_alias alias, *grown;
 	char text[1024];
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -errno;
+	/* Skip ".", "..", and the companions "name.scale", "name.unit", ... */
+	if (strchr(name, '.') || read_small(dirfd, name, text, sizeof(text)) < 0)
+		return 0;
+	grown = realloc(pmu->aliases, (pmu->nr_aliases + 1) * sizeof(*grown));
+	if (grown)
+		pmu->aliases = grown;
+	alias.name = strdup(name);
+	alias.terms = strdup(text);
+	if (!grown || !alias.name || !alias.terms) {
+		free(alias.name);
+		free(alias.terms);
+		return -ENOMEM;
 	}
-	while ((d = readdir(dir))) {
-		struct ember_pmu_alias alias, *grown;
-
-		/* Skip ".", "..", and the companions "name.scale", "name.unit", ... */
-		if (strchr(d->d_name, '.'))
-			continue;
-		if (read_small(dirfd(dir), d->d_name, text, sizeof(text)) < 0)
-			continue;
-		grown = realloc(pmu->aliases, (pmu->nr_aliases + 1) * sizeof(*grown));
-		if (grown)
-			pmu->aliases = grown;
-		alias.name = strdup(d->d_name);
-		alias.terms = strdup(text);
-		if (!grown || !alias.name || !alias.terms) {
-			free(alias.name);
-			free(alias.terms);
-			closedir(dir);
-			return -ENOMEM;
-		}
-		pmu->aliases[pmu->nr_aliases++] = alias;
-	}
-	closedir(dir);
-	if (pmu->nr_aliases)
-		qsort(pmu->aliases, pmu->nr_aliases, sizeof(*pmu->aliases), alias_cmp);
+	pmu->aliases[pmu->nr_aliases++] = alias;
 	return 0;
+}
+
+static int load_aliases(int pmufd, struct ember_pmu *pmu)
+{
+	int err = for_each_entry(pmufd, "events", add_alias, pmu);
+
+	if (!err && pmu->nr_aliases)
+		qsort(pmu->aliases, pmu->nr_aliases, sizeof(*pmu->aliases), alias_cmp);
+	return err;
 }
 
 struct ember_pmu *ember_pmu__load(const char *devices_dir, const char *name)
