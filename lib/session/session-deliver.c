@@ -196,10 +196,24 @@ static bool record_time(struct ember_session *s, const struct perf_event_header 
 
 	if (!attr || !(attr->attr.sample_type & PERF_SAMPLE_TIME))
 		return false;
-	if (hdr->type != PERF_RECORD_SAMPLE && !attr->attr.sample_id_all)
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		/*
+		 * The time sits after the fixed id, ip and pid/tid words, as
+		 * perf's evlist__parse_sample_timestamp() reads it: no full
+		 * decode here, the sample is decoded once, when delivered.
+		 */
+		uint64_t type = attr->attr.sample_type;
+		size_t i = !!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) +
+			   !!(type & PERF_SAMPLE_TID);
+		const uint64_t *words = (const void *)(hdr + 1);
+
+		if (sizeof(*hdr) + (i + 1) * sizeof(*words) > hdr->size)
+			return false;
+		sample.time = words[i];
+	} else if (!attr->attr.sample_id_all ||
+		   ember_data_reader__parse_sample(s->reader, hdr, &sample)) {
 		return false;
-	if (ember_data_reader__parse_sample(s->reader, hdr, &sample))
-		return false;
+	}
 	/* perf's queue refuses time 0 (and -1): such records are delivered at once */
 	if (!sample.time || sample.time == UINT64_MAX)
 		return false;
