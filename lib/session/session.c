@@ -238,6 +238,24 @@ static void warn(FILE *fp, const char *fmt, ...)
 }
 
 /* perf and ember write the feature sections last: none means unfinished. */
+/*
+ * --call-graph dwarf files carry copies of the user stack instead of a
+ * user callchain; unwinding them (perf's libdw unwinder) is not built yet,
+ * and a report without the user frames must not look like a complete one.
+ */
+static bool has_user_stack_copies(const struct ember_session *s)
+{
+	uint32_t nr = ember_data_reader__nr_attrs(s->reader);
+
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct ember_data_attr *a = ember_data_reader__attr(s->reader, i);
+
+		if (a->attr.sample_type & PERF_SAMPLE_STACK_USER)
+			return true;
+	}
+	return false;
+}
+
 static bool no_features(const struct ember_session *s)
 {
 	const struct ember_env *env = ember_data_reader__env(s->reader);
@@ -283,4 +301,8 @@ void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 		     st->nr_invalid_samples);
 	if (st->nr_unordered)
 		warn(fp, "%" PRIu64 " out of order events recorded.\n", st->nr_unordered);
+	if (st->nr_samples && has_user_stack_copies(s))
+		warn(fp, "%s was recorded with --call-graph dwarf: ember does not unwind user "
+			 "stack copies yet,\nso callchains show only their kernel part "
+			 "(perf report unwinds them).\n\n", s->path);
 }

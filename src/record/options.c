@@ -751,6 +751,10 @@ static int check_options(struct record *rec)
 	if (o->threads_given && !o->quiet)
 		fprintf(stderr, "Warning:\nember record reads every ring buffer from one thread "
 			"and writes one perf.data file; --threads changes nothing\n");
+	/* The file is perf's; only ember's readers fall short, so say it here too. */
+	if (o->callchain == RECORD_CALLCHAIN_DWARF && !o->quiet)
+		fprintf(stderr, "Note: --call-graph dwarf records user stack copies as perf does; "
+			"ember report and script do not unwind them yet (perf report does).\n");
 	err = config_freq(o);
 	return err ? err : -1;
 }
