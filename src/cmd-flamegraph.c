@@ -48,6 +48,26 @@ static int opt_number(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* --factor, --total: any positive finite number, large or small. */
+static int opt_positive(const struct option *opt, const char *arg, bool unset)
+{
+	double *v = opt->value;
+	char *end;
+
+	if (unset) {
+		*v = 0;
+		return 0;
+	}
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*v) || *v <= 0) {
+		fprintf(stderr, "ember flamegraph: --%s expects a positive number, not '%s'\n",
+			opt->long_name, arg);
+		return -1;
+	}
+	return 0;
+}
+
 static int opt_pids(const struct option *opt, const char *arg, bool unset)
 {
 	struct fg_select *sel = opt->value;
@@ -265,6 +285,10 @@ static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
 		.negate = o->negate,
 		.total = o->total,
 		.notes = o->notes,
+		.bgcolors = o->bgcolors,
+		.encoding = o->encoding,
+		.factor = o->factor,
+		.random_colors = o->random_colors,
 	};
 	struct ember_flame_svg_stats sst;
 	struct fg_input_stats st[2];
@@ -287,10 +311,42 @@ static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
 	}
 	if (o->diff && !o->title)
 		sopts.title = "Differential Flame Graph";
+	if (o->bgcolors) {
+		char c1[8], c2[8];
+
+		if (ember_flame_bgcolors__parse(o->bgcolors, c1, c2)) {
+			fprintf(stderr, "ember flamegraph: --bgcolors takes yellow, blue, green, grey "
+					"or #rrggbb, not '%s'\n",
+				o->bgcolors);
+			return 2;
+		}
+	}
+	if (o->encoding && (!*o->encoding || strpbrk(o->encoding, "\"<>&' \t"))) {
+		fprintf(stderr, "ember flamegraph: --encoding expects an encoding name like "
+				"ISO-8859-1, not '%s'\n",
+			o->encoding);
+		return 2;
+	}
+	if (o->nameattr) {
+		unsigned long bad = 0;
+
+		sopts.nameattr = ember_flame_nameattr__read(o->nameattr, &bad);
+		if (!sopts.nameattr) {
+			if (errno == EINVAL)
+				fprintf(stderr, "ember flamegraph: %s:%lu: not 'name<TAB>key=value"
+						"<TAB>...'\n",
+					o->nameattr, bad);
+			else
+				fprintf(stderr, "ember flamegraph: cannot read %s: %s\n", o->nameattr,
+					strerror(errno));
+			return 1;
+		}
+	}
 
 	fl = ember_flame__new(&fopts);
 	if (!fl) {
 		fprintf(stderr, "ember flamegraph: out of memory\n");
+		ember_flame_nameattr__delete((struct ember_flame_nameattr *)sopts.nameattr);
 		return 1;
 	}
 	memset(st, 0, sizeof(st));
@@ -368,6 +424,7 @@ out:
 	for (int i = 0; i < 2; i++)
 		free(st[i].event_buf);
 	ember_flame_palette_map__delete(sopts.palette_map);
+	ember_flame_nameattr__delete((struct ember_flame_nameattr *)sopts.nameattr);
 	ember_flame__delete(fl);
 	return ret;
 }
@@ -387,7 +444,8 @@ int cmd_flamegraph(int argc, const char **argv)
 			    "differential flame graph of two inputs: <before> <after>"),
 		OPT_BOOLEAN('n', "normalize", &o.normalize,
 			    "with --diff: scale <before> to the total of <after>"),
-		OPT_BOOLEAN(0, "negate", &o.negate, "with --diff: swap red and blue"),
+		OPT_BOOLEAN(0, "negate", &o.negate,
+			    "differential graphs: swap red and blue (grew blue, shrank red)"),
 		OPT_BOOLEAN('f', "force", &o.force, "read a perf.data file not owned by you"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "no progress line, notes or 'wrote' message"),
 		OPT_GROUP("Sample selection (perf.data)"),
@@ -447,11 +505,22 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_BOOLEAN(0, "reverse", &o.reverse, "reverse the stacks: merge from the leaves"),
 		OPT_BOOLEAN(0, "flamechart", &o.flamechart,
 			    "flame chart: samples in time order, stacks not merged"),
-		{ OPTION_CALLBACK, 0, "total", &o.total, "count",
-		  "draw against this total (a bigger one than the input's)", opt_number,
-		  OPTF_HIDDEN },
-		{ OPTION_STRING, 0, "notes", &o.notes, "text", "a comment in the SVG", NULL,
-		  OPTF_HIDDEN },
+		OPT_STRING(0, "bgcolors", &o.bgcolors, "color",
+			   "background: yellow, blue, green, grey gradients or a flat #rrggbb "
+			   "(default: the palette's)"),
+		OPT_BOOLEAN(0, "hash", &o.hash,
+			    "colours keyed by the function name (the default: same name, same colour)"),
+		OPT_BOOLEAN(0, "random", &o.random_colors,
+			    "random colours, as flamegraph.pl without --hash"),
+		OPT_STRING(0, "nameattr", &o.nameattr, "file",
+			   "SVG attributes per function: name<TAB>key=value<TAB>... lines"),
+		OPT_CALLBACK(0, "factor", &o.factor, "factor",
+			     "multiply the counts shown in tooltips by this", opt_positive),
+		OPT_STRING(0, "encoding", &o.encoding, "name",
+			   "the SVG's character encoding (default UTF-8)"),
+		OPT_CALLBACK(0, "total", &o.total, "count",
+			     "draw against this total (a bigger one than the input's)", opt_positive),
+		OPT_STRING(0, "notes", &o.notes, "text", "a comment in the SVG"),
 		OPT_END(),
 	};
 	const char *inputs[2];
@@ -475,14 +544,18 @@ int cmd_flamegraph(int argc, const char **argv)
 			fprintf(stderr, "ember flamegraph: one input only (or --diff <before> <after>)\n");
 			goto out;
 		}
-		if (o.normalize || o.negate) {
-			fprintf(stderr, "ember flamegraph: --%s needs --diff\n",
-				o.normalize ? "normalize" : "negate");
+		/* --negate also swaps the hues of folded input with two counts per line. */
+		if (o.normalize) {
+			fprintf(stderr, "ember flamegraph: --normalize needs --diff\n");
 			goto out;
 		}
 		/* As perf report (and flamegraph.pl): no input named, and stdin redirected, means stdin. */
 		inputs[0] = argn ? argv[0] : o.input ? o.input : stdin_is_pipe() ? "-" : "perf.data";
 		nr_inputs = 1;
+	}
+	if (o.hash && o.random_colors) {
+		fprintf(stderr, "ember flamegraph: --hash and --random exclude each other\n");
+		goto out;
 	}
 	if (o.kernel_only && o.user_only) {
 		fprintf(stderr, "ember flamegraph: --kernel-only and --user-only exclude each other\n");

@@ -236,7 +236,56 @@ struct ember_flame_svg_opts {
 	double total;		/* > the tree's total: draw against this total (--total) */
 	struct ember_flame_palette_map *palette_map; /* NULL: no consistent palette */
 	const char *notes;	/* an XML comment in the file; NULL: none */
+	/* Fields below were added later: sz tells whether a caller has them. */
+	/*
+	 * Background (flamegraph.pl --bgcolors): "yellow", "blue", "green",
+	 * "grey" gradients or a flat "#rrggbb"; NULL: the palette's own.
+	 */
+	const char *bgcolors;
+	/*
+	 * The XML declaration's encoding (flamegraph.pl --encoding); NULL:
+	 * UTF-8. With another encoding, name bytes >= 0x80 are written as
+	 * they are (the file is in that encoding), not checked as UTF-8.
+	 */
+	const char *encoding;
+	/* Counts in tooltips multiplied by this (flamegraph.pl --factor); 0: 1. */
+	double factor;
+	/*
+	 * Random colours (flamegraph.pl's default and --random), not the
+	 * name-keyed ones (--hash, ember's default).
+	 */
+	bool random_colors;
+	/* Per-name SVG attributes (flamegraph.pl --nameattr); NULL: none. */
+	const struct ember_flame_nameattr *nameattr;
 };
+
+/*
+ * A background spec (see bgcolors) to its two gradient stops ("#rrggbb",
+ * 8 bytes each; both the same for a flat colour). 0, or -EINVAL.
+ */
+EMBER_API int ember_flame_bgcolors__parse(const char *spec, char stop1[8], char stop2[8]);
+
+/*
+ * flamegraph.pl --nameattr: per frame name, attributes of its SVG group.
+ * Each line of the file is a name, a tab, then tab-separated key=value
+ * pairs. Keys class, style, onmouseover, onmouseout, onclick become
+ * attributes of the frame's <g>, g_extra is written into it as is;
+ * title replaces its tooltip; href (with target, default "_top", and
+ * a_extra) wraps the frame in a link. A name matches a frame spelled
+ * with its kind suffix ("foo_[k]") or without.
+ */
+struct ember_flame_nameattr;
+
+/*
+ * Reads path. NULL with errno: EINVAL for a line without a tab (*bad_line
+ * set to its number, 1-based), or the open/read error.
+ */
+EMBER_API struct ember_flame_nameattr *ember_flame_nameattr__read(const char *path,
+								  unsigned long *bad_line);
+EMBER_API void ember_flame_nameattr__delete(struct ember_flame_nameattr *na);
+/* The value of key for name, or NULL. */
+EMBER_API const char *ember_flame_nameattr__get(const struct ember_flame_nameattr *na,
+						const char *name, const char *key);
 
 struct ember_flame_svg_stats {
 	size_t frames;		/* frames drawn, the root included */

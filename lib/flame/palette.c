@@ -151,8 +151,7 @@ void ember_flame_palette__color(enum ember_flame_palette palette, const char *na
 	size_t len = name ? strlen(name) : 0;
 	unsigned char rev[256];
 	size_t rlen = len < sizeof(rev) ? len : sizeof(rev);
-	double v1, v2, v3;
-	int r = 0, g = 0, b = 0;
+	double v1, v2;
 
 	if (!name)
 		name = "";
@@ -160,8 +159,18 @@ void ember_flame_palette__color(enum ember_flame_palette palette, const char *na
 	for (size_t i = 0; i < rlen; i++)
 		rev[i] = name[len - 1 - i];
 	v1 = namehash((const unsigned char *)name, len);
-	v2 = v3 = namehash(rev, rlen);
+	v2 = namehash(rev, rlen);
+	flame_palette_color_v(palette, name, kind, v1, v2, v2, buf, size);
+}
 
+void flame_palette_color_v(enum ember_flame_palette palette, const char *name,
+			   enum ember_flame_kind kind, double v1, double v2, double v3, char *buf,
+			   size_t size)
+{
+	int r = 0, g = 0, b = 0;
+
+	if (!name)
+		name = "";
 	switch (pick_hue(palette, name, kind)) {
 	case EMBER_FLAME_PALETTE_HOT:
 		r = 205 + (int)(50 * v3);

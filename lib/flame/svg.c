@@ -11,6 +11,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "flame-priv.h"
 #include "flame-svg.h"
@@ -27,6 +30,13 @@ struct svg {
 	enum ember_flame_palette palette;
 	bool inverted, negate, diff;
 	struct ember_flame_palette_map *map;
+	const struct ember_flame_nameattr *nameattr;
+	const char *encoding;	/* NULL: UTF-8 */
+	bool bytes;		/* names written as bytes (another encoding) */
+	char bg1[8], bg2[8];
+	double factor;
+	bool random_colors;
+	uint64_t rng;		/* xorshift state for random colours */
 
 	double timemax, wpt, minwidth_time;
 	double ypad1, ypad2, ypad3, height;
@@ -128,6 +138,73 @@ static void kind_suffix(const struct flame_frame *f, char out[5])
 		snprintf(out, 5, "_[%c]", letters[f->kind]);
 }
 
+/* A number in [0, 1), xorshift64*: random colours need no quality, only variety. */
+static double rand01(struct svg *s)
+{
+	s->rng ^= s->rng >> 12;
+	s->rng ^= s->rng << 25;
+	s->rng ^= s->rng >> 27;
+	return (double)((s->rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+}
+
+int ember_flame_bgcolors__parse(const char *spec, char stop1[8], char stop2[8])
+{
+	static const struct {
+		const char *name, *c1, *c2;
+	} grads[] = {
+		{ "yellow", "#eeeeee", "#eeeeb0" },
+		{ "blue", "#eeeeee", "#e0e0ff" },
+		{ "green", "#eef2ee", "#e0ffe0" },
+		{ "grey", "#f8f8f8", "#e8e8e8" },
+	};
+
+	if (!spec)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(grads) / sizeof(grads[0]); i++) {
+		if (!strcmp(spec, grads[i].name)) {
+			memcpy(stop1, grads[i].c1, 8);
+			memcpy(stop2, grads[i].c2, 8);
+			return 0;
+		}
+	}
+	/*
+	 * flamegraph.pl takes '#' and any six characters; only hex digits
+	 * make a colour, and the value goes into an attribute unescaped.
+	 */
+	if (strlen(spec) != 7 || spec[0] != '#' || strspn(spec + 1, "0123456789abcdefABCDEF") != 6)
+		return -EINVAL;
+	memcpy(stop1, spec, 8);
+	memcpy(stop2, spec, 8);
+	return 0;
+}
+
+/* The background flamegraph.pl picks for a palette when --bgcolors is not given. */
+static const char *default_bgcolors(enum ember_flame_palette palette)
+{
+	switch (palette) {
+	case EMBER_FLAME_PALETTE_MEM:
+		return "green";
+	case EMBER_FLAME_PALETTE_IO:
+	case EMBER_FLAME_PALETTE_WAKEUP:
+		return "blue";
+	case EMBER_FLAME_PALETTE_HOT:
+	case EMBER_FLAME_PALETTE_JAVA:
+	case EMBER_FLAME_PALETTE_JS:
+	case EMBER_FLAME_PALETTE_PERL:
+		return "yellow";
+	default:
+		return "grey";
+	}
+}
+
+static void xml_text(const struct svg *s, const char *str, size_t len)
+{
+	if (s->bytes)
+		flame_xml_escape_bytes(s->fp, str, len);
+	else
+		flame_xml_escape(s->fp, str, len);
+}
+
 static int frame_color(struct svg *s, const struct flame_node *n, char *buf, size_t size)
 {
 	const struct flame_frame *f = n->frame == FLAME_NONE ? NULL : &s->fl->frames[n->frame];
@@ -174,8 +251,13 @@ static int frame_color(struct svg *s, const struct flame_node *n, char *buf, siz
 	if (found) {
 		snprintf(buf, size, "%s", found);
 	} else {
-		ember_flame_palette__color(s->palette, name, f ? f->kind : EMBER_FLAME_USER, buf,
-					   size);
+		enum ember_flame_kind kind = f ? f->kind : EMBER_FLAME_USER;
+
+		if (s->random_colors)
+			flame_palette_color_v(s->palette, name, kind, rand01(s), rand01(s), rand01(s),
+					      buf, size);
+		else
+			ember_flame_palette__color(s->palette, name, kind, buf, size);
 		if (s->map)
 			err = ember_flame_palette_map__set(s->map, name, buf);
 	}
@@ -187,7 +269,10 @@ static void write_header(struct svg *s)
 {
 	FILE *fp = s->fp;
 
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+	fputs("<?xml version=\"1.0\" encoding=\"", fp);
+	flame_xml_escape(fp, s->encoding ? s->encoding : "UTF-8",
+			 strlen(s->encoding ? s->encoding : "UTF-8"));
+	fputs("\" standalone=\"no\"?>\n", fp);
 	fprintf(fp,
 		"<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" onload=\"init(evt)\" "
 		"viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -196,39 +281,24 @@ static void write_header(struct svg *s)
 	fprintf(fp, "<!-- Flame graph drawn by ember flamegraph: click a frame to zoom, "
 		    "Ctrl-F to search. -->\n");
 	if (s->notes) {
+		const char *run = s->notes;
+
 		fputs("<!-- NOTES: ", fp);
-		/* "--" may not appear inside a comment. */
+		/* "--" may not appear inside a comment, nor '-' at its end. */
 		for (const char *p = s->notes; *p; p++) {
-			if (*p == '-' && (p[1] == '-' || !p[1]))
+			if (*p == '-' && (p[1] == '-' || !p[1])) {
+				xml_text(s, run, p - run);
 				fputs("- ", fp);
-			else
-				flame_xml_escape(fp, p, 1);
+				run = p + 1;
+			}
 		}
+		xml_text(s, run, strlen(run));
 		fputs(" -->\n", fp);
 	}
 	fprintf(fp, "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n");
-	switch (s->palette) {
-	case EMBER_FLAME_PALETTE_MEM:
-		fprintf(fp, "\t\t<stop stop-color=\"#eef2ee\" offset=\"5%%\" />\n"
-			    "\t\t<stop stop-color=\"#e0ffe0\" offset=\"95%%\" />\n");
-		break;
-	case EMBER_FLAME_PALETTE_IO:
-	case EMBER_FLAME_PALETTE_WAKEUP:
-		fprintf(fp, "\t\t<stop stop-color=\"#eeeeee\" offset=\"5%%\" />\n"
-			    "\t\t<stop stop-color=\"#e0e0ff\" offset=\"95%%\" />\n");
-		break;
-	case EMBER_FLAME_PALETTE_HOT:
-	case EMBER_FLAME_PALETTE_JAVA:
-	case EMBER_FLAME_PALETTE_JS:
-	case EMBER_FLAME_PALETTE_PERL:
-		fprintf(fp, "\t\t<stop stop-color=\"#eeeeee\" offset=\"5%%\" />\n"
-			    "\t\t<stop stop-color=\"#eeeeb0\" offset=\"95%%\" />\n");
-		break;
-	default:
-		fprintf(fp, "\t\t<stop stop-color=\"#f8f8f8\" offset=\"5%%\" />\n"
-			    "\t\t<stop stop-color=\"#e8e8e8\" offset=\"95%%\" />\n");
-		break;
-	}
+	fprintf(fp, "\t\t<stop stop-color=\"%s\" offset=\"5%%\" />\n"
+		    "\t\t<stop stop-color=\"%s\" offset=\"95%%\" />\n",
+		s->bg1, s->bg2);
 	fprintf(fp, "\t</linearGradient>\n</defs>\n");
 	fprintf(fp, "<style type=\"text/css\">\n\ttext { font-family:");
 	flame_xml_escape(fp, s->fonttype, strlen(s->fonttype));
@@ -255,26 +325,24 @@ static void write_header(struct svg *s)
 		s->width, s->height);
 }
 
-static void write_text(FILE *fp, const char *id, double x, double y, const char *text,
+static void write_text(struct svg *s, const char *id, double x, double y, const char *text,
 		       const char *extra)
 {
-	fprintf(fp, "<text id=\"%s\" x=\"%.2f\" y=\"%g\"%s>", id, x, y, extra ? extra : "");
-	flame_xml_escape(fp, text, strlen(text));
-	fprintf(fp, "</text>\n");
+	fprintf(s->fp, "<text id=\"%s\" x=\"%.2f\" y=\"%g\"%s>", id, x, y, extra ? extra : "");
+	xml_text(s, text, strlen(text));
+	fprintf(s->fp, "</text>\n");
 }
 
 static void write_controls(struct svg *s)
 {
-	FILE *fp = s->fp;
-
-	write_text(fp, "title", floor(s->width / 2), s->fontsize * 2, s->title, NULL);
+	write_text(s, "title", floor(s->width / 2), s->fontsize * 2, s->title, NULL);
 	if (s->subtitle)
-		write_text(fp, "subtitle", floor(s->width / 2), s->fontsize * 4, s->subtitle, NULL);
-	write_text(fp, "details", XPAD, s->height - s->ypad2 / 2, " ", NULL);
-	write_text(fp, "unzoom", XPAD, s->fontsize * 2, "Reset Zoom", " class=\"hide\"");
-	write_text(fp, "search", s->width - XPAD - 100, s->fontsize * 2, "Search", NULL);
-	write_text(fp, "ignorecase", s->width - XPAD - 16, s->fontsize * 2, "ic", NULL);
-	write_text(fp, "matched", s->width - XPAD - 100, s->height - s->ypad2 / 2, " ", NULL);
+		write_text(s, "subtitle", floor(s->width / 2), s->fontsize * 4, s->subtitle, NULL);
+	write_text(s, "details", XPAD, s->height - s->ypad2 / 2, " ", NULL);
+	write_text(s, "unzoom", XPAD, s->fontsize * 2, "Reset Zoom", " class=\"hide\"");
+	write_text(s, "search", s->width - XPAD - 100, s->fontsize * 2, "Search", NULL);
+	write_text(s, "ignorecase", s->width - XPAD - 16, s->fontsize * 2, "ic", NULL);
+	write_text(s, "matched", s->width - XPAD - 100, s->height - s->ypad2 / 2, " ", NULL);
 }
 
 /* The frame's label for its width: all of it, or its start and "..". */
@@ -288,19 +356,78 @@ static void write_label(FILE *fp, const char *name, size_t len, double px, struc
 		return;
 	cut = flame_utf8_prefix(name, len, chars, &total);
 	if (total <= chars) {
-		flame_xml_escape(fp, name, len);
+		xml_text(s, name, len);
 		return;
 	}
 	cut = flame_utf8_prefix(name, len, chars - 2, NULL);
-	flame_xml_escape(fp, name, cut);
+	xml_text(s, name, cut);
 	fputs("..", fp);
+}
+
+/* A --nameattr value for the frame: by its folded spelling (kind suffix), then its bare name. */
+static const char *attr_of(const struct svg *s, const struct flame_frame *f, const char *key)
+{
+	char suffix[5], *full;
+	const char *v;
+
+	if (!s->nameattr || !f)
+		return NULL;
+	kind_suffix(f, suffix);
+	full = malloc(f->len + sizeof(suffix));
+	if (!full)
+		return NULL;
+	memcpy(full, f->name, f->len);
+	strcpy(full + f->len, suffix);
+	v = ember_flame_nameattr__get(s->nameattr, full, key);
+	if (!v) {
+		full[flame_display_len(f->name, f->len)] = '\0';
+		v = ember_flame_nameattr__get(s->nameattr, full, key);
+	}
+	free(full);
+	return v;
+}
+
+/* The frame's <g> attributes and, with href, the opening of its link (flamegraph.pl's group_start). */
+static bool write_group_attrs(struct svg *s, const struct flame_frame *f)
+{
+	static const char *const keys[] = { "class", "style", "onmouseover", "onmouseout",
+					     "onclick" };
+	const char *v;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if ((v = attr_of(s, f, keys[i]))) {
+			fprintf(s->fp, " %s=\"", keys[i]);
+			xml_text(s, v, strlen(v));
+			fputc('"', s->fp);
+		}
+	}
+	if ((v = attr_of(s, f, "g_extra")) && *v)
+		fprintf(s->fp, " %s", v);
+	return attr_of(s, f, "href") != NULL;
+}
+
+static void write_link(struct svg *s, const struct flame_frame *f)
+{
+	const char *href = attr_of(s, f, "href"), *target = attr_of(s, f, "target");
+	const char *extra = attr_of(s, f, "a_extra");
+
+	fputs("<a xlink:href=\"", s->fp);
+	xml_text(s, href, strlen(href));
+	fputs("\" target=\"", s->fp);
+	target = target && *target ? target : "_top";
+	xml_text(s, target, strlen(target));
+	fputc('"', s->fp);
+	if (extra && *extra)
+		fprintf(s->fp, " %s", extra);
+	fputs(">", s->fp);
 }
 
 static int write_frame(struct svg *s, uint32_t idx)
 {
 	struct ember_flame *fl = s->fl;
 	const struct flame_node *n = &fl->nodes[idx];
-	const char *name = "all";
+	const struct flame_frame *f = idx ? &fl->frames[n->frame] : NULL;
+	const char *name = "all", *title;
 	size_t len = 3;
 	double value = idx ? n->value : s->timemax;
 	double start = idx ? n->start : 0;
@@ -308,11 +435,10 @@ static int write_frame(struct svg *s, uint32_t idx)
 	double y1, y2;
 	char color[64], count[64], num[64], x1s[32], x2s[32], ws[32];
 	FILE *fp = s->fp;
+	bool link;
 	int err;
 
-	if (idx) {
-		const struct flame_frame *f = &fl->frames[n->frame];
-
+	if (f) {
 		name = f->name;
 		len = flame_display_len(f->name, f->len);
 	}
@@ -330,36 +456,49 @@ static int write_frame(struct svg *s, uint32_t idx)
 	flame_fmt_num(num, sizeof(num), start);
 	fprintf(fp, "<g data-s=\"%s\" ", num);
 	flame_fmt_num(num, sizeof(num), value);
-	fprintf(fp, "data-v=\"%s\" data-d=\"%u\"><title>", num, n->depth);
-	flame_xml_escape(fp, name, len);
-	flame_fmt_count(count, sizeof(count),
-			fl->weighted ? (double)(idx ? n->samples : fl->nodes[0].samples)
-				     : (idx ? n->value : fl->nodes[0].value));
-	fprintf(fp, " (%s ", count);
-	flame_xml_escape(fp, s->countname, strlen(s->countname));
-	if (!idx) {
-		fputs(", 100%)", fp);
+	fprintf(fp, "data-v=\"%s\" data-d=\"%u\"", num, n->depth);
+	link = write_group_attrs(s, f);
+	fputs("><title>", fp);
+	title = attr_of(s, f, "title");
+	if (title && *title) {
+		xml_text(s, title, strlen(title));
 	} else {
-		fprintf(fp, ", %.2f%%", 100 * n->value / s->timemax);
-		if (s->diff) {
-			double d = n->self - n->before_self;
+		xml_text(s, name, len);
+		/* --factor scales what the tooltip counts, as flamegraph.pl's $samples_txt. */
+		/* Rounded by printf's "%.0f" (half to even) as the script's sprintf. */
+		flame_fmt_count(count, sizeof(count),
+				s->factor *
+					(fl->weighted ? (double)(idx ? n->samples : fl->nodes[0].samples)
+						      : (idx ? n->value : fl->nodes[0].value)));
+		fprintf(fp, " (%s ", count);
+		xml_text(s, s->countname, strlen(s->countname));
+		if (!idx) {
+			fputs(", 100%)", fp);
+		} else {
+			fprintf(fp, ", %.2f%%", 100 * n->value / s->timemax);
+			if (s->diff) {
+				double d = n->self - n->before_self;
 
-			if (s->negate)
-				d = -d;
-			fprintf(fp, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / s->timemax);
+				if (s->negate)
+					d = -d;
+				fprintf(fp, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / s->timemax);
+			}
+			fputc(')', fp);
 		}
-		fputc(')', fp);
 	}
+	fputs("</title>", fp);
+	if (link)
+		write_link(s, f);
 	/* Rounded as flamegraph.pl rounds: the edges, then the width between them. */
 	snprintf(x1s, sizeof(x1s), "%.1f", x1);
 	snprintf(x2s, sizeof(x2s), "%.1f", x2);
 	snprintf(ws, sizeof(ws), "%.1f", strtod(x2s, NULL) - strtod(x1s, NULL));
 	fprintf(fp,
-		"</title><rect x=\"%s\" y=\"%.1f\" width=\"%s\" height=\"%.1f\" fill=\"%s\" rx=\"2\" "
+		"<rect x=\"%s\" y=\"%.1f\" width=\"%s\" height=\"%.1f\" fill=\"%s\" rx=\"2\" "
 		"ry=\"2\" />\n<text x=\"%.2f\" y=\"%.1f\">",
 		x1s, y1, ws, y2 - y1, color, x1 + 3, 3 + (y1 + y2) / 2);
 	write_label(fp, name, len, x2 - x1, s);
-	fprintf(fp, "</text>\n</g>\n");
+	fprintf(fp, "</text>\n%s</g>\n", link ? "</a>\n" : "");
 	return 0;
 }
 
@@ -395,6 +534,28 @@ int ember_flame__write_svg(struct ember_flame *fl, FILE *fp, const struct ember_
 	s.negate = o->negate;
 	s.map = o->palette_map;
 	s.diff = fl->is_diff;
+	s.factor = 1;
+	if (o->sz >= offsetof(struct ember_flame_svg_opts, nameattr) + sizeof(o->nameattr)) {
+		s.encoding = o->encoding && *o->encoding ? o->encoding : NULL;
+		s.bytes = s.encoding && strcasecmp(s.encoding, "UTF-8") && strcasecmp(s.encoding, "UTF8");
+		if (o->factor)
+			s.factor = o->factor;
+		s.random_colors = o->random_colors;
+		s.nameattr = o->nameattr;
+		if (o->bgcolors && ember_flame_bgcolors__parse(o->bgcolors, s.bg1, s.bg2))
+			return -EINVAL;
+	}
+	if (!s.bg1[0])
+		ember_flame_bgcolors__parse(default_bgcolors(o->palette), s.bg1, s.bg2);
+	if (!isfinite(s.factor) || s.factor <= 0 ||
+	    (s.encoding && strpbrk(s.encoding, "\"<>&'")))
+		return -EINVAL;
+	if (s.random_colors) {
+		s.rng = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid() ^
+			(uintptr_t)&s;
+		if (!s.rng)
+			s.rng = 1;
+	}
 	minwidth = o->minwidth >= 0 ? o->minwidth : 0.1;
 	if (s.width <= 2 * XPAD || s.width > 1e6 || s.frame_height > 1e4 || !isfinite(s.fontsize) ||
 	    s.fontsize > 1e4 || !isfinite(s.fontwidth) || !isfinite(minwidth) ||

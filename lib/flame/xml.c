@@ -102,6 +102,36 @@ void flame_xml_escape(FILE *fp, const char *str, size_t len)
 		fwrite(s + run, 1, i - run, fp);
 }
 
+void flame_xml_escape_bytes(FILE *fp, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t run = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		const char *rep;
+
+		switch (s[i]) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&apos;"; break;
+		case '\t': rep = "&#9;"; break;
+		case '\n': rep = "&#10;"; break;
+		case '\r': rep = "&#13;"; break;
+		default: rep = s[i] < 0x20 ? "&#xFFFD;" : NULL; break;
+		}
+		if (!rep)
+			continue;
+		if (i > run)
+			fwrite(s + run, 1, i - run, fp);
+		fputs(rep, fp);
+		run = i + 1;
+	}
+	if (len > run)
+		fwrite(s + run, 1, len - run, fp);
+}
+
 void flame_js_string(FILE *fp, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

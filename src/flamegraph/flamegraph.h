@@ -42,10 +42,10 @@ struct fg_opts {
 	struct fg_select select;
 	/* SVG */
 	const char *title, *subtitle, *countname, *nametype, *fonttype, *colors, *cp, *notes;
-	const char *minwidth;
+	const char *minwidth, *bgcolors, *nameattr, *encoding;
 	unsigned int width, height;
-	double fontsize, fontwidth, total;
-	bool inverted;
+	double fontsize, fontwidth, total, factor;
+	bool inverted, hash, random_colors;
 };
 
 /* One input read into the tree; what the command reports about it. */

@@ -187,7 +187,7 @@ bad bad-option 2 'unknown option' "$EMBER" flamegraph --bogus
 bad bad-palette 2 "unknown palette 'pink'" "$EMBER" flamegraph --colors pink "$TMP/in.folded"
 bad bad-minwidth 2 'minwidth' "$EMBER" flamegraph --minwidth 5x "$TMP/in.folded"
 bad bad-diff-args 2 'two inputs' "$EMBER" flamegraph --diff "$TMP/in.folded"
-bad bad-negate-alone 2 'needs --diff' "$EMBER" flamegraph --negate "$TMP/in.folded"
+bad bad-normalize-alone 2 'needs --diff' "$EMBER" flamegraph --normalize "$TMP/in.folded"
 bad bad-time 2 'time expects' "$EMBER" flamegraph --time abc "$TMP/in.folded"
 bad bad-cpu 2 'cpu expects' "$EMBER" flamegraph --cpu x-y "$TMP/in.folded"
 printf 'bad palette line\n' >"$TMP/bad.map"
