@@ -239,6 +239,10 @@ static void report_input(const struct fg_opts *opts, const char *path,
 		fprintf(stderr, "ember flamegraph: %s: drawing event '%s' only, %" PRIu64 " samples "
 				"of other events left out (choose one with --event)\n",
 			name, st->event, st->other_event);
+	if (st->no_debuginfo)
+		fprintf(stderr, "ember flamegraph: %s: --inline could not read %" PRIu64 " binar%s; "
+				"their frames are drawn without inlined functions\n",
+			name, st->no_debuginfo, st->no_debuginfo == 1 ? "y" : "ies");
 	if (st->perf_data && st->no_callchain)
 		fprintf(stderr, "ember flamegraph: %s has no callchains (record with -g): each "
 				"sample is drawn as its sampled function alone\n",
@@ -471,6 +475,9 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_STRING(0, "annotate", &o.annotate, "kernel,jit,all",
 			   "add _[k] to kernel and _[j] to JIT frame names"),
 		OPT_BOOLEAN(0, "addrs", &o.addrs, "addresses in unresolved frames: [dso <addr>]"),
+		OPT_BOOLEAN(0, "inline", &o.inline_frames,
+			    "expand inlined functions (from DWARF) into frames of their own, "
+			    "coloured aqua"),
 		OPT_BOOLEAN(0, "count-samples", &o.count_samples,
 			    "each sample counts 1 (default: its period, as perf report)"),
 		OPT_UINTEGER(0, "max-stack", &o.max_stack, "n",

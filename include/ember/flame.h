@@ -336,6 +336,15 @@ struct ember_flame_collapse_opts {
 	 * event that has a period line, as stackcollapse-perf.pl picks it.
 	 */
 	const char *event;
+	/*
+	 * Expand inlined functions (perf's --inline): a user frame whose
+	 * address DWARF places in an inline chain becomes the chain,
+	 * outermost first, named as `stackcollapse-perf.pl --inline` names
+	 * them (addr2line's answers, here read with libdw); the inlined ones
+	 * are EMBER_FLAME_INLINE frames. Kernel, JIT and unreadable dsos keep
+	 * their frames.
+	 */
+	bool inline_frames;
 };
 
 /*
@@ -362,6 +371,8 @@ EMBER_API int ember_flame_collapse__sample(struct ember_flame_collapse *c, struc
 EMBER_API const char *ember_flame_collapse__event(const struct ember_flame_collapse *c);
 /* Samples left out because they were of another event. */
 EMBER_API uint64_t ember_flame_collapse__nr_other_event(const struct ember_flame_collapse *c);
+/* With inline_frames: dsos that could not be read for DWARF (their frames stay as they are). */
+EMBER_API uint64_t ember_flame_collapse__nr_no_debuginfo(const struct ember_flame_collapse *c);
 
 #ifdef __cplusplus
 }

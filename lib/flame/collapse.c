@@ -32,6 +32,8 @@
 
 #include <ember/session.h>
 
+#include "collapse/inline.h"
+#include "collapse/parse.h"
 #include "event/event-names.h"
 #include "flame-priv.h"
 
@@ -74,6 +76,11 @@ struct ember_flame_collapse {
 	bool last_java, last_root_set;
 	char *buf;
 	size_t alloc_buf;
+
+	/* --inline: addr2line's answers from DWARF, shared with ember collapse. */
+	struct inliner *inliner;
+	struct sbuf chain;
+	uint64_t nr_no_debuginfo;
 };
 
 struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
@@ -90,8 +97,9 @@ struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 	if (!c)
 		return NULL;
 	c->fl = fl;
+	/* A caller built against an older header passes a shorter struct. */
 	if (opts && opts->sz)
-		c->opts = *opts;
+		memcpy(&c->opts, opts, opts->sz < sizeof(c->opts) ? opts->sz : sizeof(c->opts));
 	c->opts.sz = sizeof(c->opts);
 	if (!c->opts.max_stack)
 		c->opts.max_stack = DEFAULT_MAX_STACK;
@@ -102,6 +110,8 @@ struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 			goto fail;
 	}
 	c->opts.event = NULL;
+	if (c->opts.inline_frames && !(c->inliner = inliner__new(false)))
+		goto fail;
 	c->mask = 1023;
 	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
 	if (!c->slots)
@@ -125,6 +135,8 @@ void ember_flame_collapse__delete(struct ember_flame_collapse *c)
 	free(c->ids);
 	free(c->stack);
 	free(c->buf);
+	inliner__delete(c->inliner);
+	sbuf_free(&c->chain);
 	free(c);
 }
 
@@ -136,6 +148,11 @@ const char *ember_flame_collapse__event(const struct ember_flame_collapse *c)
 uint64_t ember_flame_collapse__nr_other_event(const struct ember_flame_collapse *c)
 {
 	return c ? c->nr_other : 0;
+}
+
+uint64_t ember_flame_collapse__nr_no_debuginfo(const struct ember_flame_collapse *c)
+{
+	return c ? c->nr_no_debuginfo : 0;
 }
 
 static int buf_reserve(struct ember_flame_collapse *c, size_t n)
@@ -258,6 +275,66 @@ static int ids_push(struct ember_flame_collapse *c, uint32_t id)
 	return 0;
 }
 
+/* --inline applies to the entry: a user dso stackcollapse-perf.pl would ask addr2line about. */
+static bool inline_applies(const struct ember_flame_collapse *c,
+			   const struct ember_addr_location *al)
+{
+	return c->inliner && al->dso_name && al->cpumode != PERF_RECORD_MISC_KERNEL &&
+	       al->cpumode != PERF_RECORD_MISC_GUEST_KERNEL && !strstr(al->dso_name, " (") &&
+	       !collapse_mod_no_inline(al->dso_name, strlen(al->dso_name));
+}
+
+/*
+ * The entry's inline chain, as `stackcollapse-perf.pl --inline` puts it in
+ * place of the frame: addr2line's functions outermost first, asked about
+ * the address and "SYM+0xOFF" perf script prints. Returns the frames
+ * added (0: DWARF knows nothing, keep the plain frame), or -errno.
+ */
+static int inline_frames(struct ember_flame_collapse *c, const struct ember_addr_location *al,
+			 enum ember_flame_kind cpu_kind)
+{
+	struct sbuf *ch = &c->chain;
+	char pc[24], *raw = NULL;
+	bool unreadable = false;
+	size_t start = 0;
+	int n, err, nr = 0;
+
+	n = snprintf(pc, sizeof(pc), "%" PRIx64, al->addr);
+	if (al->sym_name && asprintf(&raw, "%s+0x%" PRIx64, al->sym_name, al->sym_off) < 0)
+		return -ENOMEM;
+	sbuf_reset(ch);
+	err = inliner__resolve(c->inliner, (struct span){ pc, n },
+			       raw ? (struct span){ raw, strlen(raw) } : (struct span){ "[unknown]", 9 },
+			       (struct span){ al->dso_name, strlen(al->dso_name) }, ch, &unreadable);
+	free(raw);
+	if (err)
+		return err;
+	if (unreadable)
+		c->nr_no_debuginfo++;
+	if (!ch->len || (ch->len == 2 && !memcmp(ch->buf, "??", 2)) ||
+	    (ch->len == 7 && !memcmp(ch->buf, "??:??:0", 7)))
+		return 0;
+	/* The folded line splits the chain at ';': so do we, the physical function first. */
+	for (size_t i = 0; i <= ch->len; i++) {
+		int id;
+
+		if (i < ch->len && ch->buf[i] != ';')
+			continue;
+		if (i > start) {
+			id = ember_flame__frame(c->fl, ch->buf + start, i - start,
+						nr ? EMBER_FLAME_INLINE : cpu_kind);
+			if (id < 0)
+				return id;
+			err = ids_push(c, id);
+			if (err)
+				return err;
+			nr++;
+		}
+		start = i + 1;
+	}
+	return nr;
+}
+
 /*
  * The frames of one callchain entry, interned, appended to c->ids;
  * returns how many (0: the entry is skipped), or -errno.
@@ -270,6 +347,12 @@ static int entry_frames(struct ember_flame_collapse *c, const struct ember_addr_
 	char *text = NULL;
 	size_t rawlen, start = 0;
 	int nr = 0, err = 0;
+
+	if (inline_applies(c, al)) {
+		nr = inline_frames(c, al, cpu_kind);
+		if (nr)
+			return nr;
+	}
 
 	/*
 	 * A dso name holding " (" (a deleted file: "/x (deleted)") makes the
@@ -419,7 +502,11 @@ static int entry_lookup(struct ember_flame_collapse *c, const struct ember_addr_
 		c->last_dso_odd = al->dso_name && strstr(al->dso_name, " (");
 	}
 	odd_dso = c->last_dso_odd;
-	uint64_t pc = (!al->sym && c->opts.include_addrs) || (al->sym && odd_dso) ? al->addr : 0;
+	/* With --inline the chain depends on the address, not only on the symbol. */
+	uint64_t pc = (!al->sym && c->opts.include_addrs) || (al->sym && odd_dso) ||
+				      inline_applies(c, al)
+			      ? al->addr
+			      : 0;
 	uint64_t key[3] = { (uintptr_t)al->sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
 	struct name_slot *e;
 	size_t i;

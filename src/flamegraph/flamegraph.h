@@ -34,7 +34,7 @@ struct fg_opts {
 	bool flamechart;
 	bool reverse;
 	bool kernel_only, user_only;
-	bool show_pid, show_tid, addrs, count_samples;
+	bool show_pid, show_tid, addrs, count_samples, inline_frames;
 	const char *annotate;
 	const char *event;
 	unsigned int max_stack;
@@ -57,6 +57,7 @@ struct fg_input_stats {
 	const char *event;	/* the event drawn (perf.data); owned by the input stage */
 	char *event_buf;
 	bool no_callchain;
+	uint64_t no_debuginfo;	/* --inline: dsos whose DWARF could not be read */
 	uint64_t ignored;	/* folded lines ignored */
 	uint64_t first_ignored;
 	uint64_t binary;

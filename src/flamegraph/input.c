@@ -182,6 +182,7 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 		.count_samples = opts->count_samples,
 		.max_stack = opts->max_stack,
 		.event = opts->event,
+		.inline_frames = opts->inline_frames,
 		.frames = opts->kernel_only ? EMBER_FLAME_FRAMES_KERNEL
 			  : opts->user_only ? EMBER_FLAME_FRAMES_USER
 					    : EMBER_FLAME_FRAMES_ALL,
@@ -227,6 +228,7 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 		st->event = st->event_buf;
 	}
 	st->other_event = ember_flame_collapse__nr_other_event(r.collapse);
+	st->no_debuginfo = ember_flame_collapse__nr_no_debuginfo(r.collapse);
 	if (!opts->quiet)
 		ember_session__fprintf_warnings(s, stderr);
 	ember_flame_collapse__delete(r.collapse);

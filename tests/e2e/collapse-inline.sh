@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # ember collapse --inline / --context: inline chains from DWARF, as
 # `addr2line -i -f -s -C` gives them to stackcollapse-perf.pl, on a workload
-# whose hot address sits three inline levels deep (tests/collapse/inlined.c).
+# whose hot address sits three inline levels deep (tests/collapse/inlined.c);
+# ember flamegraph --inline draws the same chains from perf.data.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 if ! is_root || ! have_perf; then
@@ -37,14 +38,14 @@ expect_eq inline-same-total "$(awk '{ s += $NF } END { print s }' "$TMP/inline")
 addr=$(awk '$2 ~ /^outer\+/ && $3 ~ /inlined\)$/ { print $1; exit }' "$TMP/inl.txt")
 if [ -z "$addr" ] || ! command -v addr2line >/dev/null; then
 	skip context "no sample in outer() or no addr2line to compare with"
-	exit 0
-fi
-want=$(addr2line -a "$addr" -e "$TMP/inlined" -i -f -s -C | sed 1d | sed 's/ (discriminator [^)]*)//' |
-	paste -d: - - | tac | paste -sd';')
-if grep -qF ";$want " "$TMP/context"; then
-	pass "context-as-addr2line ($want)"
 else
-	fail context-as-addr2line "want '$want' in: $(hot "$TMP/context")"
+	want=$(addr2line -a "$addr" -e "$TMP/inlined" -i -f -s -C | sed 1d |
+		sed 's/ (discriminator [^)]*)//' | paste -d: - - | tac | paste -sd';')
+	if grep -qF ";$want " "$TMP/context"; then
+		pass "context-as-addr2line ($want)"
+	else
+		fail context-as-addr2line "want '$want' in: $(hot "$TMP/context")"
+	fi
 fi
 # frames of files that cannot be read keep their names
 sed "s|$TMP/inlined|$TMP/gone|" "$TMP/inl.txt" | "$EMBER" collapse --inline >"$TMP/gone" 2>"$TMP/gone.err"
@@ -52,3 +53,37 @@ case "$(hot "$TMP/gone")" in
 *";outer") pass unreadable-dso-keeps-names ;;
 *) fail unreadable-dso-keeps-names "$(hot "$TMP/gone")" ;;
 esac
+
+# ember flamegraph --inline: the same chains straight from perf.data, the
+# inlined frames coloured aqua (flamegraph.pl's "_[i]"), off by default as
+# in perf script (perf 6.1 here prints no inlined frames even with --inline).
+"$EMBER" flamegraph -q -i "$TMP/inl.data" --folded >"$TMP/fg-plain"
+"$EMBER" flamegraph -q -i "$TMP/inl.data" --folded --inline >"$TMP/fg-inline"
+check flamegraph-default-no-inline cmp "$TMP/fg-plain" "$TMP/plain"
+check flamegraph-inline-as-collapse cmp "$TMP/fg-inline" "$TMP/inline"
+"$EMBER" flamegraph -q -i "$TMP/inl.data" --inline -o "$TMP/inl.svg"
+if command -v python3 >/dev/null; then
+	check flamegraph-inline-aqua python3 - "$TMP/inl.svg" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+fill = {}
+for g in ET.parse(sys.argv[1]).getroot().find("s:g[@id='frames']", ns):
+    t = g.find("s:title", ns).text
+    fill[t[:t.rfind(" (")]] = tuple(map(int, re.findall(r"\d+", g.find("s:rect", ns).get("fill"))))
+aqua = lambda c: 50 <= c[0] <= 110 and c[1] == c[2] and 165 <= c[1] <= 220
+hot = lambda c: c[0] >= 205 and c[2] <= 55
+assert aqua(fill["mid"]) and aqua(fill["leaf"]), fill
+assert hot(fill["outer"]) and hot(fill["main"] if "main" in fill else fill["outer"]), fill
+PY
+fi
+# a binary gone since the recording: its frames stay whole, with a note
+cp "$TMP/inlined" "$TMP/inlined.keep"
+rm -f "$TMP/inlined"
+"$EMBER" flamegraph -i "$TMP/inl.data" --folded --inline >"$TMP/fg-gone" 2>"$TMP/fg-gone.err"
+st=$?
+mv "$TMP/inlined.keep" "$TMP/inlined"
+if [ "$st" = 0 ] && grep -q ';outer ' "$TMP/fg-gone" && grep -q 'could not read' "$TMP/fg-gone.err"; then
+	pass flamegraph-inline-unreadable
+else
+	fail flamegraph-inline-unreadable "status $st: $(cat "$TMP/fg-gone.err")"
+fi
