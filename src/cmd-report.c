@@ -69,14 +69,20 @@ static int opt_percentage(const struct option *opt, const char *arg, bool unset)
  * perf's -g takes its argument from the next word unless that is an
  * option ("-g caller", "-g --stdio"); the option parser only knows
  * attached optional arguments, so rewrite "-g X" into "--call-graph=X".
+ * The words made so are also listed in *made (NULL-terminated) for
+ * free_words(): parse_options() reorders the vector, which then no longer
+ * tells them apart.
  */
-static const char **rewrite_callgraph(int *argcp, const char **argv)
+static const char **rewrite_callgraph(int *argcp, const char **argv, char ***made)
 {
-	int argc = *argcp, i, j = 0;
+	int argc = *argcp, i, j = 0, m = 0;
 	const char **v = calloc(argc + 1, sizeof(*v));
 
-	if (!v)
+	*made = calloc(argc + 1, sizeof(**made));
+	if (!v || !*made) {
+		free(v);
 		return NULL;
+	}
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			while (i < argc)
@@ -87,9 +93,12 @@ static const char **rewrite_callgraph(int *argcp, const char **argv)
 			if (i + 1 < argc && argv[i + 1][0] != '-') {
 				char *s;
 
-				if (asprintf(&s, "--call-graph=%s", argv[i + 1]) < 0)
+				if (asprintf(&s, "--call-graph=%s", argv[i + 1]) < 0) {
+					free(v);
 					return NULL;
-				v[j++] = s;	/* lives until exit, as argv */
+				}
+				v[j++] = s;
+				(*made)[m++] = s;
 				i++;
 			} else {
 				v[j++] = "--call-graph=";
@@ -101,6 +110,13 @@ static const char **rewrite_callgraph(int *argcp, const char **argv)
 	v[j] = NULL;
 	*argcp = j;
 	return v;
+}
+
+static void free_words(char **w)
+{
+	for (char **p = w; p && *p; p++)
+		free(*p);
+	free(w);
 }
 
 static int usage_error(const char *msg)
@@ -294,23 +310,35 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-demangle", &o->no_demangle, "do not demangle symbol names"),
 		OPT_END(),
 	};
-	const char **args = rewrite_callgraph(&argc, argv);
+	char **made = NULL;
+	const char **args = rewrite_callgraph(&argc, argv, &made);
 	bool children, pager = false;
 	char bad[128] = "";
 	int ret, err;
 
-	if (!args)
+	if (!args) {
+		free_words(made);
 		return 1;
+	}
+	/* every way out goes through out: the rewritten words are freed there */
 	ret = parse_options(argc, args, options, report_usage, 0);
-	if (parse_options_exit_code(ret) >= 0)
-		return parse_options_exit_code(ret);
-	if (ret > 0)
-		return usage_error("unexpected argument");
-	if (report_filters__init(&rep.filters, o))
-		return 2;
+	if (parse_options_exit_code(ret) >= 0) {
+		ret = parse_options_exit_code(ret);
+		goto out;
+	}
+	if (ret > 0) {
+		ret = usage_error("unexpected argument");
+		goto out;
+	}
+	if (report_filters__init(&rep.filters, o)) {
+		ret = 2;
+		goto out;
+	}
 
-	if (open_session(&rep))
-		return 1;
+	if (open_session(&rep)) {
+		ret = 1;
+		goto out;
+	}
 	rep.reader = ember_session__reader(rep.session);
 	rep.dump_name = ember_data_reader__is_pipe(rep.reader) ? "pipe" : "perf.data";
 	if (o->input && strcmp(o->input, "-") && !ember_data_reader__is_pipe(rep.reader))
@@ -426,5 +454,6 @@ out:
 	report_filters__exit(&rep.filters);
 	ember_session__delete(rep.session);
 	free(args);
+	free_words(made);
 	return ret;
 }
