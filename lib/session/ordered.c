@@ -6,6 +6,7 @@
  * memory holds about one round of records, not the file.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "session/ordered.h"
@@ -20,6 +21,7 @@ void ordered_queue__init(struct ordered_queue *q)
 void ordered_queue__exit(struct ordered_queue *q)
 {
 	free(q->entries);
+	free(q->tmp);
 	free(q->arena);
 	free(q->spare);
 	memset(q, 0, sizeof(*q));
@@ -70,13 +72,67 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header 
 	return 0;
 }
 
-static int entry_cmp(const void *a, const void *b)
+/* Ties keep the arrival order. */
+static bool entry_before(const struct ordered_entry *x, const struct ordered_entry *y)
 {
-	const struct ordered_entry *x = a, *y = b;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* The end of the ascending run that starts at from. */
+static size_t run_end(const struct ordered_entry *e, size_t from, size_t nr)
+{
+	size_t i = from + 1;
+
+	while (i < nr && !entry_before(&e[i], &e[i - 1]))
+		i++;
+	return i;
+}
+
+/*
+ * Sorts by (time, seq). The queue holds a few ascending runs (one per
+ * CPU buffer read in the round, and what the last flush left), so a
+ * natural merge sort takes a pass or two where qsort took n log n
+ * indirect comparisons.
+ */
+static int sort_entries(struct ordered_queue *q)
+{
+	struct ordered_entry *src = q->entries, *dst, *t;
+	size_t nr = q->nr, a;
+
+	if (run_end(src, 0, nr) == nr)
+		return 0;
+	if (grow((void **)&q->tmp, &q->tmp_alloc, nr, sizeof(*q->tmp)))
+		return -ENOMEM;
+	dst = q->tmp;
+	for (;;) {
+		size_t runs = 0;
+
+		for (a = 0; a < nr; runs++) {
+			size_t b = run_end(src, a, nr), c = b < nr ? run_end(src, b, nr) : b;
+			size_t i = a, j = b, k = a;
+
+			while (i < b && j < c)
+				dst[k++] = entry_before(&src[j], &src[i]) ? src[j++] : src[i++];
+			memcpy(&dst[k], &src[i], (b - i) * sizeof(*src));
+			k += b - i;
+			memcpy(&dst[k], &src[j], (c - j) * sizeof(*src));
+			a = c;
+		}
+		t = src;
+		src = dst;
+		dst = t;
+		if (runs == 1)
+			break;
+	}
+	if (src != q->entries) {
+		size_t alloc = q->alloc;
+
+		q->tmp = q->entries;
+		q->entries = src;
+		q->alloc = q->tmp_alloc;
+		q->tmp_alloc = alloc;
+	}
+	return 0;
 }
 
 /* Moves entries [from, nr) to the front, their records into the spare arena. */
@@ -122,8 +178,8 @@ int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_delive
 
 	if (!q->nr)
 		return 0;
-	if (q->nr_sorted < q->nr)
-		qsort(q->entries, q->nr, sizeof(*q->entries), entry_cmp);
+	if (q->nr_sorted < q->nr && sort_entries(q))
+		return -ENOMEM;
 	q->nr_sorted = q->nr;
 
 	for (i = 0; i < q->nr && q->entries[i].time <= limit; i++) {

@@ -24,6 +24,8 @@ struct ordered_queue {
 	struct ordered_entry *entries;
 	size_t nr, alloc;
 	size_t nr_sorted;	/* entries[0, nr_sorted) are in order */
+	struct ordered_entry *tmp; /* the merge sort's other half */
+	size_t tmp_alloc;
 	char *arena, *spare;	/* copies of the records; spare for compaction */
 	size_t arena_used, arena_alloc, spare_alloc;
 	uint64_t seq;

@@ -78,6 +78,7 @@ void dso__free(struct ember_dso *dso)
 	if (!dso)
 		return;
 	symtab__exit(&dso->symtab);
+	free(dso->sym_cache);
 	free(dso->segs);
 	free(dso->symsrc_path);
 	free(dso->ref_reloc_name);
@@ -142,11 +143,61 @@ int dso__load(struct ember_dso *dso)
 	return ret;
 }
 
+static size_t dso__sym_cache_gen(const struct ember_dso *dso)
+{
+	return ((size_t)dso->symtab.nr_added << 32) ^ dso->symtab.nr_sorted;
+}
+
+/*
+ * (Re)starts the lookup cache: a slot per symbol up to 4096 (a kernel
+ * profile's hot paths fit), none for tiny tables.
+ */
+static void dso__sym_cache_reset(struct ember_dso *dso)
+{
+	size_t n = 64;
+
+	dso->sym_cache_gen = dso__sym_cache_gen(dso);
+	if (dso->symtab.nr_sorted < 32) {
+		free(dso->sym_cache);
+		dso->sym_cache = NULL;
+		return;
+	}
+	while (n < dso->symtab.nr_sorted && n < 4096)
+		n *= 2;
+	if (!dso->sym_cache || dso->sym_cache_mask + 1 != n) {
+		free(dso->sym_cache);
+		dso->sym_cache = malloc(n * sizeof(*dso->sym_cache));
+		if (!dso->sym_cache)
+			return;
+		dso->sym_cache_mask = n - 1;
+	}
+	/* an address no slot can hold: slot i only takes addresses hashing to i */
+	for (size_t i = 0; i < n; i++)
+		dso->sym_cache[i].addr = i ? 0 : 1;
+}
+
+static size_t dso__sym_slot(uint64_t addr, size_t mask)
+{
+	return (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 40) & mask;
+}
+
 const struct ember_symbol *dso__find_symbol(struct ember_dso *dso, uint64_t addr)
 {
+	struct dso_sym_slot *slot;
+
 	if (!dso->loaded)
 		dso__load(dso);
-	return symtab__find(&dso->symtab, addr);
+	/* symbols added or sorted since (a module's, split out of kallsyms): start again */
+	if (dso->sym_cache_gen != dso__sym_cache_gen(dso))
+		dso__sym_cache_reset(dso);
+	if (!dso->sym_cache)
+		return symtab__find(&dso->symtab, addr);
+	slot = &dso->sym_cache[dso__sym_slot(addr, dso->sym_cache_mask)];
+	if (slot->addr != addr) {
+		slot->addr = addr;
+		slot->sym = symtab__find(&dso->symtab, addr);
+	}
+	return slot->sym;
 }
 
 /* ---- the cache ----------------------------------------------------------- */

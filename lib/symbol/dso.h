@@ -42,6 +42,11 @@ struct sym_conf {
 
 struct dsos;
 
+struct dso_sym_slot {
+	uint64_t addr;
+	const struct ember_symbol *sym;
+};
+
 struct ember_dso {
 	char *name;			/* long name, owned */
 	const char *short_name;		/* basename, inside name */
@@ -57,6 +62,14 @@ struct ember_dso {
 	struct sym_conf *own_conf;	/* standalone dsos (ember_dso__open) own theirs */
 	struct dsos *dsos;		/* the cache it belongs to, NULL when standalone */
 	struct ember_dso *hash_next;
+	/*
+	 * Recent lookups, direct-mapped by address: a profile asks for the
+	 * same few thousand addresses over and over, and each binary search
+	 * of a big table (kallsyms) misses the cache a dozen times.
+	 */
+	struct dso_sym_slot *sym_cache;
+	size_t sym_cache_mask;
+	size_t sym_cache_gen;		/* the table's nr_added and nr_sorted when filled */
 
 	/* The kernel: from its MMAP record, and what kallsyms said. */
 	char *ref_reloc_name;		/* "_text" of "[kernel.kallsyms]_text", owned */

@@ -96,6 +96,26 @@ struct kallsyms_parse {
 	size_t nonzero;
 };
 
+/* The hex address at the start of a kallsyms line; *end at the first other character. */
+static uint64_t kallsyms__hex(const char *s, const char **end)
+{
+	uint64_t v = 0;
+
+	for (;; s++) {
+		unsigned int c = (unsigned char)*s, d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		v = v << 4 | d;
+	}
+	*end = s;
+	return v;
+}
+
 static int kallsyms__read(struct ember_dso *kernel, const char *path, struct kallsyms_parse *kp)
 {
 	char *line = NULL;
@@ -110,20 +130,28 @@ static int kallsyms__read(struct ember_dso *kernel, const char *path, struct kal
 		pr_warn("kernel symbols: cannot open %s: %s\n", path, strerror(errno));
 		return ret;
 	}
+	/*
+	 * /proc reports a 1 KB block size, and stdio reads that much at a
+	 * time: 5000 read calls for a kernel's 120,000 symbols.
+	 */
+	setvbuf(f, NULL, _IOFBF, 256 * 1024);
 	while ((len = getline(&line, &n, f)) > 0) {
-		char *end, type, *name;
+		const char *end;
+		char type, *name;
 		uint64_t addr;
 
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		addr = strtoull(line, &end, 16);
+		addr = kallsyms__hex(line, &end);
 		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ' || !end[3])
 			continue;
 		type = end[1];
-		name = end + 3;
+		name = line + (end - line) + 3;
 		if (addr)
 			kp->nonzero++;
-		if (!kp->text && !strcmp(name, "_text"))
+		if (name[0] != '_')
+			;
+		else if (!kp->text && !strcmp(name, "_text"))
 			kp->text = addr;
 		else if (!kp->stext && !strcmp(name, "_stext"))
 			kp->stext = addr;

@@ -94,3 +94,60 @@ TEST(ordered_callback_stop_is_returned)
 	CHECK_EQ(s.tags[4], 4);
 	ordered_queue__exit(&q);
 }
+
+struct seen_all {
+	uint64_t prev_time, prev_tag;
+	int nr, bad;
+	uint64_t *time_of;	/* by tag */
+};
+
+static int check_order(const struct perf_event_header *hdr, uint64_t file_offset, void *ctx)
+{
+	struct seen_all *s = ctx;
+	const struct rec *r = (const void *)hdr;
+	uint64_t t = s->time_of[r->tag];
+
+	if (s->nr && (t < s->prev_time || (t == s->prev_time && r->tag < s->prev_tag)))
+		s->bad++;
+	s->prev_time = t;
+	s->prev_tag = r->tag;
+	s->nr++;
+	return 0;
+}
+
+/* Interleaved ascending runs (per-CPU buffers), many ties, flushed in rounds: perf's order. */
+TEST(ordered_merges_runs_stably)
+{
+	enum { N = 5000 };
+	uint64_t *time_of = calloc(N, sizeof(*time_of));
+	struct seen_all s = { .time_of = time_of };
+	struct ordered_queue q;
+	uint64_t tag = 0, cpu_time[4] = { 0, 3, 1, 7 };
+
+	ordered_queue__init(&q);
+	srand(7);
+	while (tag < N) {
+		/* a round: each cpu adds a run of its own ascending times */
+		for (int c = 0; c < 4 && tag < N; c++) {
+			int len = rand() % 40;
+
+			for (int i = 0; i < len && tag < N; i++) {
+				cpu_time[c] += rand() % 3; /* ties within and across runs */
+				time_of[tag] = cpu_time[c];
+				push(&q, cpu_time[c], tag++);
+			}
+		}
+		uint64_t limit = cpu_time[0];
+
+		/* nothing to come is older than every cpu's last time */
+		for (int c = 1; c < 4; c++)
+			if (cpu_time[c] < limit)
+				limit = cpu_time[c];
+		CHECK_EQ(ordered_queue__flush(&q, limit, check_order, &s), 0);
+	}
+	CHECK_EQ(ordered_queue__flush(&q, UINT64_MAX, check_order, &s), 0);
+	CHECK_EQ(s.nr, N);
+	CHECK_EQ(s.bad, 0);
+	ordered_queue__exit(&q);
+	free(time_of);
+}
