@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,39 @@ static int open_output(struct stat_config *c, bool *close_out)
 		*close_out = true;
 	}
 	return 0;
+}
+
+/*
+ * Close the counts' stream. Counts lost on a full disk (-o FILE, --log-fd)
+ * are a failure, said in one line; ret is the exit code so far.
+ */
+static int close_output(struct stat_config *c, const struct stat_display *d, bool close_out,
+			int ret)
+{
+	int err = d->write_err;
+
+	errno = 0;
+	if ((fflush(c->out) == EOF || ferror(c->out)) && !err)
+		err = errno ? errno : EIO;
+	if (close_out && fclose(c->out) == EOF && !err)
+		err = errno ? errno : EIO;
+	if (!err)
+		return ret;
+	if (c->output_name)
+		fprintf(stderr, "ember stat: cannot write the counts to '%s': %s\n",
+			c->output_name, strerror(err));
+	else if (c->log_fd >= 0)
+		fprintf(stderr, "ember stat: cannot write the counts to fd %d: %s\n", c->log_fd,
+			strerror(err));
+	return ret ? ret : 1;
+}
+
+/* As perf stat: a ^C that ended counting without a command is also ember's end. */
+static void die_of(int signo)
+{
+	fflush(NULL);
+	signal(signo, SIG_DFL);
+	raise(signo);
 }
 
 static int setup_events(struct ember_evlist *evlist, struct stat_opts *o)
@@ -284,9 +318,7 @@ int cmd_stat(int argc, const char **argv)
 	run.argv = argv;
 	stat_display__init(&run.display, c);
 	ret = stat_run__all(&run);
-
-	if (close_out)
-		fclose(c->out);
+	ret = close_output(c, &run.display, close_out, ret);
 out_target:
 	stat_target__exit(&target);
 out_evlist:
@@ -294,5 +326,7 @@ out_evlist:
 	ember_evlist__delete(evlist);
 out_free:
 	free(c->event_specs);
+	if (run.stop_signal && !ret)
+		die_of(run.stop_signal);
 	return ret;
 }

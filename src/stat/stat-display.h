@@ -50,6 +50,7 @@ struct stat_display {
 	bool big_num;
 	int unit_width;
 	int run_count;
+	int write_err;			/* errno of the first failed flush of out, or 0 */
 };
 
 /* The footer's figures. */

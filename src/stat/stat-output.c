@@ -1,11 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Printing ember stat's interval blocks and its final summary. */
+#include <errno.h>
 #include <stdio.h>
 #include "stat/stat-evsel.h"
 #include "stat/stat-output.h"
 #include "stat/stat-print.h"
 
 #define NSEC_PER_MSEC 1000000ULL
+
+/* A full disk must not pass unnoticed: keep the first flush error's errno for the end. */
+int stat_output__flush(struct stat_display *d)
+{
+	errno = 0;
+	if (fflush(d->out) == 0 && !ferror(d->out))
+		return 0;
+	if (!d->write_err)
+		d->write_err = errno ? errno : EIO;
+	return -d->write_err;
+}
 
 static struct stat_print_ctx print_ctx(const struct stat_run *r)
 {
@@ -37,7 +49,7 @@ void stat_output__interval(struct stat_run *r, const struct stat_tool_times *too
 		stat_display__interval_header(&r->display);
 	r->not_counted |= stat_print__counters(&p, &ts);
 	r->nr_intervals++;
-	fflush(r->display.out);
+	stat_output__flush(&r->display);
 }
 
 static bool nmi_watchdog_enabled(void)
@@ -74,5 +86,5 @@ void stat_output__summary(struct stat_run *r)
 	r->not_counted |= stat_print__counters(&p, NULL);
 	f.nmi_watchdog_hint = r->not_counted && nmi_watchdog_enabled();
 	stat_display__footer(&r->display, &f);
-	fflush(r->display.out);
+	stat_output__flush(&r->display);
 }

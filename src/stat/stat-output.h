@@ -20,5 +20,10 @@ void stat_output__interval(struct stat_run *r, const struct stat_tool_times *too
  * with elapsed time (+- noise with -r) and the command's user/sys times.
  */
 void stat_output__summary(struct stat_run *r);
+/*
+ * Flush the display's stream; on the first failure keep its errno in
+ * d->write_err (a full disk's ENOSPC) for the exit code. 0 or -errno.
+ */
+int stat_output__flush(struct stat_display *d);
 
 #endif

@@ -127,6 +127,7 @@ static bool wait_delay(struct stat_run *r, struct run_state *rs)
 			r->stop = true;
 			if (rs->workload)
 				continue;
+			r->stop_signal = sig.signo;
 			return false;
 		default:
 			return false;
@@ -175,6 +176,7 @@ static void wait_loop(struct stat_run *r, struct run_state *rs)
 					kill(rs->wl.pid, sig.signo);
 				break;
 			}
+			r->stop_signal = sig.signo;
 			return;
 		default:
 			return;

@@ -35,6 +35,7 @@ struct stat_run {
 	int nr_intervals;		/* intervals printed */
 	bool not_counted;		/* a supported event never ran */
 	bool stop;			/* a signal or a limit ended the measurement */
+	int stop_signal;		/* SIGINT/SIGTERM that ended a run without a command */
 	bool exec_failed;		/* the command could not be started */
 };
 
@@ -42,7 +43,9 @@ struct stat_run {
  * Do every run (or the interval loop) and print the results. Returns the
  * exit code for ember: the command's, 0 for a measurement ended by a
  * signal or a limit, 127 when the command could not be started, 1 on a
- * counting failure (already explained on stderr).
+ * counting failure (already explained on stderr). When a signal ended a
+ * measurement without a command (-a, -p, -C until ^C), r->stop_signal says
+ * which: perf then dies of it once the counts are out, and so does ember.
  */
 int stat_run__all(struct stat_run *r);
 
