@@ -9,6 +9,8 @@
 
 #include <ember/flame.h>
 
+#include "util/perf-time.h"
+
 struct ember_cpu_map;
 
 /* Which samples of a perf.data file count (perf script's selection options). */
@@ -18,8 +20,10 @@ struct fg_select {
 	char **comms;
 	int nr_comms;
 	struct ember_cpu_map *cpus;
-	bool has_time;
-	uint64_t time_start, time_end;	/* ns; end 0: open */
+	/* --time: absolute ranges now; a percent form waits for each file's sample times. */
+	struct time_range *ranges;
+	size_t nr_ranges;
+	const char *time_percent;
 };
 
 struct fg_opts {

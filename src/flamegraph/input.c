@@ -131,6 +131,8 @@ struct perf_read {
 	struct fg_input_stats *st;
 	enum ember_flame_side side;
 	struct progress progress;
+	struct time_range *pct;		/* --time in percents, for this file */
+	size_t nr_pct;
 };
 
 static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *arg)
@@ -140,7 +142,8 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 
 	if (r->progress.on && !(++r->progress.count & 4095))
 		progress_show(&r->progress, ss->file_offset, "samples");
-	if (!fg_select__match(&r->opts->select, ss)) {
+	if (!fg_select__match(&r->opts->select, ss) ||
+	    perf_time__skip(r->pct, r->nr_pct, ss->sample->time)) {
 		r->st->skipped++;
 		return 0;
 	}
@@ -213,9 +216,25 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 			fprintf(stderr, "ember flamegraph: cannot read %s: %s\n", name, strerror(err));
 		return -1;
 	}
+	if (opts->select.time_percent) {
+		const struct ember_env *env = ember_data_reader__env(ember_session__reader(s));
+
+		if (!env || !env->first_sample_time || env->last_sample_time <= env->first_sample_time ||
+		    perf_time__parse_ranges(opts->select.time_percent, env->first_sample_time,
+					    env->last_sample_time, false, &r.pct, &r.nr_pct)) {
+			fprintf(stderr, "ember flamegraph: --time %s: %s has no first and last "
+					"sample times to take percents of (perf.data's sample_time "
+					"header; a pipe has none)\n",
+				opts->select.time_percent, name);
+			free(r.pct);
+			ember_session__delete(s);
+			return -1;
+		}
+	}
 	r.collapse = ember_flame_collapse__new(fl, &copts);
 	if (!r.collapse) {
 		fprintf(stderr, "ember flamegraph: out of memory\n");
+		free(r.pct);
 		ember_session__delete(s);
 		return -1;
 	}
@@ -232,6 +251,7 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 	if (!opts->quiet)
 		ember_session__fprintf_warnings(s, stderr);
 	ember_flame_collapse__delete(r.collapse);
+	free(r.pct);
 	ember_session__delete(s);
 	if (err == -ERANGE) {
 		fprintf(stderr, "ember flamegraph: %s: the counts add up past 2^53, more than a "

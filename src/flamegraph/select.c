@@ -2,8 +2,7 @@
 /*
  * Sample selection for ember flamegraph, as perf script selects: --pid,
  * --tid and --comm lists (comma-separated), --cpu lists ("0-3,6"), and
- * --time START,END in seconds as perf prints them (either side may be
- * left out).
+ * --time as perf script reads it (util/perf-time.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -78,50 +77,36 @@ int fg_select__parse_comms(const char *arg, char ***v, int *nr)
 	return 0;
 }
 
-/* "SECS[.FRACTION]" to ns; -1 on junk. */
-static int parse_secs(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t secs = 0, frac = 0, scale = 1000000000;
-	size_t i = 0;
-	bool digits = false;
-
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (secs > UINT64_MAX / 10 / 1000000000)
-			return -1;
-		secs = secs * 10 + (s[i] - '0');
-		digits = true;
-	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (scale > 1) {
-				scale /= 10;
-				frac += (s[i] - '0') * scale;
-			}
-			digits = true;
-		}
-	}
-	if (i != len || !digits)
-		return -1;
-	*ns = secs * 1000000000 + frac;
-	return 0;
-}
-
+/*
+ * perf script's --time forms (util/perf-time.c): START,END in seconds, or
+ * percent slices, which need the file's first and last sample times and
+ * are resolved per input (fg_select__resolve_percent).
+ */
 int fg_select__parse_time(const char *arg, struct fg_select *sel)
 {
-	const char *comma = strchr(arg, ',');
-	size_t first = comma ? (size_t)(comma - arg) : strlen(arg);
+	struct time_range *probe = NULL;
+	size_t nr = 0;
+	int err;
 
-	sel->time_start = 0;
-	sel->time_end = 0;
-	if ((first && parse_secs(arg, first, &sel->time_start)) ||
-	    (comma && comma[1] && parse_secs(comma + 1, strlen(comma + 1), &sel->time_end)) ||
-	    (sel->time_end && sel->time_end < sel->time_start)) {
-		fprintf(stderr, "ember flamegraph: --time expects START,END in seconds "
-				"(as perf script prints them), not '%s'\n",
+	free(sel->ranges);
+	sel->ranges = NULL;
+	sel->nr_ranges = 0;
+	sel->time_percent = NULL;
+	if (perf_time__is_percent(arg)) {
+		/* The syntax now, against a stand-in recording; the slices per file. */
+		err = perf_time__parse_ranges(arg, 1, 1000000001, false, &probe, &nr);
+		free(probe);
+		if (!err)
+			sel->time_percent = arg;
+	} else {
+		err = perf_time__parse_ranges(arg, 0, 0, false, &sel->ranges, &sel->nr_ranges);
+	}
+	if (err) {
+		fprintf(stderr, "ember flamegraph: --time expects START,END in seconds (as perf "
+				"script prints them) or percents (10%%/2, 0%%-10%%,30%%-40%%), not '%s'\n",
 			arg);
 		return -1;
 	}
-	sel->has_time = true;
 	return 0;
 }
 
@@ -133,6 +118,7 @@ void fg_select__exit(struct fg_select *sel)
 		free(sel->comms[i]);
 	free(sel->comms);
 	ember_cpu_map__put(sel->cpus);
+	free(sel->ranges);
 	memset(sel, 0, sizeof(*sel));
 }
 
@@ -169,8 +155,7 @@ bool fg_select__match(const struct fg_select *sel, const struct ember_session_sa
 		if (!found)
 			return false;
 	}
-	if (sel->has_time &&
-	    (s->time < sel->time_start || (sel->time_end && s->time > sel->time_end)))
+	if (perf_time__skip(sel->ranges, sel->nr_ranges, s->time))
 		return false;
 	return true;
 }

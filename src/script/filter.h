@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <ember/symbol.h>
+#include "util/perf-time.h"
 
 /* A comma-separated list, split once. */
 struct str_list {
@@ -22,10 +23,6 @@ struct str_list {
 int str_list__parse(struct str_list *l, const char *s);
 void str_list__exit(struct str_list *l);
 bool str_list__has(const struct str_list *l, const char *s);
-
-struct time_range {
-	uint64_t start, end;		/* 0: open */
-};
 
 struct script_filter {
 	struct str_list comms, dsos, syms;
@@ -59,7 +56,10 @@ int script_filter__set_cpus(struct script_filter *f, const char *list, uint32_t 
 int script_filter__set_time(struct script_filter *f, const char *str, uint64_t first,
 			    uint64_t last, bool reltime);
 /* Parse one "sec[.fraction]" time into ns; -EINVAL on garbage. */
-int script_time__parse(const char *s, uint64_t *ns);
+static inline int script_time__parse(const char *s, uint64_t *ns)
+{
+	return perf_time__parse_secs(s, ns);
+}
 
 /* The sample at cpu is filtered out by -C. */
 static inline bool script_filter__skip_cpu(const struct script_filter *f, uint32_t cpu)

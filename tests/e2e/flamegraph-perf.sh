@@ -5,7 +5,7 @@
 # `perf script | ember collapse` (stackcollapse-perf.pl's rules) on the same
 # file: user and kernel stacks, several events, tracepoints, a fixed period,
 # one-letter and blank-holding comms; then selection (--pid, --tid, --comm,
-# --cpu, --time, --event, --kernel-only, --user-only), --diff of two files,
+# --cpu, --time (seconds and percents), --event, --kernel-only, --user-only), --diff of two files,
 # perf's pipe format on stdin, and a truncated file.
 . "$(dirname "$0")/../lib/e2e.sh"
 
@@ -131,6 +131,18 @@ mid=$("$PERF" script -F time -i "$TMP/all.data" 2>/dev/null | tr -d ' :' | sort 
 want=$("$PERF" script -F time --time "$mid," -i "$TMP/all.data" 2>/dev/null | grep -c .)
 got=$("$EMBER" flamegraph -q -i "$TMP/all.data" --folded --time "$mid," --count-samples | awk '{ s += $NF } END { print s + 0 }')
 expect_eq select-time "$got" "$want"
+# perf's percent forms: slices of the recording, counted as perf script --time counts them
+for t in 10%/2 0%-10% 0%-10%,50%-60% 7.5%/3; do
+	want=$("$PERF" script -F period --time "$t" -i "$TMP/hot.data" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+	got=$("$EMBER" flamegraph -q -i "$TMP/hot.data" --folded --time "$t" | awk '{ s += $NF } END { print s + 0 }')
+	expect_eq "select-time-$t" "$got" "$want"
+done
+out=$("$PERF" record -q -o - -- "$HOT" 20 2>/dev/null | "$EMBER" flamegraph -q --time 10%/2 -o "$TMP/x.svg" 2>&1)
+st=$?
+case "$st:$out" in
+"1:ember flamegraph: --time 10%/2: standard input has no first and last sample times"*) pass select-time-percent-pipe ;;
+*) fail select-time-percent-pipe "status $st: $out" ;;
+esac
 "$EMBER" flamegraph -q -i "$TMP/multi.data" --folded --event task-clock >"$TMP/ev.folded"
 want=$("$PERF" script -F event,period -i "$TMP/multi.data" 2>/dev/null | awk '$2 ~ /^task-clock/ { s += $1 } END { print s }')
 expect_eq select-event "$(awk '{ s += $NF } END { print s }' "$TMP/ev.folded")" "$want"
