@@ -7,6 +7,7 @@
  * output goes through a pager, as perf's does.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,51 @@ static bool all_tracepoints(struct ember_data_reader *r)
 	return nr > 0;
 }
 
+/*
+ * What the reader said while opening: the last line is the reason for a
+ * refusal (its debug lines name the bad field), the warnings are shown
+ * when the open succeeds. The print callback takes no context, so these
+ * live here, used only while the session opens.
+ */
+static char open_why[160], open_warns[512];
+
+static int capture_why(enum ember_print_level level, const char *fmt, va_list ap)
+{
+	size_t n;
+
+	if (level == EMBER_INFO)
+		return 0;
+	vsnprintf(open_why, sizeof(open_why), fmt, ap);
+	if (level == EMBER_WARN) {
+		n = strlen(open_warns);
+		snprintf(open_warns + n, sizeof(open_warns) - n, "%s", open_why);
+	}
+	n = strlen(open_why);
+	if (n && open_why[n - 1] == '\n')
+		open_why[n - 1] = '\0';
+	/* "perf.data: " is the reader's prefix: the caller names the file */
+	if (!strncmp(open_why, "perf.data: ", 11))
+		memmove(open_why, open_why + 11, strlen(open_why + 11) + 1);
+	return 0;
+}
+
+/* ember_session__open(), the reader's reason for a refusal kept in open_why. */
+static struct ember_session *session_open(const char *path, const struct ember_session_opts *so)
+{
+	ember_print_fn_t old = ember_set_print(capture_why);
+	struct ember_session *s;
+	int err;
+
+	open_why[0] = open_warns[0] = '\0';
+	s = ember_session__open(path, so);
+	err = errno;
+	ember_set_print(old);
+	if (s)
+		fputs(open_warns, stderr);
+	errno = err;
+	return s;
+}
+
 static int open_session(struct report *rep)
 {
 	struct ember_session_opts so = {
@@ -185,7 +231,7 @@ static int open_session(struct report *rep)
 	};
 	const char *path = rep->o.input;
 
-	rep->session = ember_session__open(path, &so);
+	rep->session = session_open(path, &so);
 	if (rep->session)
 		return 0;
 	if (!path)
@@ -203,14 +249,39 @@ static int open_session(struct report *rep)
 		fprintf(stderr, "zero-sized data (%s), nothing to do!\n", path);
 		break;
 	case EINVAL:
-		fprintf(stderr, "ember report: %s is not a perf.data file (or its header is corrupt)\n",
-			path);
+		fprintf(stderr, "ember report: %s is not a perf.data file (or its header is corrupt)%s%s\n",
+			path, open_why[0] ? ": " : "", open_why);
+		break;
+	case EPROTONOSUPPORT:
+		fprintf(stderr, "ember report: %s: %s\n", path,
+			open_why[0] ? open_why : "a perf.data format this ember does not read");
 		break;
 	default:
 		fprintf(stderr, "failed to open %s: %s\n", path, strerror(errno));
 		break;
 	}
 	return 1;
+}
+
+static const char *shown_path(const struct report *rep)
+{
+	const char *path = ember_session__path(rep->session);
+
+	return strcmp(path, "-") ? path : "standard input";
+}
+
+/*
+ * A damaged file that left no sample fails, with one line saying why; a
+ * whole file without samples is reported as perf reports it.
+ */
+static bool nothing_usable(const struct report *rep)
+{
+	char why[256];
+
+	if (!ember_session__nothing_usable(rep->session, why, sizeof(why)))
+		return false;
+	fprintf(stderr, "ember report: %s: no samples: %s\n", shown_path(rep), why);
+	return true;
 }
 
 /* The single value of a one-entry filter list, or NULL. */
@@ -355,7 +426,15 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	}
 	if (o->dump) {
-		ret = report__process(&rep) ? 1 : 0;
+		err = report__process(&rep);
+		ret = 1;
+		if (err)
+			fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(&rep),
+				strerror(-err));
+		else if (!nothing_usable(&rep))
+			ret = 0;
+		if (!ret)
+			ember_session__fprintf_warnings(rep.session, stderr);
 		goto out;
 	}
 
@@ -423,8 +502,12 @@ int cmd_report(int argc, const char **argv)
 	setup_elide(&rep);
 	err = report__process(&rep);
 	if (err) {
-		fprintf(stderr, "ember report: reading %s failed: %s\n",
-			ember_session__path(rep.session), strerror(-err));
+		fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(&rep),
+			strerror(-err));
+		ret = 1;
+		goto out;
+	}
+	if (nothing_usable(&rep)) {
 		ret = 1;
 		goto out;
 	}
@@ -437,8 +520,13 @@ int cmd_report(int argc, const char **argv)
 		      stdout);
 		print_elide(&rep, stdout);
 	}
-	report__print(&rep, stdout);
 	ret = 0;
+	/* perf: a whole recording without samples gets its header lines and this, status 0 */
+	if (!ember_session__stats(rep.session)->nr_samples) {
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", ember_session__path(rep.session));
+		goto out;
+	}
+	report__print(&rep, stdout);
 out:
 	/* A full disk or a closed pipe must not pass for a finished report. */
 	if ((fflush(stdout) || ferror(stdout)) && !ret) {

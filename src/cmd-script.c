@@ -5,6 +5,7 @@
  * as perf makes them → the printer (src/script/).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,51 @@ static int old_fields_form(struct script *sc, const char *arg)
 	return 0;
 }
 
+/*
+ * What the reader said while opening: the last line is the reason for a
+ * refusal (its debug lines name the bad field), the warnings are shown
+ * when the open succeeds. The print callback takes no context, so these
+ * live here, used only while the session opens.
+ */
+static char open_why[160], open_warns[512];
+
+static int capture_why(enum ember_print_level level, const char *fmt, va_list ap)
+{
+	size_t n;
+
+	if (level == EMBER_INFO)
+		return 0;
+	vsnprintf(open_why, sizeof(open_why), fmt, ap);
+	if (level == EMBER_WARN) {
+		n = strlen(open_warns);
+		snprintf(open_warns + n, sizeof(open_warns) - n, "%s", open_why);
+	}
+	n = strlen(open_why);
+	if (n && open_why[n - 1] == '\n')
+		open_why[n - 1] = '\0';
+	/* "perf.data: " is the reader's prefix: the caller names the file */
+	if (!strncmp(open_why, "perf.data: ", 11))
+		memmove(open_why, open_why + 11, strlen(open_why + 11) + 1);
+	return 0;
+}
+
+/* ember_session__open(), the reader's reason for a refusal kept in open_why. */
+static struct ember_session *session_open(const char *path, const struct ember_session_opts *so)
+{
+	ember_print_fn_t old = ember_set_print(capture_why);
+	struct ember_session *s;
+	int err;
+
+	open_why[0] = open_warns[0] = '\0';
+	s = ember_session__open(path, so);
+	err = errno;
+	ember_set_print(old);
+	if (s)
+		fputs(open_warns, stderr);
+	errno = err;
+	return s;
+}
+
 static const char *open_error(int err)
 {
 	switch (err) {
@@ -83,7 +129,7 @@ static int open_session(struct script *sc)
 	};
 	const char *path = sc->o.input;
 
-	sc->session = ember_session__open(path, &opts);
+	sc->session = session_open(path, &opts);
 	if (!sc->session) {
 		int err = errno;
 		const char *shown = path ? path : "perf.data";
@@ -96,8 +142,11 @@ static int open_session(struct script *sc)
 		else if (err == ENOENT)
 			fprintf(stderr, "ember script: failed to open %s: %s (try 'ember record' first)\n",
 				shown, strerror(err));
+		else if (err == EPROTONOSUPPORT && open_why[0])
+			fprintf(stderr, "ember script: %s: %s\n", shown, open_why);
 		else
-			fprintf(stderr, "ember script: %s: %s\n", shown, open_error(err));
+			fprintf(stderr, "ember script: %s: %s%s%s\n", shown, open_error(err),
+				err == EINVAL && open_why[0] ? ": " : "", err == EINVAL ? open_why : "");
 		return -1;
 	}
 	sc->reader = ember_session__reader(sc->session);
@@ -183,7 +232,7 @@ static void script__exit(struct script *sc)
 static int script_main(struct script *sc)
 {
 	static char stdout_buf[1 << 20];
-	const struct ember_session_stats *st;
+	char why[256];
 	int ret;
 
 	/* perf's --time check happens before the file is read: same exit for a bad string */
@@ -237,17 +286,15 @@ static int script_main(struct script *sc)
 		fprintf(stderr, "ember script: write error: %s\n", strerror(errno ? errno : EIO));
 		return 1;
 	}
-	st = ember_session__stats(sc->session);
-	/* Broken input that yields nothing at all fails, as perf fails on it. */
-	if (!ret && !st->nr_samples && st->truncated) {
-		fprintf(stderr, "ember script: %s: the file ends before its first sample "
-				"(cut short: was the recorder killed?)\n", sc->dump_name);
-		return 1;
-	}
-	if (!ret && !st->nr_samples && st->nr_invalid_samples) {
-		fprintf(stderr, "ember script: %s: none of its %llu samples can be decoded "
-				"(too short for their layout, or of no event)\n", sc->dump_name,
-			(unsigned long long)st->nr_invalid_samples);
+	/*
+	 * A damaged file that left no sample fails with one line saying why;
+	 * a whole recording without samples prints nothing and succeeds, as perf.
+	 */
+	if (!ret && ember_session__nothing_usable(sc->session, why, sizeof(why))) {
+		const char *path = ember_session__path(sc->session);
+
+		fprintf(stderr, "ember script: %s: no samples: %s\n",
+			strcmp(path, "-") ? path : "standard input", why);
 		return 1;
 	}
 	ember_session__fprintf_warnings(sc->session, stderr);

@@ -605,6 +605,15 @@ struct ember_data_reader;
 struct ember_data_reader_opts {
 	size_t sz;			/* sizeof(struct ember_data_reader_opts) */
 	bool show_compressed;		/* also hand out COMPRESSED records, before their content */
+	/*
+	 * Keep what is usable in a damaged file: after open, a record smaller
+	 * than its header ends the data there (next() returns 0, as at the
+	 * end), and a COMPRESSED record that does not decode or a header
+	 * record (ATTR, FEATURE, ...) that does not parse is skipped, instead
+	 * of next() failing with -EINVAL. ember_data_reader__end() says what
+	 * was given up on.
+	 */
+	bool lenient;
 };
 
 /* One record handed out by ember_data_reader__next(). */
@@ -652,6 +661,20 @@ EMBER_API bool ember_data_reader__data_size_was_zero(const struct ember_data_rea
 EMBER_API uint64_t ember_data_reader__nr_records(const struct ember_data_reader *r, uint32_t type);
 /* Records of a type this library does not know, seen so far. */
 EMBER_API uint64_t ember_data_reader__nr_unknown(const struct ember_data_reader *r);
+
+/* How the data ended, to tell a damaged file from one that just holds no sample. */
+struct ember_data_reader_end {
+	uint32_t last_type;		/* of the last record handed out; 0: none yet */
+	bool stopped;			/* (lenient) a record smaller than its header ended the data */
+	uint16_t stop_size;		/* its size field */
+	uint64_t stop_offset;		/* its offset, as perf -D shows offsets */
+	uint64_t nr_skipped;		/* (lenient) records skipped: they did not decode or parse */
+	uint32_t skip_type;		/* the first one's type */
+	uint64_t skip_offset;		/* and offset */
+};
+/* Fills *end with the reader's state so far (after next() returned 0: how the data ended). */
+EMBER_API void ember_data_reader__end(const struct ember_data_reader *r,
+				      struct ember_data_reader_end *end);
 
 /* File header values as perf --header prints them (0 in pipe mode). */
 struct ember_data_header_info {

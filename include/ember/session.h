@@ -154,6 +154,18 @@ EMBER_API const struct ember_session_stats *ember_session__stats(const struct em
  */
 EMBER_API void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp);
 
+/*
+ * After ember_session__process(): when no sample was read and the file is
+ * damaged (cut before its first sample, a bad record before it, samples
+ * that do not decode, no event described, a recorder that did not
+ * finish), says why in buf ("the file ends before its first sample (...)")
+ * and returns buf: there is nothing usable, the caller fails. NULL when
+ * samples were read, or when the file is whole and simply holds none (a
+ * quiet workload: perf reports it and succeeds).
+ */
+EMBER_API const char *ember_session__nothing_usable(const struct ember_session *s, char *buf,
+						    size_t len);
+
 #ifdef __cplusplus
 }
 #endif

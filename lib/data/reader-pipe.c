@@ -88,11 +88,8 @@ int data_pipe_next(struct ember_data_reader *r, struct ember_data_record *rec)
 	p = r->buf + r->pos;
 	size = get_u16(p + 6);
 	type = get_u32(p);
-	if (size < sizeof(struct perf_event_header)) {
-		pr_debug("perf.data: record of size %u at %#llx\n", size,
-			 (unsigned long long)r->stream_off);
-		return -EINVAL;
-	}
+	if (size < sizeof(struct perf_event_header))
+		return data_reader_bad_size(r, r->stream_off, size);
 	ret = fill(r, size);
 	if (ret) {
 		if (ret > 0)

@@ -116,6 +116,32 @@ static int process_compressed(struct ember_data_reader *r, const struct perf_eve
 	return 0;
 }
 
+int data_reader_bad_size(struct ember_data_reader *r, uint64_t offset, uint16_t size)
+{
+	pr_debug("perf.data: a record of size %u (smaller than its header) at offset %#llx\n",
+		 size, (unsigned long long)offset);
+	if (!r->lenient || !r->opened)
+		return -EINVAL;
+	/* nothing says where the next record starts: the data ends here */
+	r->end.stopped = true;
+	r->end.stop_size = size;
+	r->end.stop_offset = offset;
+	return 0;
+}
+
+/* Lenient mode: a record of sound size whose content is bad is left out, and counted. */
+static bool skip_bad(struct ember_data_reader *r, const struct perf_event_header *h,
+		     uint64_t offset, int err)
+{
+	if (err != -EINVAL || !r->lenient || !r->opened)
+		return false;
+	if (!r->end.nr_skipped++) {
+		r->end.skip_type = h->type;
+		r->end.skip_offset = offset;
+	}
+	return true;
+}
+
 /*
  * Bookkeeping every record goes through: counts, and the header records
  * that describe the file (attrs, features, names, tracing data).
@@ -175,7 +201,13 @@ static const struct perf_event_header *dc_next(struct ember_data_reader *r)
 	p = r->dc.data + r->dc_pos;
 	size = get_u16(p + 6);
 	if (size < sizeof(struct perf_event_header)) {
-		r->error = -EINVAL;
+		struct perf_event_header h = { .type = EMBER_RECORD_COMPRESSED };
+
+		/* lenient: the rest of this frame is lost, the next frames are whole */
+		if (skip_bad(r, &h, r->dc_offset, -EINVAL))
+			r->dc.len = r->dc_pos = 0;
+		else
+			r->error = -EINVAL;
 		return NULL;
 	}
 	if (size > left)
@@ -197,11 +229,8 @@ static int file_next(struct ember_data_reader *r, struct ember_data_record *rec)
 	}
 	p = r->mem + r->head;
 	size = get_u16(p + 6);
-	if (size < sizeof(struct perf_event_header)) {
-		pr_debug("perf.data: record of size %u at %#llx\n", size,
-			 (unsigned long long)r->head);
-		return -EINVAL;
-	}
+	if (size < sizeof(struct perf_event_header))
+		return data_reader_bad_size(r, r->head, size);
 	if (size > left) {
 		r->truncated = true;
 		return 0;
@@ -255,6 +284,7 @@ int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_recor
 			rec->compressed = false;
 			if (rec->hdr->type < EMBER_RECORD_TYPE_MAX)
 				r->counts[rec->hdr->type]++;
+			r->end.last_type = rec->hdr->type;
 			return 1;
 		}
 		ret = r->pipe ? data_pipe_next(r, rec) : file_next(r, rec);
@@ -268,21 +298,31 @@ int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_recor
 		if (rec->hdr->type == EMBER_RECORD_COMPRESSED) {
 			r->counts[EMBER_RECORD_COMPRESSED]++;
 			ret = process_compressed(r, rec->hdr, rec->offset);
+			if (ret < 0 && skip_bad(r, rec->hdr, rec->offset, ret)) {
+				/* what it half decoded, and a record straddling into it, are lost */
+				data_zstd_dec_delete(r->zdec);
+				r->zdec = NULL;
+				r->dc.len = r->dc_pos = 0;
+				continue;
+			}
 			if (ret < 0) {
 				r->error = ret;
 				return ret;
 			}
 			if (r->show_compressed)
-				return 1;
+				break;
 			continue;
 		}
 		ret = data_reader_process(r, rec->hdr, rec->payload, rec->payload_size);
+		if (ret < 0 && skip_bad(r, rec->hdr, rec->offset, ret))
+			continue;
 		break;
 	}
 	if (ret < 0) {
 		r->error = ret;
 		return ret;
 	}
+	r->end.last_type = rec->hdr->type;
 	return 1;
 }
 
@@ -413,6 +453,9 @@ struct ember_data_reader *ember_data_reader__open_fd(int fd,
 	if (opts && opts->sz >= offsetof(struct ember_data_reader_opts, show_compressed) +
 				 sizeof(opts->show_compressed))
 		r->show_compressed = opts->show_compressed;
+	if (opts && opts->sz >= offsetof(struct ember_data_reader_opts, lenient) +
+				 sizeof(opts->lenient))
+		r->lenient = opts->lenient;
 	/* malloc memory is aligned for any u64 access */
 	r->scratch = malloc(SCRATCH_SIZE);
 	if (!r->scratch) {
@@ -426,6 +469,8 @@ struct ember_data_reader *ember_data_reader__open_fd(int fd,
 		errno = -err;
 		return NULL;
 	}
+	/* a bad header record at open still fails it: leniency is for the data */
+	r->opened = true;
 	return r;
 }
 
@@ -497,6 +542,11 @@ uint64_t ember_data_reader__nr_records(const struct ember_data_reader *r, uint32
 uint64_t ember_data_reader__nr_unknown(const struct ember_data_reader *r)
 {
 	return r->nr_unknown;
+}
+
+void ember_data_reader__end(const struct ember_data_reader *r, struct ember_data_reader_end *end)
+{
+	*end = r->end;
 }
 
 void ember_data_reader__header_info(const struct ember_data_reader *r,

@@ -59,11 +59,20 @@ struct ember_data_reader {
 	uint64_t nr_unknown;
 	bool truncated, data_size_zero;
 	int error;			/* sticky error of next() */
+
+	/* lenient mode (after open): what was given up on, for ember_data_reader__end() */
+	bool lenient, opened;
+	struct ember_data_reader_end end;
 };
 
 /* reader.c: count a record and learn from header records (attrs, features, names). 0/-errno. */
 int data_reader_process(struct ember_data_reader *r, const struct perf_event_header *h,
 			const void *payload, uint64_t payload_size);
+/*
+ * A record smaller than its header at offset: -EINVAL, or in lenient mode
+ * 0 (the data ends there) with the place kept for ember_data_reader__end().
+ */
+int data_reader_bad_size(struct ember_data_reader *r, uint64_t offset, uint16_t size);
 /* p itself when 8-byte aligned, else a copy in r->scratch (valid until the next record). */
 const struct perf_event_header *data_reader_align(struct ember_data_reader *r, const uint8_t *p);
 

@@ -79,7 +79,8 @@ static bool stdin_is_fifo(void)
 struct ember_session *ember_session__open(const char *path, const struct ember_session_opts *opts)
 {
 	struct ember_session_opts o = { .sz = sizeof(o) };
-	struct ember_data_reader_opts ropts = { .sz = sizeof(ropts) };
+	/* a damaged file is read as far as it can be: its usable part counts */
+	struct ember_data_reader_opts ropts = { .sz = sizeof(ropts), .lenient = true };
 	struct ember_session *s;
 	int fd = -1, err;
 
@@ -270,6 +271,7 @@ static bool no_features(const struct ember_session *s)
 void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 {
 	const struct ember_session_stats *st = &s->stats;
+	struct ember_data_reader_end end;
 
 	if (ember_data_reader__data_size_was_zero(s->reader))
 		warn(fp, "The %s file's data size field is 0 which is unexpected.\n"
@@ -281,6 +283,19 @@ void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 	if (st->truncated)
 		warn(fp, "%s ends inside a record: it was read up to its last whole record.\n"
 			 "Was the recorder killed?\n\n", s->path);
+	ember_data_reader__end(s->reader, &end);
+	if (end.stopped)
+		warn(fp, "%s: the data stops at offset %#" PRIx64 ", at a record of size %u "
+			 "(smaller than its 8-byte header):\nwhat follows cannot be read; "
+			 "the %" PRIu64 " samples before it are shown.\n\n",
+		     s->path, end.stop_offset, end.stop_size, st->nr_samples);
+	if (end.nr_skipped)
+		warn(fp, "%s: %" PRIu64 " %s could not be decoded and %s skipped "
+			 "(the first, of type %u%s, at offset %#" PRIx64 ").\n\n",
+		     s->path, end.nr_skipped, end.nr_skipped == 1 ? "record" : "records",
+		     end.nr_skipped == 1 ? "was" : "were", end.skip_type,
+		     end.skip_type == EMBER_RECORD_COMPRESSED ? " (COMPRESSED)" : "",
+		     end.skip_offset);
 	if (st->nr_lost_records)
 		warn(fp, "Processed %" PRIu64 " events and lost %" PRIu64 " chunks!\n\n"
 			 "Check IO/CPU overload!\n\n", st->nr_records, st->nr_lost_records);
@@ -305,4 +320,51 @@ void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 		warn(fp, "%s was recorded with --call-graph dwarf: ember does not unwind user "
 			 "stack copies yet,\nso callchains show only their kernel part "
 			 "(perf report unwinds them).\n\n", s->path);
+}
+
+const char *ember_session__nothing_usable(const struct ember_session *s, char *buf, size_t len)
+{
+	const struct ember_session_stats *st = &s->stats;
+	bool pipe = ember_data_reader__is_pipe(s->reader);
+	struct ember_data_reader_end end;
+
+	if (st->nr_samples)
+		return NULL;
+	ember_data_reader__end(s->reader, &end);
+	if (!ember_data_reader__nr_attrs(s->reader))
+		snprintf(buf, len, "it describes no event (no attribute section or ATTR record)");
+	else if (end.stopped)
+		snprintf(buf, len, "the data stops at offset %#" PRIx64 ", at a record of size %u "
+				   "(smaller than its 8-byte header), before any sample",
+			 end.stop_offset, end.stop_size);
+	else if (st->truncated)
+		snprintf(buf, len, "the file ends before its first sample (cut short: was the "
+				   "recorder killed?)");
+	else if (st->nr_invalid_samples)
+		snprintf(buf, len, "none of its %" PRIu64 " samples can be decoded (too short for "
+				   "their layout, or of no event)", st->nr_invalid_samples);
+	else if (end.nr_skipped)
+		snprintf(buf, len, "%" PRIu64 " %s could not be decoded (the first at offset "
+				   "%#" PRIx64 "), and no sample is left", end.nr_skipped,
+			 end.nr_skipped == 1 ? "record" : "records", end.skip_offset);
+	else if (!pipe && ember_data_reader__data_size_was_zero(s->reader))
+		snprintf(buf, len, "the recorder did not finish (the header's data size is 0) and "
+				   "no sample was written");
+	else if (!pipe && no_features(s))
+		snprintf(buf, len, "the recorder did not finish (no feature sections) and no "
+				   "sample was written");
+	/*
+	 * A recorder closes each batch it takes from the ring buffers with a
+	 * FINISHED_ROUND, and its synthesized records with FINISHED_INIT: a
+	 * stream that ends on anything else was cut. (One that ends on either
+	 * can be a whole recording of a quiet workload, so it is not damaged.)
+	 */
+	else if (pipe && end.last_type != EMBER_RECORD_FINISHED_ROUND &&
+		 end.last_type != EMBER_RECORD_FINISHED_INIT)
+		snprintf(buf, len, "the stream ends before its first sample, on a record of type "
+				   "%u, not on the recorder's FINISHED_ROUND or FINISHED_INIT (cut short?)",
+			 end.last_type);
+	else
+		return NULL;
+	return buf;
 }

@@ -49,6 +49,11 @@ ember_reads() {
 		fi
 		rc=$?
 		out=$(unexpected "$warn" <"$TMP/er.err")
+		# killed before its first sample: nothing usable, one line says so (issue 5)
+		if [ $rc = 1 ] && [ "$(wc -l <"$TMP/er.err")" = 1 ] &&
+			grep -q ": no samples: " "$TMP/er.err" && [ -z "$out" ]; then
+			rc=0
+		fi
 		if [ $rc != 0 ] || [ -n "$out" ]; then
 			bad="$bad${bad:+; }ember $cmd: status $rc: $(head -c 300 "$TMP/er.err")"
 		fi
