@@ -4,6 +4,7 @@
  * one by edit distance, among symbolic events, PMU aliases and tracepoints.
  */
 #include <stdio.h>
+#include <unistd.h>
 #include "event/event-names.h"
 #include "event/parse-events-priv.h"
 #include "event/tracefs.h"
@@ -120,17 +121,64 @@ static int count_cb(const char *sys, const char *name, uint64_t id, void *arg)
 	return 0;
 }
 
+/*
+ * Why a tracepoint a tutorial names is missing on this kernel, when that is
+ * known: perf probe's groups ("probe" for kernel probes, "probe_BINARY" for
+ * user probes) exist only once a probe was added, and only where the kernel
+ * has kprobe/uprobe events; sched_stat_* need CONFIG_SCHEDSTATS. A
+ * malloc'd hint, or NULL.
+ */
+static char *missing_reason(const char *root, const char *sys, const char *name, int nsys)
+{
+	char path[512], *hint = NULL;
+	int r = -1;
+
+	if (!strcmp(sys, "probe")) {
+		snprintf(path, sizeof(path), "%s/kprobe_events", root);
+		if (access(path, F_OK))
+			r = asprintf(&hint, "probe:* events are kernel probes that 'perf probe --add' "
+				     "creates; this kernel has no kprobes (no kprobe_events in "
+				     "%s: CONFIG_KPROBE_EVENTS is off)", root);
+		else
+			r = asprintf(&hint, "probe:* events are kernel probes: add this one first "
+				     "with 'perf probe --add %s'", name);
+	} else if (!strncmp(sys, "probe_", 6)) {
+		snprintf(path, sizeof(path), "%s/uprobe_events", root);
+		if (access(path, F_OK))
+			r = asprintf(&hint, "%s:* events are user probes that 'perf probe -x' "
+				     "creates; this kernel has no uprobes (no uprobe_events in "
+				     "%s: CONFIG_UPROBE_EVENTS is off)", sys, root);
+		else
+			r = asprintf(&hint, "%s:* events are user probes: add this one first with "
+				     "'perf probe -x /path/to/%s --add %s'", sys, sys + 6, name);
+	} else if (nsys && !strcmp(sys, "sched") && !strncmp(name, "sched_stat_", 11)) {
+		r = asprintf(&hint, "the sched:sched_stat_* tracepoints exist only in kernels "
+			     "built with CONFIG_SCHEDSTATS=y; this one is not");
+	}
+	return r < 0 ? NULL : hint;
+}
+
 /* "sys:name" does not exist: say which part, and suggest the closest. */
 int ember_parse__unknown_tracepoint(struct parser *p, int s, int colon, int end, const char *root)
 {
 	const char *spec = p->spec;
-	char *sys = strndup(spec + s, colon - s);
+	char *sys = strndup(spec + s, colon - s), *name, *why;
 	int nsys = 0;
 	struct suggest sg;
 
 	if (!sys)
 		return parse_no_memory(p, s);
 	ember_tracefs__for_each_system(root, sys, count_cb, &nsys);
+	name = strndup(spec + colon + 1, end - colon - 1);
+	why = name ? missing_reason(root, sys, name, nsys) : NULL;
+	free(name);
+	if (why) {
+		int ret = ember_parse__fail_hint(p, -EINVAL, nsys ? colon + 1 : s, why,
+						 "unknown tracepoint '%.*s'", end - s, spec + s);
+
+		free(sys);
+		return ret;
+	}
 	free(sys);
 	suggest_init(&sg, spec + s, end - s);
 	ember_tracefs__for_each_event(root, NULL, NULL, 0, suggest_tp_cb, &sg);
