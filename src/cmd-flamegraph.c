@@ -162,12 +162,25 @@ struct output {
 
 static int output_open(struct output *out, const char *path)
 {
+	struct stat st;
 	mode_t mask;
 	int fd;
 
 	out->path = path;
 	if (!strcmp(path, "-")) {
 		out->fp = stdout;
+		return 0;
+	}
+	/*
+	 * Only a regular file is replaced by renaming: "-o /dev/null" (or a
+	 * FIFO) is written in place, or root would turn /dev/null into a file.
+	 */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		out->fp = fopen(path, "w");
+		if (!out->fp) {
+			fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", path, strerror(errno));
+			return -1;
+		}
 		return 0;
 	}
 	if (asprintf(&out->tmp, "%s.XXXXXX", path) < 0) {
@@ -208,9 +221,9 @@ static int output_close(struct output *out, bool ok)
 	} else if (out->fp) {
 		if (fclose(out->fp))
 			err = errno;
-		if (ok && !err && rename(out->tmp, out->path))
+		if (out->tmp && ok && !err && rename(out->tmp, out->path))
 			err = errno;
-		if (!ok || err)
+		if (out->tmp && (!ok || err))
 			unlink(out->tmp);
 	}
 	free(out->tmp);
