@@ -102,6 +102,7 @@ TEST(script_print_single_line)
 		  "         hotloop 22592  7800.563810:     250000 cpu-clock:ppp:      7f6dc3fdfc2a "
 		  "init_cpu_features.constprop.0+0x59a "
 		  "(/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)\n");
+	outbuf__exit(&ob);
 
 	/* unresolved, with cpu, --ns, pid/tid, -L */
 	outbuf__init(&ob, NULL);
