@@ -62,7 +62,8 @@ static void progress_show(struct progress *p, uint64_t pos, const char *unit)
 {
 	uint64_t t = now_ns();
 
-	if (t - p->last_ns < PROGRESS_EVERY_NS)
+	/* The first at once (a big input is known to take a while), then a few a second. */
+	if (p->shown && t - p->last_ns < PROGRESS_EVERY_NS)
 		return;
 	p->last_ns = t;
 	p->shown = true;

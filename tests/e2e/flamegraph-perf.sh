@@ -6,7 +6,8 @@
 # file: user and kernel stacks, several events, tracepoints, a fixed period,
 # one-letter and blank-holding comms; then selection (--pid, --tid, --comm,
 # --cpu, --time (seconds and percents), --event, --kernel-only, --user-only), --diff of two files,
-# perf's pipe format on stdin, and a truncated file.
+# perf's pipe format on stdin, perf.data files on stdin (redirected or
+# through a pipe), and a truncated file.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 if ! have_perf; then skip all "perf is not installed"; exit 0; fi
@@ -165,6 +166,27 @@ check show-pid grep -Eq '^hotloop-[0-9]+;' "$TMP/sp.folded"
 check perf-diff-svg grep -q '<title>hot_a ([0-9,]* samples, [0-9.]*%; [-+]' "$TMP/pdiff.svg"
 "$PERF" record -q -g -F 499 -o - -- "$HOT" 150 2>/dev/null | "$EMBER" flamegraph -q -o "$TMP/pipe.svg"
 check perf-pipe-stdin grep -q '<title>hot_a (' "$TMP/pipe.svg"
+# a perf.data file (not the pipe format) on stdin, redirected or through a pipe:
+# told from folded text by its PERFILE2 magic, read as with -i
+"$EMBER" flamegraph -q --folded <"$TMP/hot.data" >"$TMP/stdin-file.folded"
+check perf-file-on-stdin cmp "$TMP/stdin-file.folded" "$TMP/hot.folded"
+cat "$TMP/hot.data" | "$EMBER" flamegraph -q --folded >"$TMP/stdin-cat.folded"
+check perf-file-through-pipe cmp "$TMP/stdin-cat.folded" "$TMP/hot.folded"
+"$EMBER" flamegraph -q -i - -o "$TMP/stdin-dash.svg" <"$TMP/hot.data"
+"$EMBER" flamegraph -q -i "$TMP/hot.data" -o "$TMP/stdin-ref.svg"
+check perf-file-dash-svg cmp "$TMP/stdin-dash.svg" "$TMP/stdin-ref.svg"
+# on a terminal, a progress line counts the samples of a pipe (of unknown size)
+if command -v script >/dev/null; then
+	"$PERF" record -q -e cpu-clock -c 50000 -g -o "$TMP/many.data" -- "$HOT" 800 >/dev/null 2>&1
+	n=$("$PERF" script -F period -i "$TMP/many.data" 2>/dev/null | grep -c .)
+	if [ "$n" -ge 4096 ]; then
+		script -qec "cat '$TMP/many.data' | '$EMBER' flamegraph -o '$TMP/many.svg'" /dev/null \
+			>"$TMP/tty.out" </dev/null
+		check perf-progress-on-tty grep -aq 'reading standard input: [0-9]* samples' "$TMP/tty.out"
+	else
+		skip perf-progress-on-tty "only $n samples recorded (4096 needed for a progress line)"
+	fi
+fi
 size=$(stat -c %s "$TMP/hot.data")
 head -c $((size * 2 / 3)) "$TMP/hot.data" >"$TMP/trunc.data"
 out=$("$EMBER" flamegraph -i "$TMP/trunc.data" -o "$TMP/trunc.svg" 2>&1)

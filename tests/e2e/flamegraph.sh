@@ -195,3 +195,24 @@ bad bad-cpu 2 'cpu expects' "$EMBER" flamegraph --cpu x-y "$TMP/in.folded"
 printf 'bad palette line\n' >"$TMP/bad.map"
 bad bad-palette-file 1 'cannot read the palette' "$EMBER" flamegraph --cp="$TMP/bad.map" "$TMP/in.folded" -o "$TMP/x.svg"
 bad bad-output-dir 1 'cannot write' "$EMBER" flamegraph "$TMP/in.folded" -o "$TMP/no/such/dir.svg"
+
+# On a terminal (script(1) gives one), a progress line on stderr while a big
+# input is read, erased before the 'wrote' line; none when -q, none off a terminal.
+if command -v script >/dev/null; then
+	awk 'BEGIN { for (i = 0; i < 700000; i++) printf "proc;func_%d;child_%d;leaf_%d %d\n", i % 500, i % 37, i % 11, i % 7 + 1 }' >"$TMP/big.folded"
+	script -qec "'$EMBER' flamegraph '$TMP/big.folded' -o '$TMP/big.svg'" /dev/null >"$TMP/tty.out" </dev/null
+	if grep -aq "reading $TMP/big.folded: *[0-9]*% ([0-9]* MiB)" "$TMP/tty.out" &&
+		grep -aq $'\r\033\\[Kember flamegraph: wrote' "$TMP/tty.out"; then
+		pass progress-on-tty
+	else
+		fail progress-on-tty "$(cat -A "$TMP/tty.out" | head -3)"
+	fi
+	script -qec "'$EMBER' flamegraph -q '$TMP/big.folded' -o '$TMP/big.svg'" /dev/null >"$TMP/tty.out" </dev/null
+	check progress-quiet-none sh -c "! grep -aq reading '$TMP/tty.out'"
+	"$EMBER" flamegraph "$TMP/big.folded" -o "$TMP/big.svg" 2>"$TMP/notty.err"
+	expect_eq progress-off-tty-none "$(cat "$TMP/notty.err")" "ember flamegraph: wrote $TMP/big.svg (700000 stacks, 502 frames)"
+	script -qec "'$EMBER' flamegraph '$TMP/in.folded' -o '$TMP/small.svg'" /dev/null >"$TMP/tty.out" </dev/null
+	check progress-small-none sh -c "! grep -aq reading '$TMP/tty.out'"
+else
+	skip progress "script(1) is not installed to give a terminal"
+fi
