@@ -49,6 +49,8 @@ have_tracefs() {
 	[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	[ -d /sys/kernel/tracing/events ]
 }
+# True when $EMBER is built with AddressSanitizer (make check SANITIZE=1).
+ember_sanitized() { ldd "$EMBER" 2>/dev/null | grep -q libasan; }
 have_hw_pmu() { [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ]; }
 
 # expect_eq NAME GOT WANT
