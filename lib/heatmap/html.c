@@ -108,7 +108,9 @@ int ember_heatmap_density__write_html(const struct ember_heatmap_density *d,
 	      "Drag across cells, or click one and shift-click another, to see the flame graph "
 	      "of the samples between them.</div>\n"
 	      "<div id=\"selinfo\"></div>\n"
-	      "<div><button id=\"reset\">Reset Zoom</button></div>\n"
+	      "<div><button id=\"reset\">Reset Zoom</button> <button id=\"search\" "
+	      "title=\"Ctrl-F\">Search</button> <button id=\"ignorecase\" "
+	      "title=\"Ctrl-I: ignore case\">ic</button><span id=\"matched\"></span></div>\n"
 	      "<svg id=\"flame\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n"
 	      "<script type=\"application/json\" id=\"ember-data\">{", fp);
 	fputs("\"title\":", fp);
