@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -75,8 +76,27 @@ static uint32_t events_known(const struct ember_data_reader *r, const struct per
 	return a ? a->idx : nr;
 }
 
+/*
+ * The fields a kernel record of attr a carries (its sample_type, for a
+ * sample or a sample_id trailer); all for the records perf adds (no attr),
+ * whose zeroed sample perf prints as is.
+ */
+static uint64_t present_fields(const struct perf_event_header *h, const struct ember_data_attr *a)
+{
+	if (!a)
+		return ~0ULL;
+	if (h->type == PERF_RECORD_SAMPLE || a->attr.sample_id_all)
+		return a->attr.sample_type;
+	return 0;
+}
+
+/*
+ * The columns come from all the events' sample_types; a record without
+ * one of them shows perf's "absent" value, -1 (as u32 for the cpu).
+ */
 static void print_tstamp(FILE *fp, const struct ember_data_reader *r,
-			 const struct perf_event_header *h, const struct ember_sample *s)
+			 const struct perf_event_header *h, const struct ember_sample *s,
+			 uint64_t present)
 {
 	bool id_all;
 	uint64_t st = combined_sample_type(r, events_known(r, h), &id_all);
@@ -86,9 +106,9 @@ static void print_tstamp(FILE *fp, const struct ember_data_reader *r,
 		return;
 	}
 	if (st & PERF_SAMPLE_CPU)
-		fprintf(fp, "%u ", s->cpu);
+		fprintf(fp, "%u ", present & PERF_SAMPLE_CPU ? s->cpu : UINT32_MAX);
 	if (st & PERF_SAMPLE_TIME)
-		fprintf(fp, "%" PRIu64 " ", s->time);
+		fprintf(fp, "%" PRIu64 " ", present & PERF_SAMPLE_TIME ? s->time : UINT64_MAX);
 }
 
 static const char *x86_reg_name(unsigned int id)
@@ -161,10 +181,11 @@ static void print_sample(FILE *fp, const struct perf_event_header *h,
 			 const char *arch)
 {
 	uint64_t st = attr->sample_type;
+	bool tid = st & PERF_SAMPLE_TID;
 	char str[32];
 
 	fprintf(fp, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
-		h->misc, (int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
+		h->misc, tid ? (int)s->pid : -1, tid ? (int)s->tid : -1, s->ip, s->period, s->addr);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		fprintf(fp, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
 		for (uint64_t i = 0; i < s->callchain_nr; i++)
@@ -666,7 +687,7 @@ int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
 			return err;
 		}
 	}
-	print_tstamp(fp, r, h, &s);
+	print_tstamp(fp, r, h, &s, present_fields(h, a));
 	fprintf(fp, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", rec->offset, h->size, name);
 	if (h->type == PERF_RECORD_SAMPLE)
 		print_sample(fp, h, &a->attr, &s, env->arch);
