@@ -320,7 +320,7 @@ static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
 		err = ember_flame_palette__parse(o->colors);
 		if (err < 0) {
 			fprintf(stderr, "ember flamegraph: unknown palette '%s' (hot, mem, io, wakeup, "
-					"java, js, perl, red, green, blue, aqua, yellow, purple, orange)\n",
+					"chain, java, js, perl, red, green, blue, aqua, yellow, purple, orange)\n",
 				o->colors);
 			return 2;
 		}
@@ -514,8 +514,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_STRING(0, "nametype", &o.nametype, "text",
 			   "what the names are (default: Function:)"),
 		OPT_STRING(0, "colors", &o.colors, "palette",
-			   "hot (default), mem, io, wakeup, java, js, perl, red, green, blue, aqua, "
-			   "yellow, purple, orange"),
+			   "hot (default), mem, io, wakeup, chain, java, js, perl, red, green, blue, "
+			   "aqua, yellow, purple, orange"),
 		{ OPTION_STRING, 0, "color", &o.colors, "palette", "same as --colors", NULL,
 		  OPTF_HIDDEN },
 		{ OPTION_STRING, 0, "cp", &o.cp, "file",

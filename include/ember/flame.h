@@ -124,6 +124,11 @@ struct ember_flame_folded_opts {
 	/* Called every 64 KiB read, with the bytes read so far; non-zero stops. */
 	int (*progress)(uint64_t bytes, void *ctx);
 	void *ctx;
+	/*
+	 * A chain graph (flamegraph.pl --colors chain): frames after a "--"
+	 * frame are the wakers' stack, read as EMBER_FLAME_WAKER frames.
+	 */
+	bool chain;
 };
 
 struct ember_flame_folded_stats {
@@ -178,10 +183,11 @@ enum ember_flame_palette {
 	EMBER_FLAME_PALETTE_YELLOW,
 	EMBER_FLAME_PALETTE_PURPLE,
 	EMBER_FLAME_PALETTE_ORANGE,
+	EMBER_FLAME_PALETTE_CHAIN,	/* off-CPU blue, wakers ("_[w]") aqua */
 	EMBER_FLAME_NR_PALETTES,
 };
 
-/* "hot" ... "orange" → palette, or -EINVAL. */
+/* "hot" ... "orange", "chain" → palette, or -EINVAL. */
 EMBER_API int ember_flame_palette__parse(const char *name);
 EMBER_API const char *ember_flame_palette__name(enum ember_flame_palette palette);
 

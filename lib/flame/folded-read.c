@@ -12,6 +12,7 @@
  * ends as "no stack counts found" in the caller, not as a crash.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,10 +193,16 @@ static int frame_push(struct frame_buf *b, uint32_t id)
 	return 0;
 }
 
-/* Frames of a stack: split on ';', trailing empty frames dropped (Perl's split). */
-static int split_frames(struct ember_flame *fl, const char *stack, size_t len, struct frame_buf *b)
+/*
+ * Frames of a stack: split on ';', trailing empty frames dropped (Perl's
+ * split). In a chain graph, frames after the first "--" are the wakers'
+ * (flamegraph.pl --colors chain annotates them "_[w]").
+ */
+static int split_frames(struct ember_flame *fl, const char *stack, size_t len, struct frame_buf *b,
+			bool chain)
 {
 	size_t start = 0;
+	bool waker = false;
 
 	b->nr = 0;
 	while (len && stack[len - 1] == ';')
@@ -207,8 +214,14 @@ static int split_frames(struct ember_flame *fl, const char *stack, size_t len, s
 			continue;
 		const char *name = stack + start;
 		size_t nlen = i - start;
-		int id = ember_flame__frame(fl, name, nlen, flame_suffix_kind(name, nlen));
+		enum ember_flame_kind kind = flame_suffix_kind(name, nlen);
+		bool sep = nlen == 2 && !memcmp(name, "--", 2);
+		int id;
 
+		if (waker && !sep && kind == EMBER_FLAME_USER)
+			kind = EMBER_FLAME_WAKER;
+		waker |= chain && sep;
+		id = ember_flame__frame(fl, name, nlen, kind);
 		if (id < 0)
 			return id;
 		if (frame_push(b, id))
@@ -228,6 +241,7 @@ int ember_flame__read_folded(struct ember_flame *fl, FILE *fp,
 	enum ember_flame_side side = EMBER_FLAME_AFTER;
 	int (*progress)(uint64_t, void *) = NULL;
 	void *ctx = NULL;
+	bool chain = false;
 	uint64_t next_progress = CHUNK;
 	char *line;
 	size_t len;
@@ -239,6 +253,8 @@ int ember_flame__read_folded(struct ember_flame *fl, FILE *fp,
 		side = opts->side;
 		progress = opts->progress;
 		ctx = opts->ctx;
+		if (opts->sz >= offsetof(struct ember_flame_folded_opts, chain) + sizeof(opts->chain))
+			chain = opts->chain;
 	}
 	r.alloc = CHUNK;
 	r.buf = malloc(r.alloc);
@@ -276,7 +292,7 @@ int ember_flame__read_folded(struct ember_flame *fl, FILE *fp,
 			err = -ERANGE;
 			break;
 		}
-		err = split_frames(fl, line, stack_len, &frames);
+		err = split_frames(fl, line, stack_len, &frames, chain);
 		if (err)
 			break;
 		if (diff) {

@@ -19,6 +19,7 @@ static const char *const palette_names[EMBER_FLAME_NR_PALETTES] = {
 	[EMBER_FLAME_PALETTE_GREEN] = "green",	 [EMBER_FLAME_PALETTE_BLUE] = "blue",
 	[EMBER_FLAME_PALETTE_AQUA] = "aqua",	 [EMBER_FLAME_PALETTE_YELLOW] = "yellow",
 	[EMBER_FLAME_PALETTE_PURPLE] = "purple", [EMBER_FLAME_PALETTE_ORANGE] = "orange",
+	[EMBER_FLAME_PALETTE_CHAIN] = "chain",
 };
 
 int ember_flame_palette__parse(const char *name)
@@ -106,6 +107,8 @@ static enum ember_flame_palette pick_hue(enum ember_flame_palette palette, const
 		return EMBER_FLAME_PALETTE_HOT;
 	case EMBER_FLAME_PALETTE_WAKEUP:
 		return EMBER_FLAME_PALETTE_AQUA;
+	case EMBER_FLAME_PALETTE_CHAIN:
+		return kind == EMBER_FLAME_WAKER ? EMBER_FLAME_PALETTE_AQUA : EMBER_FLAME_PALETTE_BLUE;
 	case EMBER_FLAME_PALETTE_JAVA:
 		if (kind == EMBER_FLAME_JIT)
 			return EMBER_FLAME_PALETTE_GREEN;

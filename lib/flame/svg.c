@@ -186,6 +186,7 @@ static const char *default_bgcolors(enum ember_flame_palette palette)
 		return "green";
 	case EMBER_FLAME_PALETTE_IO:
 	case EMBER_FLAME_PALETTE_WAKEUP:
+	case EMBER_FLAME_PALETTE_CHAIN:
 		return "blue";
 	case EMBER_FLAME_PALETTE_HOT:
 	case EMBER_FLAME_PALETTE_JAVA:

@@ -287,6 +287,7 @@ static int read_folded(struct ember_flame *fl, const char *path, enum ember_flam
 		.side = side,
 		.progress = folded_progress,
 		.ctx = &progress,
+		.chain = opts->colors && !strcmp(opts->colors, "chain"),
 	};
 	struct ember_flame_folded_stats fst;
 	const char *name = strcmp(path, "-") ? path : "standard input";

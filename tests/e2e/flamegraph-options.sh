@@ -40,7 +40,7 @@ fg() { "$EMBER" flamegraph -q "$TMP/in.folded" "$@"; }
 # Every option of flamegraph.pl's GetOptions, with a value, is taken.
 for o in "--title=T" "--subtitle=S" "--width=900" "--height=14" "--minwidth=0.5" \
 	"--minwidth=1%" "--fonttype=Arial" "--fontsize=11" "--fontwidth=0.6" "--countname=bytes" \
-	"--nametype=Symbol:" "--colors=mem" "--bgcolors=grey" "--hash" "--random" "--reverse" \
+	"--nametype=Symbol:" "--colors=mem" "--colors=chain" "--bgcolors=grey" "--hash" "--random" "--reverse" \
 	"--inverted" "--flamechart" "--negate" "--notes=n" "--factor=2" "--encoding=UTF-8" \
 	"--total=100"; do
 	if fg "$o" -o "$TMP/o.svg" 2>"$TMP/o.err" && q "$TMP/o.svg" 'len(frames) > 1' >/dev/null; then
@@ -103,6 +103,17 @@ fg --colors aqua -o "$TMP/c1.svg"
 fg --color aqua -o "$TMP/c2.svg"
 check color-alias cmp "$TMP/c1.svg" "$TMP/c2.svg"
 check colors-aqua q "$TMP/c1.svg" 'all(50 <= fill(n)[0] <= 110 and fill(n)[1] == fill(n)[2] >= 165 for n in "abcdefg")'
+
+# --colors chain (off-CPU chain graphs): the blocked stack blue, frames after "--" the
+# waker's (flamegraph.pl's "_[w]") aqua, "--" grey, a blue background.
+printf 'sleeper;read;schedule;--;waker;write;wake_up 7\nsleeper;poll 3\n' >"$TMP/chain.folded"
+"$EMBER" flamegraph -q --colors chain "$TMP/chain.folded" -o "$TMP/chain.svg"
+check chain-offcpu-blue q "$TMP/chain.svg" \
+	'all(205 <= fill(n)[2] and fill(n)[0] == fill(n)[1] <= 140 for n in ("sleeper", "read", "schedule", "poll"))'
+check chain-waker-aqua q "$TMP/chain.svg" \
+	'all(fill(n)[1] == fill(n)[2] >= 165 and fill(n)[0] <= 110 for n in ("waker", "write", "wake_up"))'
+check chain-separator-grey q "$TMP/chain.svg" 'fill("--") == (160, 160, 160)'
+check chain-background q "$TMP/chain.svg" 'stops() == ["#eeeeee", "#e0e0ff"]'
 
 # --nameattr: <g> attributes, a replaced tooltip, links; later lines win.
 printf 'b\tclass=hot\tstyle=opacity:0.5\tonclick=void(0)\n' >"$TMP/attrs"
