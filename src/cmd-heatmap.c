@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -178,6 +180,44 @@ static int run(struct heatmap_cmd *cmd, FILE *out)
 	return ret;
 }
 
+/*
+ * The output, behind a stdio stream whose writes never fail: the first
+ * failed write(2) keeps its errno (ENOSPC on a full disk, EPIPE, ...) and
+ * what follows is dropped. The renderers would only see ferror() and say
+ * EIO; the real cause is reported once, when the output is closed.
+ */
+struct out_sink {
+	int fd;
+	int err;		/* errno of the first failed write, 0 */
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t size)
+{
+	struct out_sink *o = cookie;
+	size_t done = 0;
+
+	while (!o->err && done < size) {
+		ssize_t n = write(o->fd, buf + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			o->err = n < 0 ? errno : EIO;
+		else
+			done += n;
+	}
+	return size;
+}
+
+static FILE *sink_open(struct out_sink *o, int fd)
+{
+	cookie_io_functions_t io = { .write = sink_write };
+
+	o->fd = fd;
+	o->err = 0;
+	return fopencookie(o, "w", io);
+}
+
 int cmd_heatmap(int argc, const char **argv)
 {
 	struct heatmap_cmd cmd = { .max_col = -1 };
@@ -227,8 +267,12 @@ int cmd_heatmap(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-idle", &cmd.no_idle, "leave out the idle stacks (as FlameScope)"),
 		OPT_END(),
 	};
-	FILE *out = stdout;
-	int n, ret;
+	struct out_sink sink;
+	const char *shown = "the output";
+	bool regular = false;
+	FILE *out;
+	int n, ret, fd = STDOUT_FILENO;
+	struct stat st;
 
 	n = parse_options(argc, argv, options, heatmap_usage, 0);
 	if (n < 0)
@@ -243,26 +287,33 @@ int cmd_heatmap(int argc, const char **argv)
 	if (check_options(&cmd))
 		return 2;
 	if (cmd.output && strcmp(cmd.output, "-")) {
-		out = fopen(cmd.output, "w");
-		if (!out) {
+		fd = open(cmd.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
 			fprintf(stderr, "ember heatmap: cannot create %s: %s\n", cmd.output,
 				strerror(errno));
 			return 1;
 		}
+		shown = cmd.output;
+		/* only a file of ours is removed on error: never /dev/full or a fifo */
+		regular = !fstat(fd, &st) && S_ISREG(st.st_mode);
+	}
+	out = sink_open(&sink, fd);
+	if (!out) {
+		fprintf(stderr, "ember heatmap: %s\n", strerror(errno));
+		if (fd != STDOUT_FILENO)
+			close(fd);
+		return 1;
 	}
 	ret = run(&cmd, out);
-	if (out != stdout) {
-		if (fclose(out) && !ret) {
-			fprintf(stderr, "ember heatmap: cannot write %s: %s\n", cmd.output,
-				strerror(errno));
-			ret = 1;
-		}
-		/* No half-written map is left behind an error. */
-		if (ret)
-			unlink(cmd.output);
-	} else if (fflush(stdout) && !ret) {
-		fprintf(stderr, "ember heatmap: cannot write the output: %s\n", strerror(errno));
+	fclose(out);
+	if (fd != STDOUT_FILENO && close(fd) && !sink.err)
+		sink.err = errno;
+	if (sink.err && !ret) {
+		fprintf(stderr, "ember heatmap: cannot write %s: %s\n", shown, strerror(sink.err));
 		ret = 1;
 	}
+	/* No half-written map is left behind an error. */
+	if (ret && regular)
+		unlink(cmd.output);
 	return ret;
 }
