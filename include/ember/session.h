@@ -71,6 +71,22 @@ EMBER_API struct ember_machine *ember_session__machine(struct ember_session *s);
  */
 EMBER_API struct ember_trace *ember_session__trace(struct ember_session *s);
 
+/*
+ * Kernel symbols looked up late, for a caller that aggregates samples
+ * before it prints them: the kernel's symbol file is read by a thread
+ * from now on, and until ember_session__resolve_late() needs it, samples
+ * and callchains are delivered with their kernel-image addresses left
+ * unresolved (al.dso the kernel, al.sym NULL). 0 or a negative errno.
+ */
+EMBER_API int ember_session__defer_kernel_symbols(struct ember_session *s);
+/*
+ * Completes a location delivered unresolved that way (ip, addr, cpumode,
+ * level and dso as delivered), as it would have been resolved at once;
+ * other locations are left alone.
+ */
+EMBER_API void ember_session__resolve_late(struct ember_session *s,
+					   struct ember_addr_location *al);
+
 /* A sample, decoded and resolved, as handed to ember_session_ops.sample. */
 struct ember_session_sample {
 	const struct perf_event_header *hdr;	/* the record */

@@ -320,6 +320,12 @@ int ember_machine__process_exit(struct ember_machine *m, pid_t pid, pid_t tid)
 	return 0;
 }
 
+/* Lookups in the kernel image wait for machine__resolve_late() while its symbols are read. */
+static bool kernel_deferred(const struct ember_machine *m, const struct ember_dso *dso)
+{
+	return m->dsos.defer_kernel && dso->kind == DSO_KIND_KERNEL && !dso->loaded;
+}
+
 /*
  * The kernel's MMAP record ends at _etext, but callchains also run through
  * .init.text and other sections above it (start_kernel under the idle
@@ -330,9 +336,46 @@ static struct ember_map *kernel_image_map(struct ember_machine *m, uint64_t ip)
 {
 	struct ember_map *kmap = m->kernel_map;
 
-	if (!kmap || ip < kmap->start || dso__load(kmap->dso) < 0)
+	if (!kmap || ip < kmap->start)
+		return NULL;
+	/* symbols deferred: the kernel map for now, machine__resolve_late() decides */
+	if (kernel_deferred(m, kmap->dso))
+		return kmap;
+	if (dso__load(kmap->dso) < 0)
 		return NULL;
 	return dso__find_symbol(kmap->dso, ip) ? kmap : NULL;
+}
+
+int machine__defer_kernel_symbols(struct ember_machine *m)
+{
+	int err = dsos__prefetch_kallsyms(&m->dsos);
+
+	if (!err)
+		m->dsos.defer_kernel = true;
+	return err;
+}
+
+void machine__resolve_late(struct ember_machine *m, struct ember_addr_location *al)
+{
+	struct ember_map *kmap = m->kernel_map;
+
+	if (!al->dso || al->sym || al->dso->kind != DSO_KIND_KERNEL || !kmap || al->dso != kmap->dso)
+		return;
+	m->dsos.defer_kernel = false;
+	al->map = kmap;
+	al->sym = dso__find_symbol(kmap->dso, al->addr);
+	if (al->sym) {
+		al->sym_name = al->sym->name;
+		al->sym_off = al->addr - al->sym->start;
+		return;
+	}
+	/* past the kernel's map and no symbol there: no map after all (kernel_image_map()) */
+	if (al->ip >= kmap->end) {
+		al->map = NULL;
+		al->dso = NULL;
+		al->dso_name = al->dso_short_name = NULL;
+		al->addr = al->ip;
+	}
 }
 
 int ember_thread__resolve(struct ember_thread *thread, uint8_t cpumode, uint64_t ip,
@@ -382,6 +425,8 @@ int ember_thread__resolve(struct ember_thread *thread, uint8_t cpumode, uint64_t
 	al->dso_name = map->dso->name;
 	al->dso_short_name = map->dso->short_name;
 	al->addr = map__map_ip(map, ip);
+	if (kernel_deferred(thread->machine, map->dso))
+		return 0;
 	al->sym = dso__find_symbol(map->dso, al->addr);
 	if (al->sym) {
 		al->sym_name = al->sym->name;

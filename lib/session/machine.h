@@ -38,6 +38,10 @@ void machine__remove_thread(struct ember_machine *machine, struct ember_thread *
 /* Sets thread's comm; exec marks an exec's COMM. 0 or -ENOMEM. */
 int machine__set_comm(struct ember_machine *machine, struct ember_thread *thread,
 		      const char *comm, bool exec);
+/* See ember_session__defer_kernel_symbols(): starts reading kallsyms, defers kernel lookups. */
+int machine__defer_kernel_symbols(struct ember_machine *machine);
+/* See ember_session__resolve_late(). */
+void machine__resolve_late(struct ember_machine *machine, struct ember_addr_location *al);
 /* The kernel maps, created from the running kernel when no record made them yet. */
 struct maps *machine__kernel_maps(struct ember_machine *machine);
 

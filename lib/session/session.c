@@ -169,6 +169,16 @@ struct ember_machine *ember_session__machine(struct ember_session *s)
 	return s->machine;
 }
 
+int ember_session__defer_kernel_symbols(struct ember_session *s)
+{
+	return machine__defer_kernel_symbols(s->machine);
+}
+
+void ember_session__resolve_late(struct ember_session *s, struct ember_addr_location *al)
+{
+	machine__resolve_late(s->machine, al);
+}
+
 const struct ember_session_stats *ember_session__stats(const struct ember_session *s)
 {
 	return &s->stats;

@@ -227,6 +227,7 @@ int dsos__init(struct dsos *dsos, const struct ember_symbol_opts *opts)
 
 void dsos__exit(struct dsos *dsos)
 {
+	dsos__prefetch_exit(dsos);
 	for (size_t i = 0; i < dsos->nr_buckets; i++) {
 		struct ember_dso *dso = dsos->buckets[i];
 

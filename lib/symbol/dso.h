@@ -79,12 +79,18 @@ struct ember_dso {
 	uint64_t kmod_start;
 };
 
+struct kallsyms_prefetch;
+
 struct dsos {
 	struct ember_dso **buckets;
 	size_t nr_buckets;
 	size_t nr;
 	struct sym_conf conf;
 	struct ember_dso *kernel;	/* the host kernel, once created */
+	/* conf.kallsyms being read by a thread, NULL when not asked for */
+	struct kallsyms_prefetch *prefetch;
+	/* kernel symbols looked up late (dsos__defer_kernel()), while being read */
+	bool defer_kernel;
 };
 
 /* Initialises conf from opts (NULL: defaults); 0 or -ENOMEM. Free with sym_conf__exit(). */
@@ -95,6 +101,15 @@ void sym_conf__exit(struct sym_conf *conf);
 int dsos__init(struct dsos *dsos, const struct ember_symbol_opts *opts);
 /* Frees every dso of the cache. */
 void dsos__exit(struct dsos *dsos);
+/*
+ * Starts reading the kernel's symbol file (conf.kallsyms) in a thread: the
+ * kernel takes tens of milliseconds to print /proc/kallsyms, time a
+ * report can spend on its samples. The kernel dso's load takes the text
+ * when it reads that same file. 0, or -errno (nothing started).
+ */
+int dsos__prefetch_kallsyms(struct dsos *dsos);
+/* Waits for the prefetch thread and drops what it read, if it was not used. */
+void dsos__prefetch_exit(struct dsos *dsos);
 /*
  * The dso named name whose build-id/inode (id, may be NULL) do not
  * conflict with what is known about it, filling in what was missing; a

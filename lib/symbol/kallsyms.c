@@ -11,11 +11,14 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "core/log.h"
 #include "symbol/build-id.h"
 #include "symbol/dso.h"
@@ -48,6 +51,126 @@ int modules__parse(const char *path, module_fn_t fn, void *arg)
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+/* ---- reading the file in a thread ----------------------------------------- */
+
+struct kallsyms_prefetch {
+	pthread_t thread;
+	char *path;
+	char *buf;		/* the file's text, owned until taken */
+	size_t len;
+	int err;		/* 0 or -errno of the open or a read */
+};
+
+static void *prefetch__run(void *arg)
+{
+	struct kallsyms_prefetch *p = arg;
+	size_t alloc = 0;
+	int fd = open(p->path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		p->err = -errno;
+		return NULL;
+	}
+	for (;;) {
+		ssize_t n;
+
+		/* always room to spare: the parser puts a NUL after the last byte */
+		if (alloc - p->len < 64 * 1024) {
+			size_t na = alloc ? alloc * 2 : 8 << 20;
+			char *nb = realloc(p->buf, na);
+
+			if (!nb) {
+				p->err = -ENOMEM;
+				break;
+			}
+			p->buf = nb;
+			alloc = na;
+		}
+		n = read(fd, p->buf + p->len, alloc - p->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			p->err = -errno;
+			break;
+		}
+		if (!n)
+			break;
+		p->len += n;
+	}
+	close(fd);
+	return NULL;
+}
+
+int dsos__prefetch_kallsyms(struct dsos *dsos)
+{
+	struct kallsyms_prefetch *p;
+	int err;
+
+	if (dsos->prefetch || !dsos->conf.kallsyms[0])
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->path = strdup(dsos->conf.kallsyms);
+	if (!p->path) {
+		free(p);
+		return -ENOMEM;
+	}
+	err = pthread_create(&p->thread, NULL, prefetch__run, p);
+	if (err) {
+		free(p->path);
+		free(p);
+		return -err;
+	}
+	dsos->prefetch = p;
+	return 0;
+}
+
+void dsos__prefetch_exit(struct dsos *dsos)
+{
+	struct kallsyms_prefetch *p = dsos->prefetch;
+
+	if (!p)
+		return;
+	pthread_join(p->thread, NULL);
+	free(p->buf);
+	free(p->path);
+	free(p);
+	dsos->prefetch = NULL;
+}
+
+/*
+ * The whole text of the kallsyms file at path: the prefetched copy when
+ * it is of that file, else read now. *text is the caller's to free.
+ * 0 or -errno.
+ */
+static int kallsyms__text(struct ember_dso *kernel, const char *path, char **text, size_t *len)
+{
+	struct dsos *dsos = kernel->dsos;
+	struct kallsyms_prefetch *p = dsos ? dsos->prefetch : NULL;
+	struct kallsyms_prefetch now = { .path = (char *)path };
+	int err;
+
+	if (p && !strcmp(p->path, path)) {
+		pthread_join(p->thread, NULL);
+		dsos->prefetch = NULL;
+		free(p->path);
+	} else {
+		p = &now;
+		prefetch__run(p);
+	}
+	err = p->err;
+	*text = p->buf;
+	*len = p->len;
+	if (p != &now)
+		free(p);
+	if (err) {
+		free(*text);
+		*text = NULL;
+	}
+	return err;
 }
 
 static bool kallsyms__type_wanted(char type)
@@ -118,33 +241,32 @@ static uint64_t kallsyms__hex(const char *s, const char **end)
 
 static int kallsyms__read(struct ember_dso *kernel, const char *path, struct kallsyms_parse *kp)
 {
-	char *line = NULL;
-	size_t n = 0;
-	ssize_t len;
-	int ret = 0;
-	FILE *f;
+	char *text, *line, *end_of_text;
+	size_t size;
+	int ret;
 
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		pr_warn("kernel symbols: cannot open %s: %s\n", path, strerror(errno));
+	ret = kallsyms__text(kernel, path, &text, &size);
+	if (ret) {
+		pr_warn("kernel symbols: cannot open %s: %s\n", path, strerror(-ret));
 		return ret;
 	}
-	/*
-	 * /proc reports a 1 KB block size, and stdio reads that much at a
-	 * time: 5000 read calls for a kernel's 120,000 symbols.
-	 */
-	setvbuf(f, NULL, _IOFBF, 256 * 1024);
-	while ((len = getline(&line, &n, f)) > 0) {
+	end_of_text = text + size;
+	for (line = text; line < end_of_text; ) {
+		char *nl = memchr(line, '\n', end_of_text - line), *name;
 		const char *end;
-		char type, *name;
+		size_t len;
 		uint64_t addr;
+		char type;
 
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
+		/* a last line without its newline: the text has room for the NUL (prefetch__run) */
+		if (!nl)
+			nl = end_of_text;
+		/* a NUL inside the text ends the line there, as getline() and strcmp() saw it */
+		len = strnlen(line, nl - line);
+		line[len] = '\0';
 		addr = kallsyms__hex(line, &end);
 		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ' || !end[3])
-			continue;
+			goto next;
 		type = end[1];
 		name = line + (end - line) + 3;
 		if (addr)
@@ -160,7 +282,7 @@ static int kallsyms__read(struct ember_dso *kernel, const char *path, struct kal
 		if (kernel->ref_reloc_name && !kp->ref_reloc && !strcmp(name, kernel->ref_reloc_name))
 			kp->ref_reloc = addr;
 		if (!kallsyms__type_wanted(type) || name[0] == '$')
-			continue;
+			goto next;
 		/* The name keeps its "\t[module]" tail until the split below. */
 		ret = symtab__add(&kernel->symtab, addr, 0, kallsyms__binding(type),
 				  toupper((unsigned char)type) == 'T' || toupper((unsigned char)type) == 'W' ?
@@ -168,9 +290,10 @@ static int kallsyms__read(struct ember_dso *kernel, const char *path, struct kal
 				  name, line + len - name);
 		if (ret)
 			break;
+next:
+		line = nl + 1;
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	return ret;
 }
 

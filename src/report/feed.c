@@ -149,6 +149,51 @@ static int on_record(struct ember_session *s, const struct ember_data_record *re
 	return 0;
 }
 
+/*
+ * Kernel symbols can wait until the samples are folded (the kernel's
+ * /proc/kallsyms, read meanwhile by a thread, takes it tens of
+ * milliseconds to print) when nothing looks at them before: no --dsos
+ * or --symbols filter, no --hide-unresolved; and only when an event may
+ * have kernel samples.
+ */
+static bool can_defer_kernel(const struct report *rep)
+{
+	uint32_t i, nr = ember_data_reader__nr_attrs(rep->reader);
+
+	if (!rep->stacks || rep->o.hide_unresolved || rep->filters.dsos || rep->filters.syms)
+		return false;
+	for (i = 0; i < nr; i++) {
+		const struct ember_data_attr *a = ember_data_reader__attr(rep->reader, i);
+
+		if (a && !a->attr.exclude_kernel)
+			return true;
+	}
+	return false;
+}
+
+/* A frame left unresolved in the kernel, completed as if it had been resolved at once. */
+static void resolve_late(struct rep_frame *f, void *ctx)
+{
+	struct report *rep = ctx;
+	struct ember_addr_location al;
+
+	if (!f->dso || f->sym)
+		return;
+	al = (struct ember_addr_location){
+		.dso = (struct ember_dso *)f->dso,
+		.dso_name = f->dso_long_name,
+		.dso_short_name = f->dso_name,
+		.ip = f->ip,
+		.addr = f->addr,
+		.level = f->level,
+		.cpumode = f->cpumode,
+	};
+	ember_session__resolve_late(rep->session, &al);
+	/* the kernel's symbols have one per start: their ends never split entries */
+	if (al.sym || !al.dso)
+		frame_from_al(f, &al, true);
+}
+
 static int replay_one(uint32_t hist, const struct rep_sample *sm, void *ctx)
 {
 	struct report *rep = ctx;
@@ -159,6 +204,7 @@ static int replay_one(uint32_t hist, const struct rep_sample *sm, void *ctx)
 int report__process(struct report *rep)
 {
 	struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
+	bool deferred;
 	int err;
 
 	rep->hopts.layout = &rep->layout;
@@ -169,7 +215,10 @@ int report__process(struct report *rep)
 		if (!rep->stacks)
 			return -ENOMEM;
 	}
+	deferred = can_defer_kernel(rep) && !ember_session__defer_kernel_symbols(rep->session);
 	err = ember_session__process(rep->session, &ops, rep);
+	if (!err && deferred)
+		rep_stacks__update_frames(rep->stacks, resolve_late, rep);
 	if (!err && rep->stacks) {
 		struct rep_print_opts po = {
 			.filter_relative = rep->o.filter_relative,

@@ -251,6 +251,14 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 	return 0;
 }
 
+void rep_stacks__update_frames(struct rep_stacks *s, void (*fn)(struct rep_frame *f, void *ctx),
+			       void *ctx)
+{
+	/* the frame table's hashes go stale: nothing is added after this */
+	for (uint32_t i = 0; i < s->nr_frames; i++)
+		fn(&s->frames[i], ctx);
+}
+
 int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
 {
 	struct rep_frame *chain = NULL;

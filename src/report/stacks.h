@@ -16,6 +16,10 @@ void rep_stacks__delete(struct rep_stacks *s);
  */
 int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm);
 
+/* Calls fn on each distinct frame, to complete it in place (symbols resolved late). */
+void rep_stacks__update_frames(struct rep_stacks *s, void (*fn)(struct rep_frame *f, void *ctx),
+			       void *ctx);
+
 typedef int (*rep_stacks_fn)(uint32_t hist, const struct rep_sample *sm, void *ctx);
 /* Calls fn once per distinct stack, in first-seen order; stops at a non-zero return. */
 int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx);
