@@ -179,6 +179,10 @@ int rep_hist__resort(struct rep_hist *h, bool filter_relative)
 	size_t i, n = 0;
 
 	(void)filter_relative;
+	/* the second pass is over */
+	free(h->memo);
+	h->memo = NULL;
+	h->nr_memo = h->alloc_memo = h->memo_pos = 0;
 	free(h->sorted);
 	h->sorted = malloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
 	if (!h->sorted)

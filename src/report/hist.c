@@ -159,6 +159,7 @@ void rep_hist__delete(struct rep_hist *h)
 	free(h->sorted);
 	free(h->cursor);
 	free(h->cache);
+	free(h->memo);
 	free(h->ptrs);
 	free(h->strs);
 	if (h->have_re)
@@ -392,6 +393,39 @@ static int append_chain(struct rep_hist *h, struct rep_entry *e, uint32_t from, 
 				  s->nr_samples);
 }
 
+static int memo_push(struct rep_hist *h, struct rep_entry *e, uint32_t from)
+{
+	if (h->nr_memo == h->alloc_memo) {
+		size_t alloc = h->alloc_memo ? h->alloc_memo * 2 : 4096;
+		struct rep_memo *m = realloc(h->memo, alloc * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		h->memo = m;
+		h->alloc_memo = alloc;
+	}
+	h->memo[h->nr_memo++] = (struct rep_memo){ e, from };
+	return 0;
+}
+
+/* The second pass: the chains of the entries the first pass counted for this sample. */
+static int add_memo_chains(struct rep_hist *h, const struct rep_sample *s, uint32_t n)
+{
+	for (; h->memo_pos < h->nr_memo; h->memo_pos++) {
+		const struct rep_memo *m = &h->memo[h->memo_pos];
+		int err;
+
+		if (!m->e) {
+			h->memo_pos++;
+			return 0;
+		}
+		err = append_chain(h, m->e, m->from, n, s);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 {
 	uint32_t n = s->nr_chain, i, ncache = 0;
@@ -408,6 +442,8 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 	for (i = 0; i < n; i++)
 		h->cursor[i] = h->opts.chain.order == REP_ORDER_CALLER ? &s->chain[n - 1 - i] :
 									  &s->chain[i];
+	if (h->pass == REP_PASS_CHAINS && h->memo)
+		return add_memo_chains(h, s, n);
 	cs.comm = rep_hist__intern(h, s->comm);
 	if (h->have_re)
 		parent = find_parent(h, n);
@@ -433,8 +469,12 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		}
 	}
 	err = append_chain(h, he, 0, n, s);
-	if (err || !h->opts.children)
+	if (!err && h->pass == REP_PASS_ENTRIES && h->opts.use_callchain)
+		err = memo_push(h, he, 0);
+	if (err)
 		return err;
+	if (!h->opts.children)
+		return h->pass == REP_PASS_ENTRIES && h->opts.use_callchain ? memo_push(h, NULL, 0) : 0;
 
 	/*
 	 * --children: every function of the chain gets the period as its
@@ -467,10 +507,12 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 			stat_add(&he->acc, cpumode, s->period, s->nr_samples);
 		h->cache[ncache++] = he;
 		err = append_chain(h, he, i, n, s);
+		if (!err && h->pass == REP_PASS_ENTRIES && h->opts.use_callchain)
+			err = memo_push(h, he, i);
 		if (err)
 			return err;
 	}
-	return 0;
+	return h->pass == REP_PASS_ENTRIES && h->opts.use_callchain ? memo_push(h, NULL, 0) : 0;
 }
 
 void rep_hist__begin_entries(struct rep_hist *h)
@@ -502,6 +544,7 @@ void rep_hist__begin_chains(struct rep_hist *h, const struct rep_print_opts *po)
 	h->pct_total = po->filter_relative ? total_nf : total;
 	h->pct_limit = (float)po->min_percent;
 	h->pass = REP_PASS_CHAINS;
+	h->memo_pos = 0;
 }
 
 const struct rep_hist_stats *rep_hist__stats(const struct rep_hist *h)

@@ -10,6 +10,11 @@ struct entry_block;
 struct str_slot;
 struct rep_chains;
 
+struct rep_memo {
+	struct rep_entry *e;
+	uint32_t from;
+};
+
 struct rep_hist {
 	struct rep_hist_opts opts;
 	struct rep_layout layout;
@@ -34,6 +39,14 @@ struct rep_hist {
 	bool have_re;
 	/* two passes: entries, then the callchains that will be printed */
 	int pass;
+	/*
+	 * The entries each add of the first pass counted, in order, each
+	 * with where its chain starts, a NULL entry after each add's: the
+	 * second pass (same samples, same order) takes them from here
+	 * instead of looking every frame up again.
+	 */
+	struct rep_memo *memo;
+	size_t nr_memo, alloc_memo, memo_pos;
 	uint64_t chain_min_period, pct_total;
 	float pct_limit;
 };
