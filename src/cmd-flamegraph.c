@@ -380,6 +380,12 @@ static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
 			goto out;
 		}
 	}
+	/* As flamegraph.pl: a --total below the input's is ignored, said when it is not rounding. */
+	if (o->total && o->total < ember_flame__total(fl) && !o->quiet &&
+	    o->total / ember_flame__total(fl) > 0.02)
+		fprintf(stderr, "ember flamegraph: --total %g is less than the input's total %.15g; "
+				"ignored\n",
+			o->total, ember_flame__total(fl));
 	if (o->normalize && ember_flame__normalize(fl)) {
 		fprintf(stderr, "ember flamegraph: cannot normalize: %s has no counts\n", inputs[0]);
 		goto out;

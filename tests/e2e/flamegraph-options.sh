@@ -181,6 +181,10 @@ check minwidth-pixels q "$TMP/mw.svg" 'sorted(frames) == ["a", "all", "b", "c", 
 fg --total 40 -o "$TMP/t.svg"
 check total-scales q "$TMP/t.svg" 'abs(float(rect("main").get("width")) - 590) < 0.2 and title("main").endswith("50.00%)")'
 
+out=$("$EMBER" flamegraph "$TMP/in.folded" --total 10 -o "$TMP/t.svg" 2>&1 | head -1)
+expect_eq total-smaller-ignored "$out" "ember flamegraph: --total 10 is less than the input's total 20; ignored"
+check total-smaller-same-drawing q "$TMP/t.svg" 'abs(float(rect("main").get("width")) - 1180) < 0.2'
+
 # --negate: two-count folded lines (difffolded.pl's output) grow red, and blue when negated.
 printf 'main;grow 1 9\nmain;shrink 9 1\n' >"$TMP/d.folded"
 "$EMBER" flamegraph -q "$TMP/d.folded" -o "$TMP/d.svg"
