@@ -278,6 +278,34 @@ static int folded_progress(uint64_t bytes, void *ctx)
 	return 0;
 }
 
+/* The first option given that only means something for perf.data, or NULL. */
+static const char *perf_only_option(const struct fg_opts *o)
+{
+	const struct fg_select *sel = &o->select;
+
+	if (sel->nr_pids)
+		return "--pid";
+	if (sel->nr_tids)
+		return "--tid";
+	if (sel->nr_comms)
+		return "--comm";
+	if (sel->cpus)
+		return "--cpu";
+	if (sel->nr_ranges || sel->time_percent)
+		return "--time";
+	if (o->event)
+		return "--event";
+	if (o->kernel_only || o->user_only)
+		return o->kernel_only ? "--kernel-only" : "--user-only";
+	if (o->inline_frames)
+		return "--inline";
+	if (o->show_pid || o->show_tid)
+		return o->show_pid ? "--show-pid" : "--show-tid";
+	if (o->annotate || o->addrs || o->count_samples)
+		return o->annotate ? "--annotate" : o->addrs ? "--addrs" : "--count-samples";
+	return NULL;
+}
+
 static int read_folded(struct ember_flame *fl, const char *path, enum ember_flame_side side,
 		       const struct fg_opts *opts, struct fg_input_stats *st, FILE *fp)
 {
@@ -293,6 +321,10 @@ static int read_folded(struct ember_flame *fl, const char *path, enum ember_flam
 	const char *name = strcmp(path, "-") ? path : "standard input";
 	int err;
 
+	if (!opts->quiet && perf_only_option(opts))
+		fprintf(stderr, "ember flamegraph: %s holds folded stacks, not perf.data: %s "
+				"(and the other sample options) do not apply to it\n",
+			name, perf_only_option(opts));
 	progress_init(&progress, opts, name, fileno(fp));
 	err = ember_flame__read_folded(fl, fp, &fopts, &fst);
 	progress_done(&progress);

@@ -210,3 +210,8 @@ bad bad-factor "factor expects" --factor -1 "$TMP/in.folded"
 bad bad-factor-text "factor expects" --factor x "$TMP/in.folded"
 bad bad-total "total expects" --total 0 "$TMP/in.folded"
 bad bad-hash-random "exclude each other" --hash --random "$TMP/in.folded"
+
+# perf.data's sample options on folded input: drawn anyway, with a note saying they do not apply
+out=$("$EMBER" flamegraph --pid 5 "$TMP/in.folded" -o "$TMP/x.svg" 2>&1 | head -1)
+expect_eq perf-option-on-folded-note "$out" \
+	"ember flamegraph: $TMP/in.folded holds folded stacks, not perf.data: --pid (and the other sample options) do not apply to it"
