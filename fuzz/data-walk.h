@@ -9,6 +9,7 @@
 #ifndef EMBER_FUZZ_DATA_WALK_H
 #define EMBER_FUZZ_DATA_WALK_H
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,15 @@ static FILE *fuzz_null(void)
 	return null;
 }
 
+/* The commands read through a session, which keeps what a damaged file still holds. */
+static const struct ember_data_reader_opts fuzz_reader_opts = {
+	.sz = sizeof(fuzz_reader_opts),
+	.lenient = true,
+};
+
 static void fuzz_walk(struct ember_data_reader *r)
 {
+	struct ember_data_reader_end end;
 	FILE *null = fuzz_null();
 	struct ember_data_record rec;
 	struct ember_data_header_info info;
@@ -53,6 +61,8 @@ static void fuzz_walk(struct ember_data_reader *r)
 		ember_data__dump_record(null, r, &copy, "fuzz", EMBER_DUMP_SCRIPT);
 		free(buf);
 	}
+	ember_data_reader__end(r, &end);
+	fprintf(null, "%u %d %" PRIu64, end.last_type, end.stopped, end.nr_skipped);
 	/* the pipe-mode header grows while records are read: print it again */
 	ember_data_reader__fprintf_header(r, null, false);
 	fflush(null);

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (size && write(fd, data, size) != (ssize_t)size)
 		abort();
-	r = ember_data_reader__open_fd(fd, NULL);
+	r = ember_data_reader__open_fd(fd, &fuzz_reader_opts);
 	if (r) {
 		fuzz_walk(r);
 		ember_data_reader__delete(r);

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f.fd = fds[1];
 	if (pthread_create(&th, NULL, feeder, &f))
 		abort();
-	r = ember_data_reader__open_fd(fds[0], NULL);
+	r = ember_data_reader__open_fd(fds[0], &fuzz_reader_opts);
 	if (r) {
 		fuzz_walk(r);
 		ember_data_reader__delete(r);

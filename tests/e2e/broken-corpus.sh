@@ -135,15 +135,15 @@ fi
 
 # Events whose sample_types differ (made from a real recording by
 # mixed-sample-type.py): report -D shows the fields a record lacks as perf
-# does, cpu 4294967295 and pid/tid -1, not 0. perf's session lines (thread,
-# dso) and its closing stats are not the dumper's business.
+# does, cpu 4294967295 and pid/tid -1, not 0, and closes with perf's
+# counts. perf's session lines (thread, dso) are not the dumper's business.
 if [ $have_ember = 1 ] && have_perf && [ -x "$WL/hotloop" ] && command -v python3 >/dev/null; then
 	"$PERF" record -q -e cpu-clock -e page-faults --sample-cpu -o "$TMP/mix2.data" \
 		-- "$WL/hotloop" 20 >/dev/null 2>&1
 	if python3 "$CORPUS/mixed-sample-type.py" "$TMP/mix2.data" "$TMP/mixed.data" 2>"$TMP/err"; then
 		dumpnorm() {
-			sed -e '/^Aggregated stats:/,$d' -e '/^ \.\.\. thread:/d' -e '/^ \.\.\.\.\.\. dso:/d' \
-				-e '/^# To display/d' -e '/^#$/d' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+			sed -e '/^ \.\.\. thread:/d' -e '/^ \.\.\.\.\.\. dso:/d' -e '/^# To display/d' \
+				-e '/^#$/d' "$1"
 		}
 		"$PERF" report -D -i "$TMP/mixed.data" >"$TMP/perf.D" 2>/dev/null
 		"$EMBER" report -D "${K[@]}" -i "$TMP/mixed.data" >"$TMP/ember.D" 2>"$TMP/err"
