@@ -86,6 +86,27 @@ for f in file pipe zstd; do
 		fail "$f-truncated-flag" "$out"
 	fi
 
+	# the commands on cuts over the whole file: a cut that keeps whole
+	# samples is reported (status 0, the samples shown), one that keeps
+	# none fails with one line naming the file (issue 5)
+	if [ -x "$EMBER" ]; then
+		bad=""
+		: >kallsyms
+		for off in $(seq 16 $(((size - 16) / 25 + 1)) "$size"); do
+			head -c "$off" $f.data >cut.data
+			n=$(timeout 5 "$DT" samples cut.data 2>/dev/null | sed -n 's/^samples //p')
+			timeout 20 "$EMBER" report --stdio --kallsyms kallsyms -i cut.data >rep.out 2>rep.err
+			rc=$?
+			if [ "${n:-0}" != 0 ]; then
+				{ [ $rc = 0 ] && grep -q '%' rep.out; } ||
+					bad="$bad cut at $off ($n samples): status $rc, $(head -c 120 rep.err);"
+			elif [ $rc != 1 ] || [ "$(wc -l <rep.err)" != 1 ] || ! grep -q 'cut.data' rep.err; then
+				bad="$bad cut at $off (no sample): status $rc, $(head -c 120 rep.err);"
+			fi
+		done
+		[ -z "$bad" ] && pass "$f-cuts-report" || fail "$f-cuts-report" "$bad"
+	fi
+
 	# flipped bytes at pseudo-random places (fixed seed: reproducible)
 	bad=""
 	RANDOM=42
