@@ -140,7 +140,9 @@ struct ember_flame_nameattr *ember_flame_nameattr__read(const char *path, unsign
 		errno = -err;
 		return NULL;
 	}
-	qsort(na->v, na->nr, sizeof(*na->v), entry_cmp);
+	/* An empty file gives an empty table (and qsort no NULL array). */
+	if (na->nr)
+		qsort(na->v, na->nr, sizeof(*na->v), entry_cmp);
 	return na;
 }
 
