@@ -5,6 +5,7 @@
  * as the space-separated names shell completion reads (--raw-dump).
  */
 #include <stdbool.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ struct printer {
 	const struct list_opts *opts;
 	FILE *fp;
 	bool need_sep;		/* JSON: an object was printed */
+	bool tp_warned;		/* why tracepoints cannot be listed was said */
 };
 
 /* A growable list of owned strings. */
@@ -249,15 +251,38 @@ static int collect_tp(const char *sys, const char *name, uint64_t id, void *arg)
 	return names_add(arg, full) ? 1 : 0;
 }
 
+/*
+ * perf lists nothing, silently, when tracefs cannot be read; ember says why
+ * once on stderr (stdout stays perf's list), and what would allow it.
+ */
+static void tracepoints_unreadable(struct printer *pr, const char *root, int err)
+{
+	if (pr->tp_warned)
+		return;
+	pr->tp_warned = true;
+	if (err == -EACCES)
+		fprintf(stderr, "ember list: tracepoints not listed: no permission to read %s/events "
+			"(tracefs is readable by root only); run as root, or make it readable: "
+			"'sudo mount -o remount,mode=755 %s'\n", root, root);
+	else if (err == -EPERM || err == -ENOENT)
+		fprintf(stderr, "ember list: tracepoints not listed: tracefs is not mounted and "
+			"only root may mount it; as root: 'mount -t tracefs nodev %s'\n", root);
+	else
+		fprintf(stderr, "ember list: tracepoints not listed: cannot read %s/events: %s\n",
+			root, strerror(-err));
+}
+
 static void print_tracepoints(struct printer *pr, const char *sys_glob, const char *evt_glob)
 {
 	struct names list = { 0 };
-	char root[4096];
+	char root[4096] = "/sys/kernel/tracing";
+	int err;
 
-	/* Like perf, a tracefs that cannot be read lists nothing. */
-	if (ember_tracefs__find(root, sizeof(root)))
-		return;
-	ember_tracefs__for_each_event(root, sys_glob, evt_glob, 0, collect_tp, &list);
+	err = ember_tracefs__find(root, sizeof(root));
+	if (!err)
+		err = ember_tracefs__for_each_event(root, sys_glob, evt_glob, 0, collect_tp, &list);
+	if (err < 0)
+		tracepoints_unreadable(pr, root, err);
 	names_sort(&list);
 	for (int i = 0; i < list.nr; i++)
 		print_event(pr, NULL, list.v[i], NULL, CAT_TP);

@@ -84,14 +84,22 @@ else
 	fail awk_summary "tracepoint-per-system summaries differ"
 fi
 
-# As an unprivileged user: software events still listed, tracepoints silently not, as perf.
+# As an unprivileged user: software events still listed, tracepoints not, as
+# perf; where perf is silent about it, ember says why once on stderr.
 if command -v setpriv >/dev/null 2>&1; then
 	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 	for what in sw tracepoint; do
-		want=$(as_nobody "$PERF" list "$what" 2>&1)
-		got=$(as_nobody "$EMBER" list "$what" 2>&1)
+		want=$(as_nobody "$PERF" list "$what" 2>/dev/null)
+		got=$(as_nobody "$EMBER" list "$what" 2>"$TMP/unpriv.err")
 		expect_eq "unprivileged_$what" "$got" "$want"
 	done
+	if as_nobody test -r /sys/kernel/tracing/events; then
+		skip unprivileged_tracepoint_why "tracefs is readable by nobody here"
+	else
+		expect_eq unprivileged_tracepoint_why_once "$(grep -c . "$TMP/unpriv.err")" 1
+		check unprivileged_tracepoint_why grep -q \
+			'tracepoints not listed: .*root.*mount -o remount,mode=755' "$TMP/unpriv.err"
+	fi
 else
 	skip unprivileged "setpriv is not installed"
 fi
