@@ -482,6 +482,12 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	}
 	if (o->dump) {
+		/* perf -D: the header lines of the report first, then the records */
+		if (o->header)
+			ember_data_reader__fprintf_header(rep.reader, stdout, o->show_full_info);
+		else if (!o->quiet)
+			fputs("# To display the perf.data header info, please use "
+			      "--header/--header-only options.\n#\n", stdout);
 		err = report__process(&rep);
 		ret = 1;
 		if (err)
