@@ -645,9 +645,11 @@ EMBER_API void ember_data_reader__delete(struct ember_data_reader *r);
 /*
  * The next record: 1 and *rec filled, 0 at the end of data, or a negative
  * errno: -EINVAL a record whose size is smaller than its header (iteration
- * stops there), -EIO/-errno a read error, -ENOTSUP a COMPRESSED record that
- * cannot be decoded (libzstd missing). A record cut short by the end of the
- * file ends iteration with 0 and sets ember_data_reader__truncated().
+ * stops there; with opts.lenient it ends the data instead: 0), or a COMPRESSED
+ * record that does not decode (lenient: skipped), -EIO/-errno a read error,
+ * -ENOTSUP a COMPRESSED record that cannot be decoded (libzstd missing). A
+ * record cut short by the end of the file ends iteration with 0 and sets
+ * ember_data_reader__truncated().
  * Unknown record types are handed out too, and counted.
  */
 EMBER_API int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_record *rec);
