@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Every perf list/stat/record/report/script line of the seed tutorials
+# (tests/seeds/commands.txt, which says where each comes from), run as typed
+# with 'perf' being ember, then with 'perf' being perf 6.1 on the same
+# machine. A line passes when ember exits as perf does (zero or not), when a
+# line this kernel cannot do (the WHY column) fails with a stderr line saying
+# why, and, where the output is deterministic (list, stat's event column),
+# when it is laid out as perf's.
+#   SEEDS_PERF=0   run ember only (no comparison with perf)
+#   SEEDS_ONLY=RE  run only the lines whose command matches the regex RE
+#   SEEDS_VERBOSE=1  show both tools' stderr for every line
+. "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/stat-lib.bash"
+
+SEEDS="$TOP/tests/seeds/commands.txt"
+if ! is_root; then
+	skip all "the seed lines use -a and tracepoints: needs root"
+	exit 0
+fi
+if ! have_tracefs; then
+	skip all "tracefs is not mounted and cannot be mounted"
+	exit 0
+fi
+use_perf=${SEEDS_PERF:-1}
+if [ "$use_perf" = 1 ] && ! have_perf; then
+	use_perf=0
+	echo "     (perf is not installed: ember's exit status is checked alone)"
+fi
+
+# 'perf' on PATH is the tool under test.
+mkdir -p "$TMP/bin-ember" "$TMP/bin-perf"
+ln -s "$EMBER" "$TMP/bin-ember/perf"
+[ "$use_perf" = 1 ] && ln -s "$(command -v "$PERF")" "$TMP/bin-perf/perf"
+
+# $PID: a process that lives through the suite, sleeping 5 ms at a time
+# (context switches, syscalls, scheduler tracepoints).
+"$WL/sleeper" 100000000 5 &
+PID=$!
+trap 'kill $PID 2>/dev/null; rm -rf "$TMP"' EXIT
+# Something to compress for "gzip largefile" and "gzip vmlinux".
+head -c 1048576 "$EMBER" >"$TMP/fixture"
+
+# start_line TOOL DIR COMMAND: starts COMMAND with bash in DIR, 'perf' being
+# TOOL, in a process group of its own (setsid) with SIGINT not ignored (bash
+# ignores it in background jobs), as a terminal's foreground job. Sets $lpid;
+# stdout and stderr go to DIR/out and DIR/err.
+start_line() {
+	local tool=$1 d=$2 cmd=$3
+
+	mkdir -p "$d"
+	rm -f "$d"/largefile* "$d"/vmlinux*
+	cp "$TMP/fixture" "$d/largefile"
+	cp "$TMP/fixture" "$d/vmlinux"
+	(cd "$d" && HOME="$d" D="$d" PID=$PID WL="$WL" EMBER="$EMBER" \
+		PATH="$TMP/bin-$tool:$PATH" exec env --default-signal=INT setsid \
+		bash -c "set -o pipefail; $cmd" >"$d/out" 2>"$d/err" </dev/null) &
+	lpid=$!
+}
+
+# finish_lines CTRLC ALL PID...: waits for the lines started (with ALL=0 only
+# for the first one); with CTRLC, sends SIGINT to each one's process group
+# after 0.5 s, as ^C in a terminal would (30 s otherwise, then 30 s more
+# before SIGKILL). Sets rcs[PID] for the ones waited for.
+declare -A rcs
+finish_lines() {
+	local ctrlc=$1 all=$2 n=0 limit=300 alive p
+	shift 2
+	[ -n "$ctrlc" ] && limit=5
+	for pass in 1 2; do
+		while [ $n -lt $limit ]; do
+			alive=0
+			if [ "$all" = 1 ]; then
+				for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
+			else
+				kill -0 "$1" 2>/dev/null && alive=1
+			fi
+			[ $alive = 0 ] && break
+			sleep 0.1
+			n=$((n + 1))
+		done
+		[ $alive = 0 ] && break
+		for p in "$@"; do
+			kill -0 "$p" 2>/dev/null || continue
+			if [ $pass = 1 ]; then kill -INT -- -"$p"; else kill -KILL -- -"$p"; fi
+		done 2>/dev/null
+		n=0
+		limit=300
+	done
+	[ "$all" = 1 ] || set -- "$1"
+	for p in "$@"; do
+		wait "$p"
+		rcs[$p]=$?
+	done
+}
+
+# layout KIND DIR: the deterministic part of a line's output.
+layout() {
+	case "$1" in
+	list) cat "$2/out" ;;
+	stat) stat_events_of <"$2/err" ;;
+	esac
+}
+
+# evaluate NAME CMD WHY CTRLC EDIR ERC PDIR PRC: pass or fail one line from
+# both runs' exit status and output (PRC empty: ember alone).
+evaluate() {
+	local name=$1 cmd=$2 why=$3 ctrlc=$4 ed=$5 erc=$6 pd=$7 prc=$8 kind=
+
+	if [ "${SEEDS_VERBOSE:-0}" = 1 ]; then
+		echo "     ember rc=$erc: $(head -c 600 "$ed/err" | tr '\n' '|')"
+		[ -n "$prc" ] && echo "     perf  rc=$prc: $(head -c 600 "$pd/err" | tr '\n' '|')"
+	fi
+	if [ -n "$why" ]; then
+		# Not possible here: ember must fail, and say why in a line.
+		if [ "$erc" = 0 ]; then
+			fail "$name" "ember exits 0; want a failure matching /$why/"
+		elif ! grep -Eq -- "$why" "$ed/err"; then
+			fail "$name" "ember exits $erc without a line matching /$why/:" \
+				"$(head -5 "$ed/err" | tr '\n' '|')"
+		elif [ -n "$prc" ] && [ "$prc" = 0 ] && ! grep -Eq -- "$why" "$pd/err"; then
+			fail "$name" "perf succeeds here but the line is marked as impossible"
+		else
+			pass "$name"
+		fi
+		return
+	fi
+	# The same status as perf's (130 for both after ^C, a command's own
+	# failure passed through); else zero where perf's is zero.
+	if [ -n "$prc" ] && [ "$erc" != "$prc" ]; then
+		if [ $((erc == 0)) != $((prc == 0)) ]; then
+			fail "$name" "ember exits $erc, perf $prc:" \
+				"ember: $(head -3 "$ed/err" | tr '\n' '|')" \
+				"perf: $(head -3 "$pd/err" | tr '\n' '|')"
+			return
+		fi
+		if [ "$erc" != 0 ]; then
+			fail "$name" "both fail (ember $erc, perf $prc): mark the line with a WHY" \
+				"ember: $(head -3 "$ed/err" | tr '\n' '|')" \
+				"perf: $(head -3 "$pd/err" | tr '\n' '|')"
+			return
+		fi
+	fi
+	if [ -z "$prc" ] && [ "$erc" != 0 ] && ! { [ -n "$ctrlc" ] && [ "$erc" = 130 ]; }; then
+		fail "$name" "ember exits $erc: $(head -3 "$ed/err" | tr '\n' '|')"
+		return
+	fi
+	case "$cmd" in
+	"perf list '"*) kind=list ;;
+	"perf stat "*) kind=stat ;;
+	esac
+	if [ -n "$kind" ] && [ -n "$prc" ]; then
+		if diff <(layout $kind "$ed") <(layout $kind "$pd") >"$TMP/diff"; then
+			pass "$name"
+		else
+			fail "$name" "output laid out unlike perf's:" "$(head -10 "$TMP/diff")"
+		fi
+		return
+	fi
+	pass "$name"
+}
+
+# Lines whose perf run is left to finish in the background: perf stat
+# closes hundreds of tracepoint counters one RCU grace period at a time
+# (12 s for syscalls:sys_enter_*) after printing. Judged at the end.
+deferred=()
+US=$'\x1f'
+
+nline=0
+while IFS= read -r line; do
+	case "$line" in '#'* | '') continue ;; esac
+	IFS=$'\t' read -r -a f <<<"$line"
+	seed=${f[0]} cmd=${f[1]} ctrlc= why= skipwhy=
+	for x in "${f[@]:2}"; do
+		case "$x" in
+		'^C') ctrlc=1 ;;
+		'!'*) why=${x#!} ;;
+		'?'*) skipwhy=${x#\?} ;;
+		esac
+	done
+	nline=$((nline + 1))
+	if [ -n "${SEEDS_ONLY:-}" ] && ! [[ $cmd =~ $SEEDS_ONLY ]]; then
+		continue
+	fi
+	name="${seed%%_*}:$nline:$cmd"
+	if [ -n "$skipwhy" ]; then
+		skip "$name" "$skipwhy"
+		continue
+	fi
+	# record, report and script lines share a directory (perf.data goes
+	# from one to the next, as in the tutorials); the others get their own.
+	case "$cmd" in
+	"perf record"* | "perf report"* | "perf script"*) ed=$TMP/ember pd=$TMP/perf ;;
+	*) ed=$TMP/$nline-ember pd=$TMP/$nline-perf ;;
+	esac
+	# Both tools at once: the suite takes half the time, and nothing
+	# compared depends on the other one's load.
+	t0=$(date +%s%N)
+	start_line ember "$ed" "$cmd"
+	epid=$lpid
+	ppid=
+	if [ "$use_perf" = 1 ]; then
+		start_line perf "$pd" "$cmd"
+		ppid=$lpid
+	fi
+	if [ -n "$ppid" ] && [ "$ed" != "$TMP/ember" ]; then
+		finish_lines "$ctrlc" 0 $epid $ppid
+		# perf gets 2 s more before it is left for the end.
+		for _ in $(seq 20); do kill -0 $ppid 2>/dev/null || break; sleep 0.1; done
+		if kill -0 $ppid 2>/dev/null; then
+			deferred+=("$name$US$cmd$US$why$US$ctrlc$US$ed$US${rcs[$epid]}$US$pd$US$ppid")
+			continue
+		fi
+		finish_lines "" 1 $ppid
+	else
+		finish_lines "$ctrlc" 1 $epid $ppid
+	fi
+	[ "${SEEDS_VERBOSE:-0}" = 1 ] && echo "     $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+	prc=
+	[ -n "$ppid" ] && prc=${rcs[$ppid]}
+	evaluate "$name" "$cmd" "$why" "$ctrlc" "$ed" "${rcs[$epid]}" "$pd" "$prc"
+done <"$SEEDS"
+
+for d in "${deferred[@]}"; do
+	IFS=$US read -r name cmd why ctrlc ed erc pd ppid <<<"$d"
+	finish_lines "" 1 $ppid
+	evaluate "$name" "$cmd" "$why" "$ctrlc" "$ed" "$erc" "$pd" "${rcs[$ppid]}"
+done
+
+# Two checks from the same audit, outside the seeds: what a user meets when
+# a line above cannot work for them.
+if [ -z "${SEEDS_ONLY:-}" ]; then
+	# Unprivileged (paranoid 2, tracefs root-only): 'list tracepoint' says why, once.
+	if command -v setpriv >/dev/null 2>&1 &&
+		! setpriv --reuid=65534 --regid=65534 --clear-groups test -r /sys/kernel/tracing/events; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$EMBER" list tracepoint \
+			>"$TMP/l.out" 2>"$TMP/l.err"
+		expect_eq unprivileged-list-tracepoint-status "$?" 0
+		expect_eq unprivileged-list-tracepoint-why-once "$(grep -c . "$TMP/l.err")" 1
+		check unprivileged-list-tracepoint-why grep -q 'tracepoints not listed: .*root' "$TMP/l.err"
+	else
+		skip unprivileged-list-tracepoint "no setpriv, or tracefs readable by nobody here"
+	fi
+	# Counts lost on a full disk: not exit 0, one line naming the error.
+	if [ -c /dev/full ]; then
+		"$EMBER" stat -o /dev/full -- true 2>"$TMP/full.err"
+		code=$?
+		if [ "$code" != 0 ] && grep -q 'No space left on device' "$TMP/full.err"; then
+			pass stat-output-full-disk
+		else
+			fail stat-output-full-disk "exit $code: $(head -3 "$TMP/full.err" | tr '\n' '|')"
+		fi
+	else
+		skip stat-output-full-disk "/dev/full is not the full device here"
+	fi
+fi
