@@ -138,6 +138,12 @@ EMBER_API pid_t ember_thread__ppid(const struct ember_thread *thread);
 EMBER_API const char *ember_thread__comm(const struct ember_thread *thread);
 /* True once an EXIT record was seen (the thread stays findable, as in perf). */
 EMBER_API bool ember_thread__exited(const struct ember_thread *thread);
+/*
+ * A value that changes whenever the thread's addresses may resolve
+ * differently (its maps or the kernel's changed): what was resolved
+ * under one value can be reused while the value holds.
+ */
+EMBER_API uint64_t ember_thread__maps_gen(const struct ember_thread *thread);
 
 /* ---- the machine -------------------------------------------------------- */
 

@@ -435,6 +435,14 @@ int ember_thread__resolve(struct ember_thread *thread, uint8_t cpumode, uint64_t
 	return 0;
 }
 
+uint64_t ember_thread__maps_gen(const struct ember_thread *thread)
+{
+	const struct maps *k = thread->machine->kmaps;
+
+	/* generations come from one counter per machine: the pair is unique while under 2^32 */
+	return (thread->maps ? thread->maps->gen : 0) << 32 ^ (k ? k->gen : 0);
+}
+
 int ember_machine__resolve(struct ember_machine *m, pid_t pid, pid_t tid, uint8_t cpumode,
 			   uint64_t ip, struct ember_addr_location *al)
 {

@@ -49,6 +49,12 @@ void map_graveyard__exit(struct map_graveyard *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* A generation no other maps of the machine has had: what resolved under the old one may not hold. */
+static void maps__touch(struct maps *maps)
+{
+	maps->gen = maps->graveyard ? ++maps->graveyard->gen : maps->gen + 1;
+}
+
 struct maps *maps__new(struct map_graveyard *graveyard)
 {
 	struct maps *maps = calloc(1, sizeof(*maps));
@@ -57,6 +63,7 @@ struct maps *maps__new(struct map_graveyard *graveyard)
 		return NULL;
 	maps->refcnt = 1;
 	maps->graveyard = graveyard;
+	maps__touch(maps);
 	return maps;
 }
 
@@ -116,6 +123,7 @@ int maps__insert(struct maps *maps, struct ember_map *map)
 	struct ember_map *repl[3], *first, *last;
 	size_t i, j, nr_repl = 0;
 
+	maps__touch(maps);
 	if (maps__reserve(maps, 3)) {
 		map_graveyard__add(maps->graveyard, map);
 		return -ENOMEM;
@@ -167,6 +175,7 @@ nomem:
 
 void maps__remove(struct maps *maps, struct ember_map *map)
 {
+	maps__touch(maps);
 	for (size_t i = 0; i < maps->nr; i++) {
 		if (maps->entries[i] != map)
 			continue;

@@ -29,6 +29,7 @@ struct ember_map {
 struct map_graveyard {
 	struct ember_map **maps;
 	size_t nr, alloc;
+	uint64_t gen;		/* the last maps generation handed out (one machine, one sequence) */
 };
 
 struct maps {
@@ -36,6 +37,7 @@ struct maps {
 	size_t nr, alloc;
 	int refcnt;			/* threads of one process share one */
 	struct map_graveyard *graveyard;
+	uint64_t gen;			/* new at creation and at each change, unique in the machine */
 };
 
 /* A new map; NULL on ENOMEM. The caller inserts it (maps own their maps). */

@@ -13,6 +13,7 @@
 #include <ember/trace.h>
 #include "event/event-names.h"
 #include "report/run.h"
+#include "report/rawstacks.h"
 #include "report/stacks.h"
 
 static void frame_from_al(struct rep_frame *f, const struct ember_addr_location *al, bool need_end)
@@ -78,6 +79,31 @@ static void dump(struct report *rep, const struct perf_event_header *hdr, uint64
 	ember_data__dump_record(stdout, rep->reader, &rec, rep->dump_name, EMBER_DUMP_REPORT);
 }
 
+#define RAW_KEY_MAX 256
+
+/*
+ * The raw key of a sample: everything its folded stack depends on, with
+ * its ips as recorded, and the generation of the maps they resolve in.
+ * 0 when the sample is not worth a key (no thread, a chain too long).
+ */
+static size_t raw_key(uint64_t *key, const struct ember_session_sample *ss, uint32_t hist,
+		      int32_t cpu, uint8_t filtered)
+{
+	const struct ember_sample *sm = ss->sample;
+	size_t n = 0;
+
+	if (!ss->thread || sm->callchain_nr > RAW_KEY_MAX - 6)
+		return 0;
+	key[n++] = (uint64_t)hist | (uint64_t)ss->al.cpumode << 32 | (uint64_t)filtered << 40;
+	key[n++] = (uintptr_t)ss->thread;
+	key[n++] = (uintptr_t)ss->al.comm ^ (uint64_t)(uint32_t)cpu << 48;
+	key[n++] = ember_thread__maps_gen(ss->thread);
+	key[n++] = sm->ip;
+	key[n++] = (uint64_t)(uint32_t)cpu;
+	memcpy(&key[n], sm->callchain, sm->callchain_nr * sizeof(*key));
+	return n + sm->callchain_nr;
+}
+
 static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
 {
 	struct report *rep = ctx;
@@ -85,8 +111,14 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	const struct ember_data_attr *a = ss->attr;
 	struct rep_sample sm;
 	struct rep_hist *h;
+	struct rep_raw *raw = NULL;
+	uint64_t key[RAW_KEY_MAX], period;
+	size_t nkey = 0;
+	uint32_t idx;
+	uint8_t filtered;
+	int32_t cpu;
 	bool need_end;
-	int nr = 0, i, k = 0;
+	int nr = 0, i, k = 0, err;
 
 	if (rep->o.dump) {
 		dump(rep, ss->hdr, ss->file_offset);
@@ -101,6 +133,23 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	h = hist_of(rep, a->idx);
 	if (!h)
 		return -ENOMEM;
+	period = (a->attr.sample_type & PERF_SAMPLE_PERIOD) ? ss->sample->period :
+							       a->attr.sample_period;
+	cpu = (a->attr.sample_type & PERF_SAMPLE_CPU) ? (int32_t)ss->sample->cpu : -1;
+	filtered = report_filters__mask(&rep->filters, &ss->al);
+	/* a stack seen before, in the same maps: it folds where it did then */
+	if (rep->stacks && rep->have_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+		raw = rep_stacks__raw(rep->stacks);
+	if (raw && !rep_raw__useful(raw))
+		raw = NULL;
+	if (raw && (nkey = raw_key(key, ss, a->idx, cpu, filtered))) {
+		int64_t v = rep_raw__find(raw, key, nkey);
+
+		if (v >= 0) {
+			rep_stacks__add_to(rep->stacks, (uint32_t)v, period, 1);
+			return 0;
+		}
+	}
 	if (rep->have_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		nr = ember_session__callchain(s, ss, &chain);
 		if (nr == -ENOMEM)
@@ -124,19 +173,30 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		.self = &rep->frames[0],
 		.chain = &rep->frames[1],
 		.nr_chain = k,
-		.period = (a->attr.sample_type & PERF_SAMPLE_PERIOD) ? ss->sample->period :
-								       a->attr.sample_period,
+		.period = period,
 		.nr_samples = 1,
 		.pid = ss->thread ? ember_thread__pid(ss->thread) : (int32_t)ss->sample->pid,
 		.tid = ss->thread ? ember_thread__tid(ss->thread) : (int32_t)ss->sample->tid,
-		.cpu = (a->attr.sample_type & PERF_SAMPLE_CPU) ? (int32_t)ss->sample->cpu : -1,
+		.cpu = cpu,
 		.comm = ss->al.comm,
 		.thread = ss->thread,
-		.filtered = report_filters__mask(&rep->filters, &ss->al),
+		.filtered = filtered,
 	};
-	if (rep->stacks)
-		return rep_stacks__add(rep->stacks, a->idx, &sm);
-	return rep_hist__add(h, &sm);
+	if (!rep->stacks)
+		return rep_hist__add(h, &sm);
+	err = rep_stacks__add(rep->stacks, a->idx, &sm, &idx);
+	/*
+	 * Remembered only for a chain that resolved whole (an invalid one is
+	 * dropped and counted per sample), keyed by the maps generation the
+	 * lookups saw (they may have created the kernel's maps).
+	 */
+	if (!err && nkey && (nr || !ss->sample->callchain_nr)) {
+		uint64_t gen = ember_thread__maps_gen(ss->thread);
+
+		if (gen == key[3] || rep_raw__find(raw, (key[3] = gen, key), nkey) < 0)
+			err = rep_raw__add(raw, key, nkey, idx);
+	}
+	return err;
 }
 
 static int on_record(struct ember_session *s, const struct ember_data_record *rec,

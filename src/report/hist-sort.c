@@ -30,6 +30,12 @@ static int sign64(int64_t v)
 	return v > 0 ? 1 : v < 0 ? -1 : 0;
 }
 
+/* strcmp() for interned strings: the same content is the same pointer, the common case. */
+static int str_cmp(const char *a, const char *b)
+{
+	return a == b ? 0 : strcmp(a, b);
+}
+
 /* The output comparison of one dimension: > 0 puts a first (perf's fmt->sort). */
 static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_entry *a,
 		    const struct rep_entry *b)
@@ -68,19 +74,19 @@ static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_e
 	case REP_DIM_PID:
 		return sign64((int64_t)b->tid - a->tid);
 	case REP_DIM_COMM:
-		return sign64(strcmp(b->comm ? b->comm : "", a->comm ? a->comm : ""));
+		return sign64(str_cmp(b->comm ? b->comm : "", a->comm ? a->comm : ""));
 	case REP_DIM_DSO:
 		if (!a->dso_name || !b->dso_name)
 			return cmp_null(a->dso_name, b->dso_name);
-		return sign64(strcmp(b->dso_name, a->dso_name));
+		return sign64(str_cmp(b->dso_name, a->dso_name));
 	case REP_DIM_SYM:
 		if (!a->sym || !b->sym)
 			return cmp_null(a->sym, b->sym);
-		return sign64(strcmp(b->sym_name, a->sym_name));
+		return sign64(str_cmp(b->sym_name, a->sym_name));
 	case REP_DIM_PARENT:
 		if (!a->parent || !b->parent)
 			return cmp_null(a->parent, b->parent);
-		return sign64(strcmp(b->parent, a->parent));
+		return sign64(str_cmp(b->parent, a->parent));
 	case REP_DIM_CPU:
 		return sign64((int64_t)b->cpu - a->cpu);
 	case REP_DIM_SYMBOL_SIZE: {
@@ -103,11 +109,11 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 	case REP_DIM_PID:
 		return sign64((int64_t)a->tid - b->tid);
 	case REP_DIM_COMM:
-		return sign64(strcmp(a->comm ? a->comm : "", b->comm ? b->comm : ""));
+		return sign64(str_cmp(a->comm ? a->comm : "", b->comm ? b->comm : ""));
 	case REP_DIM_DSO:
 		if (!a->dso_name || !b->dso_name)
 			return -cmp_null(a->dso_name, b->dso_name);
-		return sign64(strcmp(a->dso_name, b->dso_name));
+		return sign64(str_cmp(a->dso_name, b->dso_name));
 	case REP_DIM_SYMBOL_SIZE:
 		return field_cmp(a->sym ? a->sym_end - a->sym_start : 0,
 				 b->sym ? b->sym_end - b->sym_start : 0);
@@ -117,7 +123,7 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 		if (!a->dso_name || !b->dso_name)
 			r = -cmp_null(a->dso_name, b->dso_name);
 		else
-			r = sign64(strcmp(a->dso_name, b->dso_name));
+			r = sign64(str_cmp(a->dso_name, b->dso_name));
 		if (r)
 			return r;
 		if (!a->sym || !b->sym)
@@ -128,7 +134,7 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 	case REP_DIM_PARENT:
 		if (!a->parent || !b->parent)
 			return -cmp_null(a->parent, b->parent);
-		return sign64(strcmp(a->parent, b->parent));
+		return sign64(str_cmp(a->parent, b->parent));
 	case REP_DIM_CPU:
 		return sign64((int64_t)a->cpu - b->cpu);
 	default:

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report/rawstacks.h"
 #include "report/stacks.h"
 
 struct stack {
@@ -26,7 +27,19 @@ struct stack {
 	uint8_t filtered;
 };
 
+/* A recently used frame, its identity inline: no trip to the big tables when it repeats. */
+struct recent_frame {
+	const void *dso, *sym;
+	uint64_t ip, addr;
+	uint32_t idx;		/* + 1; 0: empty */
+	char level;
+	uint8_t cpumode;
+};
+
+#define RECENT_FRAMES 2048
+
 struct rep_stacks {
+	struct recent_frame recent[RECENT_FRAMES];
 	/* distinct frames */
 	struct rep_frame *frames;
 	uint32_t nr_frames, frames_alloc;
@@ -43,6 +56,7 @@ struct rep_stacks {
 	/* scratch for the sample being added */
 	uint32_t *scratch;
 	uint32_t scratch_alloc;
+	struct rep_raw *raw;
 };
 
 static uint64_t mix(uint64_t h)
@@ -82,7 +96,15 @@ void rep_stacks__delete(struct rep_stacks *s)
 	free(s->stable);
 	free(s->pool);
 	free(s->scratch);
+	rep_raw__delete(s->raw);
 	free(s);
+}
+
+struct rep_raw *rep_stacks__raw(struct rep_stacks *s)
+{
+	if (!s->raw)
+		s->raw = rep_raw__new();
+	return s->raw;
 }
 
 /* What makes two frames the same for the report: resolved ones by symbol, others by address. */
@@ -136,15 +158,28 @@ static uint64_t stack_hash_at(const struct rep_stacks *s, uint32_t i)
 	return s->stacks[i].hash;
 }
 
+static bool recent_eq(const struct recent_frame *r, const struct rep_frame *f)
+{
+	if (r->dso != f->dso || r->sym != f->sym || r->level != f->level ||
+	    r->cpumode != f->cpumode)
+		return false;
+	return f->sym || (r->ip == f->ip && r->addr == f->addr);
+}
+
 /* The index of frame f in the frame table, added when new; -1 on ENOMEM. */
 static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f)
 {
-	size_t i = frame_hash(f) & s->fmask;
+	uint64_t hash = frame_hash(f);
+	struct recent_frame *r = &s->recent[(hash >> 32) & (RECENT_FRAMES - 1)];
+	size_t i = hash & s->fmask;
 	uint32_t x;
 
+	/* a profile's frames repeat: the last one with this slot is likely the one */
+	if (r->idx && recent_eq(r, f))
+		return r->idx - 1;
 	while ((x = s->ftable[i])) {
 		if (frame_eq(&s->frames[x - 1], f))
-			return x - 1;
+			goto found;
 		i = (i + 1) & s->fmask;
 	}
 	if (s->nr_frames == s->frames_alloc) {
@@ -157,11 +192,16 @@ static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f)
 		s->frames_alloc = alloc;
 	}
 	s->frames[s->nr_frames] = *f;
-	s->ftable[i] = ++s->nr_frames;
+	s->ftable[i] = x = ++s->nr_frames;
 	if (s->nr_frames * 2 > s->fmask &&
 	    grow_table(&s->ftable, &s->fmask, s->nr_frames, frame_hash_at, s))
 		return -1;
-	return s->nr_frames - 1;
+found:
+	*r = (struct recent_frame){
+		.dso = f->dso, .sym = f->sym, .ip = f->ip, .addr = f->addr,
+		.idx = x, .level = f->level, .cpumode = f->cpumode,
+	};
+	return x - 1;
 }
 
 static bool stack_eq(const struct rep_stacks *s, const struct stack *st, const struct stack *k,
@@ -173,7 +213,14 @@ static bool stack_eq(const struct rep_stacks *s, const struct stack *st, const s
 	       !memcmp(&s->pool[st->first], frames, (k->nr + 1) * sizeof(*frames));
 }
 
-int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm)
+void rep_stacks__add_to(struct rep_stacks *s, uint32_t idx, uint64_t period, uint64_t count)
+{
+	s->stacks[idx].period += period;
+	s->stacks[idx].count += count;
+}
+
+int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
+		    uint32_t *idx)
 {
 	struct stack k = {
 		.comm = sm->comm,
@@ -216,6 +263,8 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 		if (stack_eq(s, st, &k, s->scratch)) {
 			st->period += sm->period;
 			st->count += sm->nr_samples;
+			if (idx)
+				*idx = x - 1;
 			return 0;
 		}
 		j = (j + 1) & s->smask;
@@ -244,6 +293,8 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 	memcpy(&s->pool[s->pool_len], s->scratch, n * sizeof(*s->scratch));
 	s->pool_len += n;
 	s->stacks[s->nr_stacks] = k;
+	if (idx)
+		*idx = s->nr_stacks;
 	s->stable[j] = ++s->nr_stacks;
 	if (s->nr_stacks * 2 > s->smask &&
 	    grow_table(&s->stable, &s->smask, s->nr_stacks, stack_hash_at, s))

@@ -12,9 +12,15 @@ struct rep_stacks *rep_stacks__new(void);
 void rep_stacks__delete(struct rep_stacks *s);
 /*
  * Folds a sample of histogram `hist` in (its frames are copied: they
- * only need to live for the call). 0 or -ENOMEM.
+ * only need to live for the call); *idx (may be NULL) says which stack
+ * took it. 0 or -ENOMEM.
  */
-int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm);
+int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
+		    uint32_t *idx);
+/* The raw stacks seen so far, mapped to stack indices (see rawstacks.h); NULL on ENOMEM. */
+struct rep_raw *rep_stacks__raw(struct rep_stacks *s);
+/* Adds one more sample of stack idx (from rep_stacks__add()). */
+void rep_stacks__add_to(struct rep_stacks *s, uint32_t idx, uint64_t period, uint64_t count);
 
 /* Calls fn on each distinct frame, to complete it in place (symbols resolved late). */
 void rep_stacks__update_frames(struct rep_stacks *s, void (*fn)(struct rep_frame *f, void *ctx),
