@@ -57,6 +57,7 @@ struct ember_dso *dso__new(const char *name, enum dso_kind kind, const struct sy
 {
 	struct ember_dso *dso = calloc(1, sizeof(*dso));
 	const char *slash;
+	int tid;
 
 	if (!dso)
 		return NULL;
@@ -68,6 +69,10 @@ struct ember_dso *dso__new(const char *name, enum dso_kind kind, const struct sy
 	slash = strrchr(dso->name, '/');
 	/* "[kernel.kallsyms]" and friends are their own short name. */
 	dso->short_name = slash && dso->name[0] != '[' ? slash + 1 : dso->name;
+	/* a JIT's symbol file stands for the process: perf names it so (what sscanf matches) */
+	if (sscanf(dso->name, "/tmp/perf-%d.map", &tid) == 1 &&
+	    asprintf(&dso->own_short_name, "[JIT] tid %d", tid) >= 0)
+		dso->short_name = dso->own_short_name;
 	dso->kind = kind;
 	dso->conf = conf;
 	return dso;
@@ -79,6 +84,7 @@ void dso__free(struct ember_dso *dso)
 		return;
 	symtab__exit(&dso->symtab);
 	free(dso->sym_cache);
+	free(dso->own_short_name);
 	free(dso->segs);
 	free(dso->symsrc_path);
 	free(dso->ref_reloc_name);

@@ -49,7 +49,8 @@ struct dso_sym_slot {
 
 struct ember_dso {
 	char *name;			/* long name, owned */
-	const char *short_name;		/* basename, inside name */
+	const char *short_name;		/* basename, inside name, or own_short_name */
+	char *own_short_name;		/* "[JIT] tid N" for /tmp/perf-N.map, owned */
 	enum dso_kind kind;
 	struct ember_dso_id id;
 	bool loaded;
