@@ -271,10 +271,10 @@ static void report_empty(const struct fg_opts *opts, const char *path,
 	if (!st->perf_data)
 		fprintf(stderr, "ember flamegraph: no stack counts found in %s%s\n", name,
 			st->ignored ? " (no line has the form 'frame;frame;... count')" : "");
-	else if (st->skipped || st->other_event)
+	else if (st->skipped || st->left_out)
 		fprintf(stderr, "ember flamegraph: no samples of %s are left after the selection "
 				"(%" PRIu64 " left out)\n",
-			name, st->skipped + st->other_event);
+			name, st->skipped + st->left_out);
 	else
 		fprintf(stderr, "ember flamegraph: no samples in %s\n", name);
 }

@@ -57,6 +57,7 @@ struct fg_input_stats {
 	bool perf_data;
 	uint64_t samples;	/* samples (perf.data) or stacks (folded) taken */
 	uint64_t skipped;	/* samples left out by the selection */
+	uint64_t left_out;	/* and by the folding: other events, --kernel-only, --user-only */
 	uint64_t other_event;
 	const char *event;	/* the event drawn (perf.data); owned by the input stage */
 	char *event_buf;

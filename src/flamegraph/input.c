@@ -152,6 +152,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	if (ret < 0)
 		return ret;
 	r->st->samples += ret;
+	r->st->left_out += !ret;
 	return 0;
 }
 
