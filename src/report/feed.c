@@ -27,6 +27,7 @@ static void frame_from_al(struct rep_frame *f, const struct ember_addr_location 
 	f->addr = al->addr;
 	f->level = al->level;
 	f->cpumode = al->cpumode;
+	f->map_size = al->map ? ember_map__end(al->map) - ember_map__start(al->map) : 0;
 	if (al->sym) {
 		f->sym_start = al->addr - al->sym_off;
 		f->sym_end = need_end ? ember_symbol__end(al->sym) : f->sym_start;

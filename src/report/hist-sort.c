@@ -95,6 +95,9 @@ static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_e
 
 		return field_cmp(sb, sa);
 	}
+	case REP_DIM_DSO_SIZE:
+		/* perf: the map's size, bigger first */
+		return field_cmp(b->map_size, a->map_size);
 	default:
 		return 0;
 	}
@@ -117,6 +120,8 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 	case REP_DIM_SYMBOL_SIZE:
 		return field_cmp(a->sym ? a->sym_end - a->sym_start : 0,
 				 b->sym ? b->sym_end - b->sym_start : 0);
+	case REP_DIM_DSO_SIZE:
+		return field_cmp(a->map_size, b->map_size);
 	case REP_DIM_SYM:
 		if (!a->sym && !b->sym)
 			return sign64((int64_t)(a->ip - b->ip));

@@ -182,6 +182,7 @@ static void key_fill(const struct rep_hist *h, struct rep_entry *k, const struct
 	k->sym_name = f->sym ? f->sym_name : NULL;
 	k->sym_start = f->sym_start;
 	k->sym_end = f->sym_end;
+	k->map_size = f->dso ? f->map_size : 0;
 	k->ip = ip;
 	k->level = level;
 	k->parent = parent;
@@ -210,6 +211,8 @@ static uint64_t key_hash(const struct rep_hist *h, const struct rep_entry *k)
 		x = mix(x ^ (uintptr_t)k->dso_name);
 	if (m & (1U << REP_DIM_SYMBOL_SIZE))
 		x = mix(x ^ sym_size(k) ^ 0x777);
+	if (m & (1U << REP_DIM_DSO_SIZE))
+		x = mix(x ^ k->map_size ^ 0x999);
 	if (m & (1U << REP_DIM_SYM)) {
 		if (k->sym)
 			x = mix(x ^ k->sym_start);
@@ -235,6 +238,8 @@ static bool key_eq(const struct rep_hist *h, const struct rep_entry *a, const st
 	if ((m & (1U << REP_DIM_DSO)) && a->dso_name != b->dso_name)
 		return false;
 	if ((m & (1U << REP_DIM_SYMBOL_SIZE)) && sym_size(a) != sym_size(b))
+		return false;
+	if ((m & (1U << REP_DIM_DSO_SIZE)) && a->map_size != b->map_size)
 		return false;
 	if (m & (1U << REP_DIM_SYM)) {
 		if (!a->sym && !b->sym) {

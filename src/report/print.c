@@ -66,6 +66,8 @@ static const char *header_of(const struct rep_hist *h, enum rep_dim d)
 		return "Socket";
 	case REP_DIM_SYMBOL_SIZE:
 		return "Symbol size";
+	case REP_DIM_DSO_SIZE:
+		return "DSO size";
 	default:
 		return "";
 	}
@@ -232,6 +234,10 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 	case REP_DIM_SYMBOL_SIZE:
 		if (e->sym)
 			return snprintf(buf, size, "%*d", w, (int)(e->sym_end - e->sym_start));
+		return snprintf(buf, size, "%*s", w, "unknown");
+	case REP_DIM_DSO_SIZE:
+		if (e->dso)
+			return snprintf(buf, size, "%*d", w, (int)e->map_size);
 		return snprintf(buf, size, "%*s", w, "unknown");
 	default:
 		return snprintf(buf, size, "%*s", w, "");

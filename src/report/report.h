@@ -28,6 +28,7 @@ struct rep_frame {
 	uint64_t addr;		/* dso-relative (perf's al->addr) */
 	uint64_t sym_start;	/* dso address space */
 	uint64_t sym_end;
+	uint64_t map_size;	/* of the map the address is in, 0 without one */
 	char level;		/* '.', 'k', ... */
 	uint8_t cpumode;	/* PERF_RECORD_MISC_* */
 };
@@ -103,6 +104,7 @@ enum rep_dim {
 	REP_DIM_CPU,
 	REP_DIM_SOCKET,
 	REP_DIM_SYMBOL_SIZE,
+	REP_DIM_DSO_SIZE,
 	REP_DIM_NR,
 };
 
@@ -167,6 +169,7 @@ struct rep_entry {
 	const void *sym;
 	const char *sym_name;
 	uint64_t sym_start, sym_end;
+	uint64_t map_size;
 	uint64_t ip;
 	char level;
 	const char *parent;		/* parent symbol name, NULL: [other] */

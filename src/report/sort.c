@@ -29,13 +29,15 @@ static const char *const dim_names[REP_DIM_NR] = {
 	[REP_DIM_CPU] = "cpu",
 	[REP_DIM_SOCKET] = "socket",
 	[REP_DIM_SYMBOL_SIZE] = "symbol_size",
+	[REP_DIM_DSO_SIZE] = "dso_size",
 };
 
 /* perf looks the key dimensions up before the overhead ones. */
 static const enum rep_dim lookup_order[] = {
 	REP_DIM_PID,	      REP_DIM_COMM,		  REP_DIM_DSO,
 	REP_DIM_SYM,	      REP_DIM_PARENT,		  REP_DIM_CPU,
-	REP_DIM_SOCKET,	      REP_DIM_OVERHEAD,
+	REP_DIM_SOCKET,	      REP_DIM_SYMBOL_SIZE,	  REP_DIM_DSO_SIZE,
+	REP_DIM_OVERHEAD,
 	REP_DIM_OVERHEAD_SYS, REP_DIM_OVERHEAD_US,	  REP_DIM_OVERHEAD_GUEST_SYS,
 	REP_DIM_OVERHEAD_GUEST_US, REP_DIM_OVERHEAD_CHILDREN, REP_DIM_SAMPLE,
 	REP_DIM_PERIOD,

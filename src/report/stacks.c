@@ -30,7 +30,7 @@ struct stack {
 /* A recently used frame, its identity inline: no trip to the big tables when it repeats. */
 struct recent_frame {
 	const void *dso, *sym;
-	uint64_t ip, addr;
+	uint64_t ip, addr, map_size;
 	uint32_t idx;		/* + 1; 0: empty */
 	char level;
 	uint8_t cpumode;
@@ -111,7 +111,7 @@ struct rep_raw *rep_stacks__raw(struct rep_stacks *s)
 static bool frame_eq(const struct rep_frame *a, const struct rep_frame *b)
 {
 	if (a->dso != b->dso || a->sym != b->sym || a->level != b->level ||
-	    a->cpumode != b->cpumode)
+	    a->cpumode != b->cpumode || a->map_size != b->map_size)
 		return false;
 	return a->sym || (a->ip == b->ip && a->addr == b->addr);
 }
@@ -161,7 +161,7 @@ static uint64_t stack_hash_at(const struct rep_stacks *s, uint32_t i)
 static bool recent_eq(const struct recent_frame *r, const struct rep_frame *f)
 {
 	if (r->dso != f->dso || r->sym != f->sym || r->level != f->level ||
-	    r->cpumode != f->cpumode)
+	    r->cpumode != f->cpumode || r->map_size != f->map_size)
 		return false;
 	return f->sym || (r->ip == f->ip && r->addr == f->addr);
 }
@@ -198,7 +198,7 @@ static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f)
 		return -1;
 found:
 	*r = (struct recent_frame){
-		.dso = f->dso, .sym = f->sym, .ip = f->ip, .addr = f->addr,
+		.dso = f->dso, .sym = f->sym, .ip = f->ip, .addr = f->addr, .map_size = f->map_size,
 		.idx = x, .level = f->level, .cpumode = f->cpumode,
 	};
 	return x - 1;

@@ -156,7 +156,7 @@ TEST(machine_anon_jit_and_special_maps)
 					      PROT_READ | PROT_EXEC, MAP_PRIVATE, "//anon", NULL), 0);
 	ember_machine__resolve(m, 40, 40, USER, 0x7f0000000100, &al);
 	CHECK_STR(al.dso_name, "/tmp/perf-40.map");
-	CHECK_STR(al.dso_short_name, "perf-40.map");
+	CHECK_STR(al.dso_short_name, "[JIT] tid 40"); /* perf's name for a JIT map */
 	CHECK_EQ(al.addr, 0x7f0000000100);
 	/* Data-only anonymous memory keeps its name and has no symbols. */
 	CHECK_EQ(ember_machine__process_mmap2(m, USER, 40, 40, 0x600000, 0x1000, 0,

@@ -175,7 +175,7 @@ TEST(symbol_perf_map)
 	CHECK_STR(al.sym_name, "jit_point");
 	ember_machine__resolve(m, pid, pid, PERF_RECORD_MISC_USER, 0x7f0000004001ULL, &al);
 	CHECK(al.sym == NULL);
-	CHECK_STR(al.dso_short_name, "perf-2000000000.map");
+	CHECK_STR(al.dso_short_name, "[JIT] tid 2000000000");
 	ember_machine__delete(m);
 	unlink(path);
 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember report --sort KEY against perf report --sort KEY on the same perf
+# record -g file, for the keys beyond the common ones: dso_size alone and
+# with others, with and without --children.
+# Not compared yet: dso_size of the kernel (perf sizes the kernel's map
+# from /proc/kcore's text segment, through init text and bss; ember from
+# the kernel's MMAP record), so its rows are filtered from both outputs;
+# and symbol_size, where perf adds its "IPC [IPC Coverage]" columns (any
+# --sort naming "sym..." but a leading sym) and ember does not yet.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+if ! have_perf; then
+	skip setup "perf is not installed"
+	exit 0
+fi
+cd "$TMP" || exit 1
+
+# perf's report without its "# (Tip: ...)" footer
+perf_report() {
+	"$PERF" report --stdio "$@" 2>/dev/null | awk '
+		{ line[NR] = $0 }
+		END {
+			n = NR
+			if (n >= 3 && line[n - 1] ~ /^# \(Tip: / && line[n] == "#" && line[n - 2] == "#")
+				n -= 3
+			for (i = 1; i <= n; i++)
+				print line[i]
+		}'
+}
+
+# same NAME FILTER ARGS...: both print the same report once FILTER ran on it
+same() {
+	local name=$1 filter=$2
+	shift 2
+	perf_report "$@" | $filter >"$name.perf"
+	"$EMBER" report --stdio "$@" 2>"$name.err" | $filter >"$name.ember"
+	if [ ! -s "$name.perf" ]; then
+		fail "$name" "perf printed nothing"
+	elif cmp -s "$name.perf" "$name.ember"; then
+		pass "$name"
+	else
+		fail "$name" "$(diff "$name.perf" "$name.ember" | head -12; head -3 "$name.err")"
+	fi
+}
+
+# the kernel's rows (and the callchains under them) out
+no_kernel() {
+	awk '/^ +[0-9.]+%/ { skip = /\[kernel\.kallsyms\]/ } !skip'
+}
+
+if ! "$PERF" record -q -g -o g.data -- "$WL/hotloop" 300 >/dev/null 2>g.err || [ ! -s g.data ]; then
+	fail record "$(tail -3 g.err)"
+	exit 0
+fi
+
+# (each with dso, to know the kernel's rows)
+for s in dso_size,dso dso,dso_size comm,dso_size,dso pid,dso,dso_size dso_size,cpu,dso; do
+	same "sort-$s" no_kernel -i g.data --sort "$s" -g none
+	same "sort-$s-self" no_kernel -i g.data --no-children --sort "$s" -g none
+done
+# keys given by a prefix, as perf takes them
+same "sort-prefix" no_kernel -i g.data --no-children --sort dso_s,com,dso -g none
