@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: the folded-stack reader (flamegraph.pl's input), then
  * the tree written back as folded stacks and drawn as an SVG, as ember
- * flamegraph does with a folded file. The first byte picks the options.
+ * flamegraph does with a folded file. The first byte picks the options
+ * (and the palette, chain graphs included); odd sizes use --encoding.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ro.annotations = data[0] & 4;
 	so.inverted = data[0] & 8;
 	so.palette = (data[0] >> 4) % EMBER_FLAME_NR_PALETTES;
+	ro.chain = so.palette == EMBER_FLAME_PALETTE_CHAIN;
+	/* Odd sizes draw names as bytes, in another encoding than UTF-8. */
+	so.encoding = size & 1 ? "ISO-8859-1" : NULL;
 	fl = ember_flame__new(&fo);
 	in = fmemopen((void *)(data + 1), size - 1 ? size - 1 : 1, "r");
 	null = fopen("/dev/null", "w");
