@@ -8,6 +8,11 @@
  * match it byte for byte: a header skipped by the event filter leaves the
  * previous root in place, a root of "0" is false, a sample without its
  * blank line is never counted.
+ *
+ * Stacks are counted by the ids of their names' components (see table.h),
+ * and a frame line seen before (the same text after its address) takes
+ * its ids from the frame cache: most lines of a profile repeat, and
+ * parsing and tidying them again was most of the cost.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,17 +48,22 @@ struct ember_collapse {
 	struct sbuf pname;
 	bool pname_set;
 	struct pnum period;
+	struct id_vec root_ids;	/* pname's components */
 
 	struct sbuf filter;
 	bool defaulted, warned;
 
-	struct sbuf segdata;	/* the frames of @stack, callee first */
-	struct seg *segs;
+	struct id_vec sids;	/* the components of @stack's frames, callee first */
+	struct seg *segs;	/* each frame's ids in sids */
 	size_t nsegs, segs_alloc;
 	struct sbuf cur;	/* the frame being named */
-	struct sbuf key;
+	struct id_vec key;	/* a stack's ids, root first */
 	struct pending pend;
 
+	/* --inline and --srcline read more than the frame line: no frame cache */
+	bool use_cache;
+	struct name_table names;
+	struct frame_cache frames;
 	struct stack_table table;
 	struct inliner *inl;
 	struct ember_collapse_stats st;
@@ -86,6 +96,7 @@ struct ember_collapse *ember_collapse__new(const struct ember_collapse_opts *opt
 	c->opts.event_filter = NULL;
 	if (c->opts.show_inline && !(c->inl = inliner__new(c->opts.show_context)))
 		goto fail;
+	c->use_cache = !c->inl && !c->opts.srcline;
 	return c;
 fail:
 	ember_collapse__delete(c);
@@ -100,11 +111,14 @@ void ember_collapse__delete(struct ember_collapse *c)
 	sbuf_free(&c->partial);
 	sbuf_free(&c->pname);
 	sbuf_free(&c->filter);
-	sbuf_free(&c->segdata);
+	id_vec_free(&c->root_ids);
+	id_vec_free(&c->sids);
 	free(c->segs);
 	sbuf_free(&c->cur);
-	sbuf_free(&c->key);
+	id_vec_free(&c->key);
 	sbuf_free(&c->pend.data);
+	name_table_free(&c->names);
+	frame_cache_free(&c->frames);
 	stack_table_free(&c->table);
 	inliner__delete(c->inl);
 	free(c);
@@ -116,8 +130,8 @@ static bool pname_true(const struct ember_collapse *c)
 	return c->pname_set && c->pname.len && !(c->pname.len == 1 && c->pname.buf[0] == '0');
 }
 
-/* unshift @stack, one element (the frame in c->cur). */
-static int push_seg(struct ember_collapse *c)
+/* unshift @stack, one element: the frame whose components are sids[off..]. */
+static int push_seg_from(struct ember_collapse *c, size_t off)
 {
 	if (c->nsegs == c->segs_alloc) {
 		size_t alloc = c->segs_alloc ? c->segs_alloc * 2 : 64;
@@ -128,14 +142,31 @@ static int push_seg(struct ember_collapse *c)
 		c->segs = v;
 		c->segs_alloc = alloc;
 	}
-	c->segs[c->nsegs++] = (struct seg){ c->segdata.len, c->cur.len };
-	return sbuf_add(&c->segdata, c->cur.buf, c->cur.len);
+	c->segs[c->nsegs++] = (struct seg){ off, c->sids.nr - off };
+	return 0;
+}
+
+/* unshift @stack, the frame named in c->cur. */
+static int push_seg(struct ember_collapse *c)
+{
+	size_t off = c->sids.nr;
+
+	return name_table_split(&c->names, c->cur.buf, c->cur.len, &c->sids) ?:
+	       push_seg_from(c, off);
+}
+
+/* unshift @stack, a frame from the cache. */
+static int push_ids(struct ember_collapse *c, const uint32_t *ids, size_t n)
+{
+	size_t off = c->sids.nr;
+
+	return id_vec_add(&c->sids, ids, n) ?: push_seg_from(c, off);
 }
 
 static void clear_stack(struct ember_collapse *c)
 {
 	c->nsegs = 0;
-	sbuf_reset(&c->segdata);
+	c->sids.nr = 0;
 }
 
 /* A blank line: remember_stack(join(";", $pname, @stack), $m_period). */
@@ -145,13 +176,11 @@ static int end_sample(struct ember_collapse *c)
 
 	if (!pname_true(c))
 		return 0;
-	sbuf_reset(&c->key);
-	err = sbuf_add(&c->key, c->pname.buf, c->pname.len);
-	for (size_t i = c->nsegs; i-- > 0 && !err;) {
-		err = sbuf_addc(&c->key, ';');
-		err = err ?: sbuf_add(&c->key, c->segdata.buf + c->segs[i].off, c->segs[i].len);
-	}
-	err = err ?: stack_table_add(&c->table, c->key.buf, c->key.len, &c->period);
+	c->key.nr = 0;
+	err = id_vec_add(&c->key, c->root_ids.v, c->root_ids.nr);
+	for (size_t i = c->nsegs; i-- > 0 && !err;)
+		err = id_vec_add(&c->key, c->sids.v + c->segs[i].off, c->segs[i].len);
+	err = err ?: stack_table_add(&c->table, c->key.v, c->key.nr, &c->period);
 	if (err)
 		return err;
 	c->st.samples++;
@@ -195,7 +224,9 @@ static int header(struct ember_collapse *c, const char *l, size_t n,
 	else
 		c->period = (struct pnum){ .u = 1 };
 	sbuf_reset(&c->pname);
+	c->root_ids.nr = 0;
 	err = tidy_root(c->opts.include_pid, c->opts.include_tid, h->comm, pid, tid, &c->pname);
+	err = err ?: name_table_split(&c->names, c->pname.buf, c->pname.len, &c->root_ids);
 	c->pname_set = !err;
 	return err;
 }
@@ -282,10 +313,92 @@ static int frame(struct ember_collapse *c, const struct collapse_frame *f)
 	return advance_frame(c, p, NULL, 0);
 }
 
+/*
+ * A frame line met for the first time, whose names depend only on the
+ * text after its address (key): named as frame() would, then cached.
+ */
+static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, const char *key,
+		     size_t klen, uint64_t hash, bool java)
+{
+	struct span func = f->func, piece;
+	struct piece_iter it;
+	bool unknown = false;
+	size_t idx = 0, off;
+	int err;
+
+	sbuf_reset(&c->cur);
+	func.len = collapse_strip_offset(func.p, func.len);
+	if (func.len && func.p[0] == '(')
+		return frame_cache_add(&c->frames, key, klen, hash, java, NULL, 0);
+	piece_iter_init(&it, func.p, func.len);
+	while (piece_next(&it, &piece)) {
+		if (idx && (err = sbuf_addc(&c->cur, ';')))
+			return err;
+		err = tidy_piece(&c->tidy, java, piece, idx, f->pc, f->mod, &c->cur, &unknown);
+		if (err)
+			return err;
+		idx++;
+	}
+	if (!idx)
+		return frame_cache_add(&c->frames, key, klen, hash, java, NULL, 0);
+	off = c->sids.nr;
+	err = push_seg(c);
+	return err ?: frame_cache_add(&c->frames, key, klen, hash, java, c->sids.v + off,
+				      c->sids.nr - off);
+}
+
+/*
+ * A line that is not a header: a frame, or unrecognised. The names of a
+ * frame line depend on the text after its address, except when the
+ * address is part of the name (--addrs and [unknown]) or the regular
+ * expression backtracks into it (a symbol right after the address that
+ * starts with '('); only the other lines are cached, keyed by that text
+ * and whether the root is a Java one.
+ */
+static int frame_line(struct ember_collapse *c, const char *l, size_t n)
+{
+	bool live = pname_true(c), java = false;
+	const struct frame_entry *e;
+	struct collapse_frame f;
+	size_t a = 0, b, k = 0;
+	uint64_t hash = 0;
+
+	if (c->use_cache) {
+		while (a < n && cl_is_space(l[a]))
+			a++;
+		b = a;
+		while (b < n && cl_is_word(l[b]))
+			b++;
+		for (k = b; k < n && cl_is_space(l[k]); k++)
+			;
+		if (b == a)
+			goto slow;
+		java = live && is_java(c);
+		hash = collapse_hash(l + k, n - k);
+		e = frame_cache_find(&c->frames, l + k, n - k, hash, java);
+		if (e) {
+			if (!live || !e->nids)
+				return 0;
+			return push_ids(c, c->frames.ids.v + e->ids_off, e->nids);
+		}
+	}
+slow:
+	if (!collapse_parse_frame(l, n, &f)) {
+		c->st.unrecognized++;
+		diag(c, EMBER_COLLAPSE_UNRECOGNIZED, l, n);
+		return 0;
+	}
+	if (!live)
+		return 0;
+	if (c->use_cache && f.func.p == l + k &&
+	    !(c->opts.include_addrs && collapse_contains(f.func.p, f.func.len, "[unknown]")))
+		return new_frame(c, &f, l + k, n - k, hash, java);
+	return frame(c, &f);
+}
+
 int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 {
 	struct collapse_header h;
-	struct collapse_frame f;
 
 	c->lineno++;
 	c->st.lines++;
@@ -297,11 +410,7 @@ int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 		return end_sample(c);
 	if (collapse_parse_header(l, n, &h))
 		return header(c, l, n, &h);
-	if (collapse_parse_frame(l, n, &f))
-		return pname_true(c) ? frame(c, &f) : 0;
-	c->st.unrecognized++;
-	diag(c, EMBER_COLLAPSE_UNRECOGNIZED, l, n);
-	return 0;
+	return frame_line(c, l, n);
 }
 
 int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
@@ -341,19 +450,23 @@ int ember_collapse__end_file(struct ember_collapse *c)
 
 int ember_collapse__foreach(struct ember_collapse *c, ember_collapse_fn fn, void *ctx)
 {
-	size_t *idx = stack_table_sorted(&c->table);
+	struct sbuf text = { 0 };
+	struct stack_text *v = stack_table_sorted(&c->table, &c->names, &text);
 	int ret = 0;
 
-	if (!idx)
-		return errno ? -errno : 0;
+	if (!v) {
+		ret = errno ? -errno : 0;
+		sbuf_free(&text);
+		return ret;
+	}
 	for (size_t i = 0; i < c->table.nr && !ret; i++) {
-		const struct stack_entry *e = &c->table.v[idx[i]];
 		char num[PNUM_TEXT_MAX];
 
-		pnum_format(&e->count, num);
-		ret = fn(ctx, c->table.keys.buf + e->off, e->len, num);
+		pnum_format(&v[i].e->count, num);
+		ret = fn(ctx, text.buf + v[i].off, v[i].len, num);
 	}
-	free(idx);
+	free(v);
+	sbuf_free(&text);
 	return ret;
 }
 

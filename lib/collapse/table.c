@@ -4,120 +4,334 @@
 #include <string.h>
 #include "collapse/table.h"
 
-/* A word-at-a-time multiplicative hash: stacks are long, so bytewise hashing would dominate. */
-static uint64_t hash_bytes(const char *p, size_t n)
+/* Past this much key text the frame cache stops growing. */
+#define FRAME_CACHE_MAX_BYTES (64u << 20)
+
+static inline uint64_t load64(const unsigned char *p)
 {
-	const uint64_t m = 0x9e3779b97f4a7c15ull;
-	uint64_t h = 0x243f6a8885a308d3ull ^ (n * m);
+	uint64_t v;
 
-	while (n >= 8) {
-		uint64_t w;
-
-		memcpy(&w, p, 8);
-		h = (h ^ w) * m;
-		h ^= h >> 29;
-		p += 8;
-		n -= 8;
-	}
-	if (n) {
-		uint64_t w = 0;
-
-		memcpy(&w, p, n);
-		h = (h ^ w) * m;
-		h ^= h >> 29;
-	}
-	h *= m;
-	return h ^ (h >> 32);
+	memcpy(&v, p, 8);
+	return v;
 }
 
-static int grow_slots(struct stack_table *t)
+static inline uint64_t load32(const unsigned char *p)
 {
-	size_t nslots = t->nslots ? t->nslots * 2 : 1024;
-	uint32_t *slots;
+	uint32_t v;
 
-	if (nslots > UINT32_MAX)
-		return -ENOMEM;
-	slots = calloc(nslots, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr; i++) {
-		size_t s = t->v[i].hash & (nslots - 1);
+	memcpy(&v, p, 4);
+	return v;
+}
 
-		while (slots[s])
-			s = (s + 1) & (nslots - 1);
-		slots[s] = i + 1;
+/* The 128-bit product folded to 64 bits: one multiply mixes 16 bytes. */
+static inline uint64_t mum(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/*
+ * Every input line's key is hashed, so the hash must cost a few cycles
+ * per 16 bytes: the last block is read overlapping the one before instead
+ * of byte by byte (the length, mixed in, keeps keys apart).
+ */
+uint64_t collapse_hash(const void *p, size_t len)
+{
+	const uint64_t k1 = 0xa0761d6478bd642full, k2 = 0xe7037ed1a0b428dbull,
+		       k3 = 0x8ebc6af09c88c6e3ull;
+	const unsigned char *s = p, *end = s + len;
+	uint64_t h = 0x243f6a8885a308d3ull ^ len, x, y;
+
+	if (len > 16) {
+		for (size_t n = len; n > 16; n -= 16, s += 16)
+			h = mum(load64(s) ^ k1, load64(s + 8) ^ h);
+		x = load64(end - 16);
+		y = load64(end - 8);
+	} else if (len >= 8) {
+		x = load64(s);
+		y = load64(end - 8);
+	} else if (len >= 4) {
+		x = load32(s);
+		y = load32(end - 4);
+	} else {
+		x = len ? (uint64_t)s[0] << 16 | (uint64_t)s[len / 2] << 8 | s[len - 1] : 0;
+		y = 0;
 	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = nslots;
+	h = mum(x ^ k1, y ^ h ^ k2);
+	return mum(h ^ k3, len ^ k1);
+}
+
+int id_vec_add(struct id_vec *iv, const uint32_t *ids, size_t n)
+{
+	if (!n)
+		return 0;
+	if (n > iv->alloc - iv->nr) {
+		size_t alloc = iv->alloc ? iv->alloc : 64;
+		uint32_t *v;
+
+		while (alloc - iv->nr < n) {
+			if (alloc > (size_t)-1 / 2 / sizeof(*v))
+				return -ENOMEM;
+			alloc *= 2;
+		}
+		v = realloc(iv->v, alloc * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		iv->v = v;
+		iv->alloc = alloc;
+	}
+	memcpy(iv->v + iv->nr, ids, n * sizeof(*ids));
+	iv->nr += n;
 	return 0;
 }
 
-int stack_table_add(struct stack_table *t, const char *key, size_t len, const struct pnum *count)
+void id_vec_free(struct id_vec *iv)
 {
-	uint64_t h = hash_bytes(key, len);
-	struct stack_entry *e;
-	size_t s;
+	free(iv->v);
+	memset(iv, 0, sizeof(*iv));
+}
 
-	if ((t->nr + 1) * 4 > t->nslots * 3 && grow_slots(t))
+/*
+ * Makes room for one more entry in an index over nr entries (each
+ * starting with its uint64_t hash, stride bytes apart), keeping the load
+ * at most one half. 0 or -ENOMEM.
+ */
+static int hindex_reserve(struct hindex *ix, const void *entries, size_t stride, size_t nr)
+{
+	size_t nslots;
+	struct hslot *slots;
+
+	if (nr >= UINT32_MAX - 1)
 		return -ENOMEM;
-	for (s = h & (t->nslots - 1); t->slots[s]; s = (s + 1) & (t->nslots - 1)) {
-		e = &t->v[t->slots[s] - 1];
-		if (e->hash == h && e->len == len && !memcmp(t->keys.buf + e->off, key, len)) {
+	if ((nr + 1) * 2 <= ix->nslots)
+		return 0;
+	nslots = ix->nslots ? ix->nslots * 2 : 1024;
+	slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t h;
+		size_t s;
+
+		memcpy(&h, (const char *)entries + i * stride, sizeof(h));
+		for (s = h & (nslots - 1); slots[s].idx; s = (s + 1) & (nslots - 1))
+			;
+		slots[s] = (struct hslot){ (uint32_t)i + 1, (uint32_t)(h >> 32) };
+	}
+	free(ix->slots);
+	ix->slots = slots;
+	ix->nslots = nslots;
+	return 0;
+}
+
+/* Room for one more entry in *v (of *alloc, each size bytes). 0 or -ENOMEM. */
+static int reserve_entry(void **v, size_t *alloc, size_t nr, size_t size)
+{
+	size_t n;
+	void *p;
+
+	if (nr < *alloc)
+		return 0;
+	n = *alloc ? *alloc * 2 : 256;
+	if (n > (size_t)-1 / size)
+		return -ENOMEM;
+	p = realloc(*v, n * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*alloc = n;
+	return 0;
+}
+
+int name_table_intern(struct name_table *t, const char *str, size_t n, uint32_t *id)
+{
+	uint64_t h = collapse_hash(str, n);
+	uint32_t tag = h >> 32;
+	size_t s, mask;
+
+	if (hindex_reserve(&t->ix, t->v, sizeof(*t->v), t->nr))
+		return -ENOMEM;
+	mask = t->ix.nslots - 1;
+	for (s = h & mask; t->ix.slots[s].idx; s = (s + 1) & mask) {
+		const struct hslot *sl = &t->ix.slots[s];
+		const struct name_entry *e = &t->v[sl->idx - 1];
+
+		if (sl->tag == tag && e->len == n && !memcmp(t->text.buf + e->off, str, n)) {
+			*id = sl->idx - 1;
+			return 0;
+		}
+	}
+	if (reserve_entry((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
+		return -ENOMEM;
+	t->v[t->nr] = (struct name_entry){ .hash = h, .off = t->text.len, .len = n };
+	if (sbuf_add(&t->text, str, n))
+		return -ENOMEM;
+	*id = t->nr;
+	t->ix.slots[s] = (struct hslot){ (uint32_t)++t->nr, tag };
+	return 0;
+}
+
+int name_table_split(struct name_table *t, const char *s, size_t n, struct id_vec *ids)
+{
+	const char *end = s + n;
+
+	for (;;) {
+		const char *semi = memchr(s, ';', end - s);
+		const char *ce = semi ? semi : end;
+		uint32_t id;
+		int err = name_table_intern(t, s, ce - s, &id);
+
+		err = err ?: id_vec_add(ids, &id, 1);
+		if (err)
+			return err;
+		if (!semi)
+			return 0;
+		s = semi + 1;
+	}
+}
+
+void name_table_free(struct name_table *t)
+{
+	free(t->v);
+	free(t->ix.slots);
+	sbuf_free(&t->text);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct frame_entry *frame_cache_find(const struct frame_cache *fc, const char *key,
+					   size_t len, uint64_t hash, bool java)
+{
+	uint32_t tag = hash >> 32;
+	size_t mask, s;
+
+	if (!fc->ix.nslots)
+		return NULL;
+	mask = fc->ix.nslots - 1;
+	for (s = hash & mask; fc->ix.slots[s].idx; s = (s + 1) & mask) {
+		const struct hslot *sl = &fc->ix.slots[s];
+		const struct frame_entry *e = &fc->v[sl->idx - 1];
+
+		if (sl->tag == tag && e->key_len == len && e->java == java &&
+		    !memcmp(fc->keys.buf + e->key_off, key, len))
+			return e;
+	}
+	return NULL;
+}
+
+int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_t hash, bool java,
+		    const uint32_t *ids, uint32_t nids)
+{
+	size_t mask, s;
+
+	if (fc->keys.len + len > FRAME_CACHE_MAX_BYTES)
+		return 0;
+	if (hindex_reserve(&fc->ix, fc->v, sizeof(*fc->v), fc->nr) ||
+	    reserve_entry((void **)&fc->v, &fc->alloc, fc->nr, sizeof(*fc->v)))
+		return -ENOMEM;
+	mask = fc->ix.nslots - 1;
+	for (s = hash & mask; fc->ix.slots[s].idx; s = (s + 1) & mask)
+		;
+	fc->v[fc->nr] = (struct frame_entry){ .hash = hash, .key_off = fc->keys.len, .key_len = len,
+					      .ids_off = fc->ids.nr, .nids = nids, .java = java };
+	if (sbuf_add(&fc->keys, key, len) || id_vec_add(&fc->ids, ids, nids))
+		return -ENOMEM;
+	fc->ix.slots[s] = (struct hslot){ (uint32_t)++fc->nr, (uint32_t)(hash >> 32) };
+	return 0;
+}
+
+void frame_cache_free(struct frame_cache *fc)
+{
+	free(fc->v);
+	free(fc->ix.slots);
+	sbuf_free(&fc->keys);
+	id_vec_free(&fc->ids);
+	memset(fc, 0, sizeof(*fc));
+}
+
+int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, const struct pnum *count)
+{
+	uint64_t h = collapse_hash(ids, n * sizeof(*ids));
+	uint32_t tag = h >> 32;
+	struct stack_entry *e;
+	size_t s, mask;
+
+	if (hindex_reserve(&t->ix, t->v, sizeof(*t->v), t->nr))
+		return -ENOMEM;
+	mask = t->ix.nslots - 1;
+	for (s = h & mask; t->ix.slots[s].idx; s = (s + 1) & mask) {
+		const struct hslot *sl = &t->ix.slots[s];
+
+		e = &t->v[sl->idx - 1];
+		if (sl->tag == tag && e->len == n &&
+		    !memcmp(t->ids.v + e->off, ids, n * sizeof(*ids))) {
 			pnum_add(&e->count, count);
 			return 0;
 		}
 	}
-	if (t->nr == t->alloc) {
-		size_t alloc = t->alloc ? t->alloc * 2 : 256;
-		struct stack_entry *v = realloc(t->v, alloc * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		t->v = v;
-		t->alloc = alloc;
-	}
+	if (reserve_entry((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
+		return -ENOMEM;
 	e = &t->v[t->nr];
-	*e = (struct stack_entry){ .hash = h, .off = t->keys.len, .len = len };
-	if (sbuf_add(&t->keys, key, len))
+	*e = (struct stack_entry){ .hash = h, .off = t->ids.nr, .len = n };
+	if (id_vec_add(&t->ids, ids, n))
 		return -ENOMEM;
 	pnum_add(&e->count, count);
-	t->slots[s] = ++t->nr;
+	t->ix.slots[s] = (struct hslot){ (uint32_t)++t->nr, tag };
 	return 0;
 }
 
-static int cmp_keys(const void *a, const void *b, void *arg)
+static int cmp_texts(const void *a, const void *b, void *arg)
 {
-	const struct stack_table *t = arg;
-	const struct stack_entry *x = &t->v[*(const size_t *)a], *y = &t->v[*(const size_t *)b];
+	const char *text = arg;
+	const struct stack_text *x = a, *y = b;
 	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(t->keys.buf + x->off, t->keys.buf + y->off, n);
+	int c = memcmp(text + x->off, text + y->off, n);
 
 	if (c)
 		return c;
 	return x->len < y->len ? -1 : x->len > y->len;
 }
 
-size_t *stack_table_sorted(const struct stack_table *t)
+struct stack_text *stack_table_sorted(const struct stack_table *t, const struct name_table *names,
+				      struct sbuf *text)
 {
-	size_t *idx;
+	struct stack_text *v;
 
 	errno = 0;
 	if (!t->nr)
 		return NULL;
-	idx = malloc(t->nr * sizeof(*idx));
-	if (!idx)
+	v = malloc(t->nr * sizeof(*v));
+	if (!v)
 		return NULL;
-	for (size_t i = 0; i < t->nr; i++)
-		idx[i] = i;
-	qsort_r(idx, t->nr, sizeof(*idx), cmp_keys, (void *)t);
-	return idx;
+	if (sbuf_grow(text, 0)) {
+		free(v);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct stack_entry *e = &t->v[i];
+		size_t start = text->len;
+
+		for (size_t j = 0; j < e->len; j++) {
+			const struct name_entry *ne = &names->v[t->ids.v[e->off + j]];
+
+			if ((j && sbuf_addc(text, ';')) ||
+			    sbuf_add(text, names->text.buf + ne->off, ne->len)) {
+				free(v);
+				errno = ENOMEM;
+				return NULL;
+			}
+		}
+		v[i] = (struct stack_text){ start, text->len - start, e };
+	}
+	qsort_r(v, t->nr, sizeof(*v), cmp_texts, text->buf);
+	return v;
 }
 
 void stack_table_free(struct stack_table *t)
 {
 	free(t->v);
-	free(t->slots);
-	sbuf_free(&t->keys);
+	free(t->ix.slots);
+	id_vec_free(&t->ids);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,35 +1,134 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Distinct stacks and their counts: an open-addressing hash table over a key arena. */
+/*
+ * The collapser's hash tables, all open addressing over arenas:
+ *
+ * names   each distinct name component (text without ';') gets an id;
+ * frames  each distinct frame line (the text after its address) maps to
+ *         the component ids of the names it gives, so a line seen before
+ *         is neither parsed nor tidied again;
+ * stacks  distinct stacks keyed by their component ids, with their counts.
+ *
+ * A stack's text is its components joined by ';'. Since no component
+ * holds a ';', two id sequences are equal exactly when their texts are,
+ * so counting by ids counts as Perl's hash of joined strings does; the
+ * texts are built once, for the output.
+ */
 #ifndef EMBER_LIB_COLLAPSE_TABLE_H
 #define EMBER_LIB_COLLAPSE_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "collapse/count.h"
 #include "collapse/sbuf.h"
 
+/* A slot: 0 for empty, else the entry's index + 1, with 32 more bits of its hash to skip misses. */
+struct hslot {
+	uint32_t idx;
+	uint32_t tag;
+};
+
+struct hindex {
+	struct hslot *slots;
+	size_t nslots;
+};
+
+/* A word-at-a-time hash of any bytes. */
+uint64_t collapse_hash(const void *p, size_t n);
+
+/* A growable array of ids. */
+struct id_vec {
+	uint32_t *v;
+	size_t nr, alloc;
+};
+
+/* Appends n ids. 0 or -ENOMEM. */
+int id_vec_add(struct id_vec *iv, const uint32_t *ids, size_t n);
+void id_vec_free(struct id_vec *iv);
+
+struct name_entry {
+	uint64_t hash;
+	size_t off, len;	/* the text in the arena */
+};
+
+struct name_table {
+	struct name_entry *v;
+	size_t nr, alloc;
+	struct hindex ix;
+	struct sbuf text;
+};
+
+/* The id of the component [s, s+n) (no ';' in it), added if new. 0 or -ENOMEM. */
+int name_table_intern(struct name_table *t, const char *s, size_t n, uint32_t *id);
+/*
+ * Appends the ids of the components of [s, s+n), split at every ';'
+ * (empty components included: "a;;b" has three), to ids. 0 or -ENOMEM.
+ */
+int name_table_split(struct name_table *t, const char *s, size_t n, struct id_vec *ids);
+void name_table_free(struct name_table *t);
+
+struct frame_entry {
+	uint64_t hash;
+	size_t key_off;
+	size_t key_len;
+	size_t ids_off;
+	uint32_t nids;		/* 0: the line gives no frame */
+	bool java;
+};
+
+/* Lines whose name depends on the address are never added (see collapse.c). */
+struct frame_cache {
+	struct frame_entry *v;
+	size_t nr, alloc;
+	struct hindex ix;
+	struct sbuf keys;
+	struct id_vec ids;
+};
+
+/* The entry for key (the hash of key given, from collapse_hash) and java flag, or NULL. */
+const struct frame_entry *frame_cache_find(const struct frame_cache *fc, const char *key,
+					   size_t len, uint64_t hash, bool java);
+/*
+ * Adds a line not found by frame_cache_find(): it gives the components
+ * ids[0..nids). Past a size bound the cache stops growing (and says 0):
+ * hostile input with endless distinct lines costs time, not memory.
+ * 0 or -ENOMEM.
+ */
+int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_t hash, bool java,
+		    const uint32_t *ids, uint32_t nids);
+void frame_cache_free(struct frame_cache *fc);
+
 struct stack_entry {
 	uint64_t hash;
-	size_t off, len;	/* the key in the arena */
+	size_t off;		/* the ids in the table's arena */
+	size_t len;
 	struct pnum count;
 };
 
 struct stack_table {
 	struct stack_entry *v;	/* entries, in insertion order */
 	size_t nr, alloc;
-	uint32_t *slots;	/* 0: empty, else index + 1 into v */
-	size_t nslots;
-	struct sbuf keys;
+	struct hindex ix;
+	struct id_vec ids;
 };
 
-/* Adds count to the key's total (a new key starts at 0). 0 or -ENOMEM. */
-int stack_table_add(struct stack_table *t, const char *key, size_t len, const struct pnum *count);
+/* Adds count to the stack ids[0..n)'s total (a new stack starts at 0). 0 or -ENOMEM. */
+int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, const struct pnum *count);
+
+/* A stack's text, in the arena stack_table_sorted() fills. */
+struct stack_text {
+	size_t off, len;
+	const struct stack_entry *e;
+};
+
 /*
- * The entries sorted by key bytes, as Perl's sort { $a cmp $b }: a
- * malloc'd array of indexes into t->v (the caller frees it), NULL with
- * errno set on failure (or when empty, with errno 0).
+ * The stacks' texts (components of names joined by ';') written to text,
+ * sorted by bytes as Perl's sort { $a cmp $b }: a malloc'd array of
+ * t->nr entries (the caller frees it), NULL with errno set on failure (or
+ * when empty, with errno 0).
  */
-size_t *stack_table_sorted(const struct stack_table *t);
+struct stack_text *stack_table_sorted(const struct stack_table *t, const struct name_table *names,
+				      struct sbuf *text);
 void stack_table_free(struct stack_table *t);
 
 #endif
