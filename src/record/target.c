@@ -153,9 +153,26 @@ int record_target__maps(struct record *rec)
 		return cpu_map_error(cpu_wide ? o->cpu_list : NULL, errno);
 
 	errno = 0;
-	if (o->pid)
+	if (o->pid) {
 		rec->threads = ember_thread_map__new_pids(o->pid);
-	else if (o->tid)
+		/*
+		 * -u: one of the user's processes may exit between the listing
+		 * and here (perf's thread_map__new_by_uid() skips it): list again.
+		 */
+		for (int tries = 0; !rec->threads && errno == ESRCH && o->uid_pids && tries < 10;
+		     tries++) {
+			int ret;
+
+			free(rec->opts.uid_pids);
+			rec->opts.uid_pids = NULL;
+			rec->opts.pid = NULL;
+			ret = uid_pids(rec);
+			if (ret)
+				return ret;
+			errno = 0;
+			rec->threads = ember_thread_map__new_pids(o->pid);
+		}
+	} else if (o->tid)
 		rec->threads = ember_thread_map__new_tids(o->tid);
 	else if (cpu_wide)
 		rec->threads = ember_thread_map__new_any();
