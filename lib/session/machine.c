@@ -320,10 +320,19 @@ int ember_machine__process_exit(struct ember_machine *m, pid_t pid, pid_t tid)
 	return 0;
 }
 
-/* Lookups in the kernel image wait for machine__resolve_late() while its symbols are read. */
-static bool kernel_deferred(const struct ember_machine *m, const struct ember_dso *dso)
+/*
+ * Lookups in the kernel image wait for machine__resolve_late() while its
+ * symbols are being read; once the text is in, they are loaded and used
+ * at once (the rest of a long profile folds by symbol again).
+ */
+static bool kernel_deferred(struct ember_machine *m, const struct ember_dso *dso)
 {
-	return m->dsos.defer_kernel && dso->kind == DSO_KIND_KERNEL && !dso->loaded;
+	if (!m->dsos.defer_kernel || dso->kind != DSO_KIND_KERNEL || dso->loaded)
+		return false;
+	if (!dsos__prefetch_done(&m->dsos))
+		return true;
+	m->dsos.defer_kernel = false;
+	return false;
 }
 
 /*

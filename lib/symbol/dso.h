@@ -109,6 +109,8 @@ void dsos__exit(struct dsos *dsos);
  * when it reads that same file. 0, or -errno (nothing started).
  */
 int dsos__prefetch_kallsyms(struct dsos *dsos);
+/* True when no prefetch thread is reading (any more): taking its text will not wait. */
+bool dsos__prefetch_done(const struct dsos *dsos);
 /* Waits for the prefetch thread and drops what it read, if it was not used. */
 void dsos__prefetch_exit(struct dsos *dsos);
 /*

@@ -61,6 +61,7 @@ struct kallsyms_prefetch {
 	char *buf;		/* the file's text, owned until taken */
 	size_t len;
 	int err;		/* 0 or -errno of the open or a read */
+	int done;		/* set by the thread when it is through (atomic) */
 };
 
 static void *prefetch__run(void *arg)
@@ -100,7 +101,13 @@ static void *prefetch__run(void *arg)
 		p->len += n;
 	}
 	close(fd);
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+bool dsos__prefetch_done(const struct dsos *dsos)
+{
+	return !dsos->prefetch || __atomic_load_n(&dsos->prefetch->done, __ATOMIC_ACQUIRE);
 }
 
 int dsos__prefetch_kallsyms(struct dsos *dsos)
@@ -319,7 +326,7 @@ static void kallsyms__split(struct ember_dso *kernel, int64_t delta)
 			continue;
 		}
 		/* x86 PTI entry trampolines: perf drops them too. */
-		if (!strcmp(s.name, "__entry_SYSCALL_64_trampoline"))
+		if (s.name[0] == '_' && !strcmp(s.name, "__entry_SYSCALL_64_trampoline"))
 			continue;
 		s.start -= delta;
 		s.end -= delta;

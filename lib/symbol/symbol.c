@@ -109,15 +109,22 @@ static uint64_t roundup_page(uint64_t x)
 void symtab__fixup_end(struct symtab *t, bool is_kallsyms)
 {
 	struct ember_symbol *prev, *curr;
+	/* module-ness of prev and curr ("name\t[mod]"), each name scanned once */
+	bool prev_mod, curr_mod = false;
 
 	if (!t->nr)
 		return;
+	if (is_kallsyms)
+		curr_mod = strchr(t->syms[0].name, '[');
 	for (size_t i = 1; i < t->nr; i++) {
 		prev = &t->syms[i - 1];
 		curr = &t->syms[i];
+		prev_mod = curr_mod;
+		if (is_kallsyms)
+			curr_mod = strchr(curr->name, '[');
 		if (prev->end != prev->start)
 			continue;
-		if (is_kallsyms && !strchr(prev->name, '[') != !strchr(curr->name, '['))
+		if (is_kallsyms && prev_mod != curr_mod)
 			prev->end = roundup_page(prev->end + 4096);
 		else
 			prev->end = curr->start;
