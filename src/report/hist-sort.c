@@ -36,6 +36,8 @@ static int str_cmp(const char *a, const char *b)
 	return a == b ? 0 : strcmp(a, b);
 }
 
+static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep_entry *b);
+
 /* The output comparison of one dimension: > 0 puts a first (perf's fmt->sort). */
 static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_entry *a,
 		    const struct rep_entry *b)
@@ -98,6 +100,9 @@ static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_e
 	case REP_DIM_DSO_SIZE:
 		/* perf: the map's size, bigger first */
 		return field_cmp(b->map_size, a->map_size);
+	case REP_DIM_IPC_NULL:
+		/* perf sorts it by its comparison, the symbol's (address) one */
+		return dim_input(REP_DIM_SYM, b, a);
 	default:
 		return 0;
 	}
@@ -123,6 +128,7 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 	case REP_DIM_DSO_SIZE:
 		return field_cmp(a->map_size, b->map_size);
 	case REP_DIM_SYM:
+	case REP_DIM_IPC_NULL:	/* perf compares it as the symbol */
 		if (!a->sym && !b->sym)
 			return sign64((int64_t)(a->ip - b->ip));
 		if (!a->dso_name || !b->dso_name)

@@ -207,6 +207,9 @@ static uint64_t key_hash(const struct rep_hist *h, const struct rep_entry *k)
 		x = mix(x ^ (uint32_t)k->tid ^ 0x100000000ULL);
 	if (m & (1U << REP_DIM_CPU))
 		x = mix(x ^ (uint32_t)k->cpu ^ 0x200000000ULL);
+	/* ipc_null merges as the symbol does (perf's sort__sym_cmp) */
+	if (m & (1U << REP_DIM_IPC_NULL))
+		m |= 1U << REP_DIM_SYM;
 	if (m & ((1U << REP_DIM_DSO) | (1U << REP_DIM_SYM)))
 		x = mix(x ^ (uintptr_t)k->dso_name);
 	if (m & (1U << REP_DIM_SYMBOL_SIZE))
@@ -229,6 +232,8 @@ static bool key_eq(const struct rep_hist *h, const struct rep_entry *a, const st
 {
 	unsigned int m = h->mask;
 
+	if (m & (1U << REP_DIM_IPC_NULL))
+		m |= 1U << REP_DIM_SYM;
 	if ((m & (1U << REP_DIM_COMM)) && a->comm != b->comm)
 		return false;
 	if ((m & (1U << REP_DIM_PID)) && a->tid != b->tid)

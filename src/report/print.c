@@ -68,6 +68,8 @@ static const char *header_of(const struct rep_hist *h, enum rep_dim d)
 		return "Symbol size";
 	case REP_DIM_DSO_SIZE:
 		return "DSO size";
+	case REP_DIM_IPC_NULL:
+		return "IPC   [IPC Coverage]";
 	default:
 		return "";
 	}
@@ -235,6 +237,8 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 		if (e->sym)
 			return snprintf(buf, size, "%*d", w, (int)(e->sym_end - e->sym_start));
 		return snprintf(buf, size, "%*s", w, "unknown");
+	case REP_DIM_IPC_NULL:
+		return snprintf(buf, size, "%-*s", w, "-      -");
 	case REP_DIM_DSO_SIZE:
 		if (e->dso)
 			return snprintf(buf, size, "%*d", w, (int)e->map_size);

@@ -105,6 +105,7 @@ enum rep_dim {
 	REP_DIM_SOCKET,
 	REP_DIM_SYMBOL_SIZE,
 	REP_DIM_DSO_SIZE,
+	REP_DIM_IPC_NULL,	/* "IPC [IPC Coverage]" without branch data: "-" */
 	REP_DIM_NR,
 };
 

@@ -30,6 +30,7 @@ static const char *const dim_names[REP_DIM_NR] = {
 	[REP_DIM_SOCKET] = "socket",
 	[REP_DIM_SYMBOL_SIZE] = "symbol_size",
 	[REP_DIM_DSO_SIZE] = "dso_size",
+	[REP_DIM_IPC_NULL] = "ipc_null",
 };
 
 /* perf looks the key dimensions up before the overhead ones. */
@@ -37,7 +38,7 @@ static const enum rep_dim lookup_order[] = {
 	REP_DIM_PID,	      REP_DIM_COMM,		  REP_DIM_DSO,
 	REP_DIM_SYM,	      REP_DIM_PARENT,		  REP_DIM_CPU,
 	REP_DIM_SOCKET,	      REP_DIM_SYMBOL_SIZE,	  REP_DIM_DSO_SIZE,
-	REP_DIM_OVERHEAD,
+	REP_DIM_IPC_NULL,     REP_DIM_OVERHEAD,
 	REP_DIM_OVERHEAD_SYS, REP_DIM_OVERHEAD_US,	  REP_DIM_OVERHEAD_GUEST_SYS,
 	REP_DIM_OVERHEAD_GUEST_US, REP_DIM_OVERHEAD_CHILDREN, REP_DIM_SAMPLE,
 	REP_DIM_PERIOD,
@@ -154,6 +155,12 @@ int rep_layout__setup(struct rep_layout *l, const struct rep_layout_opts *o, cha
 				l->sort[l->nr_sort++] = REP_DIM_OVERHEAD;
 		}
 		err = add_list(l->sort, &l->nr_sort, keys, bad, badsz);
+		/*
+		 * perf report appends "ipc_null" to a --sort naming "symbol"
+		 * (not "sym"): the IPC columns, empty without branch data
+		 */
+		if (!err && o->sort_order && strstr(o->sort_order, "symbol"))
+			err = add_list(l->sort, &l->nr_sort, "ipc_null", bad, badsz);
 		if (!err && o->sort_order && !strncasecmp(o->sort_order, "sym", 3) &&
 		    !o->field_order)
 			l->first_sort_is_sym = true;
