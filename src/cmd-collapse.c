@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <ember/collapse.h>
 #include "builtin.h"
@@ -99,10 +102,44 @@ static void free_args(int argc, char **owned)
 	free(owned);
 }
 
+/*
+ * A regular file is mapped and fed whole: no copy from the page cache,
+ * which cost a tenth of the time. Returns 0 (fed up to the size it had,
+ * the file offset after it), 1 (not mapped: read it instead), 2 (fed, but
+ * the offset could not be moved: read no more) or -ENOMEM. The file is
+ * expected not to shrink while it is read, as with perf.data.
+ */
+static int feed_mapped(struct ember_collapse *c, int fd)
+{
+	struct stat st;
+	off_t pos;
+	char *map;
+	int err;
+
+	/* stdin redirected from a file may have been read partly already: start where it stands */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > SIZE_MAX ||
+	    (pos = lseek(fd, 0, SEEK_CUR)) < 0 || pos >= st.st_size)
+		return 1;
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return 1;
+	madvise(map, st.st_size, MADV_SEQUENTIAL);
+	err = ember_collapse__feed(c, map + pos, st.st_size - pos);
+	munmap(map, st.st_size);
+	if (err)
+		return err;
+	/* whatever was appended since is read on, as Perl's <> would */
+	return lseek(fd, st.st_size, SEEK_SET) == st.st_size ? 0 : 2;
+}
+
 /* Feeds one input; returns 0, 1 (could not read it, already reported) or -ENOMEM. */
 static int feed_fd(struct ember_collapse *c, int fd, const char *name, char *buf)
 {
-	for (;;) {
+	int mapped = feed_mapped(c, fd);
+
+	if (mapped < 0)
+		return mapped;
+	while (mapped != 2) {
 		ssize_t n = read(fd, buf, READ_CHUNK);
 		int err;
 
