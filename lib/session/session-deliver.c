@@ -275,6 +275,12 @@ out:
 	return ret;
 }
 
+static bool host_context(uint64_t ip)
+{
+	return ip < PERF_CONTEXT_MAX || ip == PERF_CONTEXT_HV || ip == PERF_CONTEXT_KERNEL ||
+	       ip == PERF_CONTEXT_USER;
+}
+
 int ember_session__callchain(struct ember_session *s, const struct ember_session_sample *ss,
 			     const struct ember_addr_location **chain)
 {
@@ -304,7 +310,13 @@ int ember_session__callchain_max(struct ember_session *s, const struct ember_ses
 	for (uint64_t i = 0; i < sample->callchain_nr && (!max || n < max); i++) {
 		uint64_t ip = sample->callchain[i];
 
-		switch (ember_callchain__context(ip, &cpumode)) {
+		/*
+		 * perf 6.1 knows only the host markers in a callchain: a guest
+		 * one (or a frame-pointer walk's garbage that looks like one,
+		 * as 0xfffffffffffff600 in a program built without frame
+		 * pointers) makes it discard the chain.
+		 */
+		switch (host_context(ip) ? ember_callchain__context(ip, &cpumode) : -EINVAL) {
 		case 1:
 			continue;
 		case 0:
