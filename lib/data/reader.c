@@ -216,6 +216,26 @@ static const struct perf_event_header *dc_next(struct ember_data_reader *r)
 	return data_reader_align(r, p);
 }
 
+/*
+ * The reader walks the mapping once, front to back: what lies behind it
+ * need not stay resident. Give those pages back every RELEASE_STEP bytes,
+ * so that reading a 1 GB file costs tens of MB of memory, not 1 GB of
+ * mapped pages. A later touch of a released page (a record still held by a
+ * consumer) reads it again from the page cache: nothing is lost.
+ */
+#define RELEASE_STEP (32u << 20)
+
+static void release_behind(struct ember_data_reader *r, uint64_t upto)
+{
+	uint64_t end;
+
+	if (!r->mem_mapped || upto < r->mem_released + RELEASE_STEP)
+		return;
+	end = upto & ~((uint64_t)sysconf(_SC_PAGESIZE) - 1);
+	madvise(r->mem + r->mem_released, end - r->mem_released, MADV_DONTNEED);
+	r->mem_released = end;
+}
+
 static int file_next(struct ember_data_reader *r, struct ember_data_record *rec)
 {
 	const uint8_t *p;
@@ -227,6 +247,7 @@ static int file_next(struct ember_data_reader *r, struct ember_data_record *rec)
 			r->truncated = true;
 		return 0;
 	}
+	release_behind(r, r->head);
 	p = r->mem + r->head;
 	size = get_u16(p + 6);
 	if (size < sizeof(struct perf_event_header))

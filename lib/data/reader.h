@@ -27,6 +27,7 @@ struct ember_data_reader {
 	uint8_t *mem;
 	size_t mem_len;
 	bool mem_mapped;		/* munmap (else free) */
+	uint64_t mem_released;		/* pages below this offset were given back */
 	uint64_t file_size;
 	int64_t mtime;
 
