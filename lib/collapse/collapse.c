@@ -62,6 +62,7 @@ struct ember_collapse {
 
 	/* --inline and --srcline read more than the frame line: no frame cache */
 	bool use_cache;
+	uint32_t prev_frame;	/* the cache entry of the last frame line (index + 1), 0 if none */
 	struct name_table names;
 	struct frame_cache frames;
 	struct stack_table table;
@@ -176,6 +177,7 @@ static int end_sample(struct ember_collapse *c)
 
 	if (!pname_true(c))
 		return 0;
+	c->prev_frame = 0;
 	c->key.nr = 0;
 	err = id_vec_add(&c->key, c->root_ids.v, c->root_ids.nr);
 	for (size_t i = c->nsegs; i-- > 0 && !err;)
@@ -198,6 +200,7 @@ static int header(struct ember_collapse *c, const char *l, size_t n,
 	bool have_period = false;
 	int err;
 
+	c->prev_frame = 0;
 	/* if (not $tid) { $tid = $pid; $pid = "?" } */
 	if (!tid.p || (tid.len == 1 && tid.p[0] == '0')) {
 		tid = pid;
@@ -329,7 +332,7 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
 	sbuf_reset(&c->cur);
 	func.len = collapse_strip_offset(func.p, func.len);
 	if (func.len && func.p[0] == '(')
-		return frame_cache_add(&c->frames, key, klen, hash, java, NULL, 0);
+		return frame_cache_add(&c->frames, key, klen, hash, java, NULL, 0, &c->prev_frame);
 	piece_iter_init(&it, func.p, func.len);
 	while (piece_next(&it, &piece)) {
 		if (idx && (err = sbuf_addc(&c->cur, ';')))
@@ -340,11 +343,11 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
 		idx++;
 	}
 	if (!idx)
-		return frame_cache_add(&c->frames, key, klen, hash, java, NULL, 0);
+		return frame_cache_add(&c->frames, key, klen, hash, java, NULL, 0, &c->prev_frame);
 	off = c->sids.nr;
 	err = push_seg(c);
 	return err ?: frame_cache_add(&c->frames, key, klen, hash, java, c->sids.v + off,
-				      c->sids.nr - off);
+				      c->sids.nr - off, &c->prev_frame);
 }
 
 /*
@@ -357,11 +360,13 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
  */
 static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 {
+	struct frame_cache *fc = &c->frames;
 	bool live = pname_true(c), java = false;
-	const struct frame_entry *e;
+	const struct frame_entry *e = NULL;
 	struct collapse_frame f;
 	size_t a = 0, b, k = 0;
 	uint64_t hash = 0;
+	uint32_t pred;
 
 	if (c->use_cache) {
 		while (a < n && cl_is_space(l[a]))
@@ -374,12 +379,21 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 		if (b == a)
 			goto slow;
 		java = live && is_java(c);
-		hash = collapse_hash(l + k, n - k);
-		e = frame_cache_find(&c->frames, l + k, n - k, hash, java);
+		pred = c->prev_frame ? fc->v[c->prev_frame - 1].next : fc->first;
+		if (pred && frame_entry_is(fc, &fc->v[pred - 1], l + k, n - k, java)) {
+			e = &fc->v[pred - 1];
+		} else {
+			hash = collapse_hash(l + k, n - k);
+			e = frame_cache_find(fc, l + k, n - k, hash, java);
+			if (e)
+				*(c->prev_frame ? &fc->v[c->prev_frame - 1].next : &fc->first) =
+					e - fc->v + 1;
+		}
 		if (e) {
+			c->prev_frame = e - fc->v + 1;
 			if (!live || !e->nids)
 				return 0;
-			return push_ids(c, c->frames.ids.v + e->ids_off, e->nids);
+			return push_ids(c, fc->ids.v + e->ids_off, e->nids);
 		}
 	}
 slow:
@@ -391,8 +405,15 @@ slow:
 	if (!live)
 		return 0;
 	if (c->use_cache && f.func.p == l + k &&
-	    !(c->opts.include_addrs && collapse_contains(f.func.p, f.func.len, "[unknown]")))
-		return new_frame(c, &f, l + k, n - k, hash, java);
+	    !(c->opts.include_addrs && collapse_contains(f.func.p, f.func.len, "[unknown]"))) {
+		uint32_t prev = c->prev_frame;
+		int err = new_frame(c, &f, l + k, n - k, hash, java);
+
+		if (!err && c->prev_frame)
+			*(prev ? &fc->v[prev - 1].next : &fc->first) = c->prev_frame;
+		return err;
+	}
+	c->prev_frame = 0;
 	return frame(c, &f);
 }
 

@@ -8,6 +8,18 @@
 #include <string.h>
 #include "collapse/parse.h"
 
+#define S CL_SPACE
+#define D (CL_DIGIT | CL_WORD)
+#define W CL_WORD
+const unsigned char collapse_ctype[256] = {
+	['\t'] = S, ['\n'] = S, ['\v'] = S, ['\f'] = S, ['\r'] = S, [' '] = S,
+	['0' ... '9'] = D,
+	['A' ... 'Z'] = W, ['a' ... 'z'] = W, ['_'] = W,
+};
+#undef S
+#undef D
+#undef W
+
 static bool has_at(const char *s, size_t n, size_t i, const char *lit)
 {
 	size_t l = strlen(lit);

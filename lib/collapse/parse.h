@@ -31,20 +31,28 @@ struct collapse_frame {
 	struct span pc, func, mod;
 };
 
-/* Perl's \s and \w on bytes (no locale, no UTF-8): ASCII only. */
+/*
+ * Perl's \s, \d and \w on bytes (no locale, no UTF-8): ASCII only. A
+ * table, since every line's address is scanned byte by byte.
+ */
+#define CL_SPACE 1
+#define CL_DIGIT 2
+#define CL_WORD 4
+extern const unsigned char collapse_ctype[256];
+
 static inline bool cl_is_space(unsigned char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return collapse_ctype[c] & CL_SPACE;
 }
 
 static inline bool cl_is_digit(unsigned char c)
 {
-	return c >= '0' && c <= '9';
+	return collapse_ctype[c] & CL_DIGIT;
 }
 
 static inline bool cl_is_word(unsigned char c)
 {
-	return cl_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return collapse_ctype[c] & CL_WORD;
 }
 
 bool collapse_parse_header(const char *l, size_t n, struct collapse_header *h);

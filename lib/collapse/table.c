@@ -212,18 +212,18 @@ const struct frame_entry *frame_cache_find(const struct frame_cache *fc, const c
 		const struct hslot *sl = &fc->ix.slots[s];
 		const struct frame_entry *e = &fc->v[sl->idx - 1];
 
-		if (sl->tag == tag && e->key_len == len && e->java == java &&
-		    !memcmp(fc->keys.buf + e->key_off, key, len))
+		if (sl->tag == tag && frame_entry_is(fc, e, key, len, java))
 			return e;
 	}
 	return NULL;
 }
 
 int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_t hash, bool java,
-		    const uint32_t *ids, uint32_t nids)
+		    const uint32_t *ids, uint32_t nids, uint32_t *ref)
 {
 	size_t mask, s;
 
+	*ref = 0;
 	if (fc->keys.len + len > FRAME_CACHE_MAX_BYTES)
 		return 0;
 	if (hindex_reserve(&fc->ix, fc->v, sizeof(*fc->v), fc->nr) ||
@@ -237,6 +237,7 @@ int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_
 	if (sbuf_add(&fc->keys, key, len) || id_vec_add(&fc->ids, ids, nids))
 		return -ENOMEM;
 	fc->ix.slots[s] = (struct hslot){ (uint32_t)++fc->nr, (uint32_t)(hash >> 32) };
+	*ref = fc->nr;
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "collapse/count.h"
 #include "collapse/sbuf.h"
 
@@ -73,6 +74,12 @@ struct frame_entry {
 	size_t key_len;
 	size_t ids_off;
 	uint32_t nids;		/* 0: the line gives no frame */
+	/*
+	 * The entry (index + 1, 0 for none) of the frame line that came right
+	 * after this one last time: callers repeat, so the next line is
+	 * tried against it before it is hashed and looked up.
+	 */
+	uint32_t next;
 	bool java;
 };
 
@@ -83,19 +90,44 @@ struct frame_cache {
 	struct hindex ix;
 	struct sbuf keys;
 	struct id_vec ids;
+	uint32_t first;		/* as next, for the first frame line of a sample */
 };
 
 /* The entry for key (the hash of key given, from collapse_hash) and java flag, or NULL. */
 const struct frame_entry *frame_cache_find(const struct frame_cache *fc, const char *key,
 					   size_t len, uint64_t hash, bool java);
+/* Whether the entry's key is [key, key+len) with the java flag given. */
+static inline bool frame_entry_is(const struct frame_cache *fc, const struct frame_entry *e,
+				  const char *key, size_t len, bool java)
+{
+	const char *k = fc->keys.buf + e->key_off;
+	uint64_t x, y;
+	size_t i;
+
+	if (e->key_len != len || e->java != java)
+		return false;
+	if (len < 8)
+		return !memcmp(k, key, len);
+	/* 8 bytes at a time, the last 8 overlapping: lines are short, a call to memcmp costs more */
+	for (i = 0; i + 8 < len; i += 8) {
+		memcpy(&x, k + i, 8);
+		memcpy(&y, key + i, 8);
+		if (x != y)
+			return false;
+	}
+	memcpy(&x, k + len - 8, 8);
+	memcpy(&y, key + len - 8, 8);
+	return x == y;
+}
+
 /*
  * Adds a line not found by frame_cache_find(): it gives the components
- * ids[0..nids). Past a size bound the cache stops growing (and says 0):
- * hostile input with endless distinct lines costs time, not memory.
- * 0 or -ENOMEM.
+ * ids[0..nids). *ref is set to the new entry's index + 1, or 0 when past
+ * a size bound the cache no longer grows (hostile input with endless
+ * distinct lines costs time, not memory). 0 or -ENOMEM.
  */
 int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_t hash, bool java,
-		    const uint32_t *ids, uint32_t nids);
+		    const uint32_t *ids, uint32_t nids, uint32_t *ref);
 void frame_cache_free(struct frame_cache *fc);
 
 struct stack_entry {
