@@ -62,7 +62,7 @@ struct ember_collapse {
 
 	/* --inline and --srcline read more than the frame line: no frame cache */
 	bool use_cache;
-	uint32_t prev_frame;	/* the cache entry of the last frame line (index + 1), 0 if none */
+	uint32_t prev_frame;	/* the cache record of the last frame line, 0 if none */
 	struct name_table names;
 	struct frame_cache frames;
 	struct stack_table table;
@@ -362,11 +362,10 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 {
 	struct frame_cache *fc = &c->frames;
 	bool live = pname_true(c), java = false;
-	const struct frame_entry *e = NULL;
 	struct collapse_frame f;
 	size_t a = 0, b, k = 0;
 	uint64_t hash = 0;
-	uint32_t pred;
+	uint32_t pred, ref;
 
 	if (c->use_cache) {
 		while (a < n && cl_is_space(l[a]))
@@ -379,21 +378,23 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 		if (b == a)
 			goto slow;
 		java = live && is_java(c);
-		pred = c->prev_frame ? fc->v[c->prev_frame - 1].next : fc->first;
-		if (pred && frame_entry_is(fc, &fc->v[pred - 1], l + k, n - k, java)) {
-			e = &fc->v[pred - 1];
+		pred = c->prev_frame ? frame_rec(fc, c->prev_frame)->next : fc->first;
+		if (pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, java)) {
+			ref = pred;
 		} else {
 			hash = collapse_hash(l + k, n - k);
-			e = frame_cache_find(fc, l + k, n - k, hash, java);
-			if (e)
-				*(c->prev_frame ? &fc->v[c->prev_frame - 1].next : &fc->first) =
-					e - fc->v + 1;
+			ref = frame_cache_find(fc, l + k, n - k, hash, java);
+			if (ref)
+				*(c->prev_frame ? &frame_rec(fc, c->prev_frame)->next : &fc->first) = ref;
 		}
-		if (e) {
-			c->prev_frame = e - fc->v + 1;
-			if (!live || !e->nids)
+		if (ref) {
+			const struct frame_rec *r = frame_rec(fc, ref);
+			uint32_t nids = r->nids & ~FRAME_REC_JAVA;
+
+			c->prev_frame = ref;
+			if (!live || !nids)
 				return 0;
-			return push_ids(c, fc->ids.v + e->ids_off, e->nids);
+			return push_ids(c, frame_rec_ids(r), nids);
 		}
 	}
 slow:
@@ -410,7 +411,7 @@ slow:
 		int err = new_frame(c, &f, l + k, n - k, hash, java);
 
 		if (!err && c->prev_frame)
-			*(prev ? &fc->v[prev - 1].next : &fc->first) = c->prev_frame;
+			*(prev ? &frame_rec(fc, prev)->next : &fc->first) = c->prev_frame;
 		return err;
 	}
 	c->prev_frame = 0;

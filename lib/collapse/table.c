@@ -199,54 +199,90 @@ void name_table_free(struct name_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-const struct frame_entry *frame_cache_find(const struct frame_cache *fc, const char *key,
-					   size_t len, uint64_t hash, bool java)
+static size_t frame_rec_size(const struct frame_rec *r)
+{
+	return sizeof(*r) + ((r->key_len + 3) & ~3u) + (r->nids & ~FRAME_REC_JAVA) * sizeof(uint32_t);
+}
+
+/* As hindex_reserve(), for the records of the arena (their hashes computed again). */
+static int frame_cache_reserve(struct frame_cache *fc)
+{
+	struct hindex ix = { 0 };
+	size_t mask;
+
+	if (fc->nr >= UINT32_MAX - 1)
+		return -ENOMEM;
+	if ((fc->nr + 1) * 2 <= fc->ix.nslots)
+		return 0;
+	ix.nslots = fc->ix.nslots ? fc->ix.nslots * 2 : 1024;
+	ix.slots = calloc(ix.nslots, sizeof(*ix.slots));
+	if (!ix.slots)
+		return -ENOMEM;
+	mask = ix.nslots - 1;
+	for (size_t off = 0; off < fc->arena.len;) {
+		const struct frame_rec *r = frame_rec(fc, off + 1);
+		uint64_t h = collapse_hash(r->key, r->key_len);
+		size_t s;
+
+		for (s = h & mask; ix.slots[s].idx; s = (s + 1) & mask)
+			;
+		ix.slots[s] = (struct hslot){ (uint32_t)off + 1, (uint32_t)(h >> 32) };
+		off += frame_rec_size(r);
+	}
+	free(fc->ix.slots);
+	fc->ix = ix;
+	return 0;
+}
+
+uint32_t frame_cache_find(const struct frame_cache *fc, const char *key, size_t len, uint64_t hash,
+			  bool java)
 {
 	uint32_t tag = hash >> 32;
 	size_t mask, s;
 
 	if (!fc->ix.nslots)
-		return NULL;
+		return 0;
 	mask = fc->ix.nslots - 1;
 	for (s = hash & mask; fc->ix.slots[s].idx; s = (s + 1) & mask) {
 		const struct hslot *sl = &fc->ix.slots[s];
-		const struct frame_entry *e = &fc->v[sl->idx - 1];
 
-		if (sl->tag == tag && frame_entry_is(fc, e, key, len, java))
-			return e;
+		if (sl->tag == tag && frame_rec_is(frame_rec(fc, sl->idx), key, len, java))
+			return sl->idx;
 	}
-	return NULL;
+	return 0;
 }
 
 int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_t hash, bool java,
 		    const uint32_t *ids, uint32_t nids, uint32_t *ref)
 {
-	size_t mask, s;
+	struct frame_rec hdr = { .key_len = len, .nids = nids | (java ? FRAME_REC_JAVA : 0) };
+	static const char pad[4];
+	size_t mask, s, off = fc->arena.len;
 
 	*ref = 0;
-	if (fc->keys.len + len > FRAME_CACHE_MAX_BYTES)
+	if (off + len > FRAME_CACHE_MAX_BYTES || nids >= FRAME_REC_JAVA)
 		return 0;
-	if (hindex_reserve(&fc->ix, fc->v, sizeof(*fc->v), fc->nr) ||
-	    reserve_entry((void **)&fc->v, &fc->alloc, fc->nr, sizeof(*fc->v)))
+	if (frame_cache_reserve(fc))
 		return -ENOMEM;
 	mask = fc->ix.nslots - 1;
 	for (s = hash & mask; fc->ix.slots[s].idx; s = (s + 1) & mask)
 		;
-	fc->v[fc->nr] = (struct frame_entry){ .hash = hash, .key_off = fc->keys.len, .key_len = len,
-					      .ids_off = fc->ids.nr, .nids = nids, .java = java };
-	if (sbuf_add(&fc->keys, key, len) || id_vec_add(&fc->ids, ids, nids))
+	if (sbuf_add(&fc->arena, &hdr, sizeof(hdr)) || sbuf_add(&fc->arena, key, len) ||
+	    sbuf_add(&fc->arena, pad, -len & 3) ||
+	    sbuf_add(&fc->arena, ids, nids * sizeof(*ids))) {
+		fc->arena.len = off;
 		return -ENOMEM;
-	fc->ix.slots[s] = (struct hslot){ (uint32_t)++fc->nr, (uint32_t)(hash >> 32) };
-	*ref = fc->nr;
+	}
+	fc->ix.slots[s] = (struct hslot){ (uint32_t)off + 1, (uint32_t)(hash >> 32) };
+	fc->nr++;
+	*ref = off + 1;
 	return 0;
 }
 
 void frame_cache_free(struct frame_cache *fc)
 {
-	free(fc->v);
+	sbuf_free(&fc->arena);
 	free(fc->ix.slots);
-	sbuf_free(&fc->keys);
-	id_vec_free(&fc->ids);
 	memset(fc, 0, sizeof(*fc));
 }
 

@@ -68,63 +68,73 @@ int name_table_intern(struct name_table *t, const char *s, size_t n, uint32_t *i
 int name_table_split(struct name_table *t, const char *s, size_t n, struct id_vec *ids);
 void name_table_free(struct name_table *t);
 
-struct frame_entry {
-	uint64_t hash;
-	size_t key_off;
-	size_t key_len;
-	size_t ids_off;
-	uint32_t nids;		/* 0: the line gives no frame */
+/*
+ * A cached frame line, in the cache's arena: this header, the key (the
+ * line's text after its address), then its component ids at the next
+ * multiple of 4. One record is one or two cache lines, all a hit needs.
+ */
+struct frame_rec {
+	uint32_t key_len;
+	uint32_t nids;		/* FRAME_REC_JAVA | the number of ids; 0 ids: no frame */
 	/*
-	 * The entry (index + 1, 0 for none) of the frame line that came right
-	 * after this one last time: callers repeat, so the next line is
-	 * tried against it before it is hashed and looked up.
+	 * The record (ref) of the frame line that came right after this one
+	 * last time, 0 for none: callers repeat, so the next line is tried
+	 * against it before it is hashed and looked up.
 	 */
 	uint32_t next;
-	bool java;
+	char key[];
 };
 
-/* Lines whose name depends on the address are never added (see collapse.c). */
+#define FRAME_REC_JAVA 0x80000000u
+
+/* Records are named by refs: their offset in the arena + 1 (0 is none). */
 struct frame_cache {
-	struct frame_entry *v;
-	size_t nr, alloc;
+	struct sbuf arena;
+	size_t nr;
 	struct hindex ix;
-	struct sbuf keys;
-	struct id_vec ids;
 	uint32_t first;		/* as next, for the first frame line of a sample */
 };
 
-/* The entry for key (the hash of key given, from collapse_hash) and java flag, or NULL. */
-const struct frame_entry *frame_cache_find(const struct frame_cache *fc, const char *key,
-					   size_t len, uint64_t hash, bool java);
-/* Whether the entry's key is [key, key+len) with the java flag given. */
-static inline bool frame_entry_is(const struct frame_cache *fc, const struct frame_entry *e,
-				  const char *key, size_t len, bool java)
+static inline struct frame_rec *frame_rec(const struct frame_cache *fc, uint32_t ref)
 {
-	const char *k = fc->keys.buf + e->key_off;
+	return (struct frame_rec *)(fc->arena.buf + ref - 1);
+}
+
+static inline const uint32_t *frame_rec_ids(const struct frame_rec *r)
+{
+	return (const uint32_t *)(r->key + ((r->key_len + 3) & ~3u));
+}
+
+/* Whether the record's key is [key, key+len) with the java flag given. */
+static inline bool frame_rec_is(const struct frame_rec *r, const char *key, size_t len, bool java)
+{
 	uint64_t x, y;
 	size_t i;
 
-	if (e->key_len != len || e->java != java)
+	if (r->key_len != len || !(r->nids & FRAME_REC_JAVA) != !java)
 		return false;
 	if (len < 8)
-		return !memcmp(k, key, len);
+		return !memcmp(r->key, key, len);
 	/* 8 bytes at a time, the last 8 overlapping: lines are short, a call to memcmp costs more */
 	for (i = 0; i + 8 < len; i += 8) {
-		memcpy(&x, k + i, 8);
+		memcpy(&x, r->key + i, 8);
 		memcpy(&y, key + i, 8);
 		if (x != y)
 			return false;
 	}
-	memcpy(&x, k + len - 8, 8);
+	memcpy(&x, r->key + len - 8, 8);
 	memcpy(&y, key + len - 8, 8);
 	return x == y;
 }
 
+/* The record for key (its hash given, from collapse_hash) and java flag, or 0. */
+uint32_t frame_cache_find(const struct frame_cache *fc, const char *key, size_t len, uint64_t hash,
+			  bool java);
 /*
  * Adds a line not found by frame_cache_find(): it gives the components
- * ids[0..nids). *ref is set to the new entry's index + 1, or 0 when past
- * a size bound the cache no longer grows (hostile input with endless
- * distinct lines costs time, not memory). 0 or -ENOMEM.
+ * ids[0..nids). *ref is set to the new record, or 0 when past a size
+ * bound the cache no longer grows (hostile input with endless distinct
+ * lines costs time, not memory). 0 or -ENOMEM.
  */
 int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_t hash, bool java,
 		    const uint32_t *ids, uint32_t nids, uint32_t *ref);
