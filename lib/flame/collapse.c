@@ -81,7 +81,16 @@ struct ember_flame_collapse {
 	struct inliner *inliner;
 	struct sbuf chain;
 	uint64_t nr_no_debuginfo;
+
+	/* Samples whose raw stack was folded before, and their leaf nodes. */
+	struct flame_rawstacks *raw;
+	uint64_t *key;
+	size_t alloc_key;
 };
+
+/* Words of a raw key before the callchain's; longer chains are not cached. */
+#define RAW_KEY_HEAD 5
+#define RAW_KEY_MAX_CHAIN 2048
 
 struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 						       const struct ember_flame_collapse_opts *opts)
@@ -116,6 +125,9 @@ struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
 	if (!c->slots)
 		goto fail;
+	/* A flame chart merges with the previous stack only: no leaf is reusable there. */
+	if (!fl->flamechart && !(c->raw = flame_rawstacks__new()))
+		goto fail;
 	return c;
 fail:
 	ember_flame_collapse__delete(c);
@@ -135,6 +147,8 @@ void ember_flame_collapse__delete(struct ember_flame_collapse *c)
 	free(c->ids);
 	free(c->stack);
 	free(c->buf);
+	free(c->key);
+	flame_rawstacks__delete(c->raw);
 	inliner__delete(c->inliner);
 	sbuf_free(&c->chain);
 	free(c);
@@ -726,6 +740,43 @@ static int stack_push(struct ember_flame_collapse *c, size_t *nr, uint32_t id)
 	return 0;
 }
 
+/*
+ * The words a sample's folded stack depends on: its root frame (comm,
+ * pid and tid as the options print them), the sample's cpumode and
+ * whether its callchain is used, the thread, the generation of the maps
+ * its addresses resolve in, its ip and its callchain as recorded. Two
+ * samples with equal words fold to the same stack. 0 when the sample is
+ * not worth a key (no thread, a root that depends on time or period, a
+ * chain too long).
+ */
+static size_t raw_key(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
+		      uint32_t root, bool callchain)
+{
+	const struct ember_sample *sm = ss->sample;
+	size_t nchain = callchain ? sm->callchain_nr : 0, n = 0;
+
+	if (!ss->thread || !c->last_root_set || nchain > RAW_KEY_MAX_CHAIN ||
+	    (nchain && !sm->callchain))
+		return 0;
+	if (RAW_KEY_HEAD + nchain > c->alloc_key) {
+		size_t alloc = RAW_KEY_HEAD + RAW_KEY_MAX_CHAIN;
+		uint64_t *key = realloc(c->key, alloc * sizeof(*key));
+
+		if (!key)
+			return 0;
+		c->key = key;
+		c->alloc_key = alloc;
+	}
+	c->key[n++] = (uint64_t)root | (uint64_t)ss->al.cpumode << 32 | (uint64_t)callchain << 40;
+	c->key[n++] = (uintptr_t)ss->thread;
+	c->key[n++] = ember_thread__maps_gen(ss->thread);
+	c->key[n++] = (uint64_t)sm->pid << 32 | sm->tid;
+	c->key[n++] = sm->ip;
+	if (nchain)
+		memcpy(&c->key[n], sm->callchain, nchain * sizeof(*c->key));
+	return n + nchain;
+}
+
 int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_session *s,
 				 const struct ember_session_sample *ss, enum ember_flame_side side)
 {
@@ -735,8 +786,9 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	bool tracepoint, java = false;
 	const char *name;
 	uint64_t period = 1, printed = 0;
-	size_t nr = 0;
-	uint32_t root;
+	size_t nr = 0, nkey = 0;
+	uint32_t root, leaf;
+	bool callchain;
 	int n, err;
 
 	if (!c || !s || !ss || !attr || !sample)
@@ -782,11 +834,21 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	err = root_frame(c, ss, !tracepoint, printed, &root, &java);
 	if (err)
 		return err < 0 ? err : 0;
+	callchain = attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN;
+	if (c->raw && flame_rawstacks__useful(c->raw) &&
+	    (nkey = raw_key(c, ss, root, callchain))) {
+		int64_t node = flame_rawstacks__find(c->raw, c->key, nkey);
+
+		if (node >= 0) {
+			err = flame_add_leaf(c->fl, (uint32_t)node, (double)period, 1, side);
+			return err ? err : 1;
+		}
+	}
 	err = stack_push(c, &nr, root);
 	if (err)
 		return err;
 
-	if (attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
+	if (callchain) {
 		n = ember_session__callchain(s, ss, &chain);
 		if (n == -ENOMEM)
 			return n;
@@ -816,6 +878,24 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	}
 	if (c->opts.frames != EMBER_FLAME_FRAMES_ALL && nr == 1)
 		return 0;
-	err = ember_flame__add(c->fl, c->stack, nr, (double)period, 1, side);
-	return err ? err : 1;
+	err = flame_add_path(c->fl, c->stack, nr, (double)period, 1, side, &leaf);
+	if (err)
+		return err;
+	/*
+	 * Kept for the next sample with these words, under the maps
+	 * generation the resolution ended in (looking up may have made the
+	 * kernel's maps). A chain voided by an unknown context marker is not
+	 * kept: each such sample is counted by the session.
+	 */
+	if (nkey && (n > 0 || !callchain || !sample->callchain_nr)) {
+		uint64_t gen = ember_thread__maps_gen(ss->thread);
+
+		if (gen == c->key[2] ||
+		    flame_rawstacks__find(c->raw, (c->key[2] = gen, c->key), nkey) < 0) {
+			err = flame_rawstacks__add(c->raw, c->key, nkey, leaf);
+			if (err)
+				return err;
+		}
+	}
+	return 1;
 }

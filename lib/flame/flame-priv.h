@@ -79,9 +79,28 @@ struct ember_flame {
 };
 
 /* flame.c */
+/*
+ * ember_flame__add() that also gives back the stack's leaf node
+ * (leaf_node may be NULL): outside a flame chart, a later
+ * flame_add_leaf() on it counts the same stack again without its path.
+ */
+int flame_add_path(struct ember_flame *fl, const uint32_t *frames, size_t nr, double value,
+		   uint64_t samples, enum ember_flame_side side, uint32_t *leaf_node);
+int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t samples,
+		   enum ember_flame_side side);
 uint64_t flame_hash(const void *data, size_t len, uint64_t seed);
 /* Sums value, before and samples up the tree (adds count only leaves). */
 void flame_sum(struct ember_flame *fl);
+
+/* rawstack.c: raw sample words -> the leaf node they folded to. */
+struct flame_rawstacks;
+struct flame_rawstacks *flame_rawstacks__new(void);
+void flame_rawstacks__delete(struct flame_rawstacks *r);
+/* Counts a lookup; false (and the table freed) once hits are too rare to pay. */
+bool flame_rawstacks__useful(struct flame_rawstacks *r);
+/* The node stored under key[0..n), or -1. */
+int64_t flame_rawstacks__find(struct flame_rawstacks *r, const uint64_t *key, size_t n);
+int flame_rawstacks__add(struct flame_rawstacks *r, const uint64_t *key, size_t n, uint32_t node);
 
 /* Name of a frame without its "_[k]"-style suffix: returns the length to show. */
 size_t flame_display_len(const char *name, size_t len);

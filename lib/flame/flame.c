@@ -326,10 +326,46 @@ static int path_reserve(uint32_t **v, size_t *alloc, size_t n)
 	return 0;
 }
 
+/* Counts value and samples at the leaf node (flame_add_path()'s end). */
+int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t samples,
+		   enum ember_flame_side side)
+{
+	struct flame_node *leaf;
+
+	if (node >= fl->nr_nodes || !isfinite(value) || value < 0)
+		return -EINVAL;
+	if ((side == EMBER_FLAME_BEFORE ? fl->total_before : fl->total) + value > EMBER_FLAME_MAX_COUNT)
+		return -ERANGE;
+	/*
+	 * Only the leaf counts now; the sums up the tree are made once, when
+	 * something reads them (flame_sum()): a sample costs no walk to the root.
+	 */
+	leaf = &fl->nodes[node];
+	if (side == EMBER_FLAME_BEFORE) {
+		fl->is_diff = true;
+		leaf->before_self += value;
+		fl->total_before += value;
+	} else {
+		if ((double)samples != floor(value))
+			fl->weighted = true;
+		leaf->self += value;
+		leaf->samples_self += samples;
+		fl->total += value;
+		fl->samples += samples;
+	}
+	fl->summed = false;
+	return 0;
+}
+
 int ember_flame__add(struct ember_flame *fl, const uint32_t *frames, size_t nr, double value,
 		     uint64_t samples, enum ember_flame_side side)
 {
-	struct flame_node *leaf;
+	return flame_add_path(fl, frames, nr, value, samples, side, NULL);
+}
+
+int flame_add_path(struct ember_flame *fl, const uint32_t *frames, size_t nr, double value,
+		   uint64_t samples, enum ember_flame_side side, uint32_t *leaf_node)
+{
 	uint32_t node = 0;
 	size_t i;
 	bool merging = true;
@@ -377,26 +413,9 @@ int ember_flame__add(struct ember_flame *fl, const uint32_t *frames, size_t nr, 
 	/* A shorter stack ends the previous path's deeper nodes. */
 	if (fl->flamechart)
 		fl->path_len = nr;
-
-	/*
-	 * Only the leaf counts now; the sums up the tree are made once, when
-	 * something reads them (flame_sum()): a sample costs no walk to the root.
-	 */
-	leaf = &fl->nodes[node];
-	if (side == EMBER_FLAME_BEFORE) {
-		fl->is_diff = true;
-		leaf->before_self += value;
-		fl->total_before += value;
-	} else {
-		if ((double)samples != floor(value))
-			fl->weighted = true;
-		leaf->self += value;
-		leaf->samples_self += samples;
-		fl->total += value;
-		fl->samples += samples;
-	}
-	fl->summed = false;
-	return 0;
+	if (leaf_node)
+		*leaf_node = node;
+	return flame_add_leaf(fl, node, value, samples, side);
 }
 
 void flame_sum(struct ember_flame *fl)
