@@ -82,9 +82,10 @@ static int check_options(struct stat_opts *o, int argc)
 		return usage_error("use either -p or -t, not both");
 	if ((c->pid || c->tid) && (c->system_wide || c->cpu_list))
 		return usage_error("-p/-t count processes, -a/-C count cpus: choose one");
-	if (c->run_count < 1)
-		return usage_error("-r needs a run count of 1 or more");
-	if (c->run_count > 1 && c->interval_ms)
+	/* As perf: -r 0 repeats the command until ^C, printing the counts of each run. */
+	if (c->run_count < 0)
+		return usage_error("-r needs a run count of 1 or more, or 0 to repeat until ^C");
+	if (c->run_count != 1 && c->interval_ms)
 		return usage_error("-I and -r cannot be used together");
 	if (c->interval_count && !c->interval_ms)
 		return usage_error("--interval-count needs -I");

@@ -81,7 +81,7 @@ void stat_output__summary(struct stat_run *r)
 	r->display.run_count = r->runs > 1 ? r->runs : 1;
 	/* perf shows the command's rusage only when it ran once, alone. */
 	f.show_rusage = r->argc > 0 && !r->target->cpu_wide && !r->target->has_task &&
-			r->display.run_count == 1;
+			r->display.run_count == 1 && r->config->run_count != 0;
 	stat_display__header(&r->display, r->target->what);
 	r->not_counted |= stat_print__counters(&p, NULL);
 	f.nmi_watchdog_hint = r->not_counted && nmi_watchdog_enabled();

@@ -125,6 +125,7 @@ static bool wait_delay(struct stat_run *r, struct run_state *rs)
 			if (rs->workload && sig.from_process)
 				kill(rs->wl.pid, sig.signo);
 			r->stop = true;
+			r->last_signal = sig.signo;
 			if (rs->workload)
 				continue;
 			r->stop_signal = sig.signo;
@@ -170,6 +171,7 @@ static void wait_loop(struct stat_run *r, struct run_state *rs)
 			break;
 		case STAT_WAKE_SIGNAL:
 			r->stop = true;
+			r->last_signal = sig.signo;
 			/* The command decides when to end; ember reports when it does. */
 			if (rs->workload) {
 				if (sig.from_process)
@@ -229,7 +231,8 @@ static int run_exit_code(const struct stat_run *r, const struct run_state *rs)
 
 	if (!rs->workload || rs->killed)
 		return 0;
-	if (WIFSIGNALED(status) && !r->config->quiet)
+	/* -r 0 ends with ^C killing the last run: that is no news. */
+	if (WIFSIGNALED(status) && !r->config->quiet && r->config->run_count != 0)
 		fprintf(stderr, "%s: %s\n", r->argv[0], strsignal(WTERMSIG(status)));
 	return ember_workload__exit_code(&rs->wl);
 }
@@ -343,8 +346,21 @@ static int run_once(struct stat_run *r, bool first)
 	return run_exit_code(r, &rs);
 }
 
+/* -r 0: after each run's counts, start the next one from zero. */
+static void reset_for_next_run(struct stat_run *r)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(r->evlist, pos)
+		stat_counter__reset_stats(stat_evsel(pos)->counter);
+	stat_shadow__reset(&r->shadow);
+	stat_stats__init(&r->walltime);
+	r->runs = 0;
+}
+
 int stat_run__all(struct stat_run *r)
 {
+	bool forever = r->config->run_count == 0;
 	int code = 0, err;
 
 	stat_shadow__init(&r->shadow);
@@ -354,16 +370,29 @@ int stat_run__all(struct stat_run *r)
 		fprintf(stderr, "ember stat: cannot set up signal handling: %s\n", strerror(-err));
 		return 1;
 	}
-	for (int i = 0; i < r->config->run_count; i++) {
-		if (r->config->verbose > 0 && r->config->run_count > 1)
+	for (int i = 0; forever || i < r->config->run_count; i++) {
+		if (r->config->verbose > 0 && r->config->run_count != 1)
 			fprintf(out_of(r), "[ ember stat: executing run #%d ... ]\n", i + 1);
 		code = run_once(r, i == 0);
 		if (code < 0) {
 			code = 1;
 			goto out;
 		}
-		if (r->exec_failed || r->stop)
+		if (r->exec_failed)
 			break;
+		if (r->stop) {
+			/* As perf: the run ^C cut short is not printed, and ^C is ember's end. */
+			if (forever) {
+				r->runs = 0;
+				r->stop_signal = r->last_signal;
+				code = 0;
+			}
+			break;
+		}
+		if (forever && r->runs) {
+			stat_output__summary(r);
+			reset_for_next_run(r);
+		}
 	}
 	if (r->runs && !r->config->interval_ms)
 		stat_output__summary(r);

@@ -36,6 +36,7 @@ struct stat_run {
 	bool not_counted;		/* a supported event never ran */
 	bool stop;			/* a signal or a limit ended the measurement */
 	int stop_signal;		/* SIGINT/SIGTERM that ended a run without a command */
+	int last_signal;		/* the last SIGINT/SIGTERM received, or 0 */
 	bool exec_failed;		/* the command could not be started */
 };
 

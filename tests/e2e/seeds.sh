@@ -241,6 +241,13 @@ if [ -z "${SEEDS_ONLY:-}" ]; then
 	else
 		skip unprivileged-list-tracepoint "no setpriv, or tracefs readable by nobody here"
 	fi
+	# perf stat -r 0: a block per run until ^C, then death by SIGINT (130).
+	start_line ember "$TMP/r0" "perf stat -r 0 -e task-clock sleep 0.1"
+	finish_lines 1 1 $lpid
+	expect_eq stat-repeat-forever-status "${rcs[$lpid]}" 130
+	n=$(grep -c 'Performance counter stats' "$TMP/r0/err")
+	if [ "$n" -ge 2 ]; then pass stat-repeat-forever-runs; else
+		fail stat-repeat-forever-runs "$n blocks: $(head -5 "$TMP/r0/err" | tr '\n' '|')"; fi
 	# Counts lost on a full disk: not exit 0, one line naming the error.
 	if [ -c /dev/full ]; then
 		"$EMBER" stat -o /dev/full -- true 2>"$TMP/full.err"
