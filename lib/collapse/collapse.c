@@ -17,6 +17,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <ember/collapse.h>
 #include "collapse/count.h"
 #include "collapse/inline.h"
@@ -350,6 +353,78 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
 				      c->sids.nr - off, &c->prev_frame);
 }
 
+#ifdef __SSE2__
+/* Bytes of v within [lo, hi], unsigned. */
+static inline __m128i in_range(__m128i v, char lo, char hi)
+{
+	return _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(lo)), v),
+			     _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(hi)), v));
+}
+
+/* Masks of the blanks (\s) and word bytes (\w) among the 16 at p. */
+static inline void classify16(const char *p, uint32_t *blank, uint32_t *word)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	__m128i w = _mm_or_si128(in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z'),
+				 in_range(v, '0', '9'));
+
+	w = _mm_or_si128(w, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+	*word = _mm_movemask_epi8(w);
+	*blank = _mm_movemask_epi8(
+		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), in_range(v, '\t', '\r')));
+}
+#endif
+
+/*
+ * The columns of a frame line: blanks up to a, the address (word bytes)
+ * up to b, blanks up to k. Every line is scanned so: 32 bytes are
+ * classified at once when the line has them, byte by byte otherwise.
+ */
+static void frame_columns(const char *l, size_t n, size_t *pa, size_t *pb, size_t *pk)
+{
+	size_t a = 0, b, k;
+
+#ifdef __SSE2__
+	if (n >= 32) {
+		uint32_t b0, w0, b1, w1, blank, word, m;
+
+		classify16(l, &b0, &w0);
+		classify16(l + 16, &b1, &w1);
+		blank = b0 | b1 << 16;
+		word = w0 | w1 << 16;
+		if (~blank) {
+			a = __builtin_ctz(~blank);
+			if (!(word >> a & 1)) {
+				*pa = *pb = *pk = a;
+				return;
+			}
+			m = ~word & (~0u << a);
+			if (m) {
+				b = __builtin_ctz(m);
+				m = ~blank & (~0u << b);
+				if (m) {
+					*pa = a;
+					*pb = b;
+					*pk = __builtin_ctz(m);
+					return;
+				}
+			}
+		}
+		a = 0;
+	}
+#endif
+	while (a < n && cl_is_space(l[a]))
+		a++;
+	b = a;
+	while (b < n && cl_is_word(l[b]))
+		b++;
+	for (k = b; k < n && cl_is_space(l[k]); k++)
+		;
+	*pa = a;
+	*pb = b;
+	*pk = k;
+}
+
 /*
  * A line that is not a header: a frame, or unrecognised. The names of a
  * frame line depend on the text after its address, except when the
@@ -368,13 +443,7 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 	uint32_t pred, ref;
 
 	if (c->use_cache) {
-		while (a < n && cl_is_space(l[a]))
-			a++;
-		b = a;
-		while (b < n && cl_is_word(l[b]))
-			b++;
-		for (k = b; k < n && cl_is_space(l[k]); k++)
-			;
+		frame_columns(l, n, &a, &b, &k);
 		if (b == a)
 			goto slow;
 		java = live && is_java(c);
@@ -472,22 +541,23 @@ int ember_collapse__end_file(struct ember_collapse *c)
 
 int ember_collapse__foreach(struct ember_collapse *c, ember_collapse_fn fn, void *ctx)
 {
+	size_t *idx = stack_table_sorted(&c->table, &c->names);
 	struct sbuf text = { 0 };
-	struct stack_text *v = stack_table_sorted(&c->table, &c->names, &text);
 	int ret = 0;
 
-	if (!v) {
-		ret = errno ? -errno : 0;
-		sbuf_free(&text);
-		return ret;
-	}
+	if (!idx)
+		return errno ? -errno : 0;
 	for (size_t i = 0; i < c->table.nr && !ret; i++) {
 		char num[PNUM_TEXT_MAX];
 
-		pnum_format(&v[i].e->count, num);
-		ret = fn(ctx, text.buf + v[i].off, v[i].len, num);
+		sbuf_reset(&text);
+		ret = stack_table_text(&c->table, &c->names, idx[i], &text) ?: sbuf_grow(&text, 0);
+		if (ret)
+			break;
+		pnum_format(&c->table.v[idx[i]].count, num);
+		ret = fn(ctx, text.buf, text.len, num);
 	}
-	free(v);
+	free(idx);
 	sbuf_free(&text);
 	return ret;
 }

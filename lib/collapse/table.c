@@ -317,52 +317,111 @@ int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, const 
 	return 0;
 }
 
-static int cmp_texts(const void *a, const void *b, void *arg)
+/*
+ * Sorting stacks without their texts. Between two texts the first
+ * difference lies in the first component where they differ, compared
+ * together with the byte after it: ';' when more follows, the end of the
+ * text otherwise (lower than any byte). A component holds no ';', so
+ * "name;" and "name<end>" strings, one of each per name, sort into ranks
+ * that compare as the texts would; a stack becomes its ranks, compared as
+ * numbers.
+ */
+struct name_key {
+	const char *s;
+	size_t len;
+	uint32_t id;
+	bool last;	/* ends the text, else ';' follows */
+};
+
+static int cmp_name_keys(const void *pa, const void *pb)
 {
-	const char *text = arg;
-	const struct stack_text *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(text + x->off, text + y->off, n);
+	const struct name_key *a = pa, *b = pb;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = n ? memcmp(a->s, b->s, n) : 0;
+	/* the byte after the common part: the end is -1, below every byte */
+	int ca, cb;
 
 	if (c)
 		return c;
+	ca = a->len > n ? (unsigned char)a->s[n] : a->last ? -1 : ';';
+	cb = b->len > n ? (unsigned char)b->s[n] : b->last ? -1 : ';';
+	return (ca > cb) - (ca < cb);
+}
+
+struct rank_sort {
+	const struct stack_table *t;
+	const uint32_t *ranks;	/* per stack, at its ids' offsets */
+};
+
+static int cmp_stacks(const void *pa, const void *pb, void *arg)
+{
+	const struct rank_sort *rs = arg;
+	const struct stack_entry *x = &rs->t->v[*(const size_t *)pa], *y = &rs->t->v[*(const size_t *)pb];
+	const uint32_t *a = rs->ranks + x->off, *b = rs->ranks + y->off;
+	size_t n = x->len < y->len ? x->len : y->len;
+
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
 	return x->len < y->len ? -1 : x->len > y->len;
 }
 
-struct stack_text *stack_table_sorted(const struct stack_table *t, const struct name_table *names,
-				      struct sbuf *text)
+size_t *stack_table_sorted(const struct stack_table *t, const struct name_table *names)
 {
-	struct stack_text *v;
+	struct name_key *keys = NULL;
+	uint32_t *rank = NULL, *ranks = NULL;
+	size_t *idx = NULL;
+	size_t nk = 2 * names->nr;
 
 	errno = 0;
 	if (!t->nr)
 		return NULL;
-	v = malloc(t->nr * sizeof(*v));
-	if (!v)
-		return NULL;
-	if (sbuf_grow(text, 0)) {
-		free(v);
+	keys = malloc(nk * sizeof(*keys));
+	rank = malloc(nk * sizeof(*rank));
+	ranks = malloc((t->ids.nr ? t->ids.nr : 1) * sizeof(*ranks));
+	idx = malloc(t->nr * sizeof(*idx));
+	if (!keys || !rank || !ranks || !idx) {
+		free(idx);
+		idx = NULL;
 		errno = ENOMEM;
-		return NULL;
+		goto out;
 	}
+	for (size_t i = 0; i < nk; i++) {
+		const struct name_entry *e = &names->v[i / 2];
+
+		keys[i] = (struct name_key){ names->text.buf + e->off, e->len, i / 2, i & 1 };
+	}
+	qsort(keys, nk, sizeof(*keys), cmp_name_keys);
+	for (size_t i = 0; i < nk; i++)
+		rank[2 * keys[i].id + keys[i].last] = i;
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct stack_entry *e = &t->v[i];
-		size_t start = text->len;
 
-		for (size_t j = 0; j < e->len; j++) {
-			const struct name_entry *ne = &names->v[t->ids.v[e->off + j]];
-
-			if ((j && sbuf_addc(text, ';')) ||
-			    sbuf_add(text, names->text.buf + ne->off, ne->len)) {
-				free(v);
-				errno = ENOMEM;
-				return NULL;
-			}
-		}
-		v[i] = (struct stack_text){ start, text->len - start, e };
+		for (size_t j = 0; j < e->len; j++)
+			ranks[e->off + j] = rank[2 * t->ids.v[e->off + j] + (j + 1 == e->len)];
+		idx[i] = i;
 	}
-	qsort_r(v, t->nr, sizeof(*v), cmp_texts, text->buf);
-	return v;
+	qsort_r(idx, t->nr, sizeof(*idx), cmp_stacks,
+		&(struct rank_sort){ .t = t, .ranks = ranks });
+out:
+	free(keys);
+	free(rank);
+	free(ranks);
+	return idx;
+}
+
+int stack_table_text(const struct stack_table *t, const struct name_table *names, size_t i,
+		     struct sbuf *out)
+{
+	const struct stack_entry *e = &t->v[i];
+
+	for (size_t j = 0; j < e->len; j++) {
+		const struct name_entry *ne = &names->v[t->ids.v[e->off + j]];
+
+		if ((j && sbuf_addc(out, ';')) || sbuf_add(out, names->text.buf + ne->off, ne->len))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 void stack_table_free(struct stack_table *t)

@@ -157,20 +157,16 @@ struct stack_table {
 /* Adds count to the stack ids[0..n)'s total (a new stack starts at 0). 0 or -ENOMEM. */
 int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, const struct pnum *count);
 
-/* A stack's text, in the arena stack_table_sorted() fills. */
-struct stack_text {
-	size_t off, len;
-	const struct stack_entry *e;
-};
-
 /*
- * The stacks' texts (components of names joined by ';') written to text,
- * sorted by bytes as Perl's sort { $a cmp $b }: a malloc'd array of
- * t->nr entries (the caller frees it), NULL with errno set on failure (or
- * when empty, with errno 0).
+ * The stacks in the order of their texts (components joined by ';') by
+ * bytes, as Perl's sort { $a cmp $b }: a malloc'd array of t->nr indexes
+ * into t->v (the caller frees it), NULL with errno set on failure (or
+ * when empty, with errno 0). The texts are not built to be compared.
  */
-struct stack_text *stack_table_sorted(const struct stack_table *t, const struct name_table *names,
-				      struct sbuf *text);
+size_t *stack_table_sorted(const struct stack_table *t, const struct name_table *names);
+/* Appends the text of stack t->v[i] to out. 0 or -ENOMEM. */
+int stack_table_text(const struct stack_table *t, const struct name_table *names, size_t i,
+		     struct sbuf *out);
 void stack_table_free(struct stack_table *t);
 
 #endif
