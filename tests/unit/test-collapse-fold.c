@@ -128,6 +128,39 @@ TEST(collapse_fold_quirks)
 		"ab;quote;ns::(anonymous namespace)::f;net/http.(*Client).Do 1\n");
 }
 
+/*
+ * The frame cache and the id-keyed stack table: the same output as the
+ * texts would give, whatever the names hold.
+ */
+TEST(collapse_fold_cache_and_ids)
+{
+	struct ember_collapse_opts o = { .sz = sizeof(o) };
+
+	/* a root holding ';' counts with the frames its text equals: "a;b" + "c" is "a" + "b;c" */
+	fold_is(t, &o, "a;b 1 1.0: 1 e:\n\t1 c (m)\n\nab 1 1.0: 2 e:\n\t1 x (m)\n\n"
+		       "a;b 1 1.0: 4 e:\n\t2 c+0x1 (m)\n\n",
+		"a;b;c 5\nab;x 2\n");
+	fold_is(t, &o, "a;b 1 1.0: 1 e:\n\t1 c (m)\n\naa 1 1.0: 2 e:\n\t1 b->c (m)\n\n",
+		"a;b;c 1\naa;b;c_[i] 2\n");
+	/* sorted by bytes across names: digits and '!' sort before ';', the end before all */
+	fold_is(t, &o, "ab 1 1.0: 1 e:\n\t1 x (m)\n\t1 foo (m)\n\nab 1 1.0: 1 e:\n\t1 foo1 (m)\n\n"
+		       "ab 1 1.0: 1 e:\n\t1 foo! (m)\n\nab 1 1.0: 1 e:\n\t1 foo (m)\n\n"
+		       "ab 1 1.0: 1 e:\n\t1 fo (m)\n\nab 1 1.0: 1 e:\n\t1 (x (m)\n\t1 a (m)\n\n",
+		"ab;a 1\nab;fo 1\nab;foo 1\nab;foo! 1\nab;foo1 1\nab;foo;x 1\n");
+	/* the same frame line under a java root and another names differently */
+	fold_is(t, &o, "java 1 1.0: 1 e:\n\t1 La/b (m)\n\nperl 1 1.0: 1 e:\n\t1 La/b (m)\n\n"
+		       "java 1 1.0: 1 e:\n\t2 La/b (m)\n\n",
+		"java;a/b 2\nperl;La/b 1\n");
+	/* --addrs: [unknown] takes the address, so lines differing only there stay apart */
+	o.include_addrs = true;
+	fold_is(t, &o, "ab 1 1.0: 1 e:\n\t10 [unknown] (/x/m)\n\nab 1 1.0: 1 e:\n\t20 [unknown] (/x/m)\n\n"
+		       "ab 1 1.0: 1 e:\n\t30 f (/x/m)\n\nab 1 1.0: 1 e:\n\t40 f (/x/m)\n\n",
+		"ab;[m <10>] 1\nab;[m <20>] 1\nab;f 2\n");
+	/* the regular expression backtracking into the address: "(" right after it */
+	o.include_addrs = false;
+	fold_is(t, &o, "ab 1 1.0: 1 e:\n\t12 (a)\n\t34 (a)\n\t5  (a)\n\n", "ab; ;4;2 1\n");
+}
+
 TEST(collapse_fold_srcline)
 {
 	struct ember_collapse_opts o = { .sz = sizeof(o), .srcline = true };
