@@ -171,6 +171,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	memcpy(rec.orig_argv, argv, (size_t)argc * sizeof(*argv));
 	rec.opts.evlist = rec.evlist;
+	rec.opts.synth = RECORD_SYNTH_ALL;
 
 	ret = record_options__parse(&rec, argc, argv);
 	if (ret >= 0)

@@ -588,6 +588,81 @@ static int opt_threads(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* --synth=no|all|task|mmap|cgroup[,...], as perf's parse_record_synth_option(). */
+static int opt_synth(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+	const char *p = arg;
+
+	if (unset) {
+		o->synth = RECORD_SYNTH_ALL;
+		return 0;
+	}
+	o->synth = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 2 && !strncmp(p, "no", 2))
+			o->synth = 0;
+		else if (len == 3 && !strncmp(p, "all", 3))
+			o->synth = RECORD_SYNTH_ALL;
+		else if (len == 4 && !strncmp(p, "task", 4))
+			o->synth |= RECORD_SYNTH_TASK;
+		else if (len == 4 && !strncmp(p, "mmap", 4))
+			o->synth |= RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP;
+		else if (len == 6 && !strncmp(p, "cgroup", 6))
+			o->synth |= RECORD_SYNTH_CGROUP;
+		else {
+			record_err("--synth takes no, all, task, mmap or cgroup, not '%.*s'",
+				   (int)len, p);
+			return -1;
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+/*
+ * --exclude-perf: the preceding -e tracepoints skip ember's own events, as
+ * perf's (a "common_pid != PID" filter joined to any --filter).
+ */
+static int opt_exclude_perf(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+	struct ember_evsel *pos;
+
+	if (unset)
+		return 0;
+	if (!o->last_glob) {
+		record_err("--exclude-perf option should follow a -e tracepoint option");
+		return -1;
+	}
+	for (pos = o->last_glob; pos; pos = pos->next) {
+		char *f;
+		int n;
+
+		if (pos->kind != EMBER_EVSEL_TRACEPOINT) {
+			record_err("--exclude-perf option should follow a -e tracepoint option "
+				   "('%s' is not a tracepoint)", ember_evsel__name(pos));
+			return -1;
+		}
+		if (pos->filter)
+			n = asprintf(&f, "(%s) && (common_pid != %d)", pos->filter, (int)getpid());
+		else
+			n = asprintf(&f, "common_pid != %d", (int)getpid());
+		if (n < 0 || ember_evsel__set_filter(pos, f)) {
+			if (n >= 0)
+				free(f);
+			record_err("out of memory");
+			return -1;
+		}
+		free(f);
+	}
+	return 0;
+}
+
 static int usage_error(const char *msg)
 {
 	record_err("%s (see 'ember record --help')", msg);
@@ -883,6 +958,26 @@ int record_options__parse(struct record *rec, int argc, const char **argv)
 		OPT_BOOLEAN(0, "aux-sample", &o->aux_sample,
 			    "Sample AUX area (needs an AUX area PMU)"),
 		OPT_BOOLEAN(0, "off-cpu", &o->off_cpu, "Enable off-cpu analysis"),
+		OPT_CALLBACK_NOARG(0, "exclude-perf", o, "don't record events from perf itself",
+				   opt_exclude_perf),
+		OPT_CALLBACK(0, "synth", o, "no|all|task|mmap|cgroup",
+			     "Fine-tune event synthesis: default=all", opt_synth),
+		OPT_STRING(0, "vmlinux", &o->vmlinux, "file",
+			   "vmlinux pathname (ember: kernel symbols come from kallsyms)"),
+		{ OPTION_INTEGER, 0, "aio", &o->aio, "n",
+		  "Use <n> control blocks in asynchronous trace writing mode (ember writes "
+		  "synchronously)", NULL, OPTF_OPTARG, "1" },
+		OPT_INTEGER(0, "num-thread-synthesize", &o->nr_threads_synthesize, "n",
+			    "number of threads to run for event synthesis (ember: one)"),
+		OPT_BOOLEAN(0, "timestamp-boundary", &o->timestamp_boundary,
+			    "Record timestamp boundary (time of first/last samples)"),
+		{ OPTION_STRING, 0, "debuginfod", &o->debuginfod, "debuginfod urls",
+		  "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls",
+		  NULL, OPTF_OPTARG, "system" },
+		OPT_STRING(0, "clang-path", &o->clang_path, "clang path",
+			   "clang binary to use for compiling BPF scriptlets (unused)"),
+		OPT_STRING(0, "clang-opt", &o->clang_opt, "clang options",
+			   "options passed to clang when compiling BPF scriptlets (unused)"),
 		OPT_END(),
 	};
 	int n;

@@ -17,6 +17,12 @@
 #include "synth/buildids.h"
 #include "record/signals.h"
 
+/* --synth: which records describe the machine before the samples (perf's PERF_SYNTH_*). */
+#define RECORD_SYNTH_TASK	(1u << 0)
+#define RECORD_SYNTH_MMAP	(1u << 1)
+#define RECORD_SYNTH_CGROUP	(1u << 2)
+#define RECORD_SYNTH_ALL	(RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP | RECORD_SYNTH_CGROUP)
+
 #define RECORD_DEFAULT_FREQ	4000
 #define RECORD_DEFAULT_OUTPUT	"perf.data"
 /* perf's default ring buffer for root: 512 KiB of data per cpu. */
@@ -83,6 +89,16 @@ struct record_opts {
 	int realtime_prio;		/* -r: SCHED_FIFO priority, 0 off */
 	bool dry_run, threads_given, tail_synthesize, overwrite, timestamp_filename;
 	bool kcore, snapshot, aux_sample, off_cpu;
+	/*
+	 * Accepted for perf's command lines; ember needs nothing from them: one
+	 * writer thread (--aio, --num-thread-synthesize), kernel symbols from
+	 * kallsyms at report time (--vmlinux), the sample-time feature always
+	 * written (--timestamp-boundary), no BPF compilation (--clang-*).
+	 */
+	const char *vmlinux, *debuginfod, *clang_path, *clang_opt;
+	int aio, nr_threads_synthesize;
+	bool timestamp_boundary;
+	unsigned int synth;		/* --synth: RECORD_SYNTH_* bits */
 	const char *cgroup;		/* -G: refused (needs cgroup-fd opens) */
 	const char *uid;		/* -u: the user whose processes to record */
 	char *uid_pids;			/* ... as a pid list; owned */

@@ -176,6 +176,9 @@ static int tasks(struct record *rec, struct ember_synth *s)
 	int nr = ember_thread_map__nr(rec->threads), err;
 	pid_t *tids;
 
+	/* --synth=no (or cgroup alone): the tasks that exist are not described */
+	if (!(o->synth & (RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP)))
+		return 0;
 	if (o->system_wide || o->cpu_list) {
 		err = ember_synth__all_processes(s);
 		return err ? synth_error(rec, "cannot read the processes in /proc", err) : 0;
@@ -224,7 +227,8 @@ static int cgroups(struct record *rec, struct ember_synth *s)
 	char mount[4096];
 	int err;
 
-	if (!rec->opts.all_cgroups || ember_synth__cgroup_mount(mount, sizeof(mount)))
+	if (!rec->opts.all_cgroups || !(rec->opts.synth & RECORD_SYNTH_CGROUP) ||
+	    ember_synth__cgroup_mount(mount, sizeof(mount)))
 		return 0;
 	err = ember_synth__cgroups(s, mount);
 	if (err && !rec->write_err && !rec->opts.quiet) {
