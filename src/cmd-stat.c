@@ -29,6 +29,9 @@ static const char *const stat_usage[] = {
 /* Option values that only matter while parsing. */
 struct stat_opts {
 	struct stat_config config;
+	const char *metrics;		/* -M: ember has no metrics */
+	bool topdown, transaction, smi_cost, iostat;
+	bool per_core, per_socket, per_die, per_node;
 	bool no_aggr, per_thread, json, group, all_user, all_kernel;
 	bool big_num_given;
 };
@@ -70,12 +73,40 @@ static int usage_error(const char *msg)
 }
 
 /* Check option combinations and derive the modes. Returns 0 or an exit code. */
+static int stat_fail(const char *msg)
+{
+	fprintf(stderr, "ember stat: %s\n", msg);
+	return 1;
+}
+
 static int check_options(struct stat_opts *o, int argc)
 {
 	struct stat_config *c = &o->config;
 
 	if (o->json && c->csv_sep)
 		return usage_error("-x and -j cannot be used together");
+	/* What needs a PMU this machine lacks, refused in one line as perf refuses it. */
+	if (o->topdown)
+		return stat_fail("--topdown needs the CPU's topdown events (Intel slots and "
+				 "topdown-*); this machine has no hardware PMU");
+	if (o->transaction)
+		return stat_fail("-T/--transaction needs the CPU's transactional memory events "
+				 "(Intel TSX cpu/tx-start/ ...); this machine has no hardware PMU");
+	if (o->smi_cost)
+		return stat_fail("--smi-cost needs the cpu PMU's freeze_on_smi and the msr/smi/ "
+				 "counter (Intel); this machine has neither");
+	if (o->iostat)
+		return stat_fail("--iostat needs Intel's IIO uncore PMUs (uncore_iio_*); this "
+				 "machine has none");
+	if (o->per_core || o->per_socket || o->per_die || o->per_node)
+		return stat_fail("--per-core, --per-socket, --per-die and --per-node are not "
+				 "implemented yet; -a -A (--per-cpu) prints a line per cpu");
+	if (o->metrics) {
+		/* As perf for a metric it does not know: say so and count the events. */
+		if (!c->quiet)
+			fprintf(stderr, "ember stat: cannot find metric or group '%s': ember has no "
+				"metrics (they are formulas over hardware PMU events)\n", o->metrics);
+	}
 	if (c->csv_sep && o->big_num_given && c->big_num)
 		return usage_error("-B option not supported with -x");
 	if (c->pid && c->tid)
@@ -244,6 +275,23 @@ int cmd_stat(int argc, const char **argv)
 		OPT_INTEGER('r', "repeat", &c->run_count, "n",
 			    "repeat command and print average + stddev"),
 		OPT_BOOLEAN('S', "sync", &c->sync, "call sync() before starting a run"),
+		OPT_STRING(0, "pre", &c->pre_cmd, "command",
+			   "command to run prior to the measured command"),
+		OPT_STRING(0, "post", &c->post_cmd, "command",
+			   "command to run after to the measured command"),
+		OPT_STRING('M', "metrics", &o.metrics, "metric/metric group list",
+			   "monitor specified metrics or metric groups (ember has none)"),
+		OPT_BOOLEAN(0, "topdown", &o.topdown,
+			    "measure top-down statistics (needs a hardware PMU)"),
+		OPT_BOOLEAN('T', "transaction", &o.transaction,
+			    "hardware transaction statistics (needs a hardware PMU)"),
+		OPT_BOOLEAN(0, "smi-cost", &o.smi_cost, "measure SMI cost (needs a hardware PMU)"),
+		OPT_BOOLEAN(0, "iostat", &o.iostat,
+			    "measure I/O performance metrics (needs Intel IIO PMUs)"),
+		OPT_BOOLEAN(0, "per-socket", &o.per_socket, "aggregate counts per processor socket"),
+		OPT_BOOLEAN(0, "per-die", &o.per_die, "aggregate counts per processor die"),
+		OPT_BOOLEAN(0, "per-core", &o.per_core, "aggregate counts per physical processor core"),
+		OPT_BOOLEAN(0, "per-node", &o.per_node, "aggregate counts per numa node"),
 		OPT_BOOLEAN('n', "null", &c->null_run, "null run - dont start any counters"),
 		OPT_INCR('d', "detailed", &c->detailed,
 			 "detailed run - start a lot of events"),

@@ -40,6 +40,8 @@ struct stat_config {
 	unsigned int timeout_ms;	/* --timeout */
 	int delay_ms;			/* -D: counting starts this late */
 	bool sync;			/* -S: sync() before each run */
+	const char *pre_cmd;		/* --pre: run by the shell before each run */
+	const char *post_cmd;		/* --post: ... and after it */
 
 	/* How it is printed. */
 	enum stat_aggr_mode aggr_mode;

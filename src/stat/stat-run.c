@@ -278,6 +278,16 @@ static int run_once(struct stat_run *r, bool first)
 
 	if (c->sync)
 		sync();
+	/* As perf: --pre runs by the shell before each run; its failure ends ember stat. */
+	if (c->pre_cmd) {
+		int st = system(c->pre_cmd);
+
+		if (st) {
+			fprintf(stderr, "ember stat: --pre '%s' failed (status %d)\n", c->pre_cmd,
+				WIFEXITED(st) ? WEXITSTATUS(st) : st);
+			return -1;
+		}
+	}
 	if (rs.workload) {
 		err = ember_workload__prepare(&rs.wl, r->argv);
 		if (err) {
@@ -343,6 +353,15 @@ static int run_once(struct stat_run *r, bool first)
 	stat_stats__update(&r->walltime, (double)(rs.t1 - rs.t0));
 	stat_graveyard__bury(&r->graveyard, r->evlist);
 	r->runs++;
+	if (c->post_cmd) {
+		int st = system(c->post_cmd);
+
+		if (st) {
+			fprintf(stderr, "ember stat: --post '%s' failed (status %d)\n", c->post_cmd,
+				WIFEXITED(st) ? WEXITSTATUS(st) : st);
+			return -1;
+		}
+	}
 	return run_exit_code(r, &rs);
 }
 
