@@ -71,6 +71,10 @@ struct ember_flame_collapse {
 	/* Last answers, for runs of the same dso and the same thread. */
 	const void *last_dso;
 	bool last_dso_set, last_dso_odd;
+	/* Whether the last user dso seen is JIT code (a search of its name). */
+	const void *jit_dso;
+	const char *jit_name;
+	bool jit_set, jit_is;
 	const char *last_comm;
 	uint32_t last_pid, last_tid, last_root;
 	bool last_java, last_root_set;
@@ -84,13 +88,11 @@ struct ember_flame_collapse {
 
 	/* Samples whose raw stack was folded before, and their leaf nodes. */
 	struct flame_rawstacks *raw;
-	uint64_t *key;
-	size_t alloc_key;
+	uint64_t key[FLAME_RAW_KEY_MAX];
 };
 
-/* Words of a raw key before the callchain's; longer chains are not cached. */
+/* Words of a raw key before the callchain's. */
 #define RAW_KEY_HEAD 5
-#define RAW_KEY_MAX_CHAIN 2048
 
 struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 						       const struct ember_flame_collapse_opts *opts)
@@ -147,7 +149,6 @@ void ember_flame_collapse__delete(struct ember_flame_collapse *c)
 	free(c->ids);
 	free(c->stack);
 	free(c->buf);
-	free(c->key);
 	flame_rawstacks__delete(c->raw);
 	inliner__delete(c->inliner);
 	sbuf_free(&c->chain);
@@ -701,13 +702,21 @@ static bool event_matches(const char *want, const char *name)
 	return strspn(name + n + 1, "ukhpPGHISDWe") == strlen(name + n + 1);
 }
 
-static enum ember_flame_kind cpumode_kind(const struct ember_addr_location *al)
+static enum ember_flame_kind cpumode_kind(struct ember_flame_collapse *c,
+					  const struct ember_addr_location *al)
 {
 	if (al->cpumode == PERF_RECORD_MISC_KERNEL || al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
 		return EMBER_FLAME_KERNEL;
-	if (al->dso_name && jit_dso(al->dso_name))
-		return EMBER_FLAME_JIT;
-	return EMBER_FLAME_USER;
+	if (!al->dso_name)
+		return EMBER_FLAME_USER;
+	/* Entries come in runs of one dso: its name is searched once a run. */
+	if (!c->jit_set || al->dso != c->jit_dso || al->dso_name != c->jit_name) {
+		c->jit_dso = al->dso;
+		c->jit_name = al->dso_name;
+		c->jit_set = true;
+		c->jit_is = jit_dso(al->dso_name);
+	}
+	return c->jit_is ? EMBER_FLAME_JIT : EMBER_FLAME_USER;
 }
 
 static bool keep_frame(const struct ember_flame_collapse *c, const struct ember_addr_location *al)
@@ -755,18 +764,9 @@ static size_t raw_key(struct ember_flame_collapse *c, const struct ember_session
 	const struct ember_sample *sm = ss->sample;
 	size_t nchain = callchain ? sm->callchain_nr : 0, n = 0;
 
-	if (!ss->thread || !c->last_root_set || nchain > RAW_KEY_MAX_CHAIN ||
+	if (!ss->thread || !c->last_root_set || RAW_KEY_HEAD + nchain > FLAME_RAW_KEY_MAX ||
 	    (nchain && !sm->callchain))
 		return 0;
-	if (RAW_KEY_HEAD + nchain > c->alloc_key) {
-		size_t alloc = RAW_KEY_HEAD + RAW_KEY_MAX_CHAIN;
-		uint64_t *key = realloc(c->key, alloc * sizeof(*key));
-
-		if (!key)
-			return 0;
-		c->key = key;
-		c->alloc_key = alloc;
-	}
 	c->key[n++] = (uint64_t)root | (uint64_t)ss->al.cpumode << 32 | (uint64_t)callchain << 40;
 	c->key[n++] = (uintptr_t)ss->thread;
 	c->key[n++] = ember_thread__maps_gen(ss->thread);
@@ -787,6 +787,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	const char *name;
 	uint64_t period = 1, printed = 0;
 	size_t nr = 0, nkey = 0;
+	uint64_t hash = 0;
 	uint32_t root, leaf;
 	bool callchain;
 	int n, err;
@@ -835,9 +836,11 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	if (err)
 		return err < 0 ? err : 0;
 	callchain = attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN;
-	if (c->raw && flame_rawstacks__useful(c->raw) &&
-	    (nkey = raw_key(c, ss, root, callchain))) {
-		int64_t node = flame_rawstacks__find(c->raw, c->key, nkey);
+	if (c->raw && (nkey = raw_key(c, ss, root, callchain))) {
+		int64_t node;
+
+		hash = flame_rawstacks__hash(c->key, nkey);
+		node = flame_rawstacks__find(c->raw, c->key, nkey, hash);
 
 		if (node >= 0) {
 			err = flame_add_leaf(c->fl, (uint32_t)node, (double)period, 1, side);
@@ -867,7 +870,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 
 		if (!keep_frame(c, &chain[i]))
 			continue;
-		err = entry_lookup(c, &chain[i], cpumode_kind(&chain[i]), java, &first, &cnt);
+		err = entry_lookup(c, &chain[i], cpumode_kind(c, &chain[i]), java, &first, &cnt);
 		if (err)
 			return err;
 		for (uint32_t k = 0; k < cnt; k++) {
@@ -890,12 +893,11 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	if (nkey && (n > 0 || !callchain || !sample->callchain_nr)) {
 		uint64_t gen = ember_thread__maps_gen(ss->thread);
 
-		if (gen == c->key[2] ||
-		    flame_rawstacks__find(c->raw, (c->key[2] = gen, c->key), nkey) < 0) {
-			err = flame_rawstacks__add(c->raw, c->key, nkey, leaf);
-			if (err)
-				return err;
+		if (gen != c->key[2]) {
+			c->key[2] = gen;
+			hash = flame_rawstacks__hash(c->key, nkey);
 		}
+		flame_rawstacks__add(c->raw, c->key, nkey, hash, leaf);
 	}
 	return 1;
 }

@@ -48,6 +48,17 @@ struct flame_arena_chunk {
 	char data[];
 };
 
+/*
+ * A stack added before and the nodes along it: a stack sharing its first
+ * frames reaches the same nodes without a probe (nodes never move).
+ */
+#define FLAME_PREFIXES 16
+struct flame_prefix {
+	uint32_t *frames;
+	uint32_t *nodes;
+	size_t len, alloc;
+};
+
 struct ember_flame {
 	bool flamechart;
 	bool reverse;
@@ -73,6 +84,8 @@ struct ember_flame {
 	/* Flame chart: the path of the previous stack, to merge with it only. */
 	uint32_t *path;
 	size_t path_len, path_alloc;
+	/* Outside a flame chart: the last stack of each root (by frame id). */
+	struct flame_prefix prefix[FLAME_PREFIXES];
 	/* Scratch for reversing stacks. */
 	uint32_t *scratch;
 	size_t scratch_alloc;
@@ -93,14 +106,16 @@ uint64_t flame_hash(const void *data, size_t len, uint64_t seed);
 void flame_sum(struct ember_flame *fl);
 
 /* rawstack.c: raw sample words -> the leaf node they folded to. */
+#define FLAME_RAW_KEY_MAX 24	/* longer keys are not kept */
 struct flame_rawstacks;
 struct flame_rawstacks *flame_rawstacks__new(void);
 void flame_rawstacks__delete(struct flame_rawstacks *r);
-/* Counts a lookup; false (and the table freed) once hits are too rare to pay. */
-bool flame_rawstacks__useful(struct flame_rawstacks *r);
-/* The node stored under key[0..n), or -1. */
-int64_t flame_rawstacks__find(struct flame_rawstacks *r, const uint64_t *key, size_t n);
-int flame_rawstacks__add(struct flame_rawstacks *r, const uint64_t *key, size_t n, uint32_t node);
+uint64_t flame_rawstacks__hash(const uint64_t *key, size_t n);
+/* The node stored under key[0..n) (hash: its flame_rawstacks__hash()), or -1. */
+int64_t flame_rawstacks__find(struct flame_rawstacks *r, const uint64_t *key, size_t n,
+			      uint64_t hash);
+void flame_rawstacks__add(struct flame_rawstacks *r, const uint64_t *key, size_t n,
+			  uint64_t hash, uint32_t node);
 
 /* Name of a frame without its "_[k]"-style suffix: returns the length to show. */
 size_t flame_display_len(const char *name, size_t len);

@@ -101,6 +101,10 @@ void ember_flame__delete(struct ember_flame *fl)
 	free(fl->child_keys);
 	free(fl->child_vals);
 	free(fl->path);
+	for (size_t i = 0; i < FLAME_PREFIXES; i++) {
+		free(fl->prefix[i].frames);
+		free(fl->prefix[i].nodes);
+	}
 	free(fl->scratch);
 	free(fl);
 }
@@ -366,8 +370,9 @@ int ember_flame__add(struct ember_flame *fl, const uint32_t *frames, size_t nr, 
 int flame_add_path(struct ember_flame *fl, const uint32_t *frames, size_t nr, double value,
 		   uint64_t samples, enum ember_flame_side side, uint32_t *leaf_node)
 {
+	struct flame_prefix *pre = NULL;
 	uint32_t node = 0;
-	size_t i;
+	size_t i, start = 0;
 	bool merging = true;
 
 	if (!fl || (nr && !frames) || !isfinite(value) || value < 0 ||
@@ -389,8 +394,31 @@ int flame_add_path(struct ember_flame *fl, const uint32_t *frames, size_t nr, do
 	}
 	if (fl->flamechart && path_reserve(&fl->path, &fl->path_alloc, nr))
 		return -ENOMEM;
+	if (!fl->flamechart && nr) {
+		/*
+		 * The nodes of the frames this stack shares with the last one
+		 * of its root are known: the probes (each a cache miss in a
+		 * big tree) start after them.
+		 */
+		pre = &fl->prefix[frames[0] % FLAME_PREFIXES];
+		if (pre->alloc < nr) {
+			size_t alloc = pre->alloc;
 
-	for (i = 0; i < nr; i++) {
+			if (path_reserve(&pre->frames, &alloc, nr))
+				return -ENOMEM;
+			alloc = pre->alloc;
+			if (path_reserve(&pre->nodes, &alloc, nr))
+				return -ENOMEM;
+			pre->alloc = alloc;
+		}
+		for (i = 0; i < nr && i < pre->len && pre->frames[i] == frames[i]; i++)
+			node = pre->nodes[i];
+		start = i;
+		/* What follows is rewritten below: never trust it half done. */
+		pre->len = start;
+	}
+
+	for (i = start; i < nr; i++) {
 		uint32_t child;
 
 		if (fl->flamechart) {
@@ -406,10 +434,16 @@ int flame_add_path(struct ember_flame *fl, const uint32_t *frames, size_t nr, do
 		}
 		if (child == FLAME_NONE)
 			return -ENOMEM;
-		if (fl->flamechart)
+		if (fl->flamechart) {
 			fl->path[i] = child;
+		} else {
+			pre->frames[i] = frames[i];
+			pre->nodes[i] = child;
+		}
 		node = child;
 	}
+	if (pre)
+		pre->len = nr;
 	/* A shorter stack ends the previous path's deeper nodes. */
 	if (fl->flamechart)
 		fl->path_len = nr;
