@@ -31,7 +31,6 @@ struct flame_node {
 	uint32_t first_child;
 	uint32_t last_child;
 	uint32_t next_sibling;
-	uint32_t hint;		/* the child found last (a lookup shortcut) */
 	uint32_t depth;
 	double value;
 	double self;
@@ -59,6 +58,11 @@ struct flame_prefix {
 	size_t len, alloc;
 };
 
+struct flame_child_slot {
+	uint64_t key;
+	uint32_t node;
+};
+
 struct ember_flame {
 	bool flamechart;
 	bool reverse;
@@ -76,9 +80,12 @@ struct ember_flame {
 
 	struct flame_node *nodes;
 	uint32_t nr_nodes, alloc_nodes;
-	/* (parent, frame) -> child, open addressing; keys 0 mean empty (the root is never a child). */
-	uint64_t *child_keys;
-	uint32_t *child_vals;
+	/*
+	 * (parent, frame) -> child, open addressing; keys 0 mean empty (the
+	 * root is never a child). Key and child side by side: one cache
+	 * line per probe in a tree too big for the cache.
+	 */
+	struct flame_child_slot *children;
 	size_t child_mask, nr_children;
 
 	/* Flame chart: the path of the previous stack, to merge with it only. */

@@ -64,11 +64,10 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 	fl->frame_mask = 1023;
 	fl->frame_slots = calloc(fl->frame_mask + 1, sizeof(*fl->frame_slots));
 	fl->child_mask = 4095;
-	fl->child_keys = calloc(fl->child_mask + 1, sizeof(*fl->child_keys));
-	fl->child_vals = calloc(fl->child_mask + 1, sizeof(*fl->child_vals));
+	fl->children = calloc(fl->child_mask + 1, sizeof(*fl->children));
 	fl->alloc_nodes = 1024;
 	fl->nodes = malloc(fl->alloc_nodes * sizeof(*fl->nodes));
-	if (!fl->frame_slots || !fl->child_keys || !fl->child_vals || !fl->nodes) {
+	if (!fl->frame_slots || !fl->children || !fl->nodes) {
 		ember_flame__delete(fl);
 		errno = ENOMEM;
 		return NULL;
@@ -80,7 +79,6 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 	fl->nodes[0].first_child = FLAME_NONE;
 	fl->nodes[0].last_child = FLAME_NONE;
 	fl->nodes[0].next_sibling = FLAME_NONE;
-	fl->nodes[0].hint = FLAME_NONE;
 	fl->nr_nodes = 1;
 	return fl;
 }
@@ -98,8 +96,7 @@ void ember_flame__delete(struct ember_flame *fl)
 	free(fl->frames);
 	free(fl->frame_slots);
 	free(fl->nodes);
-	free(fl->child_keys);
-	free(fl->child_vals);
+	free(fl->children);
 	free(fl->path);
 	for (size_t i = 0; i < FLAME_PREFIXES; i++) {
 		free(fl->prefix[i].frames);
@@ -217,28 +214,21 @@ enum ember_flame_kind ember_flame__frame_kind(const struct ember_flame *fl, uint
 static int children_grow(struct ember_flame *fl)
 {
 	size_t nmask = fl->child_mask * 2 + 1;
-	uint64_t *keys = calloc(nmask + 1, sizeof(*keys));
-	uint32_t *vals = calloc(nmask + 1, sizeof(*vals));
+	struct flame_child_slot *slots = calloc(nmask + 1, sizeof(*slots));
 
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
+	if (!slots)
 		return -ENOMEM;
-	}
 	for (size_t j = 0; j <= fl->child_mask; j++) {
 		size_t i;
 
-		if (!fl->child_keys[j])
+		if (!fl->children[j].key)
 			continue;
-		for (i = mix64(fl->child_keys[j]) & nmask; keys[i]; i = (i + 1) & nmask)
+		for (i = mix64(fl->children[j].key) & nmask; slots[i].key; i = (i + 1) & nmask)
 			;
-		keys[i] = fl->child_keys[j];
-		vals[i] = fl->child_vals[j];
+		slots[i] = fl->children[j];
 	}
-	free(fl->child_keys);
-	free(fl->child_vals);
-	fl->child_keys = keys;
-	fl->child_vals = vals;
+	free(fl->children);
+	fl->children = slots;
 	fl->child_mask = nmask;
 	return 0;
 }
@@ -271,7 +261,6 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 	n->first_child = FLAME_NONE;
 	n->last_child = FLAME_NONE;
 	n->next_sibling = FLAME_NONE;
-	n->hint = FLAME_NONE;
 	p = &fl->nodes[parent];
 	n->depth = p->depth + 1;
 	/* In a flame chart a node starts where the graph ends now. */
@@ -284,30 +273,26 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 	return idx;
 }
 
-/* The child of parent for frame, made when missing; FLAME_NONE: no memory. */
+/*
+ * The child of parent for frame, made when missing; FLAME_NONE: no memory.
+ * Runs of one stack skip this (flame_add_path()'s prefixes): what comes
+ * here is mostly new, so the table is probed at once.
+ */
 static uint32_t child_findnew(struct ember_flame *fl, uint32_t parent, uint32_t frame)
 {
 	/* +1 keeps key 0 free to mean an empty slot. */
 	uint64_t key = ((uint64_t)parent << 32 | frame) + 1;
-	uint32_t hint = fl->nodes[parent].hint;
 	size_t i;
 	uint32_t idx;
 
-	/* Samples come in runs of one stack: try the child found last time first. */
-	if (hint != FLAME_NONE && fl->nodes[hint].frame == frame)
-		return hint;
-	for (i = mix64(key) & fl->child_mask; fl->child_keys[i]; i = (i + 1) & fl->child_mask) {
-		if (fl->child_keys[i] == key) {
-			fl->nodes[parent].hint = fl->child_vals[i];
-			return fl->child_vals[i];
-		}
-	}
+	for (i = mix64(key) & fl->child_mask; fl->children[i].key; i = (i + 1) & fl->child_mask)
+		if (fl->children[i].key == key)
+			return fl->children[i].node;
 	idx = node_new(fl, parent, frame);
 	if (idx == FLAME_NONE)
 		return FLAME_NONE;
-	fl->child_keys[i] = key;
-	fl->child_vals[i] = idx;
-	fl->nodes[parent].hint = idx;
+	fl->children[i].key = key;
+	fl->children[i].node = idx;
 	if (++fl->nr_children * 2 > fl->child_mask && children_grow(fl))
 		return FLAME_NONE;
 	return idx;
