@@ -504,13 +504,30 @@ int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 	return frame_line(c, l, n);
 }
 
+/* memchr for '\n', inline: lines are some 60 bytes, a call per line cost more than the search. */
+static inline const char *find_newline(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+
+	while (end - p >= 16) {
+		unsigned m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), nl));
+
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	return memchr(p, '\n', end - p);
+}
+
 int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 {
 	const char *p = buf, *end = p + len;
 	int err;
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
+		const char *nl = find_newline(p, end);
 
 		if (!nl)
 			return sbuf_add(&c->partial, p, end - p);
