@@ -585,6 +585,12 @@ int cmd_report(int argc, const char **argv)
 		print_elide(&rep, stdout);
 	}
 	ret = 0;
+	/* perf refuses -t '.' (its names have dots), after the header lines */
+	if (o->field_sep && o->field_sep[0] == '.') {
+		if (!o->quiet)
+			fputs("'.' is the only non valid --field-separator argument\n", stderr);
+		goto out;
+	}
 	/* perf: a whole recording without samples gets its header lines and this, status 0 */
 	if (!ember_session__stats(rep.session)->nr_samples) {
 		fprintf(stderr, "Error:\nThe %s data has no samples!\n", ember_session__path(rep.session));

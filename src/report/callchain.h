@@ -55,6 +55,7 @@ struct rep_chain_print {
 	uint64_t parent;	/* the entry's period (self, or children with --children) */
 	uint64_t min_hit;	/* threshold in period */
 	bool skip_first;	/* --sort starts with sym: the root repeats the row */
+	const char *field_sep;	/* -t: joins folded frames instead of ';' */
 };
 
 /* Prints an entry's tree as perf report --stdio does; returns bytes printed. */

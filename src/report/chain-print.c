@@ -452,7 +452,7 @@ size_t rep_chain__fprintf(FILE *fp, const struct rep_cnode *root, const struct r
 	case REP_CHAIN_FLAT:
 		return fprintf_flat(fp, root, pp, false, NULL);
 	case REP_CHAIN_FOLDED:
-		return fprintf_flat(fp, root, pp, true, ";");
+		return fprintf_flat(fp, root, pp, true, pp->field_sep ? pp->field_sep : ";");
 	case REP_CHAIN_NONE:
 	default:
 		return 0;

@@ -146,11 +146,10 @@ static void calc_widths(const struct rep_hist *h, int *w)
 				w[c] = max_int(w[c], UNRESOLVED_WIDTH);
 }
 
-static void print_headers(const struct rep_hist *h, const int *w, FILE *fp)
+static void print_headers(const struct rep_hist *h, const int *w, const char *sep, FILE *fp)
 {
-	int c;
-
 	bool first = true;
+	int c;
 
 	fputs("# ", fp);
 	for (c = 0; c < h->layout.nr_cols; c++) {
@@ -159,12 +158,17 @@ static void print_headers(const struct rep_hist *h, const int *w, FILE *fp)
 		if (h->layout.elide[c])
 			continue;
 		if (!first)
-			fputs("  ", fp);
+			fputs(sep ? sep : "  ", fp);
 		first = false;
 		if (rep_dim__is_hpp(d))
 			fprintf(fp, "%*s", w[c], header_of(h, d));
 		else
 			fprintf(fp, "%-*.*s", w[c], w[c], header_of(h, d));
+	}
+	/* perf: with -t the names are the whole header, no dots, no "#" line */
+	if (sep) {
+		fputc('\n', fp);
+		return;
 	}
 	fputs("\n# ", fp);
 	first = true;
@@ -248,6 +252,96 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 	}
 }
 
+/*
+ * A column under -t, as perf prints it there: numbers unpadded after one
+ * space; names as without -t but with every occurrence of the
+ * separator's first character turned into '.', so that a separator never
+ * appears inside a field (a space separator dots the padding too). Then,
+ * except in the last column, spaces up to the column's width.
+ */
+static void sep_column(const struct rep_hist *h, const struct rep_entry *e, enum rep_dim d,
+		       int w, bool last, uint64_t total, char sepc, char *buf, size_t size)
+{
+	const struct rep_stat *st = &e->self;
+	int n;
+
+	switch (d) {
+	case REP_DIM_OVERHEAD:
+		n = snprintf(buf, size, " %.2f%%", pct(st->period, total));
+		break;
+	case REP_DIM_OVERHEAD_SYS:
+		n = snprintf(buf, size, " %.2f%%", pct(st->period_sys, total));
+		break;
+	case REP_DIM_OVERHEAD_US:
+		n = snprintf(buf, size, " %.2f%%", pct(st->period_us, total));
+		break;
+	case REP_DIM_OVERHEAD_GUEST_SYS:
+		n = snprintf(buf, size, " %.2f%%", pct(st->period_guest_sys, total));
+		break;
+	case REP_DIM_OVERHEAD_GUEST_US:
+		n = snprintf(buf, size, " %.2f%%", pct(st->period_guest_us, total));
+		break;
+	case REP_DIM_OVERHEAD_CHILDREN:
+		n = snprintf(buf, size, " %.2f%%", pct(e->acc.period, total));
+		break;
+	case REP_DIM_SAMPLE:
+		n = snprintf(buf, size, " %" PRIu64, st->nr_events);
+		break;
+	case REP_DIM_PERIOD:
+		n = snprintf(buf, size, " %" PRIu64, st->period);
+		break;
+	default: {
+		char *p;
+
+		/* the symbol pads itself only when not last: pad below instead */
+		n = column(h, e, d, w, true, total, buf, size);
+		for (p = buf; sepc && (p = strchr(p, sepc)); p++)
+			*p = '.';
+		break;
+	}
+	}
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= size)
+		n = size - 1;
+	if (!last && n < w)
+		snprintf(buf + n, size - n, "%*s", w - n, "");
+}
+
+/*
+ * A row under -t. perf builds it in a line buffer sized for the aligned
+ * layout (the columns' widths, two spaces between them, 3 more), so a
+ * separator longer than two characters can cut the end of a row: room is
+ * that size.
+ */
+static void sep_row(const struct rep_hist *h, const struct rep_entry *e, const int *w,
+		    int last_col, uint64_t total, const char *sep, size_t room, FILE *fp)
+{
+	char buf[4096];
+	bool first = true;
+	int c;
+
+	for (c = 0; c < h->layout.nr_cols && room; c++) {
+		size_t n;
+
+		if (h->layout.elide[c])
+			continue;
+		if (!first) {
+			n = strlen(sep);
+			n = n < room ? n : room;
+			fwrite(sep, 1, n, fp);
+			room -= n;
+		}
+		first = false;
+		sep_column(h, e, h->layout.cols[c], w[c], c == last_col, total, sep[0], buf,
+			   sizeof(buf));
+		n = strlen(buf);
+		n = n < room ? n : room;
+		fwrite(buf, 1, n, fp);
+		room -= n;
+	}
+}
+
 void rep_hist__fprintf(struct rep_hist *h, const struct rep_print_opts *po, FILE *fp)
 {
 	const struct rep_hist_stats *st = &h->stats;
@@ -261,12 +355,19 @@ void rep_hist__fprintf(struct rep_hist *h, const struct rep_print_opts *po, FILE
 	size_t i;
 	int c, last_col = 0;
 
+	/* perf takes an empty -t for none */
+	const char *sep = po->field_sep && *po->field_sep ? po->field_sep : NULL;
+	size_t room = 3 - 2;	/* perf's row buffer, see sep_row() */
+
 	calc_widths(h, w);
-	for (c = 0; c < h->layout.nr_cols; c++)
-		if (!h->layout.elide[c])
-			last_col = c;
+	for (c = 0; c < h->layout.nr_cols; c++) {
+		if (h->layout.elide[c])
+			continue;
+		room += 2 + w[c];
+		last_col = c;
+	}
 	if (po->show_header)
-		print_headers(h, w, fp);
+		print_headers(h, w, sep, fp);
 
 	for (i = 0; i < h->nr_sorted; i++) {
 		const struct rep_entry *e = h->sorted[i];
@@ -278,31 +379,27 @@ void rep_hist__fprintf(struct rep_hist *h, const struct rep_print_opts *po, FILE
 		percent = total ? period * 100.0 / total : 0;
 		if (percent < (float)po->min_percent)
 			continue;
-		bool first = true;
-
-		for (c = 0; c < h->layout.nr_cols; c++) {
-			bool last = c == last_col;
-
-			if (h->layout.elide[c])
-				continue;
-			if (po->field_sep) {
-				if (!first)
-					fputs(po->field_sep, fp);
-			} else {
+		if (sep) {
+			sep_row(h, e, w, last_col, total, sep, room, fp);
+			fputc('\n', fp);
+		} else {
+			for (c = 0; c < h->layout.nr_cols; c++) {
+				if (h->layout.elide[c])
+					continue;
+				column(h, e, h->layout.cols[c], w[c], c == last_col, total, buf,
+				       sizeof(buf));
 				fputs("  ", fp);
+				fputs(buf, fp);
 			}
-			first = false;
-			column(h, e, h->layout.cols[c], po->field_sep ? 0 : w[c], last, total, buf,
-			       sizeof(buf));
-			fputs(buf, fp);
+			fputc('\n', fp);
 		}
-		fputc('\n', fp);
 		if (chains && e->chain) {
 			struct rep_chain_print pp = {
 				.param = cp,
 				.total = st->total_period,
 				.parent = period,
 				.skip_first = h->layout.first_sort_is_sym,
+				.field_sep = sep,
 			};
 
 			if (cp->mode == REP_CHAIN_GRAPH_REL)
