@@ -92,6 +92,10 @@ if rec g -g "$WL/hotloop" 300; then
 	same g-folded-children -i g.data -t '|' -g folded,0.5,caller
 	same g-percent-limit -i g.data -t , --percent-limit 5
 	same g-relative -i g.data -t , --percentage relative --dsos hotloop -g none
+	same g-inverted -i g.data -t , -G
+	same g-parent -i g.data -t , -p hot_a
+	same g-sort-parent -i g.data -t '|' -s parent
+	same g-sort-counts -i g.data -t , -s sample,period,comm -g none
 	# perf refuses '.' (names are dotted) after its first header lines, status 0
 	perf_report -i g.data -t . >dot.perf
 	"$EMBER" report --stdio -i g.data -t . >dot.ember 2>dot.err
@@ -113,6 +117,19 @@ if rec a -a -g -- sh -c "$WL/hotloop 400 & for i in \$(seq 50); do ls / >/dev/nu
 	same a-ui -i a.data --no-children -t ui -g none
 	same a-space -i a.data --no-children -t ' ' -s dso,sym -g none
 	FILTER=cat
+fi
+
+if rec multi -e cpu-clock,task-clock -g -- "$WL/hotloop" 200; then
+	same multi-comma -i multi.data -t ,
+	same multi-bar -i multi.data --no-children -t '|' -n -g none
+fi
+
+# a file of ember's own
+if "$EMBER" record -q -g -o em.data "$WL/hotloop" 200 >/dev/null 2>em.err; then
+	same ember-file -i em.data -t '|' -n
+	same ember-file-folded -i em.data --no-children -t , -g folded
+else
+	fail ember-record "$(tail -3 em.err)"
 fi
 
 if have_tracefs && rec tp -e sched:sched_switch -a -- sleep 0.3; then
