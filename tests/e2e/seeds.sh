@@ -60,13 +60,17 @@ start_line() {
 
 # finish_lines CTRLC ALL PID...: waits for the lines started (with ALL=0 only
 # for the first one); with CTRLC, sends SIGINT to each one's process group
-# after 0.5 s, as ^C in a terminal would (30 s otherwise, then 30 s more
+# after 0.5 s (2.5 s for a sanitized ember), as ^C in a terminal would (30 s otherwise, then 30 s more
 # before SIGKILL). Sets rcs[PID] for the ones waited for.
 declare -A rcs
+# A sanitized ember takes longer to set up hundreds of tracepoint counters
+# (sched:*): ^C before it counts would end it before it prints anything.
+ctrlc_ticks=5
+ember_sanitized && ctrlc_ticks=25
 finish_lines() {
 	local ctrlc=$1 all=$2 n=0 limit=300 alive p
 	shift 2
-	[ -n "$ctrlc" ] && limit=5
+	[ -n "$ctrlc" ] && limit=$ctrlc_ticks
 	for pass in 1 2; do
 		while [ $n -lt $limit ]; do
 			alive=0
