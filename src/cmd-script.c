@@ -5,7 +5,6 @@
  * as perf makes them → the printer (src/script/).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "builtin.h"
 #include "script/script.h"
 #include "util/parse-options.h"
+#include "util/session-open.h"
 
 static const char *const script_usage[] = {
 	"ember script [<options>]",
@@ -54,51 +54,6 @@ static int old_fields_form(struct script *sc, const char *arg)
 	return 0;
 }
 
-/*
- * What the reader said while opening: the last line is the reason for a
- * refusal (its debug lines name the bad field), the warnings are shown
- * when the open succeeds. The print callback takes no context, so these
- * live here, used only while the session opens.
- */
-static char open_why[160], open_warns[512];
-
-static int capture_why(enum ember_print_level level, const char *fmt, va_list ap)
-{
-	size_t n;
-
-	if (level == EMBER_INFO)
-		return 0;
-	vsnprintf(open_why, sizeof(open_why), fmt, ap);
-	if (level == EMBER_WARN) {
-		n = strlen(open_warns);
-		snprintf(open_warns + n, sizeof(open_warns) - n, "%s", open_why);
-	}
-	n = strlen(open_why);
-	if (n && open_why[n - 1] == '\n')
-		open_why[n - 1] = '\0';
-	/* "perf.data: " is the reader's prefix: the caller names the file */
-	if (!strncmp(open_why, "perf.data: ", 11))
-		memmove(open_why, open_why + 11, strlen(open_why + 11) + 1);
-	return 0;
-}
-
-/* ember_session__open(), the reader's reason for a refusal kept in open_why. */
-static struct ember_session *session_open(const char *path, const struct ember_session_opts *so)
-{
-	ember_print_fn_t old = ember_set_print(capture_why);
-	struct ember_session *s;
-	int err;
-
-	open_why[0] = open_warns[0] = '\0';
-	s = ember_session__open(path, so);
-	err = errno;
-	ember_set_print(old);
-	if (s)
-		fputs(open_warns, stderr);
-	errno = err;
-	return s;
-}
-
 static const char *open_error(int err)
 {
 	switch (err) {
@@ -128,8 +83,9 @@ static int open_session(struct script *sc)
 		},
 	};
 	const char *path = sc->o.input;
+	char open_why[160];
 
-	sc->session = session_open(path, &opts);
+	sc->session = session_open_why(path, &opts, open_why, sizeof(open_why));
 	if (!sc->session) {
 		int err = errno;
 		const char *shown = path ? path : "perf.data";
