@@ -5,6 +5,7 @@
 # space, names with the separator's character dotted out, callchains in
 # their usual layout (folded ones joined by SEP), and perf's refusal of '.'.
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/report-lib.bash"
 
 if ! have_perf; then
 	skip setup "perf is not installed"
@@ -15,29 +16,6 @@ if ! is_root; then
 	exit 0
 fi
 cd "$TMP" || exit 1
-
-rec() { # NAME ARGS...: perf record into NAME.data
-	local name=$1
-	shift
-	if "$PERF" record -q -o "$name.data" "$@" >/dev/null 2>"$name.err" && [ -s "$name.data" ]; then
-		return 0
-	fi
-	fail "record-$name" "$(tail -3 "$name.err")"
-	return 1
-}
-
-# perf's report without its random "#", "# (Tip: ...)", "#" footer
-perf_report() {
-	"$PERF" report --stdio "$@" 2>/dev/null | awk '
-		{ line[NR] = $0 }
-		END {
-			n = NR
-			if (n >= 3 && line[n - 1] ~ /^# \(Tip: / && line[n] == "#" && line[n - 2] == "#")
-				n -= 3
-			for (i = 1; i <= n; i++)
-				print line[i]
-		}'
-}
 
 # PLT rows of system-wide files: named differently by libember (see report.sh)
 FILTER=cat

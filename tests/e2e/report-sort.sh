@@ -9,25 +9,13 @@
 # /proc/kcore's text segment, through init text and bss; ember from the
 # kernel's MMAP record), so those rows are filtered from both outputs.
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/report-lib.bash"
 
 if ! have_perf; then
 	skip setup "perf is not installed"
 	exit 0
 fi
 cd "$TMP" || exit 1
-
-# perf's report without its "# (Tip: ...)" footer
-perf_report() {
-	"$PERF" report --stdio "$@" 2>/dev/null | awk '
-		{ line[NR] = $0 }
-		END {
-			n = NR
-			if (n >= 3 && line[n - 1] ~ /^# \(Tip: / && line[n] == "#" && line[n - 2] == "#")
-				n -= 3
-			for (i = 1; i <= n; i++)
-				print line[i]
-		}'
-}
 
 # same NAME FILTER ARGS...: both print the same report once FILTER ran on it
 same() {

@@ -5,6 +5,7 @@
 # system with kernel stacks) and by ember record. Every case must print the
 # same text as perf, once perf's random "# (Tip: ...)" footer is dropped.
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/report-lib.bash"
 
 if ! have_perf; then
 	skip setup "perf is not installed"
@@ -15,32 +16,6 @@ if ! is_root; then
 	exit 0
 fi
 cd "$TMP" || exit 1
-
-rec() { # NAME ARGS...: perf record into NAME.data
-	local name=$1
-	shift
-	if "$PERF" record -q -o "$name.data" "$@" >/dev/null 2>"$name.err" && [ -s "$name.data" ]; then
-		return 0
-	fi
-	fail "record-$name" "$(tail -3 "$name.err")"
-	return 1
-}
-
-# perf's report without its footer: "#", "# (Tip: ...)", "#" after the last table
-perf_report() {
-	"$PERF" report --stdio "$@" 2>/dev/null | awk '
-		{ line[NR] = $0 }
-		END {
-			n = NR
-			if (n >= 3 && line[n - 1] ~ /^# \(Tip: / && line[n] == "#" && line[n - 2] == "#")
-				n -= 3
-			for (i = 1; i <= n; i++) {
-				# its "[...]" line reads an uninitialised flag: " (inlined)" comes and goes
-				sub(/--\[\.\.\.\] \(inlined\)$/, "--[...]", line[i])
-				print line[i]
-			}
-		}'
-}
 
 FILTER=cat
 # Rows of PLT stubs: libember names some PLT entries differently from perf
