@@ -10,40 +10,12 @@
 // FILE.svg is drawn from this folded input (total 120):
 //   prog;main;parse;lex 50  prog;main;parse 10  prog;main;eval;add 25
 //   prog;main;eval;mul 15   prog;main 5         other;start;work 15
-import { chromium } from "playwright-core";
 import { pathToFileURL } from "node:url";
+import { check, expectEq, finish, launch } from "./harness.mjs";
 
 const [svgPath, shot] = process.argv.slice(2);
 const url = pathToFileURL(svgPath).href;
-let failures = 0;
-
-function report(name, ok, why) {
-	if (ok) {
-		console.log(`ok   ${name}`);
-	} else {
-		failures++;
-		console.log(`FAIL ${name}: ${why}`);
-	}
-}
-
-async function check(name, fn) {
-	try {
-		const why = await fn();
-		report(name, why === true || why === undefined, why);
-	} catch (err) {
-		report(name, false, String(err && err.message ? err.message : err).split("\n")[0]);
-	}
-}
-
-function expectEq(got, want, what) {
-	if (JSON.stringify(got) !== JSON.stringify(want))
-		throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-}
-
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-	args: ["--no-sandbox", "--disable-gpu"],
-});
+const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1300, height: 500 } });
 const errors = [];
 page.on("pageerror", (e) => errors.push(String(e)));
@@ -215,5 +187,4 @@ await check("reset-search", async () => {
 	expectEq(errors, [], "page errors");
 });
 
-await browser.close();
-process.exit(failures ? 1 : 0);
+await finish(browser);

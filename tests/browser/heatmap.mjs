@@ -13,39 +13,14 @@
 // page's script): { last, total, regex, upper, all, zoomName, zoom } with
 // all/zoom the percentages of samples matching regex in the whole
 // selection and within the zoomed frame.
-import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { check, expectEq, finish, launch } from "./harness.mjs";
 
 const [pagePath, expectPath] = process.argv.slice(2);
 const want = JSON.parse(readFileSync(expectPath, "utf8"));
 const url = pathToFileURL(pagePath).href;
 const SEARCH = "rgb(230,0,230)";
-let failures = 0;
-
-function report(name, ok, why) {
-	if (ok) {
-		console.log(`ok   ${name}`);
-	} else {
-		failures++;
-		console.log(`FAIL ${name}: ${why}`);
-	}
-}
-
-async function check(name, fn) {
-	try {
-		await fn();
-		report(name, true);
-	} catch (err) {
-		report(name, false, String(err && err.message ? err.message : err).split("\n")[0]);
-	}
-}
-
-function expectEq(got, exp, what) {
-	if (JSON.stringify(got) !== JSON.stringify(exp))
-		throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(exp)}`);
-}
-
 // "Matched: 41.7%" against a percentage, to the one decimal it shows.
 function expectPct(text, pct, what) {
 	const m = /^Matched: ([0-9.]+)%$/.exec(text);
@@ -53,10 +28,7 @@ function expectPct(text, pct, what) {
 		throw new Error(`${what}: got ${JSON.stringify(text)}, want Matched: ${pct.toFixed(2)}%`);
 }
 
-const browser = await chromium.launch({
-	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-	args: ["--no-sandbox", "--disable-gpu"],
-});
+const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
 const errors = [];
 page.on("pageerror", (e) => errors.push(String(e)));
@@ -179,5 +151,4 @@ await check("escape-resets", async () => {
 	expectEq(errors, [], "page errors");
 });
 
-await browser.close();
-process.exit(failures ? 1 : 0);
+await finish(browser);

@@ -8,22 +8,14 @@
 # reset (tests/browser/heatmap.mjs). The expected percentages come from the
 # page's embedded data, computed here in Python.
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/browser-lib.bash"
 
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 if ! is_root || ! have_perf; then skip browser "needs root and perf to record"; exit 0; fi
-if ! command -v node >/dev/null || ! command -v npm >/dev/null || ! command -v python3 >/dev/null; then
-	skip browser "node, npm and python3 are needed (scripts/deps.sh installs them)"
+if ! command -v python3 >/dev/null; then
+	skip browser "python3 is needed (scripts/deps.sh installs it)"
 	exit 0
 fi
-if [ ! -x "$CHROMIUM" ]; then skip browser "no Chromium at $CHROMIUM"; exit 0; fi
-BROWSER_DIR="$TOP/tests/browser"
-if [ ! -d "$BROWSER_DIR/node_modules/playwright-core" ]; then
-	if ! PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$BROWSER_DIR" --no-audit --no-fund \
-		>"$TMP/npm.log" 2>&1; then
-		fail npm-ci "$(tail -3 "$TMP/npm.log")"
-		exit 0
-	fi
-fi
+browser_ready || exit 0
 
 "$PERF" record -q -g -F 499 -o "$TMP/hot.data" -- "$WL/hotloop" 1200 >/dev/null 2>&1
 if ! "$EMBER" heatmap --samples -i "$TMP/hot.data" -o "$TMP/hot.html" 2>"$TMP/err"; then
@@ -62,15 +54,4 @@ if ! grep -q '"all": [1-9]' "$TMP/expect.json" || grep -q '"all": 100' "$TMP/exp
 	exit 0
 fi
 
-CHROMIUM=$CHROMIUM timeout 180 node "$BROWSER_DIR/heatmap.mjs" "$TMP/hot.html" "$TMP/expect.json" \
-	>"$TMP/out" 2>&1
-st=$?
-while IFS= read -r line; do
-	case "$line" in
-	"ok   "*) pass "${line#ok   }" ;;
-	"FAIL "*) fail "$(echo "${line#FAIL }" | cut -d: -f1)" "${line#*: }" ;;
-	esac
-done <"$TMP/out"
-if [ "$st" != 0 ] && ! grep -q '^FAIL ' "$TMP/out"; then
-	fail node "node exited $st: $(tail -3 "$TMP/out")"
-fi
+browser_run "" heatmap.mjs "$TMP/hot.html" "$TMP/expect.json"
