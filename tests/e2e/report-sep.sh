@@ -21,21 +21,6 @@ cd "$TMP" || exit 1
 FILTER=cat
 no_plt() { grep -Ev '\[\.\] (_init|[^ ]+@plt)'; }
 
-# same NAME ARGS...: ember and perf print the same report
-same() {
-	local name=$1
-	shift
-	perf_report "$@" | $FILTER >"$name.perf"
-	"$EMBER" report --stdio "$@" 2>"$name.err" | $FILTER >"$name.ember"
-	if [ ! -s "$name.perf" ]; then
-		fail "$name" "perf printed nothing"
-	elif cmp -s "$name.perf" "$name.ember"; then
-		pass "$name"
-	else
-		fail "$name" "$(diff "$name.perf" "$name.ember" | head -6)"
-	fi
-}
-
 if rec g -g "$WL/hotloop" 300; then
 	same g-comma -i g.data -t ,
 	same g-comma-long -i g.data --field-separator=,

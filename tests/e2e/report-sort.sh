@@ -17,19 +17,11 @@ if ! have_perf; then
 fi
 cd "$TMP" || exit 1
 
-# same NAME FILTER ARGS...: both print the same report once FILTER ran on it
-same() {
-	local name=$1 filter=$2
+# same_after NAME FILTER ARGS...: same, once FILTER ran on both reports
+same_after() {
+	local name=$1 FILTER=$2
 	shift 2
-	perf_report "$@" | $filter >"$name.perf"
-	"$EMBER" report --stdio "$@" 2>"$name.err" | $filter >"$name.ember"
-	if [ ! -s "$name.perf" ]; then
-		fail "$name" "perf printed nothing"
-	elif cmp -s "$name.perf" "$name.ember"; then
-		pass "$name"
-	else
-		fail "$name" "$(diff "$name.perf" "$name.ember" | head -12; head -3 "$name.err")"
-	fi
+	same "$name" "$@"
 }
 
 # the kernel's rows (and the callchains under them) out
@@ -44,14 +36,14 @@ fi
 
 for s in symbol_size symbol symbol_size,comm comm,symbol dso,symbol_size symbol_size,sym \
 	+symbol_size; do
-	same "sort-$s" cat -i g.data --sort "$s"
-	same "sort-$s-self" cat -i g.data --no-children --sort "$s"
+	same_after "sort-$s" cat -i g.data --sort "$s"
+	same_after "sort-$s-self" cat -i g.data --no-children --sort "$s"
 done
 # (each with dso, to know the kernel's rows)
 for s in dso_size,dso dso,dso_size comm,dso_size,dso pid,dso,dso_size dso_size,cpu,dso; do
-	same "sort-$s" no_kernel -i g.data --sort "$s" -g none
-	same "sort-$s-self" no_kernel -i g.data --no-children --sort "$s" -g none
+	same_after "sort-$s" no_kernel -i g.data --sort "$s" -g none
+	same_after "sort-$s-self" no_kernel -i g.data --no-children --sort "$s" -g none
 done
 # keys given by a prefix, as perf takes them
-same "sort-prefix" no_kernel -i g.data --no-children --sort dso_s,com,dso -g none
-same "sort-prefix-symbol" cat -i g.data --sort symbol_s,co
+same_after "sort-prefix" no_kernel -i g.data --no-children --sort dso_s,com,dso -g none
+same_after "sort-prefix-symbol" cat -i g.data --sort symbol_s,co

@@ -23,21 +23,6 @@ FILTER=cat
 # happen to run during a system-wide recording); reported, left out here.
 no_plt() { grep -Ev '\[\.\] (_init|[^ ]+@plt) *$'; }
 
-# same NAME ARGS...: ember and perf print the same report
-same() {
-	local name=$1
-	shift
-	perf_report "$@" | $FILTER >"$name.perf"
-	"$EMBER" report --stdio "$@" 2>"$name.err" | $FILTER >"$name.ember"
-	if [ ! -s "$name.perf" ]; then
-		fail "$name" "perf printed nothing"
-	elif cmp -s "$name.perf" "$name.ember"; then
-		pass "$name"
-	else
-		fail "$name" "$(diff "$name.perf" "$name.ember" | head -12; head -3 "$name.err")"
-	fi
-}
-
 # same_pipe NAME FILE ARGS...: both read the file from a pipe
 same_pipe() {
 	local name=$1 file=$2

@@ -27,3 +27,19 @@ perf_report() {
 			}
 		}'
 }
+
+# same NAME ARGS...: ember and perf print the same report, once $FILTER (a
+# command reading the report on stdin; cat when unset) ran on both
+same() {
+	local name=$1
+	shift
+	perf_report "$@" | ${FILTER:-cat} >"$name.perf"
+	"$EMBER" report --stdio "$@" 2>"$name.err" | ${FILTER:-cat} >"$name.ember"
+	if [ ! -s "$name.perf" ]; then
+		fail "$name" "perf printed nothing"
+	elif cmp -s "$name.perf" "$name.ember"; then
+		pass "$name"
+	else
+		fail "$name" "$(diff "$name.perf" "$name.ember" | head -12; head -3 "$name.err")"
+	fi
+}
