@@ -34,6 +34,7 @@
 
 #include "collapse/inline.h"
 #include "collapse/parse.h"
+#include "core/hash.h"
 #include "event/event-names.h"
 #include "flame-priv.h"
 
@@ -839,7 +840,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	if (c->raw && (nkey = raw_key(c, ss, root, callchain))) {
 		int64_t node;
 
-		hash = flame_rawstacks__hash(c->key, nkey);
+		hash = hash_words(c->key, nkey);
 		node = flame_rawstacks__find(c->raw, c->key, nkey, hash);
 
 		if (node >= 0) {
@@ -895,7 +896,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 
 		if (gen != c->key[2]) {
 			c->key[2] = gen;
-			hash = flame_rawstacks__hash(c->key, nkey);
+			hash = hash_words(c->key, nkey);
 		}
 		flame_rawstacks__add(c->raw, c->key, nkey, hash, leaf);
 	}

@@ -117,8 +117,7 @@ void flame_sum(struct ember_flame *fl);
 struct flame_rawstacks;
 struct flame_rawstacks *flame_rawstacks__new(void);
 void flame_rawstacks__delete(struct flame_rawstacks *r);
-uint64_t flame_rawstacks__hash(const uint64_t *key, size_t n);
-/* The node stored under key[0..n) (hash: its flame_rawstacks__hash()), or -1. */
+/* The node stored under key[0..n) (hash: hash_words() of it, core/hash.h), or -1. */
 int64_t flame_rawstacks__find(struct flame_rawstacks *r, const uint64_t *key, size_t n,
 			      uint64_t hash);
 void flame_rawstacks__add(struct flame_rawstacks *r, const uint64_t *key, size_t n,

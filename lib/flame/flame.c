@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "flame-priv.h"
 
 #define ARENA_CHUNK (64 * 1024)
@@ -34,16 +35,6 @@ uint64_t flame_hash(const void *data, size_t len, uint64_t seed)
 	h *= 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 32;
 	return h;
-}
-
-static uint64_t mix64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ull;
-	k ^= k >> 33;
-	return k;
 }
 
 struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
@@ -223,7 +214,7 @@ static int children_grow(struct ember_flame *fl)
 
 		if (!fl->children[j].key)
 			continue;
-		for (i = mix64(fl->children[j].key) & nmask; slots[i].key; i = (i + 1) & nmask)
+		for (i = hash_mix64(fl->children[j].key) & nmask; slots[i].key; i = (i + 1) & nmask)
 			;
 		slots[i] = fl->children[j];
 	}
@@ -285,7 +276,7 @@ static uint32_t child_findnew(struct ember_flame *fl, uint32_t parent, uint32_t 
 	size_t i;
 	uint32_t idx;
 
-	for (i = mix64(key) & fl->child_mask; fl->children[i].key; i = (i + 1) & fl->child_mask)
+	for (i = hash_mix64(key) & fl->child_mask; fl->children[i].key; i = (i + 1) & fl->child_mask)
 		if (fl->children[i].key == key)
 			return fl->children[i].node;
 	idx = node_new(fl, parent, frame);

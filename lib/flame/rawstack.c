@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "flame-priv.h"
 
 #define RAW_SLOTS 4096		/* a power of two */
@@ -50,19 +51,6 @@ void flame_rawstacks__delete(struct flame_rawstacks *r)
 		return;
 	free(r->slots);
 	free(r);
-}
-
-uint64_t flame_rawstacks__hash(const uint64_t *key, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= key[i];
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 29);
 }
 
 int64_t flame_rawstacks__find(struct flame_rawstacks *r, const uint64_t *key, size_t n,

@@ -8,18 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ember/heatmap.h>
+#include "core/hash.h"
 #include "heatmap/density.h"
 
 #define ID_MAX INT32_MAX
-
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
 
 static uint64_t hash_str(const char *s)
 {
@@ -27,7 +19,7 @@ static uint64_t hash_str(const char *s)
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return mix(h);
+	return hash_mix64(h);
 }
 
 /*
@@ -88,7 +80,7 @@ static uint64_t frame_hash_of(void *ctx, uint32_t id)
 
 static uint64_t node_hash(int32_t parent, uint32_t frame)
 {
-	return mix(((uint64_t)(uint32_t)parent << 32) | frame);
+	return hash_mix64(((uint64_t)(uint32_t)parent << 32) | frame);
 }
 
 static uint64_t node_hash_of(void *ctx, uint32_t id)

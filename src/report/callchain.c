@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
 #include "report/callchain.h"
 
 #define BLOCK_NODES 4096
@@ -26,16 +27,6 @@ struct rep_chains {
 	uint32_t seq;
 };
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
-
 /* The identity a frame is merged by: perf's match_chain(). */
 static void frame_ident(const struct rep_chains *c, const struct rep_frame *f, const void **sym,
 			uint64_t *key)
@@ -51,8 +42,8 @@ static void frame_ident(const struct rep_chains *c, const struct rep_frame *f, c
 
 static uint64_t node_hash(const void *parent, const void *dso, const void *sym, uint64_t key)
 {
-	return mix((uintptr_t)parent ^ mix((uintptr_t)dso + 0x9e3779b97f4a7c15ULL) ^
-		   mix(key ^ (uintptr_t)sym));
+	return hash_mix64((uintptr_t)parent ^ hash_mix64((uintptr_t)dso + 0x9e3779b97f4a7c15ULL) ^
+		   hash_mix64(key ^ (uintptr_t)sym));
 }
 
 struct rep_chains *rep_chains__new(enum rep_chain_key key)

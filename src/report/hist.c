@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
+#include "core/hash.h"
 #include "report/callchain.h"
 #include "report/hist.h"
 
@@ -22,16 +23,6 @@ struct entry_block {
 	size_t used;
 	struct rep_entry e[ENTRY_BLOCK];
 };
-
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
 
 /* ---- interned strings: pointer cache in front of a string table ------------ */
 
@@ -62,7 +53,7 @@ static int slots_grow(struct str_slot **tab, size_t *mask, bool by_ptr)
 
 		if (!s->ptr)
 			continue;
-		j = (by_ptr ? mix((uintptr_t)s->ptr) : str_hash(s->ptr)) & nmask;
+		j = (by_ptr ? hash_mix64((uintptr_t)s->ptr) : str_hash(s->ptr)) & nmask;
 		while (nt[j].ptr)
 			j = (j + 1) & nmask;
 		nt[j] = *s;
@@ -81,7 +72,7 @@ const char *rep_hist__intern(struct rep_hist *h, const char *s)
 		return NULL;
 	if ((h->nr_ptrs + 1) * 2 > h->ptr_mask && slots_grow(&h->ptrs, &h->ptr_mask, true))
 		return NULL;
-	i = mix((uintptr_t)s) & h->ptr_mask;
+	i = hash_mix64((uintptr_t)s) & h->ptr_mask;
 	while (h->ptrs[i].ptr) {
 		if (h->ptrs[i].ptr == s)
 			return h->ptrs[i].canon;
@@ -202,28 +193,28 @@ static uint64_t key_hash(const struct rep_hist *h, const struct rep_entry *k)
 	uint64_t x = 0;
 
 	if (m & (1U << REP_DIM_COMM))
-		x = mix(x ^ (uintptr_t)k->comm);
+		x = hash_mix64(x ^ (uintptr_t)k->comm);
 	if (m & (1U << REP_DIM_PID))
-		x = mix(x ^ (uint32_t)k->tid ^ 0x100000000ULL);
+		x = hash_mix64(x ^ (uint32_t)k->tid ^ 0x100000000ULL);
 	if (m & (1U << REP_DIM_CPU))
-		x = mix(x ^ (uint32_t)k->cpu ^ 0x200000000ULL);
+		x = hash_mix64(x ^ (uint32_t)k->cpu ^ 0x200000000ULL);
 	/* ipc_null merges as the symbol does (perf's sort__sym_cmp) */
 	if (m & (1U << REP_DIM_IPC_NULL))
 		m |= 1U << REP_DIM_SYM;
 	if (m & ((1U << REP_DIM_DSO) | (1U << REP_DIM_SYM)))
-		x = mix(x ^ (uintptr_t)k->dso_name);
+		x = hash_mix64(x ^ (uintptr_t)k->dso_name);
 	if (m & (1U << REP_DIM_SYMBOL_SIZE))
-		x = mix(x ^ sym_size(k) ^ 0x777);
+		x = hash_mix64(x ^ sym_size(k) ^ 0x777);
 	if (m & (1U << REP_DIM_DSO_SIZE))
-		x = mix(x ^ k->map_size ^ 0x999);
+		x = hash_mix64(x ^ k->map_size ^ 0x999);
 	if (m & (1U << REP_DIM_SYM)) {
 		if (k->sym)
-			x = mix(x ^ k->sym_start);
+			x = hash_mix64(x ^ k->sym_start);
 		else
-			x = mix(x ^ k->ip ^ 0x5555);
+			x = hash_mix64(x ^ k->ip ^ 0x5555);
 	}
 	if (m & (1U << REP_DIM_PARENT))
-		x = mix(x ^ (uintptr_t)k->parent);
+		x = hash_mix64(x ^ (uintptr_t)k->parent);
 	return x;
 }
 

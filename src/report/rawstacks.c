@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
 #include "report/rawstacks.h"
 
 struct raw_slot {
@@ -45,22 +46,9 @@ void rep_raw__delete(struct rep_raw *r)
 	free(r);
 }
 
-static uint64_t key_hash(const uint64_t *key, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= key[i];
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 29);
-}
-
 int64_t rep_raw__find(struct rep_raw *r, const uint64_t *key, size_t n)
 {
-	uint64_t h = key_hash(key, n);
+	uint64_t h = hash_words(key, n);
 	size_t i = h & r->mask;
 
 	if (r->useless)
@@ -119,7 +107,7 @@ static int grow(struct rep_raw *r)
 
 int rep_raw__add(struct rep_raw *r, const uint64_t *key, size_t n, uint32_t value)
 {
-	uint64_t h = key_hash(key, n);
+	uint64_t h = hash_words(key, n);
 	size_t i;
 
 	if (r->useless)

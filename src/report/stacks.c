@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
 #include "report/rawstacks.h"
 #include "report/stacks.h"
 
@@ -58,16 +59,6 @@ struct rep_stacks {
 	uint32_t scratch_alloc;
 	struct rep_raw *raw;
 };
-
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
 
 struct rep_stacks *rep_stacks__new(void)
 {
@@ -118,12 +109,12 @@ static bool frame_eq(const struct rep_frame *a, const struct rep_frame *b)
 
 static uint64_t frame_hash(const struct rep_frame *f)
 {
-	uint64_t h = mix((uintptr_t)f->dso ^ ((uint64_t)(uint8_t)f->level << 56) ^
+	uint64_t h = hash_mix64((uintptr_t)f->dso ^ ((uint64_t)(uint8_t)f->level << 56) ^
 			 ((uint64_t)f->cpumode << 48));
 
 	if (f->sym)
-		return mix(h ^ (uintptr_t)f->sym);
-	return mix(h ^ f->ip ^ mix(f->addr));
+		return hash_mix64(h ^ (uintptr_t)f->sym);
+	return hash_mix64(h ^ f->ip ^ hash_mix64(f->addr));
 }
 
 static int grow_table(uint32_t **table, size_t *mask, uint32_t nr,
@@ -244,7 +235,7 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 		s->scratch = v;
 		s->scratch_alloc = 2 * n;
 	}
-	h = mix((uintptr_t)k.comm ^ mix((uintptr_t)k.thread) ^ ((uint64_t)hist << 40) ^
+	h = hash_mix64((uintptr_t)k.comm ^ hash_mix64((uintptr_t)k.thread) ^ ((uint64_t)hist << 40) ^
 		((uint64_t)(uint32_t)k.cpu << 8) ^ k.filtered);
 	for (i = 0; i < n; i++) {
 		int64_t fi = frame_index(s, i ? &sm->chain[i - 1] : sm->self);
@@ -252,7 +243,7 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 		if (fi < 0)
 			return -ENOMEM;
 		s->scratch[i] = (uint32_t)fi;
-		h = mix(h ^ (uint64_t)fi) + i;
+		h = hash_mix64(h ^ (uint64_t)fi) + i;
 	}
 	k.hash = h;
 
