@@ -29,7 +29,8 @@ static const char *const flamegraph_usage[] = {
 	NULL,
 };
 
-static int opt_number(const struct option *opt, const char *arg, bool unset)
+/* A positive finite number no bigger than max into opt->value (0 when unset). */
+static int parse_positive(const struct option *opt, const char *arg, bool unset, double max)
 {
 	double *v = opt->value;
 	char *end;
@@ -40,7 +41,7 @@ static int opt_number(const struct option *opt, const char *arg, bool unset)
 	}
 	errno = 0;
 	*v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(*v) || *v <= 0 || *v > 1e6) {
+	if (errno || end == arg || *end || !isfinite(*v) || *v <= 0 || *v > max) {
 		fprintf(stderr, "ember flamegraph: --%s expects a positive number, not '%s'\n",
 			opt->long_name, arg);
 		return -1;
@@ -48,24 +49,15 @@ static int opt_number(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+static int opt_number(const struct option *opt, const char *arg, bool unset)
+{
+	return parse_positive(opt, arg, unset, 1e6);
+}
+
 /* --factor, --total: any positive finite number, large or small. */
 static int opt_positive(const struct option *opt, const char *arg, bool unset)
 {
-	double *v = opt->value;
-	char *end;
-
-	if (unset) {
-		*v = 0;
-		return 0;
-	}
-	errno = 0;
-	*v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(*v) || *v <= 0) {
-		fprintf(stderr, "ember flamegraph: --%s expects a positive number, not '%s'\n",
-			opt->long_name, arg);
-		return -1;
-	}
-	return 0;
+	return parse_positive(opt, arg, unset, INFINITY);
 }
 
 static int opt_pids(const struct option *opt, const char *arg, bool unset)
