@@ -267,6 +267,22 @@ static int watch_targets(struct stat_run *r, struct run_state *rs)
 	return err;
 }
 
+/* --pre/--post: CMD run by the shell; its failure ends ember stat, as perf's does. */
+static int run_hook(const char *opt, const char *cmd)
+{
+	int st;
+
+	if (!cmd)
+		return 0;
+	st = system(cmd);
+	if (st) {
+		fprintf(stderr, "ember stat: --%s '%s' failed (status %d)\n", opt, cmd,
+			WIFEXITED(st) ? WEXITSTATUS(st) : st);
+		return -1;
+	}
+	return 0;
+}
+
 /* One run: returns its exit code, or -1 after a failure that was explained. */
 static int run_once(struct stat_run *r, bool first)
 {
@@ -278,16 +294,9 @@ static int run_once(struct stat_run *r, bool first)
 
 	if (c->sync)
 		sync();
-	/* As perf: --pre runs by the shell before each run; its failure ends ember stat. */
-	if (c->pre_cmd) {
-		int st = system(c->pre_cmd);
-
-		if (st) {
-			fprintf(stderr, "ember stat: --pre '%s' failed (status %d)\n", c->pre_cmd,
-				WIFEXITED(st) ? WEXITSTATUS(st) : st);
-			return -1;
-		}
-	}
+	/* As perf: --pre before each run, --post after it. */
+	if (run_hook("pre", c->pre_cmd))
+		return -1;
 	if (rs.workload) {
 		err = ember_workload__prepare(&rs.wl, r->argv);
 		if (err) {
@@ -353,15 +362,8 @@ static int run_once(struct stat_run *r, bool first)
 	stat_stats__update(&r->walltime, (double)(rs.t1 - rs.t0));
 	stat_graveyard__bury(&r->graveyard, r->evlist);
 	r->runs++;
-	if (c->post_cmd) {
-		int st = system(c->post_cmd);
-
-		if (st) {
-			fprintf(stderr, "ember stat: --post '%s' failed (status %d)\n", c->post_cmd,
-				WIFEXITED(st) ? WEXITSTATUS(st) : st);
-			return -1;
-		}
-	}
+	if (run_hook("post", c->post_cmd))
+		return -1;
 	return run_exit_code(r, &rs);
 }
 
