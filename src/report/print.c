@@ -191,30 +191,61 @@ static double pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * v / total : 0.0;
 }
 
+enum column_kind { COLUMN_TEXT, COLUMN_PERCENT, COLUMN_COUNT };
+
+/* The numeric columns' value: a percentage of total, or a count; else text. */
+static enum column_kind column_number(const struct rep_entry *e, enum rep_dim d, uint64_t total,
+				      double *percent, uint64_t *count)
+{
+	const struct rep_stat *st = &e->self;
+
+	switch (d) {
+	case REP_DIM_OVERHEAD:
+		*percent = pct(st->period, total);
+		return COLUMN_PERCENT;
+	case REP_DIM_OVERHEAD_SYS:
+		*percent = pct(st->period_sys, total);
+		return COLUMN_PERCENT;
+	case REP_DIM_OVERHEAD_US:
+		*percent = pct(st->period_us, total);
+		return COLUMN_PERCENT;
+	case REP_DIM_OVERHEAD_GUEST_SYS:
+		*percent = pct(st->period_guest_sys, total);
+		return COLUMN_PERCENT;
+	case REP_DIM_OVERHEAD_GUEST_US:
+		*percent = pct(st->period_guest_us, total);
+		return COLUMN_PERCENT;
+	case REP_DIM_OVERHEAD_CHILDREN:
+		*percent = pct(e->acc.period, total);
+		return COLUMN_PERCENT;
+	case REP_DIM_SAMPLE:
+		*count = st->nr_events;
+		return COLUMN_COUNT;
+	case REP_DIM_PERIOD:
+		*count = st->period;
+		return COLUMN_COUNT;
+	default:
+		return COLUMN_TEXT;
+	}
+}
+
 /* One column of a row into buf; returns its length. */
 static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_dim d, int w,
 		  bool last, uint64_t total, char *buf, size_t size)
 {
-	const struct rep_stat *st = &e->self;
+	double percent;
+	uint64_t count;
 	int n;
 
+	switch (column_number(e, d, total, &percent, &count)) {
+	case COLUMN_PERCENT:
+		return snprintf(buf, size, "%*.2f%%", w - 1, percent);
+	case COLUMN_COUNT:
+		return snprintf(buf, size, "%*" PRIu64, w, count);
+	case COLUMN_TEXT:
+		break;
+	}
 	switch (d) {
-	case REP_DIM_OVERHEAD:
-		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period, total));
-	case REP_DIM_OVERHEAD_SYS:
-		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period_sys, total));
-	case REP_DIM_OVERHEAD_US:
-		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period_us, total));
-	case REP_DIM_OVERHEAD_GUEST_SYS:
-		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period_guest_sys, total));
-	case REP_DIM_OVERHEAD_GUEST_US:
-		return snprintf(buf, size, "%*.2f%%", w - 1, pct(st->period_guest_us, total));
-	case REP_DIM_OVERHEAD_CHILDREN:
-		return snprintf(buf, size, "%*.2f%%", w - 1, pct(e->acc.period, total));
-	case REP_DIM_SAMPLE:
-		return snprintf(buf, size, "%*" PRIu64, w, st->nr_events);
-	case REP_DIM_PERIOD:
-		return snprintf(buf, size, "%*" PRIu64, w, st->period);
 	case REP_DIM_PID:
 		return snprintf(buf, size, "%7d:%-*.*s", e->tid, max_int(w, 7) - 8,
 				max_int(w, 7) - 8, thread_comm(h, e));
@@ -262,33 +293,16 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 static void sep_column(const struct rep_hist *h, const struct rep_entry *e, enum rep_dim d,
 		       int w, bool last, uint64_t total, char sepc, char *buf, size_t size)
 {
-	const struct rep_stat *st = &e->self;
+	double percent;
+	uint64_t count;
 	int n;
 
-	switch (d) {
-	case REP_DIM_OVERHEAD:
-		n = snprintf(buf, size, " %.2f%%", pct(st->period, total));
+	switch (column_number(e, d, total, &percent, &count)) {
+	case COLUMN_PERCENT:
+		n = snprintf(buf, size, " %.2f%%", percent);
 		break;
-	case REP_DIM_OVERHEAD_SYS:
-		n = snprintf(buf, size, " %.2f%%", pct(st->period_sys, total));
-		break;
-	case REP_DIM_OVERHEAD_US:
-		n = snprintf(buf, size, " %.2f%%", pct(st->period_us, total));
-		break;
-	case REP_DIM_OVERHEAD_GUEST_SYS:
-		n = snprintf(buf, size, " %.2f%%", pct(st->period_guest_sys, total));
-		break;
-	case REP_DIM_OVERHEAD_GUEST_US:
-		n = snprintf(buf, size, " %.2f%%", pct(st->period_guest_us, total));
-		break;
-	case REP_DIM_OVERHEAD_CHILDREN:
-		n = snprintf(buf, size, " %.2f%%", pct(e->acc.period, total));
-		break;
-	case REP_DIM_SAMPLE:
-		n = snprintf(buf, size, " %" PRIu64, st->nr_events);
-		break;
-	case REP_DIM_PERIOD:
-		n = snprintf(buf, size, " %" PRIu64, st->period);
+	case COLUMN_COUNT:
+		n = snprintf(buf, size, " %" PRIu64, count);
 		break;
 	default: {
 		char *p;
