@@ -98,9 +98,6 @@ static int check_options(struct stat_opts *o, int argc)
 	if (o->iostat)
 		return stat_fail("--iostat needs Intel's IIO uncore PMUs (uncore_iio_*); this "
 				 "machine has none");
-	if (o->per_core || o->per_socket || o->per_die || o->per_node)
-		return stat_fail("--per-core, --per-socket, --per-die and --per-node are not "
-				 "implemented yet; -a -A (--per-cpu) prints a line per cpu");
 	if (o->metrics) {
 		/* As perf for a metric it does not know: say so and count the events. */
 		if (!c->quiet)
@@ -133,6 +130,23 @@ static int check_options(struct stat_opts *o, int argc)
 
 	if (o->no_aggr && o->per_thread)
 		return usage_error("-A and --per-thread cannot be used together");
+	/* As perf: the last of these wins only among themselves; -A overrides them. */
+	if (o->per_socket)
+		c->aggr_mode = STAT_AGGR_SOCKET;
+	if (o->per_die)
+		c->aggr_mode = STAT_AGGR_DIE;
+	if (o->per_core)
+		c->aggr_mode = STAT_AGGR_CORE;
+	if (o->per_node)
+		c->aggr_mode = STAT_AGGR_NODE;
+	if (stat_aggr__is_topology(c->aggr_mode)) {
+		if (o->per_thread)
+			return usage_error("--per-thread cannot be combined with --per-socket, "
+					   "--per-die, --per-core or --per-node");
+		if (!c->system_wide && !c->cpu_list)
+			return usage_error("--per-socket, --per-die, --per-core and --per-node "
+					   "need -a or -C: they group the counts of cpus");
+	}
 	if (o->no_aggr) {
 		if (!c->system_wide && !c->cpu_list)
 			return usage_error("-A/--per-cpu needs -a or -C: per-cpu counts exist only "

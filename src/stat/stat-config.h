@@ -11,7 +11,18 @@ enum stat_aggr_mode {
 	STAT_AGGR_GLOBAL,	/* one line per event (the default) */
 	STAT_AGGR_NONE,		/* -A/--no-aggr/--per-cpu: one line per event and cpu */
 	STAT_AGGR_THREAD,	/* --per-thread: one line per event and thread */
+	STAT_AGGR_SOCKET,	/* --per-socket: one line per socket and event */
+	STAT_AGGR_DIE,		/* --per-die */
+	STAT_AGGR_CORE,		/* --per-core */
+	STAT_AGGR_NODE,		/* --per-node: per NUMA node */
 };
+
+/* The modes whose slots are groups of cpus by topology (stat-aggr.h). */
+static inline bool stat_aggr__is_topology(enum stat_aggr_mode mode)
+{
+	return mode == STAT_AGGR_SOCKET || mode == STAT_AGGR_DIE || mode == STAT_AGGR_CORE ||
+	       mode == STAT_AGGR_NODE;
+}
 
 enum stat_output_mode {
 	STAT_OUTPUT_STD,	/* perf's aligned columns */

@@ -16,7 +16,7 @@ int stat_counter__nr_slots(enum stat_aggr_mode mode, int nr_cpus, int nr_threads
 	}
 }
 
-struct stat_counter *stat_counter__new(enum stat_aggr_mode mode, int nr_cpus, int nr_threads)
+static struct stat_counter *counter_new(int nr_slots, int nr_cpus, int nr_threads)
 {
 	struct stat_counter *c = calloc(1, sizeof(*c));
 	size_t n = (size_t)nr_cpus * nr_threads;
@@ -25,7 +25,7 @@ struct stat_counter *stat_counter__new(enum stat_aggr_mode mode, int nr_cpus, in
 		return NULL;
 	c->nr_cpus = nr_cpus;
 	c->nr_threads = nr_threads;
-	c->nr_slots = stat_counter__nr_slots(mode, nr_cpus, nr_threads);
+	c->nr_slots = nr_slots;
 	c->raw = calloc(n ? n : 1, sizeof(*c->raw));
 	c->prev = calloc(n ? n : 1, sizeof(*c->prev));
 	c->slots = calloc(c->nr_slots ? c->nr_slots : 1, sizeof(*c->slots));
@@ -34,6 +34,22 @@ struct stat_counter *stat_counter__new(enum stat_aggr_mode mode, int nr_cpus, in
 		return NULL;
 	}
 	stat_counter__reset_stats(c);
+	return c;
+}
+
+struct stat_counter *stat_counter__new(enum stat_aggr_mode mode, int nr_cpus, int nr_threads)
+{
+	return counter_new(stat_counter__nr_slots(mode, nr_cpus, nr_threads), nr_cpus,
+			   nr_threads);
+}
+
+struct stat_counter *stat_counter__new_grouped(int nr_slots, const int *cpu_slot, int nr_cpus,
+					       int nr_threads)
+{
+	struct stat_counter *c = counter_new(nr_slots, nr_cpus, nr_threads);
+
+	if (c)
+		c->cpu_slot = cpu_slot;
 	return c;
 }
 
@@ -64,8 +80,10 @@ void stat_counter__reset_stats(struct stat_counter *c)
 	}
 }
 
-static int slot_of(enum stat_aggr_mode mode, int cpu, int thread)
+static int slot_of(const struct stat_counter *c, enum stat_aggr_mode mode, int cpu, int thread)
 {
+	if (c->cpu_slot)
+		return c->cpu_slot[cpu];
 	switch (mode) {
 	case STAT_AGGR_NONE:
 		return cpu;
@@ -91,7 +109,7 @@ void stat_counter__aggregate(struct stat_counter *c, enum stat_aggr_mode mode, b
 	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
 		for (int t = 0; t < c->nr_threads; t++) {
 			int i = cpu * c->nr_threads + t;
-			struct ember_counts *sum = &c->slots[slot_of(mode, cpu, t)].counts;
+			struct ember_counts *sum = &c->slots[slot_of(c, mode, cpu, t)].counts;
 			const struct ember_counts *raw = &c->raw[i], *prev = &c->prev[i];
 
 			if (delta) {

@@ -27,6 +27,7 @@ struct stat_counter {
 	struct ember_counts *prev;	/* the reading the last interval ended at */
 	int nr_slots;
 	struct stat_slot *slots;
+	const int *cpu_slot;		/* topology modes: [cpu index] -> slot, borrowed */
 };
 
 /* How many slots an event with these maps prints in an aggregation mode. */
@@ -34,6 +35,13 @@ int stat_counter__nr_slots(enum stat_aggr_mode mode, int nr_cpus, int nr_threads
 
 /* A zeroed counter for nr_cpus x nr_threads readings. NULL on ENOMEM; free with __delete. */
 struct stat_counter *stat_counter__new(enum stat_aggr_mode mode, int nr_cpus, int nr_threads);
+/*
+ * A counter whose readings fold by cpu into nr_slots slots through
+ * cpu_slot[cpu index] (--per-socket and the like); cpu_slot is borrowed
+ * and must outlive the counter. NULL on ENOMEM.
+ */
+struct stat_counter *stat_counter__new_grouped(int nr_slots, const int *cpu_slot, int nr_cpus,
+					       int nr_threads);
 void stat_counter__delete(struct stat_counter *c);
 
 /* Zero the raw and previous readings (a new run re-opens the event). */

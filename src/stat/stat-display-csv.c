@@ -11,7 +11,12 @@ static void print_prefix(const struct stat_display *d, const struct stat_row *ro
 	if (row->interval)
 		fprintf(d->out, "%6lu.%09lu%s", (unsigned long)row->interval->tv_sec,
 			(unsigned long)row->interval->tv_nsec, d->sep);
-	if (d->aggr_mode == STAT_AGGR_NONE)
+	if (stat_aggr__is_topology(d->aggr_mode)) {
+		char label[64];
+
+		stat_display__aggr_label(d, row, label, sizeof(label));
+		fprintf(d->out, "%s%s%d%s", label, d->sep, row->aggr_nr, d->sep);
+	} else if (d->aggr_mode == STAT_AGGR_NONE)
 		fprintf(d->out, "CPU%d%s", row->cpu, d->sep);
 	else if (d->aggr_mode == STAT_AGGR_THREAD)
 		fprintf(d->out, "%s-%d%s", row->comm ? row->comm : "", row->tid, d->sep);

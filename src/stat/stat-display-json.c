@@ -31,7 +31,17 @@ static void print_prefix(const struct stat_display *d, const struct stat_row *ro
 	if (row->interval)
 		fprintf(d->out, "\"interval\" : %lu.%09lu, ", (unsigned long)row->interval->tv_sec,
 			(unsigned long)row->interval->tv_nsec);
-	if (d->aggr_mode == STAT_AGGR_NONE) {
+	if (stat_aggr__is_topology(d->aggr_mode)) {
+		static const char *const key[] = {
+			[STAT_AGGR_SOCKET] = "socket", [STAT_AGGR_DIE] = "die",
+			[STAT_AGGR_CORE] = "core", [STAT_AGGR_NODE] = "node",
+		};
+		char label[64];
+
+		stat_display__aggr_label(d, row, label, sizeof(label));
+		fprintf(d->out, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", key[d->aggr_mode],
+			label, row->aggr_nr);
+	} else if (d->aggr_mode == STAT_AGGR_NONE) {
 		fprintf(d->out, "\"cpu\" : \"%d\", ", row->cpu);
 	} else if (d->aggr_mode == STAT_AGGR_THREAD) {
 		char buf[64];

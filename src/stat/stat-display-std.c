@@ -6,12 +6,37 @@
 #include "stat/stat-display.h"
 
 /* The interval timestamp and the cpu or thread columns that start a line. */
+/* perf's topology columns: the id's last part left-aligned, then the cpu count. */
+static void print_aggr(const struct stat_display *d, const struct stat_row *row)
+{
+	static const struct stat_aggr_id none = { -1, -1, -1, -1 };
+	const struct stat_aggr_id *id = row->aggr_id ? row->aggr_id : &none;
+
+	switch (d->aggr_mode) {
+	case STAT_AGGR_SOCKET:
+		fprintf(d->out, "S%-5d", id->socket);
+		break;
+	case STAT_AGGR_DIE:
+		fprintf(d->out, "S%d-D%-8d", id->socket, id->die);
+		break;
+	case STAT_AGGR_CORE:
+		fprintf(d->out, "S%d-D%d-C%-8d", id->socket, id->die, id->core);
+		break;
+	default:
+		fprintf(d->out, "N%-5d", id->node);
+		break;
+	}
+	fprintf(d->out, "%s%4d%s", d->sep, row->aggr_nr, d->sep);
+}
+
 static void print_prefix(const struct stat_display *d, const struct stat_row *row)
 {
 	if (row->interval)
 		fprintf(d->out, "%6lu.%09lu%s", (unsigned long)row->interval->tv_sec,
 			(unsigned long)row->interval->tv_nsec, d->sep);
-	if (d->aggr_mode == STAT_AGGR_NONE)
+	if (stat_aggr__is_topology(d->aggr_mode))
+		print_aggr(d, row);
+	else if (d->aggr_mode == STAT_AGGR_NONE)
 		fprintf(d->out, "CPU%-7d%s", row->cpu, d->sep);
 	else if (d->aggr_mode == STAT_AGGR_THREAD)
 		fprintf(d->out, "%16s-%-8d%s", row->comm ? row->comm : "", row->tid, d->sep);

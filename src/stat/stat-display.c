@@ -31,6 +31,14 @@ void stat_display__row(const struct stat_display *d, const struct stat_row *row)
 	}
 }
 
+void stat_display__aggr_label(const struct stat_display *d, const struct stat_row *row, char *buf,
+			      size_t size)
+{
+	static const struct stat_aggr_id none = { -1, -1, -1, -1 };
+
+	stat_aggr__label(d->aggr_mode, row->aggr_id ? row->aggr_id : &none, buf, size);
+}
+
 const char *stat_display__state_str(const struct stat_row *row)
 {
 	switch (row->state) {
@@ -74,6 +82,20 @@ void stat_display__interval_header(const struct stat_display *d)
 		fprintf(d->out, "#           time             comm-pid");
 		fprintf(d->out, "                  counts %*s events\n", d->unit_width, "unit");
 		break;
+	case STAT_AGGR_SOCKET:
+	case STAT_AGGR_DIE:
+	case STAT_AGGR_CORE:
+	case STAT_AGGR_NODE: {
+		/* perf pads the slot column's title to the label's width, then "cpus". */
+		static const char *const title[] = {
+			[STAT_AGGR_SOCKET] = "socket ", [STAT_AGGR_DIE] = "die          ",
+			[STAT_AGGR_CORE] = "core            ", [STAT_AGGR_NODE] = "node   ",
+		};
+
+		fprintf(d->out, "#           time %scpus", title[d->aggr_mode]);
+		fprintf(d->out, "             counts %*s events\n", d->unit_width, "unit");
+		break;
+	}
 	default:
 		fprintf(d->out, "#           time");
 		fprintf(d->out, "             counts %*s events\n", d->unit_width, "unit");

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+#include "stat/stat-aggr.h"
 #include "stat/stat-config.h"
 #include "stat/stat-shadow.h"
 
@@ -28,6 +29,8 @@ enum stat_row_state {
 struct stat_row {
 	const struct timespec *interval;	/* -I: time since start, else NULL */
 	int cpu;				/* STAT_AGGR_NONE */
+	const struct stat_aggr_id *aggr_id;	/* topology modes: the slot's id */
+	int aggr_nr;				/* ... and how many cpus it holds */
 	const char *comm;			/* STAT_AGGR_THREAD */
 	int tid;
 	enum stat_row_state state;
@@ -78,6 +81,10 @@ void stat_display__footer(const struct stat_display *d, const struct stat_footer
 double stat_display__pcnt_running(uint64_t run, uint64_t ena);
 /* The row's value column text ("<not counted>", "<not supported>"), NULL when counted. */
 const char *stat_display__state_str(const struct stat_row *row);
+
+/* The slot's label, "S0-D0-C1", for a topology mode's row (CSV, JSON). */
+void stat_display__aggr_label(const struct stat_display *d, const struct stat_row *row, char *buf,
+			      size_t size);
 
 /* Per-layout row printers (stat-display-std.c, -csv.c, -json.c). */
 void stat_display_std__row(const struct stat_display *d, const struct stat_row *row);

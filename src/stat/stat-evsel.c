@@ -47,7 +47,7 @@ void stat_evsel__refresh(struct ember_evsel *evsel)
 }
 
 int stat_evsel__setup_counters(struct ember_evlist *evlist, enum stat_aggr_mode mode,
-			       int nr_cpus, int nr_threads)
+			       int nr_cpus, int nr_threads, const struct stat_aggr_map *aggr)
 {
 	struct ember_evsel *pos;
 
@@ -56,6 +56,13 @@ int stat_evsel__setup_counters(struct ember_evlist *evlist, enum stat_aggr_mode 
 		bool tool = se->tool != EMBER_TOOL_NONE;
 
 		stat_counter__delete(se->counter);
+		if (!tool && stat_aggr__is_topology(mode)) {
+			se->counter = stat_counter__new_grouped(aggr->nr, aggr->cpu_slot, nr_cpus,
+								nr_threads);
+			if (!se->counter)
+				return -ENOMEM;
+			continue;
+		}
 		/* Tool events have one value, whatever the cpus and threads. */
 		se->counter = stat_counter__new(tool ? STAT_AGGR_GLOBAL : mode, tool ? 1 : nr_cpus,
 						tool ? 1 : nr_threads);

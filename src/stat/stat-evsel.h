@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include "event/evlist.h"
 #include "event/event-names.h"
+#include "stat/stat-aggr.h"
 #include "stat/stat-counters.h"
 #include "stat/stat-shadow.h"
 
@@ -40,7 +41,7 @@ void stat_evsel__refresh(struct ember_evsel *evsel);
  * this aggregation mode. Returns 0 or -ENOMEM.
  */
 int stat_evsel__setup_counters(struct ember_evlist *evlist, enum stat_aggr_mode mode,
-			       int nr_cpus, int nr_threads);
+			       int nr_cpus, int nr_threads, const struct stat_aggr_map *aggr);
 /* Free what stat_evsel__init_all() and __setup_counters() allocated. */
 void stat_evsel__exit_all(struct ember_evlist *evlist);
 /* The widest unit of the list (at least 4: "msec"), perf's unit column width. */

@@ -40,7 +40,7 @@ int stat_process__counters(struct ember_evlist *evlist, const struct stat_config
 	return err;
 }
 
-/* Fill the cpu or thread columns of a slot's row. */
+/* Fill the cpu, thread or topology columns of a slot's row. */
 static void slot_identity(const struct stat_print_ctx *p, int slot, struct stat_row *row)
 {
 	const struct stat_target *t = p->target;
@@ -53,16 +53,32 @@ static void slot_identity(const struct stat_print_ctx *p, int slot, struct stat_
 		row->tid = t->threads ? ember_thread_map__pid(t->threads, slot) : -1;
 		row->comm = stat_target__comm(t, slot);
 		break;
+	case STAT_AGGR_SOCKET:
+	case STAT_AGGR_DIE:
+	case STAT_AGGR_CORE:
+	case STAT_AGGR_NODE:
+		if (slot < t->aggr.nr) {
+			row->aggr_id = &t->aggr.ids[slot];
+			row->aggr_nr = t->aggr.nr_cpus[slot];
+		}
+		break;
 	default:
 		break;
 	}
 }
 
+/*
+ * Print the line of `evsel`'s counter slot `slot`, labelled as the
+ * aggregation slot `label_slot`. `absent`: the event does not count in
+ * that slot at all (a tool event outside its one cpu): "<not counted>"
+ * over 0 cpus, as perf prints it.
+ */
 static bool print_slot(const struct stat_print_ctx *p, struct ember_evsel *evsel, int slot,
-		       const struct timespec *interval)
+		       int label_slot, bool absent, const struct timespec *interval)
 {
 	const struct stat_evsel *se = stat_evsel(evsel);
 	const struct stat_slot *s = &se->counter->slots[slot];
+	bool global = p->config->aggr_mode == STAT_AGGR_GLOBAL;
 	double avg = stat_stats__avg(&s->res[0]);
 	double ena = stat_stats__avg(&s->res[1]), run = stat_stats__avg(&s->res[2]);
 	struct stat_row row = {
@@ -70,15 +86,30 @@ static bool print_slot(const struct stat_print_ctx *p, struct ember_evsel *evsel
 		.unit = se->unit,
 		.name = ember_evsel__name(evsel),
 		.integral = se->scale == (double)(long long)se->scale,
-		.val = avg * se->scale,
-		.run = (uint64_t)run,
-		.ena = (uint64_t)ena,
 	};
 	bool not_counted = false;
 
-	slot_identity(p, slot, &row);
-	row.noise_pct = stat_stats__rel_stddev(stat_stats__stddev(&s->res[0]), avg);
-	if (!evsel->supported && se->tool == EMBER_TOOL_NONE) {
+	/*
+	 * perf 6.1 keeps the statistics over -r runs for the global count
+	 * only: a line per cpu, thread or topology slot shows the last run,
+	 * with no noise.
+	 */
+	if (!global) {
+		avg = (double)s->counts.val;
+		ena = (double)s->counts.ena;
+		run = (double)s->counts.run;
+	} else {
+		row.noise_pct = stat_stats__rel_stddev(stat_stats__stddev(&s->res[0]), avg);
+	}
+	row.val = avg * se->scale;
+	row.run = (uint64_t)run;
+	row.ena = (uint64_t)ena;
+	slot_identity(p, label_slot, &row);
+	if (absent) {
+		row.aggr_nr = 0;
+		row.state = STAT_ROW_NOT_COUNTED;
+		row.run = row.ena = 0;
+	} else if (!evsel->supported && se->tool == EMBER_TOOL_NONE) {
 		row.state = STAT_ROW_NOT_SUPPORTED;
 		row.run = row.ena = 0;
 	} else if (!run || !ena) {
@@ -89,7 +120,31 @@ static bool print_slot(const struct stat_print_ctx *p, struct ember_evsel *evsel
 		row.nr_metrics = stat_shadow__metrics(p->shadow, se->kind, se->ctx, slot, row.val,
 						      se->scale, row.metrics);
 	}
+	if (se->tool != EMBER_TOOL_NONE && !global && !absent)
+		row.aggr_nr = 1;
 	stat_display__row(p->display, &row);
+	return not_counted;
+}
+
+/* --per-socket and the like: slot by slot, every event in each, as perf orders them. */
+static bool print_topology(const struct stat_print_ctx *p, const struct timespec *interval)
+{
+	const struct stat_aggr_map *aggr = &p->target->aggr;
+	struct ember_evsel *pos;
+	bool not_counted = false;
+	/* A tool event counts once, on the first cpu: its slot shows it. */
+	int tool_slot = aggr->nr_map_cpus ? aggr->cpu_slot[0] : 0;
+
+	for (int s = 0; s < aggr->nr; s++) {
+		ember_evlist__for_each(p->evlist, pos) {
+			const struct stat_counter *c = stat_evsel(pos)->counter;
+
+			if (c->nr_slots == aggr->nr)
+				not_counted |= print_slot(p, pos, s, s, false, interval);
+			else
+				not_counted |= print_slot(p, pos, 0, s, s != tool_slot, interval);
+		}
+	}
 	return not_counted;
 }
 
@@ -98,11 +153,13 @@ bool stat_print__counters(const struct stat_print_ctx *p, const struct timespec 
 	struct ember_evsel *pos;
 	bool not_counted = false;
 
+	if (stat_aggr__is_topology(p->config->aggr_mode))
+		return print_topology(p, interval);
 	ember_evlist__for_each(p->evlist, pos) {
 		const struct stat_counter *c = stat_evsel(pos)->counter;
 
 		for (int s = 0; s < c->nr_slots; s++)
-			not_counted |= print_slot(p, pos, s, interval);
+			not_counted |= print_slot(p, pos, s, s, false, interval);
 	}
 	return not_counted;
 }

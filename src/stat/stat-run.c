@@ -315,7 +315,8 @@ static int run_once(struct stat_run *r, bool first)
 		err = stat_evsel__setup_counters(r->evlist, c->aggr_mode,
 						 ember_cpu_map__nr(r->target->cpus),
 						 r->target->threads ?
-						 ember_thread_map__nr(r->target->threads) : 1);
+						 ember_thread_map__nr(r->target->threads) : 1,
+						 &r->target->aggr);
 	} else {
 		err = 0;
 		ember_evlist__for_each(r->evlist, pos)

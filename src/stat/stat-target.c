@@ -125,6 +125,15 @@ int stat_target__init(struct stat_target *t, const struct stat_config *config, i
 		if (!t->threads)
 			return -ENOMEM;
 	}
+	if (stat_aggr__is_topology(config->aggr_mode)) {
+		int err = stat_aggr_map__build(&t->aggr, config->aggr_mode, t->cpus, NULL);
+
+		if (err) {
+			fprintf(stderr, "ember stat: cannot read the cpu topology from "
+				"/sys/devices/system/cpu: %s\n", strerror(-err));
+			return err;
+		}
+	}
 	if (t->threads && config->aggr_mode == STAT_AGGR_THREAD)
 		return read_comms(t);
 	return 0;
@@ -160,5 +169,6 @@ void stat_target__exit(struct stat_target *t)
 	free(t->what);
 	ember_cpu_map__put(t->cpus);
 	ember_thread_map__put(t->threads);
+	stat_aggr_map__exit(&t->aggr);
 	memset(t, 0, sizeof(*t));
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <ember/event.h>
+#include "stat/stat-aggr.h"
 #include "stat/stat-config.h"
 
 struct stat_target {
@@ -20,6 +21,7 @@ struct stat_target {
 	char **comms;		/* per thread (--per-thread), owned */
 	int nr_comms;
 	char *what;		/* "'system wide'", "process id '42'", "'sleep 1'"; owned */
+	struct stat_aggr_map aggr;	/* --per-socket/-die/-core/-node: the cpus' slots */
 };
 
 /*
