@@ -69,6 +69,28 @@ static int child_cmp(const void *a, const void *b, void *arg)
 }
 
 /*
+ * The nodes but the root into sorted, grouped by parent in index order and
+ * each group by name (child_cmp()'s order). The children lists make the
+ * groups: only siblings are sorted (most groups are one or two nodes),
+ * not every node against every other with a comparison that reads two
+ * nodes and two names scattered over a big tree.
+ */
+static void sort_children(struct ember_flame *fl, uint32_t *sorted)
+{
+	size_t n = 0;
+
+	for (uint32_t p = 0; p < fl->nr_nodes; p++) {
+		size_t first = n;
+
+		for (uint32_t c = fl->nodes[p].first_child; c != FLAME_NONE;
+		     c = fl->nodes[c].next_sibling)
+			sorted[n++] = c;
+		if (n - first > 1)
+			qsort_r(sorted + first, n - first, sizeof(*sorted), child_cmp, fl);
+	}
+}
+
+/*
  * Places every node (start in counts) and picks the ones to draw: root
  * first, then children grouped by parent. A child is drawn when its
  * parent is and it is at least minwidth wide.
@@ -86,10 +108,8 @@ static int layout(struct svg *s)
 		free(sorted);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 1; i < nr; i++)
-		sorted[i - 1] = i;
 	if (!fl->flamechart) {
-		qsort_r(sorted, nr - 1, sizeof(*sorted), child_cmp, fl);
+		sort_children(fl, sorted);
 		/* Groups come by parent index and a parent precedes its children. */
 		fl->nodes[0].start = 0;
 		for (uint32_t i = 0; i < nr - 1;) {
@@ -101,6 +121,10 @@ static int layout(struct svg *s)
 				cursor += fl->nodes[sorted[i]].value;
 			}
 		}
+	} else {
+		/* A flame chart keeps time order: nodes were made left to right. */
+		for (uint32_t i = 1; i < nr; i++)
+			sorted[i - 1] = i;
 	}
 	drawn[0] = 1;
 	s->order[s->nr_order++] = 0;
