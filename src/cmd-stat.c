@@ -14,6 +14,7 @@
 #include <time.h>
 #include "builtin.h"
 #include "event/evlist.h"
+#include "stat/stat-cgroup.h"
 #include "stat/stat-config.h"
 #include "stat/stat-events.h"
 #include "stat/stat-evsel.h"
@@ -34,6 +35,10 @@ struct stat_opts {
 	bool per_core, per_socket, per_die, per_node;
 	bool no_aggr, per_thread, json, group, all_user, all_kernel;
 	bool big_num_given;
+	struct stat_cgroup_opt *cgroup_opts;	/* each -G, in order */
+	int nr_cgroup_opts;
+	const char *for_each_cgroup;
+	struct stat_cgroups cgroups;
 };
 
 static int opt_event(const struct option *opt, const char *arg, bool unset)
@@ -60,10 +65,22 @@ static int opt_big_num(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* -G applies to the -e events before it: remember where it came. */
 static int opt_cgroup(const struct option *opt, const char *arg, bool unset)
 {
-	fprintf(stderr, "ember stat: -G/--cgroup is not supported yet\n");
-	return -1;
+	struct stat_opts *o = opt->value;
+	struct stat_cgroup_opt *v;
+
+	if (unset)
+		return 0;
+	v = realloc(o->cgroup_opts, (o->nr_cgroup_opts + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	v[o->nr_cgroup_opts].list = arg;
+	v[o->nr_cgroup_opts].nr_specs = o->config.nr_event_specs;
+	o->cgroup_opts = v;
+	o->nr_cgroup_opts++;
+	return 0;
 }
 
 static int usage_error(const char *msg)
@@ -128,6 +145,11 @@ static int check_options(struct stat_opts *o, int argc)
 	if (!argc && !c->pid && !c->tid && !c->cpu_list)
 		c->system_wide = true;
 
+	if (o->nr_cgroup_opts && o->for_each_cgroup)
+		return usage_error("--cgroup and --for-each-cgroup cannot be used together");
+	if ((o->nr_cgroup_opts || o->for_each_cgroup) && !c->system_wide && !c->cpu_list)
+		return usage_error("-G/--cgroup and --for-each-cgroup need -a or -C: cgroup "
+				   "counters count on cpus");
 	if (o->no_aggr && o->per_thread)
 		return usage_error("-A and --per-thread cannot be used together");
 	/* As perf: the last of these wins only among themselves; -A overrides them. */
@@ -226,6 +248,36 @@ static void die_of(int signo)
 	raise(signo);
 }
 
+/* -G per its place among the -e options (nr_after per spec), then --for-each-cgroup. */
+static int setup_cgroups(struct ember_evlist *evlist, struct stat_opts *o, const int *nr_after)
+{
+	int err = 0;
+
+	for (int i = 0; i < o->nr_cgroup_opts && !err; i++) {
+		int n = o->cgroup_opts[i].nr_specs;
+
+		err = stat_cgroups__assign(&o->cgroups, evlist, o->cgroup_opts[i].list,
+					   n && nr_after ? nr_after[n - 1] : 0);
+		if (err == -ENOENT && !n)
+			return usage_error("-G/--cgroup needs events: give -e before it");
+		if (err == -E2BIG)
+			return usage_error("-G/--cgroup names more cgroups than there are events "
+					   "before it");
+	}
+	if (!err && o->for_each_cgroup)
+		err = stat_cgroups__expand(&o->cgroups, evlist, o->for_each_cgroup);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "ember stat: out of memory\n");
+		return 1;
+	}
+	if (err) {
+		fprintf(stderr, "ember stat: no access to cgroup %s: %s\n",
+			stat_cgroups__path(&o->cgroups), strerror(-err));
+		return 2;
+	}
+	return 0;
+}
+
 static int setup_events(struct ember_evlist *evlist, struct stat_opts *o)
 {
 	struct stat_config *c = &o->config;
@@ -235,9 +287,20 @@ static int setup_events(struct ember_evlist *evlist, struct stat_opts *o)
 	if (c->null_run)
 		return 0;
 	if (c->nr_event_specs) {
-		err = stat_events__parse(evlist, c);
+		int *nr_after = calloc(c->nr_event_specs, sizeof(*nr_after));
+
+		if (!nr_after) {
+			fprintf(stderr, "ember stat: out of memory\n");
+			return 1;
+		}
+		err = stat_events__parse(evlist, c, nr_after);
+		if (!err)
+			err = setup_cgroups(evlist, o, nr_after);
+		free(nr_after);
 		if (err)
-			return err == -EINVAL ? 2 : 1;
+			return err == -EINVAL ? 2 : err > 0 ? err : 1;
+	} else if (o->nr_cgroup_opts) {
+		return usage_error("-G/--cgroup needs events: give -e before it");
 	} else {
 		err = stat_events__add_default(evlist, c->detailed,
 					       c->system_wide || c->cpu_list);
@@ -254,9 +317,23 @@ static int setup_events(struct ember_evlist *evlist, struct stat_opts *o)
 		if (o->all_kernel)
 			pos->attr.exclude_user = 1;
 	}
+	if (!err && o->for_each_cgroup && !c->nr_event_specs)
+		err = setup_cgroups(evlist, o, NULL);
+	if (err)
+		return err;
 	if (stat_evsel__init_all(evlist)) {
 		fprintf(stderr, "ember stat: out of memory\n");
 		return 1;
+	}
+	ember_evlist__for_each(evlist, pos) {
+		int idx = stat_cgroups__idx_of(&o->cgroups, pos);
+
+		if (idx < 0)
+			continue;
+		/* Metrics relate counters of one cgroup only. */
+		stat_evsel(pos)->cgroup = o->cgroups.v[idx].name;
+		stat_evsel(pos)->ctx |= (idx + 1) << 8;
+		c->cgroups = true;
 	}
 	c->unit_width = stat_evsel__unit_width(evlist);
 	return 0;
@@ -319,8 +396,10 @@ int cmd_stat(int argc, const char **argv)
 		OPT_STRING('x', "field-separator", &c->csv_sep, "separator",
 			   "print counts with custom separator"),
 		OPT_BOOLEAN('j', "json-output", &o.json, "print counts in JSON format"),
-		OPT_CALLBACK('G', "cgroup", NULL, "name", "monitor event in cgroup name only",
+		OPT_CALLBACK('G', "cgroup", &o, "name", "monitor event in cgroup name only",
 			     opt_cgroup),
+		OPT_STRING(0, "for-each-cgroup", &o.for_each_cgroup, "name",
+			   "expand events for each cgroup"),
 		OPT_STRING('o', "output", &c->output_name, "file", "output file name"),
 		OPT_BOOLEAN(0, "append", &c->append, "append to the output file"),
 		OPT_INTEGER(0, "log-fd", &c->log_fd, "n", "log output to fd, instead of stderr"),
@@ -389,6 +468,8 @@ out_evlist:
 	ember_evlist__delete(evlist);
 out_free:
 	free(c->event_specs);
+	free(o.cgroup_opts);
+	stat_cgroups__exit(&o.cgroups);
 	if (run.stop_signal && !ret)
 		die_of(run.stop_signal);
 	return ret;

@@ -227,7 +227,7 @@ int ember_evsel__open(struct ember_evsel *evsel, struct ember_cpu_map *cpus,
 			}
 retry:
 			fd = sys_perf_event_open(&evsel->attr, pid, cpu, group_fd,
-						 PERF_FLAG_FD_CLOEXEC);
+						 PERF_FLAG_FD_CLOEXEC | evsel->open_flags);
 			if (fd < 0) {
 				err = -errno;
 				pr_debug("perf_event_open(%s, pid %d, cpu %d, group_fd %d): %s\n",

@@ -53,6 +53,7 @@ struct ember_evsel *ember_evsel__clone(const struct ember_evsel *orig)
 	evsel->kind = orig->kind;
 	evsel->exclude_guest_default = orig->exclude_guest_default;
 	evsel->precise_max = orig->precise_max;
+	evsel->open_flags = orig->open_flags;
 	if (orig->terms && !(evsel->terms = ember_evsel_terms__clone(orig->terms)))
 		failed = true;
 	if (orig->own_cpus)

@@ -36,6 +36,8 @@ struct ember_evsel {
 	/* Set per evsel to override the list's maps (NULL: the list's). */
 	struct ember_cpu_map *own_cpus;
 	struct ember_thread_map *own_threads;
+	/* More perf_event_open() flags: PERF_FLAG_PID_CGROUP makes own_threads' "pid" a cgroup fd. */
+	unsigned long open_flags;
 
 	/* Open state: fds[cpu_idx * nr_threads + thread_idx]; -1 when not open. */
 	struct ember_cpu_map *cpus;	/* reference held while open */

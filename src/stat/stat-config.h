@@ -59,6 +59,7 @@ struct stat_config {
 	enum stat_output_mode output_mode;
 	const char *csv_sep;		/* " " for the std layout */
 	bool big_num;			/* locale thousands grouping (-B, default on) */
+	bool cgroups;			/* some events count in a cgroup: a cgroup column */
 	bool scale;			/* scale multiplexed counts by ena/run (-c, default on) */
 	int unit_width;			/* width of the unit column, at least 4 */
 	int verbose;

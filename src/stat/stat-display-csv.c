@@ -57,6 +57,8 @@ void stat_display_csv__row(const struct stat_display *d, const struct stat_row *
 	else
 		fprintf(d->out, row->integral ? "%.0f%s" : "%.2f%s", row->val, d->sep);
 	fprintf(d->out, "%s%s%s", row->unit, d->sep, row->name);
+	if (d->cgroups)
+		fprintf(d->out, "%s%s", d->sep, row->cgroup ? row->cgroup : "");
 	if (d->run_count > 1)
 		fprintf(d->out, "%s%.2f%%", d->sep, row->noise_pct);
 	fprintf(d->out, "%s%" PRIu64 "%s%.2f", d->sep, row->run, d->sep,

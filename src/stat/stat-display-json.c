@@ -75,6 +75,11 @@ void stat_display_json__row(const struct stat_display *d, const struct stat_row 
 	fprintf(d->out, ", \"event\" : ");
 	json_str(d->out, row->name);
 	fprintf(d->out, ", ");
+	if (d->cgroups) {
+		fprintf(d->out, "\"cgroup\" : ");
+		json_str(d->out, row->cgroup ? row->cgroup : "");
+		fprintf(d->out, ", ");
+	}
 	if (d->run_count > 1)
 		fprintf(d->out, "\"variance\" : %.2f, ", row->noise_pct);
 	fprintf(d->out, "\"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ", row->run,

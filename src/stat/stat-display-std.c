@@ -81,6 +81,8 @@ void stat_display_std__row(const struct stat_display *d, const struct stat_row *
 		fprintf(d->out, "%18s%s", state, d->sep);
 		fprintf(d->out, "%-*s%s", d->unit_width, row->unit, d->sep);
 		fprintf(d->out, "%-25s", row->name);
+		if (d->cgroups)
+			fprintf(d->out, "%s%s", d->sep, row->cgroup ? row->cgroup : "");
 		fprintf(d->out, "%-*s", STAT_METRIC_LEN, "");
 		print_noise_running(d, row);
 		fputc('\n', d->out);
@@ -94,6 +96,8 @@ void stat_display_std__row(const struct stat_display *d, const struct stat_row *
 	fprintf(d->out, fmt, row->val, d->sep);
 	fprintf(d->out, "%-*s%s", d->unit_width, row->unit, d->sep);
 	fprintf(d->out, "%-32s", row->name);
+	if (d->cgroups)
+		fprintf(d->out, "%s%s", d->sep, row->cgroup ? row->cgroup : "");
 
 	if (row->nr_metrics < 1) {
 		fprintf(d->out, "%-*s", STAT_METRIC_LEN, "");

@@ -14,6 +14,7 @@ void stat_display__init(struct stat_display *d, const struct stat_config *config
 	d->big_num = config->big_num && config->output_mode == STAT_OUTPUT_STD;
 	d->unit_width = config->unit_width < 4 ? 4 : config->unit_width;
 	d->run_count = config->run_count < 1 ? 1 : config->run_count;
+	d->cgroups = config->cgroups;
 }
 
 void stat_display__row(const struct stat_display *d, const struct stat_row *row)

@@ -38,6 +38,7 @@ struct stat_row {
 	bool integral;				/* the unit scale is whole: no decimals */
 	const char *unit;			/* "" when none */
 	const char *name;
+	const char *cgroup;			/* -G: the event's cgroup, NULL for none */
 	double noise_pct;			/* printed when the display has run_count > 1 */
 	uint64_t run, ena;
 	struct stat_metric metrics[2];
@@ -53,6 +54,7 @@ struct stat_display {
 	bool big_num;
 	int unit_width;
 	int run_count;
+	bool cgroups;			/* -G/--for-each-cgroup: every line has a cgroup column */
 	int write_err;			/* errno of the first failed flush of out, or 0 */
 };
 

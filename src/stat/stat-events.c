@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "event/evlist.h"
 #include "event/evsel.h"
 #include "event/parse-events.h"
 #include "stat/stat-events.h"
 
-int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *config)
+int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *config,
+		       int *nr_after)
 {
 	for (int i = 0; i < config->nr_event_specs; i++) {
 		const char *spec = config->event_specs[i];
@@ -17,8 +19,11 @@ int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *co
 		struct ember_parse_opts popts = { .sz = sizeof(popts), .counting = true };
 		int err = ember_evlist__parse_events_opts(evlist, spec, &perr, &popts);
 
-		if (!err)
+		if (!err) {
+			if (nr_after)
+				nr_after[i] = evlist->nr_entries;
 			continue;
+		}
 		if (err == -EINVAL && perr.msg) {
 			fprintf(stderr, "ember stat: invalid event '%s': %s", spec, perr.msg);
 			if (perr.str && *perr.str && strcmp(perr.str, spec))

@@ -10,9 +10,12 @@
 /*
  * Parse every -e spec into the list. On a bad spec prints one line
  * naming the event and the parser's hint, and returns -EINVAL; other
- * failures return -errno after printing why.
+ * failures return -errno after printing why. When nr_after is not NULL,
+ * nr_after[i] is the number of events in the list after spec i (-G
+ * applies to the events before it).
  */
-int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *config);
+int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *config,
+		       int *nr_after);
 
 /*
  * perf 6.1's default events: task-clock (cpu-clock when system-wide),

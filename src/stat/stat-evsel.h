@@ -22,6 +22,7 @@ struct stat_evsel {
 	int ctx;
 	enum ember_tool_event tool;
 	struct stat_counter *counter;	/* NULL until stat_evsel__setup_counters() */
+	const char *cgroup;		/* -G/--for-each-cgroup: its cgroup's name, else NULL */
 };
 
 static inline struct stat_evsel *stat_evsel(const struct ember_evsel *evsel)

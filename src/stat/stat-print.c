@@ -85,6 +85,7 @@ static bool print_slot(const struct stat_print_ctx *p, struct ember_evsel *evsel
 		.interval = interval,
 		.unit = se->unit,
 		.name = ember_evsel__name(evsel),
+		.cgroup = se->cgroup,
 		.integral = se->scale == (double)(long long)se->scale,
 	};
 	bool not_counted = false;

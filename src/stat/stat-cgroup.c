@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Opening cgroups and pointing stat's counters at them (PERF_FLAG_PID_CGROUP). */
+#include <errno.h>
+#include <fcntl.h>
+#include <mntent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "stat/stat-cgroup.h"
+
+/* perf's choice: the v1 hierarchy with the perf_event controller, else the v2 one. */
+static int find_mount(struct stat_cgroups *cg)
+{
+	char v2[PATH_MAX] = "";
+	struct mntent *m;
+	FILE *f;
+
+	if (cg->mnt[0])
+		return 0;
+	f = setmntent("/proc/self/mounts", "re");
+	if (!f)
+		return -errno;
+	while ((m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "cgroup") && hasmntopt(m, "perf_event")) {
+			snprintf(cg->mnt, sizeof(cg->mnt), "%s", m->mnt_dir);
+			break;
+		}
+		if (!strcmp(m->mnt_type, "cgroup2") && !v2[0])
+			snprintf(v2, sizeof(v2), "%s", m->mnt_dir);
+	}
+	endmntent(f);
+	if (!cg->mnt[0] && v2[0])
+		snprintf(cg->mnt, sizeof(cg->mnt), "%s", v2);
+	return cg->mnt[0] ? 0 : -ENOENT;
+}
+
+/* The table index of cgroup `name`, opening it the first time. Index or -errno. */
+static int cgroup_get(struct stat_cgroups *cg, const char *name, size_t len)
+{
+	struct stat_cgroup *v;
+	char *path = cg->path;
+	int err, fd;
+
+	for (int i = 0; i < cg->nr; i++)
+		if (strlen(cg->v[i].name) == len && !strncmp(cg->v[i].name, name, len))
+			return i;
+	err = find_mount(cg);
+	snprintf(path, sizeof(cg->path), "%s/%.*s", err ? "/sys/fs/cgroup" : cg->mnt, (int)len,
+		 name);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	v = realloc(cg->v, (cg->nr + 1) * sizeof(*v));
+	if (!v) {
+		close(fd);
+		return -ENOMEM;
+	}
+	cg->v = v;
+	v[cg->nr].name = strndup(name, len);
+	v[cg->nr].fd = fd;
+	if (!v[cg->nr].name) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return cg->nr++;
+}
+
+const char *stat_cgroups__path(const struct stat_cgroups *cg)
+{
+	return cg->path;
+}
+
+static int set_cgroup(struct ember_evsel *evsel, const struct stat_cgroup *c)
+{
+	struct ember_thread_map *t = ember_thread_map__new_pid(c->fd);
+
+	if (!t)
+		return -ENOMEM;
+	ember_thread_map__put(evsel->own_threads);
+	evsel->own_threads = t;
+	evsel->open_flags |= PERF_FLAG_PID_CGROUP;
+	return 0;
+}
+
+static struct ember_evsel *nth(struct ember_evlist *evlist, int n)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(evlist, pos)
+		if (n-- == 0)
+			return pos;
+	return NULL;
+}
+
+int stat_cgroups__assign(struct stat_cgroups *cg, struct ember_evlist *evlist, const char *list,
+			 int nr_before)
+{
+	const char *p = list;
+	int first = cg->nr_assigned, err;
+
+	if (nr_before <= 0)
+		return -ENOENT;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len) {
+			struct ember_evsel *evsel = cg->nr_assigned < nr_before ?
+							    nth(evlist, cg->nr_assigned) : NULL;
+			int idx;
+
+			if (!evsel)
+				return -E2BIG;
+			idx = cgroup_get(cg, p, len);
+			if (idx < 0)
+				return idx;
+			err = set_cgroup(evsel, &cg->v[idx]);
+			if (err)
+				return err;
+		}
+		cg->nr_assigned++;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	/* As perf: one cgroup for the first -G covers every event given so far. */
+	if (cg->nr_assigned == 1 && first == 0) {
+		struct ember_evsel *lead = nth(evlist, 0), *pos;
+		int idx = stat_cgroups__idx_of(cg, lead);
+
+		if (idx < 0)
+			return 0;
+		for (pos = lead->next; pos && pos->idx < nr_before; pos = pos->next) {
+			err = set_cgroup(pos, &cg->v[idx]);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int stat_cgroups__expand(struct stat_cgroups *cg, struct ember_evlist *evlist, const char *list)
+{
+	struct ember_evsel *last = evlist->last, *pos;
+	const char *p = list;
+	bool first = true;
+	int err;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int idx = cgroup_get(cg, len ? p : "/", len ? len : 1);
+
+		if (idx < 0)
+			return idx;
+		/* The events themselves take the first cgroup; copies of them the others. */
+		for (pos = evlist->first; pos; pos = pos->next) {
+			struct ember_evsel *ev = pos;
+
+			if (!first) {
+				ev = ember_evsel__clone(pos);
+				if (!ev)
+					return -ENOMEM;
+				ember_evlist__add(evlist, ev);
+			}
+			err = set_cgroup(ev, &cg->v[idx]);
+			if (err)
+				return err;
+			if (pos == last)
+				break;
+		}
+		first = false;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return 0;
+}
+
+int stat_cgroups__idx_of(const struct stat_cgroups *cg, const struct ember_evsel *evsel)
+{
+	int fd;
+
+	if (!evsel || !(evsel->open_flags & PERF_FLAG_PID_CGROUP) || !evsel->own_threads)
+		return -1;
+	fd = ember_thread_map__pid(evsel->own_threads, 0);
+	for (int i = 0; i < cg->nr; i++)
+		if (cg->v[i].fd == fd)
+			return i;
+	return -1;
+}
+
+const char *stat_cgroups__name_of(const struct stat_cgroups *cg, const struct ember_evsel *evsel)
+{
+	int i = stat_cgroups__idx_of(cg, evsel);
+
+	return i < 0 ? NULL : cg->v[i].name;
+}
+
+void stat_cgroups__exit(struct stat_cgroups *cg)
+{
+	for (int i = 0; i < cg->nr; i++) {
+		free(cg->v[i].name);
+		close(cg->v[i].fd);
+	}
+	free(cg->v);
+	memset(cg, 0, sizeof(*cg));
+}
