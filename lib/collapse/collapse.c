@@ -461,6 +461,13 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 			uint32_t nids = r->nids & ~FRAME_REC_JAVA;
 
 			c->prev_frame = ref;
+			/*
+			 * The record the next line is tried against is rarely in the
+			 * cache: ask for it now, so that it comes while that line is
+			 * found and its columns scanned.
+			 */
+			if (r->next)
+				__builtin_prefetch(frame_rec(fc, r->next));
 			if (!live || !nids)
 				return 0;
 			return push_ids(c, frame_rec_ids(r), nids);
