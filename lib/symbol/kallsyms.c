@@ -7,6 +7,16 @@
  * relative to its start, and the rest kept for [kernel.kallsyms]. When
  * the kernel was recorded with a build-id that is not the running
  * kernel's, the copy perf record keeps in the build-id cache is used.
+ *
+ * The running kernel's table, parsed and fixed up, is kept between runs
+ * (kallsyms-cache.c): a second report reads a file of sorted symbols
+ * instead of making the kernel print 100k lines and parsing them again.
+ * So that the cached table is the one a fresh read would make, the
+ * symbols that come and go without a module load ("[bpf]" programs,
+ * "[__builtin__ftrace]" and kprobe trampolines) are left out of both: no
+ * module dso takes them (BPF programs resolve through their KSYMBOL
+ * records), and leaving them out only changes where a module symbol
+ * just below one of them ends, outside its module's map.
  */
 #include <ctype.h>
 #include <elf.h>
@@ -62,17 +72,22 @@ struct kallsyms_prefetch {
 	size_t len;
 	int err;		/* 0 or -errno of the open or a read */
 	int done;		/* set by the thread when it is through (atomic) */
+	/* Looked for first when try_cache: a hit leaves buf NULL. */
+	bool try_cache;
+	bool have_key;		/* key is the file's as it was before the read */
+	struct kallsyms_key key;
+	struct kallsyms_cache *cache;	/* owned until taken */
 };
 
-static void *prefetch__run(void *arg)
+/* The whole file into p->buf, with room to spare for a NUL. */
+static void prefetch__read(struct kallsyms_prefetch *p)
 {
-	struct kallsyms_prefetch *p = arg;
 	size_t alloc = 0;
 	int fd = open(p->path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		p->err = -errno;
-		return NULL;
+		return;
 	}
 	for (;;) {
 		ssize_t n;
@@ -101,8 +116,39 @@ static void *prefetch__run(void *arg)
 		p->len += n;
 	}
 	close(fd);
+}
+
+/* The cached table when there is a valid one, else the file's text. */
+static void prefetch__fetch(struct kallsyms_prefetch *p)
+{
+	if (p->try_cache) {
+		p->have_key = !kallsyms_key__get(p->path, &p->key);
+		if (p->have_key)
+			p->cache = kallsyms_cache__open(&p->key);
+		if (p->cache)
+			return;
+	}
+	prefetch__read(p);
+}
+
+static void *prefetch__run(void *arg)
+{
+	struct kallsyms_prefetch *p = arg;
+
+	prefetch__fetch(p);
 	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/*
+ * Whether the kallsyms file at path may come from (and go to) the cache:
+ * the running kernel's own /proc/kallsyms, not a file the user named
+ * (perf's --kallsyms is read as it is), not a build-id cache copy.
+ */
+static bool kallsyms__may_cache(const struct sym_conf *conf, const char *path)
+{
+	return path == conf->kallsyms && !conf->kallsyms_forced &&
+	       !strcmp(path, "/proc/kallsyms") && kallsyms_cache__enabled();
 }
 
 bool dsos__prefetch_done(const struct dsos *dsos)
@@ -125,6 +171,7 @@ int dsos__prefetch_kallsyms(struct dsos *dsos)
 		free(p);
 		return -ENOMEM;
 	}
+	p->try_cache = kallsyms__may_cache(&dsos->conf, dsos->conf.kallsyms);
 	err = pthread_create(&p->thread, NULL, prefetch__run, p);
 	if (err) {
 		free(p->path);
@@ -142,6 +189,7 @@ void dsos__prefetch_exit(struct dsos *dsos)
 	if (!p)
 		return;
 	pthread_join(p->thread, NULL);
+	kallsyms_cache__close(p->cache);
 	free(p->buf);
 	free(p->path);
 	free(p);
@@ -149,33 +197,54 @@ void dsos__prefetch_exit(struct dsos *dsos)
 }
 
 /*
- * The whole text of the kallsyms file at path: the prefetched copy when
- * it is of that file, else read now. *text is the caller's to free.
- * 0 or -errno.
+ * What the kallsyms file at path gives: the prefetched result when it is
+ * of that file, else read now; with cacheable, the cached table when
+ * there is a valid one (src->cache), else the text (src->text, the
+ * caller's to free) and the key it was read under, if known. 0 or -errno.
  */
-static int kallsyms__text(struct ember_dso *kernel, const char *path, char **text, size_t *len)
+struct kallsyms_src {
+	char *text;
+	size_t len;
+	struct kallsyms_cache *cache;
+	bool have_key;
+	struct kallsyms_key key;
+};
+
+static int kallsyms__source(struct ember_dso *kernel, const char *path, bool cacheable,
+			    struct kallsyms_src *src)
 {
 	struct dsos *dsos = kernel->dsos;
 	struct kallsyms_prefetch *p = dsos ? dsos->prefetch : NULL;
-	struct kallsyms_prefetch now = { .path = (char *)path };
+	struct kallsyms_prefetch now = { .path = (char *)path, .try_cache = cacheable };
 	int err;
 
 	if (p && !strcmp(p->path, path)) {
 		pthread_join(p->thread, NULL);
 		dsos->prefetch = NULL;
 		free(p->path);
+		/* a cached table not wanted after all (see kallsyms__may_cache()): the text then */
+		if (p->cache && !cacheable) {
+			kallsyms_cache__close(p->cache);
+			p->cache = NULL;
+			prefetch__read(p);
+		}
 	} else {
 		p = &now;
-		prefetch__run(p);
+		prefetch__fetch(p);
 	}
 	err = p->err;
-	*text = p->buf;
-	*len = p->len;
+	*src = (struct kallsyms_src){
+		.text = p->buf,
+		.len = p->len,
+		.cache = p->cache,
+		.have_key = cacheable && p->have_key,
+		.key = p->key,
+	};
 	if (p != &now)
 		free(p);
 	if (err) {
-		free(*text);
-		*text = NULL;
+		free(src->text);
+		src->text = NULL;
 	}
 	return err;
 }
@@ -246,17 +315,21 @@ static uint64_t kallsyms__hex(const char *s, const char **end)
 	return v;
 }
 
-static int kallsyms__read(struct ember_dso *kernel, const char *path, struct kallsyms_parse *kp)
+/* A module tag of the symbols that come and go within a boot: see the top of the file. */
+static bool kallsyms__volatile(const char *name)
 {
-	char *text, *line, *end_of_text;
-	size_t size;
-	int ret;
+	const char *tab = strchr(name, '\t');
 
-	ret = kallsyms__text(kernel, path, &text, &size);
-	if (ret) {
-		pr_warn("kernel symbols: cannot open %s: %s\n", path, strerror(-ret));
-		return ret;
-	}
+	return tab && (!strcmp(tab + 1, "[bpf]") || !strncmp(tab + 1, "[__builtin__", 12));
+}
+
+/* Parses text[0, size) (with room for a NUL after it) into the kernel's table; frees text. */
+static int kallsyms__parse(struct ember_dso *kernel, char *text, size_t size,
+			   struct kallsyms_parse *kp)
+{
+	char *line, *end_of_text;
+	int ret = 0;
+
 	end_of_text = text + size;
 	for (line = text; line < end_of_text; ) {
 		char *nl = memchr(line, '\n', end_of_text - line), *name;
@@ -289,6 +362,9 @@ static int kallsyms__read(struct ember_dso *kernel, const char *path, struct kal
 		if (kernel->ref_reloc_name && !kp->ref_reloc && !strcmp(name, kernel->ref_reloc_name))
 			kp->ref_reloc = addr;
 		if (!kallsyms__type_wanted(type) || name[0] == '$')
+			goto next;
+		if (len > (size_t)(name - line) + 12 && memchr(name, '\t', line + len - name) &&
+		    kallsyms__volatile(name))
 			goto next;
 		/* The name keeps its "\t[module]" tail until the split below. */
 		ret = symtab__add(&kernel->symtab, addr, 0, kallsyms__binding(type),
@@ -346,21 +422,95 @@ static void kallsyms__split(struct ember_dso *kernel, int64_t delta)
 	}
 }
 
+/* The relocation reference the kernel's MMAP named, when the cache knows it (_text or _stext). */
+static bool kallsyms__ref_cached(const struct ember_dso *kernel)
+{
+	const char *ref = kernel->ref_reloc_name;
+
+	return !ref || !strcmp(ref, "_text") || !strcmp(ref, "_stext");
+}
+
+/* The table from the cache; false (table empty) when it could not be had. */
+static bool kallsyms__from_cache(struct ember_dso *kernel, struct kallsyms_cache *c,
+				 struct kallsyms_parse *kp)
+{
+	struct kallsyms_cache_info info;
+	const char *ref = kernel->ref_reloc_name;
+
+	if (kallsyms_cache__fill(c, &kernel->symtab, &info))
+		return false;
+	*kp = (struct kallsyms_parse){
+		.text = info.text,
+		.stext = info.stext,
+		.etext = info.etext,
+		.nonzero = info.nonzero,
+	};
+	if (ref)
+		kp->ref_reloc = !strcmp(ref, "_text") ? info.text : info.stext;
+	return true;
+}
+
+/*
+ * Saves the table just parsed, if the key read before the parse still
+ * holds after it (no module came or went meanwhile).
+ */
+static void kallsyms__save(const struct ember_dso *kernel, const char *path,
+			   const struct kallsyms_key *before, const struct kallsyms_parse *kp)
+{
+	struct kallsyms_cache_info info = {
+		.text = kp->text,
+		.stext = kp->stext,
+		.etext = kp->etext,
+		.nonzero = kp->nonzero,
+	};
+	struct kallsyms_key after;
+
+	if (kallsyms_key__get(path, &after) || memcmp(before, &after, sizeof(after)))
+		return;
+	kallsyms_cache__write(before, &kernel->symtab, &info);
+}
+
 int dso__load_kallsyms(struct ember_dso *kernel)
 {
 	struct kallsyms_parse kp = { 0 };
+	struct kallsyms_src src;
 	char buf[PATH_MAX];
 	const char *path;
 	int64_t delta = 0;
+	bool cacheable, cached = false;
 	int err = 0;
 
 	path = kallsyms__path(kernel, buf, sizeof(buf), &err);
 	if (!path)
 		return err;
-	err = kallsyms__read(kernel, path, &kp);
+	cacheable = kallsyms__may_cache(kernel->conf, path) && kallsyms__ref_cached(kernel);
+	err = kallsyms__source(kernel, path, cacheable, &src);
+	if (!err && src.cache) {
+		cached = kallsyms__from_cache(kernel, src.cache, &kp);
+		kallsyms_cache__close(src.cache);
+		if (!cached) {
+			struct kallsyms_prefetch now = { .path = (char *)path };
+
+			prefetch__read(&now);
+			err = now.err;
+			src.text = now.buf;
+			src.len = now.len;
+			if (err) {
+				free(src.text);
+				src.text = NULL;
+			}
+		}
+	}
 	if (err) {
-		symtab__exit(&kernel->symtab);
+		pr_warn("kernel symbols: cannot open %s: %s\n", path, strerror(-err));
 		return err;
+	}
+	if (!cached) {
+		err = kallsyms__parse(kernel, src.text, src.len, &kp);
+		if (err) {
+			symtab__exit(&kernel->symtab);
+			return err;
+		}
 	}
 	if (kernel->symtab.nr && !kp.nonzero) {
 		FILE *f = fopen("/proc/sys/kernel/kptr_restrict", "re");
@@ -392,9 +542,13 @@ int dso__load_kallsyms(struct ember_dso *kernel)
 		delta = kp.ref_reloc - kernel->ref_reloc_addr;
 	kernel->symsrc_path = strdup(path);
 
-	symtab__sort(&kernel->symtab);
-	symtab__fixup_end(&kernel->symtab, true);
-	symtab__fixup_duplicate(&kernel->symtab);
+	if (!cached) {
+		symtab__sort(&kernel->symtab);
+		symtab__fixup_end(&kernel->symtab, true);
+		symtab__fixup_duplicate(&kernel->symtab);
+		if (src.have_key && kernel->symtab.nr)
+			kallsyms__save(kernel, path, &src.key, &kp);
+	}
 	kallsyms__split(kernel, delta);
 	return kernel->symtab.nr;
 }
