@@ -35,6 +35,11 @@ struct stat_opts {
 	bool per_core, per_socket, per_die, per_node;
 	bool no_aggr, per_thread, json, group, all_user, all_kernel;
 	bool big_num_given;
+	struct stat_cgroup_opt *filters;	/* each --filter and the -e it follows */
+	int nr_filters;
+	const char *cputype;
+	int td_level;
+	bool ignored;				/* options without effect on this machine */
 	struct stat_cgroup_opt *cgroup_opts;	/* each -G, in order */
 	int nr_cgroup_opts;
 	const char *for_each_cgroup;
@@ -80,6 +85,28 @@ static int opt_cgroup(const struct option *opt, const char *arg, bool unset)
 	v[o->nr_cgroup_opts].nr_specs = o->config.nr_event_specs;
 	o->cgroup_opts = v;
 	o->nr_cgroup_opts++;
+	return 0;
+}
+
+/* --filter applies to the tracepoint of the -e right before it. */
+static int opt_filter(const struct option *opt, const char *arg, bool unset)
+{
+	struct stat_opts *o = opt->value;
+	struct stat_cgroup_opt *v;
+
+	if (unset)
+		return 0;
+	if (!o->config.nr_event_specs) {
+		fprintf(stderr, "ember stat: --filter must follow a -e tracepoint\n");
+		return -1;
+	}
+	v = realloc(o->filters, (o->nr_filters + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	v[o->nr_filters].list = arg;
+	v[o->nr_filters].nr_specs = o->config.nr_event_specs;
+	o->filters = v;
+	o->nr_filters++;
 	return 0;
 }
 
@@ -130,12 +157,20 @@ static int check_options(struct stat_opts *o, int argc)
 	/* As perf: -r 0 repeats the command until ^C, printing the counts of each run. */
 	if (c->run_count < 0)
 		return usage_error("-r needs a run count of 1 or more, or 0 to repeat until ^C");
+	if (o->cputype)
+		return usage_error("--cputype is only for hybrid cpus (cpu_core and cpu_atom "
+				   "PMUs); this machine has none");
+	if (c->table && c->run_count == 1)
+		return usage_error("--table is only supported with -r");
+	if (c->metric_only && c->run_count != 1)
+		return usage_error("--metric-only is not supported with -r");
 	if (c->run_count != 1 && c->interval_ms)
 		return usage_error("-I and -r cannot be used together");
 	if (c->interval_count && !c->interval_ms)
 		return usage_error("--interval-count needs -I");
-	if (c->delay_ms < 0)
-		return usage_error("-D needs a delay of 0 ms or more");
+	if (c->delay_ms < -1)
+		return usage_error("-D needs a delay of 0 ms or more, or -1 to count nothing "
+				   "(events stay disabled)");
 	if (c->log_fd >= 0 && c->output_name)
 		return usage_error("-o and --log-fd cannot be used together");
 	if (c->append && !c->output_name)
@@ -248,6 +283,28 @@ static void die_of(int signo)
 	raise(signo);
 }
 
+/* Each --filter goes to the last event of the -e before it, which must be a tracepoint. */
+static int setup_filters(struct ember_evlist *evlist, struct stat_opts *o, const int *nr_after)
+{
+	for (int i = 0; i < o->nr_filters; i++) {
+		int n = nr_after[o->filters[i].nr_specs - 1];
+		struct ember_evsel *pos, *last = NULL;
+
+		ember_evlist__for_each(evlist, pos)
+			if (pos->idx == n - 1)
+				last = pos;
+		if (!last || last->kind != EMBER_EVSEL_TRACEPOINT)
+			return usage_error("--filter must follow a -e tracepoint");
+		free(last->filter);
+		last->filter = strdup(o->filters[i].list);
+		if (!last->filter) {
+			fprintf(stderr, "ember stat: out of memory\n");
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* -G per its place among the -e options (nr_after per spec), then --for-each-cgroup. */
 static int setup_cgroups(struct ember_evlist *evlist, struct stat_opts *o, const int *nr_after)
 {
@@ -294,6 +351,8 @@ static int setup_events(struct ember_evlist *evlist, struct stat_opts *o)
 			return 1;
 		}
 		err = stat_events__parse(evlist, c, nr_after);
+		if (!err)
+			err = setup_filters(evlist, o, nr_after);
 		if (!err)
 			err = setup_cgroups(evlist, o, nr_after);
 		free(nr_after);
@@ -383,6 +442,30 @@ int cmd_stat(int argc, const char **argv)
 		OPT_BOOLEAN(0, "per-die", &o.per_die, "aggregate counts per processor die"),
 		OPT_BOOLEAN(0, "per-core", &o.per_core, "aggregate counts per physical processor core"),
 		OPT_BOOLEAN(0, "per-node", &o.per_node, "aggregate counts per numa node"),
+		OPT_BOOLEAN(0, "metric-only", &c->metric_only,
+			    "Only print computed metrics. No raw values"),
+		OPT_BOOLEAN(0, "summary", &c->summary, "print summary for interval mode"),
+		OPT_BOOLEAN(0, "no-csv-summary", &c->no_csv_summary,
+			    "don't print 'summary' for CSV summary output"),
+		OPT_BOOLEAN(0, "table", &c->table,
+			    "display details about each run (only with -r option)"),
+		OPT_BOOLEAN(0, "interval-clear", &c->interval_clear,
+			    "clear screen in between new interval"),
+		OPT_CALLBACK(0, "filter", &o, "filter", "event filter (after a -e tracepoint)",
+			     opt_filter),
+		OPT_STRING(0, "cputype", &o.cputype, "hybrid cpu type",
+			   "only count on this cpu type of a hybrid machine (none here)"),
+		OPT_BOOLEAN(0, "no-merge", &o.ignored, "Do not merge identical named events"),
+		OPT_BOOLEAN(0, "hybrid-merge", &o.ignored,
+			    "Merge identical named hybrid events (none here)"),
+		OPT_BOOLEAN(0, "metric-no-group", &o.ignored,
+			    "don't group metric events (ember has no metrics)"),
+		OPT_BOOLEAN(0, "metric-no-merge", &o.ignored,
+			    "don't share events between metrics (ember has no metrics)"),
+		OPT_BOOLEAN(0, "percore-show-thread", &o.ignored,
+			    "with the 'percore' event term (no PMU here has it)"),
+		OPT_INTEGER(0, "td-level", &o.td_level, "n",
+			    "Set the metrics level for the top-down statistics (needs --topdown)"),
 		OPT_BOOLEAN('n', "null", &c->null_run, "null run - dont start any counters"),
 		OPT_INCR('d', "detailed", &c->detailed,
 			 "detailed run - start a lot of events"),
@@ -469,6 +552,7 @@ out_evlist:
 out_free:
 	free(c->event_specs);
 	free(o.cgroup_opts);
+	free(o.filters);
 	stat_cgroups__exit(&o.cgroups);
 	if (run.stop_signal && !ret)
 		die_of(run.stop_signal);

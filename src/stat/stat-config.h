@@ -59,6 +59,11 @@ struct stat_config {
 	enum stat_output_mode output_mode;
 	const char *csv_sep;		/* " " for the std layout */
 	bool big_num;			/* locale thousands grouping (-B, default on) */
+	bool metric_only;		/* --metric-only */
+	bool summary;			/* --summary: the totals after -I's intervals */
+	bool no_csv_summary;		/* --no-csv-summary: without the "summary" column */
+	bool table;			/* --table: each run's elapsed time, with -r */
+	bool interval_clear;		/* --interval-clear */
 	bool cgroups;			/* some events count in a cgroup: a cgroup column */
 	bool scale;			/* scale multiplexed counts by ena/run (-c, default on) */
 	int unit_width;			/* width of the unit column, at least 4 */

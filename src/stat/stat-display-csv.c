@@ -6,11 +6,13 @@
 #include <inttypes.h>
 #include "stat/stat-display.h"
 
-static void print_prefix(const struct stat_display *d, const struct stat_row *row)
+void stat_display_csv__prefix(const struct stat_display *d, const struct stat_row *row)
 {
 	if (row->interval)
 		fprintf(d->out, "%6lu.%09lu%s", (unsigned long)row->interval->tv_sec,
 			(unsigned long)row->interval->tv_nsec, d->sep);
+	else if (d->summary_prefix)
+		fprintf(d->out, "%16s%s", "summary", d->sep);
 	if (stat_aggr__is_topology(d->aggr_mode)) {
 		char label[64];
 
@@ -51,7 +53,7 @@ void stat_display_csv__row(const struct stat_display *d, const struct stat_row *
 	const char *state = stat_display__state_str(row);
 	int nfields;
 
-	print_prefix(d, row);
+	stat_display_csv__prefix(d, row);
 	if (state)
 		fprintf(d->out, "%s%s", state, d->sep);
 	else
@@ -72,7 +74,7 @@ void stat_display_csv__row(const struct stat_display *d, const struct stat_row *
 		nfields = 5 + (d->run_count > 1);
 		for (int i = 1; i < row->nr_metrics; i++) {
 			fputc('\n', d->out);
-			print_prefix(d, row);
+			stat_display_csv__prefix(d, row);
 			for (int f = 1; f < nfields; f++)
 				fputs(d->sep, d->out);
 			print_metric(d, &row->metrics[i]);

@@ -24,13 +24,8 @@ static void json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* The opening brace with the interval and cpu/thread keys every object of the row starts with. */
-static void print_prefix(const struct stat_display *d, const struct stat_row *row)
+void stat_display_json__aggr_keys(const struct stat_display *d, const struct stat_row *row)
 {
-	fputc('{', d->out);
-	if (row->interval)
-		fprintf(d->out, "\"interval\" : %lu.%09lu, ", (unsigned long)row->interval->tv_sec,
-			(unsigned long)row->interval->tv_nsec);
 	if (stat_aggr__is_topology(d->aggr_mode)) {
 		static const char *const key[] = {
 			[STAT_AGGR_SOCKET] = "socket", [STAT_AGGR_DIE] = "die",
@@ -51,6 +46,16 @@ static void print_prefix(const struct stat_display *d, const struct stat_row *ro
 		json_str(d->out, buf);
 		fprintf(d->out, ", ");
 	}
+}
+
+/* The opening brace with the interval and cpu/thread keys every object of the row starts with. */
+static void print_prefix(const struct stat_display *d, const struct stat_row *row)
+{
+	fputc('{', d->out);
+	if (row->interval)
+		fprintf(d->out, "\"interval\" : %lu.%09lu, ", (unsigned long)row->interval->tv_sec,
+			(unsigned long)row->interval->tv_nsec);
+	stat_display_json__aggr_keys(d, row);
 }
 
 static void print_metric(const struct stat_display *d, const struct stat_metric *m)

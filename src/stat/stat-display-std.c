@@ -29,7 +29,7 @@ static void print_aggr(const struct stat_display *d, const struct stat_row *row)
 	fprintf(d->out, "%s%4d%s", d->sep, row->aggr_nr, d->sep);
 }
 
-static void print_prefix(const struct stat_display *d, const struct stat_row *row)
+void stat_display_std__prefix(const struct stat_display *d, const struct stat_row *row)
 {
 	if (row->interval)
 		fprintf(d->out, "%6lu.%09lu%s", (unsigned long)row->interval->tv_sec,
@@ -59,7 +59,7 @@ static void print_metric(const struct stat_display *d, const struct stat_metric 
 static void new_metric_line(const struct stat_display *d, const struct stat_row *row)
 {
 	fputc('\n', d->out);
-	print_prefix(d, row);
+	stat_display_std__prefix(d, row);
 	fprintf(d->out, "%*s", 18 + 1 + d->unit_width + 1 + 32, "");
 }
 
@@ -76,7 +76,7 @@ void stat_display_std__row(const struct stat_display *d, const struct stat_row *
 	const char *state = stat_display__state_str(row);
 	const char *fmt;
 
-	print_prefix(d, row);
+	stat_display_std__prefix(d, row);
 	if (state) {
 		fprintf(d->out, "%18s%s", state, d->sep);
 		fprintf(d->out, "%-*s%s", d->unit_width, row->unit, d->sep);

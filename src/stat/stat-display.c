@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The parts of perf stat's output around the counter lines: header, interval header, footer. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "stat/stat-display.h"
 
@@ -15,6 +16,7 @@ void stat_display__init(struct stat_display *d, const struct stat_config *config
 	d->unit_width = config->unit_width < 4 ? 4 : config->unit_width;
 	d->run_count = config->run_count < 1 ? 1 : config->run_count;
 	d->cgroups = config->cgroups;
+	d->metric_only = config->metric_only;
 }
 
 void stat_display__row(const struct stat_display *d, const struct stat_row *row)
@@ -114,6 +116,31 @@ static int elapsed_precision(double sd)
 	return (int)lround(ceil(-log10(sd))) + 2;
 }
 
+/*
+ * --table: each run's elapsed time, its distance to the mean and a bar of
+ * one '#' plus one per 5% off, indented under the mean's first digit.
+ */
+static void print_table(FILE *out, const struct stat_footer *f, int precision, double avg)
+{
+	char buf[64];
+	int indent = 0;
+
+	snprintf(buf, sizeof(buf), " %17.*f", precision, avg);
+	while (buf[indent] == ' ')
+		indent++;
+	fprintf(out, "%*s# Table of individual measurements:\n", indent, "");
+	for (int i = 0; i < f->nr_run_ns; i++) {
+		double run = f->run_ns[i] / 1e9;
+		int bars = 1 + abs((int)(100.0 * (run - avg) / run) / 5);
+
+		fprintf(out, " %17.*f (%+.*f) ", precision, run, precision, run - avg);
+		for (int b = 0; b < bars; b++)
+			fputc('#', out);
+		fputc('\n', out);
+	}
+	fprintf(out, "\n%*s# Final result:\n", indent, "");
+}
+
 void stat_display__footer(const struct stat_display *d, const struct stat_footer *f)
 {
 	FILE *out = d->out;
@@ -134,6 +161,8 @@ void stat_display__footer(const struct stat_display *d, const struct stat_footer
 		double sd = f->wall_stddev_ns / 1e9, pct = stat_stats__rel_stddev(sd, avg);
 		int precision = elapsed_precision(sd);
 
+		if (f->nr_run_ns > 1)
+			print_table(out, f, precision, avg);
 		fprintf(out, " %17.*f +- %.*f seconds time elapsed", precision, avg, precision, sd);
 		if (pct)
 			fprintf(out, "  ( +-%6.2f%% )", pct);

@@ -55,6 +55,8 @@ struct stat_display {
 	int unit_width;
 	int run_count;
 	bool cgroups;			/* -G/--for-each-cgroup: every line has a cgroup column */
+	bool metric_only;		/* --metric-only */
+	bool summary_prefix;		/* --summary -I -x: lines start with a "summary" column */
 	int write_err;			/* errno of the first failed flush of out, or 0 */
 };
 
@@ -65,6 +67,8 @@ struct stat_footer {
 	bool show_rusage;		/* a command was run by ember, once */
 	double user_s, sys_s;
 	bool nmi_watchdog_hint;
+	const double *run_ns;		/* --table: each run's elapsed ns */
+	int nr_run_ns;
 };
 
 /* Set up a display from the options (out, mode, separator, widths). */
@@ -87,6 +91,21 @@ const char *stat_display__state_str(const struct stat_row *row);
 /* The slot's label, "S0-D0-C1", for a topology mode's row (CSV, JSON). */
 void stat_display__aggr_label(const struct stat_display *d, const struct stat_row *row, char *buf,
 			      size_t size);
+
+/*
+ * --metric-only: the column header line (interval: the "time" one) and a
+ * slot's line, in the display's layout. perf 6.1 prints no metric of
+ * software events in this mode, so a line is its cpu, thread or
+ * topology columns only.
+ */
+void stat_display__metric_only_header(const struct stat_display *d, bool interval);
+void stat_display__metric_only_row(const struct stat_display *d, const struct stat_row *row);
+
+/* The columns that start a line: interval time, cpu, thread or topology slot. */
+void stat_display_std__prefix(const struct stat_display *d, const struct stat_row *row);
+void stat_display_csv__prefix(const struct stat_display *d, const struct stat_row *row);
+/* JSON's cpu, thread or topology keys, each followed by ", ". */
+void stat_display_json__aggr_keys(const struct stat_display *d, const struct stat_row *row);
 
 /* Per-layout row printers (stat-display-std.c, -csv.c, -json.c). */
 void stat_display_std__row(const struct stat_display *d, const struct stat_row *row);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include "stat/stat-evsel.h"
 #include "stat/stat-open.h"
 
@@ -74,6 +75,42 @@ static bool is_unsupported(int err)
 	       err == -ENXIO || err == -ENODEV;
 }
 
+/*
+ * --filter: set on every fd here rather than by the library's open, so
+ * that a filter the kernel refuses fails the measurement (as perf's does)
+ * instead of making the event look unsupported.
+ */
+static int set_filter(struct ember_evsel *evsel, const char *filter)
+{
+	for (int c = 0; c < evsel->nr_fds_cpus; c++) {
+		for (int t = 0; t < evsel->nr_fds_threads; t++) {
+			int fd = ember_evsel__fd(evsel, c, t);
+
+			if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
+				int err = -errno;
+
+				fprintf(stderr, "ember stat: cannot set filter \"%s\" on event %s: "
+					"%s\n", filter, ember_evsel__name(evsel), strerror(-err));
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
+static int open_one(struct ember_evsel *evsel)
+{
+	char *filter = evsel->filter;
+	int err;
+
+	evsel->filter = NULL;
+	err = ember_evsel__open(evsel, NULL, NULL);
+	evsel->filter = filter;
+	if (!err && filter && set_filter(evsel, filter))
+		return -EBADMSG;
+	return err;
+}
+
 int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts *opts,
 			int verbose)
 {
@@ -96,14 +133,19 @@ int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts
 			continue;
 		}
 		pos->supported = true;
-		err = ember_evsel__open(pos, NULL, NULL);
+		err = open_one(pos);
+		if (err == -EBADMSG) {
+			/* The filter was refused: already said. */
+			ember_evlist__close(evlist);
+			return err;
+		}
 		if (err) {
 			struct perf_event_attr attr = pos->attr;
 			char *name = strdup(ember_evsel__name(pos));
 			int first_err = err;
 
 			if (name && fallback_user_only(pos, err, verbose)) {
-				err = ember_evsel__open(pos, NULL, NULL);
+				err = open_one(pos);
 				/* Still refused: report the event as asked for. */
 				if (err && !is_unsupported(err)) {
 					free(pos->name);

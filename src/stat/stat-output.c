@@ -45,11 +45,32 @@ void stat_output__interval(struct stat_run *r, const struct stat_tool_times *too
 	stat_process__counters(r->evlist, r->config, &r->shadow, true, r->display.out);
 	if (r->config->quiet)
 		return;
-	if (r->nr_intervals % 25 == 0)
-		stat_display__interval_header(&r->display);
-	r->not_counted |= stat_print__counters(&p, &ts);
+	/* perf clears the terminal on stdout, whatever -o says, and repeats the header. */
+	if (r->config->interval_clear)
+		fputs("\033[H\033[2J\n", stdout);
+	if (r->display.metric_only) {
+		/* perf prints the metric header once, before the first interval. */
+		if (r->nr_intervals == 0)
+			stat_display__metric_only_header(&r->display, true);
+		stat_print__metric_only(&p, &ts);
+	} else {
+		if (r->nr_intervals % 25 == 0 || r->config->interval_clear)
+			stat_display__interval_header(&r->display);
+		r->not_counted |= stat_print__counters(&p, &ts);
+	}
 	r->nr_intervals++;
 	stat_output__flush(&r->display);
+}
+
+void stat_output__prepare_summary(struct stat_run *r, double elapsed_ns)
+{
+	struct ember_evsel *pos;
+
+	stat_shadow__reset(&r->shadow);
+	stat_shadow__update_walltime(&r->shadow, elapsed_ns);
+	ember_evlist__for_each(r->evlist, pos)
+		stat_counter__reset_stats(stat_evsel(pos)->counter);
+	stat_process__counters(r->evlist, r->config, &r->shadow, false, NULL);
 }
 
 static bool nmi_watchdog_enabled(void)
@@ -74,7 +95,10 @@ void stat_output__summary(struct stat_run *r)
 		.null_run = r->config->null_run,
 		.user_s = r->user_s,
 		.sys_s = r->sys_s,
+		.run_ns = r->run_ns,
+		.nr_run_ns = r->nr_run_ns,
 	};
+	bool interval_summary = r->config->interval_ms && r->config->summary;
 
 	if (r->config->quiet)
 		return;
@@ -82,8 +106,15 @@ void stat_output__summary(struct stat_run *r)
 	/* perf shows the command's rusage only when it ran once, alone. */
 	f.show_rusage = r->argc > 0 && !r->target->cpu_wide && !r->target->has_task &&
 			r->display.run_count == 1 && r->config->run_count != 0;
+	/* CSV totals after the intervals start with a "summary" column, as perf's. */
+	r->display.summary_prefix = interval_summary && !r->config->no_csv_summary;
 	stat_display__header(&r->display, r->target->what);
-	r->not_counted |= stat_print__counters(&p, NULL);
+	if (r->display.metric_only) {
+		stat_display__metric_only_header(&r->display, false);
+		stat_print__metric_only(&p, NULL);
+	} else {
+		r->not_counted |= stat_print__counters(&p, NULL);
+	}
 	f.nmi_watchdog_hint = r->not_counted && nmi_watchdog_enabled();
 	stat_display__footer(&r->display, &f);
 	stat_output__flush(&r->display);

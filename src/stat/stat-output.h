@@ -21,6 +21,12 @@ void stat_output__interval(struct stat_run *r, const struct stat_tool_times *too
  */
 void stat_output__summary(struct stat_run *r);
 /*
+ * --summary with -I: fold the counters' totals since the start (not the
+ * last interval's deltas) into their statistics and the metric totals,
+ * over elapsed_ns, for stat_output__summary().
+ */
+void stat_output__prepare_summary(struct stat_run *r, double elapsed_ns);
+/*
  * Flush the display's stream; on the first failure keep its errno in
  * d->write_err (a full disk's ENOSPC) for the exit code. 0 or -errno.
  */

@@ -164,3 +164,29 @@ bool stat_print__counters(const struct stat_print_ctx *p, const struct timespec 
 	}
 	return not_counted;
 }
+
+void stat_print__metric_only(const struct stat_print_ctx *p, const struct timespec *interval)
+{
+	const struct stat_target *t = p->target;
+	int nr = 1;
+
+	switch (p->config->aggr_mode) {
+	case STAT_AGGR_NONE:
+		nr = ember_cpu_map__nr(t->cpus);
+		break;
+	case STAT_AGGR_THREAD:
+		nr = t->threads ? ember_thread_map__nr(t->threads) : 0;
+		break;
+	case STAT_AGGR_GLOBAL:
+		break;
+	default:
+		nr = t->aggr.nr;
+		break;
+	}
+	for (int s = 0; s < nr; s++) {
+		struct stat_row row = { .interval = interval };
+
+		slot_identity(p, s, &row);
+		stat_display__metric_only_row(p->display, &row);
+	}
+}

@@ -38,4 +38,7 @@ struct stat_print_ctx {
  */
 bool stat_print__counters(const struct stat_print_ctx *p, const struct timespec *interval);
 
+/* --metric-only: a line per slot (its columns; no software metric shows there in perf 6.1). */
+void stat_print__metric_only(const struct stat_print_ctx *p, const struct timespec *interval);
+
 #endif

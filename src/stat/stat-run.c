@@ -112,8 +112,6 @@ static bool wait_delay(struct stat_run *r, struct run_state *rs)
 	uint64_t until = stat_now_ns() + (uint64_t)r->config->delay_ms * NSEC_PER_MSEC;
 	struct stat_signal sig;
 
-	if (!r->config->quiet)
-		fprintf(stderr, "Events disabled\n");
 	for (;;) {
 		switch (stat_waiter__wait(&r->waiter, until, &sig)) {
 		case STAT_WAKE_DEADLINE:
@@ -190,7 +188,7 @@ static int open_counters(struct stat_run *r, struct run_state *rs)
 {
 	const struct stat_config *c = r->config;
 	struct stat_open_opts opts = {
-		.enable_on_exec = rs->workload && !is_cpu_or_task_target(r) && c->delay_ms <= 0,
+		.enable_on_exec = rs->workload && !is_cpu_or_task_target(r) && c->delay_ms == 0,
 		.inherit = !c->no_inherit,
 		.scale = true,
 	};
@@ -204,9 +202,12 @@ static int open_counters(struct stat_run *r, struct run_state *rs)
 /* Start counting: enable, let the command exec, sit out the delay. 0, or an exit code. */
 static int start(struct stat_run *r, struct run_state *rs)
 {
-	bool enable_now = !(rs->workload && !is_cpu_or_task_target(r)) && r->config->delay_ms <= 0;
+	bool enable_now = !(rs->workload && !is_cpu_or_task_target(r)) && r->config->delay_ms == 0;
 	int err;
 
+	/* -D N: enabled after N ms; -D -1: never (perf leaves that to --control). */
+	if (r->config->delay_ms && !r->config->quiet)
+		fprintf(stderr, "Events disabled\n");
 	if (enable_now)
 		ember_evlist__enable(r->evlist);
 	getrusage(RUSAGE_CHILDREN, &rs->ru0);
@@ -354,6 +355,8 @@ static int run_once(struct stat_run *r, bool first)
 		/* The last, partial interval; none after --interval-count's last one. */
 		if (!c->interval_count || r->nr_intervals < (int)c->interval_count)
 			print_interval(r, &rs, rs.t1);
+		if (c->summary)
+			stat_output__prepare_summary(r, (double)(rs.t1 - rs.t0));
 	} else {
 		tool_times(&rs, rs.t1, &tools);
 		stat_read__counters(r->evlist, &tools);
@@ -361,6 +364,14 @@ static int run_once(struct stat_run *r, bool first)
 		stat_shadow__update_walltime(&r->shadow, (double)(rs.t1 - rs.t0));
 	}
 	stat_stats__update(&r->walltime, (double)(rs.t1 - rs.t0));
+	if (c->table) {
+		double *v = realloc(r->run_ns, (r->nr_run_ns + 1) * sizeof(*v));
+
+		if (v) {
+			v[r->nr_run_ns++] = (double)(rs.t1 - rs.t0);
+			r->run_ns = v;
+		}
+	}
 	stat_graveyard__bury(&r->graveyard, r->evlist);
 	r->runs++;
 	if (run_hook("post", c->post_cmd))
@@ -377,6 +388,7 @@ static void reset_for_next_run(struct stat_run *r)
 		stat_counter__reset_stats(stat_evsel(pos)->counter);
 	stat_shadow__reset(&r->shadow);
 	stat_stats__init(&r->walltime);
+	r->nr_run_ns = 0;
 	r->runs = 0;
 }
 
@@ -416,9 +428,11 @@ int stat_run__all(struct stat_run *r)
 			reset_for_next_run(r);
 		}
 	}
-	if (r->runs && !r->config->interval_ms)
+	if (r->runs && (!r->config->interval_ms || r->config->summary))
 		stat_output__summary(r);
 out:
+	free(r->run_ns);
+	r->run_ns = NULL;
 	stat_graveyard__release(&r->graveyard);
 	stat_waiter__exit(&r->waiter);
 	stat_shadow__exit(&r->shadow);

@@ -30,6 +30,8 @@ struct stat_run {
 
 	/* Results. */
 	struct stat_stats walltime;	/* ns, per run */
+	double *run_ns;			/* --table: each run's elapsed time */
+	int nr_run_ns;
 	double user_s, sys_s;		/* the command's rusage, last run */
 	int runs;			/* runs completed */
 	int nr_intervals;		/* intervals printed */
