@@ -60,7 +60,15 @@ struct ember_collapse {
 	struct seg *segs;	/* each frame's ids in sids */
 	size_t nsegs, segs_alloc;
 	struct sbuf cur;	/* the frame being named */
-	struct id_vec key;	/* a stack's ids, root first */
+	/*
+	 * The last sample's stack (ids, root first), added to the table one
+	 * sample late: its slot and record, seldom in the cache, are asked
+	 * for meanwhile (see end_sample()).
+	 */
+	struct id_vec key;
+	uint64_t key_hash;
+	struct pnum key_count;
+	bool key_pending;
 	struct pending pend;
 
 	/* --inline and --srcline read more than the frame line: no frame cache */
@@ -173,7 +181,22 @@ static void clear_stack(struct ember_collapse *c)
 	c->sids.nr = 0;
 }
 
-/* A blank line: remember_stack(join(";", $pname, @stack), $m_period). */
+/* Adds the stack end_sample() left pending, if any. */
+static int flush_stack(struct ember_collapse *c)
+{
+	if (!c->key_pending)
+		return 0;
+	c->key_pending = false;
+	return stack_table_add(&c->table, c->key.v, c->key.nr, c->key_hash, &c->key_count);
+}
+
+/*
+ * A blank line: remember_stack(join(";", $pname, @stack), $m_period).
+ * The lookup costs two cache misses (the slot, then the record) when
+ * done at once; done at the next sample's end instead, with the slot
+ * asked for now and the record at the next header, it finds both in
+ * the cache. Counts add up the same in any order.
+ */
 static int end_sample(struct ember_collapse *c)
 {
 	int err;
@@ -181,13 +204,17 @@ static int end_sample(struct ember_collapse *c)
 	if (!pname_true(c))
 		return 0;
 	c->prev_frame = 0;
+	err = flush_stack(c);
 	c->key.nr = 0;
-	err = id_vec_add(&c->key, c->root_ids.v, c->root_ids.nr);
+	err = err ?: id_vec_add(&c->key, c->root_ids.v, c->root_ids.nr);
 	for (size_t i = c->nsegs; i-- > 0 && !err;)
 		err = id_vec_add(&c->key, c->sids.v + c->segs[i].off, c->segs[i].len);
-	err = err ?: stack_table_add(&c->table, c->key.v, c->key.nr, &c->period);
 	if (err)
 		return err;
+	c->key_hash = stack_table_hash(c->key.v, c->key.nr);
+	c->key_count = c->period;
+	c->key_pending = true;
+	stack_table_prefetch(&c->table, c->key_hash, 1);
 	c->st.samples++;
 	clear_stack(c);
 	c->pname_set = false;
@@ -204,6 +231,8 @@ static int header(struct ember_collapse *c, const char *l, size_t n,
 	int err;
 
 	c->prev_frame = 0;
+	if (c->key_pending)
+		stack_table_prefetch(&c->table, c->key_hash, 2);
 	/* if (not $tid) { $tid = $pid; $pid = "?" } */
 	if (!tid.p || (tid.len == 1 && tid.p[0] == '0')) {
 		tid = pid;
@@ -560,15 +589,18 @@ int ember_collapse__end_file(struct ember_collapse *c)
 		err = ember_collapse__line(c, c->partial.buf, c->partial.len);
 		sbuf_reset(&c->partial);
 	}
-	return err;
+	return err ?: flush_stack(c);
 }
 
 int ember_collapse__foreach(struct ember_collapse *c, ember_collapse_fn fn, void *ctx)
 {
-	size_t *idx = stack_table_sorted(&c->table, &c->names);
 	struct sbuf text = { 0 };
-	int ret = 0;
+	int ret = flush_stack(c);
+	size_t *idx;
 
+	if (ret)
+		return ret;
+	idx = stack_table_sorted(&c->table, &c->names);
 	if (!idx)
 		return errno ? -errno : 0;
 	for (size_t i = 0; i < c->table.nr && !ret; i++) {
@@ -578,7 +610,7 @@ int ember_collapse__foreach(struct ember_collapse *c, ember_collapse_fn fn, void
 		ret = stack_table_text(&c->table, &c->names, idx[i], &text) ?: sbuf_grow(&text, 0);
 		if (ret)
 			break;
-		pnum_format(&c->table.v[idx[i]].count, num);
+		pnum_format(&stack_table_rec(&c->table, idx[i])->count, num);
 		ret = fn(ctx, text.buf, text.len, num);
 	}
 	free(idx);
@@ -605,6 +637,8 @@ void ember_collapse__stats(const struct ember_collapse *c, struct ember_collapse
 {
 	*st = c->st;
 	st->stacks = c->table.nr;
+	if (c->key_pending && !stack_table_has(&c->table, c->key.v, c->key.nr, c->key_hash))
+		st->stacks++;
 	st->inline_lookups = c->inl ? inliner__lookups(c->inl) : 0;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "collapse/table.h"
@@ -286,34 +287,107 @@ void frame_cache_free(struct frame_cache *fc)
 	memset(fc, 0, sizeof(*fc));
 }
 
-int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, const struct pnum *count)
+static struct stack_rec *stack_rec_at(const struct stack_table *t, uint32_t idx)
 {
-	uint64_t h = collapse_hash(ids, n * sizeof(*ids));
-	uint32_t tag = h >> 32;
-	struct stack_entry *e;
-	size_t s, mask;
+	return (struct stack_rec *)(t->arena.buf + (size_t)(idx - 1) * 8);
+}
 
-	if (hindex_reserve(&t->ix, t->v, sizeof(*t->v), t->nr))
+/* As hindex_reserve(), for the records of the arena. */
+static int stack_table_reserve(struct stack_table *t)
+{
+	struct hindex ix = { 0 };
+	size_t mask;
+
+	if ((t->nr + 1) * 2 <= t->ix.nslots)
+		return 0;
+	ix.nslots = t->ix.nslots ? t->ix.nslots * 2 : 1024;
+	ix.slots = calloc(ix.nslots, sizeof(*ix.slots));
+	if (!ix.slots)
 		return -ENOMEM;
-	mask = t->ix.nslots - 1;
-	for (s = h & mask; t->ix.slots[s].idx; s = (s + 1) & mask) {
-		const struct hslot *sl = &t->ix.slots[s];
+	mask = ix.nslots - 1;
+	for (size_t i = 0; i < t->nr; i++) {
+		uint64_t h = stack_table_rec(t, i)->hash;
+		size_t s;
 
-		e = &t->v[sl->idx - 1];
-		if (sl->tag == tag && e->len == n &&
-		    !memcmp(t->ids.v + e->off, ids, n * sizeof(*ids))) {
-			pnum_add(&e->count, count);
-			return 0;
-		}
+		for (s = h & mask; ix.slots[s].idx; s = (s + 1) & mask)
+			;
+		ix.slots[s] = (struct hslot){ (uint32_t)(t->offs[i] / 8 + 1), (uint32_t)(h >> 32) };
 	}
-	if (reserve_entry((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
+	free(t->ix.slots);
+	t->ix = ix;
+	return 0;
+}
+
+void stack_table_prefetch(const struct stack_table *t, uint64_t hash, int stage)
+{
+	const struct hslot *sl;
+
+	if (!t->ix.nslots)
+		return;
+	sl = &t->ix.slots[hash & (t->ix.nslots - 1)];
+	if (stage == 1) {
+		__builtin_prefetch(sl);
+	} else if (sl->idx && sl->tag == (uint32_t)(hash >> 32)) {
+		const char *r = (const char *)stack_rec_at(t, sl->idx);
+
+		/* the header and the first dozen ids: most stacks */
+		__builtin_prefetch(r);
+		__builtin_prefetch(r + 64);
+	}
+}
+
+/* The slot of the stack ids[0..n): its record's, or the empty one it would take. */
+static size_t stack_table_slot(const struct stack_table *t, const uint32_t *ids, size_t n,
+			       uint64_t hash)
+{
+	uint32_t tag = hash >> 32;
+	size_t s, mask = t->ix.nslots - 1;
+
+	for (s = hash & mask; t->ix.slots[s].idx; s = (s + 1) & mask) {
+		const struct hslot *sl = &t->ix.slots[s];
+		const struct stack_rec *r = stack_rec_at(t, sl->idx);
+
+		if (sl->tag == tag && r->len == n && !memcmp(r->ids, ids, n * sizeof(*ids)))
+			break;
+	}
+	return s;
+}
+
+bool stack_table_has(const struct stack_table *t, const uint32_t *ids, size_t n, uint64_t hash)
+{
+	return t->ix.nslots && t->ix.slots[stack_table_slot(t, ids, n, hash)].idx;
+}
+
+int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, uint64_t hash,
+		    const struct pnum *count)
+{
+	struct stack_rec hdr = { .hash = hash, .len = n };
+	size_t s, off = t->arena.len, hsz = offsetof(struct stack_rec, ids);
+	size_t size = hsz + n * sizeof(*ids);
+	static const char pad[8];
+	struct stack_rec *r;
+
+	if (stack_table_reserve(t))
 		return -ENOMEM;
-	e = &t->v[t->nr];
-	*e = (struct stack_entry){ .hash = h, .off = t->ids.nr, .len = n };
-	if (id_vec_add(&t->ids, ids, n))
+	s = stack_table_slot(t, ids, n, hash);
+	if (t->ix.slots[s].idx) {
+		pnum_add(&stack_rec_at(t, t->ix.slots[s].idx)->count, count);
+		return 0;
+	}
+	/* a slot names a record by a 32-bit offset / 8 */
+	if (off / 8 >= UINT32_MAX - 1 || n >= UINT32_MAX ||
+	    reserve_entry((void **)&t->offs, &t->alloc, t->nr, sizeof(*t->offs)))
 		return -ENOMEM;
-	pnum_add(&e->count, count);
-	t->ix.slots[s] = (struct hslot){ (uint32_t)++t->nr, tag };
+	if (sbuf_add(&t->arena, &hdr, hsz) || sbuf_add(&t->arena, ids, n * sizeof(*ids)) ||
+	    sbuf_add(&t->arena, pad, -size & 7)) {
+		t->arena.len = off;
+		return -ENOMEM;
+	}
+	r = (struct stack_rec *)(t->arena.buf + off);
+	pnum_add(&r->count, count);
+	t->offs[t->nr++] = off;
+	t->nids += n;
+	t->ix.slots[s] = (struct hslot){ (uint32_t)(off / 8 + 1), (uint32_t)(hash >> 32) };
 	return 0;
 }
 
@@ -350,37 +424,40 @@ static int cmp_name_keys(const void *pa, const void *pb)
 
 struct rank_sort {
 	const struct stack_table *t;
-	const uint32_t *ranks;	/* per stack, at its ids' offsets */
+	const uint32_t *ranks;	/* each stack's ranks, from its start */
+	const size_t *start;
 };
 
 static int cmp_stacks(const void *pa, const void *pb, void *arg)
 {
 	const struct rank_sort *rs = arg;
-	const struct stack_entry *x = &rs->t->v[*(const size_t *)pa], *y = &rs->t->v[*(const size_t *)pb];
-	const uint32_t *a = rs->ranks + x->off, *b = rs->ranks + y->off;
-	size_t n = x->len < y->len ? x->len : y->len;
+	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
+	size_t la = stack_table_rec(rs->t, i)->len, lb = stack_table_rec(rs->t, j)->len;
+	const uint32_t *a = rs->ranks + rs->start[i], *b = rs->ranks + rs->start[j];
+	size_t n = la < lb ? la : lb;
 
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return a[i] < b[i] ? -1 : 1;
-	return x->len < y->len ? -1 : x->len > y->len;
+	for (size_t k = 0; k < n; k++)
+		if (a[k] != b[k])
+			return a[k] < b[k] ? -1 : 1;
+	return la < lb ? -1 : la > lb;
 }
 
 size_t *stack_table_sorted(const struct stack_table *t, const struct name_table *names)
 {
 	struct name_key *keys = NULL;
 	uint32_t *rank = NULL, *ranks = NULL;
-	size_t *idx = NULL;
-	size_t nk = 2 * names->nr;
+	size_t *idx = NULL, *start = NULL;
+	size_t nk = 2 * names->nr, at = 0;
 
 	errno = 0;
 	if (!t->nr)
 		return NULL;
 	keys = malloc(nk * sizeof(*keys));
 	rank = malloc(nk * sizeof(*rank));
-	ranks = malloc((t->ids.nr ? t->ids.nr : 1) * sizeof(*ranks));
+	ranks = malloc((t->nids ? t->nids : 1) * sizeof(*ranks));
+	start = malloc(t->nr * sizeof(*start));
 	idx = malloc(t->nr * sizeof(*idx));
-	if (!keys || !rank || !ranks || !idx) {
+	if (!keys || !rank || !ranks || !start || !idx) {
 		free(idx);
 		idx = NULL;
 		errno = ENOMEM;
@@ -395,28 +472,30 @@ size_t *stack_table_sorted(const struct stack_table *t, const struct name_table 
 	for (size_t i = 0; i < nk; i++)
 		rank[2 * keys[i].id + keys[i].last] = i;
 	for (size_t i = 0; i < t->nr; i++) {
-		const struct stack_entry *e = &t->v[i];
+		const struct stack_rec *r = stack_table_rec(t, i);
 
-		for (size_t j = 0; j < e->len; j++)
-			ranks[e->off + j] = rank[2 * t->ids.v[e->off + j] + (j + 1 == e->len)];
+		start[i] = at;
+		for (size_t j = 0; j < r->len; j++)
+			ranks[at++] = rank[2 * r->ids[j] + (j + 1 == r->len)];
 		idx[i] = i;
 	}
 	qsort_r(idx, t->nr, sizeof(*idx), cmp_stacks,
-		&(struct rank_sort){ .t = t, .ranks = ranks });
+		&(struct rank_sort){ .t = t, .ranks = ranks, .start = start });
 out:
 	free(keys);
 	free(rank);
 	free(ranks);
+	free(start);
 	return idx;
 }
 
 int stack_table_text(const struct stack_table *t, const struct name_table *names, size_t i,
 		     struct sbuf *out)
 {
-	const struct stack_entry *e = &t->v[i];
+	const struct stack_rec *r = stack_table_rec(t, i);
 
-	for (size_t j = 0; j < e->len; j++) {
-		const struct name_entry *ne = &names->v[t->ids.v[e->off + j]];
+	for (size_t j = 0; j < r->len; j++) {
+		const struct name_entry *ne = &names->v[r->ids[j]];
 
 		if ((j && sbuf_addc(out, ';')) || sbuf_add(out, names->text.buf + ne->off, ne->len))
 			return -ENOMEM;
@@ -426,8 +505,8 @@ int stack_table_text(const struct stack_table *t, const struct name_table *names
 
 void stack_table_free(struct stack_table *t)
 {
-	free(t->v);
+	sbuf_free(&t->arena);
+	free(t->offs);
 	free(t->ix.slots);
-	id_vec_free(&t->ids);
 	memset(t, 0, sizeof(*t));
 }

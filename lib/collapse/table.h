@@ -140,31 +140,57 @@ int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_
 		    const uint32_t *ids, uint32_t nids, uint32_t *ref);
 void frame_cache_free(struct frame_cache *fc);
 
-struct stack_entry {
+/*
+ * A stack's record in the table's arena: this header, then its ids. A
+ * lookup touches the slot and the one record, a cache line or two, and
+ * both can be asked for ahead of time (see stack_table_prefetch()).
+ */
+struct stack_rec {
 	uint64_t hash;
-	size_t off;		/* the ids in the table's arena */
-	size_t len;
 	struct pnum count;
+	uint32_t len;
+	uint32_t ids[];
 };
 
 struct stack_table {
-	struct stack_entry *v;	/* entries, in insertion order */
+	struct sbuf arena;	/* records, each at a multiple of 8 bytes */
+	size_t *offs;		/* each record's offset in the arena, in insertion order */
 	size_t nr, alloc;
-	struct hindex ix;
-	struct id_vec ids;
+	size_t nids;		/* the ids of all records */
+	struct hindex ix;	/* a slot's idx: its record's offset / 8 + 1 */
 };
 
+static inline const struct stack_rec *stack_table_rec(const struct stack_table *t, size_t i)
+{
+	return (const struct stack_rec *)(t->arena.buf + t->offs[i]);
+}
+
+static inline uint64_t stack_table_hash(const uint32_t *ids, size_t n)
+{
+	return collapse_hash(ids, n * sizeof(*ids));
+}
+
+/*
+ * A lookup of the stack whose hash is given is coming: stage 1 asks for
+ * its slot, stage 2 (once the slot has come) for the record the slot
+ * names. Hints only: the lookup itself is stack_table_add().
+ */
+void stack_table_prefetch(const struct stack_table *t, uint64_t hash, int stage);
 /* Adds count to the stack ids[0..n)'s total (a new stack starts at 0). 0 or -ENOMEM. */
-int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, const struct pnum *count);
+int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, uint64_t hash,
+		    const struct pnum *count);
+/* Whether the stack ids[0..n) is in the table. */
+bool stack_table_has(const struct stack_table *t, const uint32_t *ids, size_t n, uint64_t hash);
 
 /*
  * The stacks in the order of their texts (components joined by ';') by
  * bytes, as Perl's sort { $a cmp $b }: a malloc'd array of t->nr indexes
- * into t->v (the caller frees it), NULL with errno set on failure (or
- * when empty, with errno 0). The texts are not built to be compared.
+ * for stack_table_rec() (the caller frees it), NULL with errno set on
+ * failure (or when empty, with errno 0). The texts are not built to be
+ * compared.
  */
 size_t *stack_table_sorted(const struct stack_table *t, const struct name_table *names);
-/* Appends the text of stack t->v[i] to out. 0 or -ENOMEM. */
+/* Appends the text of stack i to out. 0 or -ENOMEM. */
 int stack_table_text(const struct stack_table *t, const struct name_table *names, size_t i,
 		     struct sbuf *out);
 void stack_table_free(struct stack_table *t);
