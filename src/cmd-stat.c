@@ -44,6 +44,8 @@ struct stat_opts {
 	int nr_cgroup_opts;
 	const char *for_each_cgroup;
 	struct stat_cgroups cgroups;
+	const char *control_spec;	/* --control */
+	struct stat_control control;
 };
 
 static int opt_event(const struct option *opt, const char *arg, bool unset)
@@ -444,6 +446,9 @@ int cmd_stat(int argc, const char **argv)
 		OPT_BOOLEAN(0, "per-node", &o.per_node, "aggregate counts per numa node"),
 		OPT_BOOLEAN(0, "metric-only", &c->metric_only,
 			    "Only print computed metrics. No raw values"),
+		OPT_STRING(0, "control", &o.control_spec, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
+			   "Listen on ctl-fd descriptor for command to control measurement ('enable': "
+			   "enable events, 'disable': disable events)"),
 		OPT_BOOLEAN(0, "summary", &c->summary, "print summary for interval mode"),
 		OPT_BOOLEAN(0, "no-csv-summary", &c->no_csv_summary,
 			    "don't print 'summary' for CSV summary output"),
@@ -508,6 +513,7 @@ int cmd_stat(int argc, const char **argv)
 	bool close_out = false;
 	int ret;
 
+	stat_control__init(&o.control);
 	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	ret = parse_options_exit_code(argc);
 	if (ret >= 0)
@@ -532,6 +538,22 @@ int cmd_stat(int argc, const char **argv)
 		ret = c->cpu_list ? 2 : 1;
 		goto out_target;
 	}
+	if (o.control_spec) {
+		int err = stat_control__parse(&o.control, o.control_spec);
+
+		if (err == -EINVAL) {
+			ret = usage_error("--control takes fd:CTL-FD[,ACK-FD] or "
+					  "fifo:CTL-FIFO[,ACK-FIFO]");
+			goto out_target;
+		}
+		if (err) {
+			fprintf(stderr, "ember stat: --control %s: %s\n", o.control_spec,
+				strerror(-err));
+			ret = 1;
+			goto out_target;
+		}
+		run.control = &o.control;
+	}
 	ret = open_output(c, &close_out);
 	if (ret)
 		goto out_target;
@@ -545,6 +567,7 @@ int cmd_stat(int argc, const char **argv)
 	ret = stat_run__all(&run);
 	ret = close_output(c, &run.display, close_out, ret);
 out_target:
+	stat_control__exit(&o.control);
 	stat_target__exit(&target);
 out_evlist:
 	stat_evsel__exit_all(evlist);

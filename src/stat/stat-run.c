@@ -103,6 +103,13 @@ static void reap_workload(struct stat_run *r, struct run_state *rs)
 	}
 }
 
+/* --control has commands: act on them; stop listening once its writer is gone for good. */
+static void control(struct stat_run *r)
+{
+	if (!r->control || !stat_control__process(r->control, r->evlist, r->config->quiet))
+		r->waiter.ctl_fd = -1;
+}
+
 /*
  * Sleep through the -D delay with the events disabled. Returns false when
  * the measurement ended during it (the command exited, a signal).
@@ -128,6 +135,9 @@ static bool wait_delay(struct stat_run *r, struct run_state *rs)
 				continue;
 			r->stop_signal = sig.signo;
 			return false;
+		case STAT_WAKE_CONTROL:
+			control(r);
+			continue;
 		default:
 			return false;
 		}
@@ -178,6 +188,9 @@ static void wait_loop(struct stat_run *r, struct run_state *rs)
 			}
 			r->stop_signal = sig.signo;
 			return;
+		case STAT_WAKE_CONTROL:
+			control(r);
+			break;
 		default:
 			return;
 		}
@@ -404,6 +417,8 @@ int stat_run__all(struct stat_run *r)
 		fprintf(stderr, "ember stat: cannot set up signal handling: %s\n", strerror(-err));
 		return 1;
 	}
+	if (r->control)
+		r->waiter.ctl_fd = r->control->ctl_fd;
 	for (int i = 0; forever || i < r->config->run_count; i++) {
 		if (r->config->verbose > 0 && r->config->run_count != 1)
 			fprintf(out_of(r), "[ ember stat: executing run #%d ... ]\n", i + 1);

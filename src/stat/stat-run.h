@@ -11,6 +11,7 @@
 #include "event/evlist.h"
 #include "stat/stat-close.h"
 #include "stat/stat-config.h"
+#include "stat/stat-control.h"
 #include "stat/stat-display.h"
 #include "stat/stat-shadow.h"
 #include "stat/stat-stats.h"
@@ -24,6 +25,7 @@ struct stat_run {
 	struct stat_display display;
 	struct stat_shadow shadow;
 	struct stat_waiter waiter;
+	struct stat_control *control;	/* --control, or NULL; not owned */
 	struct stat_graveyard graveyard;	/* tracepoint fds, closed in the background */
 	int argc;
 	const char **argv;		/* the command, NULL-terminated; argc == 0: none */

@@ -32,6 +32,7 @@ int stat_waiter__init(struct stat_waiter *w)
 	sigset_t set;
 
 	memset(w, 0, sizeof(*w));
+	w->ctl_fd = -1;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -149,7 +150,7 @@ static bool all_gone(struct stat_waiter *w, const struct pollfd *pfd)
 enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 				 struct stat_signal *sig)
 {
-	struct pollfd *pfd = calloc(w->nr + 1, sizeof(*pfd));
+	struct pollfd *pfd = calloc(w->nr + 2, sizeof(*pfd));
 	enum stat_wake wake = STAT_WAKE_ERROR;
 	bool proc_polled = false;
 
@@ -162,6 +163,8 @@ enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 		pfd[i + 1].events = POLLIN;
 		proc_polled |= w->pidfds[i] < 0;
 	}
+	pfd[w->nr + 1].fd = w->ctl_fd;
+	pfd[w->nr + 1].events = POLLIN;
 
 	for (;;) {
 		uint64_t timeout = UINT64_MAX;
@@ -181,7 +184,7 @@ enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 			timeout = POLL_PROC_MS * 1000000ULL;
 		ts.tv_sec = (time_t)(timeout / 1000000000ULL);
 		ts.tv_nsec = (long)(timeout % 1000000000ULL);
-		n = ppoll(pfd, w->nr + 1, timeout == UINT64_MAX ? NULL : &ts, NULL);
+		n = ppoll(pfd, w->nr + 2, timeout == UINT64_MAX ? NULL : &ts, NULL);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (pfd[0].revents & POLLIN)) {
@@ -195,6 +198,10 @@ enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 				wake = STAT_WAKE_SIGNAL;
 				break;
 			}
+		}
+		if (n > 0 && (pfd[w->nr + 1].revents & (POLLIN | POLLHUP))) {
+			wake = STAT_WAKE_CONTROL;
+			break;
 		}
 		if (w->nr && all_gone(w, pfd)) {
 			wake = STAT_WAKE_EXIT;

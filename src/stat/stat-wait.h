@@ -20,12 +20,14 @@ struct stat_waiter {
 	pid_t *pids;
 	int *pidfds;			/* -1: polled through /proc instead */
 	bool *gone;
+	int ctl_fd;			/* --control's descriptor, -1 when none */
 };
 
 enum stat_wake {
 	STAT_WAKE_DEADLINE,	/* the deadline passed */
 	STAT_WAKE_SIGNAL,	/* SIGINT or SIGTERM arrived */
 	STAT_WAKE_EXIT,		/* every watched process has exited */
+	STAT_WAKE_CONTROL,	/* the --control descriptor has a command to read */
 	STAT_WAKE_ERROR,
 };
 
