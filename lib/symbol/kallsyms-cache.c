@@ -39,7 +39,7 @@
 #include "symbol/kallsyms.h"
 
 #define KCACHE_MAGIC "EMBKSYMS"
-#define KCACHE_VERSION 1
+#define KCACHE_VERSION 2
 #define KCACHE_SUFFIX ".ksyms"
 
 struct kcache_header {
@@ -208,23 +208,31 @@ bool kallsyms_cache__enabled(void)
 
 /* ---- checking and reading ---------------------------------------------------- */
 
-/* Four independent lanes: a few hundred microseconds for the whole table. */
+/*
+ * Fletcher's sums over 64-bit words, in four lanes the compiler can keep
+ * in vector registers: a changed, swapped or missing word changes them,
+ * at a tenth of a millisecond for the whole table. Not a defence against
+ * someone forging files (the file is the user's own, see the owner
+ * check): a guard against torn, truncated or bit-rotted ones.
+ */
 static uint64_t checksum(const void *data, size_t size)
 {
 	const unsigned char *p = data;
-	uint64_t h[4] = { 1, 2, 3, 4 }, w;
+	uint64_t a[4] = { 1, 2, 3, 4 }, b[4] = { 0 }, w[4];
 	size_t i = 0;
 
 	for (; i + 32 <= size; i += 32) {
+		memcpy(w, p + i, 32);
 		for (int l = 0; l < 4; l++) {
-			memcpy(&w, p + i + 8 * l, 8);
-			h[l] = (h[l] ^ w) * 0xff51afd7ed558ccdULL;
-			h[l] ^= h[l] >> 29;
+			a[l] += w[l];
+			b[l] += a[l];
 		}
 	}
-	for (w = 0; i < size; i++)
-		w = w << 8 | p[i];
-	return hash_mix64(h[0] ^ hash_mix64(h[1] ^ hash_mix64(h[2] ^ hash_mix64(h[3] ^ w ^ size))));
+	w[0] = 0;
+	for (; i < size; i++)
+		w[0] = w[0] << 8 | p[i];
+	return hash_mix64(a[0] ^ hash_mix64(a[1] ^ hash_mix64(a[2] ^ hash_mix64(a[3] ^ w[0])))) ^
+	       hash_mix64(b[0] ^ hash_mix64(b[1] ^ hash_mix64(b[2] ^ hash_mix64(b[3] ^ size))));
 }
 
 static bool kcache_valid(const void *map, size_t size, const struct kallsyms_key *key)
@@ -283,7 +291,13 @@ struct kallsyms_cache *kallsyms_cache__open(const struct kallsyms_key *key)
 	close(fd);
 	if (map == MAP_FAILED)
 		return NULL;
-	if (!kcache_valid(map, st.st_size, key)) {
+	/*
+	 * Writable only now: populating a writable private mapping would
+	 * copy every page. Lent names get cut at their module's tab (see
+	 * kallsyms.c): those few pages are copied on write, the file stays.
+	 */
+	if (!kcache_valid(map, st.st_size, key) ||
+	    mprotect(map, st.st_size, PROT_READ | PROT_WRITE)) {
 		munmap(map, st.st_size);
 		return NULL;
 	}
@@ -305,18 +319,18 @@ void kallsyms_cache__close(struct kallsyms_cache *c)
 	free(c);
 }
 
-int kallsyms_cache__fill(const struct kallsyms_cache *c, struct symtab *t,
-			 struct kallsyms_cache_info *info)
+int kallsyms_cache__fill(struct kallsyms_cache *c, struct symtab *t,
+			 struct kallsyms_cache_info *info, bool lend_names)
 {
 	const struct kcache_header *h = c->map;
 	const struct kcache_sym *syms = (const void *)(h + 1);
 	const struct kcache_erased *erased = (const void *)(syms + h->nr_syms);
-	const char *names;
+	char *names = (char *)c->map + c->size - h->names_size;
 
 	memset(t, 0, sizeof(*t));
-	/* one copy of all the names: the table's pool owns them, as if added one by one */
-	names = strpool__add(&t->names, (const char *)c->map + c->size - h->names_size,
-			     h->names_size - 1);
+	/* else one copy of all the names: the table's pool owns them, as if added one by one */
+	if (!lend_names)
+		names = strpool__add(&t->names, names, h->names_size - 1);
 	t->syms = malloc((h->nr_syms ? h->nr_syms : 1) * sizeof(*t->syms));
 	if (h->nr_erased)
 		t->erased = malloc(h->nr_erased * sizeof(*t->erased));

@@ -74,6 +74,11 @@ struct kallsyms_prefetch {
 	int done;		/* set by the thread when it is through (atomic) */
 	/* Looked for first when try_cache: a hit leaves buf NULL. */
 	bool try_cache;
+	/*
+	 * Taken (the thread joined, if any): only keeps the cache's mapping,
+	 * which the kernel's symbol names point into, until dsos__exit().
+	 */
+	bool taken;
 	bool have_key;		/* key is the file's as it was before the read */
 	struct kallsyms_key key;
 	struct kallsyms_cache *cache;	/* owned until taken */
@@ -153,7 +158,8 @@ static bool kallsyms__may_cache(const struct sym_conf *conf, const char *path)
 
 bool dsos__prefetch_done(const struct dsos *dsos)
 {
-	return !dsos->prefetch || __atomic_load_n(&dsos->prefetch->done, __ATOMIC_ACQUIRE);
+	return !dsos->prefetch || dsos->prefetch->taken ||
+	       __atomic_load_n(&dsos->prefetch->done, __ATOMIC_ACQUIRE);
 }
 
 int dsos__prefetch_kallsyms(struct dsos *dsos)
@@ -188,7 +194,8 @@ void dsos__prefetch_exit(struct dsos *dsos)
 
 	if (!p)
 		return;
-	pthread_join(p->thread, NULL);
+	if (!p->taken)
+		pthread_join(p->thread, NULL);
 	kallsyms_cache__close(p->cache);
 	free(p->buf);
 	free(p->path);
@@ -218,7 +225,7 @@ static int kallsyms__source(struct ember_dso *kernel, const char *path, bool cac
 	struct kallsyms_prefetch now = { .path = (char *)path, .try_cache = cacheable };
 	int err;
 
-	if (p && !strcmp(p->path, path)) {
+	if (p && !p->taken && !strcmp(p->path, path)) {
 		pthread_join(p->thread, NULL);
 		dsos->prefetch = NULL;
 		free(p->path);
@@ -430,15 +437,48 @@ static bool kallsyms__ref_cached(const struct ember_dso *kernel)
 	return !ref || !strcmp(ref, "_text") || !strcmp(ref, "_stext");
 }
 
-/* The table from the cache; false (table empty) when it could not be had. */
+/*
+ * The table from the cache, which it closes or keeps; false (table
+ * empty) when it could not be had.
+ */
 static bool kallsyms__from_cache(struct ember_dso *kernel, struct kallsyms_cache *c,
 				 struct kallsyms_parse *kp)
 {
+	struct dsos *dsos = kernel->dsos;
+	struct kallsyms_prefetch *keep = NULL;
 	struct kallsyms_cache_info info;
 	const char *ref = kernel->ref_reloc_name;
 
-	if (kallsyms_cache__fill(c, &kernel->symtab, &info))
+	/*
+	 * The names stay in the cache's mapping, kept open in the dsos' slot
+	 * for it (free by now): 100k names not copied, megabytes of memory
+	 * not faulted in. A standalone kernel dso copies them.
+	 */
+	if (dsos && !dsos->prefetch) {
+		keep = calloc(1, sizeof(*keep));
+		if (keep) {
+			keep->taken = true;
+			keep->done = 1;
+			keep->path = strdup("");
+		}
+		if (keep && !keep->path) {
+			free(keep);
+			keep = NULL;
+		}
+	}
+	if (kallsyms_cache__fill(c, &kernel->symtab, &info, keep != NULL)) {
+		if (keep)
+			free(keep->path);
+		free(keep);
+		kallsyms_cache__close(c);
 		return false;
+	}
+	if (keep) {
+		keep->cache = c;
+		dsos->prefetch = keep;
+	} else {
+		kallsyms_cache__close(c);
+	}
 	*kp = (struct kallsyms_parse){
 		.text = info.text,
 		.stext = info.stext,
@@ -487,7 +527,6 @@ int dso__load_kallsyms(struct ember_dso *kernel)
 	err = kallsyms__source(kernel, path, cacheable, &src);
 	if (!err && src.cache) {
 		cached = kallsyms__from_cache(kernel, src.cache, &kp);
-		kallsyms_cache__close(src.cache);
 		if (!cached) {
 			struct kallsyms_prefetch now = { .path = (char *)path };
 

@@ -51,9 +51,14 @@ bool kallsyms_cache__enabled(void);
 /* The cached table for key when there is a valid one, else NULL. */
 struct kallsyms_cache *kallsyms_cache__open(const struct kallsyms_key *key);
 void kallsyms_cache__close(struct kallsyms_cache *c);
-/* Fills the empty table t as the parse left it, and *info; 0 or -ENOMEM (t empty). */
-int kallsyms_cache__fill(const struct kallsyms_cache *c, struct symtab *t,
-			 struct kallsyms_cache_info *info);
+/*
+ * Fills the empty table t as the parse left it, and *info; 0 or -ENOMEM
+ * (t empty). With lend_names, t's names point into c's mapping instead
+ * of a copy in t's pool (megabytes not copied): c must then stay open
+ * for as long as t is used.
+ */
+int kallsyms_cache__fill(struct kallsyms_cache *c, struct symtab *t,
+			 struct kallsyms_cache_info *info, bool lend_names);
 /*
  * Saves t (sorted, fixed up, before the module split) under key, through
  * a temporary file and rename(); removes other keys' files. 0 or -errno,
