@@ -13,11 +13,13 @@ fi
 
 # numbers → N, so two runs compare equal; the rate prefix (K/sec, M/sec) follows the count.
 norm() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]\/sec/\/sec/g'; }
+# The std layout's shape; with -r the elapsed line's digits follow its noise.
+shape() { sed -E 's/^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed.*/ELAPSED +-/' | stat_shape; }
 
 # same_as_perf NAME ARGS...: ember and perf print the same thing modulo
 # numbers: CSV and JSON field by field, the std layout column by column.
 same_as_perf() {
-	local name=$1 shape=stat_shape
+	local name=$1 shape=shape
 	shift
 	if ! have_perf; then
 		skip "$name" "perf is not installed"
