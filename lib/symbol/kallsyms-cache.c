@@ -7,7 +7,8 @@
  * comes or goes.
  *
  * One file per key under $EMBER_KALLSYMS_CACHE_DIR, else
- * $XDG_CACHE_HOME/ember/kallsyms, else ~/.cache/ember/kallsyms. The key
+ * $XDG_CACHE_HOME/ember/kallsyms, else ~/.cache/ember/kallsyms (those two
+ * only when the caller owns them). The key
  * is everything the table depends on: the kernel's build-id, the boot
  * (boot_id: KASLR changes every address), the modules and where they
  * sit, the reader's uid, and the first line of /proc/kallsyms as it
@@ -132,9 +133,33 @@ static uint64_t modules_hash(const char *path)
 	return h;
 }
 
+/*
+ * The first text symbol's line in buf (NUL-terminated): its address is
+ * shown or hidden as every other (per-cpu 'A' symbols, first on some
+ * kernels, read 0 either way). Else the first line. Its length, or 0.
+ */
+static size_t first_text_line(const char *buf, const char **line)
+{
+	const char *s = buf, *nl;
+
+	*line = buf;
+	for (; (nl = strchr(s, '\n')); s = nl + 1) {
+		const char *sp = memchr(s, ' ', nl - s);
+
+		if (sp && nl - sp > 3 && (sp[1] == 'T' || sp[1] == 't') && sp[2] == ' ') {
+			*line = s;
+			return nl - s;
+		}
+	}
+	nl = strchr(buf, '\n');
+	return nl ? (size_t)(nl - buf) : 0;
+}
+
 int kallsyms_key__get(const char *kallsyms, struct kallsyms_key *key)
 {
-	char buf[4096], *nl;
+	char buf[4096];
+	const char *line;
+	size_t line_len;
 	ssize_t n;
 	int len;
 
@@ -151,16 +176,31 @@ int kallsyms_key__get(const char *kallsyms, struct kallsyms_key *key)
 	n = read_small(kallsyms, buf, sizeof(buf));
 	if (n <= 0)
 		return n ? (int)n : -ENODATA;
-	nl = strchr(buf, '\n');
-	if (!nl || (size_t)(nl - buf) >= sizeof(key->first_line))
+	line_len = first_text_line(buf, &line);
+	if (!line_len || line_len >= sizeof(key->first_line))
 		return -EINVAL;
-	memcpy(key->first_line, buf, nl - buf);
+	memcpy(key->first_line, line, line_len);
 	return 0;
 }
 
 /* ---- where ---------------------------------------------------------------- */
 
-/* The cache directory into buf; false when there is none (no HOME, or turned off with ""). n == 0 is the "" case. */
+/*
+ * Whether dir is the caller's own: root running with a user's HOME
+ * (sudo) must not leave root-owned directories in it, which would keep
+ * that user's own runs from writing there.
+ */
+static bool owned(const char *dir)
+{
+	struct stat st;
+
+	return !stat(dir, &st) && st.st_uid == geteuid();
+}
+
+/*
+ * The cache directory into buf; false when there is none: turned off
+ * with EMBER_KALLSYMS_CACHE_DIR="", no HOME, or a home not the caller's.
+ */
 static bool kcache_dir(char *buf, size_t size)
 {
 	const char *env = getenv("EMBER_KALLSYMS_CACHE_DIR");
@@ -169,9 +209,9 @@ static bool kcache_dir(char *buf, size_t size)
 	if (env)
 		n = snprintf(buf, size, "%s", env);
 	else if ((env = getenv("XDG_CACHE_HOME")) && env[0] == '/')
-		n = snprintf(buf, size, "%s/ember/kallsyms", env);
-	else if ((env = getenv("HOME")) && env[0])
-		n = snprintf(buf, size, "%s/.cache/ember/kallsyms", env);
+		n = owned(env) ? snprintf(buf, size, "%s/ember/kallsyms", env) : 0;
+	else if ((env = getenv("HOME")) && env[0] == '/')
+		n = owned(env) ? snprintf(buf, size, "%s/.cache/ember/kallsyms", env) : 0;
 	else
 		return false;
 	return n > 0 && (size_t)n < size;

@@ -30,7 +30,7 @@ struct kallsyms_key {
 	uint64_t modules;	/* hash of /proc/modules' names, sizes and addresses */
 	uint32_t uid;		/* the reader: what kallsyms shows depends on who asks */
 	uint32_t pad;
-	char first_line[128];	/* /proc/kallsyms' first line now: addresses shown or hidden */
+	char first_line[128];	/* its first text symbol's line now: addresses shown or hidden */
 };
 
 /* What the parse found besides the symbols (kallsyms.c). */

@@ -148,6 +148,14 @@ done
 env -u EMBER_KALLSYMS_CACHE_DIR -u XDG_CACHE_HOME -u HOME "$EMBER" report --stdio -i sys.data \
 	>nohome 2>nohome.err
 same no-home-same ref nohome
+# root with a user's HOME (sudo): nothing written into that home
+if id nobody >/dev/null 2>&1; then
+	mkdir -p userhome && chown nobody userhome
+	env -u EMBER_KALLSYMS_CACHE_DIR -u XDG_CACHE_HOME HOME="$TMP/userhome" "$EMBER" report --stdio \
+		-i sys.data >userhome.out 2>userhome.err
+	same others-home-same ref userhome.out
+	expect_eq others-home-untouched "$(ls -A userhome)" ""
+fi
 mkdir -p ro && chmod 555 ro
 if [ -w ro ] && is_root; then
 	# root writes anyway; a read-only home is unwritable for its user only

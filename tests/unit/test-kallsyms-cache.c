@@ -179,6 +179,10 @@ TEST(kallsyms_cache_key_changes)
 	CHECK_EQ(kallsyms_cache__write(&k.key, &k.tab, &k.info), 0);
 	/* the same file read again: the same key */
 	CHECK(!kallsyms_key__get(k.kallsyms, &other) && !memcmp(&other, &k.key, sizeof(other)));
+	/* per-cpu 'A' symbols first (0 for anyone): the first text line is the one keyed */
+	write_text(k.kallsyms, "0000000000000000 A fixed_percpu_data\n"
+			       "ffffffff81000000 T _text\nffffffff81000100 T __x64_sys_write\n");
+	CHECK(!kallsyms_key__get(k.kallsyms, &other) && !memcmp(&other, &k.key, sizeof(other)));
 	/* addresses now hidden (kptr_restrict): another key, no table */
 	write_text(k.kallsyms, "0000000000000000 T _text\n");
 	CHECK(!kallsyms_key__get(k.kallsyms, &other) && memcmp(&other, &k.key, sizeof(other)));
@@ -286,6 +290,14 @@ TEST(kallsyms_cache_unwritable)
 		unsetenv("XDG_CACHE_HOME");
 		CHECK(!kallsyms_cache__enabled());
 		CHECK(kallsyms_cache__open(&k.key) == NULL);
+		/* a home that is not the caller's (root under sudo with a user's HOME): not written */
+		setenv("HOME", k.dir, 1);
+		CHECK(kallsyms_cache__enabled());
+		if (geteuid() == 0 && !chown(k.dir, 65534, 65534)) {
+			CHECK(!kallsyms_cache__enabled());
+			CHECK(kallsyms_cache__write(&k.key, &k.tab, &k.info) < 0);
+			CHECK_EQ(chown(k.dir, 0, 0), 0);
+		}
 		if (home)
 			setenv("HOME", home, 1);
 		if (xdg)
