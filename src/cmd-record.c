@@ -21,8 +21,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <ember/ember.h>
 #include "builtin.h"
+#include "record/control.h"
 #include "record/events.h"
 #include "record/loop.h"
 #include "record/open.h"
@@ -38,6 +40,18 @@ static int print_all(enum ember_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* -D: only the tracking dummy of a running target starts now (mmaps, tasks). */
+static void enable_tracking(struct record *rec)
+{
+	struct ember_evsel *t = rec->tracking;
+
+	if (!t || t->attr.type != PERF_TYPE_SOFTWARE || t->attr.config != PERF_COUNT_SW_DUMMY)
+		return;
+	for (int i = 0; t->fds && i < t->nr_fds_cpus * t->nr_fds_threads; i++)
+		if (t->fds[i] >= 0)
+			ioctl(t->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+}
+
 /* Enable the events of a running target and let the command exec. 0 or an exit code. */
 static int start(struct record *rec)
 {
@@ -46,24 +60,26 @@ static int start(struct record *rec)
 	/* A command's events enable themselves at its exec (enable_on_exec); -D's wait. */
 	if (!rec->target_none && !rec->opts.delay_ms)
 		ember_evlist__enable(rec->evlist);
-	if (!rec->forks)
-		return 0;
-	err = record_synth__workload_comm(rec);
-	if (err)
-		return err;
-	rec->wl_started = true;
-	err = ember_workload__start(&rec->wl);
-	if (err) {
-		record_err("cannot run '%s': %s", rec->argv[0], strerror(-err));
-		ember_workload__wait(&rec->wl);
-		rec->wl_exited = true;
-		/* As a shell: 127 not found, 126 found but not runnable. */
-		return err == -ENOENT ? 127 : 126;
+	else if (!rec->target_none)
+		enable_tracking(rec);
+	if (rec->forks) {
+		err = record_synth__workload_comm(rec);
+		if (err)
+			return err;
+		rec->wl_started = true;
+		err = ember_workload__start(&rec->wl);
+		if (err) {
+			record_err("cannot run '%s': %s", rec->argv[0], strerror(-err));
+			ember_workload__wait(&rec->wl);
+			rec->wl_exited = true;
+			/* As a shell: 127 not found, 126 found but not runnable. */
+			return err == -ENOENT ? 127 : 126;
+		}
 	}
 	if (rec->opts.delay_ms) {
 		struct timespec ts;
 
-		/* perf's messages; with -1 the events stay off (perf's --control would enable them) */
+		/* perf's messages; with -1 the events wait for --control's "enable" */
 		if (!rec->opts.quiet)
 			fprintf(stderr, "Events disabled\n");
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -156,7 +172,9 @@ static int record_run(struct record *rec)
 
 int cmd_record(int argc, const char **argv)
 {
-	struct record rec = { .sig = { .fd = -1 }, .out_fd = -1 };
+	struct record rec = {
+		.sig = { .fd = -1 }, .out_fd = -1, .ctl = { .fd = -1, .ack = -1, .pollfd = -1 },
+	};
 	ember_print_fn_t old_print = NULL;
 	bool print_set = false;
 	int ret;
@@ -189,6 +207,9 @@ int cmd_record(int argc, const char **argv)
 		ret = record_output__init(&rec);
 	if (!ret)
 		ret = record_events__setup(&rec);
+	if (ret)
+		goto out;
+	ret = record_control__open(&rec.ctl, rec.opts.control);
 	if (ret)
 		goto out;
 	ret = record_signals__init(&rec.sig, rec.opts.switch_output || rec.opts.overwrite);
@@ -226,6 +247,8 @@ out:
 		ember_env__exit(&rec.env);
 	record_target__exit(&rec);
 	ember_evlist__delete(rec.evlist);
+	ember_evlist__delete(rec.opts.sb_evlist);
+	record_control__close(&rec.ctl);
 	record_signals__exit(&rec.sig);
 	if (print_set)
 		ember_set_print(old_print);

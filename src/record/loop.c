@@ -17,6 +17,7 @@
 #include "record/loop.h"
 #include "record/output.h"
 #include "record/overwrite.h"
+#include "record/sideband.h"
 #include "record/synth.h"
 
 static uint64_t now_ns(void)
@@ -198,7 +199,7 @@ bool record_loop__reap(struct record *rec)
 /* Signals, the command's exit, and buffers whose task is gone. */
 static void after_poll(struct record *rec)
 {
-	int nr_buffers = rec->nr_pollfds - 1, live = 0;
+	int nr_buffers = rec->sig_pollfd, live = 0;
 	struct pollfd *sigp = &rec->pollfds[nr_buffers];
 
 	if (sigp->revents & POLLIN) {
@@ -215,6 +216,10 @@ static void after_poll(struct record *rec)
 			rec->done = true;
 	}
 	sigp->revents = 0;
+	if (rec->ctl.pollfd >= 0 && rec->pollfds[rec->ctl.pollfd].revents) {
+		record_control__process(rec, rec->pollfds[rec->ctl.pollfd].revents);
+		rec->pollfds[rec->ctl.pollfd].revents = 0;
+	}
 
 	/* A per-task buffer hangs up when its task exits: stop polling it, end when all did. */
 	for (int i = 0; i < nr_buffers; i++) {
@@ -359,6 +364,8 @@ int record_loop__run(struct record *rec)
 			if (record_overwrite__snapshot(rec))
 				return 1;
 		}
+		if (record_sideband__fired(rec))
+			rec->usr2 = true;
 		if (check_switch(rec))
 			return 1;
 		if (n == 0) {

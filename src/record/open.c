@@ -13,6 +13,7 @@
 #include "record/events.h"
 #include "record/open.h"
 #include "record/overwrite.h"
+#include "record/sideband.h"
 
 static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 {
@@ -64,14 +65,15 @@ static int mmap_error(struct record *rec, int err, size_t pages)
 
 /*
  * The buffers' fds, the backward buffers' (for their hang-ups only: they
- * are read at the end), then the signalfd, for poll().
+ * are read at the end), the signalfd, the --control fd and the
+ * --switch-output-event buffers, for poll().
  */
 static int build_pollfds(struct record *rec)
 {
-	struct ember_evlist *evlist = rec->evlist;
-	int n = evlist->nr_pollfds;
+	struct ember_evlist *evlist = rec->evlist, *sb = rec->opts.sb_evlist;
+	int n = evlist->nr_pollfds, nr_sb = sb ? sb->nr_pollfds : 0;
 
-	rec->pollfds = calloc((size_t)(n + rec->nr_owmaps) + 1, sizeof(*rec->pollfds));
+	rec->pollfds = calloc((size_t)(n + rec->nr_owmaps + nr_sb) + 2, sizeof(*rec->pollfds));
 	if (!rec->pollfds)
 		return -ENOMEM;
 	if (n)	/* none with --overwrite: every buffer is a backward one */
@@ -80,9 +82,20 @@ static int build_pollfds(struct record *rec)
 		rec->pollfds[n].fd = record_overwrite__fd(rec, i);
 		rec->pollfds[n++].events = 0;
 	}
+	rec->sig_pollfd = n;
 	rec->pollfds[n].fd = rec->sig.fd;
-	rec->pollfds[n].events = POLLIN;
-	rec->nr_pollfds = n + 1;
+	rec->pollfds[n++].events = POLLIN;
+	rec->ctl.pollfd = -1;
+	if (rec->ctl.fd >= 0) {
+		rec->ctl.pollfd = n;
+		rec->pollfds[n].fd = rec->ctl.fd;
+		rec->pollfds[n++].events = POLLIN;
+	}
+	for (int i = 0; i < nr_sb; i++) {
+		rec->pollfds[n].fd = sb->pollfds[i].fd;
+		rec->pollfds[n++].events = POLLIN;
+	}
+	rec->nr_pollfds = n;
 	return 0;
 }
 
@@ -149,6 +162,9 @@ int record_open(struct record *rec)
 	rec->mmap_flush = rec->opts.mmap_flush;
 	if (rec->mmap_flush > pages * (size_t)sysconf(_SC_PAGESIZE) / 4)
 		rec->mmap_flush = pages * (size_t)sysconf(_SC_PAGESIZE) / 4;
+	err = record_sideband__open(rec);
+	if (err)
+		return err;
 	if (build_pollfds(rec)) {
 		record_err("out of memory");
 		return 1;
@@ -162,5 +178,6 @@ void record_close(struct record *rec)
 	rec->pollfds = NULL;
 	rec->nr_pollfds = 0;
 	record_overwrite__unmap(rec);
+	record_sideband__close(rec);
 	ember_evlist__close(rec->evlist);
 }

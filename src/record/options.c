@@ -32,16 +32,13 @@ void record_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static int opt_event(const struct option *opt, const char *arg, bool unset)
+/* Parse one -e style spec into evlist, explaining a failure. 0 or -1. */
+static int parse_into(struct ember_evlist *evlist, const char *arg)
 {
-	struct record_opts *o = opt->value;
-	struct ember_evsel *before = o->evlist->last;
 	struct ember_parse_error perr = { 0 };
 	int err;
 
-	if (unset)
-		return 0;
-	err = ember_evlist__parse_events(o->evlist, arg, &perr);
+	err = ember_evlist__parse_events(evlist, arg, &perr);
 	if (err) {
 		char buf[2048];
 
@@ -61,8 +58,57 @@ static int opt_event(const struct option *opt, const char *arg, bool unset)
 		return -1;
 	}
 	ember_parse_error__exit(&perr);
+	return 0;
+}
+
+static int opt_event(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+	struct ember_evsel *before = o->evlist->last;
+
+	if (unset)
+		return 0;
+	if (parse_into(o->evlist, arg))
+		return -1;
 	o->events_given = true;
 	o->last_glob = before ? before->next : o->evlist->first;
+	return 0;
+}
+
+/* --switch-output-event: watched, not recorded; implies --switch-output=signal. */
+static int opt_switch_output_event(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	if (unset)
+		return 0;
+	if (!o->sb_evlist) {
+		o->sb_evlist = ember_evlist__new();
+		if (!o->sb_evlist) {
+			record_err("out of memory");
+			return -1;
+		}
+	}
+	if (parse_into(o->sb_evlist, arg))
+		return -1;
+	o->switch_output = o->switch_signal = true;
+	return 0;
+}
+
+static int opt_control(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+
+	if (unset) {
+		o->control = NULL;
+		return 0;
+	}
+	if (record_control__check(arg)) {
+		record_err("invalid --control '%s': fifo:ctl-fifo[,ack-fifo] or fd:ctl-fd[,ack-fd]",
+			   arg);
+		return -1;
+	}
+	o->control = arg;
 	return 0;
 }
 
@@ -812,8 +858,9 @@ static int check_options(struct record *rec)
 	}
 	if (o->delay_ms < -1)
 		return usage_error("-D/--delay takes milliseconds, or -1 to start disabled");
-	if (o->delay_ms && !rec->argc)
-		return usage_error("-D/--delay applies to a command ember starts");
+	if (o->delay_ms > 0 && !rec->argc)
+		return usage_error("-D/--delay applies to a command ember starts (-D -1, events "
+				   "enabled through --control, applies to any target)");
 	if (o->switch_output && rec->pipe_to_stdout)
 		return usage_error("--switch-output cannot write to a pipe");
 	if (o->switch_output && o->output && !strcmp(o->output, "-"))
@@ -952,6 +999,13 @@ int record_options__parse(struct record *rec, int argc, const char **argv)
 		  opt_switch_output, OPTF_OPTARG, "signal" },
 		OPT_UINTEGER(0, "switch-max-files", &o->switch_max_files, "n",
 			     "Limit number of switch output generated files"),
+		OPT_CALLBACK(0, "switch-output-event", o, "switch output event",
+			     "switch output event selector. use 'ember list' to list available "
+			     "events", opt_switch_output_event),
+		OPT_CALLBACK(0, "control", o, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
+			     "Listen on ctl-fd descriptor for command to control measurement "
+			     "('enable': enable events, 'disable': disable events, 'enable name', "
+			     "'disable name', 'snapshot', 'evlist', 'stop', 'ping')", opt_control),
 		OPT_BOOLEAN(0, "kcore", &o->kcore, "copy /proc/kcore"),
 		{ OPTION_BOOLEAN, 'S', "snapshot", &o->snapshot, NULL,
 		  "AUX area tracing Snapshot Mode (needs an AUX area PMU)" },

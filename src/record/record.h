@@ -15,6 +15,7 @@
 #include "event/evlist.h"
 #include "event/workload.h"
 #include "synth/buildids.h"
+#include "record/control.h"
 #include "record/signals.h"
 
 /* --synth: which records describe the machine before the samples (perf's PERF_SYNTH_*). */
@@ -109,6 +110,9 @@ struct record_opts {
 	uint64_t switch_size;		/* bytes, 0 off */
 	uint64_t switch_time_s;		/* seconds, 0 off */
 	unsigned int switch_max_files;	/* 0: keep every file */
+	/* --switch-output-event: watched, not recorded; owned (NULL when none) */
+	struct ember_evlist *sb_evlist;
+	const char *control;		/* --control fifo:CTL[,ACK] or fd:CTL[,ACK] */
 	bool quiet;
 	int verbose;
 
@@ -165,8 +169,13 @@ struct record {
 	struct record_signals sig;	/* INT, TERM, HUP end it; CHLD: the command exited */
 	int stop_signal;		/* the signal that ended the recording, 0 */
 	bool done, draining;
-	struct pollfd *pollfds;		/* ring buffers, then the signalfd */
-	int nr_pollfds;
+	/*
+	 * The ring buffers (forward, then backward ones for their hang-ups),
+	 * the signalfd at sig_pollfd, the control fd, the side-band buffers.
+	 */
+	struct pollfd *pollfds;
+	int nr_pollfds, sig_pollfd;
+	struct record_control ctl;	/* --control */
 
 	struct record_stats stats;
 	uint64_t last_sync_ns;

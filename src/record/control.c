@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf record's --control channel (see control.h). The commands, their
+ * messages on stderr and the acknowledgement are perf 6.1's: "Events
+ * enabled", "Event NAME disabled", "failed: can't find 'NAME' event",
+ * and "ack\n" plus its terminating NUL (perf writes sizeof("ack\n")).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <ember/perf-data.h>
+#include "record/control.h"
+#include "record/record.h"
+
+static const struct {
+	const char *tag;
+	enum record_ctl_cmd cmd;
+} tags[] = {
+	{ "enable", RECORD_CTL_ENABLE },	{ "disable", RECORD_CTL_DISABLE },
+	{ "snapshot", RECORD_CTL_SNAPSHOT },	{ "evlist", RECORD_CTL_EVLIST },
+	{ "stop", RECORD_CTL_STOP },		{ "ping", RECORD_CTL_PING },
+};
+
+/* fd:N[,M] into the two numbers; -EINVAL when it is not that. */
+static int parse_fds(const char *s, int *fd, int *ack)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (end == s || errno || v < 0 || v > 1 << 20)
+		return -EINVAL;
+	*fd = (int)v;
+	if (!*end)
+		return 0;
+	if (*end != ',')
+		return -EINVAL;
+	s = end + 1;
+	v = strtol(s, &end, 0);
+	if (end == s || *end || errno || v < 0 || v > 1 << 20)
+		return -EINVAL;
+	*ack = (int)v;
+	return 0;
+}
+
+int record_control__check(const char *spec)
+{
+	int fd, ack;
+
+	if (!strncmp(spec, "fd:", 3))
+		return parse_fds(spec + 3, &fd, &ack);
+	if (!strncmp(spec, "fifo:", 5) && spec[5] && spec[5] != ',')
+		return 0;
+	return -EINVAL;
+}
+
+int record_control__open(struct record_control *ctl, const char *spec)
+{
+	char *path, *comma;
+
+	ctl->fd = ctl->ack = ctl->pollfd = -1;
+	ctl->owned = false;
+	if (!spec)
+		return 0;
+	if (!strncmp(spec, "fd:", 3)) {
+		if (parse_fds(spec + 3, &ctl->fd, &ctl->ack))
+			return 2;
+		if (fcntl(ctl->fd, F_GETFD) < 0 || (ctl->ack >= 0 && fcntl(ctl->ack, F_GETFD) < 0)) {
+			record_err("--control %s: %s", spec, strerror(errno));
+			ctl->fd = ctl->ack = -1;
+			return 1;
+		}
+		return 0;
+	}
+	path = strdup(spec + 5);
+	if (!path) {
+		record_err("out of memory");
+		return 1;
+	}
+	comma = strchr(path, ',');
+	if (comma)
+		*comma++ = '\0';
+	/* read-write: no hang-up each time a writer closes, and no wait for one at open */
+	ctl->owned = true;
+	ctl->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (ctl->fd < 0) {
+		record_err("cannot open the control fifo %s: %s", path, strerror(errno));
+		free(path);
+		return 1;
+	}
+	if (comma && *comma) {
+		ctl->ack = open(comma, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (ctl->ack < 0) {
+			record_err("cannot open the ack fifo %s: %s", comma, strerror(errno));
+			free(path);
+			record_control__close(ctl);
+			return 1;
+		}
+	}
+	free(path);
+	return 0;
+}
+
+void record_control__close(struct record_control *ctl)
+{
+	if (!ctl->owned)
+		return;
+	if (ctl->fd >= 0)
+		close(ctl->fd);
+	if (ctl->ack >= 0)
+		close(ctl->ack);
+	ctl->fd = ctl->ack = -1;
+	ctl->owned = false;
+}
+
+enum record_ctl_cmd record_control__parse_cmd(const char *line, const char **arg,
+					      bool *malformed)
+{
+	*arg = NULL;
+	*malformed = false;
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		size_t n = strlen(tags[i].tag);
+
+		if (strncmp(line, tags[i].tag, n))
+			continue;
+		if (line[n] == ' ')
+			*arg = line + n + 1;
+		else if (line[n])
+			*malformed = true;
+		return tags[i].cmd;
+	}
+	return RECORD_CTL_UNSUPPORTED;
+}
+
+/*
+ * One line, read a byte at a time as perf does: a blocking fd given with
+ * fd: never blocks once a whole line is there. Returns its length, 0 when
+ * nothing was there, -1 at end of file or on an error.
+ */
+static int read_line(int fd, char *buf)
+{
+	size_t n = 0;
+
+	memset(buf, 0, RECORD_CTL_MAX_LEN);
+	while (n < RECORD_CTL_MAX_LEN - 1) {
+		char c;
+		ssize_t r = read(fd, &c, 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (r <= 0)
+			return n ? (int)n : -1;
+		if (c == '\n' || c == '\0')
+			break;
+		buf[n++] = c;
+	}
+	return (int)n;
+}
+
+static void ack(const struct record *rec)
+{
+	static const char msg[] = "ack\n";
+
+	if (rec->ctl.ack >= 0 && write(rec->ctl.ack, msg, sizeof(msg)) < 0)
+		record_err("cannot write to the --control ack fd %d: %s", rec->ctl.ack,
+			   strerror(errno));
+}
+
+static void info(const struct record *rec, const char *fmt, const char *name)
+{
+	if (!rec->opts.quiet)
+		fprintf(stderr, fmt, name);
+}
+
+/* Every fd of one evsel: perf's evlist__enable_evsel() for a name. */
+static void evsel_ioctl(struct ember_evsel *evsel, unsigned long req)
+{
+	for (int i = 0; evsel->fds && i < evsel->nr_fds_cpus * evsel->nr_fds_threads; i++)
+		if (evsel->fds[i] >= 0)
+			ioctl(evsel->fds[i], req, 0);
+}
+
+static void enable(struct record *rec, const char *name, bool on)
+{
+	struct ember_evsel *pos;
+
+	if (!name) {
+		if (on)
+			ember_evlist__enable(rec->evlist);
+		else
+			ember_evlist__disable(rec->evlist);
+		info(rec, "%s\n", on ? "Events enabled" : "Events disabled");
+		return;
+	}
+	ember_evlist__for_each(rec->evlist, pos) {
+		if (strcmp(ember_evsel__name(pos), name))
+			continue;
+		evsel_ioctl(pos, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE);
+		if (!rec->opts.quiet)
+			fprintf(stderr, "Event %s %s\n", name, on ? "enabled" : "disabled");
+		return;
+	}
+	info(rec, "failed: can't find '%s' event\n", name);
+}
+
+/* perf's " -v" form: "NAME: type: 1, size: 128, ..." from the attr printer's ", k = v". */
+static void print_attr(const struct ember_evsel *evsel)
+{
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	ember_attr__fprintf(f, &evsel->attr);
+	fclose(f);
+	fprintf(stderr, "%s:", ember_evsel__name(evsel));
+	p = buf && !strncmp(buf, ",", 1) ? buf + 1 : buf;
+	for (; p && *p; p++) {
+		if (!strncmp(p, " = ", 3)) {
+			fputs(": ", stderr);
+			p += 2;
+		} else {
+			fputc(*p, stderr);
+		}
+	}
+	fputc('\n', stderr);
+	free(buf);
+}
+
+static void evlist(struct record *rec, const char *arg)
+{
+	struct ember_evsel *pos;
+
+	if (arg && strcmp(arg, "-v") && strcmp(arg, "-g") && strcmp(arg, "-F")) {
+		info(rec, "%s", "failed: wrong command\n");
+		return;
+	}
+	ember_evlist__for_each(rec->evlist, pos) {
+		if (arg && !strcmp(arg, "-v"))
+			print_attr(pos);
+		else if (arg && !strcmp(arg, "-F") && pos->attr.freq)
+			fprintf(stderr, "%s: sample_freq=%llu\n", ember_evsel__name(pos),
+				(unsigned long long)pos->attr.sample_freq);
+		else
+			fprintf(stderr, "%s\n", ember_evsel__name(pos));
+	}
+}
+
+static void run(struct record *rec, const char *line)
+{
+	enum record_ctl_cmd cmd;
+	const char *arg;
+	bool bad;
+
+	cmd = record_control__parse_cmd(line, &arg, &bad);
+	switch (cmd) {
+	case RECORD_CTL_UNSUPPORTED:
+		return;	/* perf neither answers nor acks */
+	case RECORD_CTL_ENABLE:
+	case RECORD_CTL_DISABLE:
+		/* a malformed command is still acknowledged, as perf does */
+		if (bad)
+			info(rec, "%s", "failed: wrong command\n");
+		else
+			enable(rec, arg, cmd == RECORD_CTL_ENABLE);
+		break;
+	case RECORD_CTL_EVLIST:
+		if (bad)
+			info(rec, "%s", "failed: wrong command\n");
+		else
+			evlist(rec, arg);
+		break;
+	case RECORD_CTL_SNAPSHOT:
+		/* ember's SIGUSR2: the --overwrite buffers' contents into the file */
+		if (rec->nr_owmaps)
+			rec->usr2 = true;
+		break;
+	case RECORD_CTL_STOP:
+		rec->done = true;
+		break;
+	case RECORD_CTL_PING:
+		break;
+	}
+	ack(rec);
+}
+
+void record_control__process(struct record *rec, short revents)
+{
+	struct pollfd *p;
+	char line[RECORD_CTL_MAX_LEN];
+
+	if (rec->ctl.pollfd < 0)
+		return;
+	p = &rec->pollfds[rec->ctl.pollfd];
+	if (revents & POLLIN) {
+		/* every whole line there now; poll again before each so a blocking fd never waits */
+		for (;;) {
+			struct pollfd one = { .fd = rec->ctl.fd, .events = POLLIN };
+			int n;
+
+			if (poll(&one, 1, 0) <= 0 || !(one.revents & POLLIN))
+				break;
+			n = read_line(rec->ctl.fd, line);
+			if (n < 0) {
+				revents |= POLLHUP;
+				break;
+			}
+			if (n == 0)
+				break;
+			run(rec, line);
+		}
+	}
+	if (revents & (POLLHUP | POLLERR))
+		p->fd = -1;	/* the writer is gone for good (fd: form): stop polling it */
+}
