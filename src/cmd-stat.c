@@ -213,8 +213,9 @@ static int check_options(struct stat_opts *o, int argc)
 		c->aggr_mode = STAT_AGGR_NONE;
 	}
 	if (o->per_thread) {
-		if (!c->pid && !c->tid)
-			return usage_error("--per-thread needs -p or -t");
+		if (!c->pid && !c->tid && (!c->system_wide || c->cpu_list))
+			return usage_error("--per-thread needs -p, -t or -a (every thread of the "
+					   "system)");
 		c->aggr_mode = STAT_AGGR_THREAD;
 	}
 	if (c->csv_sep)

@@ -53,6 +53,15 @@ static struct ember_thread_map *thread_map__from(const pid_t *pids, int nr)
 	return map;
 }
 
+struct ember_thread_map *ember_thread_map__from_array(const pid_t *tids, int nr)
+{
+	struct ember_thread_map *map = thread_map__from(tids, nr);
+
+	if (!map)
+		errno = ENOMEM;
+	return map;
+}
+
 /* Parse "1234,5678" into pids (positive, no duplicates). Returns 0 or -EINVAL/-ENOMEM. */
 static int parse_pid_list(const char *list, struct pid_vec *pv)
 {

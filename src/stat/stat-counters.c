@@ -103,25 +103,34 @@ static uint64_t delta_of(uint64_t now, uint64_t before)
 void stat_counter__aggregate(struct stat_counter *c, enum stat_aggr_mode mode, bool delta,
 			     bool scale)
 {
-	for (int s = 0; s < c->nr_slots; s++)
+	for (int s = 0; s < c->nr_slots; s++) {
 		memset(&c->slots[s].counts, 0, sizeof(c->slots[s].counts));
+		c->slots[s].counted = true;
+	}
 
 	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
 		for (int t = 0; t < c->nr_threads; t++) {
 			int i = cpu * c->nr_threads + t;
-			struct ember_counts *sum = &c->slots[slot_of(c, mode, cpu, t)].counts;
-			const struct ember_counts *raw = &c->raw[i], *prev = &c->prev[i];
+			struct stat_slot *slot = &c->slots[slot_of(c, mode, cpu, t)];
+			struct ember_counts *sum = &slot->counts, d = c->raw[i];
+			const struct ember_counts *prev = &c->prev[i];
 
 			if (delta) {
-				sum->val += delta_of(raw->val, prev->val);
-				sum->ena += delta_of(raw->ena, prev->ena);
-				sum->run += delta_of(raw->run, prev->run);
-				c->prev[i] = *raw;
-			} else {
-				sum->val += raw->val;
-				sum->ena += raw->ena;
-				sum->run += raw->run;
+				d.val = delta_of(d.val, prev->val);
+				d.ena = delta_of(d.ena, prev->ena);
+				d.run = delta_of(d.run, prev->run);
+				c->prev[i] = c->raw[i];
 			}
+			sum->val += d.val;
+			sum->ena += d.ena;
+			sum->run += d.run;
+			/*
+			 * perf 6.1's topology slots (--per-socket ...) count only
+			 * when every cpu in them ran: a cgroup's counter idle on
+			 * one core leaves its whole socket <not counted>.
+			 */
+			if (c->cpu_slot && (!d.ena || !d.run))
+				slot->counted = false;
 		}
 	}
 
@@ -129,6 +138,8 @@ void stat_counter__aggregate(struct stat_counter *c, enum stat_aggr_mode mode, b
 		struct stat_slot *slot = &c->slots[s];
 		struct ember_counts *sum = &slot->counts;
 
+		if (!slot->counted)
+			sum->ena = sum->run = 0;
 		slot->counted = sum->run > 0;
 		if (!scale)
 			continue;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Folding readings into statistics and metric totals, and rows for the display. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include "stat/stat-evsel.h"
 #include "stat/stat-print.h"
 
@@ -149,6 +150,46 @@ static bool print_topology(const struct stat_print_ctx *p, const struct timespec
 	return not_counted;
 }
 
+static int cmp_slot_val(const void *a, const void *b, void *arg)
+{
+	const struct stat_counter *c = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	uint64_t vx = c->slots[x].counts.val, vy = c->slots[y].counts.val;
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return x - y;
+}
+
+/*
+ * --per-thread: each event's threads by count, the largest first, as perf
+ * sorts them; system-wide, threads that counted nothing are left out.
+ */
+static bool print_threads(const struct stat_print_ctx *p, const struct timespec *interval)
+{
+	struct ember_evsel *pos;
+	bool not_counted = false;
+
+	ember_evlist__for_each(p->evlist, pos) {
+		struct stat_counter *c = stat_evsel(pos)->counter;
+		int *order = malloc((c->nr_slots ? c->nr_slots : 1) * sizeof(*order));
+
+		if (!order)
+			return not_counted;
+		for (int s = 0; s < c->nr_slots; s++)
+			order[s] = s;
+		if (c->nr_slots > 1)
+			qsort_r(order, c->nr_slots, sizeof(*order), cmp_slot_val, c);
+		for (int i = 0; i < c->nr_slots; i++) {
+			if (p->target->all_threads && !c->slots[order[i]].counts.val)
+				continue;
+			not_counted |= print_slot(p, pos, order[i], order[i], false, interval);
+		}
+		free(order);
+	}
+	return not_counted;
+}
+
 bool stat_print__counters(const struct stat_print_ctx *p, const struct timespec *interval)
 {
 	struct ember_evsel *pos;
@@ -156,6 +197,8 @@ bool stat_print__counters(const struct stat_print_ctx *p, const struct timespec 
 
 	if (stat_aggr__is_topology(p->config->aggr_mode))
 		return print_topology(p, interval);
+	if (p->config->aggr_mode == STAT_AGGR_THREAD)
+		return print_threads(p, interval);
 	ember_evlist__for_each(p->evlist, pos) {
 		const struct stat_counter *c = stat_evsel(pos)->counter;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ember stat's target: cpu and thread maps, thread names, and the header's wording. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,65 @@ static int bad_task(const char *kind, const char *list, int err)
 	return -err;
 }
 
+static int is_number(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * -a --per-thread: every thread of the system now, from /proc. Threads
+ * that end before their counters open are skipped by the open.
+ */
+static struct ember_thread_map *all_threads(void)
+{
+	struct ember_thread_map *map = NULL;
+	DIR *proc = opendir("/proc");
+	struct dirent *de;
+	pid_t *tids = NULL;
+	int nr = 0, alloc = 0;
+
+	if (!proc)
+		return NULL;
+	while ((de = readdir(proc))) {
+		char path[300];
+		struct dirent *te;
+		DIR *task;
+
+		if (!is_number(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", de->d_name);
+		task = opendir(path);
+		if (!task)
+			continue;	/* gone meanwhile */
+		while ((te = readdir(task))) {
+			if (!is_number(te->d_name))
+				continue;
+			if (nr == alloc) {
+				pid_t *v = realloc(tids, (alloc = alloc ? alloc * 2 : 256) *
+							       sizeof(*v));
+
+				if (!v) {
+					closedir(task);
+					goto out;
+				}
+				tids = v;
+			}
+			tids[nr++] = (pid_t)atoi(te->d_name);
+		}
+		closedir(task);
+	}
+	map = ember_thread_map__from_array(tids, nr);
+out:
+	closedir(proc);
+	free(tids);
+	return map;
+}
+
 int stat_target__init(struct stat_target *t, const struct stat_config *config, int argc,
 		      const char **argv)
 {
@@ -91,6 +151,18 @@ int stat_target__init(struct stat_target *t, const struct stat_config *config, i
 	if (!t->what)
 		return -ENOMEM;
 
+	if (config->system_wide && config->aggr_mode == STAT_AGGR_THREAD) {
+		/* perf's system-wide --per-thread: every thread, counted wherever it runs. */
+		t->cpus = ember_cpu_map__new_any();
+		t->threads = all_threads();
+		if (!t->cpus || !t->threads) {
+			fprintf(stderr, "ember stat: cannot list the threads in /proc: %s\n",
+				strerror(errno));
+			return -errno;
+		}
+		t->all_threads = true;
+		return read_comms(t);
+	}
 	if (t->cpu_wide) {
 		t->cpus = ember_cpu_map__new(config->cpu_list);
 		if (!t->cpus) {

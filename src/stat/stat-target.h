@@ -18,6 +18,7 @@ struct stat_target {
 	struct ember_thread_map *threads;
 	bool cpu_wide;		/* -a or -C: counting on cpus, whoever runs */
 	bool has_task;		/* -p or -t */
+	bool all_threads;	/* -a --per-thread: every thread of the system */
 	char **comms;		/* per thread (--per-thread), owned */
 	int nr_comms;
 	char *what;		/* "'system wide'", "process id '42'", "'sleep 1'"; owned */
