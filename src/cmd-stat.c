@@ -31,7 +31,8 @@ static const char *const stat_usage[] = {
 struct stat_opts {
 	struct stat_config config;
 	const char *metrics;		/* -M: ember has no metrics */
-	bool topdown, transaction, smi_cost, iostat;
+	bool topdown, transaction, smi_cost;
+	const char *iostat;		/* --iostat[=list|PORTS]: refused, no IIO PMUs */
 	bool per_core, per_socket, per_die, per_node;
 	bool no_aggr, per_thread, json, group, all_user, all_kernel;
 	bool big_num_given;
@@ -439,8 +440,9 @@ int cmd_stat(int argc, const char **argv)
 		OPT_BOOLEAN('T', "transaction", &o.transaction,
 			    "hardware transaction statistics (needs a hardware PMU)"),
 		OPT_BOOLEAN(0, "smi-cost", &o.smi_cost, "measure SMI cost (needs a hardware PMU)"),
-		OPT_BOOLEAN(0, "iostat", &o.iostat,
-			    "measure I/O performance metrics (needs Intel IIO PMUs)"),
+		{ OPTION_STRING, 0, "iostat", &o.iostat, "default",
+		  "measure I/O performance metrics (needs Intel IIO PMUs)", NULL, OPTF_OPTARG,
+		  "default" },
 		OPT_BOOLEAN(0, "per-socket", &o.per_socket, "aggregate counts per processor socket"),
 		OPT_BOOLEAN(0, "per-die", &o.per_die, "aggregate counts per processor die"),
 		OPT_BOOLEAN(0, "per-core", &o.per_core, "aggregate counts per physical processor core"),

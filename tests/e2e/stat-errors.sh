@@ -47,7 +47,7 @@ fails bad-option 2 "nonsense" --nonsense true
 fails csv-and-json 2 "-x and -j" -x, -j true
 fails big-num-csv 2 "-B" -B -x, true
 fails per-cpu-needs-cpus 2 "-a or -C" -A true
-fails per-thread-needs-task 2 "-p or -t" --per-thread true
+fails per-thread-needs-task 2 "-p, -t or -a" --per-thread true
 fails repeat-negative 2 "-r" -r -1 true
 fails interval-repeat 2 "-I and -r" -I 100 -r 2 true
 fails interval-count-alone 2 "--interval-count needs -I" --interval-count 2 true
