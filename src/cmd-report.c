@@ -17,6 +17,7 @@
 #include "builtin.h"
 #include "event/event-names.h"
 #include "report/run.h"
+#include "report/srcline.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
 
@@ -564,6 +565,7 @@ out:
 	for (uint32_t i = 0; i < rep.nr_hists; i++)
 		rep_hist__delete(rep.hists[i]);
 	free(rep.hists);
+	rep_srclines__delete(rep.srclines);
 	free(rep.frames);
 	report_filters__exit(&rep.filters);
 	ember_session__delete(rep.session);

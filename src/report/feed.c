@@ -14,6 +14,7 @@
 #include "event/event-names.h"
 #include "report/run.h"
 #include "report/rawstacks.h"
+#include "report/srcline.h"
 #include "report/stacks.h"
 
 static void frame_from_al(struct rep_frame *f, const struct ember_addr_location *al, bool need_end)
@@ -265,14 +266,23 @@ static int replay_one(uint32_t hist, const struct rep_sample *sm, void *ctx)
 int report__process(struct report *rep)
 {
 	struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
+	bool by_addr = rep->layout.key_mask & ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE));
 	bool deferred;
 	int err;
 
 	rep->hopts.layout = &rep->layout;
 	rep->hopts.thread_comm = thread_comm;
+	/* source lines are looked up only when a key shows them */
+	if (by_addr && !rep->srclines) {
+		rep->srclines = rep_srclines__new();
+		if (!rep->srclines)
+			return -ENOMEM;
+		rep->hopts.srcline = rep_srclines__get;
+		rep->hopts.srcline_ctx = rep->srclines;
+	}
 	/* folding by stack keys frames by symbol: not with address-keyed chains */
 	if (!rep->o.dump && rep->hopts.chain.key == REP_CCKEY_FUNCTION) {
-		rep->stacks = rep_stacks__new();
+		rep->stacks = rep_stacks__new(by_addr);
 		if (!rep->stacks)
 			return -ENOMEM;
 	}

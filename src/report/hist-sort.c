@@ -38,6 +38,17 @@ static int str_cmp(const char *a, const char *b)
 
 static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep_entry *b);
 
+/*
+ * perf computes an entry's srcline or srcfile when a comparison first
+ * needs it, and sizes the column by the ones computed before printing:
+ * the comparisons that reach them mark them so.
+ */
+static void seen(const struct rep_entry *a, const struct rep_entry *b, uint8_t bit)
+{
+	((struct rep_entry *)a)->src_seen |= bit;
+	((struct rep_entry *)b)->src_seen |= bit;
+}
+
 /* The output comparison of one dimension: > 0 puts a first (perf's fmt->sort). */
 static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_entry *a,
 		    const struct rep_entry *b)
@@ -103,6 +114,12 @@ static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_e
 	case REP_DIM_IPC_NULL:
 		/* perf sorts it by its comparison, the symbol's (address) one */
 		return dim_input(REP_DIM_SYM, b, a);
+	case REP_DIM_SRCLINE:
+		seen(a, b, REP_SEEN_SRCLINE);
+		return sign64(str_cmp(b->srcline, a->srcline));
+	case REP_DIM_SRCFILE:
+		seen(a, b, REP_SEEN_SRCFILE);
+		return sign64(str_cmp(b->srcfile, a->srcfile));
 	default:
 		return 0;
 	}
@@ -148,6 +165,12 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 		return sign64(str_cmp(a->parent, b->parent));
 	case REP_DIM_CPU:
 		return sign64((int64_t)a->cpu - b->cpu);
+	case REP_DIM_SRCLINE:
+		seen(a, b, REP_SEEN_SRCLINE);
+		return sign64(str_cmp(a->srcline, b->srcline));
+	case REP_DIM_SRCFILE:
+		seen(a, b, REP_SEEN_SRCFILE);
+		return sign64(str_cmp(a->srcfile, b->srcfile));
 	default:
 		return 0;
 	}

@@ -158,8 +158,17 @@ void rep_hist__delete(struct rep_hist *h)
 	free(h);
 }
 
+/* perf's srcline or srcfile of f at ip, interned; "" when it cannot be had. */
+static const char *src_key(struct rep_hist *h, const struct rep_frame *f, uint64_t ip, bool file)
+{
+	const char *s = h->opts.srcline ? h->opts.srcline(h->opts.srcline_ctx, f, ip, file) : NULL;
+
+	s = rep_hist__intern(h, s ? s : "");
+	return s ? s : "";
+}
+
 /* The key of a new entry: fields not sorted by are cleared, so they do not split entries. */
-static void key_fill(const struct rep_hist *h, struct rep_entry *k, const struct rep_sample *s,
+static void key_fill(struct rep_hist *h, struct rep_entry *k, const struct rep_sample *s,
 		     const struct rep_frame *f, uint64_t ip, char level, const char *parent)
 {
 	memset(k, 0, sizeof(*k));
@@ -179,7 +188,10 @@ static void key_fill(const struct rep_hist *h, struct rep_entry *k, const struct
 	k->parent = parent;
 	k->thread = s->thread;
 	k->filtered = s->filtered;
-	(void)h;
+	if (h->mask & (1U << REP_DIM_SRCLINE))
+		k->srcline = src_key(h, f, ip, false);
+	if (h->mask & (1U << REP_DIM_SRCFILE))
+		k->srcfile = src_key(h, f, ip, true);
 }
 
 static uint64_t sym_size(const struct rep_entry *e)
@@ -215,14 +227,18 @@ static uint64_t key_hash(const struct rep_hist *h, const struct rep_entry *k)
 	}
 	if (m & (1U << REP_DIM_PARENT))
 		x = hash_mix64(x ^ (uintptr_t)k->parent);
+	if (m & (1U << REP_DIM_SRCLINE))
+		x = hash_mix64(x ^ (uintptr_t)k->srcline);
+	if (m & (1U << REP_DIM_SRCFILE))
+		x = hash_mix64(x ^ (uintptr_t)k->srcfile ^ 0x3333);
 	return x;
 }
 
-/* perf's hist_entry__cmp() == 0 for the sort keys in use. */
-static bool key_eq(const struct rep_hist *h, const struct rep_entry *a, const struct rep_entry *b)
-{
-	unsigned int m = h->mask;
+#define SRC_KEYS ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE))
 
+/* perf's hist_entry__cmp() == 0 for the sort keys of mask m. */
+static bool key_eq_mask(unsigned int m, const struct rep_entry *a, const struct rep_entry *b)
+{
 	if (m & (1U << REP_DIM_IPC_NULL))
 		m |= 1U << REP_DIM_SYM;
 	if ((m & (1U << REP_DIM_COMM)) && a->comm != b->comm)
@@ -251,7 +267,53 @@ static bool key_eq(const struct rep_hist *h, const struct rep_entry *a, const st
 	}
 	if ((m & (1U << REP_DIM_PARENT)) && a->parent != b->parent)
 		return false;
+	if ((m & (1U << REP_DIM_SRCLINE)) && a->srcline != b->srcline)
+		return false;
+	if ((m & (1U << REP_DIM_SRCFILE)) && a->srcfile != b->srcfile)
+		return false;
 	return true;
+}
+
+static bool key_eq(const struct rep_hist *h, const struct rep_entry *a, const struct rep_entry *b)
+{
+	return key_eq_mask(h->mask, a, b);
+}
+
+/*
+ * An entry perf found again (a second sample of a folded stack is one):
+ * every key was compared, srcline and srcfile computed.
+ */
+static void src_seen_all(const struct rep_hist *h, struct rep_entry *e)
+{
+	if (h->mask & (1U << REP_DIM_SRCLINE))
+		e->src_seen |= REP_SEEN_SRCLINE;
+	if (h->mask & (1U << REP_DIM_SRCFILE))
+		e->src_seen |= REP_SEEN_SRCFILE;
+}
+
+/*
+ * perf computes srcline and srcfile lazily, when hist_entry__cmp() gets
+ * to them: it compares the keys in sort order and stops at the first
+ * that differs. The REP_SEEN_* bits of the lazy keys it reaches for a, b.
+ */
+static uint8_t reached_src(const struct rep_hist *h, const struct rep_entry *a,
+			   const struct rep_entry *b)
+{
+	uint8_t bits = 0;
+
+	for (int i = 0; i < h->layout.nr_sort; i++) {
+		enum rep_dim d = h->layout.sort[i];
+
+		if (rep_dim__is_hpp(d))
+			continue;
+		if (d == REP_DIM_SRCLINE)
+			bits |= REP_SEEN_SRCLINE;
+		else if (d == REP_DIM_SRCFILE)
+			bits |= REP_SEEN_SRCFILE;
+		if (!key_eq_mask(1U << d, a, b))
+			break;
+	}
+	return bits;
 }
 
 static int table_grow(struct rep_hist *h)
@@ -300,8 +362,11 @@ static struct rep_entry *findnew(struct rep_hist *h, struct rep_entry *k)
 	struct rep_entry *e;
 
 	while ((e = h->table[i])) {
-		if (e->hash == hash && key_eq(h, e, k))
+		if (e->hash == hash && key_eq(h, e, k)) {
+			/* perf found it comparing every key, the lazy ones computed */
+			src_seen_all(h, e);
 			return e;
+		}
 		i = (i + 1) & h->emask;
 	}
 	e = entry_alloc(h);
@@ -434,6 +499,7 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 	struct rep_entry k, *he;
 	const struct rep_frame *self = s->self;
 	struct rep_sample cs = *s;
+	uint8_t seen;
 	char level;
 	int err;
 
@@ -456,6 +522,8 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 	he = findnew(h, &k);
 	if (!he)
 		return -ENOMEM;
+	if (s->nr_samples > 1)
+		src_seen_all(h, he);
 	if (h->pass != REP_PASS_CHAINS) {
 		stat_add(&he->self, self->cpumode, s->period, s->nr_samples);
 		if (h->opts.children)
@@ -496,14 +564,25 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		}
 		key_fill(h, &k, &cs, f, f->ip, level, parent);
 		k.dso_name = rep_hist__intern(h, k.dso_name);
-		for (j = 0; j < ncache; j++)
+		seen = 0;
+		for (j = 0; j < ncache; j++) {
+			if (h->mask & SRC_KEYS) {
+				uint8_t b = reached_src(h, h->cache[j], &k);
+
+				h->cache[j]->src_seen |= b;
+				seen |= b;
+			}
 			if (key_eq(h, h->cache[j], &k))
 				break;
+		}
 		if (j < ncache)
 			continue;
 		he = findnew(h, &k);
 		if (!he)
 			return -ENOMEM;
+		he->src_seen |= seen;
+		if (s->nr_samples > 1)
+			src_seen_all(h, he);
 		if (h->pass != REP_PASS_CHAINS)
 			stat_add(&he->acc, cpumode, s->period, s->nr_samples);
 		h->cache[ncache++] = he;

@@ -70,6 +70,10 @@ static const char *header_of(const struct rep_hist *h, enum rep_dim d)
 		return "DSO size";
 	case REP_DIM_IPC_NULL:
 		return "IPC   [IPC Coverage]";
+	case REP_DIM_SRCLINE:
+		return "Source:Line";
+	case REP_DIM_SRCFILE:
+		return "Source File";
 	default:
 		return "";
 	}
@@ -133,6 +137,15 @@ static void calc_widths(const struct rep_hist *h, int *w)
 			case REP_DIM_PARENT:
 				if (e->parent)
 					w[c] = max_int(w[c], strlen(e->parent));
+				break;
+			/* perf counts only the strings it had to compute while sorting */
+			case REP_DIM_SRCLINE:
+				if (e->srcline && (e->src_seen & REP_SEEN_SRCLINE))
+					w[c] = max_int(w[c], strlen(e->srcline));
+				break;
+			case REP_DIM_SRCFILE:
+				if (e->srcfile && (e->src_seen & REP_SEEN_SRCFILE))
+					w[c] = max_int(w[c], strlen(e->srcfile));
 				break;
 			default:
 				break;
@@ -264,6 +277,14 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 		return n;
 	case REP_DIM_PARENT:
 		return snprintf(buf, size, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
+	case REP_DIM_SRCLINE:
+	case REP_DIM_SRCFILE:
+		/* perf prints them unpadded, and pads any column but the last */
+		n = snprintf(buf, size, "%.*s", w,
+			     (d == REP_DIM_SRCLINE ? e->srcline : e->srcfile) ?: "");
+		if (!last && n < w && (size_t)n < size)
+			n += snprintf(buf + n, size - n, "%*s", w - n, "");
+		return n;
 	case REP_DIM_CPU:
 		return snprintf(buf, size, "%*.*d", w, w, e->cpu);
 	case REP_DIM_SOCKET:

@@ -46,6 +46,9 @@ struct rep_sample {
 	uint8_t filtered;		/* REP_FILTER_* bits: counted, not shown */
 };
 
+#define REP_SEEN_SRCLINE  (1 << 0)
+#define REP_SEEN_SRCFILE  (1 << 1)
+
 #define REP_FILTER_COMM   (1 << 0)
 #define REP_FILTER_DSO    (1 << 1)
 #define REP_FILTER_SYMBOL (1 << 2)
@@ -106,6 +109,8 @@ enum rep_dim {
 	REP_DIM_SYMBOL_SIZE,
 	REP_DIM_DSO_SIZE,
 	REP_DIM_IPC_NULL,	/* "IPC [IPC Coverage]" without branch data: "-" */
+	REP_DIM_SRCLINE,	/* "file.c:42" as perf's addr2line gives it */
+	REP_DIM_SRCFILE,	/* "file.c" */
 	REP_DIM_NR,
 };
 
@@ -174,6 +179,9 @@ struct rep_entry {
 	uint64_t ip;
 	char level;
 	const char *parent;		/* parent symbol name, NULL: [other] */
+	const char *srcline;		/* interned; set only when sorted by srcline */
+	const char *srcfile;		/* interned; set only when sorted by srcfile */
+	uint8_t src_seen;		/* REP_SEEN_*: perf would have computed it by now */
 	const void *thread;
 	uint8_t filtered;
 	/* values */
@@ -192,6 +200,14 @@ struct rep_hist_opts {
 	bool dso_filter;	/* --dsos given (perf then keeps the dso column narrow) */
 	/* The thread's comm at the end (perf's pid column); NULL: the entry's comm. */
 	const char *(*thread_comm)(const void *thread);
+	/*
+	 * perf's srcline (file false) or srcfile (file true) of frame f seen
+	 * at ip (perf's he->ip: the dso-relative address for the sample's
+	 * own entry, the raw ip for a callchain's); the string must live as
+	 * long as the histogram. Called only when those keys are sorted by.
+	 */
+	const char *(*srcline)(void *ctx, const struct rep_frame *f, uint64_t ip, bool file);
+	void *srcline_ctx;
 };
 
 struct rep_hist;

@@ -50,6 +50,7 @@ struct report {
 	uint32_t frames_alloc;
 	bool have_callchain;
 	struct rep_stacks *stacks;	/* samples folded by stack, NULL: added one by one */
+	struct rep_srclines *srclines;	/* srcline/srcfile strings, NULL unless sorted by */
 	const char *dump_name;
 	int err;
 };

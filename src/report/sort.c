@@ -31,13 +31,16 @@ static const char *const dim_names[REP_DIM_NR] = {
 	[REP_DIM_SYMBOL_SIZE] = "symbol_size",
 	[REP_DIM_DSO_SIZE] = "dso_size",
 	[REP_DIM_IPC_NULL] = "ipc_null",
+	[REP_DIM_SRCLINE] = "srcline",
+	[REP_DIM_SRCFILE] = "srcfile",
 };
 
 /* perf looks the key dimensions up before the overhead ones. */
 static const enum rep_dim lookup_order[] = {
 	REP_DIM_PID,	      REP_DIM_COMM,		  REP_DIM_DSO,
 	REP_DIM_SYM,	      REP_DIM_PARENT,		  REP_DIM_CPU,
-	REP_DIM_SOCKET,	      REP_DIM_SYMBOL_SIZE,	  REP_DIM_DSO_SIZE,
+	REP_DIM_SOCKET,	      REP_DIM_SRCLINE,	  REP_DIM_SRCFILE,
+	REP_DIM_SYMBOL_SIZE,  REP_DIM_DSO_SIZE,
 	REP_DIM_IPC_NULL,     REP_DIM_OVERHEAD,
 	REP_DIM_OVERHEAD_SYS, REP_DIM_OVERHEAD_US,	  REP_DIM_OVERHEAD_GUEST_SYS,
 	REP_DIM_OVERHEAD_GUEST_US, REP_DIM_OVERHEAD_CHILDREN, REP_DIM_SAMPLE,

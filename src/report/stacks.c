@@ -58,14 +58,16 @@ struct rep_stacks {
 	uint32_t *scratch;
 	uint32_t scratch_alloc;
 	struct rep_raw *raw;
+	bool by_address;	/* frames of one symbol differ by address (srcline keys) */
 };
 
-struct rep_stacks *rep_stacks__new(void)
+struct rep_stacks *rep_stacks__new(bool by_address)
 {
 	struct rep_stacks *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
+	s->by_address = by_address;
 	s->fmask = 1023;
 	s->smask = 4095;
 	s->ftable = calloc(s->fmask + 1, sizeof(*s->ftable));
@@ -98,21 +100,25 @@ struct rep_raw *rep_stacks__raw(struct rep_stacks *s)
 	return s->raw;
 }
 
-/* What makes two frames the same for the report: resolved ones by symbol, others by address. */
-static bool frame_eq(const struct rep_frame *a, const struct rep_frame *b)
+/*
+ * What makes two frames the same for the report: resolved ones by
+ * symbol, others by address; all by address when the keys look at lines.
+ */
+static bool frame_eq(const struct rep_stacks *s, const struct rep_frame *a,
+		     const struct rep_frame *b)
 {
 	if (a->dso != b->dso || a->sym != b->sym || a->level != b->level ||
 	    a->cpumode != b->cpumode || a->map_size != b->map_size)
 		return false;
-	return a->sym || (a->ip == b->ip && a->addr == b->addr);
+	return (a->sym && !s->by_address) || (a->ip == b->ip && a->addr == b->addr);
 }
 
-static uint64_t frame_hash(const struct rep_frame *f)
+static uint64_t frame_hash(const struct rep_stacks *s, const struct rep_frame *f)
 {
 	uint64_t h = hash_mix64((uintptr_t)f->dso ^ ((uint64_t)(uint8_t)f->level << 56) ^
 			 ((uint64_t)f->cpumode << 48));
 
-	if (f->sym)
+	if (f->sym && !s->by_address)
 		return hash_mix64(h ^ (uintptr_t)f->sym);
 	return hash_mix64(h ^ f->ip ^ hash_mix64(f->addr));
 }
@@ -141,7 +147,7 @@ static int grow_table(uint32_t **table, size_t *mask, uint32_t nr,
 
 static uint64_t frame_hash_at(const struct rep_stacks *s, uint32_t i)
 {
-	return frame_hash(&s->frames[i]);
+	return frame_hash(s, &s->frames[i]);
 }
 
 static uint64_t stack_hash_at(const struct rep_stacks *s, uint32_t i)
@@ -149,27 +155,28 @@ static uint64_t stack_hash_at(const struct rep_stacks *s, uint32_t i)
 	return s->stacks[i].hash;
 }
 
-static bool recent_eq(const struct recent_frame *r, const struct rep_frame *f)
+static bool recent_eq(const struct rep_stacks *s, const struct recent_frame *r,
+		      const struct rep_frame *f)
 {
 	if (r->dso != f->dso || r->sym != f->sym || r->level != f->level ||
 	    r->cpumode != f->cpumode || r->map_size != f->map_size)
 		return false;
-	return f->sym || (r->ip == f->ip && r->addr == f->addr);
+	return (f->sym && !s->by_address) || (r->ip == f->ip && r->addr == f->addr);
 }
 
 /* The index of frame f in the frame table, added when new; -1 on ENOMEM. */
 static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f)
 {
-	uint64_t hash = frame_hash(f);
+	uint64_t hash = frame_hash(s, f);
 	struct recent_frame *r = &s->recent[(hash >> 32) & (RECENT_FRAMES - 1)];
 	size_t i = hash & s->fmask;
 	uint32_t x;
 
 	/* a profile's frames repeat: the last one with this slot is likely the one */
-	if (r->idx && recent_eq(r, f))
+	if (r->idx && recent_eq(s, r, f))
 		return r->idx - 1;
 	while ((x = s->ftable[i])) {
-		if (frame_eq(&s->frames[x - 1], f))
+		if (frame_eq(s, &s->frames[x - 1], f))
 			goto found;
 		i = (i + 1) & s->fmask;
 	}

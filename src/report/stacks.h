@@ -3,12 +3,14 @@
 #ifndef EMBER_REPORT_STACKS_H
 #define EMBER_REPORT_STACKS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "report/report.h"
 
 struct rep_stacks;
 
-struct rep_stacks *rep_stacks__new(void);
+/* by_address: frames of one symbol at different addresses stay apart (srcline keys). */
+struct rep_stacks *rep_stacks__new(bool by_address);
 void rep_stacks__delete(struct rep_stacks *s);
 /*
  * Folds a sample of histogram `hist` in (its frames are copied: they

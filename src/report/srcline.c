@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf report's srcline and srcfile: perf (without libbfd) asks
+ * `addr2line -e DSO -i -f` about map__rip_2objdump(he->ip) and prints the
+ * first answer's basename:line; when there is none (no .debug_line, a
+ * "[kernel.kallsyms]"-like or /tmp/perf-PID.map dso, an address outside
+ * the line table), it prints "sym+OFFSET" or "dso[addr]" instead. The
+ * questions go to lib/symbol/srcline.c; each answer is kept per (dso,
+ * address, key), so each is computed once.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ember/symbol.h>
+#include "core/hash.h"
+#include "report/srcline.h"
+#include "symbol/srcline.h"
+
+#define SRCLINE_UNKNOWN "??:0"
+
+struct sl_slot {
+	const void *dso;
+	uint64_t ip;
+	uint64_t sym_start;
+	bool file;
+	bool used;
+	char *val;
+};
+
+struct rep_srclines {
+	struct srclines *lines;
+	struct sl_slot *slots;
+	size_t mask, nr;
+};
+
+struct rep_srclines *rep_srclines__new(void)
+{
+	struct rep_srclines *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->mask = 1023;
+	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
+	c->lines = srclines__new();
+	if (!c->slots || !c->lines) {
+		rep_srclines__delete(c);
+		return NULL;
+	}
+	return c;
+}
+
+void rep_srclines__delete(struct rep_srclines *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; c->slots && i <= c->mask; i++)
+		free(c->slots[i].val);
+	free(c->slots);
+	srclines__delete(c->lines);
+	free(c);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* perf's dso__name(): the file addr2line is asked about, NULL for none. */
+static const char *a2l_path(struct ember_dso *dso)
+{
+	const char *name = ember_dso__name(dso), *src = ember_dso__symsrc_path(dso);
+
+	if (!name || name[0] == '[')
+		return NULL;
+	if (src && *src)
+		name = src;
+	if (name[0] == '[' || !strncmp(name, "/tmp/perf-", 10))
+		return NULL;
+	return name;
+}
+
+/*
+ * perf's map__rip_2objdump(ip): for an executable linked at fixed
+ * addresses (whose symbols perf moves to file offsets), the map's start
+ * minus its offset is added back; other dsos take ip as it is. perf
+ * passes the dso-relative address of a sample's own entry, and the raw
+ * ip of a callchain's, so that the latter rarely finds a line: as perf.
+ */
+static uint64_t rip_2objdump(struct ember_dso *dso, const struct rep_frame *f, uint64_t ip)
+{
+	bool fixed = f->ip != f->addr && ember_dso__addr_to_vaddr(dso, f->addr) == f->ip;
+
+	return fixed ? ip + (f->ip - f->addr) : ip;
+}
+
+/* perf's __get_srcline() with show_addr; show_sym for the srcline key, not for srcfile's. */
+static char *srcline_of(struct rep_srclines *c, const struct rep_frame *f, uint64_t ip,
+			bool show_sym)
+{
+	struct ember_dso *dso = (struct ember_dso *)f->dso;
+	const char *path, *file;
+	unsigned int line;
+	uint64_t addr;
+	char *s = NULL;
+	int r = 0;
+
+	if (!dso)
+		return strdup(SRCLINE_UNKNOWN);
+	addr = rip_2objdump(dso, f, ip);
+	path = a2l_path(dso);
+	if (path)
+		r = srclines__find(c->lines, path, addr, &file, &line);
+	if (r < 0)
+		return NULL;
+	if (r > 0) {
+		/* addr2line says "??" for a file it cannot name */
+		if (asprintf(&s, "%s:%u", file ? base_name(file) : "??", line) < 0)
+			return NULL;
+		return s;
+	}
+	if (f->sym) {
+		if (asprintf(&s, "%s+%" PRIu64, show_sym && f->sym_name ? f->sym_name : "",
+			     ip - f->sym_start) < 0)
+			return NULL;
+	} else if (asprintf(&s, "%s[%" PRIx64 "]", ember_dso__short_name(dso), addr) < 0) {
+		return NULL;
+	}
+	return s;
+}
+
+/* perf's hist_entry__get_srcfile(): the srcline up to its ':', "" when it has none. */
+static char *srcfile_of(struct rep_srclines *c, const struct rep_frame *f, uint64_t ip)
+{
+	char *s, *p;
+
+	if (!f->dso)
+		return strdup("");
+	s = srcline_of(c, f, ip, false);
+	if (!s)
+		return NULL;
+	p = strchr(s, ':');
+	if (!strcmp(s, SRCLINE_UNKNOWN) || !p || !*s)
+		*s = '\0';
+	else
+		*p = '\0';
+	return s;
+}
+
+static uint64_t slot_hash(const void *dso, uint64_t ip, uint64_t sym_start, bool file)
+{
+	return hash_mix64((uintptr_t)dso ^ hash_mix64(ip ^ (sym_start << 1)) ^ file);
+}
+
+static int grow(struct rep_srclines *c)
+{
+	size_t nmask = c->mask * 2 + 1;
+	struct sl_slot *nt = calloc(nmask + 1, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (size_t i = 0; i <= c->mask; i++) {
+		struct sl_slot *s = &c->slots[i];
+		size_t j;
+
+		if (!s->used)
+			continue;
+		j = slot_hash(s->dso, s->ip, s->sym_start, s->file) & nmask;
+		while (nt[j].used)
+			j = (j + 1) & nmask;
+		nt[j] = *s;
+	}
+	free(c->slots);
+	c->slots = nt;
+	c->mask = nmask;
+	return 0;
+}
+
+const char *rep_srclines__get(void *ctx, const struct rep_frame *f, uint64_t ip, bool file)
+{
+	struct rep_srclines *c = ctx;
+	/* the symbol's start: its name and offset are part of a failed lookup's answer */
+	uint64_t sym_start = f->sym ? f->sym_start : UINT64_MAX;
+	size_t i = slot_hash(f->dso, ip, sym_start, file) & c->mask;
+	struct sl_slot *s;
+	char *val;
+
+	for (; (s = &c->slots[i])->used; i = (i + 1) & c->mask)
+		if (s->dso == f->dso && s->ip == ip && s->sym_start == sym_start &&
+		    s->file == file)
+			return s->val;
+	val = file ? srcfile_of(c, f, ip) : srcline_of(c, f, ip, true);
+	if (!val)
+		return NULL;
+	*s = (struct sl_slot){ .dso = f->dso, .ip = ip, .sym_start = sym_start, .file = file,
+			       .used = true, .val = val };
+	if (++c->nr * 2 > c->mask && grow(c))
+		return NULL;
+	return val;
+}
