@@ -118,7 +118,8 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	const struct ember_sample *sm = ss->sample;
 	const struct script_event *ev;
 	struct script_sample out;
-	uint64_t fields;
+	struct ember_sample absent;
+	uint64_t fields, st;
 
 	if (sc->o.dump)
 		dump_record(sc, ss->hdr, ss->file_offset);
@@ -154,6 +155,21 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		.period = (ev->attr->attr.sample_type & PERF_SAMPLE_PERIOD) ?
 				  sm->period : ev->attr->attr.sample_period,
 	};
+	/*
+	 * A field the event does not record is -1 in perf's samples: no
+	 * TID is thread -1, known as ":-1"; no CPU is cpu -1.
+	 */
+	st = ev->attr->attr.sample_type;
+	if (!(st & PERF_SAMPLE_TID) || !(st & PERF_SAMPLE_CPU)) {
+		absent = *sm;
+		if (!(st & PERF_SAMPLE_TID)) {
+			absent.pid = absent.tid = (uint32_t)-1;
+			out.comm = ":-1";
+		}
+		if (!(st & PERF_SAMPLE_CPU))
+			absent.cpu = (uint32_t)-1;
+		out.s = &absent;
+	}
 	if (script_printer__chain_layout(&sc->pr, fields, out.sample_type)) {
 		/* perf stops at --max-stack frames, and looks no further for bad markers */
 		out.nr_chain = sc->pr.max_stack ?
