@@ -172,7 +172,7 @@ int kallsyms_key__get(const char *kallsyms, struct kallsyms_key *key)
 	memcpy(key->boot_id, buf, n);
 	key->modules = modules_hash("/proc/modules");
 	key->uid = geteuid();
-	/* The kernel prints a page's worth of lines: microseconds, not the whole file's tens of ms. */
+	/* the kernel prints a page's worth of lines: microseconds, not the whole file's tens of ms */
 	n = read_small(kallsyms, buf, sizeof(buf));
 	if (n <= 0)
 		return n ? (int)n : -ENODATA;
@@ -216,7 +216,6 @@ static bool kcache_dir(char *buf, size_t size)
 		return false;
 	return n > 0 && (size_t)n < size;
 }
-
 
 static uint64_t key_hash(const struct kallsyms_key *key)
 {
