@@ -32,6 +32,14 @@ struct seg {
 	size_t off, len;
 };
 
+/* A sample's stack (ids, root first) waiting to be added to the table. */
+struct pending_stack {
+	struct id_vec key;
+	uint64_t hash;
+	struct pnum count;
+	bool pending;
+};
+
 /* --srcline: a frame whose pieces wait for the lines after it. */
 struct pending {
 	bool active;
@@ -51,7 +59,7 @@ struct ember_collapse {
 	struct sbuf pname;
 	bool pname_set;
 	struct pnum period;
-	struct id_vec root_ids;	/* pname's components */
+	uint32_t root;		/* pname's id in roots */
 
 	struct sbuf filter;
 	bool defaulted, warned;
@@ -61,20 +69,28 @@ struct ember_collapse {
 	size_t nsegs, segs_alloc;
 	struct sbuf cur;	/* the frame being named */
 	/*
-	 * The last sample's stack (ids, root first), added to the table one
-	 * sample late: its slot and record, seldom in the cache, are asked
-	 * for meanwhile (see end_sample()).
+	 * The last two samples' stacks, added to the table two samples late:
+	 * their slots and records, seldom in the cache, are asked for
+	 * meanwhile (see end_sample()). The older is stacks[older].
 	 */
-	struct id_vec key;
-	uint64_t key_hash;
-	struct pnum key_count;
-	bool key_pending;
+	struct pending_stack stacks[2];
+	unsigned older;
 	struct pending pend;
 
 	/* --inline and --srcline read more than the frame line: no frame cache */
 	bool use_cache;
+	/*
+	 * The text after the line being read, within the current __feed()
+	 * buffer (NULL otherwise), and the first frame line of the next
+	 * sample found in it: its key and hash (see hint_next_sample()).
+	 */
+	const char *ahead, *ahead_end;
+	const char *hint_key;
+	size_t hint_len;
+	uint64_t hint_hash;
 	uint32_t prev_frame;	/* the cache record of the last frame line, 0 if none */
 	struct name_table names;
+	struct root_table roots;
 	struct frame_cache frames;
 	struct stack_table table;
 	struct inliner *inl;
@@ -123,11 +139,12 @@ void ember_collapse__delete(struct ember_collapse *c)
 	sbuf_free(&c->partial);
 	sbuf_free(&c->pname);
 	sbuf_free(&c->filter);
-	id_vec_free(&c->root_ids);
+	root_table_free(&c->roots);
 	id_vec_free(&c->sids);
 	free(c->segs);
 	sbuf_free(&c->cur);
-	id_vec_free(&c->key);
+	id_vec_free(&c->stacks[0].key);
+	id_vec_free(&c->stacks[1].key);
 	sbuf_free(&c->pend.data);
 	name_table_free(&c->names);
 	frame_cache_free(&c->frames);
@@ -181,40 +198,53 @@ static void clear_stack(struct ember_collapse *c)
 	c->sids.nr = 0;
 }
 
-/* Adds the stack end_sample() left pending, if any. */
-static int flush_stack(struct ember_collapse *c)
+/* Adds a pending stack to the table. */
+static int add_stack(struct ember_collapse *c, struct pending_stack *ps)
 {
-	if (!c->key_pending)
+	if (!ps->pending)
 		return 0;
-	c->key_pending = false;
-	return stack_table_add(&c->table, c->key.v, c->key.nr, c->key_hash, &c->key_count);
+	ps->pending = false;
+	return stack_table_add(&c->table, ps->key.v, ps->key.nr, ps->hash, &ps->count);
+}
+
+/* Adds the pending stacks, the older first (a sum of doubles depends on the order). */
+static int flush_stacks(struct ember_collapse *c)
+{
+	return add_stack(c, &c->stacks[c->older]) ?: add_stack(c, &c->stacks[!c->older]);
 }
 
 /*
  * A blank line: remember_stack(join(";", $pname, @stack), $m_period).
  * The lookup costs two cache misses (the slot, then the record) when
- * done at once; done at the next sample's end instead, with the slot
- * asked for now and the record at the next header, it finds both in
- * the cache. Counts add up the same in any order.
+ * done at once. It is done two samples later instead: the slot is asked
+ * for now, the record (named by the slot, come meanwhile) at the next
+ * sample's end, and both are in the cache at the one after.
  */
 static int end_sample(struct ember_collapse *c)
 {
+	struct pending_stack *ps = &c->stacks[c->older], *younger = &c->stacks[!c->older];
+	const uint32_t *root_ids;
+	size_t nroot;
 	int err;
 
 	if (!pname_true(c))
 		return 0;
 	c->prev_frame = 0;
-	err = flush_stack(c);
-	c->key.nr = 0;
-	err = err ?: id_vec_add(&c->key, c->root_ids.v, c->root_ids.nr);
+	err = add_stack(c, ps);
+	if (younger->pending)
+		stack_table_prefetch(&c->table, younger->hash, 2);
+	ps->key.nr = 0;
+	root_ids = root_table_ids(&c->roots, c->root, &nroot);
+	err = err ?: id_vec_add(&ps->key, root_ids, nroot);
 	for (size_t i = c->nsegs; i-- > 0 && !err;)
-		err = id_vec_add(&c->key, c->sids.v + c->segs[i].off, c->segs[i].len);
+		err = id_vec_add(&ps->key, c->sids.v + c->segs[i].off, c->segs[i].len);
 	if (err)
 		return err;
-	c->key_hash = stack_table_hash(c->key.v, c->key.nr);
-	c->key_count = c->period;
-	c->key_pending = true;
-	stack_table_prefetch(&c->table, c->key_hash, 1);
+	ps->hash = stack_table_hash(ps->key.v, ps->key.nr);
+	ps->count = c->period;
+	ps->pending = true;
+	c->older = !c->older;
+	stack_table_prefetch(&c->table, ps->hash, 1);
 	c->st.samples++;
 	clear_stack(c);
 	c->pname_set = false;
@@ -231,8 +261,6 @@ static int header(struct ember_collapse *c, const char *l, size_t n,
 	int err;
 
 	c->prev_frame = 0;
-	if (c->key_pending)
-		stack_table_prefetch(&c->table, c->key_hash, 2);
 	/* if (not $tid) { $tid = $pid; $pid = "?" } */
 	if (!tid.p || (tid.len == 1 && tid.p[0] == '0')) {
 		tid = pid;
@@ -259,9 +287,8 @@ static int header(struct ember_collapse *c, const char *l, size_t n,
 	else
 		c->period = (struct pnum){ .u = 1 };
 	sbuf_reset(&c->pname);
-	c->root_ids.nr = 0;
 	err = tidy_root(c->opts.include_pid, c->opts.include_tid, h->comm, pid, tid, &c->pname);
-	err = err ?: name_table_split(&c->names, c->pname.buf, c->pname.len, &c->root_ids);
+	err = err ?: root_table_intern(&c->roots, &c->names, c->pname.buf, c->pname.len, &c->root);
 	c->pname_set = !err;
 	return err;
 }
@@ -409,7 +436,7 @@ static inline void classify16(const char *p, uint32_t *blank, uint32_t *word)
  * up to b, blanks up to k. Every line is scanned so: 32 bytes are
  * classified at once when the line has them, byte by byte otherwise.
  */
-static void frame_columns(const char *l, size_t n, size_t *pa, size_t *pb, size_t *pk)
+static inline void frame_columns(const char *l, size_t n, size_t *pa, size_t *pb, size_t *pk)
 {
 	size_t a = 0, b, k;
 
@@ -480,7 +507,9 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 		if (pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, java)) {
 			ref = pred;
 		} else {
-			hash = collapse_hash(l + k, n - k);
+			hash = l + k == c->hint_key && n - k == c->hint_len ?
+				       c->hint_hash :
+				       collapse_hash(l + k, n - k);
 			ref = frame_cache_find(fc, l + k, n - k, hash, java);
 			if (ref)
 				*(c->prev_frame ? &frame_rec(fc, c->prev_frame)->next : &fc->first) = ref;
@@ -523,23 +552,6 @@ slow:
 	return frame(c, &f);
 }
 
-int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
-{
-	struct collapse_header h;
-
-	c->lineno++;
-	c->st.lines++;
-	if (c->pend.active)
-		return advance_frame(c, &c->pend, l, n);	/* the script's $_ = <> */
-	if (n && l[0] == '#')
-		return 0;
-	if (!n)
-		return end_sample(c);
-	if (collapse_parse_header(l, n, &h))
-		return header(c, l, n, &h);
-	return frame_line(c, l, n);
-}
-
 /* memchr for '\n', inline: lines are some 60 bytes, a call per line cost more than the search. */
 static inline const char *find_newline(const char *p, const char *end)
 {
@@ -557,16 +569,75 @@ static inline const char *find_newline(const char *p, const char *end)
 	return memchr(p, '\n', end - p);
 }
 
+/*
+ * The first frame line of a sample is seldom the one predicted (leaves
+ * vary), so it is looked up in the frame cache: two cache misses, its
+ * slot and then its record. At a blank line the next sample is usually
+ * in the buffer already: its first frame line, found after its header,
+ * is hashed now and its slot asked for, its record at the end of the
+ * header (stage 2), so that the lookup finds both in the cache.
+ */
+static void hint_next_sample(struct ember_collapse *c)
+{
+	const char *p = c->ahead, *end = c->ahead_end, *nl;
+	size_t a, b, k;
+
+	c->hint_key = NULL;
+	if (!c->use_cache || !p || !(nl = find_newline(p, end)))
+		return;
+	p = nl + 1;	/* past the header */
+	nl = find_newline(p, end);
+	if (!nl)
+		return;
+	frame_columns(p, nl - p, &a, &b, &k);
+	if (b == a)
+		return;
+	c->hint_key = p + k;
+	c->hint_len = nl - p - k;
+	c->hint_hash = collapse_hash(c->hint_key, c->hint_len);
+	frame_cache_prefetch(&c->frames, c->hint_hash, 1);
+}
+
+int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
+{
+	int err;
+
+	struct collapse_header h;
+
+	c->lineno++;
+	c->st.lines++;
+	if (c->pend.active)
+		return advance_frame(c, &c->pend, l, n);	/* the script's $_ = <> */
+	if (n && l[0] == '#')
+		return 0;
+	if (!n) {
+		err = end_sample(c);
+		hint_next_sample(c);
+		return err;
+	}
+	if (collapse_parse_header(l, n, &h)) {
+		err = header(c, l, n, &h);
+		if (c->hint_key)
+			frame_cache_prefetch(&c->frames, c->hint_hash, 2);
+		return err;
+	}
+	return frame_line(c, l, n);
+}
+
 int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 {
 	const char *p = buf, *end = p + len;
-	int err;
+	int err = 0;
 
+	c->ahead_end = end;
 	while (p < end) {
 		const char *nl = find_newline(p, end);
 
-		if (!nl)
-			return sbuf_add(&c->partial, p, end - p);
+		if (!nl) {
+			err = sbuf_add(&c->partial, p, end - p);
+			break;
+		}
+		c->ahead = nl + 1;
 		if (c->partial.len) {
 			err = sbuf_add(&c->partial, p, nl - p);
 			err = err ?: ember_collapse__line(c, c->partial.buf, c->partial.len);
@@ -575,10 +646,13 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 			err = ember_collapse__line(c, p, nl - p);
 		}
 		if (err)
-			return err;
+			break;
 		p = nl + 1;
 	}
-	return 0;
+	/* the buffer is the caller's again: no hint may point into it */
+	c->ahead = NULL;
+	c->hint_key = NULL;
+	return err;
 }
 
 int ember_collapse__end_file(struct ember_collapse *c)
@@ -589,13 +663,13 @@ int ember_collapse__end_file(struct ember_collapse *c)
 		err = ember_collapse__line(c, c->partial.buf, c->partial.len);
 		sbuf_reset(&c->partial);
 	}
-	return err ?: flush_stack(c);
+	return err ?: flush_stacks(c);
 }
 
 int ember_collapse__foreach(struct ember_collapse *c, ember_collapse_fn fn, void *ctx)
 {
 	struct sbuf text = { 0 };
-	int ret = flush_stack(c);
+	int ret = flush_stacks(c);
 	size_t *idx;
 
 	if (ret)
@@ -637,8 +711,15 @@ void ember_collapse__stats(const struct ember_collapse *c, struct ember_collapse
 {
 	*st = c->st;
 	st->stacks = c->table.nr;
-	if (c->key_pending && !stack_table_has(&c->table, c->key.v, c->key.nr, c->key_hash))
-		st->stacks++;
+	/* the pending stacks that are new, once each */
+	for (unsigned i = 0; i < 2; i++) {
+		const struct pending_stack *ps = &c->stacks[i], *other = &c->stacks[!i];
+
+		if (ps->pending && !stack_table_has(&c->table, ps->key.v, ps->key.nr, ps->hash) &&
+		    !(i && other->pending && other->key.nr == ps->key.nr &&
+		      !memcmp(other->key.v, ps->key.v, ps->key.nr * sizeof(*ps->key.v))))
+			st->stacks++;
+	}
 	st->inline_lookups = c->inl ? inliner__lookups(c->inl) : 0;
 }
 

@@ -200,6 +200,42 @@ void name_table_free(struct name_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+int root_table_intern(struct root_table *rt, struct name_table *names, const char *s, size_t n,
+		      uint32_t *id)
+{
+	int err = name_table_intern(&rt->whole, s, n, id);
+
+	/*
+	 * The components of each root not split yet: the new one, and any
+	 * whose splitting failed before (out of memory), so that root i's
+	 * place in at stays 2i.
+	 */
+	while (!err && rt->at.nr / 2 <= *id) {
+		const struct name_entry *e = &rt->whole.v[rt->at.nr / 2];
+		size_t off = rt->ids.nr;
+		uint32_t at[2];
+
+		err = name_table_split(names, rt->whole.text.buf + e->off, e->len, &rt->ids);
+		if (!err && rt->ids.nr > UINT32_MAX)
+			err = -ENOMEM;
+		if (err) {
+			rt->ids.nr = off;
+			break;
+		}
+		at[0] = rt->ids.nr - off;
+		at[1] = off;
+		err = id_vec_add(&rt->at, at, 2);
+	}
+	return err;
+}
+
+void root_table_free(struct root_table *rt)
+{
+	name_table_free(&rt->whole);
+	id_vec_free(&rt->ids);
+	id_vec_free(&rt->at);
+}
+
 static size_t frame_rec_size(const struct frame_rec *r)
 {
 	return sizeof(*r) + ((r->key_len + 3) & ~3u) + (r->nids & ~FRAME_REC_JAVA) * sizeof(uint32_t);
@@ -251,6 +287,19 @@ uint32_t frame_cache_find(const struct frame_cache *fc, const char *key, size_t 
 			return sl->idx;
 	}
 	return 0;
+}
+
+void frame_cache_prefetch(const struct frame_cache *fc, uint64_t hash, int stage)
+{
+	const struct hslot *sl;
+
+	if (!fc->ix.nslots)
+		return;
+	sl = &fc->ix.slots[hash & (fc->ix.nslots - 1)];
+	if (stage == 1)
+		__builtin_prefetch(sl);
+	else if (sl->idx && sl->tag == (uint32_t)(hash >> 32))
+		__builtin_prefetch(frame_rec(fc, sl->idx));
 }
 
 int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_t hash, bool java,

@@ -69,6 +69,30 @@ int name_table_split(struct name_table *t, const char *s, size_t n, struct id_ve
 void name_table_free(struct name_table *t);
 
 /*
+ * The roots (process names) seen, whole, each with the ids of its
+ * components in the names: a profile has few processes and many samples,
+ * so a header's root is looked up whole in this small table, which stays
+ * in the cache, instead of split and looked up a component at a time.
+ */
+struct root_table {
+	struct name_table whole;	/* the texts; a root's id is its id here */
+	struct id_vec ids;		/* the components, root after root */
+	struct id_vec at;		/* root i's ids: at.v[2i] from ids.v[at.v[2i + 1]] */
+};
+
+/* The id of the root [s, s+n) (added if new, its components to names). 0 or -ENOMEM. */
+int root_table_intern(struct root_table *rt, struct name_table *names, const char *s, size_t n,
+		      uint32_t *id);
+
+static inline const uint32_t *root_table_ids(const struct root_table *rt, uint32_t id, size_t *n)
+{
+	*n = rt->at.v[2 * id];
+	return rt->ids.v + rt->at.v[2 * id + 1];
+}
+
+void root_table_free(struct root_table *rt);
+
+/*
  * A cached frame line, in the cache's arena: this header, the key (the
  * line's text after its address), then its component ids at the next
  * multiple of 4. One record is one or two cache lines, all a hit needs.
@@ -130,6 +154,11 @@ static inline bool frame_rec_is(const struct frame_rec *r, const char *key, size
 /* The record for key (its hash given, from collapse_hash) and java flag, or 0. */
 uint32_t frame_cache_find(const struct frame_cache *fc, const char *key, size_t len, uint64_t hash,
 			  bool java);
+/*
+ * A lookup of the key whose hash is given is coming: stage 1 asks for
+ * its slot, stage 2 (once the slot has come) for the record it names.
+ */
+void frame_cache_prefetch(const struct frame_cache *fc, uint64_t hash, int stage);
 /*
  * Adds a line not found by frame_cache_find(): it gives the components
  * ids[0..nids). *ref is set to the new record, or 0 when past a size

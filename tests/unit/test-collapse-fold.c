@@ -161,6 +161,54 @@ TEST(collapse_fold_cache_and_ids)
 	fold_is(t, &o, "ab 1 1.0: 1 e:\n\t12 (a)\n\t34 (a)\n\t5  (a)\n\n", "ab; ;4;2 1\n");
 }
 
+/*
+ * Stacks are added to the table a little late (their lookups prefetched
+ * meanwhile): the statistics and the output count them all the same,
+ * with or without end_file(), the same stack pending twice counted once.
+ */
+TEST(collapse_fold_pending_stacks)
+{
+	static const char text[] = "ab 1 1.0: 1 e:\n\t1 x (m)\n\nab 1 1.0: 2 e:\n\t1 y (m)\n\n"
+				   "ab 1 1.0: 4 e:\n\t1 x (m)\n\nab 1 1.0: 8 e:\n\t1 x (m)\n\n";
+	struct ember_collapse_opts o = { .sz = sizeof(o) };
+	struct ember_collapse_stats st;
+	struct sbuf out = { 0 };
+	struct ember_collapse *c;
+
+	for (size_t end = 0; end < 4; end++) {
+		size_t len = strlen(text) - (end == 3 ? 2 * 25 : end == 2 ? 25 : 0);
+
+		c = ember_collapse__new(&o);
+		CHECK(c != NULL);
+		if (!c)
+			return;
+		ember_collapse__feed(c, text, len);
+		ember_collapse__stats(c, &st);
+		CHECK_EQ(st.samples, end == 3 ? 2 : end == 2 ? 3 : 4);
+		CHECK_EQ(st.stacks, 2);
+		if (end == 1)
+			ember_collapse__end_file(c);
+		sbuf_reset(&out);
+		ember_collapse__foreach(c, append, &out);
+		CHECK_STR(out.buf, end == 3 ? "ab;x 1\nab;y 2\n" : end == 2 ? "ab;x 5\nab;y 2\n" :
+								 "ab;x 13\nab;y 2\n");
+		ember_collapse__stats(c, &st);
+		CHECK_EQ(st.stacks, 2);
+		ember_collapse__delete(c);
+	}
+	sbuf_free(&out);
+	/* both pending, the same new stack */
+	c = ember_collapse__new(&o);
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	ember_collapse__feed(c, text + 50, 50);
+	ember_collapse__stats(c, &st);
+	CHECK_EQ(st.samples, 2);
+	CHECK_EQ(st.stacks, 1);
+	ember_collapse__delete(c);
+}
+
 TEST(collapse_fold_srcline)
 {
 	struct ember_collapse_opts o = { .sz = sizeof(o), .srcline = true };
