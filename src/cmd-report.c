@@ -18,6 +18,7 @@
 #include "event/event-names.h"
 #include "report/run.h"
 #include "report/srcline.h"
+#include "report/tracekey.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
 
@@ -490,7 +491,13 @@ int cmd_report(int argc, const char **argv)
 			.children = children,
 			.show_nr_samples = o->show_nr_samples,
 			.show_total_period = o->show_total_period,
-			.default_sort = all_tracepoints(rep.reader) ? "comm,dso,sym" : "comm,dso,sym",
+			/*
+			 * perf sorts a file of tracepoints only by their text;
+			 * a pipe's events are not known when it decides
+			 */
+			.default_sort = all_tracepoints(rep.reader) &&
+						!ember_data_reader__is_pipe(rep.reader) ?
+						"trace" : "comm,dso,sym",
 		};
 
 		/* perf: a parent pattern of one's own adds the parent key */
@@ -566,6 +573,7 @@ out:
 		rep_hist__delete(rep.hists[i]);
 	free(rep.hists);
 	rep_srclines__delete(rep.srclines);
+	rep_traces__delete(rep.traces);
 	free(rep.frames);
 	report_filters__exit(&rep.filters);
 	ember_session__delete(rep.session);

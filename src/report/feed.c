@@ -15,6 +15,7 @@
 #include "report/run.h"
 #include "report/rawstacks.h"
 #include "report/srcline.h"
+#include "report/tracekey.h"
 #include "report/stacks.h"
 
 static void frame_from_al(struct rep_frame *f, const struct ember_addr_location *al, bool need_end)
@@ -184,6 +185,12 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		.thread = ss->thread,
 		.filtered = filtered,
 	};
+	if (rep->traces && a->attr.type == PERF_TYPE_TRACEPOINT && ss->sample->raw_data) {
+		sm.trace = rep_traces__get(rep->traces, ember_session__trace(s), cpu,
+					   ss->sample->raw_data, ss->sample->raw_size);
+		if (!sm.trace)
+			return -ENOMEM;
+	}
 	if (!rep->stacks)
 		return rep_hist__add(h, &sm);
 	err = rep_stacks__add(rep->stacks, a->idx, &sm, &idx);
@@ -280,8 +287,14 @@ int report__process(struct report *rep)
 		rep->hopts.srcline = rep_srclines__get;
 		rep->hopts.srcline_ctx = rep->srclines;
 	}
+	/* each tracepoint sample's text is its key: nothing to fold */
+	if ((rep->layout.key_mask & (1U << REP_DIM_TRACE)) && !rep->traces) {
+		rep->traces = rep_traces__new();
+		if (!rep->traces)
+			return -ENOMEM;
+	}
 	/* folding by stack keys frames by symbol: not with address-keyed chains */
-	if (!rep->o.dump && rep->hopts.chain.key == REP_CCKEY_FUNCTION) {
+	if (!rep->o.dump && rep->hopts.chain.key == REP_CCKEY_FUNCTION && !rep->traces) {
 		rep->stacks = rep_stacks__new(by_addr);
 		if (!rep->stacks)
 			return -ENOMEM;

@@ -120,6 +120,12 @@ static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_e
 	case REP_DIM_SRCFILE:
 		seen(a, b, REP_SEEN_SRCFILE);
 		return sign64(str_cmp(b->srcfile, a->srcfile));
+	case REP_DIM_TRACE:
+		/* perf: equal for other events */
+		if (!a->trace || !b->trace)
+			return 0;
+		seen(a, b, REP_SEEN_TRACE);
+		return sign64(str_cmp(b->trace, a->trace));
 	default:
 		return 0;
 	}
@@ -171,6 +177,11 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 	case REP_DIM_SRCFILE:
 		seen(a, b, REP_SEEN_SRCFILE);
 		return sign64(str_cmp(a->srcfile, b->srcfile));
+	case REP_DIM_TRACE:
+		if (!a->trace || !b->trace)
+			return 0;
+		seen(a, b, REP_SEEN_TRACE);
+		return sign64(str_cmp(a->trace, b->trace));
 	default:
 		return 0;
 	}

@@ -192,6 +192,8 @@ static void key_fill(struct rep_hist *h, struct rep_entry *k, const struct rep_s
 		k->srcline = src_key(h, f, ip, false);
 	if (h->mask & (1U << REP_DIM_SRCFILE))
 		k->srcfile = src_key(h, f, ip, true);
+	if (h->mask & (1U << REP_DIM_TRACE))
+		k->trace = s->trace;
 }
 
 static uint64_t sym_size(const struct rep_entry *e)
@@ -231,10 +233,13 @@ static uint64_t key_hash(const struct rep_hist *h, const struct rep_entry *k)
 		x = hash_mix64(x ^ (uintptr_t)k->srcline);
 	if (m & (1U << REP_DIM_SRCFILE))
 		x = hash_mix64(x ^ (uintptr_t)k->srcfile ^ 0x3333);
+	if (m & (1U << REP_DIM_TRACE))
+		x = hash_mix64(x ^ (uintptr_t)k->trace ^ 0x4444);
 	return x;
 }
 
-#define SRC_KEYS ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE))
+/* the keys perf computes lazily */
+#define SRC_KEYS ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE) | (1U << REP_DIM_TRACE))
 
 /* perf's hist_entry__cmp() == 0 for the sort keys of mask m. */
 static bool key_eq_mask(unsigned int m, const struct rep_entry *a, const struct rep_entry *b)
@@ -271,6 +276,8 @@ static bool key_eq_mask(unsigned int m, const struct rep_entry *a, const struct 
 		return false;
 	if ((m & (1U << REP_DIM_SRCFILE)) && a->srcfile != b->srcfile)
 		return false;
+	if ((m & (1U << REP_DIM_TRACE)) && a->trace != b->trace)
+		return false;
 	return true;
 }
 
@@ -289,6 +296,8 @@ static void src_seen_all(const struct rep_hist *h, struct rep_entry *e)
 		e->src_seen |= REP_SEEN_SRCLINE;
 	if (h->mask & (1U << REP_DIM_SRCFILE))
 		e->src_seen |= REP_SEEN_SRCFILE;
+	if (h->mask & (1U << REP_DIM_TRACE))
+		e->src_seen |= REP_SEEN_TRACE;
 }
 
 /*
@@ -310,6 +319,8 @@ static uint8_t reached_src(const struct rep_hist *h, const struct rep_entry *a,
 			bits |= REP_SEEN_SRCLINE;
 		else if (d == REP_DIM_SRCFILE)
 			bits |= REP_SEEN_SRCFILE;
+		else if (d == REP_DIM_TRACE)
+			bits |= REP_SEEN_TRACE;
 		if (!key_eq_mask(1U << d, a, b))
 			break;
 	}

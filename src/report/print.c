@@ -74,6 +74,8 @@ static const char *header_of(const struct rep_hist *h, enum rep_dim d)
 		return "Source:Line";
 	case REP_DIM_SRCFILE:
 		return "Source File";
+	case REP_DIM_TRACE:
+		return "Trace output";
 	default:
 		return "";
 	}
@@ -146,6 +148,10 @@ static void calc_widths(const struct rep_hist *h, int *w)
 			case REP_DIM_SRCFILE:
 				if (e->srcfile && (e->src_seen & REP_SEEN_SRCFILE))
 					w[c] = max_int(w[c], strlen(e->srcfile));
+				break;
+			case REP_DIM_TRACE:
+				if (e->trace && (e->src_seen & REP_SEEN_TRACE))
+					w[c] = max_int(w[c], strlen(e->trace));
 				break;
 			default:
 				break;
@@ -279,9 +285,12 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 		return snprintf(buf, size, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
 	case REP_DIM_SRCLINE:
 	case REP_DIM_SRCFILE:
+	case REP_DIM_TRACE:
 		/* perf prints them unpadded, and pads any column but the last */
 		n = snprintf(buf, size, "%.*s", w,
-			     (d == REP_DIM_SRCLINE ? e->srcline : e->srcfile) ?: "");
+			     d == REP_DIM_SRCLINE ? e->srcline ?: "" :
+			     d == REP_DIM_SRCFILE ? e->srcfile ?: "" :
+			     e->trace ? e->trace : "N/A");
 		if (!last && n < w && (size_t)n < size)
 			n += snprintf(buf + n, size - n, "%*s", w - n, "");
 		return n;

@@ -44,10 +44,12 @@ struct rep_sample {
 	const char *comm;
 	const void *thread;		/* identity, for perf's caller-above-callee tie break */
 	uint8_t filtered;		/* REP_FILTER_* bits: counted, not shown */
+	const char *trace;		/* tracepoint text, stable, one pointer per text; NULL: none */
 };
 
 #define REP_SEEN_SRCLINE  (1 << 0)
 #define REP_SEEN_SRCFILE  (1 << 1)
+#define REP_SEEN_TRACE    (1 << 2)
 
 #define REP_FILTER_COMM   (1 << 0)
 #define REP_FILTER_DSO    (1 << 1)
@@ -111,6 +113,7 @@ enum rep_dim {
 	REP_DIM_IPC_NULL,	/* "IPC [IPC Coverage]" without branch data: "-" */
 	REP_DIM_SRCLINE,	/* "file.c:42" as perf's addr2line gives it */
 	REP_DIM_SRCFILE,	/* "file.c" */
+	REP_DIM_TRACE,		/* a tracepoint sample's fields as text */
 	REP_DIM_NR,
 };
 
@@ -181,6 +184,7 @@ struct rep_entry {
 	const char *parent;		/* parent symbol name, NULL: [other] */
 	const char *srcline;		/* interned; set only when sorted by srcline */
 	const char *srcfile;		/* interned; set only when sorted by srcfile */
+	const char *trace;		/* interned; NULL: not a tracepoint (perf's "N/A") */
 	uint8_t src_seen;		/* REP_SEEN_*: perf would have computed it by now */
 	const void *thread;
 	uint8_t filtered;

@@ -51,6 +51,7 @@ struct report {
 	bool have_callchain;
 	struct rep_stacks *stacks;	/* samples folded by stack, NULL: added one by one */
 	struct rep_srclines *srclines;	/* srcline/srcfile strings, NULL unless sorted by */
+	struct rep_traces *traces;	/* tracepoint texts, NULL unless sorted by trace */
 	const char *dump_name;
 	int err;
 };

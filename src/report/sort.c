@@ -33,6 +33,7 @@ static const char *const dim_names[REP_DIM_NR] = {
 	[REP_DIM_IPC_NULL] = "ipc_null",
 	[REP_DIM_SRCLINE] = "srcline",
 	[REP_DIM_SRCFILE] = "srcfile",
+	[REP_DIM_TRACE] = "trace",
 };
 
 /* perf looks the key dimensions up before the overhead ones. */
@@ -40,7 +41,7 @@ static const enum rep_dim lookup_order[] = {
 	REP_DIM_PID,	      REP_DIM_COMM,		  REP_DIM_DSO,
 	REP_DIM_SYM,	      REP_DIM_PARENT,		  REP_DIM_CPU,
 	REP_DIM_SOCKET,	      REP_DIM_SRCLINE,	  REP_DIM_SRCFILE,
-	REP_DIM_SYMBOL_SIZE,  REP_DIM_DSO_SIZE,
+	REP_DIM_TRACE,	      REP_DIM_SYMBOL_SIZE,  REP_DIM_DSO_SIZE,
 	REP_DIM_IPC_NULL,     REP_DIM_OVERHEAD,
 	REP_DIM_OVERHEAD_SYS, REP_DIM_OVERHEAD_US,	  REP_DIM_OVERHEAD_GUEST_SYS,
 	REP_DIM_OVERHEAD_GUEST_US, REP_DIM_OVERHEAD_CHILDREN, REP_DIM_SAMPLE,
