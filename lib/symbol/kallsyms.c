@@ -370,8 +370,7 @@ static int kallsyms__parse(struct ember_dso *kernel, char *text, size_t size,
 			kp->ref_reloc = addr;
 		if (!kallsyms__type_wanted(type) || name[0] == '$')
 			goto next;
-		if (len > (size_t)(name - line) + 12 && memchr(name, '\t', line + len - name) &&
-		    kallsyms__volatile(name))
+		if (kallsyms__volatile(name))
 			goto next;
 		/* The name keeps its "\t[module]" tail until the split below. */
 		ret = symtab__add(&kernel->symtab, addr, 0, kallsyms__binding(type),

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
+#include <ember/ember.h>
+#include <ember/symbol.h>
 #include "symbol/kallsyms.h"
 #include "test.h"
 
@@ -306,4 +309,51 @@ TEST(kallsyms_cache_unwritable)
 		free(xdg);
 	}
 	kfixture__exit(&k);
+}
+
+/*
+ * What is cached is what a fresh read makes: [bpf] programs and ftrace or
+ * kprobe trampolines, which come and go within a boot, are in neither
+ * (names of any length). Here one sits inside a module's range, which a
+ * real kernel never does, to show it: the module symbol below it runs on
+ * to the next module symbol instead of stopping at it.
+ */
+TEST(kallsyms_volatile_symbols_left_out)
+{
+	char path[] = "/tmp/ember-kallsyms-XXXXXX";
+	struct ember_symbol_opts opts = { .sz = sizeof(opts), .kallsyms = path, .buildid_dir = "" };
+	struct ember_addr_location al;
+	struct ember_machine *m;
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		SKIP("cannot create a temporary file");
+	close(fd);
+	write_text(path, "ffffffff81000000 T _text\n"
+			 "ffffffff81000100 T kernel_fn\n"
+			 "ffffffff81000200 T _etext\n"
+			 "ffffffffc0001000 t mod_init\t[my_mod]\n"
+			 "ffffffffc0001040 T mod_work\t[my_mod]\n"
+			 "ffffffffc0001080 t f\t[bpf]\n"
+			 "ffffffffc0001100 t ftrace_trampoline\t[__builtin__ftrace]\n"
+			 "ffffffffc0001180 t kp\t[__builtin__kprobes]\n"
+			 "ffffffffc0005000 t other_fn\t[other]\n");
+	m = ember_machine__new(&opts);
+	if (!m) {
+		unlink(path);
+		SKIP("out of memory");
+	}
+	ember_machine__process_mmap(m, PERF_RECORD_MISC_KERNEL, -1, 0, 0xffffffff81000000ULL, 0x200,
+				    0xffffffff81000000ULL, "[kernel.kallsyms]_text");
+	ember_machine__process_mmap(m, PERF_RECORD_MISC_KERNEL, -1, 0, 0xffffffffc0001000ULL, 0x2000,
+				    0, "[my_mod]");
+	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001080ULL, &al);
+	CHECK_STR(al.sym_name, "mod_work");
+	CHECK_EQ(al.sym_off, 0x40);
+	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001190ULL, &al);
+	CHECK_STR(al.sym_name, "mod_work");
+	ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffff81000110ULL, &al);
+	CHECK_STR(al.sym_name, "kernel_fn");
+	ember_machine__delete(m);
+	unlink(path);
 }
