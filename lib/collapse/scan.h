@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The scans every input line goes through (its end, and a frame line's
+ * columns), inline and 16 bytes at a time where SSE2 is there: lines are
+ * some 60 bytes, and a call per line cost more than the search.
+ */
+#ifndef EMBER_LIB_COLLAPSE_SCAN_H
+#define EMBER_LIB_COLLAPSE_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include "collapse/parse.h"
+
+#ifdef __SSE2__
+/* Bytes of v within [lo, hi], unsigned. */
+static inline __m128i in_range(__m128i v, char lo, char hi)
+{
+	return _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(lo)), v),
+			     _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(hi)), v));
+}
+
+/* Masks of the blanks (\s) and word bytes (\w) among the 16 at p. */
+static inline void classify16(const char *p, uint32_t *blank, uint32_t *word)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	__m128i w = _mm_or_si128(in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z'),
+				 in_range(v, '0', '9'));
+
+	w = _mm_or_si128(w, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+	*word = _mm_movemask_epi8(w);
+	*blank = _mm_movemask_epi8(
+		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), in_range(v, '\t', '\r')));
+}
+#endif
+
+/*
+ * The columns of a frame line: blanks up to a, the address (word bytes)
+ * up to b, blanks up to k. Every line is scanned so: 32 bytes are
+ * classified at once when the line has them, byte by byte otherwise.
+ */
+static inline void frame_columns(const char *l, size_t n, size_t *pa, size_t *pb, size_t *pk)
+{
+	size_t a = 0, b, k;
+
+#ifdef __SSE2__
+	if (n >= 32) {
+		uint32_t b0, w0, b1, w1, blank, word, m;
+
+		classify16(l, &b0, &w0);
+		classify16(l + 16, &b1, &w1);
+		blank = b0 | b1 << 16;
+		word = w0 | w1 << 16;
+		if (~blank) {
+			a = __builtin_ctz(~blank);
+			if (!(word >> a & 1)) {
+				*pa = *pb = *pk = a;
+				return;
+			}
+			m = ~word & (~0u << a);
+			if (m) {
+				b = __builtin_ctz(m);
+				m = ~blank & (~0u << b);
+				if (m) {
+					*pa = a;
+					*pb = b;
+					*pk = __builtin_ctz(m);
+					return;
+				}
+			}
+		}
+		a = 0;
+	}
+#endif
+	while (a < n && cl_is_space(l[a]))
+		a++;
+	b = a;
+	while (b < n && cl_is_word(l[b]))
+		b++;
+	for (k = b; k < n && cl_is_space(l[k]); k++)
+		;
+	*pa = a;
+	*pb = b;
+	*pk = k;
+}
+
+/* memchr for '\n', inline: lines are some 60 bytes, a call per line cost more than the search. */
+static inline const char *find_newline(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+
+	while (end - p >= 16) {
+		unsigned m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), nl));
+
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	return memchr(p, '\n', end - p);
+}
+
+#endif
