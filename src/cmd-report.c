@@ -298,6 +298,40 @@ static void dump_stats(struct report *rep, FILE *fp)
 	}
 }
 
+/*
+ * Keys ember shows with perf's value for "none" (weight 0, cgroup N/A...):
+ * right for files without that data, so a file with it is refused.
+ */
+static bool refuse_absent_keys(const struct report *rep)
+{
+	static const struct {
+		enum rep_dim dim;
+		uint64_t bits;
+		const char *what;
+	} keys[] = {
+		{ REP_DIM_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "sample weights" },
+		{ REP_DIM_LOCAL_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+		  "sample weights" },
+		{ REP_DIM_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "instruction latencies" },
+		{ REP_DIM_LOCAL_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "instruction latencies" },
+		{ REP_DIM_TRANSACTION, PERF_SAMPLE_TRANSACTION, "transaction flags" },
+		{ REP_DIM_CGROUP, PERF_SAMPLE_CGROUP, "cgroups" },
+		{ REP_DIM_CGROUP_ID, PERF_SAMPLE_CGROUP, "cgroups" },
+		{ REP_DIM_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "code page sizes" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!(rep->layout.key_mask & (1U << keys[i].dim)) ||
+		    !file_has(rep->reader, keys[i].bits))
+			continue;
+		fprintf(stderr, "ember report: --sort %s: %s has %s, which ember cannot show yet\n",
+			rep_dim__name(keys[i].dim), shown_path(rep), keys[i].what);
+		return true;
+	}
+	return false;
+}
+
 /* The single value of a one-entry filter list, or NULL. */
 static const char *single(const char *list)
 {
@@ -511,7 +545,11 @@ int cmd_report(int argc, const char **argv)
 		}
 		err = rep_layout__setup(&rep.layout, &lo, bad, sizeof(bad));
 		free(sort);
-		if (err == -EINVAL) {
+		if (err == -EINVAL && rep_dim__unsupported(bad)) {
+			fprintf(stderr, "ember report: --sort %s: %s\n", bad, rep_dim__unsupported(bad));
+			ret = 2;
+			goto out;
+		} else if (err == -EINVAL) {
 			fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", bad);
 			ret = 2;
 			goto out;
@@ -519,6 +557,10 @@ int cmd_report(int argc, const char **argv)
 			ret = 1;
 			goto out;
 		}
+	}
+	if (refuse_absent_keys(&rep)) {
+		ret = 1;
+		goto out;
 	}
 	if ((rep.layout.key_mask & (1U << REP_DIM_PARENT)) && !rep.have_callchain &&
 	    !ember_data_reader__is_pipe(rep.reader)) {

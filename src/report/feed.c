@@ -143,7 +143,8 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	/* a stack seen before, in the same maps: it folds where it did then */
 	if (rep->stacks && rep->have_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		raw = rep_stacks__raw(rep->stacks);
-	if (raw && !rep_raw__useful(raw))
+	/* raw stacks know no time */
+	if (raw && (!rep_raw__useful(raw) || (rep->layout.key_mask & (1U << REP_DIM_TIME))))
 		raw = NULL;
 	if (raw && (nkey = raw_key(key, ss, a->idx, cpu, filtered))) {
 		int64_t v = rep_raw__find(raw, key, nkey);
@@ -185,6 +186,10 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		.thread = ss->thread,
 		.filtered = filtered,
 	};
+	/* perf's hist_time(): the time key in steps of --time-quantum (100 ms) */
+	if ((rep->layout.key_mask & (1U << REP_DIM_TIME)) &&
+	    (a->attr.sample_type & PERF_SAMPLE_TIME))
+		sm.time = ss->sample->time - ss->sample->time % 100000000;
 	if (rep->traces && a->attr.type == PERF_TYPE_TRACEPOINT && ss->sample->raw_data) {
 		sm.trace = rep_traces__get(rep->traces, ember_session__trace(s), cpu,
 					   ss->sample->raw_data, ss->sample->raw_size);
@@ -273,14 +278,15 @@ static int replay_one(uint32_t hist, const struct rep_sample *sm, void *ctx)
 int report__process(struct report *rep)
 {
 	struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
-	bool by_addr = rep->layout.key_mask & ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE));
+	bool lines = rep->layout.key_mask & ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE));
+	bool by_addr = lines || (rep->layout.key_mask & (1U << REP_DIM_ADDR));
 	bool deferred;
 	int err;
 
 	rep->hopts.layout = &rep->layout;
 	rep->hopts.thread_comm = thread_comm;
 	/* source lines are looked up only when a key shows them */
-	if (by_addr && !rep->srclines) {
+	if (lines && !rep->srclines) {
 		rep->srclines = rep_srclines__new();
 		if (!rep->srclines)
 			return -ENOMEM;

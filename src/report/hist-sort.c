@@ -120,6 +120,10 @@ static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_e
 	case REP_DIM_SRCFILE:
 		seen(a, b, REP_SEEN_SRCFILE);
 		return sign64(str_cmp(b->srcfile, a->srcfile));
+	case REP_DIM_ADDR:
+		return sign64((int64_t)(b->addr_key - a->addr_key));
+	case REP_DIM_TIME:
+		return sign64((int64_t)(b->time - a->time));
 	case REP_DIM_TRACE:
 		/* perf: equal for other events */
 		if (!a->trace || !b->trace)
@@ -182,6 +186,10 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 			return 0;
 		seen(a, b, REP_SEEN_TRACE);
 		return sign64(str_cmp(a->trace, b->trace));
+	case REP_DIM_ADDR:
+		return sign64((int64_t)(a->addr_key - b->addr_key));
+	case REP_DIM_TIME:
+		return sign64((int64_t)(a->time - b->time));
 	default:
 		return 0;
 	}

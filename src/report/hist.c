@@ -194,6 +194,9 @@ static void key_fill(struct rep_hist *h, struct rep_entry *k, const struct rep_s
 		k->srcfile = src_key(h, f, ip, true);
 	if (h->mask & (1U << REP_DIM_TRACE))
 		k->trace = s->trace;
+	/* perf's map__unmap_ip(he->ip): the raw ip of a sample's entry, past it for a chain's */
+	k->addr_key = ip + (f->dso ? f->ip - f->addr : 0);
+	k->time = s->time;
 }
 
 static uint64_t sym_size(const struct rep_entry *e)
@@ -235,6 +238,10 @@ static uint64_t key_hash(const struct rep_hist *h, const struct rep_entry *k)
 		x = hash_mix64(x ^ (uintptr_t)k->srcfile ^ 0x3333);
 	if (m & (1U << REP_DIM_TRACE))
 		x = hash_mix64(x ^ (uintptr_t)k->trace ^ 0x4444);
+	if (m & (1U << REP_DIM_ADDR))
+		x = hash_mix64(x ^ k->addr_key ^ 0x6666);
+	if (m & (1U << REP_DIM_TIME))
+		x = hash_mix64(x ^ k->time ^ 0x8888);
 	return x;
 }
 
@@ -277,6 +284,10 @@ static bool key_eq_mask(unsigned int m, const struct rep_entry *a, const struct 
 	if ((m & (1U << REP_DIM_SRCFILE)) && a->srcfile != b->srcfile)
 		return false;
 	if ((m & (1U << REP_DIM_TRACE)) && a->trace != b->trace)
+		return false;
+	if ((m & (1U << REP_DIM_ADDR)) && a->addr_key != b->addr_key)
+		return false;
+	if ((m & (1U << REP_DIM_TIME)) && a->time != b->time)
 		return false;
 	return true;
 }
@@ -576,7 +587,12 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		key_fill(h, &k, &cs, f, f->ip, level, parent);
 		k.dso_name = rep_hist__intern(h, k.dso_name);
 		seen = 0;
-		for (j = 0; j < ncache; j++) {
+		/*
+		 * perf compares a chain frame with the entries the sample
+		 * added so far without its time (0): sorted by time, none
+		 * matches, and each frame adds the period again
+		 */
+		for (j = (h->mask & (1U << REP_DIM_TIME)) ? ncache : 0; j < ncache; j++) {
 			if (h->mask & SRC_KEYS) {
 				uint8_t b = reached_src(h, h->cache[j], &k);
 

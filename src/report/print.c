@@ -76,6 +76,26 @@ static const char *header_of(const struct rep_hist *h, enum rep_dim d)
 		return "Source File";
 	case REP_DIM_TRACE:
 		return "Trace output";
+	case REP_DIM_ADDR:
+		return "Address";
+	case REP_DIM_TIME:
+		return "Time";
+	case REP_DIM_WEIGHT:
+		return "Weight";
+	case REP_DIM_LOCAL_WEIGHT:
+		return "Local Weight";
+	case REP_DIM_TRANSACTION:
+		return "Transaction                ";
+	case REP_DIM_CGROUP:
+		return "Cgroup";
+	case REP_DIM_CGROUP_ID:
+		return "cgroup id (dev/inode)";
+	case REP_DIM_CODE_PAGE_SIZE:
+		return "Code Page Size";
+	case REP_DIM_INS_LAT:
+		return "INSTR Latency";
+	case REP_DIM_LOCAL_INS_LAT:
+		return "Local INSTR Latency";
 	default:
 		return "";
 	}
@@ -106,8 +126,13 @@ static void calc_widths(const struct rep_hist *h, int *w)
 		enum rep_dim d = h->layout.cols[c];
 		int len = strlen(header_of(h, d));
 
-		if (d == REP_DIM_SAMPLE || d == REP_DIM_PERIOD)
+		if (d == REP_DIM_SAMPLE || d == REP_DIM_PERIOD || d == REP_DIM_TIME ||
+		    d == REP_DIM_WEIGHT || d == REP_DIM_LOCAL_WEIGHT)
 			len = max_int(len, 12);
+		else if (d == REP_DIM_ADDR)
+			len = max_int(len, 18);	/* perf: BITS_PER_LONG / 4 + 2 */
+		else if (d == REP_DIM_INS_LAT)
+			len = max_int(len, 13);
 		else if (rep_dim__is_hpp(d))
 			len = max_int(len, 8);
 		w[c] = len;
@@ -283,6 +308,34 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 		return n;
 	case REP_DIM_PARENT:
 		return snprintf(buf, size, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
+	case REP_DIM_ADDR:
+		return snprintf(buf, size, "%-#*" PRIx64, w, e->addr_key);
+	case REP_DIM_TIME: {
+		char t[32];
+
+		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+			 e->time % 1000000000 / 1000);
+		n = snprintf(buf, size, "%.*s", w, t);
+		if (!last && n < w && (size_t)n < size)
+			n += snprintf(buf + n, size - n, "%*s", w - n, "");
+		return n;
+	}
+	/* no such data in the file: perf's value for none */
+	case REP_DIM_WEIGHT:
+	case REP_DIM_LOCAL_WEIGHT:
+	case REP_DIM_INS_LAT:
+	case REP_DIM_LOCAL_INS_LAT:
+		return snprintf(buf, size, "%-*d", w, 0);
+	case REP_DIM_TRANSACTION:
+		return snprintf(buf, size, "%-*s", w, "");
+	case REP_DIM_CODE_PAGE_SIZE:
+		return snprintf(buf, size, "%-*s", w, "N/A");
+	case REP_DIM_CGROUP:
+	case REP_DIM_CGROUP_ID:
+		n = snprintf(buf, size, "%s", d == REP_DIM_CGROUP ? "N/A" : "0/0x0");
+		if (!last && n < w && (size_t)n < size)
+			n += snprintf(buf + n, size - n, "%*s", w - n, "");
+		return n;
 	case REP_DIM_SRCLINE:
 	case REP_DIM_SRCFILE:
 	case REP_DIM_TRACE:

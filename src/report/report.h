@@ -45,6 +45,7 @@ struct rep_sample {
 	const void *thread;		/* identity, for perf's caller-above-callee tie break */
 	uint8_t filtered;		/* REP_FILTER_* bits: counted, not shown */
 	const char *trace;		/* tracepoint text, stable, one pointer per text; NULL: none */
+	uint64_t time;			/* quantised, set only when sorted by time */
 };
 
 #define REP_SEEN_SRCLINE  (1 << 0)
@@ -114,6 +115,17 @@ enum rep_dim {
 	REP_DIM_SRCLINE,	/* "file.c:42" as perf's addr2line gives it */
 	REP_DIM_SRCFILE,	/* "file.c" */
 	REP_DIM_TRACE,		/* a tracepoint sample's fields as text */
+	REP_DIM_ADDR,		/* the sample's address */
+	REP_DIM_TIME,		/* the sample's time, in 100 ms steps */
+	/* perf's keys for data ember's files lack: one value for every entry */
+	REP_DIM_WEIGHT,
+	REP_DIM_LOCAL_WEIGHT,
+	REP_DIM_TRANSACTION,
+	REP_DIM_CGROUP,
+	REP_DIM_CGROUP_ID,
+	REP_DIM_CODE_PAGE_SIZE,
+	REP_DIM_INS_LAT,
+	REP_DIM_LOCAL_INS_LAT,
 	REP_DIM_NR,
 };
 
@@ -121,6 +133,8 @@ enum rep_dim {
 const char *rep_dim__name(enum rep_dim d);
 /* Finds a dimension by name (perf's prefix match: "sym" is "symbol"); -1 when unknown. */
 int rep_dim__find(const char *name);
+/* Why ember refuses a key perf knows (branch-stack, memory keys), or NULL. */
+const char *rep_dim__unsupported(const char *name);
 /* True for the numeric columns (overhead*, sample, period). */
 bool rep_dim__is_hpp(enum rep_dim d);
 
@@ -185,6 +199,8 @@ struct rep_entry {
 	const char *srcline;		/* interned; set only when sorted by srcline */
 	const char *srcfile;		/* interned; set only when sorted by srcfile */
 	const char *trace;		/* interned; NULL: not a tracepoint (perf's "N/A") */
+	uint64_t addr_key;		/* the address perf's addr key shows */
+	uint64_t time;
 	uint8_t src_seen;		/* REP_SEEN_*: perf would have computed it by now */
 	const void *thread;
 	uint8_t filtered;

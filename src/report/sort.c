@@ -34,6 +34,16 @@ static const char *const dim_names[REP_DIM_NR] = {
 	[REP_DIM_SRCLINE] = "srcline",
 	[REP_DIM_SRCFILE] = "srcfile",
 	[REP_DIM_TRACE] = "trace",
+	[REP_DIM_ADDR] = "addr",
+	[REP_DIM_TIME] = "time",
+	[REP_DIM_WEIGHT] = "weight",
+	[REP_DIM_LOCAL_WEIGHT] = "local_weight",
+	[REP_DIM_TRANSACTION] = "transaction",
+	[REP_DIM_CGROUP] = "cgroup",
+	[REP_DIM_CGROUP_ID] = "cgroup_id",
+	[REP_DIM_CODE_PAGE_SIZE] = "code_page_size",
+	[REP_DIM_INS_LAT] = "ins_lat",
+	[REP_DIM_LOCAL_INS_LAT] = "local_ins_lat",
 };
 
 /* perf looks the key dimensions up before the overhead ones. */
@@ -41,8 +51,11 @@ static const enum rep_dim lookup_order[] = {
 	REP_DIM_PID,	      REP_DIM_COMM,		  REP_DIM_DSO,
 	REP_DIM_SYM,	      REP_DIM_PARENT,		  REP_DIM_CPU,
 	REP_DIM_SOCKET,	      REP_DIM_SRCLINE,	  REP_DIM_SRCFILE,
+	REP_DIM_LOCAL_WEIGHT, REP_DIM_WEIGHT,	  REP_DIM_TRANSACTION,
 	REP_DIM_TRACE,	      REP_DIM_SYMBOL_SIZE,  REP_DIM_DSO_SIZE,
-	REP_DIM_IPC_NULL,     REP_DIM_OVERHEAD,
+	REP_DIM_CGROUP,	      REP_DIM_CGROUP_ID,  REP_DIM_IPC_NULL,
+	REP_DIM_TIME,	      REP_DIM_CODE_PAGE_SIZE, REP_DIM_LOCAL_INS_LAT,
+	REP_DIM_INS_LAT,      REP_DIM_ADDR,	  REP_DIM_OVERHEAD,
 	REP_DIM_OVERHEAD_SYS, REP_DIM_OVERHEAD_US,	  REP_DIM_OVERHEAD_GUEST_SYS,
 	REP_DIM_OVERHEAD_GUEST_US, REP_DIM_OVERHEAD_CHILDREN, REP_DIM_SAMPLE,
 	REP_DIM_PERIOD,
@@ -51,6 +64,56 @@ static const enum rep_dim lookup_order[] = {
 const char *rep_dim__name(enum rep_dim d)
 {
 	return d < REP_DIM_NR ? dim_names[d] : NULL;
+}
+
+/* perf's keys ember cannot show, with why; perf takes them by prefix too. */
+static const struct {
+	const char *name, *why;
+} unsupported[] = {
+	{ "dso_from", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "dso_to", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "symbol_from", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "symbol_to", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "mispredict", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "in_tx", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "abort", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "cycles", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "srcline_from", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "srcline_to", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "ipc_lbr", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "addr_from", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "addr_to", "a branch-stack key (perf report -b); ember reads no branch stacks" },
+	{ "symbol_daddr", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "dso_daddr", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "locked", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "tlb", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "mem", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "snoop", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "dcacheline", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "symbol_iaddr", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "phys_daddr", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "data_page_size", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "blocked", "a memory-access key (perf report --mem-mode); not supported by ember" },
+	{ "trace_fields", "perf's --raw-trace form of trace; not supported by ember" },
+};
+
+const char *rep_dim__unsupported(const char *name)
+{
+	size_t len = strlen(name), i;
+
+	for (i = 0; len && i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+		if (!strncasecmp(name, unsupported[i].name, len))
+			return unsupported[i].why;
+	return NULL;
+}
+
+/* perf's pipeline-stage keys exist on powerpc only: elsewhere perf drops them. */
+static bool ignored(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len && (!strncasecmp(name, "local_p_stage_cyc", len) ||
+		       !strncasecmp(name, "p_stage_cyc", len));
 }
 
 int rep_dim__find(const char *name)
@@ -92,6 +155,8 @@ static int add_list(enum rep_dim *v, int *nr, const char *list, char *bad, size_
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		int d = rep_dim__find(tok);
 
+		if (d < 0 && ignored(tok))
+			continue;
 		if (d < 0) {
 			if (bad && badsz)
 				snprintf(bad, badsz, "%s", tok);
