@@ -87,6 +87,7 @@ struct ember_collapse {
 	size_t hint_len;
 	uint64_t hint_hash;
 	uint32_t prev_frame;	/* the cache record of the last frame line, 0 if none */
+	uint32_t prev2_frame;	/* and of the one before it */
 	struct name_table names;
 	struct root_table roots;
 	struct frame_cache frames;
@@ -227,7 +228,7 @@ static int end_sample(struct ember_collapse *c)
 
 	if (!pname_true(c))
 		return 0;
-	c->prev_frame = 0;
+	c->prev_frame = c->prev2_frame = 0;
 	err = add_stack(c, ps);
 	if (younger->pending)
 		stack_table_prefetch(&c->table, younger->hash, 2);
@@ -258,7 +259,7 @@ static int header(struct ember_collapse *c, const char *l, size_t n,
 	bool have_period = false;
 	int err;
 
-	c->prev_frame = 0;
+	c->prev_frame = c->prev2_frame = 0;
 	/* if (not $tid) { $tid = $pid; $pid = "?" } */
 	if (!tid.p || (tid.len == 1 && tid.p[0] == '0')) {
 		tid = pid;
@@ -444,14 +445,20 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 			const struct frame_rec *r = frame_rec(fc, ref);
 			uint32_t nids = r->nids & ~FRAME_REC_JAVA;
 
-			c->prev_frame = ref;
 			/*
-			 * The record the next line is tried against is rarely in the
-			 * cache: ask for it now, so that it comes while that line is
-			 * found and its columns scanned.
+			 * The records the next two lines are tried against, as last
+			 * time, are rarely in the cache: ask for them now. (The next
+			 * one, asked for only a line ahead, had not come yet by its
+			 * turn, most of the time; the one after will have.)
 			 */
+			if (c->prev2_frame)
+				frame_rec(fc, c->prev2_frame)->next2 = ref;
+			c->prev2_frame = c->prev_frame;
+			c->prev_frame = ref;
 			if (r->next)
 				__builtin_prefetch(frame_rec(fc, r->next));
+			if (r->next2)
+				__builtin_prefetch(frame_rec(fc, r->next2));
 			if (!live || !nids)
 				return 0;
 			return push_ids(c, frame_rec_ids(r), nids);
@@ -472,9 +479,10 @@ slow:
 
 		if (!err && c->prev_frame)
 			*(prev ? &frame_rec(fc, prev)->next : &fc->first) = c->prev_frame;
+		c->prev2_frame = c->prev_frame ? prev : 0;
 		return err;
 	}
-	c->prev_frame = 0;
+	c->prev_frame = c->prev2_frame = 0;
 	return frame(c, &f);
 }
 

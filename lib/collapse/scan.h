@@ -42,7 +42,8 @@ static inline void classify16(const char *p, uint32_t *blank, uint32_t *word)
  * up to b, blanks up to k. Every line is scanned so: 32 bytes are
  * classified at once when the line has them, byte by byte otherwise.
  */
-static inline void frame_columns(const char *l, size_t n, size_t *pa, size_t *pb, size_t *pk)
+static inline __attribute__((always_inline)) void frame_columns(const char *l, size_t n,
+								size_t *pa, size_t *pb, size_t *pk)
 {
 	size_t a = 0, b, k;
 

@@ -472,8 +472,7 @@ static int cmp_name_keys(const void *pa, const void *pb)
 }
 
 struct rank_sort {
-	const struct stack_table *t;
-	const uint32_t *ranks;	/* each stack's ranks, from its start */
+	const uint32_t *ranks;	/* stack i's ranks: ranks[start[i]..start[i + 1]) */
 	const size_t *start;
 };
 
@@ -481,7 +480,8 @@ static int cmp_stacks(const void *pa, const void *pb, void *arg)
 {
 	const struct rank_sort *rs = arg;
 	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
-	size_t la = stack_table_rec(rs->t, i)->len, lb = stack_table_rec(rs->t, j)->len;
+	/* the lengths from start[], not the records: those are all over the arena */
+	size_t la = rs->start[i + 1] - rs->start[i], lb = rs->start[j + 1] - rs->start[j];
 	const uint32_t *a = rs->ranks + rs->start[i], *b = rs->ranks + rs->start[j];
 	size_t n = la < lb ? la : lb;
 
@@ -504,7 +504,7 @@ size_t *stack_table_sorted(const struct stack_table *t, const struct name_table 
 	keys = malloc(nk * sizeof(*keys));
 	rank = malloc(nk * sizeof(*rank));
 	ranks = malloc((t->nids ? t->nids : 1) * sizeof(*ranks));
-	start = malloc(t->nr * sizeof(*start));
+	start = malloc((t->nr + 1) * sizeof(*start));
 	idx = malloc(t->nr * sizeof(*idx));
 	if (!keys || !rank || !ranks || !start || !idx) {
 		free(idx);
@@ -528,8 +528,9 @@ size_t *stack_table_sorted(const struct stack_table *t, const struct name_table 
 			ranks[at++] = rank[2 * r->ids[j] + (j + 1 == r->len)];
 		idx[i] = i;
 	}
+	start[t->nr] = at;
 	qsort_r(idx, t->nr, sizeof(*idx), cmp_stacks,
-		&(struct rank_sort){ .t = t, .ranks = ranks, .start = start });
+		&(struct rank_sort){ .ranks = ranks, .start = start });
 out:
 	free(keys);
 	free(rank);

@@ -106,6 +106,7 @@ struct frame_rec {
 	 * against it before it is hashed and looked up.
 	 */
 	uint32_t next;
+	uint32_t next2;		/* the record of the line after that, last time, 0 for none */
 	char key[];
 };
 
