@@ -98,8 +98,9 @@ if have_perf; then
 	else
 		fail per-thread-all-frame-matches-perf "$(head "$TMP/d.txt")"
 	fi
-	line_shape() { grep -E -- "-[0-9]+ +[0-9.]+ msec cpu-clock " "$1" | head -1 |
-		sed -E 's/^ *[^ ]+-[0-9]+/COMM-TID/' | stat_shape; }
+	# A line whose comm fits perf's 16 columns and tid its 8 (longer ones push the rest).
+	line_shape() { grep -E -- "^ +[^ ]{1,15}-[0-9]{1,7} +[0-9.]+ msec cpu-clock " "$1" |
+		head -1 | sed -E 's/^ *[^ ]+-[0-9]+/COMM-TID/' | stat_shape; }
 	expect_eq per-thread-all-line-matches-perf "$(line_shape "$TMP/e.txt")" \
 		"$(line_shape "$TMP/p.txt")"
 fi
