@@ -46,6 +46,13 @@ struct ember_session_opts {
 	bool no_ordering;
 	/* Where symbols come from (sz 0: defaults). */
 	struct ember_symbol_opts symbol;
+	/*
+	 * Leave a kernel or user sample's own ip unresolved: ss->al then holds
+	 * the thread, comm, cpumode and ip (addr = ip) with level 0 and no map
+	 * or symbol, for a caller that mostly needs no more and resolves the
+	 * rest itself (ember_thread__resolve()) when it does.
+	 */
+	bool lazy_sample_ip;
 };
 
 /*

@@ -36,6 +36,7 @@
 #include "collapse/parse.h"
 #include "core/hash.h"
 #include "event/event-names.h"
+#include "symbol/dso.h"
 #include "flame-priv.h"
 
 #define DEFAULT_MAX_STACK 127
@@ -87,9 +88,24 @@ struct ember_flame_collapse {
 	struct sbuf chain;
 	uint64_t nr_no_debuginfo;
 
+	/* The sample's ip when the session left it unresolved (sample_location()). */
+	struct ember_addr_location al;
+
 	/* Samples whose raw stack was folded before, and their leaf nodes. */
 	struct flame_rawstacks *raw;
 	uint64_t key[FLAME_RAW_KEY_MAX];
+
+	/* Callchain entries folded before (chain_frames()), and one chain's entries. */
+	struct flame_ipframes *ipf;
+	struct chain_entry *entries;
+	size_t alloc_entries;
+};
+
+/* A callchain entry's frames, [first, first + nr) of ids; keep: not filtered out. */
+struct chain_entry {
+	uint32_t first;
+	uint32_t nr;
+	bool keep;
 };
 
 /* Words of a raw key before the callchain's. */
@@ -131,6 +147,8 @@ struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 	/* A flame chart merges with the previous stack only: no leaf is reusable there. */
 	if (!fl->flamechart && !(c->raw = flame_rawstacks__new()))
 		goto fail;
+	if (!(c->ipf = flame_ipframes__new()))
+		goto fail;
 	return c;
 fail:
 	ember_flame_collapse__delete(c);
@@ -151,6 +169,8 @@ void ember_flame_collapse__delete(struct ember_flame_collapse *c)
 	free(c->stack);
 	free(c->buf);
 	flame_rawstacks__delete(c->raw);
+	flame_ipframes__delete(c->ipf);
+	free(c->entries);
 	inliner__delete(c->inliner);
 	sbuf_free(&c->chain);
 	free(c);
@@ -720,10 +740,10 @@ static enum ember_flame_kind cpumode_kind(struct ember_flame_collapse *c,
 	return c->jit_is ? EMBER_FLAME_JIT : EMBER_FLAME_USER;
 }
 
-static bool keep_frame(const struct ember_flame_collapse *c, const struct ember_addr_location *al)
+/* Whether --kernel-only / --user-only keep an address looked up in cpumode. */
+static bool keep_frame(const struct ember_flame_collapse *c, uint8_t cpumode)
 {
-	bool kernel = al->cpumode == PERF_RECORD_MISC_KERNEL ||
-		      al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 
 	switch (c->opts.frames) {
 	case EMBER_FLAME_FRAMES_KERNEL:
@@ -778,6 +798,146 @@ static size_t raw_key(struct ember_flame_collapse *c, const struct ember_session
 	return n + nchain;
 }
 
+/*
+ * Whether every marker in the callchain is one the session takes (the
+ * host's: ember_session__callchain() voids a chain with any other, and
+ * counts it): then the entries it would resolve are the chain's words
+ * below PERF_CONTEXT_MAX, in the cpumode of the marker before them.
+ */
+static bool chain_is_plain(const struct ember_sample *sm)
+{
+	if (!sm->callchain)
+		return false;
+	for (uint64_t i = 0; i < sm->callchain_nr; i++) {
+		uint64_t ip = sm->callchain[i];
+
+		if (ip >= PERF_CONTEXT_MAX && ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+		    ip != PERF_CONTEXT_USER)
+			return false;
+	}
+	return true;
+}
+
+static int entries_reserve(struct ember_flame_collapse *c, size_t n)
+{
+	if (n <= c->alloc_entries)
+		return 0;
+	size_t alloc = c->alloc_entries ? c->alloc_entries * 2 : 128;
+
+	while (alloc < n)
+		alloc *= 2;
+	struct chain_entry *grown = realloc(c->entries, alloc * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	c->entries = grown;
+	c->alloc_entries = alloc;
+	return 0;
+}
+
+/*
+ * The maps generation an entry's frames depend on. A kernel address
+ * resolves in the kernel's maps alone, the same for every process: its
+ * entries are keyed by the kernel's generation only, the low half of
+ * ember_thread__maps_gen() (lib/session/machine.c), so that they are
+ * shared by all threads and outlive the processes' mmaps.
+ */
+static uint64_t ip_gen(struct ember_thread *thread, uint8_t cpumode)
+{
+	uint64_t gen = ember_thread__maps_gen(thread);
+
+	return cpumode == PERF_RECORD_MISC_KERNEL ? gen & UINT32_MAX : gen;
+}
+
+/*
+ * The frames of a callchain entry in the thread's maps: from the ipframes
+ * cache, else resolved, named through entry_lookup() and cached under the
+ * maps generation the lookup ended in (it may have made the kernel's
+ * maps). A kernel address left without its symbol is not cached: the
+ * session may be deferring kernel symbols (ember_session__resolve_late()).
+ */
+static int ip_entry(struct ember_flame_collapse *c, struct ember_thread *thread, uint8_t cpumode,
+		    uint64_t ip, bool java, struct chain_entry *e)
+{
+	uint32_t mode = cpumode | (uint32_t)java << 8 | 1u << 16;
+	struct ember_addr_location al;
+	int err;
+
+	if (flame_ipframes__find(c->ipf, ip_gen(thread, cpumode), mode, ip, &e->first,
+				 &e->nr))
+		return 0;
+	ember_thread__resolve(thread, cpumode, ip, &al);
+	err = entry_lookup(c, &al, cpumode_kind(c, &al), java, &e->first, &e->nr);
+	if (err)
+		return err;
+	if (al.sym || !al.dso || al.dso->kind != DSO_KIND_KERNEL)
+		flame_ipframes__add(c->ipf, ip_gen(thread, cpumode), mode, ip, e->first,
+				    e->nr);
+	return 0;
+}
+
+/*
+ * The callchain's frames, root first onto c->stack, from the recorded
+ * words rather than the session's resolved chain (only for a plain chain,
+ * see chain_is_plain()): entries seen before cost a probe each. Returns
+ * the number of entries (at most max_stack, the leaf's end kept), or
+ * -errno.
+ */
+static int chain_frames(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
+			bool java, size_t *nr)
+{
+	const struct ember_sample *sm = ss->sample;
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	size_t n = 0;
+	int err;
+
+	err = entries_reserve(c, sm->callchain_nr < c->opts.max_stack ? sm->callchain_nr
+								       : c->opts.max_stack);
+	if (err)
+		return err;
+	/* Leaf first as recorded, up to max_stack entries; pushed root first below. */
+	for (uint64_t i = 0; i < sm->callchain_nr && n < c->opts.max_stack; i++) {
+		struct chain_entry *e = &c->entries[n];
+		uint64_t ip = sm->callchain[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			ember_callchain__context(ip, &cpumode);
+			continue;
+		}
+		e->keep = keep_frame(c, cpumode);
+		if (e->keep) {
+			err = ip_entry(c, ss->thread, cpumode, ip, java, e);
+			if (err)
+				return err;
+		}
+		n++;
+	}
+	for (size_t i = n; i-- > 0;) {
+		const struct chain_entry *e = &c->entries[i];
+
+		for (uint32_t k = 0; e->keep && k < e->nr; k++) {
+			err = stack_push(c, nr, c->ids[e->first + k]);
+			if (err)
+				return err;
+		}
+	}
+	return (int)n;
+}
+
+/*
+ * The sample's own ip, resolved. A session opened with lazy_sample_ip
+ * leaves that to us (level 0): most samples are folded from their
+ * callchain, or found in the raw stacks, without it.
+ */
+static const struct ember_addr_location *sample_location(struct ember_flame_collapse *c,
+							 const struct ember_session_sample *ss)
+{
+	if (ss->al.level || !ss->thread)
+		return &ss->al;
+	ember_thread__resolve(ss->thread, ss->al.cpumode, ss->al.ip, &c->al);
+	return &c->al;
+}
+
 int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_session *s,
 				 const struct ember_session_sample *ss, enum ember_flame_side side)
 {
@@ -830,7 +990,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	if (c->opts.count_samples)
 		period = 1;
 
-	if (c->opts.frames != EMBER_FLAME_FRAMES_ALL && !keep_frame(c, &ss->al))
+	if (c->opts.frames != EMBER_FLAME_FRAMES_ALL && !keep_frame(c, ss->al.cpumode))
 		return 0;
 
 	err = root_frame(c, ss, !tracepoint, printed, &root, &java);
@@ -852,6 +1012,12 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	if (err)
 		return err;
 
+	if (callchain && ss->thread && chain_is_plain(sample)) {
+		n = chain_frames(c, ss, java, &nr);
+		if (n < 0)
+			return n;
+		goto folded;
+	}
 	if (callchain) {
 		n = ember_session__callchain(s, ss, &chain);
 		if (n == -ENOMEM)
@@ -860,7 +1026,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 			n = 0;	/* an unknown context marker: perf drops the chain */
 	} else {
 		/* No callchains recorded: the sampled function alone. */
-		chain = &ss->al;
+		chain = sample_location(c, ss);
 		n = 1;
 	}
 	if ((unsigned int)n > c->opts.max_stack)
@@ -869,7 +1035,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	for (int i = n - 1; i >= 0; i--) {
 		uint32_t first, cnt;
 
-		if (!keep_frame(c, &chain[i]))
+		if (!keep_frame(c, chain[i].cpumode))
 			continue;
 		err = entry_lookup(c, &chain[i], cpumode_kind(c, &chain[i]), java, &first, &cnt);
 		if (err)
@@ -880,6 +1046,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 				return err;
 		}
 	}
+folded:
 	if (c->opts.frames != EMBER_FLAME_FRAMES_ALL && nr == 1)
 		return 0;
 	err = flame_add_path(c->fl, c->stack, nr, (double)period, 1, side, &leaf);

@@ -123,6 +123,19 @@ int64_t flame_rawstacks__find(struct flame_rawstacks *r, const uint64_t *key, si
 void flame_rawstacks__add(struct flame_rawstacks *r, const uint64_t *key, size_t n,
 			  uint64_t hash, uint32_t node);
 
+/*
+ * ipframes.c: callchain entries -> the frames they folded to, by (maps
+ * generation, mode, ip); mode is the collapse's, never 0. The frames are
+ * [first, first + nr) of the collapse's interned ids.
+ */
+struct flame_ipframes;
+struct flame_ipframes *flame_ipframes__new(void);
+void flame_ipframes__delete(struct flame_ipframes *t);
+bool flame_ipframes__find(struct flame_ipframes *t, uint64_t gen, uint32_t mode, uint64_t ip,
+			  uint32_t *first, uint32_t *nr);
+void flame_ipframes__add(struct flame_ipframes *t, uint64_t gen, uint32_t mode, uint64_t ip,
+			 uint32_t first, uint32_t nr);
+
 /* Name of a frame without its "_[k]"-style suffix: returns the length to show. */
 size_t flame_display_len(const char *name, size_t len);
 /* The kind a "_[k]" "_[j]" "_[i]" "_[w]" suffix names, or EMBER_FLAME_USER. */

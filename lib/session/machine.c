@@ -448,7 +448,11 @@ uint64_t ember_thread__maps_gen(const struct ember_thread *thread)
 {
 	const struct maps *k = thread->machine->kmaps;
 
-	/* generations come from one counter per machine: the pair is unique while under 2^32 */
+	/*
+	 * Generations come from one counter per machine: the pair is unique
+	 * while under 2^32. The low half is the kernel's alone: the flame
+	 * collapse keys kernel addresses by it (lib/flame/collapse.c ip_gen()).
+	 */
 	return (thread->maps ? thread->maps->gen : 0) << 32 ^ (k ? k->gen : 0);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "session/session-priv.h"
+#include "symbol/dso.h"
 
 /* A string field that runs to the end of the record: NUL-terminated inside it? */
 static bool str_in_record(const struct perf_event_header *hdr, const char *str)
@@ -117,6 +118,19 @@ static int deliver_sample(struct ember_session *s, const struct perf_event_heade
 	if (ev) {
 		ev->nr_samples++;
 		ev->total_period += sample.period;
+	}
+	if (s->opts.lazy_sample_ip && (sample.cpumode == PERF_RECORD_MISC_KERNEL ||
+					sample.cpumode == PERF_RECORD_MISC_USER)) {
+		/* What ember_thread__resolve() sets before it looks anything up. */
+		ss.thread = ember_machine__findnew_thread(s->machine, (pid_t)sample.pid,
+							  (pid_t)sample.tid);
+		if (!ss.thread)
+			return -ENOMEM;
+		ss.al.thread = ss.thread;
+		ss.al.comm = ember_thread__comm(ss.thread);
+		ss.al.ip = ss.al.addr = sample.ip;
+		ss.al.cpumode = sample.cpumode;
+		return s->ops->sample ? s->ops->sample(s, &ss, s->ctx) : 0;
 	}
 	if (ember_machine__resolve(s->machine, (pid_t)sample.pid, (pid_t)sample.tid,
 				   sample.cpumode, sample.ip, &ss.al) == -ENOMEM)
@@ -275,6 +289,24 @@ out:
 	return ret;
 }
 
+/*
+ * Whether a callchain entry is the sample's own ip, resolved already by
+ * deliver_sample() (the first entry mostly is): the chain then takes that
+ * resolution instead of looking up the map and the symbol again. Not a
+ * kernel address delivered without its symbol: that may be one deferred
+ * while kernel symbols load (ember_session__defer_kernel_symbols()), to be
+ * resolved anew.
+ */
+static bool is_sample_ip(const struct ember_session_sample *ss, uint8_t cpumode, uint64_t ip)
+{
+	const struct ember_addr_location *al = &ss->al;
+
+	return al->level && ip == ss->sample->ip && cpumode == ss->sample->cpumode &&
+	       al->cpumode == cpumode &&
+	       al->ip == ip && al->thread == ss->thread &&
+	       (al->sym || !al->dso || al->dso->kind != DSO_KIND_KERNEL);
+}
+
 static bool host_context(uint64_t ip)
 {
 	return ip < PERF_CONTEXT_MAX || ip == PERF_CONTEXT_HV || ip == PERF_CONTEXT_KERNEL ||
@@ -320,7 +352,10 @@ int ember_session__callchain_max(struct ember_session *s, const struct ember_ses
 		case 1:
 			continue;
 		case 0:
-			ember_thread__resolve(ss->thread, cpumode, ip, &s->chain[n++]);
+			if (is_sample_ip(ss, cpumode, ip))
+				s->chain[n++] = ss->al;
+			else
+				ember_thread__resolve(ss->thread, cpumode, ip, &s->chain[n++]);
 			continue;
 		default:
 			/* perf: the chain seems corrupted, discard all of it (quietly). */

@@ -178,6 +178,8 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 			.symfs = opts->symfs,
 			.kallsyms = opts->kallsyms,
 		},
+		/* The collapse resolves a sample's ip only when it needs it. */
+		.lazy_sample_ip = true,
 	};
 	struct ember_flame_collapse_opts copts = {
 		.sz = sizeof(copts),
