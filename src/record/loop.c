@@ -137,6 +137,7 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 	};
 	struct ember_evlist *evlist = rec->evlist;
 	size_t toff = record_loop__time_offset(rec);
+	size_t copied = 0, release = rec->mmap_bytes / 4 ?: 1;
 	int64_t total = 0;
 	int err = 0;
 
@@ -155,8 +156,19 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 			if (err)
 				break;
 			total += ev->size;
+			copied += ev->size;
+			/*
+			 * A full buffer is copied in one go: hand back each
+			 * quarter as soon as it is copied, so the kernel has room
+			 * to write while we copy the rest.
+			 */
+			if (copied >= release) {
+				ember_mmap__read_done(map);
+				copied = 0;
+			}
 		}
 		ember_mmap__read_done(map);
+		copied = 0;
 	}
 	if (!err && total) {
 		err = record_output__write(rec, &round, sizeof(round));

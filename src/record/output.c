@@ -297,9 +297,13 @@ void record_output__flush(struct record *rec)
 	if (rec->write_err || !rec->writer)
 		return;
 	size = ember_data_writer__data_size(rec->writer);
-	/* tiny ring buffers (-m 1) fill in a fraction of a millisecond: write as often as perf */
-	if (size - rec->flushed_size < RECORD_FLUSH_BYTES &&
-	    size - rec->flushed_size < rec->mmap_bytes)
+	/*
+	 * The ring buffers' space went back to the kernel when their records
+	 * were copied here, so writing less often delays no buffer; it only
+	 * saves a write() and a header update per pass (a pass of -m 1 buffers
+	 * holds a few KB).
+	 */
+	if (size - rec->flushed_size < RECORD_FLUSH_BYTES)
 		return;
 	record_output__sync(rec);
 	rec->flushed_size = ember_data_writer__data_size(rec->writer);
