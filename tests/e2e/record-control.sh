@@ -106,3 +106,37 @@ if readable a.data; then pass control-system-wide-file; else fail control-system
 expect_eq control-bad-spec "$?" 2
 "$EMBER" record --control fifo:/nonexistent/ctl -- true >/dev/null 2>&1
 expect_eq control-missing-fifo "$?" 1
+
+# -D -1 with -p: the events wait for "enable"; "stop" ends the recording (status 0).
+"$WL/hotloop" 60000 >/dev/null 2>&1 &
+hp=$!
+printf 'ping\n' >&8
+timeout 120 "$EMBER" record -q -p "$hp" -D -1 --control fifo:ctl,ack -o pid.data >/dev/null 2>&1 &
+rp=$!
+acks 1 >/dev/null	# the recorder is up and reading commands
+echo enable >&8
+acks 1 >/dev/null
+"$WL/hotloop" 100 >/dev/null 2>&1	# some time with the events on, without sleeping
+echo stop >&8
+acks 1 >/dev/null
+wait "$rp"
+st=$?
+kill "$hp" 2>/dev/null
+wait "$hp" 2>/dev/null
+expect_eq control-pid-status "$st" 0
+if readable pid.data && [ "$(comm_samples pid.data hotloop)" -gt 0 ]; then pass control-pid-samples; else
+	fail control-pid-samples "$(comm_samples pid.data hotloop) samples"; fi
+
+# "snapshot" with --overwrite: the backward buffers' contents go to the file then
+# (as SIGUSR2 does), and again at the end: one round more than with "stop" alone.
+rounds() { "$PERF" report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_FINISHED_ROUND'; }
+printf 'stop\n' >&8
+timeout 120 "$EMBER" record -q --overwrite -m 1 --control fifo:ctl,ack -o ow0.data -- "$WL/hotloop" 60000 >/dev/null 2>&1
+acks 1 >/dev/null
+printf 'snapshot\nstop\n' >&8
+timeout 120 "$EMBER" record -q --overwrite -m 1 --control fifo:ctl,ack -o ow.data -- "$WL/hotloop" 60000 >/dev/null 2>&1
+expect_eq control-snapshot-acks "$(dd if=ack iflag=nonblock bs=4096 count=1 2>/dev/null | od -An -c | tr -s ' \n' ' ')" \
+	" a c k \\n \\0 a c k \\n \\0 "
+n0=$(rounds ow0.data) n=$(rounds ow.data)
+if [ "$n" -gt "$n0" ] && readable ow.data; then pass control-snapshot; else
+	fail control-snapshot "$n rounds, $n0 without the snapshot"; fi
