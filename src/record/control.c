@@ -71,7 +71,8 @@ int record_control__open(struct record_control *ctl, const char *spec)
 	if (!strncmp(spec, "fd:", 3)) {
 		if (parse_fds(spec + 3, &ctl->fd, &ctl->ack))
 			return 2;
-		if (fcntl(ctl->fd, F_GETFD) < 0 || (ctl->ack >= 0 && fcntl(ctl->ack, F_GETFD) < 0)) {
+		if (fcntl(ctl->fd, F_GETFD) < 0 ||
+		    (ctl->ack >= 0 && fcntl(ctl->ack, F_GETFD) < 0)) {
 			record_err("--control %s: %s", spec, strerror(errno));
 			ctl->fd = ctl->ack = -1;
 			return 1;
@@ -302,7 +303,7 @@ void record_control__process(struct record *rec, short revents)
 		return;
 	p = &rec->pollfds[rec->ctl.pollfd];
 	if (revents & POLLIN) {
-		/* every whole line there now; poll again before each so a blocking fd never waits */
+		/* every whole line there; poll before each so a blocking fd never waits */
 		for (;;) {
 			struct pollfd one = { .fd = rec->ctl.fd, .events = POLLIN };
 			int n;

@@ -83,7 +83,7 @@ struct record_opts {
 	int comp_level;			/* -z: zstd level, 0 off */
 	bool no_buildid, no_buildid_cache, buildid_all;
 	unsigned int proc_map_timeout;	/* ms; 0: the synthesizer's default */
-	int delay_ms;			/* -D: ms after the exec before enabling; -1 never */
+	int delay_ms;			/* -D: ms after the exec; -1: at --control enable */
 	uint64_t max_size;		/* --max-size: stop at this many bytes of output, 0 none */
 	uint64_t mmap_flush;		/* --mmap-flush: bytes a buffer holds before it is read */
 	int affinity;			/* --affinity: RECORD_AFFINITY_* */
