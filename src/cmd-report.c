@@ -19,6 +19,7 @@
 #include "report/run.h"
 #include "report/srcline.h"
 #include "report/tracekey.h"
+#include "report/comms.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
 
@@ -616,6 +617,7 @@ out:
 	free(rep.hists);
 	rep_srclines__delete(rep.srclines);
 	rep_traces__delete(rep.traces);
+	rep_comms__delete(rep.comms);
 	free(rep.frames);
 	report_filters__exit(&rep.filters);
 	ember_session__delete(rep.session);

@@ -45,6 +45,11 @@ const char *ember_thread__comm(const struct ember_thread *thread)
 	return thread->comm;
 }
 
+bool thread__comm_is_placeholder(const struct ember_thread *thread)
+{
+	return !thread->comm_set;
+}
+
 bool ember_thread__exited(const struct ember_thread *thread)
 {
 	return thread->exited;

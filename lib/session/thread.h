@@ -29,5 +29,7 @@ struct ember_thread *thread__new(struct ember_machine *machine, pid_t pid, pid_t
 				 const char *comm);
 /* Drops its maps reference and frees it. */
 void thread__free(struct ember_thread *thread);
+/* True while the thread is known by the ":TID" placeholder (no COMM, no named parent yet). */
+bool thread__comm_is_placeholder(const struct ember_thread *thread);
 
 #endif

@@ -16,6 +16,8 @@
 #include "report/rawstacks.h"
 #include "report/srcline.h"
 #include "report/tracekey.h"
+#include "report/comms.h"
+#include "session/thread.h"
 #include "report/stacks.h"
 
 static void frame_from_al(struct rep_frame *f, const struct ember_addr_location *al, bool need_end)
@@ -196,6 +198,10 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		if (!sm.trace)
 			return -ENOMEM;
 	}
+	/* perf renames ":TID" when the thread's first COMM comes: folded stacks are renamed then */
+	if (ss->thread && ss->al.comm && rep->stacks && thread__comm_is_placeholder(ss->thread) &&
+	    rep_comms__placeholder(rep->comms, ss->thread, ss->al.comm))
+		return -ENOMEM;
 	if (!rep->stacks)
 		return rep_hist__add(h, &sm);
 	err = rep_stacks__add(rep->stacks, a->idx, &sm, &idx);
@@ -217,9 +223,15 @@ static int on_record(struct ember_session *s, const struct ember_data_record *re
 		     const struct ember_sample *id, void *ctx)
 {
 	struct report *rep = ctx;
+	const struct ember_record_comm *c = (const void *)rec->hdr;
+	struct ember_thread *t;
 
 	if (rep->o.dump)
 		dump(rep, rec->hdr, rec->offset);
+	/* after the machine took it: the thread has its new comm */
+	if (rec->hdr->type == PERF_RECORD_COMM && rec->hdr->size >= sizeof(*c) &&
+	    (t = ember_machine__find_thread(ember_session__machine(s), c->pid, c->tid)))
+		rep_comms__set(rep->comms, t, ember_thread__comm(t));
 	return 0;
 }
 
@@ -271,8 +283,10 @@ static void resolve_late(struct rep_frame *f, void *ctx)
 static int replay_one(uint32_t hist, const struct rep_sample *sm, void *ctx)
 {
 	struct report *rep = ctx;
+	struct rep_sample renamed = *sm;
 
-	return rep_hist__add(rep->hists[hist], sm);
+	renamed.comm = rep_comms__get(rep->comms, sm->thread, sm->comm);
+	return rep_hist__add(rep->hists[hist], &renamed);
 }
 
 int report__process(struct report *rep)
@@ -285,6 +299,8 @@ int report__process(struct report *rep)
 
 	rep->hopts.layout = &rep->layout;
 	rep->hopts.thread_comm = thread_comm;
+	if (!rep->comms && !(rep->comms = rep_comms__new()))
+		return -ENOMEM;
 	/* source lines are looked up only when a key shows them */
 	if (lines && !rep->srclines) {
 		rep->srclines = rep_srclines__new();

@@ -52,6 +52,7 @@ struct report {
 	struct rep_stacks *stacks;	/* samples folded by stack, NULL: added one by one */
 	struct rep_srclines *srclines;	/* srcline/srcfile strings, NULL unless sorted by */
 	struct rep_traces *traces;	/* tracepoint texts, NULL unless sorted by trace */
+	struct rep_comms *comms;	/* placeholder comms perf renames */
 	const char *dump_name;
 	int err;
 };
