@@ -486,25 +486,44 @@ slow:
 	return frame(c, &f);
 }
 
+/* How far hint_next_sample() looks for the end of a sample: hostile input may have none. */
+#define HINT_MAX_LINES 256
+
 /*
  * The first frame line of a sample is seldom the one predicted (leaves
  * vary), so it is looked up in the frame cache: two cache misses, its
- * slot and then its record. At a blank line the next sample is usually
- * in the buffer already: its first frame line, found after its header,
- * is hashed now and its slot asked for, its record at the end of the
- * header (stage 2), so that the lookup finds both in the cache.
+ * slot and then its record. At a header the next sample is usually in
+ * the buffer already: its first frame line, found past this sample's
+ * lines and the next header, is hashed now and its slot asked for, its
+ * record at this sample's blank line (stage 2), so that the lookup
+ * finds both in the cache.
  */
 static void hint_next_sample(struct ember_collapse *c)
 {
 	const char *p = c->ahead, *end = c->ahead_end, *nl;
-	size_t a, b, k;
+	size_t a, b, k, lines = 0;
 
 	c->hint_key = NULL;
-	if (!c->use_cache || !p || !(nl = find_newline(p, end)))
+	if (!c->use_cache || !p)
 		return;
-	p = nl + 1;	/* past the header */
-	nl = find_newline(p, end);
-	if (!nl)
+	/*
+	 * Past this sample's frame lines and blank line. Only lines that
+	 * start with a blank are crossed, so each line is crossed for one
+	 * header at most: the look-ahead stays linear on any input.
+	 */
+	do {
+		if (++lines > HINT_MAX_LINES || !(nl = find_newline(p, end)))
+			return;
+		a = nl - p;
+		if (a && !cl_is_space(p[0]))
+			return;
+		p = nl + 1;
+	} while (a);
+	/* past the next header */
+	if (!(nl = find_newline(p, end)))
+		return;
+	p = nl + 1;
+	if (!(nl = find_newline(p, end)))
 		return;
 	frame_columns(p, nl - p, &a, &b, &k);
 	if (b == a)
@@ -529,13 +548,13 @@ int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 		return 0;
 	if (!n) {
 		err = end_sample(c);
-		hint_next_sample(c);
+		if (c->hint_key)
+			frame_cache_prefetch(&c->frames, c->hint_hash, 2);
 		return err;
 	}
 	if (collapse_parse_header(l, n, &h)) {
 		err = header(c, l, n, &h);
-		if (c->hint_key)
-			frame_cache_prefetch(&c->frames, c->hint_hash, 2);
+		hint_next_sample(c);
 		return err;
 	}
 	return frame_line(c, l, n);

@@ -63,27 +63,21 @@ uint64_t collapse_hash(const void *p, size_t len)
 	return mum(h ^ k3, len ^ k1);
 }
 
-int id_vec_add(struct id_vec *iv, const uint32_t *ids, size_t n)
+int id_vec_grow(struct id_vec *iv, size_t n)
 {
-	if (!n)
-		return 0;
-	if (n > iv->alloc - iv->nr) {
-		size_t alloc = iv->alloc ? iv->alloc : 64;
-		uint32_t *v;
+	size_t alloc = iv->alloc ? iv->alloc : 64;
+	uint32_t *v;
 
-		while (alloc - iv->nr < n) {
-			if (alloc > (size_t)-1 / 2 / sizeof(*v))
-				return -ENOMEM;
-			alloc *= 2;
-		}
-		v = realloc(iv->v, alloc * sizeof(*v));
-		if (!v)
+	while (alloc - iv->nr < n) {
+		if (alloc > (size_t)-1 / 2 / sizeof(*v))
 			return -ENOMEM;
-		iv->v = v;
-		iv->alloc = alloc;
+		alloc *= 2;
 	}
-	memcpy(iv->v + iv->nr, ids, n * sizeof(*ids));
-	iv->nr += n;
+	v = realloc(iv->v, alloc * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	iv->v = v;
+	iv->alloc = alloc;
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #ifndef EMBER_LIB_COLLAPSE_TABLE_H
 #define EMBER_LIB_COLLAPSE_TABLE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,8 +44,25 @@ struct id_vec {
 	size_t nr, alloc;
 };
 
-/* Appends n ids. 0 or -ENOMEM. */
-int id_vec_add(struct id_vec *iv, const uint32_t *ids, size_t n);
+/* Room for n more ids. 0 or -ENOMEM. */
+int id_vec_grow(struct id_vec *iv, size_t n);
+
+/*
+ * Appends n ids. 0 or -ENOMEM. Inline: it runs for every frame line,
+ * mostly with one id, where a call (and one to memcpy) cost more than
+ * the copy.
+ */
+static inline int id_vec_add(struct id_vec *iv, const uint32_t *ids, size_t n)
+{
+	if (n > iv->alloc - iv->nr && id_vec_grow(iv, n))
+		return -ENOMEM;
+	if (n == 1)
+		iv->v[iv->nr] = ids[0];
+	else if (n)
+		memcpy(iv->v + iv->nr, ids, n * sizeof(*ids));
+	iv->nr += n;
+	return 0;
+}
 void id_vec_free(struct id_vec *iv);
 
 struct name_entry {
