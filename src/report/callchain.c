@@ -3,7 +3,9 @@
  * The callchain node store: nodes come from big blocks (no per-node
  * malloc, freed at once), and a child is found through one hash table
  * keyed by (parent, dso, symbol or ip), so appending a chain of n frames
- * costs n lookups whatever the fan-out.
+ * costs n lookups whatever the fan-out. Each node's children also form
+ * perf's tree, which gives their order and, where perf's comparison is
+ * not transitive, what perf's lookup finds.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +26,6 @@ struct rep_chains {
 	struct node_block *blocks;
 	struct rep_cnode **table;	/* open addressing, power of two */
 	size_t mask, used;
-	uint32_t seq;
 };
 
 /* The identity a frame is merged by: perf's match_chain(). */
@@ -120,40 +121,121 @@ static int table_grow(struct rep_chains *c)
 	return 0;
 }
 
-static struct rep_cnode *findnew_child(struct rep_chains *c, struct rep_cnode *parent,
-				       const struct rep_frame *f)
+/* The kinds of children a node has: perf compares the two kinds differently. */
+enum { REP_KIDS_SYM = 1, REP_KIDS_NOSYM = 2 };
+
+/* A frame as perf's match_chain() sees it. */
+struct frame_key {
+	const void *dso, *sym;
+	uint64_t key, ip;
+};
+
+/*
+ * perf's match_chain() of the node b already in the tree against the new
+ * frame f: by dso, then by symbol start when both have a symbol, else by
+ * raw address. Negative: b is less, and perf looks left of it.
+ */
+static int match_chain(const struct rep_cnode *b, const struct frame_key *f)
 {
-	const void *sym;
-	uint64_t key;
-	size_t i;
+	uint64_t kb = b->ip, kf = f->ip;
+
+	if (b->dso != f->dso)
+		return (uintptr_t)b->dso < (uintptr_t)f->dso ? -1 : 1;
+	if (b->sym && f->sym) {
+		kb = b->key;
+		kf = f->key;
+	}
+	if (kb != kf)
+		return kb < kf ? -1 : 1;
+	return 0;
+}
+
+/*
+ * perf's lookup among parent's children: a walk down its tree. With
+ * children of both kinds in one dso the comparison is not transitive,
+ * and perf can miss a child that matches and add a second one; so does
+ * this. On a miss, *at and *left say where the new child goes.
+ */
+static struct rep_cnode *walk_kids(struct rep_cnode *parent, const struct frame_key *f,
+				   struct rep_rb_node **at, bool *left)
+{
+	struct rep_rb_node *cur = parent->kids;
+
+	*at = NULL;
+	*left = false;
+	while (cur) {
+		struct rep_cnode *b = (struct rep_cnode *)cur;
+		int m = match_chain(b, f);
+
+		if (!m)
+			return b;
+		*at = cur;
+		*left = m < 0;
+		cur = *left ? cur->left : cur->right;
+	}
+	return NULL;
+}
+
+static struct rep_cnode *hash_lookup(const struct rep_chains *c, const struct rep_cnode *parent,
+				     const struct frame_key *f)
+{
+	size_t i = node_hash(parent, f->dso, f->sym, f->key) & c->mask;
 	struct rep_cnode *n;
 
-	frame_ident(c, f, &sym, &key);
-	i = node_hash(parent, f->dso, sym, key) & c->mask;
 	while ((n = c->table[i])) {
-		if (n->parent == parent && n->dso == f->dso && n->sym == sym && n->key == key)
+		if (n->parent == parent && n->dso == f->dso && n->sym == f->sym && n->key == f->key)
 			return n;
 		i = (i + 1) & c->mask;
 	}
+	return NULL;
+}
+
+static int hash_insert(struct rep_chains *c, struct rep_cnode *n)
+{
+	size_t i = node_hash(n->parent, n->dso, n->sym, n->key) & c->mask;
+
+	while (c->table[i])
+		i = (i + 1) & c->mask;
+	c->table[i] = n;
+	if (++c->used * 2 > c->mask)
+		return table_grow(c);
+	return 0;
+}
+
+static struct rep_cnode *findnew_child(struct rep_chains *c, struct rep_cnode *parent,
+				       const struct rep_frame *fr)
+{
+	struct frame_key f = { .dso = fr->dso, .ip = fr->ip };
+	bool mixed = parent->kid_kinds == (REP_KIDS_SYM | REP_KIDS_NOSYM);
+	struct rep_rb_node *at;
+	struct rep_cnode *n;
+	bool left;
+
+	frame_ident(c, fr, &f.sym, &f.key);
+	/*
+	 * The hash finds what perf's walk finds while the comparison is
+	 * transitive: children of one kind only. Otherwise walk as perf.
+	 */
+	if (!mixed && (n = hash_lookup(c, parent, &f)))
+		return n;
+	n = walk_kids(parent, &f, &at, &left);
+	if (n)
+		return n;
 	n = node_alloc(c);
 	if (!n)
 		return NULL;
 	n->parent = parent;
-	n->dso = f->dso;
-	n->sym = sym;
-	n->key = key;
-	n->name = sym ? f->sym_name : NULL;
+	n->dso = f.dso;
+	n->sym = f.sym;
+	n->key = f.key;
+	n->name = f.sym ? fr->sym_name : NULL;
 	if (!n->name && c->key == REP_CCKEY_ADDRESS)
-		n->name = f->sym_name;
-	n->ip = f->ip;
-	n->seq = c->seq++;
-	n->next = parent->children;
-	parent->children = n;
+		n->name = fr->sym_name;
+	n->ip = fr->ip;
+	rep_rb_insert(&parent->kids, &n->rb, at, left);
 	parent->nr_children++;
-	c->table[i] = n;
-	if (++c->used * 2 > c->mask && table_grow(c))
-		return NULL;
-	return n;
+	parent->kid_kinds |= f.sym ? REP_KIDS_SYM : REP_KIDS_NOSYM;
+	return hash_insert(c, n) ? NULL : n;
 }
 
 int rep_chains__append(struct rep_chains *c, struct rep_cnode *root,

@@ -12,12 +12,13 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "report/rbtree.h"
 #include "report/report.h"
 
 struct rep_cnode {
+	struct rep_rb_node rb;		/* first: among its siblings, in perf's tree */
+	struct rep_rb_node *kids;	/* the children's tree (perf's rb_root_in) */
 	struct rep_cnode *parent;
-	struct rep_cnode *children;	/* unordered list */
-	struct rep_cnode *next;		/* sibling */
 	const void *dso;
 	const void *sym;
 	const char *name;		/* symbol name, NULL: print the ip */
@@ -26,8 +27,27 @@ struct rep_cnode {
 	uint64_t hit, children_hit;
 	uint64_t count, children_count;
 	uint32_t nr_children;
-	uint32_t seq;			/* creation order (perf's insertion order) */
+	uint8_t kid_kinds;		/* REP_KIDS_*: which kinds of children it has */
 };
+
+/*
+ * A node's children in the order of perf's tree: rep_cnode__first_kid(),
+ * then rep_cnode__next() until NULL.
+ */
+static inline const struct rep_cnode *rep_cnode__of(const struct rep_rb_node *rb)
+{
+	return (const struct rep_cnode *)rb;
+}
+
+static inline const struct rep_cnode *rep_cnode__first_kid(const struct rep_cnode *n)
+{
+	return rep_cnode__of(rep_rb_first(n->kids));
+}
+
+static inline const struct rep_cnode *rep_cnode__next(const struct rep_cnode *n)
+{
+	return rep_cnode__of(rep_rb_next(&n->rb));
+}
 
 struct rep_chains;
 

@@ -16,66 +16,25 @@
 static const struct rep_cnode *run_last(const struct rep_cnode *n)
 {
 	while (n->hit == 0 && n->nr_children == 1)
-		n = n->children;
+		n = rep_cnode__first_kid(n);
 	return n;
 }
 
-/*
- * perf's match_chain() order between a new child a and one already in
- * the tree b: by dso, then by symbol start when both have a symbol, else
- * by the raw address (mixed pairs make it non-transitive, hence the tree).
- */
-static bool lookup_left(const void *pa, const void *pb, const void *ctx)
-{
-	const struct rep_cnode *a = pa, *b = pb;
-	uint64_t ka, kb;
-
-	if (a->dso != b->dso)
-		return (uintptr_t)b->dso < (uintptr_t)a->dso;
-	if (a->sym && b->sym) {
-		ka = a->key;
-		kb = b->key;
-	} else {
-		ka = a->ip;
-		kb = b->ip;
-	}
-	return kb < ka;
-}
-
-static int cmp_seq(const void *pa, const void *pb)
-{
-	const struct rep_cnode *a = *(const struct rep_cnode *const *)pa;
-	const struct rep_cnode *b = *(const struct rep_cnode *const *)pb;
-
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-/* The children of parent in the order perf's rb_root_in holds them; *out is malloc'ed. */
+/* The children of parent in the order of perf's tree; *out is malloc'ed (NULL: none or ENOMEM). */
 static size_t lookup_order(const struct rep_cnode *parent, const struct rep_cnode ***out)
 {
-	const struct rep_cnode **v, **w, *c;
+	const struct rep_cnode **v, *c;
 	size_t n = 0;
 
 	*out = NULL;
 	if (!parent->nr_children)
 		return 0;
 	v = malloc(parent->nr_children * sizeof(*v));
-	w = malloc(parent->nr_children * sizeof(*w));
-	if (!v || !w) {
-		free(v);
-		free(w);
+	if (!v)
 		return 0;
-	}
-	for (c = parent->children; c; c = c->next)
+	for (c = rep_cnode__first_kid(parent); c; c = rep_cnode__next(c))
 		v[n++] = c;
-	qsort(v, n, sizeof(*v), cmp_seq);
-	if (rep_rb_order((void *const *)v, n, (void **)w, lookup_left, NULL)) {
-		free(w);
-		*out = v;
-		return n;
-	}
-	free(v);
-	*out = w;
+	*out = v;
 	return n;
 }
 
@@ -237,7 +196,7 @@ static size_t graph_level(FILE *fp, const struct rep_chain_print *pp,
 		if (k + 1 == nr && (p->mode != REP_CHAIN_GRAPH_REL || !remaining))
 			new_mask &= ~bit(depth - 1);
 		ret += graph_line(fp, depth, depth_mask, margin);
-		for (n = first;; n = n->children) {
+		for (n = first;; n = rep_cnode__first_kid(n)) {
 			ret += graph_entry(fp, pp, n, depth, new_mask, idx++, cumul, count, total,
 					   margin);
 			if (n == last)
@@ -290,7 +249,7 @@ static size_t fprintf_graph(FILE *fp, const struct rep_cnode *root,
 		const struct rep_cnode *first = single, *last = run_last(first), *n;
 		int i = 0;
 
-		for (n = first;; n = n->children) {
+		for (n = first;; n = rep_cnode__first_kid(n)) {
 			if (!(i++ == 0 && pp->skip_first)) {
 				if (!printed) {
 					ret += left_margin(fp, margin);

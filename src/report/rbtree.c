@@ -1,118 +1,123 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A red-black tree over indices, only to reproduce the in-order walk of perf's trees. */
+/* A red-black tree with the kernel's insertion rebalancing, to rebuild perf's tree shapes. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include "report/rbtree.h"
 
-struct rb {
-	uint32_t left, right, parent;	/* indices + 1; 0: none */
-	bool red;
-};
-
-static void rotate(struct rb *t, uint32_t *root, uint32_t x, bool left)
+/* Turns x's right (left) child y into x's parent. */
+static void rotate(struct rep_rb_node **root, struct rep_rb_node *x, bool left)
 {
-	uint32_t y = left ? t[x - 1].right : t[x - 1].left;
-	uint32_t yc = left ? t[y - 1].left : t[y - 1].right;
-	uint32_t p = t[x - 1].parent;
+	struct rep_rb_node *y = left ? x->right : x->left;
+	struct rep_rb_node *yc = left ? y->left : y->right;
+	struct rep_rb_node *p = x->parent;
 
 	if (left)
-		t[x - 1].right = yc;
+		x->right = yc;
 	else
-		t[x - 1].left = yc;
+		x->left = yc;
 	if (yc)
-		t[yc - 1].parent = x;
-	t[y - 1].parent = p;
+		yc->parent = x;
+	y->parent = p;
 	if (!p)
 		*root = y;
-	else if (t[p - 1].left == x)
-		t[p - 1].left = y;
+	else if (p->left == x)
+		p->left = y;
 	else
-		t[p - 1].right = y;
+		p->right = y;
 	if (left)
-		t[y - 1].left = x;
+		y->left = x;
 	else
-		t[y - 1].right = x;
-	t[x - 1].parent = y;
+		y->right = x;
+	x->parent = y;
 }
 
 /* The classic bottom-up fix-up, as the kernel's rb_insert_color(). */
-static void fixup(struct rb *t, uint32_t *root, uint32_t z)
+static void fixup(struct rep_rb_node **root, struct rep_rb_node *z)
 {
-	while (t[z - 1].parent && t[t[z - 1].parent - 1].red) {
-		uint32_t p = t[z - 1].parent, g = t[p - 1].parent;
-		bool pleft = t[g - 1].left == p;
-		uint32_t u = pleft ? t[g - 1].right : t[g - 1].left;
+	while (z->parent && z->parent->red) {
+		struct rep_rb_node *p = z->parent, *g = p->parent;
+		bool pleft = g->left == p;
+		struct rep_rb_node *u = pleft ? g->right : g->left;
 
-		if (u && t[u - 1].red) {
-			t[p - 1].red = false;
-			t[u - 1].red = false;
-			t[g - 1].red = true;
+		if (u && u->red) {
+			p->red = false;
+			u->red = false;
+			g->red = true;
 			z = g;
 			continue;
 		}
-		if (z == (pleft ? t[p - 1].right : t[p - 1].left)) {
+		if (z == (pleft ? p->right : p->left)) {
 			z = p;
-			rotate(t, root, z, pleft);
-			p = t[z - 1].parent;
-			g = t[p - 1].parent;
+			rotate(root, z, pleft);
+			p = z->parent;
+			g = p->parent;
 		}
-		t[p - 1].red = false;
-		t[g - 1].red = true;
-		rotate(t, root, g, !pleft);
+		p->red = false;
+		g->red = true;
+		rotate(root, g, !pleft);
 	}
-	t[*root - 1].red = false;
+	(*root)->red = false;
+}
+
+void rep_rb_insert(struct rep_rb_node **root, struct rep_rb_node *n, struct rep_rb_node *parent,
+		   bool left)
+{
+	*n = (struct rep_rb_node){ .parent = parent, .red = true };
+	if (!parent)
+		*root = n;
+	else if (left)
+		parent->left = n;
+	else
+		parent->right = n;
+	fixup(root, n);
+}
+
+struct rep_rb_node *rep_rb_first(struct rep_rb_node *root)
+{
+	if (root)
+		while (root->left)
+			root = root->left;
+	return root;
+}
+
+struct rep_rb_node *rep_rb_next(const struct rep_rb_node *n)
+{
+	const struct rep_rb_node *c;
+
+	if (n->right)
+		return rep_rb_first(n->right);
+	do {
+		c = n;
+		n = n->parent;
+	} while (n && n->right == c);
+	return (struct rep_rb_node *)n;
 }
 
 int rep_rb_order(void *const *in, size_t n, void **out, rep_rb_left_fn goes_left,
 		 const void *ctx)
 {
-	struct rb *t;
-	uint32_t root = 0, i, x;
-	size_t k = 0;
+	struct rep_rb_node *t, *root = NULL, *x;
+	size_t i, k = 0;
 
 	if (!n)
 		return 0;
 	t = calloc(n, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	for (i = 1; i <= n; i++) {
-		uint32_t p = 0, cur = root;
+	for (i = 0; i < n; i++) {
+		struct rep_rb_node *p = NULL, *cur = root;
 		bool left = false;
 
 		while (cur) {
 			p = cur;
-			left = goes_left(in[i - 1], in[cur - 1], ctx);
-			cur = left ? t[cur - 1].left : t[cur - 1].right;
+			left = goes_left(in[i], in[cur - t], ctx);
+			cur = left ? cur->left : cur->right;
 		}
-		t[i - 1] = (struct rb){ .parent = p, .red = true };
-		if (!p)
-			root = i;
-		else if (left)
-			t[p - 1].left = i;
-		else
-			t[p - 1].right = i;
-		fixup(t, &root, i);
+		rep_rb_insert(&root, &t[i], p, left);
 	}
-	x = root;
-	while (t[x - 1].left)
-		x = t[x - 1].left;
-	while (x) {
-		out[k++] = in[x - 1];
-		if (t[x - 1].right) {
-			x = t[x - 1].right;
-			while (t[x - 1].left)
-				x = t[x - 1].left;
-		} else {
-			uint32_t c = x;
-
-			x = t[x - 1].parent;
-			while (x && t[x - 1].right == c) {
-				c = x;
-				x = t[x - 1].parent;
-			}
-		}
-	}
+	for (x = rep_rb_first(root); x; x = rep_rb_next(x))
+		out[k++] = in[x - t];
 	free(t);
 	return 0;
 }

@@ -1,16 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The order perf's red-black trees give. perf fills its trees one item
- * at a time and walks them in order; where its comparisons are not
- * transitive (addresses compared as signed differences, symbols against
- * raw addresses), the tree's shape decides, so it is rebuilt here with
- * the kernel's insertion rebalancing.
+ * The shapes of perf's red-black trees. perf fills its trees one item at
+ * a time and both finds and walks through them; where its comparisons
+ * are not transitive (addresses compared as signed differences, symbols
+ * against raw addresses), the tree's shape decides what a lookup finds
+ * and the order of a walk, so the shape is rebuilt here with the
+ * kernel's insertion rebalancing.
  */
 #ifndef EMBER_REPORT_RBTREE_H
 #define EMBER_REPORT_RBTREE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+struct rep_rb_node {
+	struct rep_rb_node *left, *right, *parent;
+	bool red;
+};
+
+/*
+ * Links n as the left or right child of parent (NULL: n becomes the
+ * root) and rebalances: the kernel's rb_link_node() + rb_insert_color().
+ */
+void rep_rb_insert(struct rep_rb_node **root, struct rep_rb_node *n, struct rep_rb_node *parent,
+		   bool left);
+/* In-order walk: the leftmost node, then each one's successor; NULL at the end. */
+struct rep_rb_node *rep_rb_first(struct rep_rb_node *root);
+struct rep_rb_node *rep_rb_next(const struct rep_rb_node *n);
 
 /* goes_left(a, b): the new item a is placed left of the item b already in the tree. */
 typedef bool (*rep_rb_left_fn)(const void *a, const void *b, const void *ctx);
