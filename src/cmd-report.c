@@ -406,7 +406,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('n', "show-nr-samples", &o->show_nr_samples, "show a column with the number of samples"),
 		OPT_BOOLEAN(0, "show-total-period", &o->show_total_period, "show a column with the sum of periods"),
 		OPT_CALLBACK_NOARG(0, "children", &o->children, "accumulate callchains of children and show total overhead as well", opt_children),
-		OPT_STRING('s', "sort", &o->sort_order, "key[,key2...]", "sort by key(s): pid comm dso symbol parent cpu symbol_size overhead overhead_sys overhead_us overhead_children sample period"),
+		OPT_STRING('s', "sort", &o->sort_order, "key[,key2...]", "sort by key(s): pid comm dso symbol parent cpu socket srcline srcfile trace addr time symbol_size dso_size overhead overhead_sys overhead_us overhead_children sample period"),
 		OPT_STRING('F', "fields", &o->field_order, "key[,keys...]", "output field(s): overhead period sample plus the sort keys"),
 		OPT_STRING('t', "field-separator", &o->field_sep, "separator", "separator for columns, no spaces will be added between columns"),
 		OPT_STRING('p', "parent", &o->parent_pattern, "regex", "regex filter to identify parent, see: '--sort parent'"),
