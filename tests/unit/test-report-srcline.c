@@ -8,10 +8,12 @@
  */
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ember/symbol.h>
+#include "report/comms.h"
 #include "report/srcline.h"
 #include "symbol/srcline.h"
 #include "test.h"
@@ -111,4 +113,64 @@ TEST(srcline_report_strings)
 out:
 	ember_dso__delete(dso);
 	rep_srclines__delete(c);
+}
+
+/* The keys beyond the common ones: perf's names and prefixes, the ones it drops or refuses. */
+TEST(report_layout_perf_keys)
+{
+	struct rep_layout_opts o = { .sort_order = "src,tr,tim,addr" };
+	struct rep_layout l;
+	char bad[64] = "";
+
+	CHECK_EQ(rep_layout__setup(&l, &o, bad, sizeof(bad)), 0);
+	/* perf's table order decides a prefix: srcline before srcfile, transaction before trace */
+	CHECK_EQ(l.sort[1], REP_DIM_SRCLINE);
+	CHECK_EQ(l.sort[2], REP_DIM_TRANSACTION);
+	CHECK_EQ(l.sort[3], REP_DIM_TIME);
+	CHECK_EQ(l.sort[4], REP_DIM_ADDR);
+	CHECK_EQ(rep_dim__find("trace"), REP_DIM_TRACE);
+	CHECK_EQ(rep_dim__find("srcfile"), REP_DIM_SRCFILE);
+	CHECK_EQ(rep_dim__find("cgroup_id"), REP_DIM_CGROUP_ID);
+	/* p_stage_cyc exists on powerpc only: perf drops it elsewhere */
+	o.sort_order = "p_stage_cyc,comm";
+	CHECK_EQ(rep_layout__setup(&l, &o, bad, sizeof(bad)), 0);
+	CHECK_EQ(l.nr_sort, 2);
+	CHECK_EQ(l.sort[1], REP_DIM_COMM);
+	/* branch-stack and memory keys: known, refused with a reason */
+	o.sort_order = "dso_from";
+	CHECK_EQ(rep_layout__setup(&l, &o, bad, sizeof(bad)), -EINVAL);
+	CHECK_STR(bad, "dso_from");
+	CHECK(rep_dim__unsupported("dso_from") != NULL);
+	CHECK(rep_dim__unsupported("dcache") != NULL);
+	CHECK(rep_dim__unsupported("nosuchkey") == NULL);
+	CHECK(rep_dim__unsupported("") == NULL);
+}
+
+/* perf renames a thread's ":TID" placeholder with the comm its first COMM gives. */
+TEST(report_comm_override)
+{
+	struct rep_comms *c = rep_comms__new();
+	static const char ph[] = ":42", first[] = "worker", later[] = "worker2", other[] = "x";
+	static int many[200];
+	int t1, t2;
+
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	/* nothing known: as recorded */
+	CHECK(rep_comms__get(c, &t1, ph) == ph);
+	CHECK_EQ(rep_comms__placeholder(c, &t1, ph), 0);
+	CHECK(rep_comms__get(c, &t1, ph) == ph);
+	rep_comms__set(c, &t1, first);
+	rep_comms__set(c, &t1, later);
+	/* the first COMM names the placeholder's samples; later samples keep theirs */
+	CHECK(rep_comms__get(c, &t1, ph) == first);
+	CHECK(rep_comms__get(c, &t1, later) == later);
+	/* a thread never seen under its placeholder is not renamed */
+	rep_comms__set(c, &t2, other);
+	CHECK(rep_comms__get(c, &t2, ph) == ph);
+	for (int i = 0; i < 200; i++)
+		CHECK_EQ(rep_comms__placeholder(c, &many[i], ph), 0);
+	CHECK(rep_comms__get(c, &t1, ph) == first);
+	rep_comms__delete(c);
 }
