@@ -8,7 +8,8 @@
 #   record-lost        % of samples lost under `record -g -F max -m 1` (a one-page ring
 #                      buffer at the kernel's top rate: how fast the reader drains it),
 #                      median of 9, interleaved, with the spread and the recorder's cpu
-#                      (other load on the machine moves it a lot)
+#                      (other load on the machine moves it a lot); then pinned (reader
+#                      on cpu 0, command on cpu 1), median of 7
 #   record-cpu         cpu time of the recorder's main thread (perf stat --no-inherit)
 #                      while recording the work with -F 999 -g, median of 3
 #   record-bytes       file bytes per sample for `record -F 999 -g` of the same work
@@ -87,6 +88,26 @@ echo "record: lost $le% of the samples under ember record (spread $(spread "${e[
 echo "record: the recorder's cpu in those runs: ember $(median "${ec[@]}") ms" \
 	"(spread $(spread "${ec[@]}")), perf $(median "${pc[@]}") ms (spread $(spread "${pc[@]}"))"
 printf 'result\trecord-lost (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
+# The same with the reader on cpu 0 and the command on cpu 1: where the scheduler puts
+# the reader (next to the command, which then stops while it reads, or not) moves the
+# unpinned figure more than the reader's own speed does.
+pinned_run() { # TOOL DATA
+	taskset -c 0 "$1" record -q -g -F max -m 1 -o "$2" -- taskset -c 1 sh -c "$ONE" \
+		>/dev/null 2>&1
+	lost_pct "$2"
+}
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+	e=() p=()
+	for i in 1 2 3 4 5 6 7; do
+		e+=("$(pinned_run "$EMBER" "$TMP/e.data")")
+		p+=("$(pinned_run "$PERF" "$TMP/p.data")")
+	done
+	le=$(median "${e[@]}")
+	lp=$(median "${p[@]}")
+	echo "record: pinned (reader cpu 0, command cpu 1), lost $le% under ember (spread" \
+		"$(spread "${e[@]}")), $lp% under perf (spread $(spread "${p[@]}")), median of 7"
+	printf 'result\trecord-lost pinned (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
+fi
 
 # (3) the recorder's own cpu time (its main thread: where both tools read the buffers)
 tool_ms() { # TOOL...: task-clock of the tool's main thread, ms
