@@ -145,8 +145,9 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	/* a stack seen before, in the same maps: it folds where it did then */
 	if (rep->stacks && rep->have_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		raw = rep_stacks__raw(rep->stacks);
-	/* raw stacks know no time */
-	if (raw && (!rep_raw__useful(raw) || (rep->layout.key_mask & (1U << REP_DIM_TIME))))
+	/* raw stacks know no time and no tracepoint text */
+	if (raw && (!rep_raw__useful(raw) ||
+		    (rep->layout.key_mask & ((1U << REP_DIM_TIME) | (1U << REP_DIM_TRACE)))))
 		raw = NULL;
 	if (raw && (nkey = raw_key(key, ss, a->idx, cpu, filtered))) {
 		int64_t v = rep_raw__find(raw, key, nkey);
@@ -309,14 +310,14 @@ int report__process(struct report *rep)
 		rep->hopts.srcline = rep_srclines__get;
 		rep->hopts.srcline_ctx = rep->srclines;
 	}
-	/* each tracepoint sample's text is its key: nothing to fold */
+	/* each tracepoint sample's text is part of its key, its stack's too */
 	if ((rep->layout.key_mask & (1U << REP_DIM_TRACE)) && !rep->traces) {
 		rep->traces = rep_traces__new();
 		if (!rep->traces)
 			return -ENOMEM;
 	}
 	/* folding by stack keys frames by symbol: not with address-keyed chains */
-	if (!rep->o.dump && rep->hopts.chain.key == REP_CCKEY_FUNCTION && !rep->traces) {
+	if (!rep->o.dump && rep->hopts.chain.key == REP_CCKEY_FUNCTION) {
 		rep->stacks = rep_stacks__new(by_addr);
 		if (!rep->stacks)
 			return -ENOMEM;

@@ -20,6 +20,7 @@ struct stack {
 	uint64_t hash;
 	uint64_t period, count;
 	uint64_t time;		/* the time key's step, 0 unless sorted by time */
+	const char *trace;	/* the trace key's text (one pointer per text), or NULL */
 	const char *comm;
 	const void *thread;
 	int32_t pid, tid, cpu;
@@ -209,7 +210,7 @@ static bool stack_eq(const struct rep_stacks *s, const struct stack *st, const s
 	return st->hash == k->hash && st->nr == k->nr && st->hist == k->hist &&
 	       st->comm == k->comm && st->thread == k->thread && st->cpu == k->cpu &&
 	       st->pid == k->pid && st->tid == k->tid && st->filtered == k->filtered &&
-	       st->time == k->time &&
+	       st->time == k->time && st->trace == k->trace &&
 	       !memcmp(&s->pool[st->first], frames, (k->nr + 1) * sizeof(*frames));
 }
 
@@ -232,6 +233,7 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 		.nr = sm->nr_chain,
 		.filtered = sm->filtered,
 		.time = sm->time,
+		.trace = sm->trace,
 	};
 	uint32_t n = sm->nr_chain + 1, i, x;
 	uint64_t h;
@@ -246,7 +248,7 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 		s->scratch_alloc = 2 * n;
 	}
 	h = hash_mix64((uintptr_t)k.comm ^ hash_mix64((uintptr_t)k.thread) ^ ((uint64_t)hist << 40) ^
-		((uint64_t)(uint32_t)k.cpu << 8) ^ k.filtered ^ hash_mix64(k.time));
+		((uint64_t)(uint32_t)k.cpu << 8) ^ k.filtered ^ hash_mix64(k.time ^ (uintptr_t)k.trace));
 	for (i = 0; i < n; i++) {
 		int64_t fi = frame_index(s, i ? &sm->chain[i - 1] : sm->self);
 
@@ -347,6 +349,7 @@ int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
 			.thread = st->thread,
 			.filtered = st->filtered,
 			.time = st->time,
+			.trace = st->trace,
 		};
 		err = fn(st->hist, &sm, ctx);
 	}
