@@ -30,6 +30,9 @@ struct seg {
 	size_t off, len;
 };
 
+/* How far hint_next_sample() looks for the end of a sample: hostile input may have none. */
+#define HINT_MAX_LINES 256
+
 /* A sample's stack (ids, root first) waiting to be added to the table. */
 struct pending_stack {
 	struct id_vec key;
@@ -86,6 +89,13 @@ struct ember_collapse {
 	const char *hint_key;
 	size_t hint_len;
 	uint64_t hint_hash;
+	/*
+	 * The ends of the lines from ends_from on, as hint_next_sample()
+	 * found them: __feed() takes them instead of searching again.
+	 */
+	const char *ends_from;
+	const char *ends[HINT_MAX_LINES + 2];
+	unsigned nends, next_end;
 	uint32_t prev_frame;	/* the cache record of the last frame line, 0 if none */
 	uint32_t prev2_frame;	/* and of the one before it */
 	struct name_table names;
@@ -486,9 +496,6 @@ slow:
 	return frame(c, &f);
 }
 
-/* How far hint_next_sample() looks for the end of a sample: hostile input may have none. */
-#define HINT_MAX_LINES 256
-
 /*
  * The first frame line of a sample is seldom the one predicted (leaves
  * vary), so it is looked up in the frame cache: two cache misses, its
@@ -504,6 +511,8 @@ static void hint_next_sample(struct ember_collapse *c)
 	size_t a, b, k, lines = 0;
 
 	c->hint_key = NULL;
+	c->nends = c->next_end = 0;
+	c->ends_from = p;
 	if (!c->use_cache || !p)
 		return;
 	/*
@@ -514,6 +523,7 @@ static void hint_next_sample(struct ember_collapse *c)
 	do {
 		if (++lines > HINT_MAX_LINES || !(nl = find_newline(p, end)))
 			return;
+		c->ends[c->nends++] = nl;
 		a = nl - p;
 		if (a && !cl_is_space(p[0]))
 			return;
@@ -522,9 +532,11 @@ static void hint_next_sample(struct ember_collapse *c)
 	/* past the next header */
 	if (!(nl = find_newline(p, end)))
 		return;
+	c->ends[c->nends++] = nl;
 	p = nl + 1;
 	if (!(nl = find_newline(p, end)))
 		return;
+	c->ends[c->nends++] = nl;
 	frame_columns(p, nl - p, &a, &b, &k);
 	if (b == a)
 		return;
@@ -560,6 +572,19 @@ int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 	return frame_line(c, l, n);
 }
 
+/* The end of the line at p in the __feed() buffer: as hint_next_sample() found it, or searched for. */
+static inline const char *line_end(struct ember_collapse *c, const char *p, const char *end)
+{
+	const char *nl;
+
+	if (c->next_end < c->nends && p == c->ends_from) {
+		nl = c->ends[c->next_end++];
+		c->ends_from = nl + 1;
+		return nl;
+	}
+	return find_newline(p, end);
+}
+
 int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 {
 	const char *p = buf, *end = p + len;
@@ -567,7 +592,7 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 
 	c->ahead_end = end;
 	while (p < end) {
-		const char *nl = find_newline(p, end);
+		const char *nl = line_end(c, p, end);
 
 		if (!nl) {
 			err = sbuf_add(&c->partial, p, end - p);
@@ -588,6 +613,7 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 	/* the buffer is the caller's again: no hint may point into it */
 	c->ahead = NULL;
 	c->hint_key = NULL;
+	c->nends = 0;
 	return err;
 }
 
