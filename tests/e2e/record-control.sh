@@ -19,9 +19,9 @@ fi
 cd "$TMP" || exit 1
 for p in phase_a phase_b phase_c; do cp "$WL/hotloop" "$p"; done
 mkfifo ctl ack done go
-# Hold both ends of ctl and ack: writes never wait for a reader, and what
-# the recorder writes to ack stays there for us to read.
-exec 8<>ctl 9<>ack
+# Hold both ends of every fifo: no open waits for the other side (a recorder
+# that died cannot hang the test), and what is written stays there to be read.
+exec 6<>done 7<>go 8<>ctl 9<>ack
 
 quiet() { [ -z "$("$PERF" report --stdio -i "$1" 2>&1 >/dev/null)" ]; }
 # readable FILE: perf script reads it without a word (it may hold no samples)
@@ -32,7 +32,7 @@ comm_samples() {
 		awk -v c="$2" '$NF == c { n += $2 } END { print n + 0 }'
 }
 # acks N: wait for N acknowledgements, print them as od shows them
-acks() { head -c $((5 * $1)) <&9 | od -An -c | tr -s ' \n' ' '; }
+acks() { timeout 120 head -c $((5 * $1)) <&9 | od -An -c | tr -s ' \n' ' '; }
 
 # The command: phase_a, wait, phase_b, wait, phase_c; "done" tells us where it is.
 WORK="./phase_a 150; echo a >done; read x <go; ./phase_b 150; echo b >done; read x <go; ./phase_c 150"
@@ -43,14 +43,14 @@ windows() {
 	timeout 120 "$tool" record --control "$control" -D -1 -o "$data" -- sh -c "$WORK" \
 		>/dev/null 2>"$data.err" &
 	local pid=$!
-	read -r x <done
+	read -r -t 120 x <&6
 	echo enable >&8
 	a1=$(acks 1)
-	echo go >go
-	read -r x <done
+	echo go >&7
+	read -r -t 120 x <&6
 	echo disable >&8
 	a2=$(acks 1)
-	echo go >go
+	echo go >&7
 	wait "$pid"
 	echo "$a1|$a2"
 }
