@@ -89,11 +89,12 @@ static bool symtab__is_sorted(const struct ember_symbol *syms, size_t nr)
 void symtab__sort(struct symtab *t)
 {
 	size_t head = t->nr_sorted < t->nr ? t->nr_sorted : t->nr;
-	struct ember_symbol *tail = t->syms + head;
+	struct ember_symbol *tail;
 
 	symtab__drop_spans(t);
 	if (head == t->nr)
 		return;
+	tail = t->syms + head;	/* not before: an empty table has no array */
 	if (!symtab__is_sorted(tail, t->nr - head))
 		qsort(tail, t->nr - head, sizeof(*tail), symbol__cmp);
 	if (head && symbol__cmp(&t->syms[head - 1], tail) > 0 && symtab__merge_tail(t, head))
