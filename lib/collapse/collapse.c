@@ -13,6 +13,13 @@
  * and a frame line seen before (the same text after its address) takes
  * its ids from the frame cache: most lines of a profile repeat, and
  * parsing and tidying them again was most of the cost.
+ *
+ * What remains is mostly waiting for memory: the caches and tables are
+ * larger than the processor's caches. So what a line will need is asked
+ * for ahead of its turn where it can be known: the frame records the
+ * next two lines are predicted to be, the next sample's first frame line
+ * (found at this sample's header), and a sample's stack, whose lookup is
+ * done two samples late.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -548,9 +555,8 @@ static void hint_next_sample(struct ember_collapse *c)
 
 int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 {
-	int err;
-
 	struct collapse_header h;
+	int err;
 
 	c->lineno++;
 	c->st.lines++;
