@@ -300,7 +300,7 @@ int heatmap_latency(struct heatmap_cmd *cmd, const char *path, FILE *out)
 		fprintf(stderr, "ember heatmap: --start and --end go together\n");
 		return 2;
 	}
-	s = heatmap_session_open(path, cmd->force);
+	s = heatmap_session_open(path, cmd->force, false);
 	if (!s)
 		return 1;
 	if (setup(&l, s))

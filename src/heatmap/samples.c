@@ -139,7 +139,7 @@ int heatmap_samples(const struct heatmap_cmd *cmd, const char *path, FILE *out)
 		fprintf(stderr, "ember heatmap: --samples takes up to 1000 --rows\n");
 		return 2;
 	}
-	s = heatmap_session_open(path, cmd->force);
+	s = heatmap_session_open(path, cmd->force, true);
 	if (!s)
 		return 1;
 	if (cmd->event && !file_has_event(s, cmd->event)) {

@@ -5,9 +5,11 @@
 #include <string.h>
 #include "heatmap/session.h"
 
-struct ember_session *heatmap_session_open(const char *path, bool force)
+struct ember_session *heatmap_session_open(const char *path, bool force, bool need_ips)
 {
-	struct ember_session_opts opts = { .sz = sizeof(opts), .force = force };
+	/* latency maps pair tracepoints by their fields: no sample's ip is looked up */
+	struct ember_session_opts opts = { .sz = sizeof(opts), .force = force,
+					   .lazy_sample_ip = !need_ips };
 	struct ember_session *s = ember_session__open(path, &opts);
 
 	if (s)
