@@ -107,11 +107,12 @@ static int deliver_sample(struct ember_session *s, const struct perf_event_heade
 	struct ember_session_sample ss = { .hdr = hdr, .file_offset = file_offset };
 	struct ember_sample sample;
 
-	if (ember_data_reader__parse_sample(s->reader, hdr, &sample)) {
+	/* ember_data_reader__parse_sample(), with the attr it finds kept: one lookup. */
+	ss.attr = ember_data_reader__attr_of(s->reader, hdr);
+	if (!ss.attr || ember_sample__parse(&sample, hdr, &ss.attr->attr)) {
 		s->stats.nr_invalid_samples++;
 		return 0;
 	}
-	ss.attr = ember_data_reader__attr_of(s->reader, hdr);
 	ss.sample = &sample;
 	s->stats.nr_samples++;
 	ev = event_stats(s, ss.attr);
