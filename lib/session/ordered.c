@@ -3,7 +3,9 @@
  * The time-ordering queue. Records arrive nearly sorted (each CPU's ring
  * buffer is, rounds interleave them), so entries are appended and sorted
  * at flush time; what stays behind is compacted into the spare arena so
- * memory holds about one round of records, not the file.
+ * memory holds about one round of records, not the file. Records of a
+ * mapped file are not copied at all: copying them cost a pass over every
+ * record, and the arena's memory, for nothing.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -27,6 +29,25 @@ void ordered_queue__exit(struct ordered_queue *q)
 	memset(q, 0, sizeof(*q));
 }
 
+void ordered_queue__stable(struct ordered_queue *q, const void *mem, size_t len)
+{
+	q->stable = mem;
+	q->stable_len = len;
+}
+
+static inline const struct perf_event_header *entry_record(const struct ordered_queue *q,
+							   const struct ordered_entry *e)
+{
+	if (e->pos & ORDERED_STABLE)
+		return (const void *)(q->stable + (e->pos & ~ORDERED_STABLE));
+	return (const void *)(q->arena + e->pos);
+}
+
+static inline size_t arena_size(const struct perf_event_header *h)
+{
+	return (h->size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
 static int grow(void **buf, size_t *alloc, size_t need, size_t elem)
 {
 	size_t n = *alloc ? *alloc : 1024;
@@ -47,13 +68,22 @@ static int grow(void **buf, size_t *alloc, size_t need, size_t elem)
 int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header *hdr,
 			uint64_t time, uint64_t file_offset)
 {
-	size_t size = (hdr->size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	size_t size = arena_size(hdr), pos;
+	/* unsigned: a record below the stable memory is far above its end */
+	size_t in_stable = (uintptr_t)hdr - (uintptr_t)q->stable;
 	struct ordered_entry *e;
 
-	if (grow((void **)&q->entries, &q->alloc, q->nr + 1, sizeof(*q->entries)) ||
-	    grow((void **)&q->arena, &q->arena_alloc, q->arena_used + size, 1))
+	if (grow((void **)&q->entries, &q->alloc, q->nr + 1, sizeof(*q->entries)))
 		return -ENOMEM;
-	memcpy(q->arena + q->arena_used, hdr, hdr->size);
+	if (q->stable && in_stable < q->stable_len && hdr->size <= q->stable_len - in_stable) {
+		pos = in_stable | ORDERED_STABLE;
+	} else {
+		if (grow((void **)&q->arena, &q->arena_alloc, q->arena_used + size, 1))
+			return -ENOMEM;
+		memcpy(q->arena + q->arena_used, hdr, hdr->size);
+		pos = q->arena_used;
+		q->arena_used += size;
+	}
 
 	if (time < q->last_flush)
 		q->nr_unordered++;
@@ -67,8 +97,7 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header 
 	e->time = time;
 	e->seq = q->seq++;
 	e->file_offset = file_offset;
-	e->pos = q->arena_used;
-	q->arena_used += size;
+	e->pos = pos;
 	return 0;
 }
 
@@ -135,27 +164,26 @@ static int sort_entries(struct ordered_queue *q)
 	return 0;
 }
 
-/* Moves entries [from, nr) to the front, their records into the spare arena. */
+/* Moves entries [from, nr) to the front, their copied records into the spare arena. */
 static int compact(struct ordered_queue *q, size_t from)
 {
 	size_t need = 0, used = 0;
 	char *tmp;
 
-	for (size_t i = from; i < q->nr; i++) {
-		const struct perf_event_header *h = (void *)(q->arena + q->entries[i].pos);
-
-		need += (h->size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-	}
+	for (size_t i = from; i < q->nr; i++)
+		if (!(q->entries[i].pos & ORDERED_STABLE))
+			need += arena_size(entry_record(q, &q->entries[i]));
 	if (grow((void **)&q->spare, &q->spare_alloc, need ? need : 1, 1))
 		return -ENOMEM;
-	for (size_t i = from; i < q->nr; i++) {
+	for (size_t i = from; i < q->nr && used < need; i++) {
 		struct ordered_entry *e = &q->entries[i];
-		const struct perf_event_header *h = (void *)(q->arena + e->pos);
-		size_t size = (h->size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+		const struct perf_event_header *h = entry_record(q, e);
 
+		if (e->pos & ORDERED_STABLE)
+			continue;
 		memcpy(q->spare + used, h, h->size);
 		e->pos = used;
-		used += size;
+		used += arena_size(h);
 	}
 	memmove(q->entries, q->entries + from, (q->nr - from) * sizeof(*q->entries));
 	q->nr -= from;
@@ -186,7 +214,7 @@ int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_delive
 		const struct ordered_entry *e = &q->entries[i];
 
 		q->last_flush = e->time;
-		ret = fn((const void *)(q->arena + e->pos), e->file_offset, ctx);
+		ret = fn(entry_record(q, e), e->file_offset, ctx);
 		if (ret) {
 			i++;
 			break;

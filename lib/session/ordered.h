@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Records waiting to be delivered in time order, as perf's ordered_events:
- * each queued record is copied (the reader's buffer is reused), and a flush
- * hands out, sorted by time with ties in arrival order, every record up to
- * a limit. Perf's round rule is the caller's: at each FINISHED_ROUND flush
- * up to the highest time seen before the previous round.
+ * each queued record is copied (the reader's buffer is reused) unless it
+ * lies in memory that stays put (the mapped file: ordered_queue__stable()),
+ * and a flush hands out, sorted by time with ties in arrival order, every
+ * record up to a limit. Perf's round rule is the caller's: at each
+ * FINISHED_ROUND flush up to the highest time seen before the previous
+ * round.
  */
 #ifndef EMBER_LIB_ORDERED_H
 #define EMBER_LIB_ORDERED_H
@@ -17,8 +19,10 @@ struct ordered_entry {
 	uint64_t time;
 	uint64_t seq;		/* arrival order, for stable ties */
 	uint64_t file_offset;
-	size_t pos;		/* of the copy in the arena */
+	size_t pos;		/* of the copy in arena, or ORDERED_STABLE | offset in stable */
 };
+
+#define ORDERED_STABLE ((size_t)1 << (sizeof(size_t) * 8 - 1))
 
 struct ordered_queue {
 	struct ordered_entry *entries;
@@ -33,6 +37,8 @@ struct ordered_queue {
 	uint64_t last_flush;	/* time of the last record handed out */
 	uint64_t next_flush;	/* the round limit (perf's oe->next_flush) */
 	uint64_t nr_unordered;	/* queued below last_flush */
+	const char *stable;	/* records in [stable, stable + stable_len) are not copied */
+	size_t stable_len;
 };
 
 typedef int (*ordered_deliver_t)(const struct perf_event_header *hdr, uint64_t file_offset,
@@ -40,7 +46,13 @@ typedef int (*ordered_deliver_t)(const struct perf_event_header *hdr, uint64_t f
 
 void ordered_queue__init(struct ordered_queue *q);
 void ordered_queue__exit(struct ordered_queue *q);
-/* Copies the record in. 0 or -ENOMEM. */
+/*
+ * Records inside [mem, mem + len) stay where they are, unchanged, for as
+ * long as the queue lives (a read-only mapping of the whole file): they
+ * are queued by reference instead of copied.
+ */
+void ordered_queue__stable(struct ordered_queue *q, const void *mem, size_t len);
+/* Queues the record (a copy of it, unless it is in the stable memory). 0 or -ENOMEM. */
 int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header *hdr,
 			uint64_t time, uint64_t file_offset);
 /*

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <ember/trace.h>
+#include "data/reader.h"
 #include "session/machine.h"
 #include "session/session-priv.h"
 
@@ -124,6 +125,9 @@ struct ember_session *ember_session__open(const char *path, const struct ember_s
 		goto fail;
 	add_header_build_ids(s);
 	s->ordered = !o.no_ordering && attrs_allow_ordering(s->reader);
+	/* the mapped file outlives the queue: its records are queued in place */
+	if (s->reader->mem_mapped)
+		ordered_queue__stable(&s->queue, s->reader->mem, s->reader->mem_len);
 	s->fd = fd;
 	return s;
 

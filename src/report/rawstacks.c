@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Raw stacks: keys of 64-bit words in one pool, an open-addressing table over them. */
+/*
+ * Raw stacks: keys of 64-bit words in one pool, an open-addressing table
+ * over them. A system-wide profile looks up every sample here and stores
+ * tens of thousands of keys that hardly repeat: a lookup costs a cache
+ * miss on the table and one on the pool, so slots are kept small (16
+ * bytes, the key's length and the low half of its hash in them: another
+ * key's slot is passed without reading the pool, and the table grows
+ * without hashing the keys again) and the hash is cheap.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/hash.h"
 #include "report/rawstacks.h"
 
 struct raw_slot {
-	uint64_t hash;
-	size_t off;		/* of the key in pool; its length first */
+	uint32_t tag;		/* the hash's low half with the top bit set; 0: empty */
+	uint32_t len;		/* of the key, in words */
+	uint32_t off;		/* of the key in pool, in words */
 	uint32_t value;
-	uint32_t used;
 };
 
 struct rep_raw {
@@ -46,18 +53,64 @@ void rep_raw__delete(struct rep_raw *r)
 	free(r);
 }
 
+/* 64 x 64 -> 128 multiply, folded: every bit of x and y reaches the result. */
+static inline uint64_t mum(uint64_t x, uint64_t y)
+{
+	__uint128_t p = (__uint128_t)x * y;
+
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
+/*
+ * A hash of key[0, n): two chains of multiplies, each taking two words a
+ * step, so a step's latency covers four words (a raw stack is 10 to 100
+ * words, hashed for every sample). Chained, not summed: the same words in
+ * another order hash apart.
+ */
+static uint64_t raw_hash(const uint64_t *w, size_t n)
+{
+	const uint64_t k0 = 0xa0761d6478bd642fULL, k1 = 0xe7037ed1a0b428dbULL,
+		       k2 = 0x8ebc6af09c88c6e3ULL, k3 = 0x589965cc75374cc3ULL;
+	uint64_t a = k0 ^ n, b = k1;
+	size_t i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		a = mum(a ^ w[i], w[i + 1] ^ k2);
+		b = mum(b ^ w[i + 2], w[i + 3] ^ k3);
+	}
+	for (; i < n; i++)
+		a = mum(a ^ w[i], k2 ^ i);
+	return mum(a ^ k1, b ^ k3);
+}
+
+/*
+ * A slot's home is h & mask, so the tag holds the bits a bigger table
+ * needs, as long as it has fewer than 2^31 slots (rep_raw__add() stops
+ * well before); the home's own bits repeat in every key near it, the
+ * others tell keys apart.
+ */
+#define RAW_MAX_KEYS (1U << 28)
+
+static inline uint32_t tag_of(uint64_t h)
+{
+	return (uint32_t)h | 1U << 31;
+}
+
 int64_t rep_raw__find(struct rep_raw *r, const uint64_t *key, size_t n)
 {
-	uint64_t h = hash_words(key, n);
-	size_t i = h & r->mask;
+	uint64_t h;
+	uint32_t tag;
+	size_t i;
 
 	if (r->useless)
 		return -1;
-	for (; r->table[i].used; i = (i + 1) & r->mask) {
+	h = raw_hash(key, n);
+	tag = tag_of(h);
+	for (i = h & r->mask; r->table[i].tag; i = (i + 1) & r->mask) {
 		const struct raw_slot *s = &r->table[i];
 
-		if (s->hash == h && r->pool[s->off] == n &&
-		    !memcmp(&r->pool[s->off + 1], key, n * sizeof(*key))) {
+		if (s->tag == tag && s->len == n &&
+		    !memcmp(&r->pool[s->off], key, n * sizeof(*key))) {
 			r->hits++;
 			return s->value;
 		}
@@ -83,6 +136,16 @@ bool rep_raw__useful(struct rep_raw *r)
 	return false;
 }
 
+/* The slot of a key that hashed to h and is not in the table. */
+static size_t free_slot(const struct raw_slot *table, size_t mask, uint64_t h)
+{
+	size_t i;
+
+	for (i = h & mask; table[i].tag; i = (i + 1) & mask)
+		;
+	return i;
+}
+
 static int grow(struct rep_raw *r)
 {
 	size_t nmask = r->mask * 2 + 1;
@@ -91,13 +154,10 @@ static int grow(struct rep_raw *r)
 	if (!nt)
 		return -ENOMEM;
 	for (size_t i = 0; i <= r->mask; i++) {
-		size_t j;
+		const struct raw_slot *s = &r->table[i];
 
-		if (!r->table[i].used)
-			continue;
-		for (j = r->table[i].hash & nmask; nt[j].used; j = (j + 1) & nmask)
-			;
-		nt[j] = r->table[i];
+		if (s->tag)
+			nt[free_slot(nt, nmask, s->tag)] = *s;
 	}
 	free(r->table);
 	r->table = nt;
@@ -107,13 +167,15 @@ static int grow(struct rep_raw *r)
 
 int rep_raw__add(struct rep_raw *r, const uint64_t *key, size_t n, uint32_t value)
 {
-	uint64_t h = hash_words(key, n);
-	size_t i;
+	uint64_t h;
 
 	if (r->useless)
 		return 0;
-	if (r->pool_len + n + 1 > r->pool_alloc) {
-		size_t alloc = (r->pool_alloc + n + 1) * 2;
+	/* offsets and lengths are 32-bit, tags hold 31 bits of a slot: a table that big is full */
+	if (n > UINT32_MAX || r->pool_len + n > UINT32_MAX || r->nr >= RAW_MAX_KEYS)
+		return 0;
+	if (r->pool_len + n > r->pool_alloc) {
+		size_t alloc = (r->pool_alloc + n) * 2;
 		uint64_t *p = realloc(r->pool, alloc * sizeof(*p));
 
 		if (!p)
@@ -121,12 +183,12 @@ int rep_raw__add(struct rep_raw *r, const uint64_t *key, size_t n, uint32_t valu
 		r->pool = p;
 		r->pool_alloc = alloc;
 	}
-	for (i = h & r->mask; r->table[i].used; i = (i + 1) & r->mask)
-		;
-	r->table[i] = (struct raw_slot){ .hash = h, .off = r->pool_len, .value = value, .used = 1 };
-	r->pool[r->pool_len] = n;
-	memcpy(&r->pool[r->pool_len + 1], key, n * sizeof(*key));
-	r->pool_len += n + 1;
+	h = raw_hash(key, n);
+	r->table[free_slot(r->table, r->mask, h)] = (struct raw_slot){
+		.tag = tag_of(h), .len = n, .off = r->pool_len, .value = value,
+	};
+	memcpy(&r->pool[r->pool_len], key, n * sizeof(*key));
+	r->pool_len += n;
 	if (++r->nr * 2 > r->mask)
 		return grow(r);
 	return 0;

@@ -12,12 +12,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/hash.h"
 #include "report/rawstacks.h"
 #include "report/stacks.h"
 
 struct stack {
-	uint64_t hash;
 	uint64_t period, count;
 	uint64_t time;		/* the time key's step, 0 unless sorted by time */
 	const char *trace;	/* the trace key's text (one pointer per text), or NULL */
@@ -46,18 +44,19 @@ struct rep_stacks {
 	/* distinct frames */
 	struct rep_frame *frames;
 	uint32_t nr_frames, frames_alloc;
-	uint32_t *ftable;	/* index + 1 */
+	uint64_t *ftable;	/* slots, see slot_make() */
 	size_t fmask;
 	/* distinct stacks, in first-seen order */
 	struct stack *stacks;
 	uint32_t nr_stacks, stacks_alloc;
-	uint32_t *stable;	/* index + 1 */
+	uint64_t *stable;	/* slots, see slot_make() */
 	size_t smask;
 	/* frame indices of all stacks */
 	uint32_t *pool;
 	size_t pool_len, pool_alloc;
-	/* scratch for the sample being added */
+	/* scratch for the sample being added: its frames' indices and hashes */
 	uint32_t *scratch;
+	uint64_t *hashes;
 	uint32_t scratch_alloc;
 	struct rep_raw *raw;
 	bool by_address;	/* frames of one symbol differ by address (srcline keys) */
@@ -91,6 +90,7 @@ void rep_stacks__delete(struct rep_stacks *s)
 	free(s->stable);
 	free(s->pool);
 	free(s->scratch);
+	free(s->hashes);
 	rep_raw__delete(s->raw);
 	free(s);
 }
@@ -115,46 +115,71 @@ static bool frame_eq(const struct rep_stacks *s, const struct rep_frame *a,
 	return (a->sym && !s->by_address) || (a->ip == b->ip && a->addr == b->addr);
 }
 
-static uint64_t frame_hash(const struct rep_stacks *s, const struct rep_frame *f)
+/* 64 x 64 -> 128 multiply, folded: every bit of x and y reaches the result. */
+static inline uint64_t mum(uint64_t x, uint64_t y)
 {
-	uint64_t h = hash_mix64((uintptr_t)f->dso ^ ((uint64_t)(uint8_t)f->level << 56) ^
-			 ((uint64_t)f->cpumode << 48));
+	__uint128_t p = (__uint128_t)x * y;
 
-	if (f->sym && !s->by_address)
-		return hash_mix64(h ^ (uintptr_t)f->sym);
-	return hash_mix64(h ^ f->ip ^ hash_mix64(f->addr));
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
 }
 
-static int grow_table(uint32_t **table, size_t *mask, uint32_t nr,
-		      uint64_t (*hash_of)(const struct rep_stacks *, uint32_t),
-		      const struct rep_stacks *s)
-{
-	size_t nmask = *mask * 2 + 1, i;
-	uint32_t *nt = calloc(nmask + 1, sizeof(*nt));
+#define K0 0xa0761d6478bd642fULL
+#define K1 0xe7037ed1a0b428dbULL
+#define K2 0x8ebc6af09c88c6e3ULL
 
+/* Two multiplies: every frame of every stack folded is hashed, and the stack's hash waits on it. */
+static uint64_t frame_hash(const struct rep_stacks *s, const struct rep_frame *f)
+{
+	uint64_t id = (uintptr_t)f->dso ^ ((uint64_t)(uint8_t)f->level << 56) ^
+		      ((uint64_t)f->cpumode << 48);
+
+	if (f->sym && !s->by_address)
+		return mum(id ^ K0, (uintptr_t)f->sym ^ K1);
+	return mum(mum(id ^ K0, f->ip ^ K1) ^ K2, f->addr ^ K0);
+}
+
+/*
+ * A table slot: the index of its entry + 1 in the low half (0: empty),
+ * the low half of the entry's hash in the high half. An entry's home is
+ * hash & mask: probing passes other entries' slots without reading the
+ * entries, and a bigger table places them without hashing them again
+ * (tables stay below 2^32 slots).
+ */
+static inline uint64_t slot_make(uint64_t hash, uint32_t idx)
+{
+	return (uint64_t)(uint32_t)hash << 32 | (idx + 1);
+}
+
+static inline uint64_t slot_tag(uint64_t hash)
+{
+	return (uint64_t)(uint32_t)hash << 32;
+}
+
+#define SLOT_TAG_MASK 0xffffffff00000000ULL
+
+static int grow_table(uint64_t **table, size_t *mask)
+{
+	size_t nmask = *mask * 2 + 1, i, j;
+	uint64_t *nt;
+
+	if (*mask >= UINT32_MAX)
+		return -ENOMEM;
+	nt = calloc(nmask + 1, sizeof(*nt));
 	if (!nt)
 		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
-		size_t j = hash_of(s, i) & nmask;
+	for (i = 0; i <= *mask; i++) {
+		uint64_t v = (*table)[i];
 
-		while (nt[j])
-			j = (j + 1) & nmask;
-		nt[j] = i + 1;
+		if (!v)
+			continue;
+		for (j = (v >> 32) & nmask; nt[j]; j = (j + 1) & nmask)
+			;
+		nt[j] = v;
 	}
 	free(*table);
 	*table = nt;
 	*mask = nmask;
 	return 0;
-}
-
-static uint64_t frame_hash_at(const struct rep_stacks *s, uint32_t i)
-{
-	return frame_hash(s, &s->frames[i]);
-}
-
-static uint64_t stack_hash_at(const struct rep_stacks *s, uint32_t i)
-{
-	return s->stacks[i].hash;
 }
 
 static bool recent_eq(const struct rep_stacks *s, const struct recent_frame *r,
@@ -166,35 +191,41 @@ static bool recent_eq(const struct rep_stacks *s, const struct recent_frame *r,
 	return (f->sym && !s->by_address) || (r->ip == f->ip && r->addr == f->addr);
 }
 
-/* The index of frame f in the frame table, added when new; -1 on ENOMEM. */
-static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f)
+static inline struct recent_frame *recent_of(struct rep_stacks *s, uint64_t hash)
 {
-	uint64_t hash = frame_hash(s, f);
-	struct recent_frame *r = &s->recent[(hash >> 32) & (RECENT_FRAMES - 1)];
+	return &s->recent[(hash >> 32) & (RECENT_FRAMES - 1)];
+}
+
+/* The index of frame f (of hash frame_hash()) in the frame table, added when new; -1 on ENOMEM. */
+static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f, uint64_t hash)
+{
+	uint64_t tag = slot_tag(hash), v;
+	struct recent_frame *r = recent_of(s, hash);
 	size_t i = hash & s->fmask;
 	uint32_t x;
 
 	/* a profile's frames repeat: the last one with this slot is likely the one */
 	if (r->idx && recent_eq(s, r, f))
 		return r->idx - 1;
-	while ((x = s->ftable[i])) {
-		if (frame_eq(s, &s->frames[x - 1], f))
+	while ((v = s->ftable[i])) {
+		x = (uint32_t)v;
+		if ((v & SLOT_TAG_MASK) == tag && frame_eq(s, &s->frames[x - 1], f))
 			goto found;
 		i = (i + 1) & s->fmask;
 	}
 	if (s->nr_frames == s->frames_alloc) {
 		uint32_t alloc = s->frames_alloc ? 2 * s->frames_alloc : 1024;
-		struct rep_frame *v = realloc(s->frames, alloc * sizeof(*v));
+		struct rep_frame *nf = realloc(s->frames, alloc * sizeof(*nf));
 
-		if (!v)
+		if (!nf)
 			return -1;
-		s->frames = v;
+		s->frames = nf;
 		s->frames_alloc = alloc;
 	}
 	s->frames[s->nr_frames] = *f;
-	s->ftable[i] = x = ++s->nr_frames;
-	if (s->nr_frames * 2 > s->fmask &&
-	    grow_table(&s->ftable, &s->fmask, s->nr_frames, frame_hash_at, s))
+	s->ftable[i] = slot_make(hash, s->nr_frames);
+	x = ++s->nr_frames;
+	if (s->nr_frames * 2 > s->fmask && grow_table(&s->ftable, &s->fmask))
 		return -1;
 found:
 	*r = (struct recent_frame){
@@ -207,7 +238,7 @@ found:
 static bool stack_eq(const struct rep_stacks *s, const struct stack *st, const struct stack *k,
 		     const uint32_t *frames)
 {
-	return st->hash == k->hash && st->nr == k->nr && st->hist == k->hist &&
+	return st->nr == k->nr && st->hist == k->hist &&
 	       st->comm == k->comm && st->thread == k->thread && st->cpu == k->cpu &&
 	       st->pid == k->pid && st->tid == k->tid && st->filtered == k->filtered &&
 	       st->time == k->time && st->trace == k->trace &&
@@ -235,59 +266,77 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 		.time = sm->time,
 		.trace = sm->trace,
 	};
-	uint32_t n = sm->nr_chain + 1, i, x;
-	uint64_t h;
+	uint32_t n = sm->nr_chain + 1, i;
+	uint64_t h, tag, v;
 	size_t j;
 
 	if (n > s->scratch_alloc) {
-		uint32_t *v = realloc(s->scratch, 2 * n * sizeof(*v));
+		uint32_t *nv = realloc(s->scratch, 2 * n * sizeof(*nv));
+		uint64_t *nh = nv ? realloc(s->hashes, 2 * n * sizeof(*nh)) : NULL;
 
-		if (!v)
+		if (nv)
+			s->scratch = nv;
+		if (!nh)
 			return -ENOMEM;
-		s->scratch = v;
+		s->hashes = nh;
 		s->scratch_alloc = 2 * n;
 	}
-	h = hash_mix64((uintptr_t)k.comm ^ hash_mix64((uintptr_t)k.thread) ^ ((uint64_t)hist << 40) ^
-		((uint64_t)(uint32_t)k.cpu << 8) ^ k.filtered ^ hash_mix64(k.time ^ (uintptr_t)k.trace));
+	/*
+	 * The stack's hash is made of its frames' hashes, not of their
+	 * indices: it is known before any frame is looked up, and so are
+	 * the slots the lookups will read. They are asked for first, all at
+	 * once, instead of one cache miss after another.
+	 */
+	h = mum((uintptr_t)k.comm ^ K0, (uintptr_t)k.thread ^ K1) ^
+	    mum(((uint64_t)hist << 40 ^ (uint64_t)(uint32_t)k.cpu << 8 ^ k.filtered) ^ K2,
+		(k.time ^ (uintptr_t)k.trace) ^ K0);
 	for (i = 0; i < n; i++) {
-		int64_t fi = frame_index(s, i ? &sm->chain[i - 1] : sm->self);
+		uint64_t fh = frame_hash(s, i ? &sm->chain[i - 1] : sm->self);
+
+		s->hashes[i] = fh;
+		__builtin_prefetch(recent_of(s, fh));
+		/* chained: the same frames in another order hash apart */
+		h = mum(h ^ fh, K1 ^ i);
+	}
+	__builtin_prefetch(&s->stable[h & s->smask]);
+	for (i = 0; i < n; i++) {
+		int64_t fi = frame_index(s, i ? &sm->chain[i - 1] : sm->self, s->hashes[i]);
 
 		if (fi < 0)
 			return -ENOMEM;
 		s->scratch[i] = (uint32_t)fi;
-		h = hash_mix64(h ^ (uint64_t)fi) + i;
 	}
-	k.hash = h;
+	tag = slot_tag(h);
 
 	j = h & s->smask;
-	while ((x = s->stable[j])) {
-		struct stack *st = &s->stacks[x - 1];
+	while ((v = s->stable[j])) {
+		struct stack *st = &s->stacks[(uint32_t)v - 1];
 
-		if (stack_eq(s, st, &k, s->scratch)) {
+		if ((v & SLOT_TAG_MASK) == tag && stack_eq(s, st, &k, s->scratch)) {
 			st->period += sm->period;
 			st->count += sm->nr_samples;
 			if (idx)
-				*idx = x - 1;
+				*idx = (uint32_t)v - 1;
 			return 0;
 		}
 		j = (j + 1) & s->smask;
 	}
 	if (s->pool_len + n > s->pool_alloc) {
 		size_t alloc = (s->pool_alloc + n) * 2;
-		uint32_t *v = realloc(s->pool, alloc * sizeof(*v));
+		uint32_t *np = realloc(s->pool, alloc * sizeof(*np));
 
-		if (!v)
+		if (!np)
 			return -ENOMEM;
-		s->pool = v;
+		s->pool = np;
 		s->pool_alloc = alloc;
 	}
 	if (s->nr_stacks == s->stacks_alloc) {
 		uint32_t alloc = s->stacks_alloc ? 2 * s->stacks_alloc : 1024;
-		struct stack *v = realloc(s->stacks, alloc * sizeof(*v));
+		struct stack *ns = realloc(s->stacks, alloc * sizeof(*ns));
 
-		if (!v)
+		if (!ns)
 			return -ENOMEM;
-		s->stacks = v;
+		s->stacks = ns;
 		s->stacks_alloc = alloc;
 	}
 	k.first = s->pool_len;
@@ -298,9 +347,8 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 	s->stacks[s->nr_stacks] = k;
 	if (idx)
 		*idx = s->nr_stacks;
-	s->stable[j] = ++s->nr_stacks;
-	if (s->nr_stacks * 2 > s->smask &&
-	    grow_table(&s->stable, &s->smask, s->nr_stacks, stack_hash_at, s))
+	s->stable[j] = slot_make(h, s->nr_stacks);
+	if (++s->nr_stacks * 2 > s->smask && grow_table(&s->stable, &s->smask))
 		return -ENOMEM;
 	return 0;
 }
@@ -313,6 +361,16 @@ void rep_stacks__update_frames(struct rep_stacks *s, void (*fn)(struct rep_frame
 		fn(&s->frames[i], ctx);
 }
 
+/* Asks for stack i's frames: they are all over the frame table, the next stack's wait for none. */
+static void prefetch_frames(const struct rep_stacks *s, uint32_t i)
+{
+	const struct stack *st = &s->stacks[i];
+	const uint32_t *idx = &s->pool[st->first];
+
+	for (uint32_t j = 0; j <= st->nr; j++)
+		__builtin_prefetch(&s->frames[idx[j]]);
+}
+
 int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
 {
 	struct rep_frame *chain = NULL;
@@ -323,6 +381,9 @@ int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
 		const struct stack *st = &s->stacks[i];
 		const uint32_t *idx = &s->pool[st->first];
 		struct rep_sample sm;
+
+		if (i + 1 < s->nr_stacks)
+			prefetch_frames(s, i + 1);
 
 		if (st->nr > alloc) {
 			struct rep_frame *v = realloc(chain, st->nr * 2 * sizeof(*v));
