@@ -570,7 +570,8 @@ int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 			frame_cache_prefetch(&c->frames, c->hint_hash, 2);
 		return err;
 	}
-	if (collapse_parse_header(l, n, &h)) {
+	/* a header never starts with a blank, and most lines are frames: no call for them */
+	if (!cl_is_space(l[0]) && collapse_parse_header(l, n, &h)) {
 		err = header(c, l, n, &h);
 		hint_next_sample(c);
 		return err;
