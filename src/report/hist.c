@@ -551,7 +551,12 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		if (h->opts.children)
 			stat_add(&he->acc, self->cpumode, s->period, s->nr_samples);
 		h->stats.nr_samples += s->nr_samples;
-		if (!cs.filtered)
+		/*
+		 * perf counts by the entry's flag, not the sample's: with
+		 * --children an entry first made for a chain frame carries
+		 * the flag of the sample that made it
+		 */
+		if (!he->filtered)
 			h->stats.nr_non_filtered_samples += s->nr_samples;
 		if (h->opts.use_callchain) {
 			h->stats.callchain_period += s->period;
