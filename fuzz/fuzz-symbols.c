@@ -48,6 +48,7 @@ static void lookups(struct ember_machine *m, pid_t pid, uint8_t cpumode, uint64_
 		    const uint8_t *data, size_t size)
 {
 	struct ember_addr_location al;
+	volatile size_t len = 0;
 
 	for (size_t i = 0; i < 8; i++) {
 		uint64_t off = 0;
@@ -55,8 +56,8 @@ static void lookups(struct ember_machine *m, pid_t pid, uint8_t cpumode, uint64_
 		if (size >= (i + 1) * 4)
 			memcpy(&off, data + i * 4, 4);
 		ember_machine__resolve(m, pid, pid, cpumode, base + (off & 0xffffff), &al);
-		if (al.sym_name && !*al.sym_name)
-			abort();	/* a symbol always has a name */
+		if (al.sym_name)
+			len += strlen(al.sym_name);	/* read whole: ASan checks its end */
 	}
 }
 
