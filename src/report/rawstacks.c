@@ -122,11 +122,18 @@ bool rep_raw__useful(struct rep_raw *r)
 {
 	if (r->useless)
 		return false;
-	/* checked every 8192 lookups: at least 3 in 4 must hit */
-	if (++r->lookups % 8192)
+	/*
+	 * Checked every 8192 lookups, on those alone (the first ones find an
+	 * empty table): at least half must have hit. A hit saves resolving
+	 * the whole chain and folding it, several times what a miss costs;
+	 * the bound is for the memory, a key kept for each miss.
+	 */
+	if (++r->lookups < 8192)
 		return true;
-	if (r->hits * 4 >= r->lookups * 3)
+	if (r->hits * 2 >= r->lookups) {
+		r->lookups = r->hits = 0;
 		return true;
+	}
 	r->useless = true;
 	free(r->table);
 	free(r->pool);

@@ -18,9 +18,9 @@ void rep_raw__delete(struct rep_raw *r);
 /* Looks the key key[0, n) up: the value stored with it, or -1. */
 int64_t rep_raw__find(struct rep_raw *r, const uint64_t *key, size_t n);
 /*
- * Whether lookups are still worth their keep: false once enough of them
- * missed (a system-wide profile's stacks rarely repeat whole), and then
- * for good, its memory freed.
+ * Whether lookups are still worth their keep: false once half of a
+ * stretch of them missed (stacks that rarely repeat whole), and then for
+ * good, its memory freed.
  */
 bool rep_raw__useful(struct rep_raw *r);
 /* Stores key[0, n) (not there yet) with value. 0 or -ENOMEM. */
