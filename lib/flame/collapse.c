@@ -37,79 +37,9 @@
 #include "core/hash.h"
 #include "event/event-names.h"
 #include "symbol/dso.h"
-#include "flame-priv.h"
+#include "collapse-priv.h"
 
 #define DEFAULT_MAX_STACK 127
-
-struct name_slot {
-	const void *sym;
-	const void *dso;
-	uint64_t pc;
-	uint8_t kind;
-	bool java;
-	bool used;
-	uint32_t first;		/* into ids[] */
-	uint32_t nr;
-};
-
-struct ember_flame_collapse {
-	struct ember_flame *fl;
-	struct ember_flame_collapse_opts opts;
-	char *event;		/* the event kept */
-	bool event_given;
-	uint64_t nr_other;
-
-	struct name_slot *slots;
-	size_t mask, nr_slots;
-	uint32_t *ids;
-	size_t nr_ids, alloc_ids;
-
-	char **attr_names;	/* by attr index, made on first use */
-	uint32_t nr_attr_names;
-
-	uint32_t *stack;
-	size_t alloc_stack;
-
-	/* Last answers, for runs of the same dso and the same thread. */
-	const void *last_dso;
-	bool last_dso_set, last_dso_odd;
-	/* Whether the last user dso seen is JIT code (a search of its name). */
-	const void *jit_dso;
-	const char *jit_name;
-	bool jit_set, jit_is;
-	const char *last_comm;
-	uint32_t last_pid, last_tid, last_root;
-	bool last_java, last_root_set;
-	char *buf;
-	size_t alloc_buf;
-
-	/* --inline: addr2line's answers from DWARF, shared with ember collapse. */
-	struct inliner *inliner;
-	struct sbuf chain;
-	uint64_t nr_no_debuginfo;
-
-	/* The sample's ip when the session left it unresolved (sample_location()). */
-	struct ember_addr_location al;
-
-	/* Samples whose raw stack was folded before, and their leaf nodes. */
-	struct flame_rawstacks *raw;
-	uint64_t key[FLAME_RAW_KEY_MAX];
-
-	/* Callchain entries folded before (chain_frames()), and one chain's entries. */
-	struct flame_ipframes *ipf;
-	struct chain_entry *entries;
-	size_t alloc_entries;
-};
-
-/* A callchain entry's frames, [first, first + nr) of ids; keep: not filtered out. */
-struct chain_entry {
-	uint32_t first;
-	uint32_t nr;
-	bool keep;
-};
-
-/* Words of a raw key before the callchain's. */
-#define RAW_KEY_HEAD 5
 
 struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 						       const struct ember_flame_collapse_opts *opts)
@@ -522,8 +452,9 @@ static int cache_grow(struct ember_flame_collapse *c)
 }
 
 /* The cached frames of a callchain entry: *first and *nr into c->ids. */
-static int entry_lookup(struct ember_flame_collapse *c, const struct ember_addr_location *al,
-			enum ember_flame_kind kind, bool java, uint32_t *first, uint32_t *nr)
+int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
+				const struct ember_addr_location *al, enum ember_flame_kind kind,
+				bool java, uint32_t *first, uint32_t *nr)
 {
 	/*
 	 * The address is part of the name without a symbol with include_addrs,
@@ -723,8 +654,8 @@ static bool event_matches(const char *want, const char *name)
 	return strspn(name + n + 1, "ukhpPGHISDWe") == strlen(name + n + 1);
 }
 
-static enum ember_flame_kind cpumode_kind(struct ember_flame_collapse *c,
-					  const struct ember_addr_location *al)
+enum ember_flame_kind flame_collapse_cpumode_kind(struct ember_flame_collapse *c,
+						  const struct ember_addr_location *al)
 {
 	if (al->cpumode == PERF_RECORD_MISC_KERNEL || al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
 		return EMBER_FLAME_KERNEL;
@@ -738,36 +669,6 @@ static enum ember_flame_kind cpumode_kind(struct ember_flame_collapse *c,
 		c->jit_is = jit_dso(al->dso_name);
 	}
 	return c->jit_is ? EMBER_FLAME_JIT : EMBER_FLAME_USER;
-}
-
-/* Whether --kernel-only / --user-only keep an address looked up in cpumode. */
-static bool keep_frame(const struct ember_flame_collapse *c, uint8_t cpumode)
-{
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-
-	switch (c->opts.frames) {
-	case EMBER_FLAME_FRAMES_KERNEL:
-		return kernel;
-	case EMBER_FLAME_FRAMES_USER:
-		return !kernel;
-	default:
-		return true;
-	}
-}
-
-static int stack_push(struct ember_flame_collapse *c, size_t *nr, uint32_t id)
-{
-	if (*nr == c->alloc_stack) {
-		size_t alloc = c->alloc_stack ? c->alloc_stack * 2 : 256;
-		uint32_t *grown = realloc(c->stack, alloc * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		c->stack = grown;
-		c->alloc_stack = alloc;
-	}
-	c->stack[(*nr)++] = id;
-	return 0;
 }
 
 /*
@@ -796,132 +697,6 @@ static size_t raw_key(struct ember_flame_collapse *c, const struct ember_session
 	if (nchain)
 		memcpy(&c->key[n], sm->callchain, nchain * sizeof(*c->key));
 	return n + nchain;
-}
-
-/*
- * Whether every marker in the callchain is one the session takes (the
- * host's: ember_session__callchain() voids a chain with any other, and
- * counts it): then the entries it would resolve are the chain's words
- * below PERF_CONTEXT_MAX, in the cpumode of the marker before them.
- */
-static bool chain_is_plain(const struct ember_sample *sm)
-{
-	if (!sm->callchain)
-		return false;
-	for (uint64_t i = 0; i < sm->callchain_nr; i++) {
-		uint64_t ip = sm->callchain[i];
-
-		if (ip >= PERF_CONTEXT_MAX && ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
-		    ip != PERF_CONTEXT_USER)
-			return false;
-	}
-	return true;
-}
-
-static int entries_reserve(struct ember_flame_collapse *c, size_t n)
-{
-	if (n <= c->alloc_entries)
-		return 0;
-	size_t alloc = c->alloc_entries ? c->alloc_entries * 2 : 128;
-
-	while (alloc < n)
-		alloc *= 2;
-	struct chain_entry *grown = realloc(c->entries, alloc * sizeof(*grown));
-
-	if (!grown)
-		return -ENOMEM;
-	c->entries = grown;
-	c->alloc_entries = alloc;
-	return 0;
-}
-
-/*
- * The maps generation an entry's frames depend on. A kernel address
- * resolves in the kernel's maps alone, the same for every process: its
- * entries are keyed by the kernel's generation only, the low half of
- * ember_thread__maps_gen() (lib/session/machine.c), so that they are
- * shared by all threads and outlive the processes' mmaps.
- */
-static uint64_t ip_gen(struct ember_thread *thread, uint8_t cpumode)
-{
-	uint64_t gen = ember_thread__maps_gen(thread);
-
-	return cpumode == PERF_RECORD_MISC_KERNEL ? gen & UINT32_MAX : gen;
-}
-
-/*
- * The frames of a callchain entry in the thread's maps: from the ipframes
- * cache, else resolved, named through entry_lookup() and cached under the
- * maps generation the lookup ended in (it may have made the kernel's
- * maps). A kernel address left without its symbol is not cached: the
- * session may be deferring kernel symbols (ember_session__resolve_late()).
- */
-static int ip_entry(struct ember_flame_collapse *c, struct ember_thread *thread, uint8_t cpumode,
-		    uint64_t ip, bool java, struct chain_entry *e)
-{
-	uint32_t mode = cpumode | (uint32_t)java << 8 | 1u << 16;
-	struct ember_addr_location al;
-	int err;
-
-	if (flame_ipframes__find(c->ipf, ip_gen(thread, cpumode), mode, ip, &e->first,
-				 &e->nr))
-		return 0;
-	ember_thread__resolve(thread, cpumode, ip, &al);
-	err = entry_lookup(c, &al, cpumode_kind(c, &al), java, &e->first, &e->nr);
-	if (err)
-		return err;
-	if (al.sym || !al.dso || al.dso->kind != DSO_KIND_KERNEL)
-		flame_ipframes__add(c->ipf, ip_gen(thread, cpumode), mode, ip, e->first,
-				    e->nr);
-	return 0;
-}
-
-/*
- * The callchain's frames, root first onto c->stack, from the recorded
- * words rather than the session's resolved chain (only for a plain chain,
- * see chain_is_plain()): entries seen before cost a probe each. Returns
- * the number of entries (at most max_stack, the leaf's end kept), or
- * -errno.
- */
-static int chain_frames(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
-			bool java, size_t *nr)
-{
-	const struct ember_sample *sm = ss->sample;
-	uint8_t cpumode = PERF_RECORD_MISC_USER;
-	size_t n = 0;
-	int err;
-
-	err = entries_reserve(c, sm->callchain_nr < c->opts.max_stack ? sm->callchain_nr
-								       : c->opts.max_stack);
-	if (err)
-		return err;
-	/* Leaf first as recorded, up to max_stack entries; pushed root first below. */
-	for (uint64_t i = 0; i < sm->callchain_nr && n < c->opts.max_stack; i++) {
-		struct chain_entry *e = &c->entries[n];
-		uint64_t ip = sm->callchain[i];
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			ember_callchain__context(ip, &cpumode);
-			continue;
-		}
-		e->keep = keep_frame(c, cpumode);
-		if (e->keep) {
-			err = ip_entry(c, ss->thread, cpumode, ip, java, e);
-			if (err)
-				return err;
-		}
-		n++;
-	}
-	for (size_t i = n; i-- > 0;) {
-		const struct chain_entry *e = &c->entries[i];
-
-		for (uint32_t k = 0; e->keep && k < e->nr; k++) {
-			err = stack_push(c, nr, c->ids[e->first + k]);
-			if (err)
-				return err;
-		}
-	}
-	return (int)n;
 }
 
 /*
@@ -1012,8 +787,8 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	if (err)
 		return err;
 
-	if (callchain && ss->thread && chain_is_plain(sample)) {
-		n = chain_frames(c, ss, java, &nr);
+	if (callchain && ss->thread && flame_chain_is_plain(sample)) {
+		n = flame_chain_frames(c, ss, java, &nr);
 		if (n < 0)
 			return n;
 		goto folded;
@@ -1037,7 +812,8 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 
 		if (!keep_frame(c, chain[i].cpumode))
 			continue;
-		err = entry_lookup(c, &chain[i], cpumode_kind(c, &chain[i]), java, &first, &cnt);
+		err = flame_collapse_entry_lookup(
+		    c, &chain[i], flame_collapse_cpumode_kind(c, &chain[i]), java, &first, &cnt);
 		if (err)
 			return err;
 		for (uint32_t k = 0; k < cnt; k++) {

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The collapse of perf.data samples (collapse.c) and its callchain walk
+ * (chainwalk.c): the state they share and the helpers both use.
+ */
+#ifndef EMBER_LIB_FLAME_COLLAPSE_PRIV_H
+#define EMBER_LIB_FLAME_COLLAPSE_PRIV_H
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <ember/session.h>
+
+#include "collapse/sbuf.h"
+#include "flame-priv.h"
+
+struct inliner;
+
+struct name_slot {
+	const void *sym;
+	const void *dso;
+	uint64_t pc;
+	uint8_t kind;
+	bool java;
+	bool used;
+	uint32_t first; /* into ids[] */
+	uint32_t nr;
+};
+
+struct ember_flame_collapse {
+	struct ember_flame *fl;
+	struct ember_flame_collapse_opts opts;
+	char *event; /* the event kept */
+	bool event_given;
+	uint64_t nr_other;
+
+	struct name_slot *slots;
+	size_t mask, nr_slots;
+	uint32_t *ids;
+	size_t nr_ids, alloc_ids;
+
+	char **attr_names; /* by attr index, made on first use */
+	uint32_t nr_attr_names;
+
+	uint32_t *stack;
+	size_t alloc_stack;
+
+	/* Last answers, for runs of the same dso and the same thread. */
+	const void *last_dso;
+	bool last_dso_set, last_dso_odd;
+	/* Whether the last user dso seen is JIT code (a search of its name). */
+	const void *jit_dso;
+	const char *jit_name;
+	bool jit_set, jit_is;
+	const char *last_comm;
+	uint32_t last_pid, last_tid, last_root;
+	bool last_java, last_root_set;
+	char *buf;
+	size_t alloc_buf;
+
+	/* --inline: addr2line's answers from DWARF, shared with ember collapse. */
+	struct inliner *inliner;
+	struct sbuf chain;
+	uint64_t nr_no_debuginfo;
+
+	/* The sample's ip when the session left it unresolved (sample_location()). */
+	struct ember_addr_location al;
+
+	/* Samples whose raw stack was folded before, and their leaf nodes. */
+	struct flame_rawstacks *raw;
+	uint64_t key[FLAME_RAW_KEY_MAX];
+
+	/* Callchain entries folded before (chain_frames()), and one chain's entries. */
+	struct flame_ipframes *ipf;
+	struct chain_entry *entries;
+	size_t alloc_entries;
+};
+
+/* A callchain entry's frames, [first, first + nr) of ids; keep: not filtered out. */
+struct chain_entry {
+	uint32_t first;
+	uint32_t nr;
+	bool keep;
+};
+
+/* Words of a raw key before the callchain's. */
+#define RAW_KEY_HEAD 5
+
+/* Whether --kernel-only / --user-only keep an address looked up in cpumode. */
+static inline bool keep_frame(const struct ember_flame_collapse *c, uint8_t cpumode)
+{
+	bool kernel =
+	    cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+
+	switch (c->opts.frames) {
+	case EMBER_FLAME_FRAMES_KERNEL:
+		return kernel;
+	case EMBER_FLAME_FRAMES_USER:
+		return !kernel;
+	default:
+		return true;
+	}
+}
+
+static inline int stack_push(struct ember_flame_collapse *c, size_t *nr, uint32_t id)
+{
+	if (*nr == c->alloc_stack) {
+		size_t alloc = c->alloc_stack ? c->alloc_stack * 2 : 256;
+		uint32_t *grown = realloc(c->stack, alloc * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		c->stack = grown;
+		c->alloc_stack = alloc;
+	}
+	c->stack[(*nr)++] = id;
+	return 0;
+}
+
+/* collapse.c: the cached frames of a callchain entry, *first and *nr into c->ids. */
+int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
+				const struct ember_addr_location *al, enum ember_flame_kind kind,
+				bool java, uint32_t *first, uint32_t *nr);
+enum ember_flame_kind flame_collapse_cpumode_kind(struct ember_flame_collapse *c,
+						  const struct ember_addr_location *al);
+
+/* chainwalk.c: a sample's callchain folded from its recorded words. */
+bool flame_chain_is_plain(const struct ember_sample *sm);
+int flame_chain_frames(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
+		       bool java, size_t *nr);
+
+#endif
