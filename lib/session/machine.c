@@ -374,7 +374,7 @@ void machine__resolve_late(struct ember_machine *m, struct ember_addr_location *
 	al->map = kmap;
 	al->sym = dso__find_symbol(kmap->dso, al->addr);
 	if (al->sym) {
-		al->sym_name = al->sym->name;
+		al->sym_name = symbol__name(al->sym);
 		al->sym_off = al->addr - al->sym->start;
 		return;
 	}
@@ -438,7 +438,7 @@ int ember_thread__resolve(struct ember_thread *thread, uint8_t cpumode, uint64_t
 		return 0;
 	al->sym = dso__find_symbol(map->dso, al->addr);
 	if (al->sym) {
-		al->sym_name = al->sym->name;
+		al->sym_name = symbol__name(al->sym);
 		al->sym_off = al->addr - al->sym->start;
 	}
 	return 0;

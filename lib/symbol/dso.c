@@ -443,7 +443,7 @@ uint64_t ember_dso__addr_to_vaddr(struct ember_dso *dso, uint64_t addr)
 
 const char *ember_symbol__name(const struct ember_symbol *sym)
 {
-	return sym->name;
+	return symbol__name(sym);
 }
 
 uint64_t ember_symbol__start(const struct ember_symbol *sym)

@@ -261,11 +261,13 @@ static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *sym
 		}
 		if (is_label && (!secname || (!strstr(secname, "text") && !strstr(secname, "data"))))
 			continue;
-		err = symtab__add_demangled(t, sym__file_offset(sym.st_value, &shdr, segs, nr_segs),
-					    sym.st_size, GELF_ST_BIND(sym.st_info),
-					    GELF_ST_TYPE(sym.st_info), name, NULL, demangle);
+		/* demangled when first shown: most symbols of a binary never are */
+		err = symtab__add(t, sym__file_offset(sym.st_value, &shdr, segs, nr_segs),
+				  sym.st_size, GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info),
+				  name, strlen(name));
 		if (err)
 			return err;
+		symtab__demangle_last_lazily(t, demangle);
 		nr++;
 	}
 	if (nr) {

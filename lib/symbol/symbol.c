@@ -30,8 +30,52 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	s->seq = t->nr_added++;
 	s->binding = binding;
 	s->type = type;
+	s->demangle = DEMANGLE_NONE;
+	s->name_owned = false;
 	t->nr++;
 	return 0;
+}
+
+/*
+ * The names libiberty's cplus_demangle() (no style option: Rust, then the
+ * C++ ABI) can demangle all start so: "_R" (Rust v0), "_Z" (C++ and Rust
+ * legacy), "_GLOBAL_" (C++ static constructors and destructors).
+ */
+static bool name__maybe_mangled(const char *s)
+{
+	return s[0] == '_' && (s[1] == 'Z' || s[1] == 'R' || !strncmp(s + 1, "GLOBAL_", 7));
+}
+
+void symtab__demangle_last_lazily(struct symtab *t, enum demangle_mode mode)
+{
+	struct ember_symbol *s = &t->syms[t->nr - 1];
+
+	if (mode != DEMANGLE_NONE && name__maybe_mangled(s->name))
+		s->demangle = mode;
+}
+
+const char *symbol__name_demangle(const struct ember_symbol *sym)
+{
+	/* The table is not const to its owner: only the name's cache changes. */
+	struct ember_symbol *s = (struct ember_symbol *)sym;
+	char *d;
+
+	if (s->demangle == DEMANGLE_NONE)
+		return s->name;
+	d = demangle_sym(s->name, s->demangle);
+	s->demangle = DEMANGLE_NONE;
+	if (d) {
+		s->name = d;
+		s->name_owned = true;
+	}
+	return s->name;
+}
+
+static void symbol__free_name(struct ember_symbol *s)
+{
+	if (s->name_owned)
+		free((char *)s->name);
+	s->name_owned = false;
 }
 
 static int symbol__cmp(const void *a, const void *b)
@@ -163,12 +207,13 @@ static bool symbol__better(const struct ember_symbol *a, const struct ember_symb
 	y = b->binding == STB_GLOBAL;
 	if (x != y)
 		return y;
-	na = prefix_underscores(a->name);
-	nb = prefix_underscores(b->name);
+	/* perf compares the names it shows: the demangled ones */
+	na = prefix_underscores(symbol__name(a));
+	nb = prefix_underscores(symbol__name(b));
 	if (na != nb)
 		return nb < na;
-	na = strlen(a->name);
-	nb = strlen(b->name);
+	na = strlen(symbol__name(a));
+	nb = strlen(symbol__name(b));
 	return nb > na;
 }
 
@@ -203,9 +248,11 @@ void symtab__fixup_duplicate(struct symtab *t)
 		if (w && t->syms[w - 1].start == t->syms[i].start) {
 			if (symbol__better(&t->syms[w - 1], &t->syms[i])) {
 				symtab__log_erase(t, &t->syms[w - 1]);
+				symbol__free_name(&t->syms[w - 1]);
 				t->syms[w - 1] = t->syms[i];
 			} else {
 				symtab__log_erase(t, &t->syms[i]);
+				symbol__free_name(&t->syms[i]);
 			}
 			continue;
 		}
@@ -275,6 +322,8 @@ const struct ember_symbol *symtab__find_last(const struct symtab *t, uint64_t ad
 
 void symtab__exit(struct symtab *t)
 {
+	for (size_t i = 0; i < t->nr; i++)
+		symbol__free_name(&t->syms[i]);
 	free(t->syms);
 	free(t->erased);
 	free(t->spans);

@@ -20,15 +20,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <ember/symbol.h>
+#include "symbol/demangle.h"
 #include "symbol/strpool.h"
 
 struct ember_symbol {
 	uint64_t start;
 	uint64_t end;		/* exclusive; == start: matches start only */
-	const char *name;	/* in the table's pool */
+	/*
+	 * In the table's pool; read it with symbol__name(): while demangle is
+	 * set it is still the mangled name, which symbol__name() swaps for
+	 * the demangled one the first time it is asked for.
+	 */
+	const char *name;
 	uint32_t seq;		/* insertion order (perf's tree order among equal starts) */
 	uint8_t binding;	/* STB_* */
 	uint8_t type;		/* STT_* */
+	uint8_t demangle;	/* enum demangle_mode still to apply to name, or DEMANGLE_NONE */
+	bool name_owned;	/* name was malloc'd by symbol__name(), freed with the table */
 };
 
 /* A symbol perf's tree dropped: which, and how many had been inserted by then. */
@@ -67,6 +75,23 @@ struct symtab {
 /* Appends a symbol [start, start + len) named name[0, namelen); 0 or -ENOMEM. */
 int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
 		const char *name, size_t namelen);
+/*
+ * Marks the symbol symtab__add() just added as to be demangled with mode
+ * when its name is first asked for, if the name looks mangled: loading a
+ * binary then costs no demangling of the symbols no sample lands in.
+ */
+void symtab__demangle_last_lazily(struct symtab *t, enum demangle_mode mode);
+/*
+ * The symbol's name as shown (demangled if it was marked so). Not
+ * thread-safe for a symbol still to be demangled: tables loaded lazily
+ * (ELF files) are only read on the thread that loaded them.
+ */
+const char *symbol__name_demangle(const struct ember_symbol *sym);
+/* Inline: asked for each sample resolved, and nearly always already final. */
+static inline const char *symbol__name(const struct ember_symbol *sym)
+{
+	return sym->demangle == DEMANGLE_NONE ? sym->name : symbol__name_demangle(sym);
+}
 /* Sorts by start, keeping insertion order among equal starts (perf's rb-tree order). */
 void symtab__sort(struct symtab *t);
 /*
