@@ -67,7 +67,11 @@ struct ember_symbol_opts {
 
 /* ---- symbols ------------------------------------------------------------ */
 
-/* The symbol's name, demangled as perf shows it. Owned by the dso. */
+/*
+ * The symbol's name, demangled as perf shows it. Owned by the dso.
+ * Names are demangled on first use: two threads asking for the same
+ * symbol's name for the first time need a lock of their own.
+ */
 EMBER_API const char *ember_symbol__name(const struct ember_symbol *sym);
 /*
  * Start and end (exclusive) in the dso's address space, the space of
