@@ -294,7 +294,6 @@ int report__process(struct report *rep)
 {
 	struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
 	bool lines = rep->layout.key_mask & ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE));
-	bool by_addr = lines || (rep->layout.key_mask & (1U << REP_DIM_ADDR));
 	bool deferred;
 	int err;
 
@@ -316,9 +315,9 @@ int report__process(struct report *rep)
 		if (!rep->traces)
 			return -ENOMEM;
 	}
-	/* folding by stack keys frames by symbol: not with address-keyed chains */
-	if (!rep->o.dump && rep->hopts.chain.key == REP_CCKEY_FUNCTION) {
-		rep->stacks = rep_stacks__new(by_addr);
+	/* frames fold by address: address-keyed chains fold as well */
+	if (!rep->o.dump) {
+		rep->stacks = rep_stacks__new();
 		if (!rep->stacks)
 			return -ENOMEM;
 	}

@@ -59,16 +59,14 @@ struct rep_stacks {
 	uint64_t *hashes;
 	uint32_t scratch_alloc;
 	struct rep_raw *raw;
-	bool by_address;	/* frames of one symbol differ by address (srcline keys) */
 };
 
-struct rep_stacks *rep_stacks__new(bool by_address)
+struct rep_stacks *rep_stacks__new(void)
 {
 	struct rep_stacks *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
-	s->by_address = true;
 	s->fmask = 1023;
 	s->smask = 4095;
 	s->ftable = calloc(s->fmask + 1, sizeof(*s->ftable));
@@ -103,16 +101,16 @@ struct rep_raw *rep_stacks__raw(struct rep_stacks *s)
 }
 
 /*
- * What makes two frames the same for the report: resolved ones by
- * symbol, others by address; all by address when the keys look at lines.
+ * What makes two frames the same for the report: their address, not
+ * only their symbol. Keys like srcline and addr look at it, and so does
+ * perf's callchain lookup, which compares a resolved frame with an
+ * unresolved one by raw address (src/report/callchain.c).
  */
-static bool frame_eq(const struct rep_stacks *s, const struct rep_frame *a,
-		     const struct rep_frame *b)
+static bool frame_eq(const struct rep_frame *a, const struct rep_frame *b)
 {
-	if (a->dso != b->dso || a->sym != b->sym || a->level != b->level ||
-	    a->cpumode != b->cpumode || a->map_size != b->map_size)
-		return false;
-	return (a->sym && !s->by_address) || (a->ip == b->ip && a->addr == b->addr);
+	return a->dso == b->dso && a->sym == b->sym && a->level == b->level &&
+	       a->cpumode == b->cpumode && a->map_size == b->map_size && a->ip == b->ip &&
+	       a->addr == b->addr;
 }
 
 /* 64 x 64 -> 128 multiply, folded: every bit of x and y reaches the result. */
@@ -128,13 +126,11 @@ static inline uint64_t mum(uint64_t x, uint64_t y)
 #define K2 0x8ebc6af09c88c6e3ULL
 
 /* Two multiplies: every frame of every stack folded is hashed, and the stack's hash waits on it. */
-static uint64_t frame_hash(const struct rep_stacks *s, const struct rep_frame *f)
+static uint64_t frame_hash(const struct rep_frame *f)
 {
 	uint64_t id = (uintptr_t)f->dso ^ ((uint64_t)(uint8_t)f->level << 56) ^
 		      ((uint64_t)f->cpumode << 48);
 
-	if (f->sym && !s->by_address)
-		return mum(id ^ K0, (uintptr_t)f->sym ^ K1);
 	return mum(mum(id ^ K0, f->ip ^ K1) ^ K2, f->addr ^ K0);
 }
 
@@ -182,13 +178,11 @@ static int grow_table(uint64_t **table, size_t *mask)
 	return 0;
 }
 
-static bool recent_eq(const struct rep_stacks *s, const struct recent_frame *r,
-		      const struct rep_frame *f)
+static bool recent_eq(const struct recent_frame *r, const struct rep_frame *f)
 {
-	if (r->dso != f->dso || r->sym != f->sym || r->level != f->level ||
-	    r->cpumode != f->cpumode || r->map_size != f->map_size)
-		return false;
-	return (f->sym && !s->by_address) || (r->ip == f->ip && r->addr == f->addr);
+	return r->dso == f->dso && r->sym == f->sym && r->level == f->level &&
+	       r->cpumode == f->cpumode && r->map_size == f->map_size && r->ip == f->ip &&
+	       r->addr == f->addr;
 }
 
 static inline struct recent_frame *recent_of(struct rep_stacks *s, uint64_t hash)
@@ -205,11 +199,11 @@ static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f, uint
 	uint32_t x;
 
 	/* a profile's frames repeat: the last one with this slot is likely the one */
-	if (r->idx && recent_eq(s, r, f))
+	if (r->idx && recent_eq(r, f))
 		return r->idx - 1;
 	while ((v = s->ftable[i])) {
 		x = (uint32_t)v;
-		if ((v & SLOT_TAG_MASK) == tag && frame_eq(s, &s->frames[x - 1], f))
+		if ((v & SLOT_TAG_MASK) == tag && frame_eq(&s->frames[x - 1], f))
 			goto found;
 		i = (i + 1) & s->fmask;
 	}
@@ -291,7 +285,7 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 	    mum(((uint64_t)hist << 40 ^ (uint64_t)(uint32_t)k.cpu << 8 ^ k.filtered) ^ K2,
 		(k.time ^ (uintptr_t)k.trace) ^ K0);
 	for (i = 0; i < n; i++) {
-		uint64_t fh = frame_hash(s, i ? &sm->chain[i - 1] : sm->self);
+		uint64_t fh = frame_hash(i ? &sm->chain[i - 1] : sm->self);
 
 		s->hashes[i] = fh;
 		__builtin_prefetch(recent_of(s, fh));

@@ -9,8 +9,8 @@
 
 struct rep_stacks;
 
-/* by_address: frames of one symbol at different addresses stay apart (srcline keys). */
-struct rep_stacks *rep_stacks__new(bool by_address);
+/* A new store; frames are told apart by address, so each sample's ips reach the keys. */
+struct rep_stacks *rep_stacks__new(void);
 void rep_stacks__delete(struct rep_stacks *s);
 /*
  * Folds a sample of histogram `hist` in (its frames are copied: they
