@@ -98,9 +98,10 @@ if have_perf; then
 	else
 		fail per-thread-all-frame-matches-perf "$(head "$TMP/d.txt")"
 	fi
-	# A line whose comm fits perf's 16 columns and tid its 8 (longer ones push the rest).
+	# A line whose comm fits perf's 16 columns and tid its 8 (longer ones push the rest):
+	# those 25 columns are one field, whatever thread each tool's first line is.
 	line_shape() { grep -E -- "^ +[^ ]{1,15}-[0-9]{1,7} +[0-9.]+ msec cpu-clock " "$1" |
-		head -1 | sed -E 's/^ *[^ ]+-[0-9]+/COMM-TID/' | stat_shape; }
+		head -1 | sed -E 's/^.{25}/COMM-TID/' | stat_shape; }
 	expect_eq per-thread-all-line-matches-perf "$(line_shape "$TMP/e.txt")" \
 		"$(line_shape "$TMP/p.txt")"
 fi
