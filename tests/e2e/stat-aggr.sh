@@ -12,46 +12,28 @@ if ! is_root; then
 fi
 
 # numbers → N, so two runs compare equal; the rate prefix (K/sec, M/sec) follows the count.
-norm() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]\/sec/\/sec/g'; }
 # The std layout's shape; with -r the elapsed line's digits follow its noise.
 shape() { sed -E 's/^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed.*/ELAPSED +-/' | stat_shape; }
 
-# same_as_perf NAME ARGS...: ember and perf print the same thing modulo
-# numbers: CSV and JSON field by field, the std layout column by column.
-same_as_perf() {
-	local name=$1 shape=shape
-	shift
-	if ! have_perf; then
-		skip "$name" "perf is not installed"
-		return
-	fi
-	case " $* " in *" -x"*|*" -j "*) shape=norm ;; esac
-	"$EMBER" stat "$@" 2>"$TMP/e.out" >/dev/null
-	"$PERF" stat "$@" 2>"$TMP/p.out" >/dev/null
-	if diff <($shape <"$TMP/e.out") <($shape <"$TMP/p.out") >"$TMP/d.txt"; then
-		pass "$name"
-	else
-		fail "$name" "$(head -20 "$TMP/d.txt"; echo; head -12 "$TMP/e.out")"
-	fi
-}
+STAT_STD_SHAPE=shape
 
 EVS=cpu-clock,context-switches,page-faults
 for mode in per-socket per-die per-core per-node; do
-	same_as_perf "$mode-matches-perf" -a --$mode -e $EVS -- sleep 0.1
-	same_as_perf "$mode-csv-matches-perf" -a --$mode -x, -e $EVS -- sleep 0.1
-	same_as_perf "$mode-json-matches-perf" -a --$mode -j -e $EVS -- sleep 0.1
-	same_as_perf "$mode-interval-matches-perf" -a --$mode -I 100 --interval-count 2 \
+	stat_same_as_perf "$mode-matches-perf" -a --$mode -e $EVS -- sleep 0.1
+	stat_same_as_perf "$mode-csv-matches-perf" -a --$mode -x, -e $EVS -- sleep 0.1
+	stat_same_as_perf "$mode-json-matches-perf" -a --$mode -j -e $EVS -- sleep 0.1
+	stat_same_as_perf "$mode-interval-matches-perf" -a --$mode -I 100 --interval-count 2 \
 		-e $EVS -- sleep 1
-	same_as_perf "$mode-repeat-csv-matches-perf" -a --$mode -r 2 -x, -e $EVS -- sleep 0.05
+	stat_same_as_perf "$mode-repeat-csv-matches-perf" -a --$mode -r 2 -x, -e $EVS -- sleep 0.05
 done
-same_as_perf per-core-interval-csv-matches-perf -a --per-core -I 100 --interval-count 2 -x, \
+stat_same_as_perf per-core-interval-csv-matches-perf -a --per-core -I 100 --interval-count 2 -x, \
 	-e cpu-clock -- sleep 1
-same_as_perf per-core-repeat-matches-perf -a --per-core -r 2 -e $EVS -- sleep 0.05
-same_as_perf per-socket-repeat-json-matches-perf -a --per-socket -r 2 -j -e $EVS -- sleep 0.05
-same_as_perf per-core-cpu-list-matches-perf -C 0 --per-core -e cpu-clock -- sleep 0.05
-same_as_perf per-cpu-repeat-csv-matches-perf -a -A -r 2 -x, -e cpu-clock -- sleep 0.05
-same_as_perf per-cpu-repeat-matches-perf -a -A -r 2 -e cpu-clock,page-faults -- sleep 0.05
-same_as_perf per-cpu-interval-csv-matches-perf -a -A -I 100 --interval-count 2 -x, \
+stat_same_as_perf per-core-repeat-matches-perf -a --per-core -r 2 -e $EVS -- sleep 0.05
+stat_same_as_perf per-socket-repeat-json-matches-perf -a --per-socket -r 2 -j -e $EVS -- sleep 0.05
+stat_same_as_perf per-core-cpu-list-matches-perf -C 0 --per-core -e cpu-clock -- sleep 0.05
+stat_same_as_perf per-cpu-repeat-csv-matches-perf -a -A -r 2 -x, -e cpu-clock -- sleep 0.05
+stat_same_as_perf per-cpu-repeat-matches-perf -a -A -r 2 -e cpu-clock,page-faults -- sleep 0.05
+stat_same_as_perf per-cpu-interval-csv-matches-perf -a -A -I 100 --interval-count 2 -x, \
 	-e cpu-clock -- sleep 1
 
 # One line per core, each over the cpus the kernel lists for that core.
@@ -141,19 +123,19 @@ for cg in $CG1 $CG2; do
 	for _ in $(seq 50); do [ -s "$cgmnt/$cg/cgroup.procs" ] && break; sleep 0.1; done
 done
 
-same_as_perf cgroup-matches-perf -a -e cpu-clock,context-switches -G $CG1 -- sleep 0.3
-same_as_perf cgroup-list-matches-perf -a -e cpu-clock,cpu-clock -G $CG1,$CG2 -- sleep 0.3
-same_as_perf cgroup-csv-matches-perf -a -x, -e cpu-clock,page-faults -G $CG1 -- sleep 0.3
-same_as_perf cgroup-json-matches-perf -a -j -e cpu-clock -G $CG2 -- sleep 0.3
-same_as_perf for-each-cgroup-matches-perf -a --for-each-cgroup $CG1,$CG2 \
+stat_same_as_perf cgroup-matches-perf -a -e cpu-clock,context-switches -G $CG1 -- sleep 0.3
+stat_same_as_perf cgroup-list-matches-perf -a -e cpu-clock,cpu-clock -G $CG1,$CG2 -- sleep 0.3
+stat_same_as_perf cgroup-csv-matches-perf -a -x, -e cpu-clock,page-faults -G $CG1 -- sleep 0.3
+stat_same_as_perf cgroup-json-matches-perf -a -j -e cpu-clock -G $CG2 -- sleep 0.3
+stat_same_as_perf for-each-cgroup-matches-perf -a --for-each-cgroup $CG1,$CG2 \
 	-e cpu-clock,context-switches -- sleep 0.3
-same_as_perf for-each-cgroup-csv-matches-perf -a -x, --for-each-cgroup $CG1,$CG2 \
+stat_same_as_perf for-each-cgroup-csv-matches-perf -a -x, --for-each-cgroup $CG1,$CG2 \
 	-e cpu-clock -- sleep 0.3
 # Per core: counted on the pinned spinner's core only; per socket (with more
 # than one cpu): <not counted>, since perf 6.1 wants every cpu of a slot to run.
-same_as_perf for-each-cgroup-per-core-matches-perf -a --per-core --for-each-cgroup $CG1 \
+stat_same_as_perf for-each-cgroup-per-core-matches-perf -a --per-core --for-each-cgroup $CG1 \
 	-e cpu-clock -- sleep 0.3
-same_as_perf for-each-cgroup-per-socket-matches-perf -a --per-socket --for-each-cgroup $CG1 \
+stat_same_as_perf for-each-cgroup-per-socket-matches-perf -a --per-socket --for-each-cgroup $CG1 \
 	-e cpu-clock -- sleep 0.3
 if [ "$ncpu" -gt 1 ]; then
 	"$EMBER" stat -a --per-socket -x, -e cpu-clock -G $CG1 -- sleep 0.1 2>"$TMP/e.csv"

@@ -11,28 +11,6 @@ if ! is_root; then
 	exit 0
 fi
 
-# numbers → N, so two runs of the same command compare equal
-norm() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]\/sec/\/sec/g'; }
-
-# same_as_perf NAME ARGS...: ember and perf print the same thing modulo
-# numbers: CSV and JSON field by field, the std layout column by column.
-same_as_perf() {
-	local name=$1 shape=stat_shape
-	shift
-	if ! have_perf; then
-		skip "$name" "perf is not installed"
-		return
-	fi
-	case " $* " in *" -x"*|*" -j "*) shape=norm ;; esac
-	"$EMBER" stat "$@" 2>"$TMP/e.out" >/dev/null
-	"$PERF" stat "$@" 2>"$TMP/p.out" >/dev/null
-	if diff <($shape <"$TMP/e.out") <($shape <"$TMP/p.out") >"$TMP/d.txt"; then
-		pass "$name"
-	else
-		fail "$name" "$(head -20 "$TMP/d.txt")"
-	fi
-}
-
 # --- CSV ---------------------------------------------------------------------
 "$EMBER" stat -x, -- "$WL/sleeper" 2 1 2>"$TMP/e.csv"
 check csv-parses python3 -c '
@@ -46,9 +24,9 @@ for r in rows:
 assert rows[0][1:3] == ["msec", "task-clock"], rows[0]
 assert rows[0][6] == "CPUs utilized", rows[0]
 ' "$TMP/e.csv"
-same_as_perf csv-matches-perf -x, -- "$WL/sleeper" 2 1
-same_as_perf csv-repeat-matches-perf -x, -r 2 -e task-clock,page-faults,cycles -- true
-same_as_perf csv-semicolon-matches-perf -x';' -e cpu-clock,cycles -- true
+stat_same_as_perf csv-matches-perf -x, -- "$WL/sleeper" 2 1
+stat_same_as_perf csv-repeat-matches-perf -x, -r 2 -e task-clock,page-faults,cycles -- true
+stat_same_as_perf csv-semicolon-matches-perf -x';' -e cpu-clock,cycles -- true
 
 # --- JSON --------------------------------------------------------------------
 "$EMBER" stat -j -- "$WL/sleeper" 2 1 2>"$TMP/e.json"
@@ -79,10 +57,10 @@ for l in lines:
 if have_perf; then
 	"$EMBER" stat -j -e task-clock,page-faults,cycles -- true 2>"$TMP/e.json"
 	"$PERF" stat -j -e task-clock,page-faults,cycles -- true 2>"$TMP/p.json"
-	if diff <(norm <"$TMP/e.json") <(sed 's/"(null)"/""/' "$TMP/p.json" | norm) >"$TMP/d.txt"
+	if diff <(stat_norm <"$TMP/e.json") <(sed 's/"(null)"/""/' "$TMP/p.json" | stat_norm) >"$TMP/d.txt"
 	then pass json-matches-perf; else fail json-matches-perf "$(head "$TMP/d.txt")"; fi
 fi
-same_as_perf json-repeat-matches-perf -j -r 2 -e task-clock,cycles -- true
+stat_same_as_perf json-repeat-matches-perf -j -r 2 -e task-clock,cycles -- true
 
 # --- intervals ---------------------------------------------------------------
 "$EMBER" stat -I 100 -e cpu-clock -- sleep 0.35 2>"$TMP/e.txt"
@@ -90,10 +68,10 @@ n=$(grep -cE '^ +[0-9]+\.[0-9]{9} ' "$TMP/e.txt")
 if [ "$n" -ge 2 ]; then pass interval-lines; else fail interval-lines "got $n intervals"; fi
 check interval-header grep -q '^#           time             counts unit events$' "$TMP/e.txt"
 check interval-not-counted grep -q '<not counted> msec cpu-clock' "$TMP/e.txt"
-same_as_perf interval-matches-perf -I 100 -e cpu-clock,page-faults,cycles -- sleep 0.25
-same_as_perf interval-csv-matches-perf -I 100 -x, -e cpu-clock,cycles -- sleep 0.25
-same_as_perf interval-json-matches-perf -I 100 -j -e cpu-clock,cycles -- sleep 0.25
-same_as_perf interval-percpu-matches-perf -I 100 -A -a -e cpu-clock -- sleep 0.25
+stat_same_as_perf interval-matches-perf -I 100 -e cpu-clock,page-faults,cycles -- sleep 0.25
+stat_same_as_perf interval-csv-matches-perf -I 100 -x, -e cpu-clock,cycles -- sleep 0.25
+stat_same_as_perf interval-json-matches-perf -I 100 -j -e cpu-clock,cycles -- sleep 0.25
+stat_same_as_perf interval-percpu-matches-perf -I 100 -A -a -e cpu-clock -- sleep 0.25
 "$EMBER" stat -I 50 --interval-count 3 -e cpu-clock -- sleep 2 2>"$TMP/e.txt"
 expect_eq interval-count "$(grep -cE '^ +[0-9]+\.[0-9]{9} ' "$TMP/e.txt")" 3
 
@@ -101,11 +79,11 @@ expect_eq interval-count "$(grep -cE '^ +[0-9]+\.[0-9]{9} ' "$TMP/e.txt")" 3
 ncpu=$(getconf _NPROCESSORS_ONLN)
 "$EMBER" stat -A -a -e cpu-clock -- sleep 0.1 2>"$TMP/e.txt"
 expect_eq per-cpu-lines "$(grep -cE '^CPU[0-9]+ +[0-9.]+ msec cpu-clock' "$TMP/e.txt")" "$ncpu"
-same_as_perf per-cpu-matches-perf -A -a -e cpu-clock,page-faults -- sleep 0.1
-same_as_perf per-cpu-csv-matches-perf -A -a -x, -e cpu-clock,cycles -- sleep 0.1
-same_as_perf cpu-list-matches-perf -C 0 -e cpu-clock -- sleep 0.1
-same_as_perf null-run-matches-perf -n -- true
-same_as_perf tool-events-match-perf -x, -e duration_time -- true
+stat_same_as_perf per-cpu-matches-perf -A -a -e cpu-clock,page-faults -- sleep 0.1
+stat_same_as_perf per-cpu-csv-matches-perf -A -a -x, -e cpu-clock,cycles -- sleep 0.1
+stat_same_as_perf cpu-list-matches-perf -C 0 -e cpu-clock -- sleep 0.1
+stat_same_as_perf null-run-matches-perf -n -- true
+stat_same_as_perf tool-events-match-perf -x, -e duration_time -- true
 
 # --- output files ------------------------------------------------------------
 "$EMBER" stat -o "$TMP/o.txt" -e task-clock -- true 2>"$TMP/stderr.txt"

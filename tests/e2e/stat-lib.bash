@@ -29,3 +29,27 @@ stat_events_of() {
 	grep -E '^ +([0-9][0-9.,]*|<not (supported|counted)>) ' |
 		sed -E 's/^ +([0-9][0-9.,]*|<not (supported|counted)>) +(msec +)?//' | awk '{ print $1 }'
 }
+
+# stat_norm: CSV or JSON output with every number replaced by N.
+stat_norm() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]\/sec/\/sec/g'; }
+
+# stat_same_as_perf NAME ARGS...: ember and perf print the same thing modulo
+# numbers: CSV and JSON field by field (stat_norm), the std layout column by
+# column through $STAT_STD_SHAPE (default stat_shape; a suite whose options
+# add noisy lines names its own filter).
+stat_same_as_perf() {
+	local name=$1 shape=${STAT_STD_SHAPE:-stat_shape}
+	shift
+	if ! have_perf; then
+		skip "$name" "perf is not installed"
+		return
+	fi
+	case " $* " in *" -x"*|*" -j "*) shape=stat_norm ;; esac
+	"$EMBER" stat "$@" 2>"$TMP/e.out" >/dev/null
+	"$PERF" stat "$@" 2>"$TMP/p.out" >/dev/null
+	if diff <($shape <"$TMP/e.out") <($shape <"$TMP/p.out") >"$TMP/d.txt"; then
+		pass "$name"
+	else
+		fail "$name" "$(head -20 "$TMP/d.txt"; echo; head -12 "$TMP/e.out")"
+	fi
+}

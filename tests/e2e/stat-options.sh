@@ -11,7 +11,6 @@ if ! is_root; then
 	exit 0
 fi
 
-norm() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]\/sec/\/sec/g'; }
 # The std layout's shape; the elapsed line's digits with -r, --table's
 # indent, bars and signs follow the noise.
 shape() {
@@ -19,54 +18,39 @@ shape() {
 		s/^ +[0-9.]+ \([-+][0-9.]+\) #+$/RUN/; s/^ +# (Table|Final)/# \1/' | stat_shape
 }
 
-same_as_perf() {
-	local name=$1 shape=shape
-	shift
-	if ! have_perf; then
-		skip "$name" "perf is not installed"
-		return
-	fi
-	case " $* " in *" -x"*|*" -j "*) shape=norm ;; esac
-	"$EMBER" stat "$@" 2>"$TMP/e.out" >/dev/null
-	"$PERF" stat "$@" 2>"$TMP/p.out" >/dev/null
-	if diff <($shape <"$TMP/e.out") <($shape <"$TMP/p.out") >"$TMP/d.txt"; then
-		pass "$name"
-	else
-		fail "$name" "$(head -20 "$TMP/d.txt")"
-	fi
-}
+STAT_STD_SHAPE=shape
 
 # --- --metric-only: perf 6.1 shows no software metric there, only its frame --------
 EVS=cpu-clock,context-switches
-same_as_perf metric-only-matches-perf --metric-only -e $EVS -- sleep 0.05
-same_as_perf metric-only-csv-matches-perf --metric-only -x, -e $EVS -- sleep 0.05
-same_as_perf metric-only-json-matches-perf --metric-only -j -e $EVS -- sleep 0.05
+stat_same_as_perf metric-only-matches-perf --metric-only -e $EVS -- sleep 0.05
+stat_same_as_perf metric-only-csv-matches-perf --metric-only -x, -e $EVS -- sleep 0.05
+stat_same_as_perf metric-only-json-matches-perf --metric-only -j -e $EVS -- sleep 0.05
 for mode in per-socket per-die per-core per-node; do
-	same_as_perf "metric-only-$mode-matches-perf" --metric-only -a --$mode -e $EVS -- sleep 0.05
-	same_as_perf "metric-only-$mode-csv-matches-perf" --metric-only -a --$mode -x, -e $EVS \
+	stat_same_as_perf "metric-only-$mode-matches-perf" --metric-only -a --$mode -e $EVS -- sleep 0.05
+	stat_same_as_perf "metric-only-$mode-csv-matches-perf" --metric-only -a --$mode -x, -e $EVS \
 		-- sleep 0.05
 done
-same_as_perf metric-only-per-core-json-matches-perf --metric-only -a --per-core -j -e $EVS \
+stat_same_as_perf metric-only-per-core-json-matches-perf --metric-only -a --per-core -j -e $EVS \
 	-- sleep 0.05
-same_as_perf metric-only-per-cpu-matches-perf --metric-only -a -A -e $EVS -- sleep 0.05
-same_as_perf metric-only-per-cpu-csv-matches-perf --metric-only -a -A -x, -e $EVS -- sleep 0.05
-same_as_perf metric-only-interval-matches-perf --metric-only -a --per-socket -I 100 \
+stat_same_as_perf metric-only-per-cpu-matches-perf --metric-only -a -A -e $EVS -- sleep 0.05
+stat_same_as_perf metric-only-per-cpu-csv-matches-perf --metric-only -a -A -x, -e $EVS -- sleep 0.05
+stat_same_as_perf metric-only-interval-matches-perf --metric-only -a --per-socket -I 100 \
 	--interval-count 2 -e $EVS -- sleep 1
-same_as_perf metric-only-interval-csv-matches-perf --metric-only -a --per-core -I 100 \
+stat_same_as_perf metric-only-interval-csv-matches-perf --metric-only -a --per-core -I 100 \
 	--interval-count 2 -x, -e $EVS -- sleep 1
 "$EMBER" stat --metric-only -r 2 -e cpu-clock -- true 2>/dev/null
 expect_eq metric-only-repeat-refused "$?" 2
 
 # --- --summary after the intervals ----------------------------------------------------
-same_as_perf summary-matches-perf -I 100 --interval-count 2 --summary -e cpu-clock,page-faults \
+stat_same_as_perf summary-matches-perf -I 100 --interval-count 2 --summary -e cpu-clock,page-faults \
 	-- sleep 1
-same_as_perf summary-csv-matches-perf -I 100 --interval-count 2 --summary -x, -e cpu-clock \
+stat_same_as_perf summary-csv-matches-perf -I 100 --interval-count 2 --summary -x, -e cpu-clock \
 	-- sleep 1
-same_as_perf summary-no-csv-summary-matches-perf -I 100 --interval-count 2 --summary \
+stat_same_as_perf summary-no-csv-summary-matches-perf -I 100 --interval-count 2 --summary \
 	--no-csv-summary -x, -e cpu-clock -- sleep 1
-same_as_perf summary-json-matches-perf -I 100 --interval-count 2 --summary -j -e cpu-clock \
+stat_same_as_perf summary-json-matches-perf -I 100 --interval-count 2 --summary -j -e cpu-clock \
 	-- sleep 1
-same_as_perf summary-per-core-matches-perf -a --per-core -I 100 --interval-count 2 --summary \
+stat_same_as_perf summary-per-core-matches-perf -a --per-core -I 100 --interval-count 2 --summary \
 	-e cpu-clock -- sleep 1
 # The summary's total is the whole run's: the sum of the intervals' writes.
 "$EMBER" stat -I 100 --summary -x, -e syscalls:sys_enter_write -- "$WL/writes" 777 \
@@ -74,7 +58,7 @@ same_as_perf summary-per-core-matches-perf -a --per-core -I 100 --interval-count
 expect_eq summary-total "$(awk -F, '$1 ~ /summary/ { print $2 }' "$TMP/e.csv")" 777
 
 # --- --table ---------------------------------------------------------------------------
-same_as_perf table-matches-perf -r 3 --table -e cpu-clock -- sleep 0.02
+stat_same_as_perf table-matches-perf -r 3 --table -e cpu-clock -- sleep 0.02
 "$EMBER" stat -r 3 --table -e cpu-clock -- sleep 0.02 2>"$TMP/e.txt"
 expect_eq table-rows "$(grep -cE '^ +[0-9.]+ \([-+][0-9.]+\) #+$' "$TMP/e.txt")" 3
 "$EMBER" stat --table -e cpu-clock -- true 2>/dev/null
@@ -130,12 +114,12 @@ expect_eq control-acks "$(od -An -c "$TMP/ack.out" | tr -d ' \n')" 'ack\n\0ack\n
 check control-counted grep -qE '^[0-9.]+,msec,cpu-clock,' "$TMP/e.txt"
 "$EMBER" stat --control nonsense -e cpu-clock -- true 2>/dev/null
 expect_eq control-bad-spec "$?" 2
-same_as_perf delay-minus-one-matches-perf -D -1 -e cpu-clock -- sleep 0.05
+stat_same_as_perf delay-minus-one-matches-perf -D -1 -e cpu-clock -- sleep 0.05
 
 # --- options with no effect on this machine, and the refused one -----------------------------
 for o in --no-merge --hybrid-merge --metric-no-group --metric-no-merge --percore-show-thread \
 	"--td-level 1"; do
-	same_as_perf "accepts-${o#--}" $o -e cpu-clock -- sleep 0.02
+	stat_same_as_perf "accepts-${o#--}" $o -e cpu-clock -- sleep 0.02
 done
 "$EMBER" stat --cputype core -e cpu-clock -- true 2>"$TMP/e.txt"
 expect_eq cputype-refused "$?" 2
