@@ -42,8 +42,8 @@ stat_same_as_perf metric-only-interval-csv-matches-perf --metric-only -a --per-c
 expect_eq metric-only-repeat-refused "$?" 2
 
 # --- --summary after the intervals ----------------------------------------------------
-stat_same_as_perf summary-matches-perf -I 100 --interval-count 2 --summary -e cpu-clock,page-faults \
-	-- sleep 1
+stat_same_as_perf summary-matches-perf -I 100 --interval-count 2 --summary \
+	-e cpu-clock,page-faults -- sleep 1
 stat_same_as_perf summary-csv-matches-perf -I 100 --interval-count 2 --summary -x, -e cpu-clock \
 	-- sleep 1
 stat_same_as_perf summary-no-csv-summary-matches-perf -I 100 --interval-count 2 --summary \
