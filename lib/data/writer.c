@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/io.h"
 #include "core/log.h"
 #include "data/compress.h"
 #include "data/features.h"
@@ -53,23 +54,6 @@ struct ember_data_writer {
 	struct dbuf zout;
 	uint64_t raw_bytes;		/* records before compression */
 };
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const uint8_t *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		c += w;
-		n -= w;
-	}
-	return 0;
-}
 
 static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
 {
@@ -193,7 +177,7 @@ static int emit(struct ember_data_writer *w, const void *p, size_t n)
 	int err;
 
 	if (!w->zenc) {
-		err = write_all(w->fd, p, n);
+		err = io_write_all(w->fd, p, n);
 		if (!err)
 			w->data_size += n;
 		return err;
@@ -214,7 +198,7 @@ static int emit(struct ember_data_writer *w, const void *p, size_t n)
 			return -E2BIG;
 		h.size = w->zout.len;
 		memcpy(w->zout.data, &h, sizeof(h));
-		err = write_all(w->fd, w->zout.data, w->zout.len);
+		err = io_write_all(w->fd, w->zout.data, w->zout.len);
 		if (err)
 			return err;
 		w->data_size += w->zout.len;
@@ -277,7 +261,7 @@ static int start_file(struct ember_data_writer *w)
 		dbuf_add_u64(&b, (uint64_t)w->attrs[i].nr_ids * 8);
 		ids_off += (uint64_t)w->attrs[i].nr_ids * 8;
 	}
-	err = b.err ? b.err : write_all(w->fd, b.data, b.len);
+	err = b.err ? b.err : io_write_all(w->fd, b.data, b.len);
 	dbuf_exit(&b);
 	return err;
 }
@@ -412,7 +396,7 @@ static int start_pipe(struct ember_data_writer *w, const struct ember_env *env)
 		dbuf_add(&b, env->tracing_data.data, env->tracing_data.size);
 		dbuf_add_zeros(&b, padded - env->tracing_data.size);
 	}
-	err = b.err ? b.err : write_all(w->fd, b.data, b.len);
+	err = b.err ? b.err : io_write_all(w->fd, b.data, b.len);
 out:
 	dbuf_exit(&b);
 	dbuf_exit(&sec);
@@ -522,7 +506,7 @@ static int write_features(struct ember_data_writer *w, const struct ember_env *e
 	dbuf_add(&all, secs, nr * sizeof(secs[0]));
 	for (int feat = 1; feat < EMBER_FEAT_LAST; feat++)
 		dbuf_add(&all, blobs[feat].data, blobs[feat].len);
-	err = all.err ? all.err : write_all(w->fd, all.data, all.len);
+	err = all.err ? all.err : io_write_all(w->fd, all.data, all.len);
 out:
 	for (int feat = 0; feat < EMBER_FEAT_LAST; feat++)
 		dbuf_exit(&blobs[feat]);

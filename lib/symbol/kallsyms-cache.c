@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/io.h"
 #include "core/hash.h"
 #include "symbol/build-id.h"
 #include "symbol/kallsyms.h"
@@ -436,23 +437,6 @@ static void remove_stale(const char *dir, const char *keep)
 	closedir(d);
 }
 
-static int write_all(int fd, const void *buf, size_t size)
-{
-	const char *p = buf;
-
-	while (size) {
-		ssize_t n = write(fd, p, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n ? -errno : -EIO;
-		p += n;
-		size -= n;
-	}
-	return 0;
-}
-
 int kallsyms_cache__write(const struct kallsyms_key *key, const struct symtab *t,
 			  const struct kallsyms_cache_info *info)
 {
@@ -519,7 +503,7 @@ int kallsyms_cache__write(const struct kallsyms_key *key, const struct symtab *t
 		err = -errno;
 		goto out;
 	}
-	err = write_all(fd, buf, size);
+	err = io_write_all(fd, buf, size);
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
