@@ -22,6 +22,7 @@
 #include <gelf.h>
 #include "collapse/inline.h"
 #include "symbol/demangle.h"
+#include "symbol/dwfl-elf.h"
 
 /* A symbol of the DSO itself, in its table's order (addr2line and nm read the file given). */
 struct elf_sym {
@@ -64,12 +65,6 @@ struct inliner {
 	unsigned long lookups;
 	struct dso_entry *dsos;
 	struct cache_entry *cache[CACHE_BUCKETS];
-};
-
-static const Dwfl_Callbacks offline_cb = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
 };
 
 struct inliner *inliner__new(bool context)
@@ -134,17 +129,7 @@ static struct dso_entry *dso_get(struct inliner *in, const char *path, bool *fre
 		return NULL;
 	}
 	*fresh = true;
-	d->dwfl = dwfl_begin(&offline_cb);
-	if (d->dwfl) {
-		dwfl_report_begin(d->dwfl);
-		/* at its own addresses (base 0), as addr2line reads them; offline reporting would move it */
-		if (!dwfl_report_elf(d->dwfl, path, path, -1, 0, true)) {
-			dwfl_end(d->dwfl);
-			d->dwfl = NULL;
-		} else {
-			dwfl_report_end(d->dwfl, NULL, NULL);
-		}
-	}
+	d->dwfl = dwfl_elf__open(path);
 	d->next = in->dsos;
 	in->dsos = d;
 	return d;

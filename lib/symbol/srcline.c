@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include "symbol/dwfl-elf.h"
 #include "symbol/srcline.h"
 
 struct sl_sym {
@@ -45,12 +46,6 @@ struct sl_file {
 
 struct srclines {
 	struct sl_file *files;
-};
-
-static const Dwfl_Callbacks offline_cb = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
 };
 
 struct srclines *srclines__new(void)
@@ -208,16 +203,7 @@ static struct sl_file *file_open(const char *path)
 	}
 	if (!f->elf)
 		return f;
-	f->dwfl = dwfl_begin(&offline_cb);
-	if (f->dwfl) {
-		dwfl_report_begin(f->dwfl);
-		if (!dwfl_report_elf(f->dwfl, path, path, -1, 0, true)) {
-			dwfl_end(f->dwfl);
-			f->dwfl = NULL;
-		} else {
-			dwfl_report_end(f->dwfl, NULL, NULL);
-		}
-	}
+	f->dwfl = dwfl_elf__open(path);
 	return f;
 }
 

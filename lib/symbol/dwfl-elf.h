@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* One ELF file's DWARF through libdwfl, for source lines and inlined frames. */
+#ifndef EMBER_LIB_DWFL_ELF_H
+#define EMBER_LIB_DWFL_ELF_H
+
+#include <elfutils/libdwfl.h>
+
+/*
+ * A Dwfl holding path at its own addresses (base 0), as addr2line reads
+ * them (offline reporting would move it); separate debug info is found by
+ * build-id and .gnu_debuglink. NULL when path cannot be read; free with
+ * dwfl_end().
+ */
+Dwfl *dwfl_elf__open(const char *path);
+
+#endif
