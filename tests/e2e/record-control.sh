@@ -129,14 +129,28 @@ if readable pid.data && [ "$(comm_samples pid.data hotloop)" -gt 0 ]; then pass 
 
 # "snapshot" with --overwrite: the backward buffers' contents go to the file then
 # (as SIGUSR2 does), and again at the end: one round more than with "stop" alone.
+# Each command is sent once the recorder answered the one before and the
+# workload ran a while, so neither the snapshot nor the end finds empty buffers.
 rounds() { "$PERF" report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_FINISHED_ROUND'; }
-printf 'stop\n' >&8
-timeout 120 "$EMBER" record -q --overwrite -m 1 --control fifo:ctl,ack -o ow0.data -- "$WL/hotloop" 60000 >/dev/null 2>&1
-acks 1 >/dev/null
-printf 'snapshot\nstop\n' >&8
-timeout 120 "$EMBER" record -q --overwrite -m 1 --control fifo:ctl,ack -o ow.data -- "$WL/hotloop" 60000 >/dev/null 2>&1
-expect_eq control-snapshot-acks "$(dd if=ack iflag=nonblock bs=4096 count=1 2>/dev/null | od -An -c | tr -s ' \n' ' ')" \
-	" a c k \\n \\0 a c k \\n \\0 "
+overwrite() { # DATA COMMAND...: each command after a while of hotloop
+	local data=$1 rp c got=
+	shift
+	printf 'ping\n' >&8
+	timeout 120 "$EMBER" record -q --overwrite -m 1 --control fifo:ctl,ack -o "$data" -- "$WL/hotloop" 60000 \
+		>/dev/null 2>&1 &
+	rp=$!
+	got+=$(acks 1)
+	for c in "$@"; do
+		"$WL/hotloop" 100 >/dev/null 2>&1
+		printf '%s\n' "$c" >&8
+		got+=$(acks 1)
+	done
+	wait "$rp"
+	printf '%s' "$got"
+}
+overwrite ow0.data stop >/dev/null
+expect_eq control-snapshot-acks "$(overwrite ow.data snapshot stop | tr -s " ")" \
+	" a c k \\n \\0 a c k \\n \\0 a c k \\n \\0 "
 n0=$(rounds ow0.data) n=$(rounds ow.data)
 if [ "$n" -gt "$n0" ] && readable ow.data; then pass control-snapshot; else
 	fail control-snapshot "$n rounds, $n0 without the snapshot"; fi
