@@ -66,6 +66,11 @@ struct ember_collapse {
 
 	struct sbuf pname;
 	bool pname_set;
+	/*
+	 * pname_true() and, if so, whether the root is a Java one: every
+	 * frame line asks, so they are kept at each change of pname.
+	 */
+	bool live, live_java;
 	struct pnum period;
 	uint32_t root;		/* pname's id in roots */
 
@@ -175,6 +180,17 @@ static bool pname_true(const struct ember_collapse *c)
 	return c->pname_set && c->pname.len && !(c->pname.len == 1 && c->pname.buf[0] == '0');
 }
 
+static bool is_java(const struct ember_collapse *c)
+{
+	return c->pname.len >= 4 && !memcmp(c->pname.buf, "java", 4);
+}
+
+static void pname_changed(struct ember_collapse *c)
+{
+	c->live = pname_true(c);
+	c->live_java = c->live && is_java(c);
+}
+
 /* unshift @stack, one element: the frame whose components are sids[off..]. */
 static int push_seg_from(struct ember_collapse *c, size_t off)
 {
@@ -243,7 +259,7 @@ static int end_sample(struct ember_collapse *c)
 	size_t nroot;
 	int err;
 
-	if (!pname_true(c))
+	if (!c->live)
 		return 0;
 	c->prev_frame = c->prev2_frame = 0;
 	err = add_stack(c, ps);
@@ -264,6 +280,7 @@ static int end_sample(struct ember_collapse *c)
 	c->st.samples++;
 	clear_stack(c);
 	c->pname_set = false;
+	pname_changed(c);
 	return 0;
 }
 
@@ -306,12 +323,8 @@ static int header(struct ember_collapse *c, const char *l, size_t n,
 	err = tidy_root(c->opts.include_pid, c->opts.include_tid, h->comm, pid, tid, &c->pname);
 	err = err ?: root_table_intern(&c->roots, &c->names, c->pname.buf, c->pname.len, &c->root);
 	c->pname_set = !err;
+	pname_changed(c);
 	return err;
-}
-
-static bool is_java(const struct ember_collapse *c)
-{
-	return c->pname.len >= 4 && !memcmp(c->pname.buf, "java", 4);
 }
 
 /*
@@ -436,7 +449,7 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
 static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 {
 	struct frame_cache *fc = &c->frames;
-	bool live = pname_true(c), java = false;
+	bool live = c->live, java = false;
 	struct collapse_frame f;
 	size_t a = 0, b, k = 0;
 	uint64_t hash = 0;
@@ -446,7 +459,7 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n)
 		frame_columns(l, n, &a, &b, &k);
 		if (b == a)
 			goto slow;
-		java = live && is_java(c);
+		java = c->live_java;
 		pred = c->prev_frame ? frame_rec(fc, c->prev_frame)->next : fc->first;
 		if (pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, java)) {
 			ref = pred;

@@ -16,11 +16,16 @@
 #include "collapse/parse.h"
 
 #ifdef __SSE2__
-/* Bytes of v within [lo, hi], unsigned. */
-static inline __m128i in_range(__m128i v, char lo, char hi)
+/*
+ * Bytes of v within [lo, hi], unsigned: moved so that lo becomes the
+ * lowest signed byte, the range is one signed compare (SSE2 has no
+ * unsigned one).
+ */
+static inline __m128i in_range(__m128i v, unsigned char lo, unsigned char hi)
 {
-	return _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(lo)), v),
-			     _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(hi)), v));
+	__m128i x = _mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - lo)));
+
+	return _mm_cmplt_epi8(x, _mm_set1_epi8((char)(0x80 + hi - lo + 1)));
 }
 
 /* Masks of the blanks (\s) and word bytes (\w) among the 16 at p. */
