@@ -3,7 +3,7 @@
  * The collapser: stackcollapse-perf.pl's main loop as a state machine fed
  * one line at a time. The state is the script's: the current root name
  * ($pname, maybe unset), its period, the frames seen since the header
- * (@stack, kept callee first and joined in reverse), and the event
+ * (@stack, where each frame is unshifted: see struct rev_ids), and the event
  * filter. The script's quirks are kept on purpose, since the output must
  * match it byte for byte: a header skipped by the event filter leaves the
  * previous root in place, a root of "0" is false, a sample without its
@@ -33,8 +33,14 @@
 #include "collapse/table.h"
 #include "collapse/tidy.h"
 
-struct seg {
-	size_t off, len;
+/*
+ * @stack's components, filled from the end: unshift is a copy below the
+ * ones there, and the buffer from top on is the stack root side first,
+ * as it is joined, with no per-frame bookkeeping.
+ */
+struct rev_ids {
+	uint32_t *v;
+	size_t top, alloc;	/* v[top..alloc) in use */
 };
 
 /* How far hint_next_sample() looks for the end of a sample: hostile input may have none. */
@@ -77,9 +83,8 @@ struct ember_collapse {
 	struct sbuf filter;
 	bool defaulted, warned;
 
-	struct id_vec sids;	/* the components of @stack's frames, callee first */
-	struct seg *segs;	/* each frame's ids in sids */
-	size_t nsegs, segs_alloc;
+	struct rev_ids stack;	/* the components of @stack's frames */
+	struct id_vec split;	/* the components of a frame being named */
 	struct sbuf cur;	/* the frame being named */
 	/*
 	 * The last two samples' stacks, added to the table two samples late:
@@ -161,8 +166,8 @@ void ember_collapse__delete(struct ember_collapse *c)
 	sbuf_free(&c->pname);
 	sbuf_free(&c->filter);
 	root_table_free(&c->roots);
-	id_vec_free(&c->sids);
-	free(c->segs);
+	free(c->stack.v);
+	id_vec_free(&c->split);
 	sbuf_free(&c->cur);
 	id_vec_free(&c->stacks[0].key);
 	id_vec_free(&c->stacks[1].key);
@@ -191,43 +196,55 @@ static void pname_changed(struct ember_collapse *c)
 	c->live_java = c->live && is_java(c);
 }
 
-/* unshift @stack, one element: the frame whose components are sids[off..]. */
-static int push_seg_from(struct ember_collapse *c, size_t off)
+/* Room for n more ids below top, the ones in use moved to the new end. 0 or -ENOMEM. */
+static int rev_ids_grow(struct rev_ids *r, size_t n)
 {
-	if (c->nsegs == c->segs_alloc) {
-		size_t alloc = c->segs_alloc ? c->segs_alloc * 2 : 64;
-		struct seg *v = realloc(c->segs, alloc * sizeof(*v));
+	size_t used = r->alloc - r->top, alloc = r->alloc ? r->alloc : 256;
+	uint32_t *v;
 
-		if (!v)
+	while (alloc - used < n) {
+		if (alloc > (size_t)-1 / 2 / sizeof(*v))
 			return -ENOMEM;
-		c->segs = v;
-		c->segs_alloc = alloc;
+		alloc *= 2;
 	}
-	c->segs[c->nsegs++] = (struct seg){ off, c->sids.nr - off };
+	v = malloc(alloc * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (used)
+		memcpy(v + alloc - used, r->v + r->top, used * sizeof(*v));
+	free(r->v);
+	r->v = v;
+	r->top = alloc - used;
+	r->alloc = alloc;
 	return 0;
 }
 
-/* unshift @stack, the frame named in c->cur. */
-static int push_seg(struct ember_collapse *c)
+/* unshift @stack, one element: the frame whose components are ids[0..n). */
+static inline int push_ids(struct ember_collapse *c, const uint32_t *ids, size_t n)
 {
-	size_t off = c->sids.nr;
+	struct rev_ids *r = &c->stack;
 
-	return name_table_split(&c->names, c->cur.buf, c->cur.len, &c->sids) ?:
-	       push_seg_from(c, off);
+	if (n > r->top && rev_ids_grow(r, n))
+		return -ENOMEM;
+	r->top -= n;
+	if (n == 1)
+		r->v[r->top] = ids[0];
+	else
+		memcpy(r->v + r->top, ids, n * sizeof(*ids));
+	return 0;
 }
 
-/* unshift @stack, a frame from the cache. */
-static int push_ids(struct ember_collapse *c, const uint32_t *ids, size_t n)
+/* unshift @stack, the frame named in c->cur; its components are left in c->split. */
+static int push_seg(struct ember_collapse *c)
 {
-	size_t off = c->sids.nr;
-
-	return id_vec_add(&c->sids, ids, n) ?: push_seg_from(c, off);
+	c->split.nr = 0;
+	return name_table_split(&c->names, c->cur.buf, c->cur.len, &c->split) ?:
+	       push_ids(c, c->split.v, c->split.nr);
 }
 
 static void clear_stack(struct ember_collapse *c)
 {
-	c->nsegs = 0;
-	c->sids.nr = 0;
+	c->stack.top = c->stack.alloc;
 }
 
 /* Adds a pending stack to the table. */
@@ -268,8 +285,8 @@ static int end_sample(struct ember_collapse *c)
 	ps->key.nr = 0;
 	root_ids = root_table_ids(&c->roots, c->root, &nroot);
 	err = err ?: id_vec_add(&ps->key, root_ids, nroot);
-	for (size_t i = c->nsegs; i-- > 0 && !err;)
-		err = id_vec_add(&ps->key, c->sids.v + c->segs[i].off, c->segs[i].len);
+	if (!err && c->stack.top < c->stack.alloc)
+		err = id_vec_add(&ps->key, c->stack.v + c->stack.top, c->stack.alloc - c->stack.top);
 	if (err)
 		return err;
 	ps->hash = stack_table_hash(ps->key.v, ps->key.nr);
@@ -414,7 +431,7 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
 	struct span func = f->func, piece;
 	struct piece_iter it;
 	bool unknown = false;
-	size_t idx = 0, off;
+	size_t idx = 0;
 	int err;
 
 	sbuf_reset(&c->cur);
@@ -432,10 +449,9 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
 	}
 	if (!idx)
 		return frame_cache_add(&c->frames, key, klen, hash, java, NULL, 0, &c->prev_frame);
-	off = c->sids.nr;
 	err = push_seg(c);
-	return err ?: frame_cache_add(&c->frames, key, klen, hash, java, c->sids.v + off,
-				      c->sids.nr - off, &c->prev_frame);
+	return err ?: frame_cache_add(&c->frames, key, klen, hash, java, c->split.v, c->split.nr,
+				      &c->prev_frame);
 }
 
 /*
