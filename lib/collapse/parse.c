@@ -116,6 +116,7 @@ bool collapse_parse_event(const char *l, size_t n, struct collapse_event *ev)
 	ev->name = (struct span){ l + ts, end - 1 - ts };
 	if (l[q1 - 1] == ':') {
 		ev->period = (struct span){ NULL, 0 };
+		ev->from = q1 - 1;
 		return true;
 	}
 	q2 = q1;
@@ -129,6 +130,7 @@ bool collapse_parse_event(const char *l, size_t n, struct collapse_event *ev)
 	if (q3 == 0 || l[q3 - 1] != ':')
 		return false;
 	ev->period = (struct span){ l + q2, q1 - q2 };
+	ev->from = q3 - 1;
 	return true;
 }
 

@@ -21,9 +21,14 @@ struct collapse_header {
 	struct span comm, num1, num2;
 };
 
-/* /:\s*(\d+)*\s+(\S+):\s*$/: period (p NULL if none), event. */
+/*
+ * /:\s*(\d+)*\s+(\S+):\s*$/: period (p NULL if none), event. The match
+ * read only the line's bytes from offset from on: a line that ends with
+ * the same bytes gives the same captures, as far from its end.
+ */
 struct collapse_event {
 	struct span period, name;
+	size_t from;
 };
 
 /* /^\s*(\w+)\s*(.+) \((.*)\)/: pc, rawfunc, mod. */

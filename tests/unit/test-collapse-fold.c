@@ -162,6 +162,23 @@ TEST(collapse_fold_cache_and_ids)
 }
 
 /*
+ * A header ending as the last one did takes its event and period from a
+ * memo: the same answers as reading it again, whatever comes before.
+ */
+TEST(collapse_fold_event_memo)
+{
+	struct ember_collapse_opts o = { .sz = sizeof(o) };
+
+	/* the same end after another ':' and a shorter line */
+	fold_is(t, &o, "ab 1 1.0: 5 e:\n\ncd 2 2.0:: 5 e:\n\nab 1 : 5 e:\n\n", "ab 10\ncd 5\n");
+	/* a filtered event between two of the first one, then another period */
+	fold_is(t, &o, "ab 1 1.0: 5 e:\n\nab 1 1.0: 5 x:\n\tf1 y (m)\n\nab 1 1.0: 7 e:\n\n", "ab 12\n");
+	/* no period, then the same end with one, then a period of "0" */
+	fold_is(t, &o, "ab 1 1.0: e:\n\nab 1 1.0: 3: e:\n\nab 1 1.0: 3: 0 e:\n\nab 1 1.0: 3: 0 e: \n\n",
+		"ab 4\n");
+}
+
+/*
  * Stacks are added to the table a little late (their lookups prefetched
  * meanwhile): the statistics and the output count them all the same,
  * with or without end_file(), the same stack pending twice counted once.
