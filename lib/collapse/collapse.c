@@ -43,8 +43,13 @@ struct rev_ids {
 	size_t top, alloc;	/* v[top..alloc) in use */
 };
 
-/* How far hint_next_sample() looks for the end of a sample: hostile input may have none. */
-#define HINT_MAX_LINES 256
+/*
+ * __feed() finds the ends of up to LINE_BATCH lines at once, and more
+ * once fewer than HINT_LINES are left: hint_next_sample() looks no
+ * further ahead than the ends found.
+ */
+#define LINE_BATCH 2048
+#define HINT_LINES 256
 
 /* A sample's stack (ids, root first) waiting to be added to the table. */
 struct pending_stack {
@@ -115,16 +120,16 @@ struct ember_collapse {
 	 * buffer (NULL otherwise), and the first frame line of the next
 	 * sample found in it: its key and hash (see hint_next_sample()).
 	 */
-	const char *ahead, *ahead_end;
+	const char *ahead;
 	const char *hint_key;
 	size_t hint_len;
 	uint64_t hint_hash;
 	/*
-	 * The ends of the lines from ends_from on, as hint_next_sample()
-	 * found them: __feed() takes them instead of searching again.
+	 * The ends of the next lines in the __feed() buffer, as found (see
+	 * find_line_ends()): ends[next_end] ends the line that starts at
+	 * ahead, and so on up to ends[nends - 1].
 	 */
-	const char *ends_from;
-	const char *ends[HINT_MAX_LINES + 2];
+	const char *ends[LINE_BATCH];
 	unsigned nends, next_end;
 	uint32_t prev_frame;	/* the cache record of the last frame line, 0 if none */
 	uint32_t prev2_frame;	/* and of the one before it */
@@ -594,12 +599,11 @@ slow:
  */
 static void hint_next_sample(struct ember_collapse *c)
 {
-	const char *p = c->ahead, *end = c->ahead_end, *nl;
-	size_t a, b, k, lines = 0;
+	const char *p = c->ahead, *nl;
+	unsigned i = c->next_end;
+	size_t a, b, k;
 
 	c->hint_key = NULL;
-	c->nends = c->next_end = 0;
-	c->ends_from = p;
 	if (!c->use_cache || !p)
 		return;
 	/*
@@ -608,22 +612,19 @@ static void hint_next_sample(struct ember_collapse *c)
 	 * header at most: the look-ahead stays linear on any input.
 	 */
 	do {
-		if (++lines > HINT_MAX_LINES || !(nl = find_newline(p, end)))
+		if (i == c->nends)
 			return;
-		c->ends[c->nends++] = nl;
+		nl = c->ends[i++];
 		a = nl - p;
 		if (a && !cl_is_space(p[0]))
 			return;
 		p = nl + 1;
 	} while (a);
 	/* past the next header */
-	if (!(nl = find_newline(p, end)))
+	if (c->nends - i < 2)
 		return;
-	c->ends[c->nends++] = nl;
-	p = nl + 1;
-	if (!(nl = find_newline(p, end)))
-		return;
-	c->ends[c->nends++] = nl;
+	p = c->ends[i] + 1;
+	nl = c->ends[i + 1];
 	frame_columns(p, nl - p, &a, &b, &k);
 	if (b == a)
 		return;
@@ -659,32 +660,32 @@ int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 	return frame_line(c, l, n);
 }
 
-/* The end of the line at p in the __feed() buffer: as hint_next_sample() found it, or searched for. */
-static inline const char *line_end(struct ember_collapse *c, const char *p, const char *end)
-{
-	const char *nl;
-
-	if (c->next_end < c->nends && p == c->ends_from) {
-		nl = c->ends[c->next_end++];
-		c->ends_from = nl + 1;
-		return nl;
-	}
-	return find_newline(p, end);
-}
-
 int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 {
-	const char *p = buf, *end = p + len;
+	const char *p = buf, *end = p + len, *scan = p;
+	unsigned refill_at = 0;
 	int err = 0;
 
-	c->ahead_end = end;
-	while (p < end) {
-		const char *nl = line_end(c, p, end);
+	c->nends = c->next_end = 0;
+	for (;;) {
+		const char *nl;
 
-		if (!nl) {
-			err = sbuf_add(&c->partial, p, end - p);
-			break;
+		if (c->next_end >= refill_at) {
+			if (scan < end) {
+				/* the ends not taken yet to the front, more after them */
+				unsigned left = c->nends - c->next_end;
+
+				memmove(c->ends, c->ends + c->next_end, left * sizeof(*c->ends));
+				c->next_end = 0;
+				c->nends = left + find_line_ends(scan, end, c->ends + left,
+								 LINE_BATCH - left, &scan);
+				/* a search that stopped before the end left more than HINT_LINES */
+				refill_at = scan < end ? c->nends - HINT_LINES : c->nends;
+			}
+			if (c->next_end == c->nends)
+				break;
 		}
+		nl = c->ends[c->next_end++];
 		c->ahead = nl + 1;
 		if (c->partial.len) {
 			err = sbuf_add(&c->partial, p, nl - p);
@@ -697,10 +698,12 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 			break;
 		p = nl + 1;
 	}
+	if (!err && p < end)
+		err = sbuf_add(&c->partial, p, end - p);
 	/* the buffer is the caller's again: no hint may point into it */
 	c->ahead = NULL;
 	c->hint_key = NULL;
-	c->nends = 0;
+	c->nends = c->next_end = 0;
 	return err;
 }
 
