@@ -44,9 +44,9 @@ struct rev_ids {
 };
 
 /*
- * __feed() finds the ends of up to LINE_BATCH lines at once, and more
- * once fewer than HINT_LINES are left: hint_next_sample() looks no
- * further ahead than the ends found.
+ * __feed() indexes up to LINE_BATCH lines at once (index_lines()), and
+ * more once fewer than HINT_LINES are left: hint_next_sample() looks no
+ * further ahead than the lines indexed.
  */
 #define LINE_BATCH 2048
 #define HINT_LINES 256
@@ -125,11 +125,12 @@ struct ember_collapse {
 	size_t hint_len;
 	uint64_t hint_hash;
 	/*
-	 * The ends of the next lines in the __feed() buffer, as found (see
-	 * find_line_ends()): ends[next_end] ends the line that starts at
-	 * ahead, and so on up to ends[nends - 1].
+	 * The next lines in the __feed() buffer, as index_lines() found
+	 * them: lines[next_end] is the one that starts at ahead, and so on
+	 * up to lines[nends - 1].
 	 */
-	const char *ends[LINE_BATCH];
+	index_lines_fn *index_lines;
+	struct line_ix lines[LINE_BATCH];
 	unsigned nends, next_end;
 	uint32_t prev_frame;	/* the cache record of the last frame line, 0 if none */
 	uint32_t prev2_frame;	/* and of the one before it */
@@ -169,6 +170,7 @@ struct ember_collapse *ember_collapse__new(const struct ember_collapse_opts *opt
 	if (c->opts.show_inline && !(c->inl = inliner__new(c->opts.show_context)))
 		goto fail;
 	c->use_cache = !c->inl && !c->opts.srcline;
+	c->index_lines = index_lines_pick();
 	return c;
 fail:
 	ember_collapse__delete(c);
@@ -518,19 +520,19 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
  * starts with '('); only the other lines are cached, keyed by that text
  * and whether the root is a Java one.
  */
-static int frame_line(struct ember_collapse *c, const char *l, size_t n)
+static int frame_line(struct ember_collapse *c, const char *l, size_t n, size_t key_at)
 {
 	struct frame_cache *fc = &c->frames;
 	bool live = c->live, java = false;
 	struct collapse_frame f;
-	size_t a = 0, b, k = 0;
+	size_t k = 0;
 	uint64_t hash = 0;
 	uint32_t pred, ref;
 
 	if (c->use_cache) {
-		frame_columns(l, n, &a, &b, &k);
-		if (b == a)
+		if (key_at == LINE_NO_ADDR)
 			goto slow;
+		k = key_at;
 		java = c->live_java;
 		pred = c->prev_frame ? frame_rec(fc, c->prev_frame)->next : fc->first;
 		if (pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, java)) {
@@ -601,7 +603,7 @@ static void hint_next_sample(struct ember_collapse *c)
 {
 	const char *p = c->ahead, *nl;
 	unsigned i = c->next_end;
-	size_t a, b, k;
+	size_t a, k;
 
 	c->hint_key = NULL;
 	if (!c->use_cache || !p)
@@ -614,7 +616,7 @@ static void hint_next_sample(struct ember_collapse *c)
 	do {
 		if (i == c->nends)
 			return;
-		nl = c->ends[i++];
+		nl = c->lines[i++].end;
 		a = nl - p;
 		if (a && !cl_is_space(p[0]))
 			return;
@@ -623,10 +625,10 @@ static void hint_next_sample(struct ember_collapse *c)
 	/* past the next header */
 	if (c->nends - i < 2)
 		return;
-	p = c->ends[i] + 1;
-	nl = c->ends[i + 1];
-	frame_columns(p, nl - p, &a, &b, &k);
-	if (b == a)
+	p = c->lines[i].end + 1;
+	nl = c->lines[i + 1].end;
+	k = c->lines[i + 1].key_at;
+	if (k == LINE_NO_ADDR)
 		return;
 	c->hint_key = p + k;
 	c->hint_len = nl - p - k;
@@ -634,7 +636,8 @@ static void hint_next_sample(struct ember_collapse *c)
 	frame_cache_prefetch(&c->frames, c->hint_hash, 1);
 }
 
-int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
+/* A line, whose key start (see line_key_at()) is given. */
+static int line(struct ember_collapse *c, const char *l, size_t n, size_t key_at)
 {
 	struct collapse_header h;
 	int err;
@@ -657,7 +660,12 @@ int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
 		hint_next_sample(c);
 		return err;
 	}
-	return frame_line(c, l, n);
+	return frame_line(c, l, n, key_at);
+}
+
+int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
+{
+	return line(c, l, n, line_key_at(l, n));
 }
 
 int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
@@ -668,6 +676,7 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 
 	c->nends = c->next_end = 0;
 	for (;;) {
+		const struct line_ix *ix;
 		const char *nl;
 
 		if (c->next_end >= refill_at) {
@@ -675,9 +684,9 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 				/* the ends not taken yet to the front, more after them */
 				unsigned left = c->nends - c->next_end;
 
-				memmove(c->ends, c->ends + c->next_end, left * sizeof(*c->ends));
+				memmove(c->lines, c->lines + c->next_end, left * sizeof(*c->lines));
 				c->next_end = 0;
-				c->nends = left + find_line_ends(scan, end, c->ends + left,
+				c->nends = left + c->index_lines(scan, end, c->lines + left,
 								 LINE_BATCH - left, &scan);
 				/* a search that stopped before the end left more than HINT_LINES */
 				refill_at = scan < end ? c->nends - HINT_LINES : c->nends;
@@ -685,14 +694,16 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 			if (c->next_end == c->nends)
 				break;
 		}
-		nl = c->ends[c->next_end++];
+		ix = &c->lines[c->next_end++];
+		nl = ix->end;
 		c->ahead = nl + 1;
 		if (c->partial.len) {
+			/* the line started in the last buffer: its key start is not known */
 			err = sbuf_add(&c->partial, p, nl - p);
 			err = err ?: ember_collapse__line(c, c->partial.buf, c->partial.len);
 			sbuf_reset(&c->partial);
 		} else {
-			err = ember_collapse__line(c, p, nl - p);
+			err = line(c, p, nl - p, ix->key_at);
 		}
 		if (err)
 			break;

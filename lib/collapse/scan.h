@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The scans every input line goes through (its end, and a frame line's
- * columns), inline and 16 bytes at a time where SSE2 is there: lines are
- * some 60 bytes, and a call per line cost more than the search.
+ * The scans every input line goes through: its end, and where a frame
+ * line's key (the text after its address) starts. __feed() has them
+ * done for a batch of lines at once by index_lines(), 32 or 64 bytes at
+ * a time, with the widest vectors the processor has; a line met alone
+ * (split between two feeds, or given to __line()) is scanned inline.
  */
 #ifndef EMBER_LIB_COLLAPSE_SCAN_H
 #define EMBER_LIB_COLLAPSE_SCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -43,44 +46,39 @@ static inline void classify16(const char *p, uint32_t *blank, uint32_t *word)
 #endif
 
 /*
- * The columns of a frame line: blanks up to a, the address (word bytes)
- * up to b, blanks up to k. Every line is scanned so: 32 bytes are
- * classified at once when the line has them, byte by byte otherwise.
+ * The columns of a line whose first 32 bytes have the blank and word
+ * masks given (see frame_columns()), when those bytes decide them: true
+ * and *pa, *pb, *pk set, else false.
  */
-static inline __attribute__((always_inline)) void frame_columns(const char *l, size_t n,
-								size_t *pa, size_t *pb, size_t *pk)
+static inline bool columns_from_masks(uint32_t blank, uint32_t word, size_t *pa, size_t *pb,
+				      size_t *pk)
+{
+	uint32_t a, m;
+
+	if (!~blank)
+		return false;
+	a = __builtin_ctz(~blank);
+	if (!(word >> a & 1)) {
+		*pa = *pb = *pk = a;
+		return true;
+	}
+	m = ~word & (~0u << a);
+	if (!m)
+		return false;
+	*pb = __builtin_ctz(m);
+	m = ~blank & (~0u << *pb);
+	if (!m)
+		return false;
+	*pa = a;
+	*pk = __builtin_ctz(m);
+	return true;
+}
+
+/* frame_columns() a byte at a time, for short lines and what the masks do not decide. */
+static inline void frame_columns_bytes(const char *l, size_t n, size_t *pa, size_t *pb, size_t *pk)
 {
 	size_t a = 0, b, k;
 
-#ifdef __SSE2__
-	if (n >= 32) {
-		uint32_t b0, w0, b1, w1, blank, word, m;
-
-		classify16(l, &b0, &w0);
-		classify16(l + 16, &b1, &w1);
-		blank = b0 | b1 << 16;
-		word = w0 | w1 << 16;
-		if (~blank) {
-			a = __builtin_ctz(~blank);
-			if (!(word >> a & 1)) {
-				*pa = *pb = *pk = a;
-				return;
-			}
-			m = ~word & (~0u << a);
-			if (m) {
-				b = __builtin_ctz(m);
-				m = ~blank & (~0u << b);
-				if (m) {
-					*pa = a;
-					*pb = b;
-					*pk = __builtin_ctz(m);
-					return;
-				}
-			}
-		}
-		a = 0;
-	}
-#endif
 	while (a < n && cl_is_space(l[a]))
 		a++;
 	b = a;
@@ -93,58 +91,58 @@ static inline __attribute__((always_inline)) void frame_columns(const char *l, s
 	*pk = k;
 }
 
-#ifdef __SSE2__
-/* The '\n's among the 16 bytes at p, a bit each. */
-static inline uint64_t newlines16(const char *p)
+/*
+ * The columns of a frame line: blanks up to a, the address (word bytes)
+ * up to b, blanks up to k. 32 bytes are classified at once when the line
+ * has them, byte by byte otherwise.
+ */
+static inline __attribute__((always_inline)) void frame_columns(const char *l, size_t n,
+								size_t *pa, size_t *pb, size_t *pk)
 {
-	return (uint32_t)_mm_movemask_epi8(
-		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi8('\n')));
+#ifdef __SSE2__
+	if (n >= 32) {
+		uint32_t b0, w0, b1, w1;
+
+		classify16(l, &b0, &w0);
+		classify16(l + 16, &b1, &w1);
+		if (columns_from_masks(b0 | b1 << 16, w0 | w1 << 16, pa, pb, pk))
+			return;
+	}
+#endif
+	frame_columns_bytes(l, n, pa, pb, pk);
 }
 
-/* The '\n's among the 64 bytes at p, a bit each (written out: -O2 does not unroll a loop). */
-static inline uint64_t newlines64(const char *p)
+/* A line's key start when it has no address (b == a in frame_columns()). */
+#define LINE_NO_ADDR SIZE_MAX
+
+/* Where a frame line's key starts (k), or LINE_NO_ADDR. */
+static inline __attribute__((always_inline)) size_t line_key_at(const char *l, size_t n)
 {
-	return newlines16(p) | newlines16(p + 16) << 16 | newlines16(p + 32) << 32 |
-	       newlines16(p + 48) << 48;
+	size_t a, b, k;
+
+	frame_columns(l, n, &a, &b, &k);
+	return b == a ? LINE_NO_ADDR : k;
 }
-#endif
+
+/* A line as index_lines() found it: its end ('\n') and line_key_at() of it. */
+struct line_ix {
+	const char *end;
+	size_t key_at;
+};
 
 /*
- * The ends ('\n') of the lines from p on, in order, into ends: at most
- * max of them (max >= 64). Returns how many; *resume is where to go on
- * (end once all are found). Lines are some 60 bytes: 64 bytes are
- * searched at once and their newlines taken from the mask, a few
- * instructions per line where a search per line cost some thirty.
+ * Indexes the lines from p (the start of one) on, in order: at most max
+ * of them (max >= 64), each line's end and key start. Returns how many;
+ * *resume is where to go on, the start of the next line (end once all
+ * are found).
  */
-static inline size_t find_line_ends(const char *p, const char *end, const char **ends, size_t max,
-				    const char **resume)
-{
-	size_t n = 0;
+typedef size_t index_lines_fn(const char *p, const char *end, struct line_ix *lines, size_t max,
+			      const char **resume);
 
-#ifdef __SSE2__
-	/* room for a block's 64 newlines: no test per newline */
-	while (end - p >= 64 && max - n >= 64) {
-		for (uint64_t m = newlines64(p); m; m &= m - 1)
-			ends[n++] = p + __builtin_ctzll(m);
-		p += 64;
-	}
-	if (end - p >= 64) {
-		*resume = p;
-		return n;
-	}
-#endif
-	while (n < max) {
-		const char *nl = memchr(p, '\n', end - p);
+/* The index_lines() for this processor: AVX2 where it has it, else SSE2 (or plain C). */
+index_lines_fn *index_lines_pick(void);
 
-		if (!nl) {
-			*resume = end;
-			return n;
-		}
-		ends[n++] = nl;
-		p = nl + 1;
-	}
-	*resume = p;
-	return n;
-}
+/* Each variant, for the tests: NULL where the processor (or the compiler) has not got it. */
+index_lines_fn *index_lines_variant(int i);
 
 #endif

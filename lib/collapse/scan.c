@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * index_lines() (see scan.h), in one variant per instruction set. All
+ * give the same answers: the ends are every '\n' in order, the key
+ * starts are line_key_at()'s. A batch is some 2000 lines, so the call
+ * through a pointer, picked once per collapser, costs nothing that
+ * counts; inside, AVX2 classifies a line's first 32 bytes in one go
+ * where SSE2 needs two, and finds newlines 32 bytes at a time.
+ */
+#include <string.h>
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
+#include "collapse/scan.h"
+
+/* The line ends from p on, a byte search at a time: the tail of a buffer, or no SSE2. */
+static size_t ends_bytes(const char *p, const char *end, struct line_ix *lines, size_t n,
+			 size_t max, const char **resume)
+{
+	while (n < max) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		if (!nl) {
+			*resume = end;
+			return n;
+		}
+		lines[n++].end = nl;
+		p = nl + 1;
+	}
+	*resume = p;
+	return n;
+}
+
+static size_t index_lines_plain(const char *p, const char *end, struct line_ix *lines, size_t max,
+				const char **resume)
+{
+	size_t n = ends_bytes(p, end, lines, 0, max, resume);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *s = i ? lines[i - 1].end + 1 : p;
+
+		lines[i].key_at = line_key_at(s, lines[i].end - s);
+	}
+	return n;
+}
+
+#ifdef __SSE2__
+/* The '\n's among the 16 bytes at p, a bit each. */
+static inline uint64_t newlines16(const char *p)
+{
+	return (uint32_t)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi8('\n')));
+}
+
+static size_t index_lines_sse2(const char *p, const char *end, struct line_ix *lines, size_t max,
+			       const char **resume)
+{
+	const char *start = p;
+	size_t n = 0;
+
+	/*
+	 * 64 bytes at a time, each newline taken from the mask (lines are
+	 * some 60 bytes), with room for a block's 64: no test per newline.
+	 * The mask is written out: -O2 does not unroll a loop.
+	 */
+	while (end - p >= 64 && max - n >= 64) {
+		uint64_t m = newlines16(p) | newlines16(p + 16) << 16 | newlines16(p + 32) << 32 |
+			     newlines16(p + 48) << 48;
+
+		for (; m; m &= m - 1)
+			lines[n++].end = p + __builtin_ctzll(m);
+		p += 64;
+	}
+	if (end - p >= 64)
+		*resume = lines[n - 1].end + 1;	/* a line's start: n > max - 64 >= 0 */
+	else
+		n = ends_bytes(p, end, lines, n, max, resume);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = i ? lines[i - 1].end + 1 : start;
+
+		lines[i].key_at = line_key_at(s, lines[i].end - s);
+	}
+	return n;
+}
+#endif
+
+#ifdef __x86_64__
+#define AVX2 __attribute__((target("avx2,bmi")))
+
+/* As in_range(), 32 bytes. */
+static inline AVX2 __m256i in_range32(__m256i v, unsigned char lo, unsigned char hi)
+{
+	__m256i x = _mm256_add_epi8(v, _mm256_set1_epi8((char)(0x80 - lo)));
+
+	return _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(0x80 + hi - lo + 1)), x);
+}
+
+/* line_key_at(), the first 32 bytes classified at once. */
+static inline AVX2 size_t key_at_avx2(const char *l, size_t n)
+{
+	size_t a, b, k;
+
+	if (n >= 32) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)l);
+		__m256i w = _mm256_or_si256(
+			in_range32(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), 'a', 'z'),
+			in_range32(v, '0', '9'));
+		__m256i s = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')),
+					    in_range32(v, '\t', '\r'));
+
+		w = _mm256_or_si256(w, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('_')));
+		if (columns_from_masks(_mm256_movemask_epi8(s), _mm256_movemask_epi8(w), &a, &b, &k))
+			return b == a ? LINE_NO_ADDR : k;
+	}
+	frame_columns_bytes(l, n, &a, &b, &k);
+	return b == a ? LINE_NO_ADDR : k;
+}
+
+/* The '\n's among the 32 bytes at p, a bit each. */
+static inline AVX2 uint64_t newlines32(const char *p)
+{
+	return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+		_mm256_loadu_si256((const __m256i *)p), _mm256_set1_epi8('\n')));
+}
+
+static AVX2 size_t index_lines_avx2(const char *p, const char *end, struct line_ix *lines,
+				    size_t max, const char **resume)
+{
+	const char *start = p;
+	size_t n = 0;
+
+	/* as index_lines_sse2() */
+	while (end - p >= 64 && max - n >= 64) {
+		uint64_t m = newlines32(p) | newlines32(p + 32) << 32;
+
+		for (; m; m &= m - 1)
+			lines[n++].end = p + __builtin_ctzll(m);
+		p += 64;
+	}
+	if (end - p >= 64)
+		*resume = lines[n - 1].end + 1;	/* a line's start: n > max - 64 >= 0 */
+	else
+		n = ends_bytes(p, end, lines, n, max, resume);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = i ? lines[i - 1].end + 1 : start;
+
+		lines[i].key_at = key_at_avx2(s, lines[i].end - s);
+	}
+	return n;
+}
+#endif
+
+index_lines_fn *index_lines_variant(int i)
+{
+	switch (i) {
+	case 0:
+		return index_lines_plain;
+#ifdef __SSE2__
+	case 1:
+		return index_lines_sse2;
+#endif
+#ifdef __x86_64__
+	case 2:
+		return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") ?
+			       index_lines_avx2 :
+			       NULL;
+#endif
+	default:
+		return NULL;
+	}
+}
+
+index_lines_fn *index_lines_pick(void)
+{
+	index_lines_fn *fn = NULL;
+
+	for (int i = 0; i < 3; i++)
+		fn = index_lines_variant(i) ?: fn;
+	return fn;
+}
