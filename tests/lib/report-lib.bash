@@ -35,12 +35,6 @@ same() {
 	shift
 	perf_report "$@" | ${FILTER:-cat} >"$name.perf"
 	"$EMBER" report --stdio "$@" 2>"$name.err" | ${FILTER:-cat} >"$name.ember"
-	# perf 6.1 gives up on an addr2line answer after 1 s (addr2line_timeout_ms)
-	# and prints "sym+off" instead: on a loaded machine its first lookup in
-	# a big debug file can take that long. Ask perf once more before failing.
-	if [ -s "$name.perf" ] && ! cmp -s "$name.perf" "$name.ember"; then
-		perf_report "$@" | ${FILTER:-cat} >"$name.perf"
-	fi
 	if [ ! -s "$name.perf" ]; then
 		fail "$name" "perf printed nothing"
 	elif cmp -s "$name.perf" "$name.ember"; then
