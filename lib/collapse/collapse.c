@@ -512,6 +512,42 @@ static int new_frame(struct ember_collapse *c, const struct collapse_frame *f, c
 				      &c->prev_frame);
 }
 
+/* A frame line found to be the cached record ref. */
+static inline int cached_frame(struct ember_collapse *c, uint32_t ref)
+{
+	struct frame_cache *fc = &c->frames;
+	const struct frame_rec *r = frame_rec(fc, ref);
+	uint32_t nids = r->nids & ~FRAME_REC_JAVA;
+
+	/*
+	 * The records the next two lines are tried against, as last time,
+	 * are rarely in the cache: ask for them now. (The next one, asked
+	 * for only a line ahead, had not come yet by its turn, most of the
+	 * time; the one after will have.)
+	 */
+	if (c->prev2_frame)
+		frame_rec(fc, c->prev2_frame)->next2 = ref;
+	c->prev2_frame = c->prev_frame;
+	c->prev_frame = ref;
+	if (r->next)
+		__builtin_prefetch(frame_rec(fc, r->next));
+	if (r->next2)
+		__builtin_prefetch(frame_rec(fc, r->next2));
+	if (!c->live || !nids)
+		return 0;
+	return push_ids(c, frame_rec_ids(r), nids);
+}
+
+/* The record predicted for the frame line at l (key start k), if the line is it, else 0. */
+static inline uint32_t predicted_frame(const struct ember_collapse *c, const char *l, size_t n,
+				       size_t k)
+{
+	const struct frame_cache *fc = &c->frames;
+	uint32_t pred = c->prev_frame ? frame_rec(fc, c->prev_frame)->next : fc->first;
+
+	return pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, c->live_java) ? pred : 0;
+}
+
 /*
  * A line that is not a header: a frame, or unrecognised. The names of a
  * frame line depend on the text after its address, except when the
@@ -527,17 +563,15 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n, size_t 
 	struct collapse_frame f;
 	size_t k = 0;
 	uint64_t hash = 0;
-	uint32_t pred, ref;
+	uint32_t ref;
 
 	if (c->use_cache) {
 		if (key_at == LINE_NO_ADDR)
 			goto slow;
 		k = key_at;
 		java = c->live_java;
-		pred = c->prev_frame ? frame_rec(fc, c->prev_frame)->next : fc->first;
-		if (pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, java)) {
-			ref = pred;
-		} else {
+		ref = predicted_frame(c, l, n, k);
+		if (!ref) {
 			hash = l + k == c->hint_key && n - k == c->hint_len ?
 				       c->hint_hash :
 				       collapse_hash(l + k, n - k);
@@ -545,28 +579,8 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n, size_t 
 			if (ref)
 				*(c->prev_frame ? &frame_rec(fc, c->prev_frame)->next : &fc->first) = ref;
 		}
-		if (ref) {
-			const struct frame_rec *r = frame_rec(fc, ref);
-			uint32_t nids = r->nids & ~FRAME_REC_JAVA;
-
-			/*
-			 * The records the next two lines are tried against, as last
-			 * time, are rarely in the cache: ask for them now. (The next
-			 * one, asked for only a line ahead, had not come yet by its
-			 * turn, most of the time; the one after will have.)
-			 */
-			if (c->prev2_frame)
-				frame_rec(fc, c->prev2_frame)->next2 = ref;
-			c->prev2_frame = c->prev_frame;
-			c->prev_frame = ref;
-			if (r->next)
-				__builtin_prefetch(frame_rec(fc, r->next));
-			if (r->next2)
-				__builtin_prefetch(frame_rec(fc, r->next2));
-			if (!live || !nids)
-				return 0;
-			return push_ids(c, frame_rec_ids(r), nids);
-		}
+		if (ref)
+			return cached_frame(c, ref);
 	}
 slow:
 	if (!collapse_parse_frame(l, n, &f)) {
@@ -678,6 +692,7 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 	for (;;) {
 		const struct line_ix *ix;
 		const char *nl;
+		uint32_t ref;
 
 		if (c->next_end >= refill_at) {
 			if (scan < end) {
@@ -702,6 +717,17 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 			err = sbuf_add(&c->partial, p, nl - p);
 			err = err ?: ember_collapse__line(c, c->partial.buf, c->partial.len);
 			sbuf_reset(&c->partial);
+		} else if (c->use_cache && nl > p && cl_is_space(p[0]) && ix->key_at != LINE_NO_ADDR &&
+			   (ref = predicted_frame(c, p, nl - p, ix->key_at))) {
+			/*
+			 * Most lines: a frame line (it starts with a blank, so it
+			 * is no header, comment or blank line) that is the one
+			 * predicted, taken here without a call. (The cache is off
+			 * when --srcline may have a frame waiting for its lines.)
+			 */
+			c->lineno++;
+			c->st.lines++;
+			err = cached_frame(c, ref);
 		} else {
 			err = line(c, p, nl - p, ix->key_at);
 		}
