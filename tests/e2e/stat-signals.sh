@@ -74,8 +74,11 @@ if grep -q 'seconds user' "$TMP/o.txt"; then fail pid-no-rusage; else pass pid-n
 # -p with a command: the command bounds the time.
 sleep 3 &
 pid=$!
+# the line names the comm: wait until the child is sleep, not the shell before its exec
+for i in $(seq 100); do [ "$(cat /proc/$pid/comm 2>/dev/null)" = sleep ] && break; sleep 0.02; done
 "$EMBER" stat --per-thread -e task-clock -p "$pid" -- sleep 0.2 2>"$TMP/o.txt"
-check per-thread-line grep -qE "^ +sleep-$pid +" "$TMP/o.txt"
+if grep -qE "^ +sleep-$pid +" "$TMP/o.txt"; then pass per-thread-line; else
+	fail per-thread-line "$(head -c 600 "$TMP/o.txt")"; fi
 kill "$pid" 2>/dev/null
 wait 2>/dev/null
 exit 0
