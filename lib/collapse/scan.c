@@ -87,28 +87,60 @@ static size_t index_lines_sse2(const char *p, const char *end, struct line_ix *l
 #ifdef __x86_64__
 #define AVX2 __attribute__((target("avx2,bmi")))
 
-/* As in_range(), 32 bytes. */
-static inline AVX2 __m256i in_range32(__m256i v, unsigned char lo, unsigned char hi)
-{
-	__m256i x = _mm256_add_epi8(v, _mm256_set1_epi8((char)(0x80 - lo)));
+/*
+ * The constants of the AVX2 classification, made once per batch. A
+ * range [lo, hi] is tested as in_range() does: add (0x80 - lo), then
+ * compare (signed) below 0x80 + hi - lo + 1.
+ */
+struct classes32 {
+	__m256i lower;			/* 0x20: 'A'-'Z' to 'a'-'z' */
+	__m256i alpha_add, alpha_lim;	/* 'a'-'z' */
+	__m256i digit_add, digit_lim;	/* '0'-'9' */
+	__m256i ctl_add, ctl_lim;	/* '\t'-'\r' */
+	__m256i underscore, space;
+};
 
-	return _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(0x80 + hi - lo + 1)), x);
+/*
+ * The empty asm hides a constant's value from GCC, which would
+ * otherwise make it again (three instructions) for every line rather
+ * than keep it in a register.
+ */
+static inline AVX2 __m256i opaque32(char byte)
+{
+	__m256i v = _mm256_set1_epi8(byte);
+
+	__asm__("" : "+x"(v));
+	return v;
+}
+
+static inline AVX2 void classes32_init(struct classes32 *k)
+{
+	k->lower = opaque32(0x20);
+	k->alpha_add = opaque32((char)(0x80 - 'a'));
+	k->alpha_lim = opaque32((char)(0x80 + 'z' - 'a' + 1));
+	k->digit_add = opaque32((char)(0x80 - '0'));
+	k->digit_lim = opaque32((char)(0x80 + '9' - '0' + 1));
+	k->ctl_add = opaque32((char)(0x80 - '\t'));
+	k->ctl_lim = opaque32((char)(0x80 + '\r' - '\t' + 1));
+	k->underscore = opaque32('_');
+	k->space = opaque32(' ');
 }
 
 /* line_key_at(), the first 32 bytes classified at once. */
-static inline AVX2 size_t key_at_avx2(const char *l, size_t n)
+static inline AVX2 size_t key_at_avx2(const struct classes32 *K, const char *l, size_t n)
 {
 	size_t a, b, k;
 
 	if (n >= 32) {
 		__m256i v = _mm256_loadu_si256((const __m256i *)l);
-		__m256i w = _mm256_or_si256(
-			in_range32(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), 'a', 'z'),
-			in_range32(v, '0', '9'));
-		__m256i s = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')),
-					    in_range32(v, '\t', '\r'));
+		__m256i alpha = _mm256_cmpgt_epi8(
+			K->alpha_lim, _mm256_add_epi8(_mm256_or_si256(v, K->lower), K->alpha_add));
+		__m256i digit = _mm256_cmpgt_epi8(K->digit_lim, _mm256_add_epi8(v, K->digit_add));
+		__m256i ctl = _mm256_cmpgt_epi8(K->ctl_lim, _mm256_add_epi8(v, K->ctl_add));
+		__m256i w = _mm256_or_si256(_mm256_or_si256(alpha, digit),
+					    _mm256_cmpeq_epi8(v, K->underscore));
+		__m256i s = _mm256_or_si256(ctl, _mm256_cmpeq_epi8(v, K->space));
 
-		w = _mm256_or_si256(w, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('_')));
 		if (columns_from_masks(_mm256_movemask_epi8(s), _mm256_movemask_epi8(w), &a, &b, &k))
 			return b == a ? LINE_NO_ADDR : k;
 	}
@@ -127,6 +159,7 @@ static AVX2 size_t index_lines_avx2(const char *p, const char *end, struct line_
 				    size_t max, const char **resume)
 {
 	const char *start = p;
+	struct classes32 classes;
 	size_t n = 0;
 
 	/* as index_lines_sse2() */
@@ -141,10 +174,10 @@ static AVX2 size_t index_lines_avx2(const char *p, const char *end, struct line_
 		*resume = lines[n - 1].end + 1;	/* a line's start: n > max - 64 >= 0 */
 	else
 		n = ends_bytes(p, end, lines, n, max, resume);
+	classes32_init(&classes);
 	for (size_t i = 0; i < n; i++) {
-		const char *s = i ? lines[i - 1].end + 1 : start;
-
-		lines[i].key_at = key_at_avx2(s, lines[i].end - s);
+		lines[i].key_at = key_at_avx2(&classes, start, lines[i].end - start);
+		start = lines[i].end + 1;
 	}
 	return n;
 }
