@@ -37,9 +37,8 @@ static size_t index_lines_plain(const char *p, const char *end, struct line_ix *
 	size_t n = ends_bytes(p, end, lines, 0, max, resume);
 
 	for (size_t i = 0; i < n; i++) {
-		const char *s = i ? lines[i - 1].end + 1 : p;
-
-		lines[i].key_at = line_key_at(s, lines[i].end - s);
+		lines[i].key_at = line_key_at(p, lines[i].end - p);
+		p = lines[i].end + 1;
 	}
 	return n;
 }
@@ -76,9 +75,8 @@ static size_t index_lines_sse2(const char *p, const char *end, struct line_ix *l
 	else
 		n = ends_bytes(p, end, lines, n, max, resume);
 	for (size_t i = 0; i < n; i++) {
-		const char *s = i ? lines[i - 1].end + 1 : start;
-
-		lines[i].key_at = line_key_at(s, lines[i].end - s);
+		lines[i].key_at = line_key_at(start, lines[i].end - start);
+		start = lines[i].end + 1;
 	}
 	return n;
 }
