@@ -307,7 +307,8 @@ static int end_sample(struct ember_collapse *c)
 	root_ids = root_table_ids(&c->roots, c->root, &nroot);
 	err = err ?: id_vec_add(&ps->key, root_ids, nroot);
 	if (!err && c->stack.top < c->stack.alloc)
-		err = id_vec_add(&ps->key, c->stack.v + c->stack.top, c->stack.alloc - c->stack.top);
+		err = id_vec_add(&ps->key, c->stack.v + c->stack.top,
+				 c->stack.alloc - c->stack.top);
 	if (err)
 		return err;
 	ps->hash = stack_table_hash(ps->key.v, ps->key.nr);
@@ -717,7 +718,8 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 			err = sbuf_add(&c->partial, p, nl - p);
 			err = err ?: ember_collapse__line(c, c->partial.buf, c->partial.len);
 			sbuf_reset(&c->partial);
-		} else if (c->use_cache && nl > p && cl_is_space(p[0]) && ix->key_at != LINE_NO_ADDR &&
+		} else if (c->use_cache && nl > p && cl_is_space(p[0]) &&
+			   ix->key_at != LINE_NO_ADDR &&
 			   (ref = predicted_frame(c, p, nl - p, ix->key_at))) {
 			/*
 			 * Most lines: a frame line (it starts with a blank, so it

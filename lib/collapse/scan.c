@@ -139,7 +139,8 @@ static inline AVX2 size_t key_at_avx2(const struct classes32 *K, const char *l, 
 					    _mm256_cmpeq_epi8(v, K->underscore));
 		__m256i s = _mm256_or_si256(ctl, _mm256_cmpeq_epi8(v, K->space));
 
-		if (columns_from_masks(_mm256_movemask_epi8(s), _mm256_movemask_epi8(w), &a, &b, &k))
+		if (columns_from_masks(_mm256_movemask_epi8(s), _mm256_movemask_epi8(w), &a, &b,
+				       &k))
 			return b == a ? LINE_NO_ADDR : k;
 	}
 	frame_columns_bytes(l, n, &a, &b, &k);

@@ -155,7 +155,8 @@ static inline const uint32_t *frame_rec_ids(const struct frame_rec *r)
 /* The bytes equal among the 16 at a and at b. */
 static inline __m128i eq16(const char *a, const char *b)
 {
-	return _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)a), _mm_loadu_si128((const __m128i *)b));
+	return _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)a),
+			      _mm_loadu_si128((const __m128i *)b));
 }
 #endif
 
@@ -175,7 +176,8 @@ static inline bool frame_rec_is(const struct frame_rec *r, const char *key, size
 	 */
 #ifdef __SSE2__
 	if (len >= 16) {
-		__m128i eq = _mm_and_si128(eq16(r->key, key), eq16(r->key + len - 16, key + len - 16));
+		__m128i eq = _mm_and_si128(eq16(r->key, key),
+					   eq16(r->key + len - 16, key + len - 16));
 
 		for (i = 16; i + 16 < len; i += 16)
 			eq = _mm_and_si128(eq, eq16(r->key + i, key + i));

@@ -24,11 +24,18 @@ static uint64_t next_rand(uint64_t *s)
 static char *make_text(uint64_t *seed, size_t len)
 {
 	static const char alphabet[] = "\n\n\t\t    \v\f\r_09afAFzZ+x()[];:-/.#\x80\xff";
-	static const char *const pieces[] = { "\tffffffff821f2c2b ", "\t    7f3a1c2b3d4e ",
-					       "  12 ", "\t", "sym+0x1b ([kernel.kallsyms])\n",
-					       "\n", "perf 12/34 [000] 1.5: 1 cpu-clock: \n",
-					       "\t_x\t\t(", "\tffffffffffffffffffffffffffffffffffff ",
-					       "                                        " };
+	static const char *const pieces[] = {
+		"\tffffffff821f2c2b ",
+		"\t    7f3a1c2b3d4e ",
+		"  12 ",
+		"\t",
+		"sym+0x1b ([kernel.kallsyms])\n",
+		"\n",
+		"perf 12/34 [000] 1.5: 1 cpu-clock: \n",
+		"\t_x\t\t(",
+		"\tffffffffffffffffffffffffffffffffffff ",
+		"                                        ",
+	};
 	char *s = malloc(len ? len : 1);
 
 	for (size_t i = 0; s && i < len;) {
@@ -75,7 +82,7 @@ static void check_variant(struct unit_test *t, index_lines_fn *fn, const char *s
 				bad = 2;
 			p = nl + 1;
 		}
-		/* the batch ends at the next line's start, or the buffer's end past the last '\n' */
+		/* the batch ends at the next line's start, or at the end past the last '\n' */
 		if (!bad && resume != p && !(resume == end && !memchr(p, '\n', end - p)))
 			bad = 3;
 		if (!n)
