@@ -183,6 +183,8 @@ static int open_session(struct report *rep)
 	struct ember_session_opts so = {
 		.sz = sizeof(so),
 		.force = rep->o.force,
+		/* on_sample() resolves the sample's address when no folded stack has it */
+		.lazy_sample_ip = true,
 		.symbol = {
 			.sz = sizeof(so.symbol),
 			.symfs = rep->o.symfs,
@@ -618,7 +620,7 @@ out:
 	rep_srclines__delete(rep.srclines);
 	rep_traces__delete(rep.traces);
 	rep_comms__delete(rep.comms);
-	free(rep.frames);
+	free(rep.ids);
 	report_filters__exit(&rep.filters);
 	ember_session__delete(rep.session);
 	free(args);

@@ -19,26 +19,7 @@
 #include "report/comms.h"
 #include "session/thread.h"
 #include "report/stacks.h"
-
-static void frame_from_al(struct rep_frame *f, const struct ember_addr_location *al, bool need_end)
-{
-	f->dso = al->map ? (const void *)al->dso : NULL;
-	f->sym = al->sym;
-	f->sym_name = al->sym_name;
-	f->dso_name = al->dso_short_name;
-	f->dso_long_name = al->dso_name;
-	f->ip = al->ip;
-	f->addr = al->addr;
-	f->level = al->level;
-	f->cpumode = al->cpumode;
-	f->map_size = al->map ? ember_map__end(al->map) - ember_map__start(al->map) : 0;
-	if (al->sym) {
-		f->sym_start = al->addr - al->sym_off;
-		f->sym_end = need_end ? ember_symbol__end(al->sym) : f->sym_start;
-	} else {
-		f->sym_start = f->sym_end = 0;
-	}
-}
+#include "report/frameids.h"
 
 static const char *thread_comm(const void *thread)
 {
@@ -61,20 +42,6 @@ static struct rep_hist *hist_of(struct report *rep, uint32_t idx)
 	if (!rep->hists[idx])
 		rep->hists[idx] = rep_hist__new(&rep->hopts);
 	return rep->hists[idx];
-}
-
-static int grow_frames(struct report *rep, uint32_t n)
-{
-	struct rep_frame *f;
-
-	if (n <= rep->frames_alloc)
-		return 0;
-	f = realloc(rep->frames, n * 2 * sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	rep->frames = f;
-	rep->frames_alloc = n * 2;
-	return 0;
 }
 
 static void dump(struct report *rep, const struct perf_event_header *hdr, uint64_t offset)
@@ -109,21 +76,163 @@ static size_t raw_key(uint64_t *key, const struct ember_session_sample *ss, uint
 	return n + sm->callchain_nr;
 }
 
+/*
+ * Whether the session left the sample's own address unresolved
+ * (lazy_sample_ip): most samples repeat a raw stack or an address seen
+ * before, and need no lookup of their own.
+ */
+static bool sample_ip_lazy(const struct ember_session_sample *ss)
+{
+	return !ss->al.level && ss->thread &&
+	       (ss->al.cpumode == PERF_RECORD_MISC_KERNEL || ss->al.cpumode == PERF_RECORD_MISC_USER);
+}
+
+/* --hide-unresolved and the --dsos and --symbols filters look at the sample's symbol first. */
+static bool needs_sample_symbol(const struct report *rep)
+{
+	return rep->o.hide_unresolved || rep->filters.dsos || rep->filters.syms;
+}
+
+static int grow_ids(struct report *rep, uint64_t n)
+{
+	uint32_t *v;
+
+	if (n <= rep->ids_alloc)
+		return 0;
+	if (n > UINT32_MAX / 2)
+		return -ENOMEM;
+	v = realloc(rep->ids, 2 * n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	rep->ids = v;
+	rep->ids_alloc = 2 * n;
+	return 0;
+}
+
+/* Only perf's host context markers in the chain: else the session walks it (and counts it invalid). */
+static bool chain_is_plain(const struct ember_sample *sm)
+{
+	for (uint64_t i = 0; i < sm->callchain_nr; i++) {
+		uint64_t ip = sm->callchain[i];
+
+		if (ip >= PERF_CONTEXT_MAX && ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+		    ip != PERF_CONTEXT_USER)
+			return false;
+	}
+	return true;
+}
+
+/* Appends frame id to rep->ids[*k], unless --hide-unresolved drops it. */
+static void push_id(struct report *rep, int64_t id, uint32_t *k)
+{
+	if (rep->o.hide_unresolved && !rep_stacks__frame_at(rep->stacks, (uint32_t)id)->sym)
+		return;
+	rep->ids[(*k)++] = (uint32_t)id;
+}
+
+/*
+ * The chain's frames onto rep->ids from *k, as ember_session__callchain()
+ * would resolve them (leaf first), each address through the frame cache.
+ * Returns the number of addresses (markers not counted) or -ENOMEM.
+ */
+static int chain_ids(struct report *rep, const struct ember_session_sample *ss, bool need_end,
+		     uint32_t *k)
+{
+	const struct ember_sample *sm = ss->sample;
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	int nr = 0;
+
+	for (uint64_t i = 0; i < sm->callchain_nr; i++) {
+		uint64_t ip = sm->callchain[i];
+		int64_t id;
+
+		if (ember_callchain__context(ip, &cpumode))
+			continue;
+		id = rep_frameids__ip(rep->frameids, rep->stacks, ss->thread, cpumode, ip, need_end);
+		if (id < 0)
+			return (int)id;
+		push_id(rep, id, k);
+		nr++;
+	}
+	return nr;
+}
+
+/* The same from the session's resolved chain: for a chain it may find invalid, or no thread. */
+static int session_chain_ids(struct report *rep, struct ember_session *s,
+			     const struct ember_session_sample *ss, bool need_end, uint32_t *k)
+{
+	const struct ember_addr_location *chain = NULL;
+	struct rep_frame f;
+	int nr = ember_session__callchain(s, ss, &chain);
+
+	if (nr == -ENOMEM)
+		return nr;
+	for (int i = 0; i < nr; i++) {
+		int64_t id;
+
+		rep_frame__from_al(&f, &chain[i], need_end);
+		id = rep_stacks__frame(rep->stacks, &f);
+		if (id < 0)
+			return (int)id;
+		push_id(rep, id, k);
+	}
+	return nr < 0 ? 0 : nr;
+}
+
+/*
+ * The sample's frames as indices onto rep->ids: its own address (al,
+ * or resolved here when the session left it), then its chain when
+ * with_chain. *n: how many; returns the chain's resolved addresses (0
+ * for a chain the session dropped) or -ENOMEM.
+ */
+static int sample_ids(struct report *rep, struct ember_session *s,
+		      const struct ember_session_sample *ss, const struct ember_addr_location *al,
+		      bool with_chain, uint32_t *n)
+{
+	/* chain frames become entries with --children: their symbols' ends matter then */
+	bool need_end = rep->hopts.children || (rep->layout.key_mask & (1U << REP_DIM_SYMBOL_SIZE));
+	uint32_t k = 1;
+	int64_t id;
+	int nr = 0;
+
+	if (grow_ids(rep, (with_chain ? ss->sample->callchain_nr : 0) + 1))
+		return -ENOMEM;
+	if (al == &ss->al && sample_ip_lazy(ss)) {
+		id = rep_frameids__ip(rep->frameids, rep->stacks, ss->thread, al->cpumode, al->ip,
+				      true);
+	} else {
+		struct rep_frame f;
+
+		rep_frame__from_al(&f, al, true);
+		id = rep_stacks__frame(rep->stacks, &f);
+	}
+	if (id < 0)
+		return (int)id;
+	rep->ids[0] = (uint32_t)id;
+	if (with_chain && ss->thread && chain_is_plain(ss->sample))
+		nr = chain_ids(rep, ss, need_end, &k);
+	else if (with_chain)
+		nr = session_chain_ids(rep, s, ss, need_end, &k);
+	*n = k;
+	return nr;
+}
+
 static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
 {
 	struct report *rep = ctx;
-	const struct ember_addr_location *chain = NULL;
 	const struct ember_data_attr *a = ss->attr;
+	const struct ember_addr_location *al = &ss->al;
+	struct ember_addr_location resolved;
 	struct rep_sample sm;
 	struct rep_hist *h;
 	struct rep_raw *raw = NULL;
 	uint64_t key[RAW_KEY_MAX], period;
 	size_t nkey = 0;
-	uint32_t idx;
+	uint32_t idx, n = 0;
 	uint8_t filtered;
 	int32_t cpu;
-	bool need_end;
-	int nr = 0, i, k = 0, err;
+	bool with_chain;
+	int nr, err;
 
 	if (rep->o.dump) {
 		dump(rep, ss->hdr, ss->file_offset);
@@ -133,7 +242,12 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		return 0;
 	if (report_filters__skip_cpu(&rep->filters, ss->sample, a->attr.sample_type))
 		return 0;
-	if (rep->o.hide_unresolved && !ss->al.sym)
+	if (needs_sample_symbol(rep) && sample_ip_lazy(ss)) {
+		resolved = ss->al;
+		ember_thread__resolve(ss->thread, resolved.cpumode, resolved.ip, &resolved);
+		al = &resolved;
+	}
+	if (rep->o.hide_unresolved && !al->sym)
 		return 0;
 	h = hist_of(rep, a->idx);
 	if (!h)
@@ -141,9 +255,10 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	period = (a->attr.sample_type & PERF_SAMPLE_PERIOD) ? ss->sample->period :
 							       a->attr.sample_period;
 	cpu = (a->attr.sample_type & PERF_SAMPLE_CPU) ? (int32_t)ss->sample->cpu : -1;
-	filtered = report_filters__mask(&rep->filters, &ss->al);
+	filtered = report_filters__mask(&rep->filters, al);
+	with_chain = rep->have_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 	/* a stack seen before, in the same maps: it folds where it did then */
-	if (rep->stacks && rep->have_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+	if (with_chain)
 		raw = rep_stacks__raw(rep->stacks);
 	/* raw stacks know no time and no tracepoint text */
 	if (raw && (!rep_raw__useful(raw) ||
@@ -157,29 +272,10 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 			return 0;
 		}
 	}
-	if (rep->have_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		nr = ember_session__callchain(s, ss, &chain);
-		if (nr == -ENOMEM)
-			return nr;
-		if (nr < 0)
-			nr = 0;
-	}
-	if (grow_frames(rep, nr + 1))
-		return -ENOMEM;
-	/* chain frames become entries with --children: their symbols' ends matter then */
-	need_end = rep->hopts.children || (rep->layout.key_mask & (1U << REP_DIM_SYMBOL_SIZE));
-	frame_from_al(&rep->frames[0], &ss->al, true);
-	for (i = 0; i < nr; i++) {
-		const struct ember_addr_location *al = &chain[i];
-
-		if (rep->o.hide_unresolved && !al->sym)
-			continue;
-		frame_from_al(&rep->frames[1 + k++], al, need_end);
-	}
+	nr = sample_ids(rep, s, ss, al, with_chain, &n);
+	if (nr < 0)
+		return nr;
 	sm = (struct rep_sample){
-		.self = &rep->frames[0],
-		.chain = &rep->frames[1],
-		.nr_chain = k,
 		.period = period,
 		.nr_samples = 1,
 		.pid = ss->thread ? ember_thread__pid(ss->thread) : (int32_t)ss->sample->pid,
@@ -200,12 +296,10 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 			return -ENOMEM;
 	}
 	/* perf renames ":TID" when the thread's first COMM comes: folded stacks are renamed then */
-	if (ss->thread && ss->al.comm && rep->stacks && thread__comm_is_placeholder(ss->thread) &&
+	if (ss->thread && ss->al.comm && thread__comm_is_placeholder(ss->thread) &&
 	    rep_comms__placeholder(rep->comms, ss->thread, ss->al.comm))
 		return -ENOMEM;
-	if (!rep->stacks)
-		return rep_hist__add(h, &sm);
-	err = rep_stacks__add(rep->stacks, a->idx, &sm, &idx);
+	err = rep_stacks__add_ids(rep->stacks, a->idx, &sm, rep->ids, n, &idx);
 	/*
 	 * Remembered only for a chain that resolved whole (an invalid one is
 	 * dropped and counted per sample), keyed by the maps generation the
@@ -278,7 +372,7 @@ static void resolve_late(struct rep_frame *f, void *ctx)
 	ember_session__resolve_late(rep->session, &al);
 	/* the kernel's symbols have one per start: their ends never split entries */
 	if (al.sym || !al.dso)
-		frame_from_al(f, &al, true);
+		rep_frame__from_al(f, &al, true);
 }
 
 static int replay_one(uint32_t hist, const struct rep_sample *sm, void *ctx)
@@ -318,8 +412,11 @@ int report__process(struct report *rep)
 	/* frames fold by address: address-keyed chains fold as well */
 	if (!rep->o.dump) {
 		rep->stacks = rep_stacks__new();
-		if (!rep->stacks)
-			return -ENOMEM;
+		rep->frameids = rep_frameids__new();
+		if (!rep->stacks || !rep->frameids) {
+			err = -ENOMEM;
+			goto out;
+		}
 	}
 	deferred = can_defer_kernel(rep) && !ember_session__defer_kernel_symbols(rep->session);
 	err = ember_session__process(rep->session, &ops, rep);
@@ -348,8 +445,11 @@ int report__process(struct report *rep)
 		if (!err && rep->hopts.use_callchain)
 			err = rep_stacks__replay(rep->stacks, replay_one, rep);
 	}
+out:
 	rep_stacks__delete(rep->stacks);
 	rep->stacks = NULL;
+	rep_frameids__delete(rep->frameids);
+	rep->frameids = NULL;
 	if (err)
 		return err;
 	for (uint32_t i = 0; i < rep->nr_hists; i++)

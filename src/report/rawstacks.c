@@ -124,13 +124,16 @@ bool rep_raw__useful(struct rep_raw *r)
 		return false;
 	/*
 	 * Checked every 8192 lookups, on those alone (the first ones find an
-	 * empty table): at least half must have hit. A hit saves resolving
-	 * the whole chain and folding it, several times what a miss costs;
-	 * the bound is for the memory, a key kept for each miss.
+	 * empty table): at least three in four must have hit. A hit saves
+	 * the chain's probes of the frame cache (frameids.h) and the fold,
+	 * but a miss costs a probe here and a key kept, most of it cache
+	 * misses and new pages: a system-wide profile whose stacks repeat
+	 * 60% of the time is 13% faster without the table, one at 85% as
+	 * fast, one at 99% (a busy loop) 15% slower.
 	 */
 	if (++r->lookups < 8192)
 		return true;
-	if (r->hits * 2 >= r->lookups) {
+	if (r->hits * 4 >= r->lookups * 3) {
 		r->lookups = r->hits = 0;
 		return true;
 	}

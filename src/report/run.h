@@ -46,10 +46,11 @@ struct report {
 	struct rep_hist **hists;	/* by attr index */
 	uint32_t nr_hists;
 	struct report_filters filters;
-	struct rep_frame *frames;	/* scratch: self + chain */
-	uint32_t frames_alloc;
+	uint32_t *ids;			/* scratch: a sample's frame indices, self + chain */
+	uint32_t ids_alloc;
 	bool have_callchain;
-	struct rep_stacks *stacks;	/* samples folded by stack, NULL: added one by one */
+	struct rep_stacks *stacks;	/* samples folded by stack, NULL only with --dump-raw-trace */
+	struct rep_frameids *frameids;	/* addresses resolved to frames of stacks */
 	struct rep_srclines *srclines;	/* srcline/srcfile strings, NULL unless sorted by */
 	struct rep_traces *traces;	/* tracepoint texts, NULL unless sorted by trace */
 	struct rep_comms *comms;	/* placeholder comms perf renames */

@@ -54,10 +54,6 @@ struct rep_stacks {
 	/* frame indices of all stacks */
 	uint32_t *pool;
 	size_t pool_len, pool_alloc;
-	/* scratch for the sample being added: its frames' indices and hashes */
-	uint32_t *scratch;
-	uint64_t *hashes;
-	uint32_t scratch_alloc;
 	struct rep_raw *raw;
 };
 
@@ -87,8 +83,6 @@ void rep_stacks__delete(struct rep_stacks *s)
 	free(s->stacks);
 	free(s->stable);
 	free(s->pool);
-	free(s->scratch);
-	free(s->hashes);
 	rep_raw__delete(s->raw);
 	free(s);
 }
@@ -245,8 +239,39 @@ void rep_stacks__add_to(struct rep_stacks *s, uint32_t idx, uint64_t period, uin
 	s->stacks[idx].count += count;
 }
 
-int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
-		    uint32_t *idx)
+int64_t rep_stacks__frame(struct rep_stacks *s, const struct rep_frame *f)
+{
+	int64_t fi = frame_index(s, f, frame_hash(f));
+
+	return fi < 0 ? -ENOMEM : fi;
+}
+
+const struct rep_frame *rep_stacks__frame_at(const struct rep_stacks *s, uint32_t id)
+{
+	return &s->frames[id];
+}
+
+/*
+ * A stack's hash, of its key and its frames' indices: chained, so the
+ * same frames in another order hash apart.
+ */
+static uint64_t stack_hash(const struct stack *k, const uint32_t *ids, uint32_t n)
+{
+	uint64_t h = mum((uintptr_t)k->comm ^ K0, (uintptr_t)k->thread ^ K1) ^
+		     mum(((uint64_t)k->hist << 40 ^ (uint64_t)(uint32_t)k->cpu << 8 ^ k->filtered) ^ K2,
+			 (k->time ^ (uintptr_t)k->trace) ^ K0);
+	uint32_t i = 0;
+
+	/* two frames a step: a step's multiply waits on the one before */
+	for (; i + 2 <= n; i += 2)
+		h = mum(h ^ ids[i] ^ (uint64_t)ids[i + 1] << 32, K1 ^ i);
+	if (i < n)
+		h = mum(h ^ ids[i], K2 ^ i);
+	return h;
+}
+
+int rep_stacks__add_ids(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
+			const uint32_t *ids, uint32_t n, uint32_t *idx)
 {
 	struct stack k = {
 		.comm = sm->comm,
@@ -255,58 +280,18 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 		.tid = sm->tid,
 		.cpu = sm->cpu,
 		.hist = hist,
-		.nr = sm->nr_chain,
+		.nr = n - 1,
 		.filtered = sm->filtered,
 		.time = sm->time,
 		.trace = sm->trace,
 	};
-	uint32_t n = sm->nr_chain + 1, i;
-	uint64_t h, tag, v;
-	size_t j;
+	uint64_t h = stack_hash(&k, ids, n), tag = slot_tag(h), v;
+	size_t j = h & s->smask;
 
-	if (n > s->scratch_alloc) {
-		uint32_t *nv = realloc(s->scratch, 2 * n * sizeof(*nv));
-		uint64_t *nh = nv ? realloc(s->hashes, 2 * n * sizeof(*nh)) : NULL;
-
-		if (nv)
-			s->scratch = nv;
-		if (!nh)
-			return -ENOMEM;
-		s->hashes = nh;
-		s->scratch_alloc = 2 * n;
-	}
-	/*
-	 * The stack's hash is made of its frames' hashes, not of their
-	 * indices: it is known before any frame is looked up, and so are
-	 * the slots the lookups will read. They are asked for first, all at
-	 * once, instead of one cache miss after another.
-	 */
-	h = mum((uintptr_t)k.comm ^ K0, (uintptr_t)k.thread ^ K1) ^
-	    mum(((uint64_t)hist << 40 ^ (uint64_t)(uint32_t)k.cpu << 8 ^ k.filtered) ^ K2,
-		(k.time ^ (uintptr_t)k.trace) ^ K0);
-	for (i = 0; i < n; i++) {
-		uint64_t fh = frame_hash(i ? &sm->chain[i - 1] : sm->self);
-
-		s->hashes[i] = fh;
-		__builtin_prefetch(recent_of(s, fh));
-		/* chained: the same frames in another order hash apart */
-		h = mum(h ^ fh, K1 ^ i);
-	}
-	__builtin_prefetch(&s->stable[h & s->smask]);
-	for (i = 0; i < n; i++) {
-		int64_t fi = frame_index(s, i ? &sm->chain[i - 1] : sm->self, s->hashes[i]);
-
-		if (fi < 0)
-			return -ENOMEM;
-		s->scratch[i] = (uint32_t)fi;
-	}
-	tag = slot_tag(h);
-
-	j = h & s->smask;
 	while ((v = s->stable[j])) {
 		struct stack *st = &s->stacks[(uint32_t)v - 1];
 
-		if ((v & SLOT_TAG_MASK) == tag && stack_eq(s, st, &k, s->scratch)) {
+		if ((v & SLOT_TAG_MASK) == tag && stack_eq(s, st, &k, ids)) {
 			st->period += sm->period;
 			st->count += sm->nr_samples;
 			if (idx)
@@ -336,7 +321,7 @@ int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample
 	k.first = s->pool_len;
 	k.period = sm->period;
 	k.count = sm->nr_samples;
-	memcpy(&s->pool[s->pool_len], s->scratch, n * sizeof(*s->scratch));
+	memcpy(&s->pool[s->pool_len], ids, n * sizeof(*ids));
 	s->pool_len += n;
 	s->stacks[s->nr_stacks] = k;
 	if (idx)

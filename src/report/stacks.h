@@ -12,16 +12,20 @@ struct rep_stacks;
 /* A new store; frames are told apart by address, so each sample's ips reach the keys. */
 struct rep_stacks *rep_stacks__new(void);
 void rep_stacks__delete(struct rep_stacks *s);
+/* Frame f's index among the distinct frames (added when new), or -ENOMEM. */
+int64_t rep_stacks__frame(struct rep_stacks *s, const struct rep_frame *f);
+/* The distinct frame of index id (from rep_stacks__frame()); valid until the next add. */
+const struct rep_frame *rep_stacks__frame_at(const struct rep_stacks *s, uint32_t id);
 /*
- * Folds a sample of histogram `hist` in (its frames are copied: they
- * only need to live for the call); *idx (may be NULL) says which stack
- * took it. 0 or -ENOMEM.
+ * Folds a sample of histogram `hist` in, its frames given by index:
+ * ids[0] its own, ids[1, n) its chain (sm's self, chain and nr_chain are
+ * not read); *idx (may be NULL) says which stack took it. 0 or -ENOMEM.
  */
-int rep_stacks__add(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
-		    uint32_t *idx);
+int rep_stacks__add_ids(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
+			const uint32_t *ids, uint32_t n, uint32_t *idx);
 /* The raw stacks seen so far, mapped to stack indices (see rawstacks.h); NULL on ENOMEM. */
 struct rep_raw *rep_stacks__raw(struct rep_stacks *s);
-/* Adds one more sample of stack idx (from rep_stacks__add()). */
+/* Adds one more sample of stack idx (from rep_stacks__add_ids()). */
 void rep_stacks__add_to(struct rep_stacks *s, uint32_t idx, uint64_t period, uint64_t count);
 
 /* Calls fn on each distinct frame, to complete it in place (symbols resolved late). */
