@@ -185,7 +185,8 @@ int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct em
 	if (!slot->id) {
 		*slot = (struct ip_slot){ .ip = ip, .gen = ip_gen(thread, cpumode),
 					  .id = (uint32_t)id + 1 };
-		if (++t->nr * 2 > t->mask && grow(t))
+		/* at 3/4 full, as the stacks' tables (stacks.c) */
+		if (++t->nr * 4 > t->mask * 3 && grow(t))
 			return -ENOMEM;
 	}
 	return id;

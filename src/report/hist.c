@@ -529,8 +529,8 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		return -ENOMEM;
 	/* the cursor: the chain in display order */
 	for (i = 0; i < n; i++)
-		h->cursor[i] = h->opts.chain.order == REP_ORDER_CALLER ? &s->chain[n - 1 - i] :
-									  &s->chain[i];
+		h->cursor[i] = h->opts.chain.order == REP_ORDER_CALLER ? s->chain[n - 1 - i] :
+									  s->chain[i];
 	if (h->pass == REP_PASS_CHAINS && h->memo)
 		return add_memo_chains(h, s, n);
 	cs.comm = rep_hist__intern(h, s->comm);

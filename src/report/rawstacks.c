@@ -199,7 +199,8 @@ int rep_raw__add(struct rep_raw *r, const uint64_t *key, size_t n, uint32_t valu
 	};
 	memcpy(&r->pool[r->pool_len], key, n * sizeof(*key));
 	r->pool_len += n;
-	if (++r->nr * 2 > r->mask)
+	/* at 3/4 full, as the stacks' tables (stacks.c) */
+	if (++r->nr * 4 > r->mask * 3)
 		return grow(r);
 	return 0;
 }

@@ -36,7 +36,7 @@ struct rep_frame {
 /* What a sample contributes; frames are only read during rep_hist__add(). */
 struct rep_sample {
 	const struct rep_frame *self;	/* the sample's ip */
-	const struct rep_frame *chain;	/* callchain, leaf first (as recorded) */
+	const struct rep_frame *const *chain;	/* callchain, leaf first (as recorded) */
 	uint32_t nr_chain;
 	uint64_t period;
 	uint64_t nr_samples;		/* samples this stands for (1, or more when merged) */

@@ -213,7 +213,12 @@ static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f, uint
 	s->frames[s->nr_frames] = *f;
 	s->ftable[i] = slot_make(hash, s->nr_frames);
 	x = ++s->nr_frames;
-	if (s->nr_frames * 2 > s->fmask && grow_table(&s->ftable, &s->fmask))
+	/*
+	 * Tables grow at 3/4 full, not 1/2: a smaller table takes fewer new
+	 * pages and more of it stays in the cache, which outweighs the
+	 * longer probes (over slots, not entries).
+	 */
+	if ((size_t)s->nr_frames * 4 > s->fmask * 3 && grow_table(&s->ftable, &s->fmask))
 		return -1;
 found:
 	*r = (struct recent_frame){
@@ -327,7 +332,8 @@ int rep_stacks__add_ids(struct rep_stacks *s, uint32_t hist, const struct rep_sa
 	if (idx)
 		*idx = s->nr_stacks;
 	s->stable[j] = slot_make(h, s->nr_stacks);
-	if (++s->nr_stacks * 2 > s->smask && grow_table(&s->stable, &s->smask))
+	/* at 3/4 full, as the frame table */
+	if ((size_t)++s->nr_stacks * 4 > s->smask * 3 && grow_table(&s->stable, &s->smask))
 		return -ENOMEM;
 	return 0;
 }
@@ -352,7 +358,7 @@ static void prefetch_frames(const struct rep_stacks *s, uint32_t i)
 
 int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
 {
-	struct rep_frame *chain = NULL;
+	const struct rep_frame **chain = NULL;
 	uint32_t alloc = 0, i, j;
 	int err = 0;
 
@@ -365,7 +371,7 @@ int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
 			prefetch_frames(s, i + 1);
 
 		if (st->nr > alloc) {
-			struct rep_frame *v = realloc(chain, st->nr * 2 * sizeof(*v));
+			const struct rep_frame **v = realloc(chain, st->nr * 2 * sizeof(*v));
 
 			if (!v) {
 				err = -ENOMEM;
@@ -374,8 +380,9 @@ int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
 			chain = v;
 			alloc = st->nr * 2;
 		}
+		/* pointers, not copies: most frames are not read again (only the self of each entry) */
 		for (j = 0; j < st->nr; j++)
-			chain[j] = s->frames[idx[1 + j]];
+			chain[j] = &s->frames[idx[1 + j]];
 		sm = (struct rep_sample){
 			.self = &s->frames[idx[0]],
 			.chain = chain,

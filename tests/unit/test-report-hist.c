@@ -49,15 +49,10 @@ static int setup(struct fixture *fx, bool children, enum rep_chain_mode mode, co
 
 static void add(struct fixture *fx, const struct rep_frame *const *chain, uint32_t n, int times)
 {
-	struct rep_frame v[8];
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		v[i] = *chain[i];
 	for (int k = 0; k < times; k++) {
 		struct rep_sample s = {
 			.self = chain[0],
-			.chain = v,
+			.chain = chain,
 			.nr_chain = n,
 			.period = 100,
 			.nr_samples = 1,
