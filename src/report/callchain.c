@@ -23,6 +23,8 @@ struct node_block {
 
 struct rep_chains {
 	enum rep_chain_key key;
+	const char *(*srcline)(void *ctx, const struct rep_frame *f);
+	void *srcline_ctx;
 	struct node_block *blocks;
 	struct rep_cnode **table;	/* open addressing, power of two */
 	size_t mask, used;
@@ -90,6 +92,13 @@ static struct rep_cnode *node_alloc(struct rep_chains *c)
 		c->blocks = b;
 	}
 	return memset(&b->nodes[b->used++], 0, sizeof(struct rep_cnode));
+}
+
+void rep_chains__set_srcline(struct rep_chains *c,
+			     const char *(*fn)(void *ctx, const struct rep_frame *f), void *ctx)
+{
+	c->srcline = fn;
+	c->srcline_ctx = ctx;
 }
 
 struct rep_cnode *rep_chains__new_root(struct rep_chains *c)
@@ -229,8 +238,13 @@ static struct rep_cnode *findnew_child(struct rep_chains *c, struct rep_cnode *p
 	n->sym = f.sym;
 	n->key = f.key;
 	n->name = f.sym ? fr->sym_name : NULL;
-	if (!n->name && c->key == REP_CCKEY_ADDRESS)
-		n->name = fr->sym_name;
+	if (c->key == REP_CCKEY_ADDRESS) {
+		if (!n->name)
+			n->name = fr->sym_name;
+		/* perf looks a line up for every entry with a map; NULL (ENOMEM): none */
+		if (c->srcline && fr->dso)
+			n->srcline = c->srcline(c->srcline_ctx, fr);
+	}
 	n->ip = fr->ip;
 	rep_rb_insert(&parent->kids, &n->rb, at, left);
 	parent->nr_children++;

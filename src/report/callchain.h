@@ -22,6 +22,7 @@ struct rep_cnode {
 	const void *dso;
 	const void *sym;
 	const char *name;		/* symbol name, NULL: print the ip */
+	const char *srcline;		/* printed after the name (address key), or NULL */
 	uint64_t ip;
 	uint64_t key;			/* symbol start, or ip: perf's match order */
 	uint64_t hit, children_hit;
@@ -53,6 +54,13 @@ struct rep_chains;
 
 /* A node store with its lookup table; everything is freed with it. */
 struct rep_chains *rep_chains__new(enum rep_chain_key key);
+/*
+ * Address-keyed chains: each new node's srcline from fn(ctx, frame), as
+ * perf's callchain_srcline() gives its callchain entries. The strings
+ * must outlive the chains.
+ */
+void rep_chains__set_srcline(struct rep_chains *c,
+			     const char *(*fn)(void *ctx, const struct rep_frame *f), void *ctx);
 void rep_chains__delete(struct rep_chains *c);
 /* A new empty tree. NULL: ENOMEM. */
 struct rep_cnode *rep_chains__new_root(struct rep_chains *c);

@@ -88,8 +88,11 @@ static size_t sorted_children(const struct rep_chain_print *pp, const struct rep
 	return n;
 }
 
+/* perf's callchain_list__sym_name(): with -g ...,address a named entry's srcline follows */
 static size_t fprintf_name(FILE *fp, const struct rep_cnode *n)
 {
+	if (n->name && n->srcline)
+		return fprintf(fp, "%s %s", n->name, n->srcline);
 	if (n->name)
 		return fprintf(fp, "%s", n->name);
 	return fprintf(fp, "%#" PRIx64, n->ip);

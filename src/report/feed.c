@@ -388,6 +388,7 @@ int report__process(struct report *rep)
 {
 	struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
 	bool lines = rep->layout.key_mask & ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE));
+	bool chain_lines = rep->hopts.use_callchain && rep->hopts.chain.key == REP_CCKEY_ADDRESS;
 	bool deferred;
 	int err;
 
@@ -395,14 +396,17 @@ int report__process(struct report *rep)
 	rep->hopts.thread_comm = thread_comm;
 	if (!rep->comms && !(rep->comms = rep_comms__new()))
 		return -ENOMEM;
-	/* source lines are looked up only when a key shows them */
-	if (lines && !rep->srclines) {
+	/* source lines are looked up only when a key or an address-keyed chain shows them */
+	if ((lines || chain_lines) && !rep->srclines) {
 		rep->srclines = rep_srclines__new();
 		if (!rep->srclines)
 			return -ENOMEM;
-		rep->hopts.srcline = rep_srclines__get;
 		rep->hopts.srcline_ctx = rep->srclines;
 	}
+	if (lines)
+		rep->hopts.srcline = rep_srclines__get;
+	if (chain_lines)
+		rep->hopts.chain_srcline = rep_srclines__chain;
 	/* each tracepoint sample's text is part of its key, its stack's too */
 	if ((rep->layout.key_mask & (1U << REP_DIM_TRACE)) && !rep->traces) {
 		rep->traces = rep_traces__new();

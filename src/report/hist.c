@@ -117,6 +117,8 @@ struct rep_hist *rep_hist__new(const struct rep_hist_opts *opts)
 	h->layout = *opts->layout;
 	h->mask = h->layout.key_mask;
 	h->chains = rep_chains__new(opts->chain.key);
+	if (h->chains && opts->chain_srcline)
+		rep_chains__set_srcline(h->chains, opts->chain_srcline, opts->srcline_ctx);
 	h->emask = 1023;
 	h->table = calloc(h->emask + 1, sizeof(*h->table));
 	if (!h->chains || !h->table)

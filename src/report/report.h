@@ -227,6 +227,11 @@ struct rep_hist_opts {
 	 * long as the histogram. Called only when those keys are sorted by.
 	 */
 	const char *(*srcline)(void *ctx, const struct rep_frame *f, uint64_t ip, bool file);
+	/*
+	 * perf's srcline of a callchain frame, printed after its name when
+	 * the chains are keyed by address (-g ...,address); with srcline_ctx.
+	 */
+	const char *(*chain_srcline)(void *ctx, const struct rep_frame *f);
 	void *srcline_ctx;
 };
 

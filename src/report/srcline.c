@@ -24,10 +24,13 @@ struct sl_slot {
 	const void *dso;
 	uint64_t ip;
 	uint64_t sym_start;
-	bool file;
+	uint8_t kind;		/* enum sl_kind */
 	bool used;
 	char *val;
 };
+
+/* The strings cached: a key's srcline or srcfile, or a callchain entry's srcline. */
+enum sl_kind { SL_SRCLINE, SL_SRCFILE, SL_CHAIN };
 
 struct rep_srclines {
 	struct srclines *lines;
@@ -150,9 +153,9 @@ static char *srcfile_of(struct rep_srclines *c, const struct rep_frame *f, uint6
 	return s;
 }
 
-static uint64_t slot_hash(const void *dso, uint64_t ip, uint64_t sym_start, bool file)
+static uint64_t slot_hash(const void *dso, uint64_t ip, uint64_t sym_start, uint8_t kind)
 {
-	return hash_mix64((uintptr_t)dso ^ hash_mix64(ip ^ (sym_start << 1)) ^ file);
+	return hash_mix64((uintptr_t)dso ^ hash_mix64(ip ^ (sym_start << 1)) ^ kind);
 }
 
 static int grow(struct rep_srclines *c)
@@ -168,7 +171,7 @@ static int grow(struct rep_srclines *c)
 
 		if (!s->used)
 			continue;
-		j = slot_hash(s->dso, s->ip, s->sym_start, s->file) & nmask;
+		j = slot_hash(s->dso, s->ip, s->sym_start, s->kind) & nmask;
 		while (nt[j].used)
 			j = (j + 1) & nmask;
 		nt[j] = *s;
@@ -179,25 +182,36 @@ static int grow(struct rep_srclines *c)
 	return 0;
 }
 
-const char *rep_srclines__get(void *ctx, const struct rep_frame *f, uint64_t ip, bool file)
+/* The cached string of kind for frame f at ip, made on a miss; NULL on ENOMEM. */
+static const char *lookup(struct rep_srclines *c, const struct rep_frame *f, uint64_t ip,
+			  uint8_t kind)
 {
-	struct rep_srclines *c = ctx;
 	/* the symbol's start: its name and offset are part of a failed lookup's answer */
 	uint64_t sym_start = f->sym ? f->sym_start : UINT64_MAX;
-	size_t i = slot_hash(f->dso, ip, sym_start, file) & c->mask;
+	size_t i = slot_hash(f->dso, ip, sym_start, kind) & c->mask;
 	struct sl_slot *s;
 	char *val;
 
 	for (; (s = &c->slots[i])->used; i = (i + 1) & c->mask)
-		if (s->dso == f->dso && s->ip == ip && s->sym_start == sym_start &&
-		    s->file == file)
+		if (s->dso == f->dso && s->ip == ip && s->sym_start == sym_start && s->kind == kind)
 			return s->val;
-	val = file ? srcfile_of(c, f, ip) : srcline_of(c, f, ip, true);
+	val = kind == SL_SRCFILE ? srcfile_of(c, f, ip) : srcline_of(c, f, ip, kind == SL_SRCLINE);
 	if (!val)
 		return NULL;
-	*s = (struct sl_slot){ .dso = f->dso, .ip = ip, .sym_start = sym_start, .file = file,
+	*s = (struct sl_slot){ .dso = f->dso, .ip = ip, .sym_start = sym_start, .kind = kind,
 			       .used = true, .val = val };
 	if (++c->nr * 2 > c->mask && grow(c))
 		return NULL;
 	return val;
+}
+
+const char *rep_srclines__get(void *ctx, const struct rep_frame *f, uint64_t ip, bool file)
+{
+	return lookup(ctx, f, ip, file ? SL_SRCFILE : SL_SRCLINE);
+}
+
+/* perf's callchain_srcline(): get_srcline() of al.addr, no symbol name */
+const char *rep_srclines__chain(void *ctx, const struct rep_frame *f)
+{
+	return lookup(ctx, f, f->addr, SL_CHAIN);
 }

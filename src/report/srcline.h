@@ -24,4 +24,12 @@ void rep_srclines__delete(struct rep_srclines *c);
  */
 const char *rep_srclines__get(void *c, const struct rep_frame *f, uint64_t ip, bool file);
 
+/*
+ * What perf 6.1 prints after a callchain entry's name with -g ...,address
+ * (its callchain_srcline()): the line of the frame's dso-relative address,
+ * else "+OFF" from the symbol's start, else "dso[hexaddr]". Owned by c;
+ * NULL on ENOMEM. Matches rep_hist_opts.chain_srcline.
+ */
+const char *rep_srclines__chain(void *c, const struct rep_frame *f);
+
 #endif

@@ -35,6 +35,11 @@ for k in $keys; do
 	same "srcline-g-$k" -i dbg-g.data --sort "$k"
 	same "srcline-g-self-$k" -i dbg-g.data --no-children --sort "$k"
 done
+# -g ...,address: each chain entry's source line after its name (libc's
+# __libc_start_call_main too: binutils names libc-start.c for its lines)
+same "srcline-chain-address" -i dbg-g.data -g caller,address
+same "srcline-chain-address-self" -i dbg-g.data --no-children -g callee,address
+same "srcline-chain-address-folded" -i dbg-g.data --no-children -g folded,address
 same "srcline-n" -i dbg.data --sort srcline -n
 same "srcline-t" -i dbg.data --sort srcline,srcfile -t ,
 same "srcline-F" -i dbg.data -F overhead,srcline,sym
@@ -44,7 +49,8 @@ if $CC -O1 -fno-omit-frame-pointer -fno-inline -o nodebug "$src" 2>cc.err; then
 		for k in srcline srcfile sym,srcline; do
 			same "srcline-nodebug-$k" -i nodebug.data --sort "$k"
 			same "srcline-nodebug-self-$k" -i nodebug.data --no-children --sort "$k"
-		done
+		done &&
+		same "srcline-nodebug-chain-address" -i nodebug.data -g caller,address
 else
 	skip srcline-nodebug "cannot build the workload: $(head -c 200 cc.err)"
 fi
@@ -53,7 +59,8 @@ if $CC -O1 -g -fno-omit-frame-pointer -fno-inline -no-pie -o nopie "$src" 2>cc.e
 		for k in srcline srcfile dso,srcline; do
 			same "srcline-nopie-$k" -i nopie.data --sort "$k"
 			same "srcline-nopie-self-$k" -i nopie.data --no-children --sort "$k"
-		done
+		done &&
+		same "srcline-nopie-chain-address" -i nopie.data -g caller,address
 else
 	skip srcline-nopie "cannot build the workload: $(head -c 200 cc.err)"
 fi
