@@ -182,21 +182,33 @@ static int session_chain_ids(struct report *rep, struct ember_session *s,
 /*
  * The sample's frames as indices onto rep->ids: its own address (al,
  * or resolved here when the session left it), then its chain when
- * with_chain. *n: how many; returns the chain's resolved addresses (0
- * for a chain the session dropped) or -ENOMEM.
+ * with_chain; *n: how many, *hash: the stack's hash (stacks.h) with the
+ * key of sm for histogram hist. Returns the chain's resolved addresses
+ * (0 for a chain the session dropped) or -ENOMEM.
  */
 static int sample_ids(struct report *rep, struct ember_session *s,
 		      const struct ember_session_sample *ss, const struct ember_addr_location *al,
-		      bool with_chain, uint32_t *n)
+		      uint32_t hist, const struct rep_sample *sm, bool with_chain, uint32_t *n,
+		      uint64_t *hash)
 {
 	/* chain frames become entries with --children: their symbols' ends matter then */
 	bool need_end = rep->hopts.children || (rep->layout.key_mask & (1U << REP_DIM_SYMBOL_SIZE));
+	bool plain = with_chain && ss->thread && chain_is_plain(ss->sample);
+	/* its addresses are the frames' unless --hide-unresolved drops some */
+	bool early = plain && !rep->o.hide_unresolved;
+	uint64_t h = rep_stacks__hash_start(hist, sm);
 	uint32_t k = 1;
 	int64_t id;
 	int nr = 0;
 
 	if (grow_ids(rep, (with_chain ? ss->sample->callchain_nr : 0) + 1))
 		return -ENOMEM;
+	/* the stack's table slot is asked for first, and comes while the frames are looked up */
+	if (early) {
+		h = rep_stacks__hash_words(h, al->ip, ss->sample->callchain,
+					   (uint32_t)ss->sample->callchain_nr);
+		rep_stacks__prefetch(rep->stacks, h);
+	}
 	if (al == &ss->al && sample_ip_lazy(ss)) {
 		id = rep_frameids__ip(rep->frameids, rep->stacks, ss->thread, al->cpumode, al->ip,
 				      true);
@@ -209,11 +221,14 @@ static int sample_ids(struct report *rep, struct ember_session *s,
 	if (id < 0)
 		return (int)id;
 	rep->ids[0] = (uint32_t)id;
-	if (with_chain && ss->thread && chain_is_plain(ss->sample))
+	if (plain)
 		nr = chain_ids(rep, ss, need_end, &k);
 	else if (with_chain)
 		nr = session_chain_ids(rep, s, ss, need_end, &k);
+	if (nr < 0)
+		return nr;
 	*n = k;
+	*hash = early ? h : rep_stacks__hash_ids(rep->stacks, h, rep->ids, k);
 	return nr;
 }
 
@@ -226,7 +241,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	struct rep_sample sm;
 	struct rep_hist *h;
 	struct rep_raw *raw = NULL;
-	uint64_t key[RAW_KEY_MAX], period;
+	uint64_t key[RAW_KEY_MAX], period, hash = 0;
 	size_t nkey = 0;
 	uint32_t idx, n = 0;
 	uint8_t filtered;
@@ -272,9 +287,6 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 			return 0;
 		}
 	}
-	nr = sample_ids(rep, s, ss, al, with_chain, &n);
-	if (nr < 0)
-		return nr;
 	sm = (struct rep_sample){
 		.period = period,
 		.nr_samples = 1,
@@ -295,11 +307,14 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		if (!sm.trace)
 			return -ENOMEM;
 	}
+	nr = sample_ids(rep, s, ss, al, a->idx, &sm, with_chain, &n, &hash);
+	if (nr < 0)
+		return nr;
 	/* perf renames ":TID" when the thread's first COMM comes: folded stacks are renamed then */
 	if (ss->thread && ss->al.comm && thread__comm_is_placeholder(ss->thread) &&
 	    rep_comms__placeholder(rep->comms, ss->thread, ss->al.comm))
 		return -ENOMEM;
-	err = rep_stacks__add_ids(rep->stacks, a->idx, &sm, rep->ids, n, &idx);
+	err = rep_stacks__add_ids(rep->stacks, a->idx, &sm, rep->ids, n, hash, &idx);
 	/*
 	 * Remembered only for a chain that resolved whole (an invalid one is
 	 * dropped and counted per sample), keyed by the maps generation the

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include "report/rawstacks.h"
 #include "report/stacks.h"
 
@@ -256,27 +257,43 @@ const struct rep_frame *rep_stacks__frame_at(const struct rep_stacks *s, uint32_
 	return &s->frames[id];
 }
 
-/*
- * A stack's hash, of its key and its frames' indices: chained, so the
- * same frames in another order hash apart.
- */
-static uint64_t stack_hash(const struct stack *k, const uint32_t *ids, uint32_t n)
+uint64_t rep_stacks__hash_start(uint32_t hist, const struct rep_sample *sm)
 {
-	uint64_t h = mum((uintptr_t)k->comm ^ K0, (uintptr_t)k->thread ^ K1) ^
-		     mum(((uint64_t)k->hist << 40 ^ (uint64_t)(uint32_t)k->cpu << 8 ^ k->filtered) ^ K2,
-			 (k->time ^ (uintptr_t)k->trace) ^ K0);
-	uint32_t i = 0;
+	return mum((uintptr_t)sm->comm ^ K0, (uintptr_t)sm->thread ^ K1) ^
+	       mum(((uint64_t)hist << 40 ^ (uint64_t)(uint32_t)sm->cpu << 8 ^ sm->filtered) ^ K2,
+		   (sm->time ^ (uintptr_t)sm->trace) ^ K0);
+}
 
-	/* two frames a step: a step's multiply waits on the one before */
-	for (; i + 2 <= n; i += 2)
-		h = mum(h ^ ids[i] ^ (uint64_t)ids[i + 1] << 32, K1 ^ i);
-	if (i < n)
-		h = mum(h ^ ids[i], K2 ^ i);
+/* One frame more: chained, so the same frames in another order hash apart. */
+static inline uint64_t hash_ip(uint64_t h, uint64_t ip)
+{
+	return mum(h ^ ip, K1);
+}
+
+uint64_t rep_stacks__hash_words(uint64_t h, uint64_t self, const uint64_t *words, uint32_t n)
+{
+	h = hash_ip(h, self);
+	for (uint32_t i = 0; i < n; i++)
+		if (words[i] < PERF_CONTEXT_MAX)
+			h = hash_ip(h, words[i]);
 	return h;
 }
 
+uint64_t rep_stacks__hash_ids(const struct rep_stacks *s, uint64_t h, const uint32_t *ids,
+			      uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		h = hash_ip(h, s->frames[ids[i]].ip);
+	return h;
+}
+
+void rep_stacks__prefetch(const struct rep_stacks *s, uint64_t h)
+{
+	__builtin_prefetch(&s->stable[h & s->smask]);
+}
+
 int rep_stacks__add_ids(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
-			const uint32_t *ids, uint32_t n, uint32_t *idx)
+			const uint32_t *ids, uint32_t n, uint64_t h, uint32_t *idx)
 {
 	struct stack k = {
 		.comm = sm->comm,
@@ -290,7 +307,7 @@ int rep_stacks__add_ids(struct rep_stacks *s, uint32_t hist, const struct rep_sa
 		.time = sm->time,
 		.trace = sm->trace,
 	};
-	uint64_t h = stack_hash(&k, ids, n), tag = slot_tag(h), v;
+	uint64_t tag = slot_tag(h), v;
 	size_t j = h & s->smask;
 
 	while ((v = s->stable[j])) {

@@ -17,12 +17,27 @@ int64_t rep_stacks__frame(struct rep_stacks *s, const struct rep_frame *f);
 /* The distinct frame of index id (from rep_stacks__frame()); valid until the next add. */
 const struct rep_frame *rep_stacks__frame_at(const struct rep_stacks *s, uint32_t id);
 /*
+ * A stack's hash: its key (hist and sm's comm, thread, cpu, filtered,
+ * time and trace) from rep_stacks__hash_start(), then its frames' ips
+ * (as recorded: equal frames have equal ones) in order, so that it is
+ * known before its frames are looked up. hash_words() takes the ips as
+ * the sample's own and the words of its callchain (perf's context
+ * markers skipped), hash_ids() takes them from the frames.
+ */
+uint64_t rep_stacks__hash_start(uint32_t hist, const struct rep_sample *sm);
+uint64_t rep_stacks__hash_words(uint64_t h, uint64_t self, const uint64_t *words, uint32_t n);
+uint64_t rep_stacks__hash_ids(const struct rep_stacks *s, uint64_t h, const uint32_t *ids,
+			      uint32_t n);
+/* Asks for the table slot of the stack of hash h, to be added after its frames are found. */
+void rep_stacks__prefetch(const struct rep_stacks *s, uint64_t h);
+/*
  * Folds a sample of histogram `hist` in, its frames given by index:
  * ids[0] its own, ids[1, n) its chain (sm's self, chain and nr_chain are
- * not read); *idx (may be NULL) says which stack took it. 0 or -ENOMEM.
+ * not read), h their hash (above); *idx (may be NULL) says which stack
+ * took it. 0 or -ENOMEM.
  */
 int rep_stacks__add_ids(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
-			const uint32_t *ids, uint32_t n, uint32_t *idx);
+			const uint32_t *ids, uint32_t n, uint64_t h, uint32_t *idx);
 /* The raw stacks seen so far, mapped to stack indices (see rawstacks.h); NULL on ENOMEM. */
 struct rep_raw *rep_stacks__raw(struct rep_stacks *s);
 /* Adds one more sample of stack idx (from rep_stacks__add_ids()). */
