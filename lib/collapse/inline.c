@@ -363,7 +363,7 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 		cu = dwfl_module_addrdie(mod, addr, &bias);
 	line = cu ? dwfl_module_getsrc(mod, addr) : NULL;
 	if (line)
-		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		file = dwfl_elf__line_file(line, dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL));
 	nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
 	/*
 	 * The innermost function scope; past an inlined instance

@@ -13,4 +13,11 @@
  */
 Dwfl *dwfl_elf__open(const char *path);
 
+/*
+ * The file binutils' addr2line names for line l, whose file libdw names
+ * file (dwfl_lineinfo()'s answer): they differ for file 1 of a DWARF 5
+ * line table (see dwfl-elf.c).
+ */
+const char *dwfl_elf__line_file(Dwfl_Line *l, const char *file);
+
 #endif

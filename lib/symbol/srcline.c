@@ -239,28 +239,6 @@ static const struct sl_sym *nearest_sym(const struct sl_file *f, size_t shndx, u
 	return best;
 }
 
-/*
- * The file binutils' addr2line (2.40) names for line l: in a DWARF 5 line
- * table it takes file 1 for file 0, the unit's own file, where GCC
- * usually repeats it; where GCC does not (a .c that includes the code of
- * a .h or of another .c: glibc's libc-start.c, wcsxfrm.c), addr2line
- * names the unit's file with the line number of the included one. Before
- * DWARF 5, libdw's file 0 is a "???" placeholder.
- */
-static const char *binutils_file(Dwfl_Line *l, const char *file)
-{
-	Dwarf_Addr bias;
-	Dwarf_Line *dl = dwfl_dwarf_line(l, &bias);
-	Dwarf_Files *files;
-	const char *unit;
-	size_t idx;
-
-	if (!dl || dwarf_line_file(dl, &files, &idx) || idx != 1)
-		return file;
-	unit = dwarf_filesrc(files, 0, NULL, NULL);
-	return unit && strcmp(unit, "???") ? unit : file;
-}
-
 int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const char **file,
 		   unsigned int *line)
 {
@@ -286,7 +264,7 @@ int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const c
 	if (l) {
 		int lineno = 0;
 
-		*file = binutils_file(l, dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL));
+		*file = dwfl_elf__line_file(l, dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL));
 		*line = lineno > 0 ? (unsigned int)lineno : 0;
 		return 1;
 	}

@@ -47,6 +47,18 @@ else
 		fail context-as-addr2line "want '$want' in: $(hot "$TMP/context")"
 	fi
 fi
+# libc's __libc_start_call_main: binutils names the unit's file (libc-start.c)
+# for a line of file 1 of a DWARF 5 line table (libc_start_call_main.h)
+read -r laddr lso < <(awk '$2 ~ /^__libc_start_call_main\+/ { gsub(/[()]/, "", $3); print $1, $3; exit }' \
+	"$TMP/inl.txt")
+if [ -z "$laddr" ] || ! command -v addr2line >/dev/null; then
+	skip context-libc "no __libc_start_call_main frame or no addr2line"
+else
+	want=$(addr2line -a "$laddr" -e "$lso" -i -f -s -C | sed -n '2,3p' |
+		sed 's/ (discriminator [^)]*)//' | paste -sd:)
+	if grep -qF ";$want;" "$TMP/context"; then pass "context-libc ($want)"; else
+		fail context-libc "want '$want' in: $(hot "$TMP/context")"; fi
+fi
 # frames of files that cannot be read keep their names
 sed "s|$TMP/inlined|$TMP/gone|" "$TMP/inl.txt" | "$EMBER" collapse --inline >"$TMP/gone" 2>"$TMP/gone.err"
 case "$(hot "$TMP/gone")" in
