@@ -184,8 +184,11 @@ static void print_sample(FILE *fp, const struct perf_event_header *h,
 	bool tid = st & PERF_SAMPLE_TID;
 	char str[32];
 
+	/* without PERIOD in the sample, perf shows the attr's fixed period (-c N) */
+	uint64_t period = st & PERF_SAMPLE_PERIOD ? s->period : attr->sample_period;
+
 	fprintf(fp, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
-		h->misc, tid ? (int)s->pid : -1, tid ? (int)s->tid : -1, s->ip, s->period, s->addr);
+		h->misc, tid ? (int)s->pid : -1, tid ? (int)s->tid : -1, s->ip, period, s->addr);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		fprintf(fp, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
 		for (uint64_t i = 0; i < s->callchain_nr; i++)
