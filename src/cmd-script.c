@@ -11,6 +11,7 @@
 #include <ember/ember.h>
 #include "builtin.h"
 #include "script/script.h"
+#include "script/srcline.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
 
@@ -125,8 +126,24 @@ static int check_fields(struct script *sc)
 		.no_callchain = sc->o.hide_call_graph,
 	};
 
+	uint64_t all = 0;
+
 	if (script_fields__check(&sc->fields, &info, &sc->pr.use_callchain, stderr))
 		return -1;
+	for (int j = 0; j < SCRIPT_OT_MAX; j++)
+		all |= sc->fields.t[j].fields;
+	if ((all & SF_TOD) && !ember_env__has_feat(env, EMBER_FEAT_CLOCK_DATA)) {
+		fprintf(stderr, "ember script: Can't provide 'tod' time, missing clock data. "
+				"Please record with -k/--clockid option.\n");
+		return -1;
+	}
+	if (all & SF_SRCLINE) {
+		sc->pr.srclines = script_srclines__new(sc->o.full_source_path);
+		if (!sc->pr.srclines) {
+			fprintf(stderr, "ember script: out of memory\n");
+			return -1;
+		}
+	}
 	if (sc->fields.unsupported) {
 		fprintf(stderr, "ember script: not printed yet (ember has no support for them):");
 		for (int i = 0; i < 64; i++)
@@ -154,8 +171,15 @@ static int setup_filters(struct script *sc)
 					"Remove -C option to proceed.\n");
 			return -1;
 		}
-		if (script_filter__set_cpus(&sc->filter, o->cpu_list,
-					    env->nr_cpus_avail ? env->nr_cpus_avail : 4096, stderr))
+		uint32_t nr_cpus = env->nr_cpus_avail ? env->nr_cpus_avail : 4096;
+
+		/*
+		 * perf checks the list against the header's cpu count, which a
+		 * pipe has not sent yet: every cpu is "too large" there.
+		 */
+		if (sc->pipe)
+			nr_cpus = 0;
+		if (script_filter__set_cpus(&sc->filter, o->cpu_list, nr_cpus, stderr))
 			return -1;
 	}
 	if (o->time_str &&
@@ -165,11 +189,39 @@ static int setup_filters(struct script *sc)
 		return -1;
 	}
 	if (o->stop_bt) {
-		if (str_list__parse(&sc->stop_bt, o->stop_bt))
+		int err = str_list__parse(&sc->stop_bt, o->stop_bt);
+
+		if (err) {
+			fprintf(stderr, "ember script: %s\n",
+				err == -EEXIST ? "problems parsing symbol list" : "out of memory");
 			return -1;
+		}
 		/* the list's items array has a spare NULL slot at its end */
 		sc->pr.stop_bt = (const char *const *)sc->stop_bt.items;
 	}
+	return 0;
+}
+
+/* The header's banner: its lines up to the first "#" line alone. */
+static int print_pipe_banner(struct script *sc)
+{
+	char *buf = NULL, *end;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem) {
+		fprintf(stderr, "ember script: out of memory\n");
+		return -1;
+	}
+	ember_data_reader__fprintf_header(sc->reader, mem, false);
+	if (fclose(mem)) {
+		free(buf);
+		fprintf(stderr, "ember script: out of memory\n");
+		return -1;
+	}
+	end = strstr(buf, "\n#\n");
+	fwrite(buf, 1, end ? (size_t)(end - buf) + 3 : len, stdout);
+	free(buf);
 	return 0;
 }
 
@@ -181,6 +233,8 @@ static void script__exit(struct script *sc)
 	free(sc->infos);
 	script_filter__exit(&sc->filter);
 	str_list__exit(&sc->stop_bt);
+	script_srclines__delete(sc->pr.srclines);
+	script_dumps__free(sc);
 	outbuf__exit(&sc->out);
 	ember_session__delete(sc->session);
 }
@@ -218,8 +272,14 @@ static int script_main(struct script *sc)
 
 	if (open_session(sc))
 		return 1;
-	if (sc->o.header || sc->o.header_only) {
+	if (sc->pipe && sc->o.header_only) {
+		/* perf stops before a pipe's feature records: only the banner */
+		if (print_pipe_banner(sc))
+			return 1;
+	} else if (sc->o.header || sc->o.header_only) {
 		ember_data_reader__fprintf_header(sc->reader, stdout, sc->o.show_info);
+	}
+	if (sc->o.header || sc->o.header_only) {
 		if (sc->o.header_only)
 			return fflush(stdout) ? 1 : 0;
 	}
@@ -229,6 +289,16 @@ static int script_main(struct script *sc)
 	}
 	if (setup_filters(sc) || check_fields(sc))
 		return 1;
+	if (sc->o.per_event_dump && !sc->o.dump) {
+		if (sc->pipe) {
+			/* perf names them "(null).EVENT.dump" then */
+			fprintf(stderr,
+				"ember script: --per-event-dump needs a file, not a pipe\n");
+			return 1;
+		}
+		if (script_dumps__open(sc))
+			return 1;
+	}
 
 	sc->pr.fields = &sc->fields;
 	sc->pr.nanosecs = sc->o.nanosecs;
@@ -238,6 +308,8 @@ static int script_main(struct script *sc)
 	sc->pr.max_stack = sc->o.max_stack;
 
 	ret = script__run(sc);
+	if (sc->dumps && script_dumps__close(sc, stdout))
+		return 1;
 	if (fflush(stdout) || sc->out.error) {
 		fprintf(stderr, "ember script: write error: %s\n", strerror(errno ? errno : EIO));
 		return 1;
@@ -273,8 +345,8 @@ int cmd_script(int argc, const char **argv)
 		OPT_CALLBACK('F', "fields", &sc, "str",
 			     "comma separated output fields prepend with 'type:'. +field to add and "
 			     "-field to remove. Valid types: hw,sw,trace,raw,synth. Fields: comm,tid,"
-			     "pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,period,iregs,uregs,"
-			     "flags,weight,misc,phys_addr,data_page_size,code_page_size,ins_lat",
+			     "pid,time,cpu,event,trace,ip,sym,dso,addr,symoff,srcline,period,iregs,"
+			     "uregs,flags,weight,misc,phys_addr,data_page_size,code_page_size,ins_lat",
 			     parse_fields_cb),
 		OPT_BOOLEAN('f', "force", &o->force, "don't complain, do it"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &o->dump, "dump raw trace in ASCII"),
@@ -325,6 +397,13 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "kallsyms", &o->kallsyms, "file", "kallsyms pathname"),
 		OPT_STRING('k', "vmlinux", &o->vmlinux, "file", "vmlinux pathname (not supported)"),
 		OPT_BOOLEAN(0, "demangle", &o->demangle, "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "per-event-dump", &o->per_event_dump,
+			    "Dump trace output to files named by the monitored events"),
+		OPT_BOOLEAN(0, "full-source-path", &o->full_source_path,
+			    "Show full source file name path for source lines"),
+		OPT_BOOLEAN(0, "inline", &o->inline_frames, "Show inline function"),
+		OPT_BOOLEAN(0, "show-kernel-path", &o->show_kernel_path,
+			    "Show the path of [kernel.kallsyms] (symbols come from kallsyms)"),
 		OPT_BOOLEAN('a', "all-cpus", &all_cpus, "system-wide collection (ignored)"),
 		OPT_END(),
 	};

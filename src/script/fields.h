@@ -58,7 +58,7 @@ enum script_field {
 
 /* Fields perf 6.1 accepts that ember does not print (yet): warned about, then ignored. */
 #define SF_UNSUPPORTED                                                                          \
-	(SF_SRCLINE | SF_SRCCODE | SF_CALLINDENT | SF_INSN | SF_INSNLEN | SF_BRSTACKINSN |     \
+	(SF_SRCCODE | SF_CALLINDENT | SF_INSN | SF_INSNLEN | SF_BRSTACKINSN |     \
 	 SF_BRSTACKINSNLEN | SF_SYNTH | SF_METRIC | SF_IPC | SF_TOD | SF_DATA_SRC)
 
 /* The kinds of events that have their own field set (perf's output types). */

@@ -18,8 +18,14 @@ int str_list__parse(struct str_list *l, const char *s)
 		str_list__exit(l);
 		return -ENOMEM;
 	}
-	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		/* perf's strlist refuses an entry twice, and with it the whole list */
+		if (str_list__has(l, p)) {
+			str_list__exit(l);
+			return -EEXIST;
+		}
 		l->items[l->nr++] = p;
+	}
 	return 0;
 }
 
@@ -59,6 +65,12 @@ static int int_list(const char *s, int **out, size_t *nr, const char *what, FILE
 			str_list__exit(&l);
 			return -EINVAL;
 		}
+		for (size_t j = 0; j < *nr; j++) {
+			if ((*out)[j] == (int)v) {	/* as perf's intlist: no entry twice */
+				str_list__exit(&l);
+				return -EEXIST;
+			}
+		}
 		(*out)[(*nr)++] = (int)v;
 	}
 	str_list__exit(&l);
@@ -68,24 +80,34 @@ static int int_list(const char *s, int **out, size_t *nr, const char *what, FILE
 int script_filter__init(struct script_filter *f, const char *comms, const char *pids,
 			const char *tids, const char *dsos, const char *syms, FILE *err)
 {
+	const char *what = "dso";
 	int ret;
 
+	/* perf's symbol__init() order, which decides the list a message names */
 	memset(f, 0, sizeof(*f));
-	ret = str_list__parse(&f->comms, comms);
-	if (!ret)
-		ret = str_list__parse(&f->dsos, dsos);
-	if (!ret)
-		ret = str_list__parse(&f->syms, syms);
+	ret = str_list__parse(&f->dsos, dsos);
+	if (!ret) {
+		what = "comm";
+		ret = str_list__parse(&f->comms, comms);
+	}
 	if (!ret && pids) {
+		what = "pid";
 		f->has_pids = true;
 		ret = int_list(pids, &f->pids, &f->nr_pids, "pid", err);
 	}
 	if (!ret && tids) {
+		what = "tid";
 		f->has_tids = true;
 		ret = int_list(tids, &f->tids, &f->nr_tids, "tid", err);
 	}
+	if (!ret) {
+		what = "symbol";
+		ret = str_list__parse(&f->syms, syms);
+	}
 	if (ret == -ENOMEM)
 		fprintf(err, "ember script: out of memory\n");
+	else if (ret == -EEXIST)
+		fprintf(err, "ember script: problems parsing %s list\n", what);
 	return ret;
 }
 

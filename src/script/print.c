@@ -7,6 +7,7 @@
 #include <string.h>
 #include <ember/trace.h>
 #include "script/print.h"
+#include "script/srcline.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 #define NSEC_PER_USEC 1000ULL
@@ -186,7 +187,8 @@ static bool stop_here(const struct script_printer *p, const struct ember_addr_lo
 }
 
 /* One "\t ip sym+off (dso)" line, written in one go. */
-static void print_frame(struct outbuf *ob, const struct ember_addr_location *al, uint64_t fields)
+static void print_frame(struct outbuf *ob, const struct ember_addr_location *al, uint64_t fields,
+			struct script_srclines *srclines)
 {
 	const char *sym = al->sym_name ? al->sym_name : "[unknown]";
 	const char *dso = al->map && al->dso_name ? al->dso_name : "[unknown]";
@@ -218,8 +220,10 @@ static void print_frame(struct outbuf *ob, const struct ember_addr_location *al,
 		p = outbuf__raw_str(p, dso, dl);
 		*p++ = ')';
 	}
-	*p++ = '\n';
 	ob->len = p - ob->buf;
+	if (srclines && script_srclines__print(srclines, ob, al))
+		ob->error = true;
+	outbuf__putc(ob, '\n');
 }
 
 static void print_chain(struct script_printer *p, struct outbuf *ob, const struct script_sample *ss,
@@ -230,7 +234,8 @@ static void print_chain(struct script_printer *p, struct outbuf *ob, const struc
 	if (p->max_stack && (unsigned int)nr > p->max_stack)
 		nr = (int)p->max_stack;
 	for (int i = 0; i < nr; i++) {
-		print_frame(ob, &ss->chain[i], fields);
+		print_frame(ob, &ss->chain[i], fields,
+			    (fields & SF_SRCLINE) ? p->srclines : NULL);
 		if (stop_here(p, &ss->chain[i]))
 			break;
 	}
@@ -320,6 +325,9 @@ void script_print__sample(struct script_printer *p, struct outbuf *ob,
 			}
 			if (fields & SF_DSO)
 				print_dso(ob, ss->al);
+			if ((fields & SF_SRCLINE) && p->srclines &&
+			    script_srclines__print(p->srclines, ob, ss->al))
+				ob->error = true;
 		}
 	}
 

@@ -19,6 +19,7 @@
 #include "script/outbuf.h"
 
 struct ember_trace;
+struct script_srclines;
 
 struct script_printer {
 	const struct script_fields *fields;
@@ -30,6 +31,7 @@ struct script_printer {
 	int name_width;			/* of the event column: longest event name */
 	const char *const *stop_bt;	/* --stop-bt symbols, NULL-terminated (or NULL) */
 	struct ember_trace *trace;	/* tracepoint formats, NULL without */
+	struct script_srclines *srclines;	/* -F srcline's lookups, NULL without */
 	uint64_t initial_time, previous_time;	/* --reltime, --deltatime state */
 };
 

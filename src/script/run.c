@@ -180,6 +180,13 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		if (out.nr_chain < 0)
 			out.nr_chain = 0;
 	}
+	if (ss->attr->idx < sc->nr_dumps) {
+		struct script_dump *d = &sc->dumps[ss->attr->idx];
+
+		d->samples++;
+		script_print__sample(&sc->pr, &d->ob, &out);
+		return d->ob.error ? -EIO : 0;
+	}
 	script_print__sample(&sc->pr, &sc->out, &out);
 	return sc->out.error ? -EIO : 0;
 }

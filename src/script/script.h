@@ -11,6 +11,7 @@
 #include "script/fields.h"
 #include "script/filter.h"
 #include "script/outbuf.h"
+#include "script/per-event.h"
 #include "script/print.h"
 
 struct script_opts {
@@ -20,6 +21,7 @@ struct script_opts {
 	bool show_task, show_mmap, show_switch, show_lost, show_namespace, show_cgroup;
 	bool show_bpf, show_text_poke, show_round;
 	bool demangle;
+	bool full_source_path, inline_frames, show_kernel_path, per_event_dump;
 	int verbose;
 	unsigned int max_stack;
 	const char *cpu_list, *comms, *pids, *tids, *dsos, *syms, *time_str;
@@ -47,6 +49,8 @@ struct script {
 	struct script_filter filter;
 	struct outbuf out;
 	struct str_list stop_bt;
+	struct script_dump *dumps;	/* --per-event-dump: one per event */
+	uint32_t nr_dumps;
 
 	struct script_event *events;
 	struct script_event_info *infos;

@@ -148,8 +148,11 @@ TEST(script_fields_errors)
 	free(msg);
 	CHECK(PARSE(&f, &msg, "comm,,tid") == 0);	/* empty items are skipped */
 	free(msg);
-	CHECK(PARSE(&f, &msg, "srcline") == 0);
-	CHECK(f.unsupported & SF_SRCLINE);
+	CHECK(PARSE(&f, &msg, "srcline") == 0);	/* printed now */
+	CHECK(!(f.unsupported & SF_SRCLINE));
+	free(msg);
+	CHECK(PARSE(&f, &msg, "ip,srccode") == 0);	/* accepted, not printed yet */
+	CHECK(f.unsupported & SF_SRCCODE);
 	free(msg);
 	CHECK_EQ(script_fields__lookup("machine_pid"), SF_MACHINE_PID);
 	CHECK_EQ(script_fields__lookup("flags"), 0);
