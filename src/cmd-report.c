@@ -28,6 +28,20 @@ static const char *const report_usage[] = {
 	NULL,
 };
 
+/* perf's default --max-stack: kernel.perf_event_max_stack, 127 when it cannot be read */
+static unsigned int sysctl_max_stack(void)
+{
+	FILE *fp = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	unsigned int v = 127;
+
+	if (fp) {
+		if (fscanf(fp, "%u", &v) != 1)
+			v = 127;
+		fclose(fp);
+	}
+	return v;
+}
+
 static int opt_children(const struct option *opt, const char *arg, bool unset)
 {
 	*(int *)opt->value = unset ? 0 : 1;
@@ -392,7 +406,7 @@ static void print_elide(const struct report *rep, FILE *fp)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report rep = { .o = { .children = -1 } };
+	struct report rep = { .o = { .children = -1, .max_stack = sysctl_max_stack() } };
 	struct report_opts *o = &rep.o;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &o->input, "file", "input file name"),
@@ -417,6 +431,8 @@ int cmd_report(int argc, const char **argv)
 		  "display call graph: graph, flat, fractal, folded or none; threshold (0.5); print limit; caller or callee; function or address; percent, period or count",
 		  opt_callgraph, OPTF_OPTARG, "" },
 		OPT_BOOLEAN('G', "inverted", &o->inverted, "alias for inverted call graph"),
+		OPT_UINTEGER(0, "max-stack", &o->max_stack, "n",
+			     "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
 		{ OPTION_CALLBACK, 0, "percent-limit", o, "percent", "don't show entries under that percent", opt_percent_limit },
 		{ OPTION_CALLBACK, 0, "percentage", o, "relative|absolute", "how to display percentage of filtered entries", opt_percentage },
 		OPT_STRING('c', "comms", &o->comms, "comm[,comm...]", "only consider symbols in these comms"),

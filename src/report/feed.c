@@ -180,6 +180,24 @@ static int session_chain_ids(struct report *rep, struct ember_session *s,
 }
 
 /*
+ * perf's --max-stack: it walks a chain leaf first (callee order) or root
+ * first (caller order) and stops after max_stack addresses, so those are
+ * the ones kept. The chain is at rep->ids[1..*k). A stack's hash made of
+ * its recorded words still names one truncated chain: the cut depends on
+ * nothing else.
+ */
+static void limit_chain(struct report *rep, uint32_t *k)
+{
+	uint32_t nr = *k - 1, max = rep->o.max_stack;
+
+	if (nr <= max)
+		return;
+	if (rep->hopts.chain.order == REP_ORDER_CALLER)
+		memmove(&rep->ids[1], &rep->ids[1 + nr - max], max * sizeof(*rep->ids));
+	*k = 1 + max;
+}
+
+/*
  * The sample's frames as indices onto rep->ids: its own address (al,
  * or resolved here when the session left it), then its chain when
  * with_chain; *n: how many, *hash: the stack's hash (stacks.h) with the
@@ -227,6 +245,7 @@ static int sample_ids(struct report *rep, struct ember_session *s,
 		nr = session_chain_ids(rep, s, ss, need_end, &k);
 	if (nr < 0)
 		return nr;
+	limit_chain(rep, &k);
 	*n = k;
 	*hash = early ? h : rep_stacks__hash_ids(rep->stacks, h, rep->ids, k);
 	return nr;

@@ -14,6 +14,7 @@ struct report_opts {
 	bool force, dump, header, header_only, quiet, stdio, tui, use_pager;
 	bool show_nr_samples, show_total_period, hide_unresolved, exclude_other;
 	bool inverted, no_demangle, show_full_info;
+	unsigned int max_stack;		/* chain entries used (--max-stack) */
 	int children;			/* -1 default, 0 --no-children, 1 --children */
 	int verbose;
 	bool filter_relative;

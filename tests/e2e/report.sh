@@ -71,6 +71,11 @@ if rec sys -a -g -- sh -c "$WL/hotloop 400 & for i in \$(seq 50); do ls / >/dev/
 	same sys-cpu-filter -i sys.data --no-children --cpu 0
 	same sys-comm-filter -i sys.data --no-children --comms hotloop,ls
 	same sys-pid-filter -i sys.data --no-children --pid 1
+	# --max-stack: the first N addresses perf walks, leaf first (callee) or root first (caller)
+	same sys-max-stack -i sys.data --max-stack 3
+	same sys-max-stack-self -i sys.data --max-stack 4 --no-children
+	same sys-max-stack-caller -i sys.data --max-stack 2 --no-children -g caller
+	same sys-max-stack-0 -i sys.data --max-stack 0
 	FILTER=cat
 fi
 
