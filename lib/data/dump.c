@@ -541,7 +541,16 @@ static void print_kernel(FILE *fp, const struct perf_event_header *h, const stru
 		fprintf(fp, " hw_id: %#" PRIx64 "\n", hw->hw_id);
 		break;
 	}
-	default:	/* THROTTLE, UNTHROTTLE: perf report has no handler, perf script does */
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		/*
+		 * perf report has no handler; perf script's prints nothing, not
+		 * even the end of the line: the next record's blank line ends it.
+		 */
+		if (unhandled)
+			fprintf(fp, ": unhandled!\n");
+		break;
+	default:
 		fprintf(fp, unhandled ? ": unhandled!\n" : "\n");
 		break;
 	}

@@ -5,7 +5,8 @@
 # file: -F srcline (and --inline, --show-kernel-path), --per-event-dump's
 # files and summary lines, -D's period of a fixed-period (-c) file, a
 # pipe's --header-only and -C, lists naming an entry twice, and -F tod
-# without clock data. (The broad comparisons: script.sh.)
+# without clock data, -D's THROTTLE lines. (The broad comparisons:
+# script.sh.)
 . "$(dirname "$0")/../lib/e2e.sh"
 
 HOT="$WL/hotloop"
@@ -91,6 +92,24 @@ if [ -z "$diffs" ]; then pass per-event-dump; else fail per-event-dump "differ:$
 
 # -D without PERIOD in the samples: the attr's period, as perf
 same dump-fixed-period "$TMP/c.data" -D
+
+# THROTTLE records end without a newline in perf script -D (its handler
+# prints nothing): one appended to a pipe file, whose records are a plain
+# stream (time, id, stream id; then the sample_id of TID, TIME and ID).
+python3 - "$TMP/pipe.data" "$TMP/throttle.data" <<'PY'
+import struct, sys
+t = 0x7fffffffffff0000
+rec = struct.pack('<IHHQQQIIQQ', 5, 0, 56, t, 1, 1, 1, 1, t, 1)
+open(sys.argv[2], 'wb').write(open(sys.argv[1], 'rb').read() + rec)
+PY
+"$PERF" script -i - -D <"$TMP/throttle.data" >"$TMP/throttle.perf" 2>/dev/null
+"$EMBER" script -i - -D <"$TMP/throttle.data" >"$TMP/throttle.ember" 2>/dev/null
+if grep -q PERF_RECORD_THROTTLE "$TMP/throttle.perf" &&
+	cmp -s "$TMP/throttle.perf" "$TMP/throttle.ember"; then
+	pass dump-throttle
+else
+	fail dump-throttle "$(diff "$TMP/throttle.perf" "$TMP/throttle.ember" | tail -4)"
+fi
 
 # pipes: --header-only is the banner alone; -C is refused (no cpu count yet)
 for f in pipe epipe; do
