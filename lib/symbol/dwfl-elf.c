@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <dwarf.h>
+#include <stdbool.h>
 #include <string.h>
+#include <gelf.h>
 #include "symbol/dwfl-elf.h"
 
 static const Dwfl_Callbacks offline_cb = {
@@ -23,24 +26,212 @@ Dwfl *dwfl_elf__open(const char *path)
 	return dwfl;
 }
 
+/* The .debug_line bytes of dw (libdw has already uncompressed them). */
+static Elf_Data *debug_line_data(Dwarf *dw)
+{
+	Elf *elf = dwarf_getelf(dw);
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".debug_line"))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			return NULL;
+		return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+struct rd {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static uint64_t rd_fixed(struct rd *r, unsigned int n)
+{
+	uint64_t v = 0;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		r->p = r->end;
+		return 0;
+	}
+	/* little-endian hosts and files only: the machines ember profiles */
+	for (unsigned int i = 0; i < n; i++)
+		v |= (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+
+	for (unsigned int shift = 0; r->p < r->end; shift += 7) {
+		unsigned char b = *r->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->bad = true;
+	return v;
+}
+
 /*
- * The file binutils' addr2line (2.40) names for line l: in a DWARF 5 line
- * table it takes file 1 for file 0, the unit's own file, where GCC
- * usually repeats it; where GCC does not (a .c that includes the code of
- * a .h or of another .c: glibc's libc-start.c, wcsxfrm.c), addr2line
- * names the unit's file with the line number of the included one. Before
- * DWARF 5, libdw's file 0 is a "???" placeholder.
+ * Whether binutils (2.40) names the row of the line program at offset off
+ * that covers address addr after the table's file 0: its reader starts each
+ * sequence with file 0's name where DWARF 5 says the file register starts
+ * at 1, and keeps it until the program's first DW_LNS_set_file. So the rows
+ * of a sequence before its first set_file (file 1, which GCC's assembler
+ * never sets explicitly at a sequence's start) get file 0's name.
+ */
+static bool before_set_file(Elf_Data *data, uint64_t off, Dwarf_Addr addr)
+{
+	struct rd r = { (const unsigned char *)data->d_buf + off,
+			(const unsigned char *)data->d_buf + data->d_size, off >= data->d_size };
+	unsigned int offsz = 4, minlen, maxops = 1, range, opbase;
+	const unsigned char *oplens;
+	uint64_t len, hlen;
+
+	len = rd_fixed(&r, 4);
+	if (len == 0xffffffff) {
+		len = rd_fixed(&r, 8);
+		offsz = 8;
+	}
+	if (r.bad || len > (uint64_t)(r.end - r.p))
+		return false;
+	r.end = r.p + len;
+	if (rd_fixed(&r, 2) < 5)
+		return false;
+	rd_fixed(&r, 2);	/* address_size, segment_selector_size */
+	hlen = rd_fixed(&r, offsz);
+	if (r.bad || hlen > (uint64_t)(r.end - r.p))
+		return false;
+	{
+		struct rd h = { r.p, r.p + hlen, false };
+
+		r.p += hlen;
+		minlen = rd_fixed(&h, 1);
+		maxops = rd_fixed(&h, 1);
+		rd_fixed(&h, 2);	/* default_is_stmt, line_base */
+		range = rd_fixed(&h, 1);
+		opbase = rd_fixed(&h, 1);
+		oplens = h.p;
+		if (h.bad || !range || !maxops || !opbase || (size_t)(h.end - h.p) < opbase - 1)
+			return false;
+	}
+	while (r.p < r.end && !r.bad) {
+		/* one sequence */
+		Dwarf_Addr a = 0, first = 0;
+		bool set = false, rows = false, closed = false, end = false;
+		unsigned int opi = 0;
+
+		while (!end && r.p < r.end && !r.bad) {
+			unsigned int op = rd_fixed(&r, 1);
+			uint64_t adv = 0;
+			bool row = false;
+
+			if (op >= opbase) {
+				adv = (op - opbase) / range;
+				row = true;
+			} else if (op == 0) {	/* extended opcode */
+				uint64_t elen = rd_uleb(&r);
+				const unsigned char *next = r.p + elen;
+
+				if (elen > (uint64_t)(r.end - r.p)) {
+					r.bad = true;
+					break;
+				}
+				switch (elen ? rd_fixed(&r, 1) : 0) {
+				case DW_LNE_end_sequence:
+					end = row = true;
+					break;
+				case DW_LNE_set_address:
+					a = rd_fixed(&r, elen - 1 > 8 ? 8 : elen - 1);
+					opi = 0;
+					break;
+				}
+				r.p = next;
+			} else if (op == DW_LNS_copy) {
+				row = true;
+			} else if (op == DW_LNS_advance_pc) {
+				adv = rd_uleb(&r);
+			} else if (op == DW_LNS_const_add_pc) {
+				adv = (255 - opbase) / range;
+			} else if (op == DW_LNS_fixed_advance_pc) {
+				a += rd_fixed(&r, 2);
+				opi = 0;
+			} else if (op == DW_LNS_set_file) {
+				rd_uleb(&r);
+				set = true;
+			} else {
+				for (unsigned int i = 0; i < oplens[op - 1]; i++)
+					rd_uleb(&r);
+			}
+			if (adv) {
+				a += minlen * ((opi + adv) / maxops);
+				opi = (opi + adv) % maxops;
+			}
+			if (!row || closed)
+				continue;
+			if (!rows) {
+				first = a;
+				rows = true;
+			}
+			/* the file 0 rows cover [first, the first row after set_file) */
+			if (set || end) {
+				if (addr >= first && addr < a)
+					return true;
+				closed = true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * The file binutils' addr2line (2.40) names for line l, whose file libdw
+ * names file (dwfl_lineinfo()'s answer): in a DWARF 5 line table, the
+ * unit's own file 0 for the rows of file 1 that a sequence has before it
+ * first sets the file register (see before_set_file()). Where file 0 and
+ * file 1 are the same file (GCC usually repeats the unit's file as file
+ * 1) it makes no difference; where they are not (a .c that includes the
+ * code of a .h or of another .c: glibc's libc-start.c, strtod_l.c),
+ * addr2line names the unit's file with the line of the included one.
  */
 const char *dwfl_elf__line_file(Dwfl_Line *l, const char *file)
 {
-	Dwarf_Addr bias;
+	Dwarf_Addr bias, addr;
 	Dwarf_Line *dl = dwfl_dwarf_line(l, &bias);
+	Dwarf_Die *cu = dwfl_linecu(l);
+	Dwfl_Module *mod = dwfl_linemodule(l);
+	Dwarf_Attribute attr;
 	Dwarf_Files *files;
+	Elf_Data *data;
+	Dwarf_Word off;
 	const char *unit;
+	Dwarf *dw;
 	size_t idx;
 
-	if (!dl || dwarf_line_file(dl, &files, &idx) || idx != 1)
+	if (!dl || !cu || !mod || !file || dwarf_line_file(dl, &files, &idx) || idx != 1)
 		return file;
 	unit = dwarf_filesrc(files, 0, NULL, NULL);
-	return unit && strcmp(unit, "???") ? unit : file;
+	if (!unit || !strcmp(unit, file) || !strcmp(unit, "???"))
+		return file;
+	if (!dwarf_attr(cu, DW_AT_stmt_list, &attr) || dwarf_formudata(&attr, &off) ||
+	    dwarf_lineaddr(dl, &addr))
+		return file;
+	dw = dwfl_module_getdwarf(mod, &bias);
+	data = dw ? debug_line_data(dw) : NULL;
+	return data && before_set_file(data, off, addr) ? unit : file;
 }

@@ -15,8 +15,9 @@ Dwfl *dwfl_elf__open(const char *path);
 
 /*
  * The file binutils' addr2line names for line l, whose file libdw names
- * file (dwfl_lineinfo()'s answer): they differ for file 1 of a DWARF 5
- * line table (see dwfl-elf.c).
+ * file (dwfl_lineinfo()'s answer): they differ for the rows of file 1 of
+ * a DWARF 5 line table that come before a sequence's first
+ * DW_LNS_set_file, which binutils names after file 0 (see dwfl-elf.c).
  */
 const char *dwfl_elf__line_file(Dwfl_Line *l, const char *file);
 
