@@ -283,15 +283,88 @@ static int attr_arrived(struct script *sc)
 	return 0;
 }
 
+/* The record's -D text, malloc'ed and NUL-terminated; NULL when memory runs out. */
+static char *dump_text(struct script *sc, const struct ember_data_record *rec, size_t *len)
+{
+	char *buf = NULL;
+	FILE *m = open_memstream(&buf, len);
+
+	if (!m)
+		return NULL;
+	ember_data__dump_record(m, sc->reader, rec, sc->dump_name, EMBER_DUMP_SCRIPT);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * perf script prints an EXIT's --show-task-events line before the session
+ * ends the record's -D line with "(pid:tid):(ppid:ptid)": right after
+ * "PERF_RECORD_EXIT".
+ */
+static int dump_exit(struct script *sc, const struct ember_data_record *rec,
+		     const struct ember_sample *id)
+{
+	static const char mark[] = "PERF_RECORD_EXIT";
+	const struct ember_record_task *t = (const void *)rec->hdr;
+	size_t len, head;
+	char *buf = dump_text(sc, rec, &len), *p, *at = NULL;
+
+	if (!buf)
+		return -ENOMEM;
+	for (p = strstr(buf, mark); p; p = strstr(p + 1, mark))
+		at = p;
+	head = at ? (size_t)(at - buf) + sizeof(mark) - 1 : len;
+	fwrite(buf, 1, head, stdout);
+	if (rec->hdr->size >= sizeof(*t)) {
+		print_sideband(sc, rec->hdr, id, t->pid, t->tid, t->time);
+		outbuf__flush(&sc->out);
+	}
+	fwrite(buf + head, 1, len - head, stdout);
+	free(buf);
+	return sc->out.error ? -EIO : 0;
+}
+
+/*
+ * Unordered, a round's -D line ends in the handler: --show-round-events
+ * prints its own line right after it, else perf's stub says "unhandled".
+ */
+static int dump_round(struct script *sc, const struct ember_data_record *rec)
+{
+	size_t len;
+	char *buf = dump_text(sc, rec, &len);
+
+	if (!buf)
+		return -ENOMEM;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	fwrite(buf, 1, len, stdout);
+	if (!sc->o.show_round)
+		fputs(": unhandled!\n", stdout);
+	free(buf);
+	return 0;
+}
+
 static int on_record(struct ember_session *s, const struct ember_data_record *rec,
 		     const struct ember_sample *id, void *ctx)
 {
 	struct script *sc = ctx;
 	const struct perf_event_header *h = rec->hdr;
+	int err = 0;
 
 	if (sc->o.dump) {
 		outbuf__flush(&sc->out);
-		ember_data__dump_record(stdout, sc->reader, rec, sc->dump_name, EMBER_DUMP_SCRIPT);
+		if (h->type == PERF_RECORD_EXIT && shown(sc, h->type))
+			return dump_exit(sc, rec, id);
+		if (h->type == EMBER_RECORD_FINISHED_ROUND && (sc->o.show_round || sc->o.dump_unsorted))
+			err = dump_round(sc, rec);
+		else
+			ember_data__dump_record(stdout, sc->reader, rec, sc->dump_name,
+						EMBER_DUMP_SCRIPT);
+		if (err)
+			return err;
 	}
 
 	switch (h->type) {

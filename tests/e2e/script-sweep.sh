@@ -5,8 +5,8 @@
 # file: -F srcline (and --inline, --show-kernel-path), --per-event-dump's
 # files and summary lines, -D's period of a fixed-period (-c) file, a
 # pipe's --header-only and -C, lists naming an entry twice, and -F tod
-# without clock data, -D's THROTTLE lines. (The broad comparisons:
-# script.sh.)
+# without clock data, -D's THROTTLE, EXIT and round lines. (The broad
+# comparisons: script.sh.)
 . "$(dirname "$0")/../lib/e2e.sh"
 
 HOT="$WL/hotloop"
@@ -92,6 +92,13 @@ if [ -z "$diffs" ]; then pass per-event-dump; else fail per-event-dump "differ:$
 
 # -D without PERIOD in the samples: the attr's period, as perf
 same dump-fixed-period "$TMP/c.data" -D
+
+# -D with side-band lines: an EXIT's line comes before the record's
+# "(pid:tid):(ppid:ptid)"; unsorted, rounds are "unhandled!", and with
+# --show-round-events their line follows the record's on the same line
+same dump-task-events "$TMP/pg.data" -D --show-task-events
+same dump-unsorted "$TMP/pg.data" --dump-unsorted-raw-trace
+same dump-round-events "$TMP/pg.data" -D --show-round-events
 
 # THROTTLE records end without a newline in perf script -D (its handler
 # prints nothing): one appended to a pipe file, whose records are a plain
