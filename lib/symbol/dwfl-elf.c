@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <dwarf.h>
+#include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gelf.h>
 #include "symbol/dwfl-elf.h"
@@ -87,15 +89,64 @@ static uint64_t rd_uleb(struct rd *r)
 	return v;
 }
 
+/* Addresses [lo, hi) whose rows binutils names after file 0. */
+struct file0_range {
+	Dwarf_Addr lo, hi;
+};
+
+/* One unit's line program, as far as binutils' file 0 goes. */
+struct lines_unit {
+	const void *dwarf;
+	uint64_t off;
+	struct file0_range *ranges;
+	size_t nr_ranges;
+};
+
+struct dwfl_elf_lines {
+	struct lines_unit *units;	/* sorted by dwarf, off */
+	size_t nr_units;
+};
+
+struct dwfl_elf_lines *dwfl_elf_lines__new(void)
+{
+	return calloc(1, sizeof(struct dwfl_elf_lines));
+}
+
+void dwfl_elf_lines__delete(struct dwfl_elf_lines *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nr_units; i++)
+		free(c->units[i].ranges);
+	free(c->units);
+	free(c);
+}
+
+static int add_range(struct lines_unit *u, Dwarf_Addr lo, Dwarf_Addr hi)
+{
+	struct file0_range *r;
+
+	if (lo >= hi)
+		return 0;
+	r = realloc(u->ranges, (u->nr_ranges + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	u->ranges = r;
+	r[u->nr_ranges++] = (struct file0_range){ lo, hi };
+	return 0;
+}
+
 /*
- * Whether binutils (2.40) names the row of the line program at offset off
- * that covers address addr after the table's file 0: its reader starts each
- * sequence with file 0's name where DWARF 5 says the file register starts
- * at 1, and keeps it until the program's first DW_LNS_set_file. So the rows
- * of a sequence before its first set_file (file 1, which GCC's assembler
- * never sets explicitly at a sequence's start) get file 0's name.
+ * The addresses of the line program at offset off whose rows binutils
+ * (2.40) names after the table's file 0: its reader starts each sequence
+ * with file 0's name where DWARF 5 says the file register starts at 1,
+ * and keeps it until the program's first DW_LNS_set_file. So the rows of
+ * a sequence before its first set_file (file 1, which GCC's assembler
+ * never sets explicitly at a sequence's start) get file 0's name: they
+ * cover from the sequence's first row to the first row after the
+ * set_file (or the sequence's end). Nothing for tables before DWARF 5.
  */
-static bool before_set_file(Elf_Data *data, uint64_t off, Dwarf_Addr addr)
+static int file0_ranges(Elf_Data *data, uint64_t off, struct lines_unit *u)
 {
 	struct rd r = { (const unsigned char *)data->d_buf + off,
 			(const unsigned char *)data->d_buf + data->d_size, off >= data->d_size };
@@ -109,14 +160,14 @@ static bool before_set_file(Elf_Data *data, uint64_t off, Dwarf_Addr addr)
 		offsz = 8;
 	}
 	if (r.bad || len > (uint64_t)(r.end - r.p))
-		return false;
+		return 0;
 	r.end = r.p + len;
 	if (rd_fixed(&r, 2) < 5)
-		return false;
+		return 0;
 	rd_fixed(&r, 2);	/* address_size, segment_selector_size */
 	hlen = rd_fixed(&r, offsz);
 	if (r.bad || hlen > (uint64_t)(r.end - r.p))
-		return false;
+		return 0;
 	{
 		struct rd h = { r.p, r.p + hlen, false };
 
@@ -128,7 +179,7 @@ static bool before_set_file(Elf_Data *data, uint64_t off, Dwarf_Addr addr)
 		opbase = rd_fixed(&h, 1);
 		oplens = h.p;
 		if (h.bad || !range || !maxops || !opbase || (size_t)(h.end - h.p) < opbase - 1)
-			return false;
+			return 0;
 	}
 	while (r.p < r.end && !r.bad) {
 		/* one sequence */
@@ -190,40 +241,76 @@ static bool before_set_file(Elf_Data *data, uint64_t off, Dwarf_Addr addr)
 			}
 			/* the file 0 rows cover [first, the first row after set_file) */
 			if (set || end) {
-				if (addr >= first && addr < a)
-					return true;
+				if (add_range(u, first, a))
+					return -ENOMEM;
 				closed = true;
 			}
 		}
 	}
-	return false;
+	return 0;
+}
+
+/* The unit at off of dw in c, decoded now if new; NULL on ENOMEM. */
+static struct lines_unit *get_unit(struct dwfl_elf_lines *c, Dwarf *dw, uint64_t off)
+{
+	size_t lo = 0, hi = c->nr_units;
+	struct lines_unit *u, *v;
+	Elf_Data *data;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		u = &c->units[mid];
+		if (u->dwarf == dw && u->off == off)
+			return u;
+		if ((uintptr_t)u->dwarf < (uintptr_t)dw || (u->dwarf == dw && u->off < off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	v = realloc(c->units, (c->nr_units + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	c->units = v;
+	memmove(&v[lo + 1], &v[lo], (c->nr_units - lo) * sizeof(*v));
+	c->nr_units++;
+	u = &v[lo];
+	*u = (struct lines_unit){ .dwarf = dw, .off = off };
+	data = debug_line_data(dw);
+	/* a unit whose program cannot be read keeps libdw's names */
+	if (data && file0_ranges(data, off, u)) {
+		free(u->ranges);
+		u->ranges = NULL;
+		u->nr_ranges = 0;
+	}
+	return u;
 }
 
 /*
  * The file binutils' addr2line (2.40) names for line l, whose file libdw
  * names file (dwfl_lineinfo()'s answer): in a DWARF 5 line table, the
  * unit's own file 0 for the rows of file 1 that a sequence has before it
- * first sets the file register (see before_set_file()). Where file 0 and
+ * first sets the file register (see file0_ranges()). Where file 0 and
  * file 1 are the same file (GCC usually repeats the unit's file as file
  * 1) it makes no difference; where they are not (a .c that includes the
  * code of a .h or of another .c: glibc's libc-start.c, strtod_l.c),
  * addr2line names the unit's file with the line of the included one.
  */
-const char *dwfl_elf__line_file(Dwfl_Line *l, const char *file)
+const char *dwfl_elf__line_file_cached(struct dwfl_elf_lines *c, Dwfl_Line *l, const char *file)
 {
 	Dwarf_Addr bias, addr;
 	Dwarf_Line *dl = dwfl_dwarf_line(l, &bias);
 	Dwarf_Die *cu = dwfl_linecu(l);
 	Dwfl_Module *mod = dwfl_linemodule(l);
+	struct lines_unit *u;
 	Dwarf_Attribute attr;
 	Dwarf_Files *files;
-	Elf_Data *data;
 	Dwarf_Word off;
 	const char *unit;
 	Dwarf *dw;
 	size_t idx;
 
-	if (!dl || !cu || !mod || !file || dwarf_line_file(dl, &files, &idx) || idx != 1)
+	if (!c || !dl || !cu || !mod || !file || dwarf_line_file(dl, &files, &idx) || idx != 1)
 		return file;
 	unit = dwarf_filesrc(files, 0, NULL, NULL);
 	if (!unit || !strcmp(unit, file) || !strcmp(unit, "???"))
@@ -232,6 +319,18 @@ const char *dwfl_elf__line_file(Dwfl_Line *l, const char *file)
 	    dwarf_lineaddr(dl, &addr))
 		return file;
 	dw = dwfl_module_getdwarf(mod, &bias);
-	data = dw ? debug_line_data(dw) : NULL;
-	return data && before_set_file(data, off, addr) ? unit : file;
+	u = dw ? get_unit(c, dw, off) : NULL;
+	for (size_t i = 0; u && i < u->nr_ranges; i++)
+		if (addr >= u->ranges[i].lo && addr < u->ranges[i].hi)
+			return unit;
+	return file;
+}
+
+const char *dwfl_elf__line_file(Dwfl_Line *l, const char *file)
+{
+	struct dwfl_elf_lines *c = dwfl_elf_lines__new();
+	const char *name = dwfl_elf__line_file_cached(c, l, file);
+
+	dwfl_elf_lines__delete(c);
+	return name;
 }

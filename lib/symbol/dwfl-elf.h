@@ -21,4 +21,16 @@ Dwfl *dwfl_elf__open(const char *path);
  */
 const char *dwfl_elf__line_file(Dwfl_Line *l, const char *file);
 
+/*
+ * The same with what it learns of each unit's line program kept in c
+ * (dwfl_elf__line_file() reads the unit's whole program each time): c is
+ * from dwfl_elf_lines__new(), knows units by their Dwarf's address, so
+ * is freed (dwfl_elf_lines__delete()) with the Dwfls it was given lines
+ * of, not after.
+ */
+struct dwfl_elf_lines;
+struct dwfl_elf_lines *dwfl_elf_lines__new(void);
+void dwfl_elf_lines__delete(struct dwfl_elf_lines *c);
+const char *dwfl_elf__line_file_cached(struct dwfl_elf_lines *c, Dwfl_Line *l, const char *file);
+
 #endif

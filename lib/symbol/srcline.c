@@ -35,6 +35,7 @@ struct sl_file {
 	char *path;
 	bool elf;		/* an ELF file could be read */
 	Dwfl *dwfl;
+	struct dwfl_elf_lines *lines;	/* binutils' file 0 rows of dwfl's units */
 	struct sl_sec *secs;
 	size_t nr_secs;
 	struct sl_sym *syms;
@@ -55,6 +56,7 @@ struct srclines *srclines__new(void)
 
 static void file_free(struct sl_file *f)
 {
+	dwfl_elf_lines__delete(f->lines);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
 	for (size_t i = 0; i < f->nr_names; i++)
@@ -204,6 +206,11 @@ static struct sl_file *file_open(const char *path)
 	if (!f->elf)
 		return f;
 	f->dwfl = dwfl_elf__open(path);
+	f->lines = f->dwfl ? dwfl_elf_lines__new() : NULL;
+	if (f->dwfl && !f->lines) {
+		file_free(f);
+		return NULL;
+	}
 	return f;
 }
 
@@ -264,7 +271,8 @@ int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const c
 	if (l) {
 		int lineno = 0;
 
-		*file = dwfl_elf__line_file(l, dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL));
+		*file = dwfl_elf__line_file_cached(f->lines, l,
+						   dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL));
 		*line = lineno > 0 ? (unsigned int)lineno : 0;
 		return 1;
 	}
