@@ -133,9 +133,13 @@ static int check_fields(struct script *sc)
 	for (int j = 0; j < SCRIPT_OT_MAX; j++)
 		all |= sc->fields.t[j].fields;
 	if ((all & SF_TOD) && !ember_env__has_feat(env, EMBER_FEAT_CLOCK_DATA)) {
-		fprintf(stderr, "ember script: Can't provide 'tod' time, missing clock data. "
-				"Please record with -k/--clockid option.\n");
-		return -1;
+		/* a pipe's header comes later: perf prints its "disabled" then */
+		if (!sc->pipe) {
+			fprintf(stderr, "ember script: Can't provide 'tod' time, missing clock "
+					"data. Please record with -k/--clockid option.\n");
+			return -1;
+		}
+		sc->pr.tod_disabled = true;
 	}
 	if (all & SF_SRCLINE) {
 		sc->pr.srclines = script_srclines__new(sc->o.full_source_path);
@@ -144,6 +148,8 @@ static int check_fields(struct script *sc)
 			return -1;
 		}
 	}
+	if (sc->pr.tod_disabled)
+		sc->fields.unsupported &= ~SF_TOD;
 	if (sc->fields.unsupported) {
 		fprintf(stderr, "ember script: not printed yet (ember has no support for them):");
 		for (int i = 0; i < 64; i++)

@@ -140,6 +140,9 @@ void script_print__start(struct script_printer *p, struct outbuf *ob, const stru
 	if (fields & SF_MISC)
 		print_misc(ob, s->misc, ss->record_type);
 
+	if ((fields & SF_TOD) && p->tod_disabled)
+		outbuf__putn(ob, "disabled ", 9);
+
 	if (fields & SF_TIME) {
 		uint64_t t = s->time;
 

@@ -27,6 +27,7 @@ struct script_printer {
 	bool nanosecs;			/* --ns */
 	bool reltime, deltatime;	/* --reltime, --deltatime */
 	bool latency;			/* -L: perf's latency layout of comm and cpu */
+	bool tod_disabled;		/* -F tod without clock data (a pipe): "disabled" */
 	unsigned int max_stack;		/* frames per chain (--max-stack) */
 	int name_width;			/* of the event column: longest event name */
 	const char *const *stop_bt;	/* --stop-bt symbols, NULL-terminated (or NULL) */
