@@ -296,21 +296,18 @@ static struct lines_unit *get_unit(struct dwfl_elf_lines *c, Dwarf *dw, uint64_t
  * code of a .h or of another .c: glibc's libc-start.c, strtod_l.c),
  * addr2line names the unit's file with the line of the included one.
  */
-const char *dwfl_elf__line_file_cached(struct dwfl_elf_lines *c, Dwfl_Line *l, const char *file)
+const char *dwfl_elf__dwarf_line_file(struct dwfl_elf_lines *c, Dwarf *dw, Dwarf_Die *cu,
+				     Dwarf_Line *dl, const char *file)
 {
-	Dwarf_Addr bias, addr;
-	Dwarf_Line *dl = dwfl_dwarf_line(l, &bias);
-	Dwarf_Die *cu = dwfl_linecu(l);
-	Dwfl_Module *mod = dwfl_linemodule(l);
 	struct lines_unit *u;
 	Dwarf_Attribute attr;
 	Dwarf_Files *files;
 	Dwarf_Word off;
+	Dwarf_Addr addr;
 	const char *unit;
-	Dwarf *dw;
 	size_t idx;
 
-	if (!c || !dl || !cu || !mod || !file || dwarf_line_file(dl, &files, &idx) || idx != 1)
+	if (!c || !dw || !dl || !cu || !file || dwarf_line_file(dl, &files, &idx) || idx != 1)
 		return file;
 	unit = dwarf_filesrc(files, 0, NULL, NULL);
 	if (!unit || !strcmp(unit, file) || !strcmp(unit, "???"))
@@ -318,12 +315,21 @@ const char *dwfl_elf__line_file_cached(struct dwfl_elf_lines *c, Dwfl_Line *l, c
 	if (!dwarf_attr(cu, DW_AT_stmt_list, &attr) || dwarf_formudata(&attr, &off) ||
 	    dwarf_lineaddr(dl, &addr))
 		return file;
-	dw = dwfl_module_getdwarf(mod, &bias);
-	u = dw ? get_unit(c, dw, off) : NULL;
+	u = get_unit(c, dw, off);
 	for (size_t i = 0; u && i < u->nr_ranges; i++)
 		if (addr >= u->ranges[i].lo && addr < u->ranges[i].hi)
 			return unit;
 	return file;
+}
+
+const char *dwfl_elf__line_file_cached(struct dwfl_elf_lines *c, Dwfl_Line *l, const char *file)
+{
+	Dwfl_Module *mod = dwfl_linemodule(l);
+	Dwarf_Addr bias;
+	Dwarf_Line *dl = dwfl_dwarf_line(l, &bias);
+	Dwarf *dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+
+	return dwfl_elf__dwarf_line_file(c, dw, dwfl_linecu(l), dl, file);
 }
 
 const char *dwfl_elf__line_file(Dwfl_Line *l, const char *file)

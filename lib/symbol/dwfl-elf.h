@@ -33,4 +33,8 @@ struct dwfl_elf_lines *dwfl_elf_lines__new(void);
 void dwfl_elf_lines__delete(struct dwfl_elf_lines *c);
 const char *dwfl_elf__line_file_cached(struct dwfl_elf_lines *c, Dwfl_Line *l, const char *file);
 
+/* The same for row dl of unit cu of dw, found without libdwfl. */
+const char *dwfl_elf__dwarf_line_file(struct dwfl_elf_lines *c, Dwarf *dw, Dwarf_Die *cu,
+				     Dwarf_Line *dl, const char *file);
+
 #endif

@@ -31,11 +31,20 @@ struct sl_sec {
 	size_t idx;
 };
 
+/* An address range of a unit, in DWARF's addresses (the module's, less its bias). */
+struct sl_cu {
+	Dwarf_Addr lo, hi;
+	Dwarf_Die die;
+};
+
 struct sl_file {
 	char *path;
 	bool elf;		/* an ELF file could be read */
 	Dwfl *dwfl;
 	struct dwfl_elf_lines *lines;	/* binutils' file 0 rows of dwfl's units */
+	struct sl_cu *cus;	/* read when libdwfl finds no unit for an address */
+	size_t nr_cus;
+	bool cus_read;
 	struct sl_sec *secs;
 	size_t nr_secs;
 	struct sl_sym *syms;
@@ -64,6 +73,7 @@ static void file_free(struct sl_file *f)
 	free(f->names);
 	free(f->secs);
 	free(f->syms);
+	free(f->cus);
 	free(f->path);
 	free(f);
 }
@@ -246,6 +256,82 @@ static const struct sl_sym *nearest_sym(const struct sl_file *f, size_t shndx, u
 	return best;
 }
 
+static int cmp_cu(const void *a, const void *b)
+{
+	const struct sl_cu *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int read_cus(struct sl_file *f, Dwarf *dw)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die die;
+	size_t cap = 0;
+
+	f->cus_read = true;
+	while (!dwarf_get_units(dw, cu, &cu, NULL, NULL, &die, NULL)) {
+		Dwarf_Addr base, lo, hi;
+
+		for (ptrdiff_t o = 0; (o = dwarf_ranges(&die, o, &base, &lo, &hi)) > 0;) {
+			if (f->nr_cus == cap) {
+				struct sl_cu *v;
+
+				cap = cap ? 2 * cap : 64;
+				v = realloc(f->cus, cap * sizeof(*v));
+				if (!v)
+					return -ENOMEM;
+				f->cus = v;
+			}
+			f->cus[f->nr_cus++] = (struct sl_cu){ lo, hi, die };
+		}
+	}
+	qsort(f->cus, f->nr_cus, sizeof(*f->cus), cmp_cu);
+	return 0;
+}
+
+/*
+ * The line at vaddr from the ranges of the units themselves, as binutils
+ * reads them: libdwfl (elfutils 0.188) finds units through .debug_aranges
+ * only, which clang does not write.
+ */
+static int unit_line(struct sl_file *f, Dwfl_Module *mod, uint64_t vaddr, const char **file,
+		     unsigned int *line)
+{
+	Dwarf_Addr bias, addr;
+	Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+	size_t lo = 0, hi;
+	int lineno = 0;
+	Dwarf_Line *dl = NULL;
+	struct sl_cu *cu;
+
+	if (!dw)
+		return 0;
+	if (!f->cus_read && read_cus(f, dw))
+		return -ENOMEM;
+	addr = vaddr - bias;
+	/* the units whose ranges start at or below addr; the nearest first */
+	for (hi = f->nr_cus; lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->cus[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (cu = NULL; lo-- > 0 && !dl;) {
+		cu = &f->cus[lo];
+		if (addr < cu->hi)
+			dl = dwarf_getsrc_die(&cu->die, addr);
+	}
+	if (!dl)
+		return 0;
+	dwarf_lineno(dl, &lineno);
+	*file = dwfl_elf__dwarf_line_file(f->lines, dw, &cu->die, dl, dwarf_linesrc(dl, NULL, NULL));
+	*line = lineno > 0 ? (unsigned int)lineno : 0;
+	return 1;
+}
+
 int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const char **file,
 		   unsigned int *line)
 {
@@ -275,6 +361,12 @@ int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const c
 						   dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL));
 		*line = lineno > 0 ? (unsigned int)lineno : 0;
 		return 1;
+	}
+	if (mod) {
+		int ret = unit_line(f, mod, vaddr, file, line);
+
+		if (ret)
+			return ret;
 	}
 	sym = nearest_sym(f, sec->idx, vaddr);
 	if (!sym)

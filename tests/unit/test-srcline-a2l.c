@@ -7,7 +7,10 @@
  * Half of each sample is taken from rows of file 1 of DWARF 5 tables whose
  * file 0 is another file, where binutils 2.40 names file 0 for the rows a
  * sequence has before its first DW_LNS_set_file (dwfl_elf__line_file()).
- * Skipped where addr2line or a file is absent.
+ * A small program with a header's function, built by gcc (DWARF 5) and
+ * by clang (no .debug_aranges, which libdwfl 0.188 needs to find a unit)
+ * is compared whole. Skipped where addr2line, a file or a compiler is
+ * absent.
  */
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -301,4 +304,76 @@ TEST(srcline_a2l_ember)
 	slash = strrchr(path, '/');
 	strcpy(slash ? slash + 1 : path, "ember");
 	run(t, path);
+}
+
+/* A .c whose code is mostly a header's: file 1 of its DWARF 5 table. */
+static const char prog_h[] =
+	"static int helper(int x)\n"
+	"{\n"
+	"\tint s = 0;\n"
+	"\tfor (int i = 0; i < x; i++)\n"
+	"\t\ts += i * x;\n"
+	"\treturn s;\n"
+	"}\n"
+	"__attribute__((noinline)) static int called(int x)\n"
+	"{\n"
+	"\treturn x * 7 + helper(x);\n"
+	"}\n"
+	"static inline int inl(int x)\n"
+	"{\n"
+	"\treturn x ^ 0x55;\n"
+	"}\n";
+static const char prog_c[] =
+	"#include <stdio.h>\n"
+	"#include <stdlib.h>\n"
+	"#include \"prog.h\"\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tint v = atoi(argc > 1 ? argv[1] : \"3\");\n"
+	"\tprintf(\"%d\\n\", inl(v) + called(v));\n"
+	"\treturn helper(v) & 1;\n"
+	"}\n";
+
+static bool write_file(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return false;
+	ok = fputs(text, f) >= 0;
+	return !fclose(f) && ok;
+}
+
+static void run_built(struct unit_test *t, const char *cc)
+{
+	char dir[] = "/tmp/ember-a2l-prog-XXXXXX", cmd[8192], exe[4096];
+	long n = -1;
+
+	if (!have_addr2line())
+		SKIP("no addr2line");
+	if (!mkdtemp(dir))
+		SKIP("no temporary directory");
+	snprintf(exe, sizeof(exe), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s -O2 -g -o prog prog.c >/dev/null 2>&1", dir, cc);
+	if (write_file(dir, "prog.h", prog_h) && write_file(dir, "prog.c", prog_c) && !system(cmd))
+		n = compare_file(t, exe);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		fprintf(stderr, "  could not remove %s\n", dir);
+	if (n < 0)
+		SKIP("no such compiler, or no DWARF line table from it");
+}
+
+TEST(srcline_a2l_gcc_dwarf5)
+{
+	run_built(t, "gcc -gdwarf-5");
+}
+
+TEST(srcline_a2l_clang)
+{
+	run_built(t, "clang");
 }
