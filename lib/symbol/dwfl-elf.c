@@ -100,6 +100,9 @@ struct lines_unit {
 	uint64_t off;
 	struct file0_range *ranges;
 	size_t nr_ranges;
+	struct file0_range *seqs;	/* each sequence's rows, to its end */
+	size_t nr_seqs;
+	bool decoded;
 };
 
 struct dwfl_elf_lines {
@@ -116,23 +119,25 @@ void dwfl_elf_lines__delete(struct dwfl_elf_lines *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nr_units; i++)
+	for (size_t i = 0; i < c->nr_units; i++) {
 		free(c->units[i].ranges);
+		free(c->units[i].seqs);
+	}
 	free(c->units);
 	free(c);
 }
 
-static int add_range(struct lines_unit *u, Dwarf_Addr lo, Dwarf_Addr hi)
+static int add_range(struct file0_range **v, size_t *n, Dwarf_Addr lo, Dwarf_Addr hi)
 {
 	struct file0_range *r;
 
 	if (lo >= hi)
 		return 0;
-	r = realloc(u->ranges, (u->nr_ranges + 1) * sizeof(*r));
+	r = realloc(*v, (*n + 1) * sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	u->ranges = r;
-	r[u->nr_ranges++] = (struct file0_range){ lo, hi };
+	*v = r;
+	r[(*n)++] = (struct file0_range){ lo, hi };
 	return 0;
 }
 
@@ -145,6 +150,7 @@ static int add_range(struct lines_unit *u, Dwarf_Addr lo, Dwarf_Addr hi)
  * never sets explicitly at a sequence's start) get file 0's name: they
  * cover from the sequence's first row to the first row after the
  * set_file (or the sequence's end). Nothing for tables before DWARF 5.
+ * The sequences' extents are kept too, for dwfl_elf__in_sequence().
  */
 static int file0_ranges(Elf_Data *data, uint64_t off, struct lines_unit *u)
 {
@@ -153,6 +159,7 @@ static int file0_ranges(Elf_Data *data, uint64_t off, struct lines_unit *u)
 	unsigned int offsz = 4, minlen, maxops = 1, range, opbase;
 	const unsigned char *oplens;
 	uint64_t len, hlen;
+	unsigned int version;
 
 	len = rd_fixed(&r, 4);
 	if (len == 0xffffffff) {
@@ -162,9 +169,11 @@ static int file0_ranges(Elf_Data *data, uint64_t off, struct lines_unit *u)
 	if (r.bad || len > (uint64_t)(r.end - r.p))
 		return 0;
 	r.end = r.p + len;
-	if (rd_fixed(&r, 2) < 5)
+	version = rd_fixed(&r, 2);
+	if (version < 2 || version > 5)
 		return 0;
-	rd_fixed(&r, 2);	/* address_size, segment_selector_size */
+	if (version >= 5)
+		rd_fixed(&r, 2);	/* address_size, segment_selector_size */
 	hlen = rd_fixed(&r, offsz);
 	if (r.bad || hlen > (uint64_t)(r.end - r.p))
 		return 0;
@@ -173,7 +182,8 @@ static int file0_ranges(Elf_Data *data, uint64_t off, struct lines_unit *u)
 
 		r.p += hlen;
 		minlen = rd_fixed(&h, 1);
-		maxops = rd_fixed(&h, 1);
+		if (version >= 4)
+			maxops = rd_fixed(&h, 1);
 		rd_fixed(&h, 2);	/* default_is_stmt, line_base */
 		range = rd_fixed(&h, 1);
 		opbase = rd_fixed(&h, 1);
@@ -183,7 +193,7 @@ static int file0_ranges(Elf_Data *data, uint64_t off, struct lines_unit *u)
 	}
 	while (r.p < r.end && !r.bad) {
 		/* one sequence */
-		Dwarf_Addr a = 0, first = 0;
+		Dwarf_Addr a = 0, first = 0, low = (Dwarf_Addr)-1;
 		bool set = false, rows = false, closed = false, end = false;
 		unsigned int opi = 0;
 
@@ -233,7 +243,13 @@ static int file0_ranges(Elf_Data *data, uint64_t off, struct lines_unit *u)
 				a += minlen * ((opi + adv) / maxops);
 				opi = (opi + adv) % maxops;
 			}
-			if (!row || closed)
+			if (!row)
+				continue;
+			if (end && add_range(&u->seqs, &u->nr_seqs, low < a ? low : a, a))
+				return -ENOMEM;
+			if (a < low)
+				low = a;
+			if (closed || version < 5)
 				continue;
 			if (!rows) {
 				first = a;
@@ -241,12 +257,13 @@ static int file0_ranges(Elf_Data *data, uint64_t off, struct lines_unit *u)
 			}
 			/* the file 0 rows cover [first, the first row after set_file) */
 			if (set || end) {
-				if (add_range(u, first, a))
+				if (add_range(&u->ranges, &u->nr_ranges, first, a))
 					return -ENOMEM;
 				closed = true;
 			}
 		}
 	}
+	u->decoded = !r.bad;
 	return 0;
 }
 
@@ -280,8 +297,8 @@ static struct lines_unit *get_unit(struct dwfl_elf_lines *c, Dwarf *dw, uint64_t
 	/* a unit whose program cannot be read keeps libdw's names */
 	if (data && file0_ranges(data, off, u)) {
 		free(u->ranges);
-		u->ranges = NULL;
-		u->nr_ranges = 0;
+		free(u->seqs);
+		*u = (struct lines_unit){ .dwarf = dw, .off = off };
 	}
 	return u;
 }
@@ -320,6 +337,24 @@ const char *dwfl_elf__dwarf_line_file(struct dwfl_elf_lines *c, Dwarf *dw, Dwarf
 		if (addr >= u->ranges[i].lo && addr < u->ranges[i].hi)
 			return unit;
 	return file;
+}
+
+int dwfl_elf__in_sequence(struct dwfl_elf_lines *c, Dwarf *dw, Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	Dwarf_Attribute attr;
+	struct lines_unit *u;
+	Dwarf_Word off;
+
+	if (!c || !dw || !cu || !dwarf_attr(cu, DW_AT_stmt_list, &attr) ||
+	    dwarf_formudata(&attr, &off))
+		return -1;
+	u = get_unit(c, dw, off);
+	if (!u || !u->decoded)
+		return -1;
+	for (size_t i = 0; i < u->nr_seqs; i++)
+		if (addr >= u->seqs[i].lo && addr < u->seqs[i].hi)
+			return 1;
+	return 0;
 }
 
 const char *dwfl_elf__line_file_cached(struct dwfl_elf_lines *c, Dwfl_Line *l, const char *file)

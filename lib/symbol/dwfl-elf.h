@@ -33,6 +33,14 @@ struct dwfl_elf_lines *dwfl_elf_lines__new(void);
 void dwfl_elf_lines__delete(struct dwfl_elf_lines *c);
 const char *dwfl_elf__line_file_cached(struct dwfl_elf_lines *c, Dwfl_Line *l, const char *file);
 
+/*
+ * Whether DWARF address addr is inside one of the sequences of unit cu's
+ * line program (1), where binutils looks for its line, or not (0: libdw
+ * may still give the row a sequence has at its end address); -1 when
+ * the program cannot be read.
+ */
+int dwfl_elf__in_sequence(struct dwfl_elf_lines *c, Dwarf *dw, Dwarf_Die *cu, Dwarf_Addr addr);
+
 /* The same for row dl of unit cu of dw, found without libdwfl. */
 const char *dwfl_elf__dwarf_line_file(struct dwfl_elf_lines *c, Dwarf *dw, Dwarf_Die *cu,
 				     Dwarf_Line *dl, const char *file);

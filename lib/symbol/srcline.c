@@ -256,6 +256,41 @@ static const struct sl_sym *nearest_sym(const struct sl_file *f, size_t shndx, u
 	return best;
 }
 
+/*
+ * Whether libdw's row dl for DWARF address addr is one a sequence has at
+ * the address where it ends (libdw sorts the end before the rows at the
+ * same address) with addr in no sequence: binutils looks for lines inside
+ * sequences only, so it knows no line there and falls back to the symbol.
+ */
+static bool past_sequence(struct sl_file *f, Dwarf *dw, Dwarf_Die *cu, Dwarf_Line *dl,
+			  Dwarf_Addr addr)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Addr a, b;
+	size_t n, lo = 0, hi;
+
+	if (dwarf_getsrclines(cu, &lines, &n) || dwarf_lineaddr(dl, &a))
+		return false;
+	for (hi = n; lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &b) || b < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++) {
+		Dwarf_Line *p = dwarf_onesrcline(lines, lo);
+		bool end;
+
+		if (p == dl || dwarf_lineaddr(p, &b) || b != a)
+			return false;
+		if (!dwarf_lineendsequence(p, &end) && end)
+			return dwfl_elf__in_sequence(f->lines, dw, cu, addr) == 0;
+	}
+	return false;
+}
+
 static int cmp_cu(const void *a, const void *b)
 {
 	const struct sl_cu *x = a, *y = b;
@@ -324,7 +359,7 @@ static int unit_line(struct sl_file *f, Dwfl_Module *mod, uint64_t vaddr, const 
 		if (addr < cu->hi)
 			dl = dwarf_getsrc_die(&cu->die, addr);
 	}
-	if (!dl)
+	if (!dl || past_sequence(f, dw, &cu->die, dl, addr))
 		return 0;
 	dwarf_lineno(dl, &lineno);
 	*file = dwfl_elf__dwarf_line_file(f->lines, dw, &cu->die, dl, dwarf_linesrc(dl, NULL, NULL));
@@ -355,6 +390,14 @@ int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const c
 	mod = f->dwfl ? dwfl_addrmodule(f->dwfl, vaddr) : NULL;
 	l = mod ? dwfl_module_getsrc(mod, vaddr) : NULL;
 	if (l) {
+		Dwarf_Addr bias;
+		Dwarf_Line *dl = dwfl_dwarf_line(l, &bias);
+		Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+
+		if (dl && dw && past_sequence(f, dw, dwfl_linecu(l), dl, vaddr - bias))
+			goto symbol;
+	}
+	if (l) {
 		int lineno = 0;
 
 		*file = dwfl_elf__line_file_cached(f->lines, l,
@@ -368,6 +411,7 @@ int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const c
 		if (ret)
 			return ret;
 	}
+symbol:
 	sym = nearest_sym(f, sec->idx, vaddr);
 	if (!sym)
 		return 0;
