@@ -6,22 +6,25 @@
  * to the same frame: a hit skips the maps and symbol lookups, building
  * the frame and finding it among the distinct frames.
  *
- * Kernel and user addresses have a table each: the kernel's few
- * thousand addresses are in most stacks of a system-wide profile, and in
- * a table of their own their slots stay in the cache; the processes'
- * are many more, each looked up less often.
+ * The tables are sized for the cache: the kernel's few thousand
+ * addresses, in most stacks of a system-wide profile, have a table of
+ * 8-byte slots; user addresses a table per process maps generation, so
+ * that a process's addresses share a few cache lines instead of being
+ * spread over one table of every process's, where most lookups missed
+ * the cache (a system-wide profile's short processes each bring new
+ * addresses).
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/perf_event.h>
 #include <ember/symbol.h>
 #include "report/frameids.h"
 #include "symbol/dso.h"
 
-/* 16 bytes: four to a cache line */
+/* An address of one generation's table (struct gen_slot) */
 struct ip_slot {
 	uint64_t ip;
-	uint32_t gen;		/* a half of ember_thread__maps_gen(), see ip_gen() */
 	uint32_t id;		/* + 1; 0: empty */
 };
 
@@ -30,16 +33,73 @@ struct ip_table {
 	size_t mask, nr;
 };
 
-struct rep_frameids {
-	struct ip_table kernel, user;
+/*
+ * The addresses of one maps generation and mode (a process's user
+ * addresses, until its maps change): key, see wide_key().
+ */
+struct gen_slot {
+	uint64_t gen;
+	bool live;
+	struct ip_table t;
 };
 
-static int table_init(struct ip_table *t)
+#define GEN_MEMO 16
+
+/*
+ * gen_slots by generation; memo: the tables found last, by the low bits
+ * of their generation (samples of a few running processes interleave).
+ */
+struct gen_tables {
+	struct gen_slot *slots;
+	size_t mask, nr;
+	struct {
+		struct ip_table *t;
+		uint64_t gen;
+	} memo[GEN_MEMO];
+};
+
+/* A kernel address by its low half (the high one is all ones): 8 bytes, twice the slots a line. */
+struct kslot {
+	uint32_t ip;
+	uint32_t id;		/* + 1; 0: empty */
+};
+
+/*
+ * The kernel's text addresses under the kernel maps' current generation
+ * alone: they are the machine's, generations only grow, and what
+ * resolved under an older one is not asked for again.
+ */
+struct ktable {
+	struct kslot *slots;
+	size_t mask, nr;
+	uint32_t gen;
+};
+
+struct rep_frameids {
+	struct ktable kernel;
+	struct gen_tables wide;	/* user addresses, and kernel ones outside the top 4 GB */
+	/* ember_thread__maps_gen() of gen_thread, until a lookup or the next sample */
+	const struct ember_thread *gen_thread;
+	uint64_t gen;
+};
+
+static int table_init(struct ip_table *t, size_t slots)
 {
-	t->mask = 4095;
+	t->mask = slots - 1;
 	t->nr = 0;
 	t->slots = calloc(t->mask + 1, sizeof(*t->slots));
 	return t->slots ? 0 : -ENOMEM;
+}
+
+/* An empty kernel table for generation gen. */
+static int ktable_reset(struct ktable *k, uint32_t gen)
+{
+	free(k->slots);
+	k->mask = 4095;
+	k->nr = 0;
+	k->gen = gen;
+	k->slots = calloc(k->mask + 1, sizeof(*k->slots));
+	return k->slots ? 0 : -ENOMEM;
 }
 
 struct rep_frameids *rep_frameids__new(void)
@@ -48,7 +108,9 @@ struct rep_frameids *rep_frameids__new(void)
 
 	if (!c)
 		return NULL;
-	if (table_init(&c->kernel) || table_init(&c->user)) {
+	c->wide.mask = 63;
+	c->wide.slots = calloc(c->wide.mask + 1, sizeof(*c->wide.slots));
+	if (!c->wide.slots || ktable_reset(&c->kernel, 0)) {
 		rep_frameids__delete(c);
 		return NULL;
 	}
@@ -60,7 +122,10 @@ void rep_frameids__delete(struct rep_frameids *c)
 	if (!c)
 		return;
 	free(c->kernel.slots);
-	free(c->user.slots);
+	if (c->wide.slots)
+		for (size_t i = 0; i <= c->wide.mask; i++)
+			free(c->wide.slots[i].t.slots);
+	free(c->wide.slots);
 	free(c);
 }
 
@@ -92,9 +157,9 @@ static inline uint64_t mum(uint64_t x, uint64_t y)
 	return (uint64_t)p ^ (uint64_t)(p >> 64);
 }
 
-static inline uint64_t ip_hash(uint32_t gen, uint64_t ip)
+static inline uint64_t ip_hash(uint64_t ip)
 {
-	return mum(ip ^ 0xa0761d6478bd642fULL, gen ^ 0xe7037ed1a0b428dbULL);
+	return mum(ip ^ 0xa0761d6478bd642fULL, 0xe7037ed1a0b428dbULL);
 }
 
 /*
@@ -104,9 +169,16 @@ static inline uint64_t ip_hash(uint32_t gen, uint64_t ip)
  * address is keyed by their generation alone and shared by all
  * processes; a user address by its process's maps alone.
  */
-static uint32_t ip_gen(const struct ember_thread *thread, uint8_t cpumode)
+static uint32_t ip_gen(struct rep_frameids *c, const struct ember_thread *thread, uint8_t cpumode)
 {
-	uint64_t gen = ember_thread__maps_gen(thread);
+	uint64_t gen;
+
+	/* a sample's addresses share it: asked once unless a lookup (which may make maps) came */
+	if (c->gen_thread != thread) {
+		c->gen = ember_thread__maps_gen(thread);
+		c->gen_thread = thread;
+	}
+	gen = c->gen;
 
 	return cpumode == PERF_RECORD_MISC_KERNEL ? (uint32_t)gen : (uint32_t)(gen >> 32);
 }
@@ -123,7 +195,7 @@ static int grow(struct ip_table *t)
 
 		if (!s->id)
 			continue;
-		for (j = ip_hash(s->gen, s->ip) & nmask; nt[j].id; j = (j + 1) & nmask)
+		for (j = ip_hash(s->ip) & nmask; nt[j].id; j = (j + 1) & nmask)
 			;
 		nt[j] = *s;
 	}
@@ -133,24 +205,98 @@ static int grow(struct ip_table *t)
 	return 0;
 }
 
-/* The slot of (gen, ip): its own, or the empty one where it would go. */
-static struct ip_slot *slot_of(struct ip_table *t, uint32_t gen, uint64_t ip)
+/* The slot of ip: its own, or the empty one where it would go. */
+static struct ip_slot *slot_of(struct ip_table *t, uint64_t ip)
 {
-	size_t i = ip_hash(gen, ip) & t->mask;
+	size_t i = ip_hash(ip) & t->mask;
 
-	while (t->slots[i].id && (t->slots[i].ip != ip || t->slots[i].gen != gen))
+	while (t->slots[i].id && t->slots[i].ip != ip)
 		i = (i + 1) & t->mask;
 	return &t->slots[i];
 }
 
+static inline uint64_t gen_hash(uint64_t gen)
+{
+	return mum(gen ^ 0x8ebc6af09c88c6e3ULL, 0xa0761d6478bd642fULL);
+}
+
+static struct gen_slot *gen_slot_of(struct gen_tables *g, uint64_t gen)
+{
+	size_t i = gen_hash(gen) & g->mask;
+
+	while (g->slots[i].live && g->slots[i].gen != gen)
+		i = (i + 1) & g->mask;
+	return &g->slots[i];
+}
+
+static int gens_grow(struct gen_tables *g)
+{
+	size_t nmask = g->mask * 2 + 1, i, j;
+	struct gen_slot *nt = calloc(nmask + 1, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (i = 0; i <= g->mask; i++) {
+		const struct gen_slot *s = &g->slots[i];
+
+		if (!s->live)
+			continue;
+		for (j = gen_hash(s->gen) & nmask; nt[j].live; j = (j + 1) & nmask)
+			;
+		nt[j] = *s;
+	}
+	free(g->slots);
+	g->slots = nt;
+	g->mask = nmask;
+	memset(g->memo, 0, sizeof(g->memo));
+	return 0;
+}
+
+/*
+ * The table of the addresses under key gen (wide_key()), made when new; NULL
+ * on ENOMEM. A table per generation, not one for all: a process's
+ * addresses are then a few cache lines of their own, not spread over a
+ * table of every process's, where most lookups missed the cache (a
+ * system-wide profile's short processes each bring new addresses).
+ */
+static __attribute__((noinline)) struct ip_table *gen_table_find(struct gen_tables *g,
+								  uint64_t gen)
+{
+	typeof(g->memo[0]) *m = &g->memo[gen % GEN_MEMO];
+	struct gen_slot *gs = gen_slot_of(g, gen);
+
+	if (!gs->live) {
+		if (table_init(&gs->t, 64))
+			return NULL;
+		gs->gen = gen;
+		gs->live = true;
+		if (++g->nr * 4 > g->mask * 3) {
+			if (gens_grow(g))
+				return NULL;
+			gs = gen_slot_of(g, gen);
+		}
+	}
+	m->t = &gs->t;
+	m->gen = gen;
+	return m->t;
+}
+
+static inline struct ip_table *gen_table(struct gen_tables *g, uint64_t gen)
+{
+	typeof(g->memo[0]) *m = &g->memo[gen % GEN_MEMO];
+
+	return m->t && m->gen == gen ? m->t : gen_table_find(g, gen);
+}
+
 /* ip resolved now and found (or added) among the distinct frames, without the cache. */
-static int64_t resolve(struct rep_stacks *s, struct ember_thread *thread, uint8_t cpumode,
-		       uint64_t ip, bool need_end, bool *stable)
+static int64_t resolve(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
+		       uint8_t cpumode, uint64_t ip, bool need_end, bool *stable)
 {
 	struct ember_addr_location al;
 	struct rep_frame f;
 
 	ember_thread__resolve(thread, cpumode, ip, &al);
+	c->gen_thread = NULL;
 	/*
 	 * A kernel address without its symbol may only be waiting for the
 	 * kernel's symbols (ember_session__defer_kernel_symbols()): a later
@@ -161,33 +307,129 @@ static int64_t resolve(struct rep_stacks *s, struct ember_thread *thread, uint8_
 	return rep_stacks__frame(s, &f);
 }
 
-int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
-			 uint8_t cpumode, uint64_t ip, bool need_end)
+/*
+ * The key of the table of cpumode's addresses under thread's maps: the
+ * generation (each half of ember_thread__maps_gen() is unique in the
+ * machine) and the mode, in case both are 0 (no maps).
+ */
+static inline uint64_t wide_key(struct rep_frameids *c, const struct ember_thread *thread,
+				uint8_t cpumode)
 {
-	struct ip_table *t;
+	return (uint64_t)ip_gen(c, thread, cpumode) << 1 | (cpumode == PERF_RECORD_MISC_KERNEL);
+}
+
+static int64_t wide_ip(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
+		       uint8_t cpumode, uint64_t ip, bool need_end)
+{
+	uint64_t key = wide_key(c, thread, cpumode);
+	struct ip_table *t = gen_table(&c->wide, key);
 	struct ip_slot *slot;
 	bool stable;
 	int64_t id;
 
-	/* other modes (guest, hypervisor) resolve to no map: rare, not worth a slot */
-	if (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER)
-		return resolve(s, thread, cpumode, ip, need_end, &stable);
-	t = cpumode == PERF_RECORD_MISC_KERNEL ? &c->kernel : &c->user;
-	slot = slot_of(t, ip_gen(thread, cpumode), ip);
+	if (!t)
+		return -ENOMEM;
+	slot = slot_of(t, ip);
 	if (slot->id)
 		return slot->id - 1;
-	id = resolve(s, thread, cpumode, ip, need_end, &stable);
+	id = resolve(c, s, thread, cpumode, ip, need_end, &stable);
 	/* ids are kept + 1 in 32 bits */
 	if (id < 0 || !stable || id >= UINT32_MAX)
 		return id;
 	/* under the generation the lookup ended in: it may have made the kernel's maps */
-	slot = slot_of(t, ip_gen(thread, cpumode), ip);
+	if (key != wide_key(c, thread, cpumode)) {
+		t = gen_table(&c->wide, wide_key(c, thread, cpumode));
+		if (!t)
+			return -ENOMEM;
+	}
+	slot = slot_of(t, ip);
 	if (!slot->id) {
-		*slot = (struct ip_slot){ .ip = ip, .gen = ip_gen(thread, cpumode),
-					  .id = (uint32_t)id + 1 };
+		*slot = (struct ip_slot){ .ip = ip, .id = (uint32_t)id + 1 };
 		/* at 3/4 full, as the stacks' tables (stacks.c) */
 		if (++t->nr * 4 > t->mask * 3 && grow(t))
 			return -ENOMEM;
 	}
 	return id;
+}
+
+static inline uint64_t kip_hash(uint32_t ip)
+{
+	return mum(ip ^ 0xa0761d6478bd642fULL, 0xe7037ed1a0b428dbULL);
+}
+
+static struct kslot *kslot_of(struct ktable *k, uint32_t ip)
+{
+	size_t i = kip_hash(ip) & k->mask;
+
+	while (k->slots[i].id && k->slots[i].ip != ip)
+		i = (i + 1) & k->mask;
+	return &k->slots[i];
+}
+
+static int kgrow(struct ktable *k)
+{
+	size_t nmask = k->mask * 2 + 1, i, j;
+	struct kslot *nt = calloc(nmask + 1, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (i = 0; i <= k->mask; i++) {
+		if (!k->slots[i].id)
+			continue;
+		for (j = kip_hash(k->slots[i].ip) & nmask; nt[j].id; j = (j + 1) & nmask)
+			;
+		nt[j] = k->slots[i];
+	}
+	free(k->slots);
+	k->slots = nt;
+	k->mask = nmask;
+	return 0;
+}
+
+static int64_t kernel_ip(struct rep_frameids *c, struct rep_stacks *s,
+			 struct ember_thread *thread, uint64_t ip, bool need_end)
+{
+	struct ktable *k = &c->kernel;
+	uint32_t gen = ip_gen(c, thread, PERF_RECORD_MISC_KERNEL);
+	struct kslot *slot;
+	bool stable;
+	int64_t id;
+
+	if (gen != k->gen && ktable_reset(k, gen))
+		return -ENOMEM;
+	slot = kslot_of(k, (uint32_t)ip);
+	if (slot->id)
+		return slot->id - 1;
+	id = resolve(c, s, thread, PERF_RECORD_MISC_KERNEL, ip, need_end, &stable);
+	if (id < 0 || !stable || id >= UINT32_MAX)
+		return id;
+	/* the lookup may have made the kernel's maps: the address is kept under their generation */
+	gen = ip_gen(c, thread, PERF_RECORD_MISC_KERNEL);
+	if (gen != k->gen && ktable_reset(k, gen))
+		return -ENOMEM;
+	slot = kslot_of(k, (uint32_t)ip);
+	if (!slot->id) {
+		*slot = (struct kslot){ .ip = (uint32_t)ip, .id = (uint32_t)id + 1 };
+		if (++k->nr * 4 > k->mask * 3 && kgrow(k))
+			return -ENOMEM;
+	}
+	return id;
+}
+
+int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
+			 uint8_t cpumode, uint64_t ip, bool need_end)
+{
+	bool stable;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL && ip >> 32 == 0xffffffff)
+		return kernel_ip(c, s, thread, ip, need_end);
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER)
+		return wide_ip(c, s, thread, cpumode, ip, need_end);
+	/* other modes (guest, hypervisor) resolve to no map: rare, not worth a slot */
+	return resolve(c, s, thread, cpumode, ip, need_end, &stable);
+}
+
+void rep_frameids__sample(struct rep_frameids *c)
+{
+	c->gen_thread = NULL;
 }

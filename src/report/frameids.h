@@ -34,4 +34,10 @@ void rep_frame__from_al(struct rep_frame *f, const struct ember_addr_location *a
 int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
 			 uint8_t cpumode, uint64_t ip, bool need_end);
 
+/*
+ * A new sample comes: the maps may have changed since the last one's
+ * lookups (rep_frameids__ip() asks for their generation once a sample).
+ */
+void rep_frameids__sample(struct rep_frameids *c);
+
 #endif
