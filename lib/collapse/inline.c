@@ -40,6 +40,7 @@ struct elf_sec {
 struct dso_entry {
 	char *path;
 	Dwfl *dwfl;		/* NULL: the file could not be read */
+	struct dwfl_elf_lines *lines;	/* what binutils' file names need of its units; may be NULL */
 	bool elf_read;
 	bool has_symtab;	/* .symtab (nm's symbols); else syms are .dynsym's */
 	struct elf_sym *syms;
@@ -82,6 +83,8 @@ void inliner__delete(struct inliner *in)
 		return;
 	for (struct dso_entry *d = in->dsos, *next; d; d = next) {
 		next = d->next;
+		/* the lines' cache knows the units by address: it goes first */
+		dwfl_elf_lines__delete(d->lines);
 		if (d->dwfl)
 			dwfl_end(d->dwfl);
 		free(d->syms);
@@ -130,6 +133,8 @@ static struct dso_entry *dso_get(struct inliner *in, const char *path, bool *fre
 	}
 	*fresh = true;
 	d->dwfl = dwfl_elf__open(path);
+	/* without it each file name is worked out from the unit's whole line program */
+	d->lines = d->dwfl ? dwfl_elf_lines__new() : NULL;
 	d->next = in->dsos;
 	in->dsos = d;
 	return d;
@@ -362,8 +367,11 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 	if (mod)
 		cu = dwfl_module_addrdie(mod, addr, &bias);
 	line = cu ? dwfl_module_getsrc(mod, addr) : NULL;
-	if (line)
-		file = dwfl_elf__line_file(line, dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL));
+	if (line) {
+		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		file = d->lines ? dwfl_elf__line_file_cached(d->lines, line, file) :
+				  dwfl_elf__line_file(line, file);
+	}
 	nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
 	/*
 	 * The innermost function scope; past an inlined instance
