@@ -295,6 +295,8 @@ static int64_t resolve(struct rep_frameids *c, struct rep_stacks *s, struct embe
 	struct ember_addr_location al;
 	struct rep_frame f;
 
+	/* its frame's slots come while the maps and symbols are searched */
+	rep_stacks__prefetch_frame(s, ip, cpumode);
 	ember_thread__resolve(thread, cpumode, ip, &al);
 	c->gen_thread = NULL;
 	/*

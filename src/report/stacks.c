@@ -120,13 +120,20 @@ static inline uint64_t mum(uint64_t x, uint64_t y)
 #define K1 0xe7037ed1a0b428dbULL
 #define K2 0x8ebc6af09c88c6e3ULL
 
-/* Two multiplies: every frame of every stack folded is hashed, and the stack's hash waits on it. */
+/*
+ * Of the address and mode alone, known before the address is resolved:
+ * the frame's slots can be asked for then (rep_stacks__prefetch_frame()).
+ * Frames apart with the same address are rare (another process's map
+ * there), and only probe further.
+ */
+static inline uint64_t ip_frame_hash(uint64_t ip, uint8_t cpumode)
+{
+	return mum(ip ^ K0, (uint64_t)cpumode ^ K1);
+}
+
 static uint64_t frame_hash(const struct rep_frame *f)
 {
-	uint64_t id = (uintptr_t)f->dso ^ ((uint64_t)(uint8_t)f->level << 56) ^
-		      ((uint64_t)f->cpumode << 48);
-
-	return mum(mum(id ^ K0, f->ip ^ K1) ^ K2, f->addr ^ K0);
+	return ip_frame_hash(f->ip, f->cpumode);
 }
 
 /*
@@ -250,6 +257,14 @@ int64_t rep_stacks__frame(struct rep_stacks *s, const struct rep_frame *f)
 	int64_t fi = frame_index(s, f, frame_hash(f));
 
 	return fi < 0 ? -ENOMEM : fi;
+}
+
+void rep_stacks__prefetch_frame(const struct rep_stacks *s, uint64_t ip, uint8_t cpumode)
+{
+	uint64_t h = ip_frame_hash(ip, cpumode);
+
+	__builtin_prefetch(&s->recent[(h >> 32) & (RECENT_FRAMES - 1)]);
+	__builtin_prefetch(&s->ftable[h & s->fmask]);
 }
 
 const struct rep_frame *rep_stacks__frame_at(const struct rep_stacks *s, uint32_t id)

@@ -14,6 +14,8 @@ struct rep_stacks *rep_stacks__new(void);
 void rep_stacks__delete(struct rep_stacks *s);
 /* Frame f's index among the distinct frames (added when new), or -ENOMEM. */
 int64_t rep_stacks__frame(struct rep_stacks *s, const struct rep_frame *f);
+/* Asks for the cache lines rep_stacks__frame() reads for a frame of ip in cpumode. */
+void rep_stacks__prefetch_frame(const struct rep_stacks *s, uint64_t ip, uint8_t cpumode);
 /* The distinct frame of index id (from rep_stacks__frame()); valid until the next add. */
 const struct rep_frame *rep_stacks__frame_at(const struct rep_stacks *s, uint32_t id);
 /*
