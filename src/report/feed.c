@@ -109,19 +109,6 @@ static int grow_ids(struct report *rep, uint64_t n)
 	return 0;
 }
 
-/* Only perf's host context markers in the chain: else the session walks it (and counts it invalid). */
-static bool chain_is_plain(const struct ember_sample *sm)
-{
-	for (uint64_t i = 0; i < sm->callchain_nr; i++) {
-		uint64_t ip = sm->callchain[i];
-
-		if (ip >= PERF_CONTEXT_MAX && ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
-		    ip != PERF_CONTEXT_USER)
-			return false;
-	}
-	return true;
-}
-
 /* Appends frame id to rep->ids[*k], unless --hide-unresolved drops it. */
 static void push_id(struct report *rep, int64_t id, uint32_t *k)
 {
@@ -211,10 +198,16 @@ static int sample_ids(struct report *rep, struct ember_session *s,
 {
 	/* chain frames become entries with --children: their symbols' ends matter then */
 	bool need_end = rep->hopts.children || (rep->layout.key_mask & (1U << REP_DIM_SYMBOL_SIZE));
-	bool plain = with_chain && ss->thread && chain_is_plain(ss->sample);
+	uint64_t start = rep_stacks__hash_start(hist, sm), h = start;
+	/*
+	 * Only perf's host context markers in the chain (else the session
+	 * walks it, and counts it invalid); its hash is made on the way.
+	 */
+	bool plain = with_chain && ss->thread &&
+		     rep_stacks__hash_words(&h, al->ip, ss->sample->callchain,
+					    ss->sample->callchain_nr);
 	/* its addresses are the frames' unless --hide-unresolved drops some */
 	bool early = plain && !rep->o.hide_unresolved;
-	uint64_t h = rep_stacks__hash_start(hist, sm);
 	uint32_t k = 1;
 	int64_t id;
 	int nr = 0;
@@ -223,11 +216,10 @@ static int sample_ids(struct report *rep, struct ember_session *s,
 		return -ENOMEM;
 	rep_frameids__sample(rep->frameids);
 	/* the stack's table slot is asked for first, and comes while the frames are looked up */
-	if (early) {
-		h = rep_stacks__hash_words(h, al->ip, ss->sample->callchain,
-					   (uint32_t)ss->sample->callchain_nr);
+	if (early)
 		rep_stacks__prefetch(rep->stacks, h);
-	}
+	else
+		h = start;
 	if (al == &ss->al && sample_ip_lazy(ss)) {
 		id = rep_frameids__ip(rep->frameids, rep->stacks, ss->thread, al->cpumode, al->ip,
 				      true);

@@ -285,13 +285,21 @@ static inline uint64_t hash_ip(uint64_t h, uint64_t ip)
 	return mum(h ^ ip, K1);
 }
 
-uint64_t rep_stacks__hash_words(uint64_t h, uint64_t self, const uint64_t *words, uint32_t n)
+/* One pass over the chain: its words were not read before (the first touch waits for memory). */
+bool rep_stacks__hash_words(uint64_t *h, uint64_t self, const uint64_t *words, uint64_t n)
 {
-	h = hash_ip(h, self);
-	for (uint32_t i = 0; i < n; i++)
-		if (words[i] < PERF_CONTEXT_MAX)
-			h = hash_ip(h, words[i]);
-	return h;
+	uint64_t x = hash_ip(*h, self);
+
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t w = words[i];
+
+		if (w < PERF_CONTEXT_MAX)
+			x = hash_ip(x, w);
+		else if (w != PERF_CONTEXT_HV && w != PERF_CONTEXT_KERNEL && w != PERF_CONTEXT_USER)
+			return false;
+	}
+	*h = x;
+	return true;
 }
 
 uint64_t rep_stacks__hash_ids(const struct rep_stacks *s, uint64_t h, const uint32_t *ids,

@@ -23,11 +23,13 @@ const struct rep_frame *rep_stacks__frame_at(const struct rep_stacks *s, uint32_
  * time and trace) from rep_stacks__hash_start(), then its frames' ips
  * (as recorded: equal frames have equal ones) in order, so that it is
  * known before its frames are looked up. hash_words() takes the ips as
- * the sample's own and the words of its callchain (perf's context
- * markers skipped), hash_ids() takes them from the frames.
+ * the sample's own and the words of its callchain (perf's host context
+ * markers skipped) onto *h; it is false, *h unchanged, for a chain with
+ * other markers (the session walks those). hash_ids() takes the ips
+ * from the frames.
  */
 uint64_t rep_stacks__hash_start(uint32_t hist, const struct rep_sample *sm);
-uint64_t rep_stacks__hash_words(uint64_t h, uint64_t self, const uint64_t *words, uint32_t n);
+bool rep_stacks__hash_words(uint64_t *h, uint64_t self, const uint64_t *words, uint64_t n);
 uint64_t rep_stacks__hash_ids(const struct rep_stacks *s, uint64_t h, const uint32_t *ids,
 			      uint32_t n);
 /* Asks for the table slot of the stack of hash h, to be added after its frames are found. */
