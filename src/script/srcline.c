@@ -19,13 +19,32 @@
 struct sl_slot {
 	const struct ember_dso *dso; /* NULL: free slot */
 	uint64_t addr;
-	char *val; /* NULL: print nothing */
+	char *val;	/* file:line, or the fallback when addr2line knew nothing */
+	char *fallback; /* "dso[addr]" */
+	uint32_t dso_idx;
+	bool failed;
+};
+
+/*
+ * perf gives up on a dso's source lines after A2L_FAIL_LIMIT failed
+ * lookups in a row from its first (one success and it never does): from
+ * then on every address of it prints the fallback. Its lookups are not
+ * cached, so each one printed counts.
+ */
+#define A2L_FAIL_LIMIT 123
+
+struct sl_dso {
+	const struct ember_dso *dso;
+	unsigned int fails; /* perf's a2l_fails: 1 at first, 0 after a success */
+	bool off;
 };
 
 struct script_srclines {
 	struct srclines *lines;
 	struct sl_slot *slots;
 	size_t mask, nr;
+	struct sl_dso *dsos;
+	size_t nr_dsos;
 	bool full_path;
 };
 
@@ -50,9 +69,12 @@ void script_srclines__delete(struct script_srclines *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; c->slots && i <= c->mask; i++)
+	for (size_t i = 0; c->slots && i <= c->mask; i++) {
 		free(c->slots[i].val);
+		free(c->slots[i].fallback);
+	}
 	free(c->slots);
+	free(c->dsos);
 	srclines__delete(c->lines);
 	free(c);
 }
@@ -76,7 +98,9 @@ static size_t slot_of(const struct ember_dso *dso, uint64_t addr, size_t mask)
 	return (h ^ h >> 29) & mask;
 }
 
-static char *srcline_of(struct script_srclines *c, const struct ember_addr_location *al)
+/* Fills sl's answers for al; -ENOMEM or 0. */
+static int srcline_of(struct script_srclines *c, const struct ember_addr_location *al,
+		      struct sl_slot *sl)
 {
 	struct ember_dso *dso = al->dso;
 	const char *path = a2l_path(dso), *file;
@@ -88,25 +112,49 @@ static char *srcline_of(struct script_srclines *c, const struct ember_addr_locat
 	bool fixed = al->ip != al->addr && ember_dso__addr_to_vaddr(dso, al->addr) == al->ip;
 	uint64_t addr = fixed ? al->ip : al->addr;
 	unsigned int line;
-	char *s = NULL;
 	int r = 0;
 
 	if (path)
 		r = srclines__find(c->lines, path, addr, &file, &line);
 	if (r < 0)
-		return NULL;
+		return r;
+	if (asprintf(&sl->fallback, "%s[%" PRIx64 "]", ember_dso__short_name(dso), addr) < 0) {
+		sl->fallback = NULL;
+		return -ENOMEM;
+	}
 	if (r > 0) {
 		const char *base = file ? file : "??";
 
 		if (!c->full_path && strrchr(base, '/'))
 			base = strrchr(base, '/') + 1;
-		if (asprintf(&s, "%s:%u", base, line) < 0)
-			return NULL;
-		return s;
+		if (asprintf(&sl->val, "%s:%u", base, line) < 0) {
+			sl->val = NULL;
+			return -ENOMEM;
+		}
+		return 0;
 	}
-	if (asprintf(&s, "%s[%" PRIx64 "]", ember_dso__short_name(dso), addr) < 0)
-		return NULL;
-	return s;
+	sl->failed = true;
+	sl->val = strdup(sl->fallback);
+	return sl->val ? 0 : -ENOMEM;
+}
+
+static int dso_state(struct script_srclines *c, const struct ember_dso *dso, uint32_t *idx)
+{
+	struct sl_dso *d;
+
+	for (size_t i = 0; i < c->nr_dsos; i++) {
+		if (c->dsos[i].dso == dso) {
+			*idx = (uint32_t)i;
+			return 0;
+		}
+	}
+	d = realloc(c->dsos, (c->nr_dsos + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	c->dsos = d;
+	d[c->nr_dsos] = (struct sl_dso){.dso = dso, .fails = 1};
+	*idx = (uint32_t)c->nr_dsos++;
+	return 0;
 }
 
 static int grow(struct script_srclines *c)
@@ -137,6 +185,8 @@ int script_srclines__print(struct script_srclines *c, struct outbuf *ob,
 			   const struct ember_addr_location *al)
 {
 	struct sl_slot *sl;
+	struct sl_dso *d;
+	const char *val;
 	size_t i;
 
 	if (!al->map || !al->dso)
@@ -153,17 +203,31 @@ int script_srclines__print(struct script_srclines *c, struct outbuf *ob,
 				return -ENOMEM;
 			return script_srclines__print(c, ob, al);
 		}
-		sl->val = srcline_of(c, al);
-		if (!sl->val)
+		if (dso_state(c, al->dso, &sl->dso_idx) || srcline_of(c, al, sl)) {
+			free(sl->val);
+			free(sl->fallback);
+			memset(sl, 0, sizeof(*sl));
 			return -ENOMEM;
+		}
 		sl->dso = al->dso;
 		sl->addr = al->addr;
 		c->nr++;
 	}
+	d = &c->dsos[sl->dso_idx];
+	if (d->off) {
+		val = sl->fallback;
+	} else if (sl->failed) {
+		if (d->fails && ++d->fails > A2L_FAIL_LIMIT)
+			d->off = true;
+		val = sl->val;
+	} else {
+		d->fails = 0;
+		val = sl->val;
+	}
 	/* perf leaves addr2line's "??:0" out */
-	if (sl->val && strcmp(sl->val, "??:0")) {
+	if (strcmp(val, "??:0")) {
 		outbuf__putn(ob, "\n  ", 3);
-		outbuf__puts(ob, sl->val);
+		outbuf__puts(ob, val);
 	}
 	return 0;
 }

@@ -74,7 +74,16 @@ same srcline-chain "$TMP/pg.data" -F ip,sym,dso,srcline -S hot_a,hot_b
 same srcline-ember-file "$TMP/eg.data" -F ip,sym,dso,srcline -S hot_a,hot_b
 same srcline-plus "$TMP/pg.data" -F +srcline -S hot_a,hot_b
 same srcline-no-chain "$TMP/pg.data" -F +srcline -G -S hot_a,hot_b
-same srcline-kernel "$TMP/pg.data" -F ip,sym,srcline --dsos '[kernel.kallsyms]'
+# perf profiling itself: /usr/bin/perf has no line table, and perf stops
+# asking addr2line about a dso after 123 failed lookups in a row from its
+# first, printing "perf[addr]" even where it printed nothing before
+(for i in $(seq 40); do ls / >/dev/null; sleep 0.02; done) &
+"$PERF" record -q -a -g -o "$TMP/sys.data" sleep 1 >/dev/null 2>&1
+wait
+"$PERF" record -q -g -o "$TMP/self.data" "$PERF" script -i "$TMP/sys.data" >/dev/null 2>&1
+same srcline-perf-self "$TMP/self.data" -F ip,sym,dso,srcline
+# kernel samples, alone: perf dies of SIGPIPE at some memfd dsos' frames
+same srcline-kernel "$TMP/sys.data" -F ip,sym,srcline -G --dsos '[kernel.kallsyms]'
 same inline "$TMP/pg.data" --inline -S hot_a,hot_b
 same show-kernel-path "$TMP/pg.data" --show-kernel-path
 
