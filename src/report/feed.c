@@ -214,7 +214,7 @@ static int sample_ids(struct report *rep, struct ember_session *s,
 
 	if (grow_ids(rep, (with_chain ? ss->sample->callchain_nr : 0) + 1))
 		return -ENOMEM;
-	rep_frameids__sample(rep->frameids);
+	rep_frameids__sample(rep->frameids, ss->thread);
 	/* the stack's table slot is asked for first, and comes while the frames are looked up */
 	if (early)
 		rep_stacks__prefetch(rep->stacks, h);

@@ -92,7 +92,7 @@ static int table_init(struct ip_table *t, size_t slots)
 }
 
 /* An empty kernel table for generation gen. */
-static int ktable_reset(struct ktable *k, uint32_t gen)
+static __attribute__((noinline)) int ktable_reset(struct ktable *k, uint32_t gen)
 {
 	free(k->slots);
 	k->mask = 4095;
@@ -320,20 +320,19 @@ static inline uint64_t wide_key(struct rep_frameids *c, const struct ember_threa
 	return (uint64_t)ip_gen(c, thread, cpumode) << 1 | (cpumode == PERF_RECORD_MISC_KERNEL);
 }
 
-static int64_t wide_ip(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
-		       uint8_t cpumode, uint64_t ip, bool need_end)
+/*
+ * The misses apart (noinline), as the rare table changes: the lookups
+ * that hit, most of them, save and restore fewer registers.
+ */
+static __attribute__((noinline)) int64_t wide_miss(struct rep_frameids *c, struct rep_stacks *s,
+						   struct ember_thread *thread, uint8_t cpumode,
+						   uint64_t ip, bool need_end, uint64_t key,
+						   struct ip_table *t)
 {
-	uint64_t key = wide_key(c, thread, cpumode);
-	struct ip_table *t = gen_table(&c->wide, key);
 	struct ip_slot *slot;
 	bool stable;
 	int64_t id;
 
-	if (!t)
-		return -ENOMEM;
-	slot = slot_of(t, ip);
-	if (slot->id)
-		return slot->id - 1;
 	id = resolve(c, s, thread, cpumode, ip, need_end, &stable);
 	/* ids are kept + 1 in 32 bits */
 	if (id < 0 || !stable || id >= UINT32_MAX)
@@ -352,6 +351,22 @@ static int64_t wide_ip(struct rep_frameids *c, struct rep_stacks *s, struct embe
 			return -ENOMEM;
 	}
 	return id;
+}
+
+static inline int64_t wide_ip(struct rep_frameids *c, struct rep_stacks *s,
+			      struct ember_thread *thread, uint8_t cpumode, uint64_t ip,
+			      bool need_end)
+{
+	uint64_t key = wide_key(c, thread, cpumode);
+	struct ip_table *t = gen_table(&c->wide, key);
+	struct ip_slot *slot;
+
+	if (!t)
+		return -ENOMEM;
+	slot = slot_of(t, ip);
+	if (slot->id)
+		return slot->id - 1;
+	return wide_miss(c, s, thread, cpumode, ip, need_end, key, t);
 }
 
 static inline uint64_t kip_hash(uint32_t ip)
@@ -388,20 +403,17 @@ static int kgrow(struct ktable *k)
 	return 0;
 }
 
-static int64_t kernel_ip(struct rep_frameids *c, struct rep_stacks *s,
-			 struct ember_thread *thread, uint64_t ip, bool need_end)
+static __attribute__((noinline)) int64_t kernel_miss(struct rep_frameids *c,
+						     struct rep_stacks *s,
+						     struct ember_thread *thread, uint64_t ip,
+						     bool need_end)
 {
 	struct ktable *k = &c->kernel;
-	uint32_t gen = ip_gen(c, thread, PERF_RECORD_MISC_KERNEL);
 	struct kslot *slot;
+	uint32_t gen;
 	bool stable;
 	int64_t id;
 
-	if (gen != k->gen && ktable_reset(k, gen))
-		return -ENOMEM;
-	slot = kslot_of(k, (uint32_t)ip);
-	if (slot->id)
-		return slot->id - 1;
 	id = resolve(c, s, thread, PERF_RECORD_MISC_KERNEL, ip, need_end, &stable);
 	if (id < 0 || !stable || id >= UINT32_MAX)
 		return id;
@@ -418,8 +430,25 @@ static int64_t kernel_ip(struct rep_frameids *c, struct rep_stacks *s,
 	return id;
 }
 
-int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
-			 uint8_t cpumode, uint64_t ip, bool need_end)
+static inline int64_t kernel_ip(struct rep_frameids *c, struct rep_stacks *s,
+				struct ember_thread *thread, uint64_t ip, bool need_end)
+{
+	struct ktable *k = &c->kernel;
+	uint32_t gen = ip_gen(c, thread, PERF_RECORD_MISC_KERNEL);
+	struct kslot *slot;
+
+	if (gen != k->gen && ktable_reset(k, gen))
+		return -ENOMEM;
+	slot = kslot_of(k, (uint32_t)ip);
+	if (slot->id)
+		return slot->id - 1;
+	return kernel_miss(c, s, thread, ip, need_end);
+}
+
+/* All cases: the generation asked for, the tables made or changed, the misses resolved. */
+static __attribute__((noinline)) int64_t lookup(struct rep_frameids *c, struct rep_stacks *s,
+						struct ember_thread *thread, uint8_t cpumode,
+						uint64_t ip, bool need_end)
 {
 	bool stable;
 
@@ -431,7 +460,43 @@ int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct em
 	return resolve(c, s, thread, cpumode, ip, need_end, &stable);
 }
 
-void rep_frameids__sample(struct rep_frameids *c)
+/*
+ * The hits, most lookups, without a call that returns (lookup() is a tail
+ * call): no registers to save and restore around them.
+ */
+int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
+			 uint8_t cpumode, uint64_t ip, bool need_end)
 {
-	c->gen_thread = NULL;
+	uint64_t gen;
+
+	if (c->gen_thread != thread)
+		return lookup(c, s, thread, cpumode, ip, need_end);
+	gen = c->gen;
+	if (cpumode == PERF_RECORD_MISC_KERNEL && ip >> 32 == 0xffffffff) {
+		if ((uint32_t)gen == c->kernel.gen) {
+			const struct kslot *slot = kslot_of(&c->kernel, (uint32_t)ip);
+
+			if (slot->id)
+				return slot->id - 1;
+		}
+	} else if (cpumode == PERF_RECORD_MISC_USER) {
+		/* wide_key() of a user address */
+		uint64_t key = (uint64_t)(uint32_t)(gen >> 32) << 1;
+		typeof(c->wide.memo[0]) *m = &c->wide.memo[key % GEN_MEMO];
+
+		if (m->t && m->gen == key) {
+			const struct ip_slot *slot = slot_of(m->t, ip);
+
+			if (slot->id)
+				return slot->id - 1;
+		}
+	}
+	return lookup(c, s, thread, cpumode, ip, need_end);
+}
+
+void rep_frameids__sample(struct rep_frameids *c, const struct ember_thread *thread)
+{
+	c->gen_thread = thread;
+	if (thread)
+		c->gen = ember_thread__maps_gen(thread);
 }

@@ -35,9 +35,10 @@ int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct em
 			 uint8_t cpumode, uint64_t ip, bool need_end);
 
 /*
- * A new sample comes: the maps may have changed since the last one's
- * lookups (rep_frameids__ip() asks for their generation once a sample).
+ * A new sample of thread comes: the maps may have changed since the last
+ * one's lookups. Their generation is asked for once a sample (and after
+ * each lookup that resolved an address), not for each address.
  */
-void rep_frameids__sample(struct rep_frameids *c);
+void rep_frameids__sample(struct rep_frameids *c, const struct ember_thread *thread);
 
 #endif
