@@ -133,7 +133,8 @@ static int chain_ids(struct report *rep, const struct ember_session_sample *ss, 
 		uint64_t ip = sm->callchain[i];
 		int64_t id;
 
-		if (ember_callchain__context(ip, &cpumode))
+		/* a call only for perf's markers: most words are addresses */
+		if (ip >= PERF_CONTEXT_MAX && ember_callchain__context(ip, &cpumode))
 			continue;
 		id = rep_frameids__ip(rep->frameids, rep->stacks, ss->thread, cpumode, ip, need_end);
 		if (id < 0)
