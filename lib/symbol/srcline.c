@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <ember/symbol.h>
 #include "symbol/dwfl-elf.h"
 #include "symbol/srcline.h"
 
@@ -417,4 +418,11 @@ symbol:
 		return 0;
 	*file = sym->file;
 	return 1;
+}
+
+uint64_t srclines__objdump_addr(struct ember_dso *dso, uint64_t ip, uint64_t addr, uint64_t at)
+{
+	bool fixed = ip != addr && ember_dso__addr_to_vaddr(dso, addr) == ip;
+
+	return fixed ? at + (ip - addr) : at;
 }

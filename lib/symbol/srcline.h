@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+struct ember_dso;
 struct srclines;
 
 /* An empty set of files; NULL on ENOMEM. Free with srclines__delete(). */
@@ -28,5 +29,13 @@ void srclines__delete(struct srclines *s);
  */
 int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const char **file,
 		   unsigned int *line);
+
+/*
+ * perf's map__rip_2objdump(at), for a map of dso in which one location
+ * was recorded at ip and is addr dso-relative: for an executable linked
+ * at fixed addresses (whose symbols perf moves to file offsets) the map's
+ * start minus its offset is added back; other dsos take at as it is.
+ */
+uint64_t srclines__objdump_addr(struct ember_dso *dso, uint64_t ip, uint64_t addr, uint64_t at);
 
 #endif

@@ -86,20 +86,6 @@ static const char *a2l_path(struct ember_dso *dso)
 	return name;
 }
 
-/*
- * perf's map__rip_2objdump(ip): for an executable linked at fixed
- * addresses (whose symbols perf moves to file offsets), the map's start
- * minus its offset is added back; other dsos take ip as it is. perf
- * passes the dso-relative address of a sample's own entry, and the raw
- * ip of a callchain's, so that the latter rarely finds a line: as perf.
- */
-static uint64_t rip_2objdump(struct ember_dso *dso, const struct rep_frame *f, uint64_t ip)
-{
-	bool fixed = f->ip != f->addr && ember_dso__addr_to_vaddr(dso, f->addr) == f->ip;
-
-	return fixed ? ip + (f->ip - f->addr) : ip;
-}
-
 /* perf's __get_srcline() with show_addr; show_sym for the srcline key, not for srcfile's. */
 static char *srcline_of(struct rep_srclines *c, const struct rep_frame *f, uint64_t ip,
 			bool show_sym)
@@ -113,7 +99,12 @@ static char *srcline_of(struct rep_srclines *c, const struct rep_frame *f, uint6
 
 	if (!dso)
 		return strdup(SRCLINE_UNKNOWN);
-	addr = rip_2objdump(dso, f, ip);
+	/*
+	 * perf passes the dso-relative address of a sample's own entry, and
+	 * the raw ip of a callchain's, so that the latter rarely finds a
+	 * line: as perf.
+	 */
+	addr = srclines__objdump_addr(dso, f->ip, f->addr, ip);
 	path = a2l_path(dso);
 	if (path)
 		r = srclines__find(c->lines, path, addr, &file, &line);

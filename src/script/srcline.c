@@ -104,13 +104,7 @@ static int srcline_of(struct script_srclines *c, const struct ember_addr_locatio
 {
 	struct ember_dso *dso = al->dso;
 	const char *path = a2l_path(dso), *file;
-	/*
-	 * perf's map__rip_2objdump(): an executable linked at fixed
-	 * addresses is asked about its link-time address, others about the
-	 * map-relative one.
-	 */
-	bool fixed = al->ip != al->addr && ember_dso__addr_to_vaddr(dso, al->addr) == al->ip;
-	uint64_t addr = fixed ? al->ip : al->addr;
+	uint64_t addr = srclines__objdump_addr(dso, al->ip, al->addr, al->addr);
 	unsigned int line;
 	int r = 0;
 
