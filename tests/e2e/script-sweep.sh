@@ -8,6 +8,7 @@
 # clock data (an error; "disabled" in a pipe), -D's THROTTLE, EXIT and
 # round lines. (The broad comparisons: script.sh.)
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/script-lib.bash"
 
 HOT="$WL/hotloop"
 if [ ! -x "$EMBER" ] || [ ! -x "$HOT" ]; then
@@ -18,25 +19,6 @@ if ! is_root || ! have_perf; then
 	skip all "needs root and perf"
 	exit 0
 fi
-
-# same NAME FILE [OPTIONS...]: same stdout bytes and exit status 0 from both.
-same() {
-	local name=$1 file=$2 pe ee
-	shift 2
-	"$PERF" script -i "$file" "$@" >"$TMP/$name.perf" 2>"$TMP/$name.perf.err"
-	pe=$?
-	"$EMBER" script -i "$file" "$@" >"$TMP/$name.ember" 2>"$TMP/$name.ember.err"
-	ee=$?
-	if [ "$pe" != 0 ] || [ "$ee" != 0 ]; then
-		fail "$name" "exit status: ember $ee, perf $pe: $(head -2 "$TMP/$name.ember.err")"
-	elif [ ! -s "$TMP/$name.perf" ]; then
-		fail "$name" "perf script printed nothing: $(head -2 "$TMP/$name.perf.err")"
-	elif cmp -s "$TMP/$name.perf" "$TMP/$name.ember"; then
-		pass "$name"
-	else
-		fail "$name" "$(diff "$TMP/$name.perf" "$TMP/$name.ember" | head -8)"
-	fi
-}
 
 # refused NAME FILE [OPTIONS...]: with FILE on standard input (OPTIONS
 # name the input: -i FILE or -i -), both print nothing on stdout and the same

@@ -7,6 +7,7 @@
 # -z, a multi-event file — and with -F sets, filters, side-band events,
 # --header and -D. (Errors and option handling: script-options.sh.)
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/script-lib.bash"
 
 HOT="$WL/hotloop"
 if [ ! -x "$EMBER" ] || [ ! -x "$HOT" ]; then
@@ -23,29 +24,10 @@ fi
 # either _init+off or the synthesized "func@plt" depending on the shape of
 # its symbol rbtree (the lead's symbols work follows it; see lib/symbol).
 # System-wide recordings catch whatever else runs on the machine, so such a
-# frame can appear in any of them: it is compared as "<plt>".
+# frame can appear in any of them: it is compared as "<plt>" (same's $FILTER).
 plt_mask() { sed -E 's/ ([^ (]+@plt|_init)\+0x[0-9a-f]+ \(/ <plt> (/'; }
 
-# same NAME FILE [OPTIONS...]: ember script and perf script print the same
-# bytes (but for plt_mask), and the same exit status; perf must have
-# printed something.
-same() {
-	local name=$1 file=$2 pe ee
-	shift 2
-	"$PERF" script -i "$file" "$@" 2>"$TMP/$name.perf.err" | plt_mask >"$TMP/$name.perf"
-	pe=${PIPESTATUS[0]}
-	"$EMBER" script -i "$file" "$@" 2>"$TMP/$name.ember.err" | plt_mask >"$TMP/$name.ember"
-	ee=${PIPESTATUS[0]}
-	if [ "$pe" != 0 ] || [ "$ee" != 0 ]; then
-		fail "$name" "exit status: ember $ee, perf $pe: $(head -2 "$TMP/$name.ember.err")"
-	elif [ ! -s "$TMP/$name.perf" ]; then
-		fail "$name" "perf script printed nothing: $(head -2 "$TMP/$name.perf.err")"
-	elif cmp -s "$TMP/$name.perf" "$TMP/$name.ember"; then
-		pass "$name"
-	else
-		fail "$name" "$(diff "$TMP/$name.perf" "$TMP/$name.ember" | head -8)"
-	fi
-}
+FILTER=plt_mask
 
 # same_pipe NAME FILE [OPTIONS...]: as same, reading the file on standard input.
 same_pipe() {
