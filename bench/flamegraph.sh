@@ -7,7 +7,9 @@
 #                      when the FlameGraph scripts are on PATH, else against
 #                      `perf script` alone (the pipeline's first stage, so a
 #                      floor for its time): cpu time (user + system, summed
-#                      over the pipeline's processes), median of 3; cpu time
+#                      over the pipeline's processes), median of 3 (ember's:
+#                      of 9, to the microsecond, see bench_run; time(1)'s
+#                      hundredths are 6 % of its tenth of a second); cpu time
 #                      rather than wall time so that a loaded machine does not
 #                      blur the ratio (both are logged, with each stage's
 #                      cpu). The goal, 50 times faster than the pipeline, is
@@ -72,12 +74,15 @@ fi
 
 et=() em=() ew=() pt=() pm=() pw=() ft=() pf=() ps=()
 for i in 1 2 3; do
-	read -r t m w < <(measure "$TMP/e.svg" "$EMBER" flamegraph -q -i "$TMP/big.data" -o -)
-	et+=("$t") em+=("$m") ew+=("$w")
+	# ember three times around each pipeline run, as bench/collapse.sh does
+	for j in 1 2 3; do
+		bench_run "$TMP/e.svg" "$EMBER" flamegraph -q -i "$TMP/big.data" -o -
+		et+=("$BR_CPU") em+=("$BR_RSS") ew+=("$BR_WALL")
+		bench_run "$TMP/e.folded" "$EMBER" flamegraph -q -i "$TMP/big.data" --folded
+		ft+=("$BR_CPU")
+	done
 	read -r t m w f st < <(baseline)
 	pt+=("$t") pm+=("$m") pw+=("$w") pf+=("$f") ps+=("$st")
-	read -r t m w < <(measure "$TMP/e.folded" "$EMBER" flamegraph -q -i "$TMP/big.data" --folded)
-	ft+=("$t")
 done
 if [ -n "$have_scripts" ] && ! grep -q '<svg' "$TMP/base.svg"; then
 	echo "flamegraph: the FlameGraph pipeline wrote no SVG, its figures are wrong"
