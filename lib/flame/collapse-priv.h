@@ -30,6 +30,19 @@ struct name_slot {
 	uint32_t nr;
 };
 
+/*
+ * A thread's root frame, by (comm string, pid, tid): a system-wide
+ * profile interleaves the threads of its cpus sample by sample, so the
+ * last thread's root alone is found again about once in two samples.
+ */
+#define ROOT_SLOTS 256 /* a power of two */
+struct root_slot {
+	const char *comm; /* NULL: empty */
+	uint32_t pid, tid;
+	uint32_t root;
+	bool java;
+};
+
 struct ember_flame_collapse {
 	struct ember_flame *fl;
 	struct ember_flame_collapse_opts opts;
@@ -55,9 +68,12 @@ struct ember_flame_collapse {
 	const void *jit_dso;
 	const char *jit_name;
 	bool jit_set, jit_is;
-	const char *last_comm;
-	uint32_t last_pid, last_tid, last_root;
-	bool last_java, last_root_set;
+	/* Whether the sample's root is one of the thread alone (cached, usable in a raw key). */
+	bool last_root_set;
+	struct root_slot roots[ROOT_SLOTS];
+	/* The last attr's verdict: kept (1) or another event (0), for its name then. */
+	const void *last_attr, *last_attr_name;
+	bool last_attr_kept;
 	char *buf;
 	size_t alloc_buf;
 

@@ -546,6 +546,11 @@ static size_t perl_comm(const char *line, size_t len)
 	return 0;
 }
 
+static size_t root_slot_of(const char *comm, uint32_t pid, uint32_t tid)
+{
+	return hash_mix64((uint64_t)pid << 32 ^ tid ^ (uintptr_t)comm) & (ROOT_SLOTS - 1);
+}
+
 /* The root frame, "comm" or "comm-PID" or "comm-PID/TID", spaces made '_'; 0 or -errno, 1: drop. */
 static int root_frame(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
 		      bool has_period, uint64_t printed_period, uint32_t *id, bool *java)
@@ -558,13 +563,16 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 	int ret;
 
 	/*
-	 * Consecutive samples of one thread share the root. The comm string
-	 * lives as long as the machine, and a new comm is a new string.
+	 * The samples of one thread share the root. The comm string lives as
+	 * long as the machine, and a new comm is a new string.
 	 */
-	if (c->last_root_set && ss->al.comm == c->last_comm && sample->pid == c->last_pid &&
-	    sample->tid == c->last_tid) {
-		*id = c->last_root;
-		*java = c->last_java;
+	struct root_slot *slot = &c->roots[root_slot_of(ss->al.comm, sample->pid, sample->tid)];
+
+	if (ss->al.comm && slot->comm == ss->al.comm && slot->pid == sample->pid &&
+	    slot->tid == sample->tid) {
+		*id = slot->root;
+		*java = slot->java;
+		c->last_root_set = true;
 		return 0;
 	}
 	for (size_t i = 0; simple && i < clen; i++)
@@ -610,11 +618,13 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 	*id = ret;
 	/* Odd comms depend on the sample's time and period: only plain ones are kept. */
 	c->last_root_set = simple && ss->al.comm;
-	c->last_comm = ss->al.comm;
-	c->last_pid = sample->pid;
-	c->last_tid = sample->tid;
-	c->last_root = *id;
-	c->last_java = *java;
+	if (c->last_root_set) {
+		slot->comm = ss->al.comm;
+		slot->pid = sample->pid;
+		slot->tid = sample->tid;
+		slot->root = *id;
+		slot->java = *java;
+	}
 	return 0;
 }
 
@@ -730,9 +740,6 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 
 	if (!c || !s || !ss || !attr || !sample)
 		return -EINVAL;
-	name = attr_name(c, attr);
-	if (!name)
-		return -ENOMEM;
 	/*
 	 * perf script ends a tracepoint's header line with its fields, so
 	 * stackcollapse-perf.pl finds neither period nor event there: each
@@ -740,20 +747,35 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 	 * "PERIOD EVENT:" (PERIOD when sampled).
 	 */
 	tracepoint = attr->attr.type == PERF_TYPE_TRACEPOINT;
-	if (c->event_given) {
-		if (!event_matches(c->event, name)) {
-			c->nr_other++;
-			return 0;
+	/*
+	 * The verdict on an attr holds while its name does (a pipe's
+	 * EVENT_UPDATE may rename it): the kept event is set by the first
+	 * sample and never changes after.
+	 */
+	if (attr != c->last_attr || attr->name != c->last_attr_name) {
+		bool kept = true;
+
+		name = attr_name(c, attr);
+		if (!name)
+			return -ENOMEM;
+		if (c->event_given) {
+			kept = event_matches(c->event, name);
+		} else if (!tracepoint) {
+			if (!c->event) {
+				c->event = strdup(name);
+				if (!c->event)
+					return -ENOMEM;
+			} else {
+				kept = !strcmp(c->event, name);
+			}
 		}
-	} else if (!tracepoint) {
-		if (!c->event) {
-			c->event = strdup(name);
-			if (!c->event)
-				return -ENOMEM;
-		} else if (strcmp(c->event, name)) {
-			c->nr_other++;
-			return 0;
-		}
+		c->last_attr = attr;
+		c->last_attr_name = attr->name;
+		c->last_attr_kept = kept;
+	}
+	if (!c->last_attr_kept) {
+		c->nr_other++;
+		return 0;
 	}
 	/* Without PERIOD sampled, perf script prints the attr's fixed period. */
 	if (!tracepoint) {
