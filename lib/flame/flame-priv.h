@@ -164,6 +164,10 @@ size_t flame_utf8_prefix(const char *s, size_t len, size_t chars, size_t *nchars
 
 /* Numbers as the files print them: integers without a fraction, else %.15g. */
 int flame_fmt_num(char *buf, size_t size, double v);
+/* v as printf's "%.<prec>f" prints it (prec 0 to 3), without its cost in the common case. */
+int flame_fmt_fixed(char *buf, size_t size, double v, int prec);
+/* "rgb(R,G,B)" as snprintf's "rgb(%d,%d,%d)". */
+int flame_fmt_rgb(char *buf, size_t size, int r, int g, int b);
 /* An integral count with thousands separators ("1,234,567"), as flamegraph.pl. */
 int flame_fmt_count(char *buf, size_t size, double v);
 

@@ -219,5 +219,5 @@ void flame_palette_color_v(enum ember_flame_palette palette, const char *name,
 	default:
 		break;
 	}
-	snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+	flame_fmt_rgb(buf, size, r, g, b);
 }

@@ -447,20 +447,93 @@ static void write_link(struct svg *s, const struct flame_frame *f)
 	fputs(">", s->fp);
 }
 
+/*
+ * A frame's fixed text gathered before one fwrite: a few dozen fprintf
+ * calls a frame, each parsing its format, cost more than the rest of
+ * the frame.
+ */
+struct out {
+	char buf[512];
+	size_t len;
+};
+
+static void out_flush(struct out *o, FILE *fp)
+{
+	if (o->len)
+		fwrite(o->buf, 1, o->len, fp);
+	o->len = 0;
+}
+
+static void out_put(struct out *o, FILE *fp, const char *str, size_t len)
+{
+	if (o->len + len > sizeof(o->buf)) {
+		out_flush(o, fp);
+		if (len > sizeof(o->buf)) {
+			fwrite(str, 1, len, fp);
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, str, len);
+	o->len += len;
+}
+
+#define OUT_LIT(o, fp, lit) out_put(o, fp, lit, sizeof(lit) - 1)
+
+static void out_str(struct out *o, FILE *fp, const char *str)
+{
+	out_put(o, fp, str, strlen(str));
+}
+
+/* v as "%.<prec>f" prints it. */
+static void out_fixed(struct out *o, FILE *fp, double v, int prec)
+{
+	char num[400];
+	int n = flame_fmt_fixed(num, sizeof(num), v, prec);
+
+	out_put(o, fp, num, n > 0 ? (size_t)n : 0);
+}
+
+/*
+ * A "%.1f" edge, and the double strtod() reads back from that text: the
+ * nearest one to q / 10, which the (correctly rounded) division is.
+ */
+static double edge_1f(char *buf, size_t size, double x)
+{
+	int n = flame_fmt_fixed(buf, size, x, 1);
+
+	if (n > 0 && (size_t)n < size && x >= 0 && x < 0x1p50) {
+		uint64_t q = 0;
+		bool neg = false;
+
+		for (int i = 0; i < n; i++) {
+			if (buf[i] == '-')
+				neg = true;
+			else if (buf[i] != '.')
+				q = q * 10 + (buf[i] - '0');
+		}
+		if (!neg)
+			return (double)q / 10;
+	}
+	return strtod(buf, NULL);
+}
+
 static int write_frame(struct svg *s, uint32_t idx)
 {
 	struct ember_flame *fl = s->fl;
 	const struct flame_node *n = &fl->nodes[idx];
 	const struct flame_frame *f = idx ? &fl->frames[n->frame] : NULL;
-	const char *name = "all", *title;
+	const char *name = "all";
 	size_t len = 3;
 	double value = idx ? n->value : s->timemax;
 	double start = idx ? n->start : 0;
 	double x1 = XPAD + start * s->wpt, x2 = XPAD + (start + value) * s->wpt;
 	double y1, y2;
-	char color[64], count[64], num[64], x1s[32], x2s[32], ws[32];
+	char color[64], count[64], num[64], x1s[400], x2s[400];
+	double x1r, x2r;
+	const char *title = NULL;
 	FILE *fp = s->fp;
-	bool link;
+	struct out o = { .len = 0 };
+	bool link = false;
 	int err;
 
 	if (f) {
@@ -478,13 +551,23 @@ static int write_frame(struct svg *s, uint32_t idx)
 	if (err)
 		return err;
 
+	OUT_LIT(&o, fp, "<g data-s=\"");
 	flame_fmt_num(num, sizeof(num), start);
-	fprintf(fp, "<g data-s=\"%s\" ", num);
+	out_str(&o, fp, num);
+	OUT_LIT(&o, fp, "\" data-v=\"");
 	flame_fmt_num(num, sizeof(num), value);
-	fprintf(fp, "data-v=\"%s\" data-d=\"%u\"", num, n->depth);
-	link = write_group_attrs(s, f);
-	fputs("><title>", fp);
-	title = attr_of(s, f, "title");
+	out_str(&o, fp, num);
+	OUT_LIT(&o, fp, "\" data-d=\"");
+	flame_fmt_num(num, sizeof(num), n->depth);
+	out_str(&o, fp, num);
+	OUT_LIT(&o, fp, "\"");
+	if (s->nameattr) {
+		out_flush(&o, fp);
+		link = write_group_attrs(s, f);
+		title = attr_of(s, f, "title");
+	}
+	OUT_LIT(&o, fp, "><title>");
+	out_flush(&o, fp);
 	if (title && *title) {
 		xml_text(s, title, strlen(title));
 	} else {
@@ -495,35 +578,61 @@ static int write_frame(struct svg *s, uint32_t idx)
 				s->factor *
 					(fl->weighted ? (double)(idx ? n->samples : fl->nodes[0].samples)
 						      : (idx ? n->value : fl->nodes[0].value)));
-		fprintf(fp, " (%s ", count);
+		OUT_LIT(&o, fp, " (");
+		out_str(&o, fp, count);
+		OUT_LIT(&o, fp, " ");
+		out_flush(&o, fp);
 		xml_text(s, s->countname, strlen(s->countname));
 		if (!idx) {
-			fputs(", 100%)", fp);
+			OUT_LIT(&o, fp, ", 100%)");
 		} else {
-			fprintf(fp, ", %.2f%%", 100 * n->value / s->timemax);
+			OUT_LIT(&o, fp, ", ");
+			out_fixed(&o, fp, 100 * n->value / s->timemax, 2);
+			OUT_LIT(&o, fp, "%");
 			if (s->diff) {
 				double d = n->self - n->before_self;
 
 				if (s->negate)
 					d = -d;
-				fprintf(fp, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / s->timemax);
+				OUT_LIT(&o, fp, "; ");
+				if (d > 0)
+					OUT_LIT(&o, fp, "+");
+				out_fixed(&o, fp, 100 * d / s->timemax, 2);
+				OUT_LIT(&o, fp, "%");
 			}
-			fputc(')', fp);
+			OUT_LIT(&o, fp, ")");
 		}
 	}
-	fputs("</title>", fp);
-	if (link)
+	OUT_LIT(&o, fp, "</title>");
+	if (link) {
+		out_flush(&o, fp);
 		write_link(s, f);
+	}
 	/* Rounded as flamegraph.pl rounds: the edges, then the width between them. */
-	snprintf(x1s, sizeof(x1s), "%.1f", x1);
-	snprintf(x2s, sizeof(x2s), "%.1f", x2);
-	snprintf(ws, sizeof(ws), "%.1f", strtod(x2s, NULL) - strtod(x1s, NULL));
-	fprintf(fp,
-		"<rect x=\"%s\" y=\"%.1f\" width=\"%s\" height=\"%.1f\" fill=\"%s\" rx=\"2\" "
-		"ry=\"2\" />\n<text x=\"%.2f\" y=\"%.1f\">",
-		x1s, y1, ws, y2 - y1, color, x1 + 3, 3 + (y1 + y2) / 2);
+	x1r = edge_1f(x1s, sizeof(x1s), x1);
+	x2r = edge_1f(x2s, sizeof(x2s), x2);
+	OUT_LIT(&o, fp, "<rect x=\"");
+	out_str(&o, fp, x1s);
+	OUT_LIT(&o, fp, "\" y=\"");
+	out_fixed(&o, fp, y1, 1);
+	OUT_LIT(&o, fp, "\" width=\"");
+	out_fixed(&o, fp, x2r - x1r, 1);
+	OUT_LIT(&o, fp, "\" height=\"");
+	out_fixed(&o, fp, y2 - y1, 1);
+	OUT_LIT(&o, fp, "\" fill=\"");
+	out_str(&o, fp, color);
+	OUT_LIT(&o, fp, "\" rx=\"2\" ry=\"2\" />\n<text x=\"");
+	out_fixed(&o, fp, x1 + 3, 2);
+	OUT_LIT(&o, fp, "\" y=\"");
+	out_fixed(&o, fp, 3 + (y1 + y2) / 2, 1);
+	OUT_LIT(&o, fp, "\">");
+	out_flush(&o, fp);
 	write_label(fp, name, len, x2 - x1, s);
-	fprintf(fp, "</text>\n%s</g>\n", link ? "</a>\n" : "");
+	if (link)
+		OUT_LIT(&o, fp, "</text>\n</a>\n</g>\n");
+	else
+		OUT_LIT(&o, fp, "</text>\n</g>\n");
+	out_flush(&o, fp);
 	return 0;
 }
 
