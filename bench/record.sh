@@ -9,7 +9,7 @@
 #                      buffer at the kernel's top rate: how fast the reader drains it),
 #                      median of 9, interleaved, with the spread and the recorder's cpu
 #                      (other load on the machine moves it a lot); then pinned (reader
-#                      on cpu 0, command on cpu 1), median of 7
+#                      on cpu 0, command on cpu 1), median of 15 (its spread is wider)
 #   record-cpu         cpu time of the recorder's main thread (perf stat --no-inherit)
 #                      while recording the work with -F 999 -g, median of 3
 #   record-bytes       file bytes per sample for `record -F 999 -g` of the same work
@@ -98,14 +98,15 @@ pinned_run() { # TOOL DATA
 }
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 	e=() p=()
-	for i in 1 2 3 4 5 6 7; do
+	for i in $(seq 15); do
 		e+=("$(pinned_run "$EMBER" "$TMP/e.data")")
 		p+=("$(pinned_run "$PERF" "$TMP/p.data")")
 	done
 	le=$(median "${e[@]}")
 	lp=$(median "${p[@]}")
 	echo "record: pinned (reader cpu 0, command cpu 1), lost $le% under ember (spread" \
-		"$(spread "${e[@]}")), $lp% under perf (spread $(spread "${p[@]}")), median of 7"
+		"$(spread "${e[@]}")), $lp% under perf (spread $(spread "${p[@]}")), median of 15:" \
+		"ember ${e[*]}; perf ${p[*]}"
 	printf 'result\trecord-lost pinned (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
 fi
 
