@@ -10,7 +10,7 @@ struct strpool_chunk {
 	char data[];
 };
 
-char *strpool__add(struct strpool *pool, const char *s, size_t len)
+char *strpool__alloc(struct strpool *pool, size_t len)
 {
 	char *p;
 
@@ -26,9 +26,18 @@ char *strpool__add(struct strpool *pool, const char *s, size_t len)
 		pool->size = size;
 	}
 	p = pool->chunks->data + pool->used;
-	memcpy(p, s, len);
-	p[len] = '\0';
 	pool->used += len + 1;
+	return p;
+}
+
+char *strpool__add(struct strpool *pool, const char *s, size_t len)
+{
+	char *p = strpool__alloc(pool, len);
+
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
 	return p;
 }
 

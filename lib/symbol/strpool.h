@@ -17,6 +17,8 @@ struct strpool {
 	size_t size;			/* capacity of the newest chunk */
 };
 
+/* Reserves len bytes plus one for a NUL the caller writes; returns them (owned by the pool) or NULL. */
+char *strpool__alloc(struct strpool *pool, size_t len);
 /* Copies len bytes of s plus a NUL; returns the copy (owned by the pool) or NULL. */
 char *strpool__add(struct strpool *pool, const char *s, size_t len);
 /* Frees every string of the pool; the pool is empty and reusable afterwards. */

@@ -189,22 +189,103 @@ static uint64_t sym__file_offset(uint64_t value, const GElf_Shdr *shdr, const st
 	return value - (shdr->sh_addr - shdr->sh_offset);
 }
 
-static int symtab__add_demangled(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
-				 uint8_t type, const char *name, const char *suffix,
-				 enum demangle_mode demangle)
-{
-	char *demangled = demangle_sym(name, demangle);
-	const char *n = demangled ? demangled : name;
-	char buf[1024];
-	int err;
+/*
+ * A string table read directly, as elf_strptr() would answer: the names of
+ * a big library's symbols cost a call each otherwise.
+ */
+struct strtab {
+	Elf *elf;
+	size_t idx;		/* section index, for elf_strptr() */
+	const char *buf;	/* NULL: ask elf_strptr() */
+	size_t end;		/* an offset below it has a NUL after it */
+};
 
-	if (suffix) {
-		snprintf(buf, sizeof(buf), "%s%s", n, suffix);
-		n = buf;
+static void strtab__init(struct strtab *st, Elf *elf, size_t idx)
+{
+	Elf_Scn *scn = elf_getscn(elf, idx);
+	GElf_Shdr shdr;
+	Elf_Data *d;
+
+	st->elf = elf;
+	st->idx = idx;
+	st->buf = NULL;
+	st->end = 0;
+	if (!scn || !gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_STRTAB ||
+	    (shdr.sh_flags & SHF_COMPRESSED))
+		return;
+	d = elf_rawdata(scn, NULL);
+	if (!d || !d->d_buf || d->d_size != shdr.sh_size)
+		return;
+	st->buf = d->d_buf;
+	/* elf_strptr() wants a NUL at or after the offset, inside the section */
+	for (st->end = d->d_size; st->end && st->buf[st->end - 1]; st->end--)
+		;
+}
+
+static const char *strtab__str(const struct strtab *st, size_t off)
+{
+	if (!st->buf)
+		return elf_strptr(st->elf, st->idx, off);
+	return off < st->end ? st->buf + off : NULL;
+}
+
+/* Section headers by index, each read once: symbols ask for their section's. */
+struct shdr_cache {
+	Elf *elf;
+	size_t nr;
+	GElf_Shdr *shdr;
+	uint8_t *state;		/* 0 not read yet, 1 read, 2 no such section */
+};
+
+static void shdr_cache__init(struct shdr_cache *c, Elf *elf)
+{
+	c->elf = elf;
+	c->shdr = NULL;
+	c->state = NULL;
+	if (elf_getshdrnum(elf, &c->nr))
+		c->nr = 0;
+	if (c->nr) {
+		c->shdr = malloc(c->nr * sizeof(*c->shdr));
+		c->state = calloc(c->nr, 1);
+		if (!c->shdr || !c->state) {
+			free(c->shdr);
+			free(c->state);
+			c->shdr = NULL;
+			c->state = NULL;
+		}
 	}
-	err = symtab__add(t, start, len, binding, type, n, strlen(n));
-	free(demangled);
-	return err;
+}
+
+static void shdr_cache__exit(struct shdr_cache *c)
+{
+	free(c->shdr);
+	free(c->state);
+}
+
+/* Section idx's header, or NULL as elf_getscn()/gelf_getshdr() would fail. */
+static const GElf_Shdr *shdr_cache__get(struct shdr_cache *c, size_t idx, GElf_Shdr *buf)
+{
+	Elf_Scn *scn;
+
+	if (c->state && idx < c->nr && c->state[idx])
+		return c->state[idx] == 1 ? &c->shdr[idx] : NULL;
+	scn = elf_getscn(c->elf, idx);
+	if (!c->state || idx >= c->nr)
+		return scn && gelf_getshdr(scn, buf) ? buf : NULL;
+	c->state[idx] = scn && gelf_getshdr(scn, &c->shdr[idx]) ? 1 : 2;
+	return c->state[idx] == 1 ? &c->shdr[idx] : NULL;
+}
+
+/* Symbol idx of syms: straight from the array when it is native Elf64_Sym, as gelf_getsym() reads it. */
+static bool symdata__get(Elf_Data *syms, bool native64, size_t idx, GElf_Sym *sym)
+{
+	if (native64) {
+		if ((idx + 1) * sizeof(Elf64_Sym) > syms->d_size)
+			return false;
+		*sym = ((const Elf64_Sym *)syms->d_buf)[idx];
+		return true;
+	}
+	return gelf_getsym(syms, idx, sym) != NULL;
 }
 
 /*
@@ -218,9 +299,12 @@ static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *sym
 			      enum demangle_mode demangle)
 {
 	size_t shstrndx_sym, shstrndx_run, nr_syms;
+	struct shdr_cache sym_shdrs, run_shdrs;
+	struct strtab names;
 	GElf_Shdr symshdr;
 	Elf_Data *syms;
-	int err, nr = 0;
+	bool native64;
+	int err = 0, nr = 0;
 
 	if (!gelf_getshdr(sec, &symshdr) || !symshdr.sh_entsize)
 		return -ENODATA;
@@ -229,47 +313,65 @@ static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *sym
 	    elf_getshdrstrndx(runtime_ss->elf, &shstrndx_run))
 		return -ENODATA;
 	nr_syms = symshdr.sh_size / symshdr.sh_entsize;
+	native64 = gelf_getclass(syms_ss->elf) == ELFCLASS64 && syms->d_type == ELF_T_SYM &&
+		   syms->d_buf;
+	/* At most one symbol per entry: grown once, not doubled along the way. */
+	if (symtab__reserve(t, nr_syms))
+		return -ENOMEM;
+	strtab__init(&names, syms_ss->elf, symshdr.sh_link);
+	shdr_cache__init(&sym_shdrs, syms_ss->elf);
+	if (runtime_ss != syms_ss)
+		shdr_cache__init(&run_shdrs, runtime_ss->elf);
 
 	for (size_t idx = 0; idx < nr_syms; idx++) {
 		const char *name, *secname;
+		const GElf_Shdr *shdr;
+		GElf_Shdr shdr_buf;
 		GElf_Sym sym;
-		GElf_Shdr shdr;
-		Elf_Scn *scn;
-		bool is_label;
+		bool is_label, nobits_run;
 
-		if (!gelf_getsym(syms, idx, &sym))
+		if (!symdata__get(syms, native64, idx, &sym))
 			break;
 		is_label = sym__is_label(&sym);
 		if (!is_label && !sym__is_function(&sym) && !sym__is_object(&sym))
 			continue;
 		if (sym.st_shndx >= SHN_LORESERVE)
 			continue;
-		name = elf_strptr(syms_ss->elf, symshdr.sh_link, sym.st_name);
-		scn = elf_getscn(syms_ss->elf, sym.st_shndx);
-		if (!name || !scn || !gelf_getshdr(scn, &shdr))
+		name = strtab__str(&names, sym.st_name);
+		shdr = shdr_cache__get(&sym_shdrs, sym.st_shndx, &shdr_buf);
+		if (!name || !shdr)
 			continue;
 		/* Not loaded at run time (.gnu.warning.*): not a place a sample can be. */
-		if (!(shdr.sh_flags & SHF_ALLOC))
+		if (!(shdr->sh_flags & SHF_ALLOC))
 			continue;
-		secname = elf_strptr(syms_ss->elf, shstrndx_sym, shdr.sh_name);
 		/* A debug file's sections are NOBITS: use the binary's headers. */
-		if (shdr.sh_type == SHT_NOBITS && runtime_ss != syms_ss) {
-			scn = elf_getscn(runtime_ss->elf, sym.st_shndx);
-			if (!scn || !gelf_getshdr(scn, &shdr))
+		nobits_run = shdr->sh_type == SHT_NOBITS && runtime_ss != syms_ss;
+		if (nobits_run) {
+			shdr = shdr_cache__get(&run_shdrs, sym.st_shndx, &shdr_buf);
+			if (!shdr)
 				continue;
-			secname = elf_strptr(runtime_ss->elf, shstrndx_run, shdr.sh_name);
 		}
-		if (is_label && (!secname || (!strstr(secname, "text") && !strstr(secname, "data"))))
-			continue;
+		/* Only labels care which section they are in. */
+		if (is_label) {
+			secname = nobits_run ? elf_strptr(runtime_ss->elf, shstrndx_run, shdr->sh_name)
+					     : elf_strptr(syms_ss->elf, shstrndx_sym, shdr->sh_name);
+			if (!secname || (!strstr(secname, "text") && !strstr(secname, "data")))
+				continue;
+		}
 		/* demangled when first shown: most symbols of a binary never are */
-		err = symtab__add(t, sym__file_offset(sym.st_value, &shdr, segs, nr_segs),
+		err = symtab__add(t, sym__file_offset(sym.st_value, shdr, segs, nr_segs),
 				  sym.st_size, GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info),
 				  name, strlen(name));
 		if (err)
-			return err;
+			break;
 		symtab__demangle_last_lazily(t, demangle);
 		nr++;
 	}
+	shdr_cache__exit(&sym_shdrs);
+	if (runtime_ss != syms_ss)
+		shdr_cache__exit(&run_shdrs);
+	if (err)
+		return err;
 	if (nr) {
 		symtab__sort(t);
 		symtab__fixup_end(t, false);
@@ -364,8 +466,7 @@ int symsrc__synthesize_plt(struct symtab *t, struct symsrc *runtime_ss,
 		 */
 		if (!name)
 			continue;
-		err = symtab__add_demangled(t, off, entsize, STB_GLOBAL, STT_FUNC, name, "@plt",
-					    demangle);
+		err = symtab__add_plt(t, off, entsize, name, demangle);
 		if (err)
 			return err;
 		nr++;

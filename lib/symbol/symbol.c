@@ -7,24 +7,39 @@
 #include "symbol/symbol.h"
 #include "symbol/symbol-tree.h"
 
-int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
-		const char *name, size_t namelen)
+int symtab__reserve(struct symtab *t, size_t more)
 {
-	struct ember_symbol *s;
+	struct ember_symbol *syms;
 
+	if (more <= t->alloc - t->nr)
+		return 0;
+	syms = realloc(t->syms, (t->nr + more) * sizeof(*syms));
+	if (!syms)
+		return -ENOMEM;
+	t->syms = syms;
+	t->alloc = t->nr + more;
+	return 0;
+}
+
+/* The next free slot of t (not yet counted), or NULL on ENOMEM. */
+static struct ember_symbol *symtab__slot(struct symtab *t)
+{
 	if (t->nr == t->alloc) {
 		size_t alloc = t->alloc ? t->alloc * 2 : 256;
 		struct ember_symbol *syms = realloc(t->syms, alloc * sizeof(*syms));
 
 		if (!syms)
-			return -ENOMEM;
+			return NULL;
 		t->syms = syms;
 		t->alloc = alloc;
 	}
-	s = &t->syms[t->nr];
-	s->name = strpool__add(&t->names, name, namelen);
-	if (!s->name)
-		return -ENOMEM;
+	return &t->syms[t->nr];
+}
+
+/* Fills in the slot symtab__slot() gave, whose name is set, and counts it. */
+static void symtab__commit(struct symtab *t, struct ember_symbol *s, uint64_t start, uint64_t len,
+			   uint8_t binding, uint8_t type)
+{
 	s->start = start;
 	s->end = start + len;
 	s->seq = t->nr_added++;
@@ -32,7 +47,21 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	s->type = type;
 	s->demangle = DEMANGLE_NONE;
 	s->name_owned = false;
+	s->plt_suffix = false;
 	t->nr++;
+}
+
+int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
+		const char *name, size_t namelen)
+{
+	struct ember_symbol *s = symtab__slot(t);
+
+	if (!s)
+		return -ENOMEM;
+	s->name = strpool__add(&t->names, name, namelen);
+	if (!s->name)
+		return -ENOMEM;
+	symtab__commit(t, s, start, len, binding, type);
 	return 0;
 }
 
@@ -54,6 +83,81 @@ void symtab__demangle_last_lazily(struct symtab *t, enum demangle_mode mode)
 		s->demangle = mode;
 }
 
+#define PLT_SUFFIX "@plt"
+#define PLT_SUFFIX_LEN 4
+/* perf 6.1 prints "name@plt" into a 1024-byte buffer: longer names are cut. */
+#define PLT_NAME_MAX 1023
+
+/* Writes base[0, len) + "@plt", cut at PLT_NAME_MAX, to dst (unless NULL); returns its length. */
+static size_t plt_name(char *dst, const char *base, size_t len)
+{
+	size_t n = len < PLT_NAME_MAX ? len : PLT_NAME_MAX;
+	size_t sfx = PLT_NAME_MAX - n < PLT_SUFFIX_LEN ? PLT_NAME_MAX - n : PLT_SUFFIX_LEN;
+
+	if (dst) {
+		memcpy(dst, base, n);
+		memcpy(dst + n, PLT_SUFFIX, sfx);
+		dst[n + sfx] = '\0';
+	}
+	return n + sfx;
+}
+
+int symtab__add_plt(struct symtab *t, uint64_t start, uint64_t len, const char *name,
+		    enum demangle_mode mode)
+{
+	size_t namelen = strlen(name), n;
+	bool lazy = mode != DEMANGLE_NONE && name__maybe_mangled(name);
+	struct ember_symbol *s;
+	char *demangled = NULL;
+
+	/*
+	 * Demangled when first shown, as .symtab's names; one so long that
+	 * its mangled form would be cut is demangled now, as perf does.
+	 */
+	if (lazy && namelen + PLT_SUFFIX_LEN > PLT_NAME_MAX) {
+		lazy = false;
+		demangled = demangle_sym(name, mode);
+		if (demangled) {
+			name = demangled;
+			namelen = strlen(name);
+		}
+	}
+	s = symtab__slot(t);
+	n = plt_name(NULL, name, namelen);
+	if (s)
+		s->name = strpool__alloc(&t->names, n);
+	if (!s || !s->name) {
+		free(demangled);
+		return -ENOMEM;
+	}
+	plt_name((char *)s->name, name, namelen);
+	free(demangled);
+	symtab__commit(t, s, start, len, STB_GLOBAL, STT_FUNC);
+	if (lazy) {
+		s->demangle = mode;
+		s->plt_suffix = true;
+	}
+	return 0;
+}
+
+/* The demangled form of a PLT symbol's "mangled@plt", malloc'd, or NULL. */
+static char *plt_name__demangle(const char *name, enum demangle_mode mode)
+{
+	size_t len = strlen(name) - PLT_SUFFIX_LEN, n;
+	char *base = strndup(name, len), *d, *full;
+
+	d = base ? demangle_sym(base, mode) : NULL;
+	free(base);
+	if (!d)
+		return NULL;
+	n = plt_name(NULL, d, strlen(d));
+	full = malloc(n + 1);
+	if (full)
+		plt_name(full, d, strlen(d));
+	free(d);
+	return full;
+}
+
 const char *symbol__name_demangle(const struct ember_symbol *sym)
 {
 	/* The table is not const to its owner: only the name's cache changes. */
@@ -62,8 +166,12 @@ const char *symbol__name_demangle(const struct ember_symbol *sym)
 
 	if (s->demangle == DEMANGLE_NONE)
 		return s->name;
-	d = demangle_sym(s->name, s->demangle);
+	if (s->plt_suffix)
+		d = plt_name__demangle(s->name, s->demangle);
+	else
+		d = demangle_sym(s->name, s->demangle);
 	s->demangle = DEMANGLE_NONE;
+	s->plt_suffix = false;
 	if (d) {
 		s->name = d;
 		s->name_owned = true;
@@ -125,53 +233,84 @@ static bool symtab__is_sorted(const struct ember_symbol *syms, size_t nr)
 	return true;
 }
 
-static inline bool symbol__less(const struct ember_symbol *a, const struct ember_symbol *b)
+#define RADIX_MAX_BITS 11
+
+/*
+ * Stable LSD radix sort of syms[0, n) by start, one pass per digit of the
+ * bits that differ (a library's file offsets: two or three passes), each
+ * moving the symbols between syms and tmp (n symbols). Stable, so equal
+ * starts stay in seq order when syms came in seq order.
+ */
+static void symbols__radix_sort(struct ember_symbol *syms, struct ember_symbol *tmp, size_t n,
+				uint64_t diff)
 {
-	return a->start < b->start || (a->start == b->start && a->seq < b->seq);
+	int bits = 64 - __builtin_clzll(diff), low = __builtin_ctzll(diff);
+	int passes = (bits - low + RADIX_MAX_BITS - 1) / RADIX_MAX_BITS;
+	int width = (bits - low + passes - 1) / passes;
+	size_t mask = ((size_t)1 << width) - 1;
+	struct ember_symbol *src = syms, *dst = tmp, *swap;
+	size_t count[1 << RADIX_MAX_BITS];
+
+	for (int p = 0; p < passes; p++) {
+		int shift = low + p * width;
+		size_t sum = 0;
+
+		memset(count, 0, (mask + 1) * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(src[i].start >> shift) & mask]++;
+		for (size_t d = 0; d <= mask; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].start >> shift) & mask]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != syms)
+		memcpy(syms, src, n * sizeof(*syms));
 }
 
 /*
- * Merge sort of syms[0, n) by (start, seq) with the comparison inlined:
- * qsort()'s call per comparison was most of a binary's load after the
- * demangling. tmp holds n / 2 symbols: the first half is moved there and
- * merged back with the second in place.
+ * Sorts syms[0, n), added in seq order, by (start, seq): a radix sort by
+ * start, which keeps the seq order among equal starts; qsort() if seq
+ * order does not hold or memory is short.
  */
-static void symbols__msort(struct ember_symbol *a, struct ember_symbol *tmp, size_t n)
+static void symbols__sort(struct ember_symbol *syms, size_t n)
 {
-	size_t m = n / 2, i = 0, j = m, k = 0;
+	struct ember_symbol *tmp;
+	uint64_t diff = 0;
 
-	if (n <= 16) {
-		for (size_t x = 1; x < n; x++) {
-			struct ember_symbol v = a[x];
-			size_t y = x;
+	for (size_t i = 1; i < n; i++) {
+		if (syms[i].seq < syms[i - 1].seq)
+			goto out_qsort;
+		diff |= syms[i].start ^ syms[0].start;
+	}
+	if (!diff)
+		return;
+	/* A few symbols (a small .dynsym, the PLT): not worth the counting. */
+	if (n <= 32) {
+		for (size_t i = 1; i < n; i++) {
+			struct ember_symbol v = syms[i];
+			size_t j = i;
 
-			for (; y > 0 && symbol__less(&v, &a[y - 1]); y--)
-				a[y] = a[y - 1];
-			a[y] = v;
+			for (; j > 0 && v.start < syms[j - 1].start; j--)
+				syms[j] = syms[j - 1];
+			syms[j] = v;
 		}
 		return;
 	}
-	symbols__msort(a, tmp, m);
-	symbols__msort(a + m, tmp, n - m);
-	if (!symbol__less(&a[m], &a[m - 1]))
-		return;
-	memcpy(tmp, a, m * sizeof(*a));
-	while (i < m && j < n)
-		a[k++] = symbol__less(&a[j], &tmp[i]) ? a[j++] : tmp[i++];
-	while (i < m)
-		a[k++] = tmp[i++];
-}
-
-static void symbols__sort(struct ember_symbol *syms, size_t n)
-{
-	struct ember_symbol *tmp = malloc((n / 2 + 1) * sizeof(*tmp));
-
-	if (!tmp) {
-		qsort(syms, n, sizeof(*syms), symbol__cmp);
-		return;
-	}
-	symbols__msort(syms, tmp, n);
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		goto out_qsort;
+	symbols__radix_sort(syms, tmp, n, diff);
 	free(tmp);
+	return;
+out_qsort:
+	qsort(syms, n, sizeof(*syms), symbol__cmp);
 }
 
 /*
@@ -237,6 +376,73 @@ static size_t prefix_underscores(const char *s)
 	return n;
 }
 
+/*
+ * After "_ZN" and its qualifiers, does name[3, pos) consist only of
+ * source names and substitutions, so that name[pos] starts an unqualified
+ * name of the nested name (and a 'C' or 'D' there a constructor or
+ * destructor, never a type)?
+ */
+static bool mangled__nested_prefix_ends_at(const char *name, size_t pos)
+{
+	size_t i = 3;
+
+	if (strncmp(name, "_ZN", 3))
+		return false;
+	while (name[i] == 'r' || name[i] == 'V' || name[i] == 'K')
+		i++;
+	if (name[i] == 'R' || name[i] == 'O')
+		i++;
+	while (i < pos) {
+		if (name[i] >= '1' && name[i] <= '9') {
+			size_t n = 0;
+
+			while (name[i] >= '0' && name[i] <= '9' && n < pos)
+				n = n * 10 + (name[i++] - '0');
+			if (n > pos - i)
+				return false;
+			i += n;
+		} else if (name[i] == 'S' && name[i + 1] && strchr("tabsiod", name[i + 1])) {
+			i += 2;
+		} else if (name[i] == 'S') {
+			i++;
+			while ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'A' && name[i] <= 'Z'))
+				i++;
+			if (name[i++] != '_')
+				return false;
+		} else {
+			return false;
+		}
+	}
+	return i == pos;
+}
+
+/*
+ * True when mangled names a and b differ only in which variant of one
+ * constructor or destructor they name (C1/C2/C3, D0/D1/D2: complete,
+ * base, allocating, deleting), where the demangler prints them alike: GCC
+ * emits such pairs at one address for most C++ classes, and telling them
+ * apart by demangling both at load time was most of a library's load.
+ */
+static bool mangled__ctor_variants(const char *a, const char *b)
+{
+	size_t i = 0;
+
+	while (a[i] && a[i] == b[i])
+		i++;
+	if (!a[i] || !b[i] || i < 4 || strcmp(a + i + 1, b + i + 1))
+		return false;
+	if (a[i - 1] == 'C') {
+		if (a[i] < '1' || a[i] > '3' || b[i] < '1' || b[i] > '3')
+			return false;
+	} else if (a[i - 1] == 'D') {
+		if (a[i] < '0' || a[i] > '2' || b[i] < '0' || b[i] > '2')
+			return false;
+	} else {
+		return false;
+	}
+	return mangled__nested_prefix_ends_at(a, i - 1);
+}
+
 /* perf's choose_best_symbol(): true when b should replace a. */
 static bool symbol__better(const struct ember_symbol *a, const struct ember_symbol *b)
 {
@@ -256,6 +462,16 @@ static bool symbol__better(const struct ember_symbol *a, const struct ember_symb
 	y = b->binding == STB_GLOBAL;
 	if (x != y)
 		return y;
+	/*
+	 * Equal names (.dynsym's copy of a .symtab symbol) and the variants of
+	 * one constructor demangle alike and tie: no need to demangle them here,
+	 * at load time.
+	 */
+	if (a->demangle == b->demangle && a->plt_suffix == b->plt_suffix &&
+	    (!strcmp(a->name, b->name) ||
+	     (a->demangle != DEMANGLE_NONE && !a->plt_suffix &&
+	      mangled__ctor_variants(a->name, b->name))))
+		return false;
 	/* perf compares the names it shows: the demangled ones */
 	na = prefix_underscores(symbol__name(a));
 	nb = prefix_underscores(symbol__name(b));

@@ -36,7 +36,10 @@ struct ember_symbol {
 	uint8_t binding;	/* STB_* */
 	uint8_t type;		/* STT_* */
 	uint8_t demangle;	/* enum demangle_mode still to apply to name, or DEMANGLE_NONE */
-	bool name_owned;	/* name was malloc'd by symbol__name(), freed with the table */
+	/* name was malloc'd by symbol__name(), freed with the table */
+	uint8_t name_owned : 1;
+	/* name ends in "@plt", to be put back after the part before it is demangled */
+	uint8_t plt_suffix : 1;
 };
 
 /* A symbol perf's tree dropped: which, and how many had been inserted by then. */
@@ -72,9 +75,17 @@ struct symtab {
 	size_t nr_spans;
 };
 
+/* Makes room for more symbols to be added without moving the table; 0 or -ENOMEM. */
+int symtab__reserve(struct symtab *t, size_t more);
 /* Appends a symbol [start, start + len) named name[0, namelen); 0 or -ENOMEM. */
 int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
 		const char *name, size_t namelen);
+/*
+ * Appends perf's PLT symbol "name@plt" for [start, start + len), demangled
+ * (with mode) when its name is first asked for; 0 or -ENOMEM.
+ */
+int symtab__add_plt(struct symtab *t, uint64_t start, uint64_t len, const char *name,
+		    enum demangle_mode mode);
 /*
  * Marks the symbol symtab__add() just added as to be demangled with mode
  * when its name is first asked for, if the name looks mangled: loading a
