@@ -58,10 +58,8 @@ static int entries_reserve(struct ember_flame_collapse *c, size_t n)
  * ember_thread__maps_gen() (lib/session/machine.c), so that they are
  * shared by all threads and outlive the processes' mmaps.
  */
-static uint64_t ip_gen(struct ember_thread *thread, uint8_t cpumode)
+static uint64_t ip_gen(uint64_t gen, uint8_t cpumode)
 {
-	uint64_t gen = ember_thread__maps_gen(thread);
-
 	return cpumode == PERF_RECORD_MISC_KERNEL ? gen & UINT32_MAX : gen;
 }
 
@@ -72,22 +70,24 @@ static uint64_t ip_gen(struct ember_thread *thread, uint8_t cpumode)
  * maps). A kernel address left without its symbol is not cached: the
  * session may be deferring kernel symbols (ember_session__resolve_late()).
  */
-static int ip_entry(struct ember_flame_collapse *c, struct ember_thread *thread, uint8_t cpumode,
-		    uint64_t ip, bool java, struct chain_entry *e)
+static int ip_entry(struct ember_flame_collapse *c, struct ember_thread *thread, uint64_t *gen,
+		    uint8_t cpumode, uint64_t ip, bool java, struct chain_entry *e)
 {
 	uint32_t mode = cpumode | (uint32_t)java << 8 | 1u << 16;
 	struct ember_addr_location al;
 	int err;
 
-	if (flame_ipframes__find(c->ipf, ip_gen(thread, cpumode), mode, ip, &e->first, &e->nr))
+	if (flame_ipframes__find(c->ipf, ip_gen(*gen, cpumode), mode, ip, &e->first, &e->nr))
 		return 0;
 	ember_thread__resolve(thread, cpumode, ip, &al);
+	/* Only a lookup changes the generation (it may make the kernel's maps). */
+	*gen = ember_thread__maps_gen(thread);
 	err = flame_collapse_entry_lookup(c, &al, flame_collapse_cpumode_kind(c, &al), java,
 					  &e->first, &e->nr);
 	if (err)
 		return err;
 	if (al.sym || !al.dso || al.dso->kind != DSO_KIND_KERNEL)
-		flame_ipframes__add(c->ipf, ip_gen(thread, cpumode), mode, ip, e->first, e->nr);
+		flame_ipframes__add(c->ipf, ip_gen(*gen, cpumode), mode, ip, e->first, e->nr);
 	return 0;
 }
 
@@ -103,6 +103,7 @@ int flame_chain_frames(struct ember_flame_collapse *c, const struct ember_sessio
 {
 	const struct ember_sample *sm = ss->sample;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	uint64_t gen = ember_thread__maps_gen(ss->thread);
 	size_t n = 0;
 	int err;
 
@@ -121,7 +122,7 @@ int flame_chain_frames(struct ember_flame_collapse *c, const struct ember_sessio
 		}
 		e->keep = keep_frame(c, cpumode);
 		if (e->keep) {
-			err = ip_entry(c, ss->thread, cpumode, ip, java, e);
+			err = ip_entry(c, ss->thread, &gen, cpumode, ip, java, e);
 			if (err)
 				return err;
 		}

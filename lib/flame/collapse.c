@@ -556,17 +556,15 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 		      bool has_period, uint64_t printed_period, uint32_t *id, bool *java)
 {
 	const struct ember_sample *sample = ss->sample;
-	const char *comm = ss->al.comm ? ss->al.comm : ":-1";
-	size_t clen = strlen(comm), len, need;
-	/* perf prints the tid with %5d: -1 (an exiting task) is no run of digits. */
-	bool simple = clen >= 2 && (int32_t)sample->tid >= 0;
-	int ret;
-
 	/*
 	 * The samples of one thread share the root. The comm string lives as
 	 * long as the machine, and a new comm is a new string.
 	 */
 	struct root_slot *slot = &c->roots[root_slot_of(ss->al.comm, sample->pid, sample->tid)];
+	const char *comm;
+	size_t clen, len, need;
+	bool simple;
+	int ret;
 
 	if (ss->al.comm && slot->comm == ss->al.comm && slot->pid == sample->pid &&
 	    slot->tid == sample->tid) {
@@ -575,6 +573,10 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 		c->last_root_set = true;
 		return 0;
 	}
+	comm = ss->al.comm ? ss->al.comm : ":-1";
+	clen = strlen(comm);
+	/* perf prints the tid with %5d: -1 (an exiting task) is no run of digits. */
+	simple = clen >= 2 && (int32_t)sample->tid >= 0;
 	for (size_t i = 0; simple && i < clen; i++)
 		if (is_space(comm[i]))
 			simple = false;

@@ -326,7 +326,8 @@ int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t
 		leaf->before_self += value;
 		fl->total_before += value;
 	} else {
-		if ((double)samples != floor(value))
+		/* Once weighted, always: no floor() a sample after that. */
+		if (!fl->weighted && (double)samples != floor(value))
 			fl->weighted = true;
 		leaf->self += value;
 		leaf->samples_self += samples;

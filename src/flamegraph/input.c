@@ -134,6 +134,7 @@ struct perf_read {
 	struct progress progress;
 	struct time_range *pct;		/* --time in percents, for this file */
 	size_t nr_pct;
+	bool select;			/* some selection option given: ask each sample */
 };
 
 static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *arg)
@@ -143,8 +144,8 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 
 	if (r->progress.on && !(++r->progress.count & 4095))
 		progress_show(&r->progress, ss->file_offset, "samples");
-	if (!fg_select__match(&r->opts->select, ss) ||
-	    perf_time__skip(r->pct, r->nr_pct, ss->sample->time)) {
+	if (r->select && (!fg_select__match(&r->opts->select, ss) ||
+			  perf_time__skip(r->pct, r->nr_pct, ss->sample->time))) {
 		r->st->skipped++;
 		return 0;
 	}
@@ -154,6 +155,12 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	r->st->samples += ret;
 	r->st->left_out += !ret;
 	return 0;
+}
+
+/* Whether fg_select__match() may refuse a sample (else every sample is asked for nothing). */
+static bool sel_any(const struct fg_select *sel)
+{
+	return sel->nr_pids || sel->nr_tids || sel->nr_comms || sel->cpus || sel->nr_ranges;
 }
 
 static bool any_callchain(struct ember_session *s)
@@ -242,6 +249,7 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 		ember_session__delete(s);
 		return -1;
 	}
+	r.select = sel_any(&opts->select) || r.nr_pct;
 	st->no_callchain = !any_callchain(s);
 	progress_init(&r.progress, opts, name, fd);
 	err = ember_session__process(s, &ops, &r);
