@@ -164,18 +164,21 @@ static int sort_entries(struct ordered_queue *q)
 	return 0;
 }
 
-/* Moves entries [from, nr) to the front, their copied records into the spare arena. */
-static int compact(struct ordered_queue *q, size_t from)
+/* Moves the copied records of entries [0, nr) into the spare arena, which becomes the arena. */
+static int compact_arena(struct ordered_queue *q)
 {
 	size_t need = 0, used = 0;
 	char *tmp;
 
-	for (size_t i = from; i < q->nr; i++)
+	/* Records of a mapped file are never copied: nothing to move. */
+	if (!q->arena_used)
+		return 0;
+	for (size_t i = 0; i < q->nr; i++)
 		if (!(q->entries[i].pos & ORDERED_STABLE))
 			need += arena_size(entry_record(q, &q->entries[i]));
 	if (grow((void **)&q->spare, &q->spare_alloc, need ? need : 1, 1))
 		return -ENOMEM;
-	for (size_t i = from; i < q->nr && used < need; i++) {
+	for (size_t i = 0; i < q->nr && used < need; i++) {
 		struct ordered_entry *e = &q->entries[i];
 		const struct perf_event_header *h = entry_record(q, e);
 
@@ -185,10 +188,6 @@ static int compact(struct ordered_queue *q, size_t from)
 		e->pos = used;
 		used += arena_size(h);
 	}
-	memmove(q->entries, q->entries + from, (q->nr - from) * sizeof(*q->entries));
-	q->nr -= from;
-	q->nr_sorted = q->nr;
-
 	tmp = q->arena;
 	q->arena = q->spare;
 	q->spare = tmp;
@@ -199,7 +198,17 @@ static int compact(struct ordered_queue *q, size_t from)
 	return 0;
 }
 
-int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_deliver_t fn, void *ctx)
+/* Moves entries [from, nr) to the front, their copied records into the spare arena. */
+static int compact(struct ordered_queue *q, size_t from)
+{
+	memmove(q->entries, q->entries + from, (q->nr - from) * sizeof(*q->entries));
+	q->nr -= from;
+	q->nr_sorted = q->nr;
+	return compact_arena(q);
+}
+
+/* The queue sorted whole, then its head delivered: for a queue of many runs. */
+static int flush_sorted(struct ordered_queue *q, uint64_t limit, ordered_deliver_t fn, void *ctx)
 {
 	size_t i;
 	int ret = 0, err;
@@ -227,4 +236,94 @@ int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_delive
 	}
 	err = compact(q, i);
 	return ret ? ret : err;
+}
+
+/*
+ * Up to this many ascending runs are merged as they are delivered: the
+ * queue mostly holds one run per cpu buffer a round read, and what the
+ * last flush left.
+ */
+#define MERGE_RUNS 8
+
+struct run {
+	size_t pos;	/* the next entry to deliver */
+	size_t mid;	/* [pos, mid): at most the limit; [mid, end): kept */
+	size_t end;
+};
+
+/* The first entry in [from, to) (ascending) later than limit, or to. */
+static size_t upper_bound(const struct ordered_entry *e, size_t from, size_t to, uint64_t limit)
+{
+	while (from < to) {
+		size_t m = from + (to - from) / 2;
+
+		if (e[m].time <= limit)
+			from = m + 1;
+		else
+			to = m;
+	}
+	return from;
+}
+
+/*
+ * Each ascending run's entries up to the limit are a prefix of it: they
+ * are merged run against run as they are delivered, and the rest of each
+ * run moves to the front. The same records in the same order (time,
+ * then arrival) as a sort of the whole queue, without its passes over
+ * every entry, each a cache miss in a queue bigger than the cache; a
+ * queue of more runs is sorted (flush_sorted()).
+ */
+int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_deliver_t fn, void *ctx)
+{
+	struct ordered_entry *e = q->entries;
+	struct run runs[MERGE_RUNS];
+	size_t nruns = 0, out = 0;
+	int ret = 0;
+
+	if (!q->nr)
+		return 0;
+	for (size_t a = 0; a < q->nr;) {
+		size_t b = run_end(e, a, q->nr);
+
+		if (nruns == MERGE_RUNS)
+			return flush_sorted(q, limit, fn, ctx);
+		runs[nruns].pos = a;
+		runs[nruns].mid = e[b - 1].time <= limit ? b : upper_bound(e, a, b, limit);
+		runs[nruns].end = b;
+		nruns++;
+		a = b;
+	}
+	for (;;) {
+		struct run *best = NULL;
+		const struct ordered_entry *en;
+
+		for (size_t r = 0; r < nruns; r++)
+			if (runs[r].pos < runs[r].mid &&
+			    (!best || entry_before(&e[runs[r].pos], &e[best->pos])))
+				best = &runs[r];
+		if (!best)
+			break;
+		en = &e[best->pos++];
+		q->last_flush = en->time;
+		ret = fn(entry_record(q, en), en->file_offset, ctx);
+		if (ret)
+			break;
+	}
+	/* What is left of each run, runs in order (the front moves first: no overlap). */
+	for (size_t r = 0; r < nruns; r++) {
+		size_t n = runs[r].end - runs[r].pos;
+
+		if (n && runs[r].pos != out)
+			memmove(&e[out], &e[runs[r].pos], n * sizeof(*e));
+		out += n;
+	}
+	q->nr = out;
+	q->nr_sorted = 0;
+	if (!out) {
+		q->arena_used = 0;
+		return ret;
+	}
+	if (compact_arena(q) && !ret)
+		return -ENOMEM;
+	return ret;
 }
