@@ -377,43 +377,183 @@ static size_t prefix_underscores(const char *s)
 }
 
 /*
- * After "_ZN" and its qualifiers, does name[3, pos) consist only of
- * source names and substitutions, so that name[pos] starts an unqualified
- * name of the nested name (and a 'C' or 'D' there a constructor or
- * destructor, never a type)?
+ * A strict reader of the part of the Itanium C++ ABI mangling that names
+ * classes: it accepts only what it can read exactly as libiberty does
+ * (source names, substitutions, nested names, template arguments of such
+ * types, builtins, pointers, references, integer literals, packs) and
+ * says no to everything else.
+ */
+struct mangled {
+	const char *s;
+	size_t i, end;		/* reading s[i, end) */
+	int depth;
+};
+
+static bool mangled__type(struct mangled *m);
+
+static bool mangled__source_name(struct mangled *m)
+{
+	size_t n = 0;
+
+	if (m->i >= m->end || m->s[m->i] < '1' || m->s[m->i] > '9')
+		return false;
+	while (m->i < m->end && m->s[m->i] >= '0' && m->s[m->i] <= '9' && n < m->end)
+		n = n * 10 + (size_t)(m->s[m->i++] - '0');
+	if (n > m->end - m->i)
+		return false;
+	m->i += n;
+	return true;
+}
+
+/* S_, S<seq-id>_ or one of the standard abbreviations (St: std::, Sa, Sb, Ss, Si, So, Sd) */
+static bool mangled__substitution(struct mangled *m)
+{
+	const char *s = m->s;
+
+	if (m->i + 1 >= m->end || s[m->i] != 'S')
+		return false;
+	m->i++;
+	if (strchr("tabsiod", s[m->i])) {
+		m->i++;
+		return true;
+	}
+	while (m->i < m->end && ((s[m->i] >= '0' && s[m->i] <= '9') || (s[m->i] >= 'A' && s[m->i] <= 'Z')))
+		m->i++;
+	return m->i < m->end && s[m->i++] == '_';
+}
+
+/* An integer literal: L <integer type> [n] <digits> E */
+static bool mangled__literal(struct mangled *m)
+{
+	size_t digits = m->i + 2;
+
+	if (m->i + 1 >= m->end || !strchr("bcahstijlmxy", m->s[m->i + 1]))
+		return false;
+	m->i += 2;
+	if (m->i < m->end && m->s[m->i] == 'n')
+		m->i++;
+	digits = m->i;
+	while (m->i < m->end && m->s[m->i] >= '0' && m->s[m->i] <= '9')
+		m->i++;
+	return m->i > digits && m->i < m->end && m->s[m->i++] == 'E';
+}
+
+/* I <template-arg>+ E, a pack J <template-arg>* E */
+static bool mangled__template_args(struct mangled *m, char open)
+{
+	bool ok = true;
+	size_t first;
+
+	if (m->i >= m->end || m->s[m->i] != open || ++m->depth > 32)
+		return false;
+	first = ++m->i;
+	while (ok && m->i < m->end && m->s[m->i] != 'E') {
+		if (m->s[m->i] == 'L')
+			ok = mangled__literal(m);
+		else if (m->s[m->i] == 'J')
+			ok = mangled__template_args(m, 'J');
+		else
+			ok = mangled__type(m);
+	}
+	m->depth--;
+	/* a pack may be empty, a template argument list not */
+	if (!ok || m->i >= m->end || (open == 'I' && m->i == first))
+		return false;
+	m->i++;
+	return true;
+}
+
+/*
+ * The components of a nested name after N and its qualifiers: source names
+ * and substitutions, each maybe with template arguments, up to m->end or
+ * the first character that is none of these.
+ */
+static bool mangled__components(struct mangled *m)
+{
+	while (m->i < m->end) {
+		char c = m->s[m->i];
+
+		if (c >= '1' && c <= '9') {
+			if (!mangled__source_name(m))
+				return false;
+		} else if (c == 'S') {
+			if (!mangled__substitution(m))
+				return false;
+		} else {
+			return true;
+		}
+		if (m->i < m->end && m->s[m->i] == 'I' && !mangled__template_args(m, 'I'))
+			return false;
+	}
+	return true;
+}
+
+static void mangled__qualifiers(struct mangled *m)
+{
+	while (m->i < m->end && m->s[m->i] && strchr("rVK", m->s[m->i]))
+		m->i++;
+	if (m->i < m->end && (m->s[m->i] == 'R' || m->s[m->i] == 'O'))
+		m->i++;
+}
+
+static bool mangled__type(struct mangled *m)
+{
+	char c;
+	bool ok;
+
+	if (m->i >= m->end || ++m->depth > 32)
+		return false;
+	c = m->s[m->i];
+	if (strchr("abcdefghijlmnostvwxyz", c)) {
+		m->i++;
+		ok = true;
+	} else if (strchr("PROKVr", c)) {
+		m->i++;
+		ok = mangled__type(m);
+	} else if (c >= '1' && c <= '9') {
+		ok = mangled__source_name(m) &&
+		     (m->i >= m->end || m->s[m->i] != 'I' || mangled__template_args(m, 'I'));
+	} else if (c == 'S' && m->i + 1 < m->end && m->s[m->i + 1] == 't') {
+		m->i += 2;
+		ok = mangled__source_name(m) &&
+		     (m->i >= m->end || m->s[m->i] != 'I' || mangled__template_args(m, 'I'));
+	} else if (c == 'S') {
+		ok = mangled__substitution(m) &&
+		     (m->i >= m->end || m->s[m->i] != 'I' || mangled__template_args(m, 'I'));
+	} else if (c == 'N') {
+		size_t first;
+
+		m->i++;
+		mangled__qualifiers(m);
+		first = m->i;
+		ok = mangled__components(m) && m->i > first && m->i < m->end && m->s[m->i] == 'E';
+		m->i++;
+	} else if (c == 'T') {
+		m->i++;
+		while (m->i < m->end && m->s[m->i] >= '0' && m->s[m->i] <= '9')
+			m->i++;
+		ok = m->i < m->end && m->s[m->i++] == '_' && (m->i >= m->end || m->s[m->i] != 'I');
+	} else {
+		ok = false;
+	}
+	m->depth--;
+	return ok;
+}
+
+/*
+ * After "_ZN" and its qualifiers, is name[3, pos) a run of components
+ * (source names, substitutions, their template arguments), so that
+ * name[pos] starts the nested name's last unqualified name (and a 'C' or
+ * 'D' there a constructor or destructor, never a type)?
  */
 static bool mangled__nested_prefix_ends_at(const char *name, size_t pos)
 {
-	size_t i = 3;
+	struct mangled m = { name, 3, pos, 0 };
 
 	if (strncmp(name, "_ZN", 3))
 		return false;
-	while (name[i] == 'r' || name[i] == 'V' || name[i] == 'K')
-		i++;
-	if (name[i] == 'R' || name[i] == 'O')
-		i++;
-	while (i < pos) {
-		if (name[i] >= '1' && name[i] <= '9') {
-			size_t n = 0;
-
-			while (name[i] >= '0' && name[i] <= '9' && n < pos)
-				n = n * 10 + (name[i++] - '0');
-			if (n > pos - i)
-				return false;
-			i += n;
-		} else if (name[i] == 'S' && name[i + 1] && strchr("tabsiod", name[i + 1])) {
-			i += 2;
-		} else if (name[i] == 'S') {
-			i++;
-			while ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'A' && name[i] <= 'Z'))
-				i++;
-			if (name[i++] != '_')
-				return false;
-		} else {
-			return false;
-		}
-	}
-	return i == pos;
+	mangled__qualifiers(&m);
+	return m.i < pos && mangled__components(&m) && m.i == pos;
 }
 
 /*

@@ -50,6 +50,14 @@ TEST(symbol_load_ctor_variants_pick_as_demangled)
 		{ "_ZN5clang7tooling13FileMatchTrieC1Ev", "_ZN5clang7tooling13FileMatchTrieC2Ev" },
 		{ "_ZN4llvm11SmallVectorIiLj4EEC2Ev", "_ZN4llvm11SmallVectorIiLj4EEC1Ev" },
 		{ "_ZN1AC1IiEET_", "_ZN1AC2IiEET_" },
+		{ "_ZNSt11_Deque_baseIbSaIbEED1Ev", "_ZNSt11_Deque_baseIbSaIbEED2Ev" },
+		{ "_ZN4llvm15AnalysisManagerINS_13LazyCallGraph3SCCEJRS1_EEC1EOS4_",
+		  "_ZN4llvm15AnalysisManagerINS_13LazyCallGraph3SCCEJRS1_EEC2EOS4_" },
+		{ "_ZN9int_rangeILj3EEC2ERK6irange", "_ZN9int_rangeILj3EEC1ERK6irange" },
+		{ "_ZN1XIPKNS_1YEJEEC1Ev", "_ZN1XIPKNS_1YEJEEC2Ev" },
+		/* a complex type, not a constructor: "C1a" is _Complex a */
+		{ "_ZN1XIC1aEC1Ev", "_ZN1XIC2abEC1Ev" },
+		{ "_ZN1XIC1aE1fEv", "_ZN1XIC2aE1fEv" },
 		/* identifiers with C1/C2 inside: different names, demangled to compare */
 		{ "_ZN3XC14funcEv", "_ZN3XC24funcEv" },
 		{ "_ZN2XC4funcEv", "_ZN2XD4funcEv" },
