@@ -140,6 +140,7 @@ void rep_frame__from_al(struct rep_frame *f, const struct ember_addr_location *a
 	f->addr = al->addr;
 	f->level = al->level;
 	f->cpumode = al->cpumode;
+	f->sym_type = al->sym ? (uint8_t)ember_symbol__type(al->sym) : 0;
 	f->map_size = al->map ? ember_map__end(al->map) - ember_map__start(al->map) : 0;
 	if (al->sym) {
 		f->sym_start = al->addr - al->sym_off;

@@ -182,6 +182,7 @@ static void key_fill(struct rep_hist *h, struct rep_entry *k, const struct rep_s
 	k->dso_long_name = f->dso ? f->dso_long_name : NULL;
 	k->sym = f->sym;
 	k->sym_name = f->sym ? f->sym_name : NULL;
+	k->sym_type = f->sym ? f->sym_type : 0;
 	k->sym_start = f->sym_start;
 	k->sym_end = f->sym_end;
 	k->map_size = f->dso ? f->map_size : 0;

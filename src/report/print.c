@@ -5,6 +5,7 @@
  * right-aligned, names left-aligned and padded, the symbol column
  * unpadded when last), each row followed by its callchain.
  */
+#include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,7 +299,15 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 	case REP_DIM_DSO:
 		return snprintf(buf, size, "%-*.*s", w, w, e->dso_name ? e->dso_name : "[unknown]");
 	case REP_DIM_SYM:
-		if (e->sym)
+		if (e->sym && e->sym_type == STT_OBJECT)
+			/*
+			 * perf's he->ip - map__unmap_ip(sym->start): right for a
+			 * callchain entry (a raw ip), past the map's delta for a
+			 * sample's own (a dso address), as perf prints it
+			 */
+			n = snprintf(buf, size, "[%c] %s+0x%" PRIx64, e->level, e->sym_name,
+				     e->ip - e->sym_start - (e->addr_key - e->ip));
+		else if (e->sym)
 			n = snprintf(buf, size, "[%c] %.*s", e->level, w, e->sym_name);
 		else
 			n = snprintf(buf, size, "[%c] %-#.*" PRIx64, e->level, UNRESOLVED_WIDTH,

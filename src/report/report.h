@@ -31,6 +31,7 @@ struct rep_frame {
 	uint64_t map_size;	/* of the map the address is in, 0 without one */
 	char level;		/* '.', 'k', ... */
 	uint8_t cpumode;	/* PERF_RECORD_MISC_* */
+	uint8_t sym_type;	/* STT_* of the symbol, 0 when unresolved */
 };
 
 /* What a sample contributes; frames are only read during rep_hist__add(). */
@@ -195,6 +196,7 @@ struct rep_entry {
 	uint64_t map_size;
 	uint64_t ip;
 	char level;
+	uint8_t sym_type;		/* STT_OBJECT: perf shows the offset into it */
 	const char *parent;		/* parent symbol name, NULL: [other] */
 	const char *srcline;		/* interned; set only when sorted by srcline */
 	const char *srcfile;		/* interned; set only when sorted by srcfile */
