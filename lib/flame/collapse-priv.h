@@ -43,6 +43,15 @@ struct root_slot {
 	bool java;
 };
 
+#define DSO_PROPS 64 /* a power of two */
+struct dso_props {
+	const void *dso;
+	const char *name;
+	bool set;
+	bool odd; /* the name holds " (" (see entry_frames()) */
+	bool jit; /* perf-PID.map or jitted-*.so */
+};
+
 struct ember_flame_collapse {
 	struct ember_flame *fl;
 	struct ember_flame_collapse_opts opts;
@@ -61,13 +70,11 @@ struct ember_flame_collapse {
 	uint32_t *stack;
 	size_t alloc_stack;
 
-	/* Last answers, for runs of the same dso and the same thread. */
-	const void *last_dso;
-	bool last_dso_set, last_dso_odd;
-	/* Whether the last user dso seen is JIT code (a search of its name). */
-	const void *jit_dso;
-	const char *jit_name;
-	bool jit_set, jit_is;
+	/*
+	 * What a dso's name says (a " (" in it, JIT code), searched once a
+	 * dso: a callchain alternates between dsos entry by entry.
+	 */
+	struct dso_props dso_props[DSO_PROPS];
 	/* Whether the sample's root is one of the thread alone (cached, usable in a raw key). */
 	bool last_root_set;
 	struct root_slot roots[ROOT_SLOTS];

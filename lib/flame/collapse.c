@@ -226,6 +226,24 @@ static bool kernel_dso(const char *mod)
 	       !strstr(mod, "unknown");
 }
 
+/* What the entry's dso name says, searched once per (dso, name). */
+static const struct dso_props *dso_props(struct ember_flame_collapse *c,
+					 const struct ember_addr_location *al)
+{
+	uint64_t k = ((uintptr_t)al->dso ^ (uintptr_t)al->dso_name * 0x9e3779b97f4a7c15ULL) *
+		     0xff51afd7ed558ccdULL;
+	struct dso_props *p = &c->dso_props[k >> 58 & (DSO_PROPS - 1)];
+
+	if (!p->set || p->dso != al->dso || p->name != al->dso_name) {
+		p->dso = al->dso;
+		p->name = al->dso_name;
+		p->set = true;
+		p->odd = al->dso_name && strstr(al->dso_name, " (");
+		p->jit = al->dso_name && jit_dso(al->dso_name);
+	}
+	return p;
+}
+
 static int ids_push(struct ember_flame_collapse *c, uint32_t id)
 {
 	if (c->nr_ids == c->alloc_ids) {
@@ -425,6 +443,17 @@ out:
 	return err ? err : nr;
 }
 
+/* The name cache's hash of (symbol, dso, pc/kind/java): a multiply a word, then a mix. */
+static uint64_t name_hash(const uint64_t key[3])
+{
+	uint64_t h = key[0] * 0x9e3779b97f4a7c15ULL ^ key[1] * 0xc2b2ae3d27d4eb4fULL ^
+		     key[2] * 0x165667b19e3779f9ULL;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ h >> 32;
+}
+
 static int cache_grow(struct ember_flame_collapse *c)
 {
 	size_t nmask = c->mask * 2 + 1;
@@ -441,7 +470,7 @@ static int cache_grow(struct ember_flame_collapse *c)
 		uint64_t key[3] = { (uintptr_t)e->sym, (uintptr_t)e->dso, e->pc ^ e->kind ^
 									  ((uint64_t)e->java << 8) };
 
-		for (i = flame_hash(key, sizeof(key), 0) & nmask; slots[i].used; i = (i + 1) & nmask)
+		for (i = name_hash(key) & nmask; slots[i].used; i = (i + 1) & nmask)
 			;
 		slots[i] = *e;
 	}
@@ -460,15 +489,7 @@ int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
 	 * The address is part of the name without a symbol with include_addrs,
 	 * and the offset may be with a " (" dso (see entry_frames()).
 	 */
-	bool odd_dso;
-
-	/* Entries come in runs of one dso: remember the last answer. */
-	if (al->dso != c->last_dso || !c->last_dso_set) {
-		c->last_dso = al->dso;
-		c->last_dso_set = true;
-		c->last_dso_odd = al->dso_name && strstr(al->dso_name, " (");
-	}
-	odd_dso = c->last_dso_odd;
+	bool odd_dso = dso_props(c, al)->odd;
 	/* With --inline the chain depends on the address, not only on the symbol. */
 	uint64_t pc = (!al->sym && c->opts.include_addrs) || (al->sym && odd_dso) ||
 				      inline_applies(c, al)
@@ -479,7 +500,7 @@ int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
 	size_t i;
 	int n;
 
-	for (i = flame_hash(key, sizeof(key), 0) & c->mask; c->slots[i].used; i = (i + 1) & c->mask) {
+	for (i = name_hash(key) & c->mask; c->slots[i].used; i = (i + 1) & c->mask) {
 		e = &c->slots[i];
 		if (e->sym == al->sym && e->dso == al->dso && e->pc == pc && e->kind == kind &&
 		    e->java == java) {
@@ -673,14 +694,7 @@ enum ember_flame_kind flame_collapse_cpumode_kind(struct ember_flame_collapse *c
 		return EMBER_FLAME_KERNEL;
 	if (!al->dso_name)
 		return EMBER_FLAME_USER;
-	/* Entries come in runs of one dso: its name is searched once a run. */
-	if (!c->jit_set || al->dso != c->jit_dso || al->dso_name != c->jit_name) {
-		c->jit_dso = al->dso;
-		c->jit_name = al->dso_name;
-		c->jit_set = true;
-		c->jit_is = jit_dso(al->dso_name);
-	}
-	return c->jit_is ? EMBER_FLAME_JIT : EMBER_FLAME_USER;
+	return dso_props(c, al)->jit ? EMBER_FLAME_JIT : EMBER_FLAME_USER;
 }
 
 /*
