@@ -198,25 +198,62 @@ struct strtab {
 	size_t idx;		/* section index, for elf_strptr() */
 	const char *buf;	/* NULL: ask elf_strptr() */
 	size_t end;		/* an offset below it has a NUL after it */
+	bool owned;		/* buf is the table's own copy: names can point into it */
 };
 
-static void strtab__init(struct strtab *st, Elf *elf, size_t idx)
+/* Reads size bytes at off of fd into buf; true when all came. */
+static bool pread_all(int fd, char *buf, size_t size, off_t off)
 {
+	while (size) {
+		ssize_t n = pread(fd, buf, size, off);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			return false;
+		}
+		buf += n;
+		size -= (size_t)n;
+		off += n;
+	}
+	return true;
+}
+
+/*
+ * Where the names of a symbol table are (section idx of ss). With pool,
+ * for a file, the section is read into the pool in one go, for the
+ * table's names to point into: copying each name (and finding its length)
+ * touched every name of a big binary at load, most never shown.
+ */
+static void strtab__init(struct strtab *st, struct symsrc *ss, size_t idx, struct strpool *pool)
+{
+	Elf *elf = ss->elf;
 	Elf_Scn *scn = elf_getscn(elf, idx);
 	GElf_Shdr shdr;
 	Elf_Data *d;
+	char *copy;
 
 	st->elf = elf;
 	st->idx = idx;
 	st->buf = NULL;
 	st->end = 0;
+	st->owned = false;
 	if (!scn || !gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_STRTAB ||
 	    (shdr.sh_flags & SHF_COMPRESSED))
 		return;
+	/* libelf checked the section lies inside the file */
 	d = elf_rawdata(scn, NULL);
-	if (!d || !d->d_buf || d->d_size != shdr.sh_size)
+	if (!d || !d->d_buf || d->d_size != shdr.sh_size || !d->d_size)
 		return;
 	st->buf = d->d_buf;
+	if (pool && ss->fd >= 0) {
+		copy = strpool__alloc(pool, d->d_size);
+		if (copy && pread_all(ss->fd, copy, d->d_size, (off_t)shdr.sh_offset)) {
+			copy[d->d_size] = '\0';
+			st->buf = copy;
+			st->owned = true;
+		}
+	}
 	/* elf_strptr() wants a NUL at or after the offset, inside the section */
 	for (st->end = d->d_size; st->end && st->buf[st->end - 1]; st->end--)
 		;
@@ -318,7 +355,7 @@ static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *sym
 	/* At most one symbol per entry: grown once, not doubled along the way. */
 	if (symtab__reserve(t, nr_syms))
 		return -ENOMEM;
-	strtab__init(&names, syms_ss->elf, symshdr.sh_link);
+	strtab__init(&names, syms_ss, symshdr.sh_link, &t->names);
 	shdr_cache__init(&sym_shdrs, syms_ss->elf);
 	if (runtime_ss != syms_ss)
 		shdr_cache__init(&run_shdrs, runtime_ss->elf);
@@ -359,9 +396,14 @@ static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *sym
 				continue;
 		}
 		/* demangled when first shown: most symbols of a binary never are */
-		err = symtab__add(t, sym__file_offset(sym.st_value, shdr, segs, nr_segs),
-				  sym.st_size, GELF_ST_BIND(sym.st_info), GELF_ST_TYPE(sym.st_info),
-				  name, strlen(name));
+		if (names.owned)
+			err = symtab__add_ref(t, sym__file_offset(sym.st_value, shdr, segs, nr_segs),
+					      sym.st_size, GELF_ST_BIND(sym.st_info),
+					      GELF_ST_TYPE(sym.st_info), name);
+		else
+			err = symtab__add(t, sym__file_offset(sym.st_value, shdr, segs, nr_segs),
+					  sym.st_size, GELF_ST_BIND(sym.st_info),
+					  GELF_ST_TYPE(sym.st_info), name, strlen(name));
 		if (err)
 			break;
 		symtab__demangle_last_lazily(t, demangle);

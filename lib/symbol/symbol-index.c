@@ -249,5 +249,6 @@ int symtab__index(struct symtab *t)
 out:
 	free(c);
 	symtab__drop_history(t);
+	symtab__index_blocks(t);
 	return err;
 }

@@ -51,6 +51,18 @@ static void symtab__commit(struct symtab *t, struct ember_symbol *s, uint64_t st
 	t->nr++;
 }
 
+int symtab__add_ref(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
+		    const char *name)
+{
+	struct ember_symbol *s = symtab__slot(t);
+
+	if (!s)
+		return -ENOMEM;
+	s->name = name;
+	symtab__commit(t, s, start, len, binding, type);
+	return 0;
+}
+
 int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
 		const char *name, size_t namelen)
 {
@@ -77,10 +89,11 @@ static bool name__maybe_mangled(const char *s)
 
 void symtab__demangle_last_lazily(struct symtab *t, enum demangle_mode mode)
 {
-	struct ember_symbol *s = &t->syms[t->nr - 1];
-
-	if (mode != DEMANGLE_NONE && name__maybe_mangled(s->name))
-		s->demangle = mode;
+	/*
+	 * Whether the name looks mangled is asked when it is first shown too:
+	 * reading each name now was most of a big binary's load, in cache misses.
+	 */
+	t->syms[t->nr - 1].demangle = mode;
 }
 
 #define PLT_SUFFIX "@plt"
@@ -166,7 +179,9 @@ const char *symbol__name_demangle(const struct ember_symbol *sym)
 
 	if (s->demangle == DEMANGLE_NONE)
 		return s->name;
-	if (s->plt_suffix)
+	if (!name__maybe_mangled(s->name))
+		d = NULL;
+	else if (s->plt_suffix)
 		d = plt_name__demangle(s->name, s->demangle);
 	else
 		d = demangle_sym(s->name, s->demangle);
@@ -195,8 +210,33 @@ static int symbol__cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static void symtab__drop_blocks(struct symtab *t)
+{
+	free(t->block_start);
+	t->block_start = NULL;
+	t->nr_blocks = t->blocks_for = 0;
+}
+
+void symtab__index_blocks(struct symtab *t)
+{
+	size_t n = (t->nr_sorted + SYMTAB_BLOCK - 1) / SYMTAB_BLOCK;
+
+	symtab__drop_blocks(t);
+	/* a small table is searched as fast without */
+	if (t->nr_sorted < 4 * SYMTAB_BLOCK)
+		return;
+	t->block_start = malloc(n * sizeof(*t->block_start));
+	if (!t->block_start)
+		return;
+	for (size_t i = 0; i < n; i++)
+		t->block_start[i] = t->syms[i * SYMTAB_BLOCK].start;
+	t->nr_blocks = n;
+	t->blocks_for = t->nr_sorted;
+}
+
 static void symtab__drop_spans(struct symtab *t)
 {
+	symtab__drop_blocks(t);
 	free(t->spans);
 	t->spans = NULL;
 	t->nr_spans = 0;
@@ -649,6 +689,7 @@ void symtab__fixup_duplicate(struct symtab *t)
 {
 	size_t w = 0;
 
+	symtab__drop_blocks(t);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (w && t->syms[w - 1].start == t->syms[i].start) {
 			if (symbol__better(&t->syms[w - 1], &t->syms[i])) {
@@ -673,11 +714,30 @@ static bool symbol__contains(const struct ember_symbol *s, uint64_t addr)
 	return addr >= s->start && (addr < s->end || addr == s->start);
 }
 
-/* The last of syms[0, nr) that starts at or before addr, as an index + 1 (0: none). */
-static size_t symtab__upper(const struct ember_symbol *syms, size_t nr, uint64_t addr)
+/* The last of t's sorted symbols that starts at or before addr, as an index + 1 (0: none). */
+static size_t symtab__upper(const struct symtab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = nr;
+	const struct ember_symbol *syms = t->syms;
+	size_t lo = 0, hi = t->nr_sorted;
 
+	if (t->block_start && t->blocks_for == t->nr_sorted) {
+		size_t blo = 0, bhi = t->nr_blocks;
+
+		while (blo < bhi) {
+			size_t mid = blo + (bhi - blo) / 2;
+
+			if (t->block_start[mid] <= addr)
+				blo = mid + 1;
+			else
+				bhi = mid;
+		}
+		if (!blo)
+			return 0;
+		/* block blo - 1 starts at or before addr, block blo (if any) after it */
+		lo = (blo - 1) * SYMTAB_BLOCK + 1;
+		if (blo * SYMTAB_BLOCK < hi)
+			hi = blo * SYMTAB_BLOCK;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -718,7 +778,7 @@ const struct ember_symbol *symtab__find(const struct symtab *t, uint64_t addr)
 
 const struct ember_symbol *symtab__find_last(const struct symtab *t, uint64_t addr)
 {
-	size_t i = symtab__upper(t->syms, t->nr_sorted, addr);
+	size_t i = symtab__upper(t, addr);
 
 	if (i && symbol__contains(&t->syms[i - 1], addr))
 		return &t->syms[i - 1];
@@ -732,6 +792,7 @@ void symtab__exit(struct symtab *t)
 	free(t->syms);
 	free(t->erased);
 	free(t->spans);
+	free(t->block_start);
 	strpool__exit(&t->names);
 	memset(t, 0, sizeof(*t));
 }

@@ -73,13 +73,28 @@ struct symtab {
 	/* Set by symtab__index() when symbols overlap, sorted by start. */
 	struct symtab_span *spans;
 	size_t nr_spans;
+	/*
+	 * Set by symtab__index(): the start of every SYMTAB_BLOCK-th symbol,
+	 * for syms[0, blocks_for): a lookup's first steps stay in this small
+	 * array, not in a big table's cache lines.
+	 */
+	uint64_t *block_start;
+	size_t nr_blocks, blocks_for;
 };
+
+#define SYMTAB_BLOCK 16
 
 /* Makes room for more symbols to be added without moving the table; 0 or -ENOMEM. */
 int symtab__reserve(struct symtab *t, size_t more);
 /* Appends a symbol [start, start + len) named name[0, namelen); 0 or -ENOMEM. */
 int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
 		const char *name, size_t namelen);
+/*
+ * Appends a symbol named name itself, not a copy: name must live as long
+ * as t (in t's pool, from strpool__alloc(&t->names)). 0 or -ENOMEM.
+ */
+int symtab__add_ref(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
+		    const char *name);
 /*
  * Appends perf's PLT symbol "name@plt" for [start, start + len), demangled
  * (with mode) when its name is first asked for; 0 or -ENOMEM.
@@ -88,8 +103,9 @@ int symtab__add_plt(struct symtab *t, uint64_t start, uint64_t len, const char *
 		    enum demangle_mode mode);
 /*
  * Marks the symbol symtab__add() just added as to be demangled with mode
- * when its name is first asked for, if the name looks mangled: loading a
- * binary then costs no demangling of the symbols no sample lands in.
+ * when its name is first asked for (if it then looks mangled): loading a
+ * binary then costs no demangling, nor reading, of the names no sample
+ * lands in.
  */
 void symtab__demangle_last_lazily(struct symtab *t, enum demangle_mode mode);
 /*
@@ -123,6 +139,8 @@ void symtab__fixup_duplicate(struct symtab *t);
  * lookup then falls back to the last symbol starting at or before addr).
  */
 int symtab__index(struct symtab *t);
+/* Builds t's block_start for its sorted symbols (symtab__index() calls it); on ENOMEM there is none. */
+void symtab__index_blocks(struct symtab *t);
 /*
  * The symbol covering addr, as perf's symbols__find() returns it, or
  * NULL; only the sorted part is searched.

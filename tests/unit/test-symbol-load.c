@@ -159,3 +159,33 @@ TEST(symbol_load_plt_names_demangled_lazily)
 		symtab__exit(&tab);
 	}
 }
+
+/* The lookup through the block index answers as a linear scan does, equal starts and edges included. */
+TEST(symbol_load_block_index_lookup)
+{
+	struct symtab tab = { 0 };
+	unsigned int seed = 7;
+	int bad = 0;
+
+	for (int i = 0; i < 5000; i++) {
+		seed = seed * 1103515245 + 12345;
+		symtab__add(&tab, 0x1000 + (seed >> 8) % 40000, (seed >> 4) % 3 ? 8 : 0, STB_GLOBAL,
+			    STT_FUNC, "f", 1);
+	}
+	symtab__sort(&tab);
+	symtab__fixup_end(&tab, false);
+	symtab__fixup_duplicate(&tab);
+	CHECK_EQ(symtab__index(&tab), 0);
+	CHECK(tab.block_start != NULL);
+	for (uint64_t addr = 0; addr < 0x1000 + 40100; addr++) {
+		const struct ember_symbol *want = NULL, *got = symtab__find_last(&tab, addr);
+
+		for (size_t i = 0; i < tab.nr_sorted && tab.syms[i].start <= addr; i++)
+			want = &tab.syms[i];
+		if (want && !(addr < want->end || addr == want->start))
+			want = NULL;
+		bad += got != want;
+	}
+	CHECK_EQ(bad, 0);
+	symtab__exit(&tab);
+}
