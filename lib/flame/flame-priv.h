@@ -21,9 +21,11 @@ struct flame_frame {
 
 /*
  * A node: one frame at one place in the tree. value counts the node and
- * everything above it (valid after flame_sum()); self what ends here. The BEFORE side of a diff has
- * its own pair. start is the node's left edge in counts: set when the
- * node is made in a flame chart (time order), by the layout otherwise.
+ * everything above it (valid after flame_sum()); what ends here is the
+ * node's struct flame_leaf. The BEFORE side of a diff has its own pair.
+ * start is the node's left edge in counts: set when the node is made in a
+ * flame chart (time order), by the layout otherwise. 64 bytes: one cache
+ * line.
  */
 struct flame_node {
 	uint32_t frame;
@@ -33,11 +35,19 @@ struct flame_node {
 	uint32_t next_sibling;
 	uint32_t depth;
 	double value;
-	double self;
 	double before;
 	double before_self;
 	double start;
 	uint64_t samples;
+};
+
+/*
+ * What ends at a node (by node index, beside the nodes): each sample adds
+ * here, so these stay in an array small enough for the cache where the
+ * nodes of a big tree do not.
+ */
+struct flame_leaf {
+	double self;
 	uint64_t samples_self;
 };
 
@@ -79,6 +89,7 @@ struct ember_flame {
 	struct flame_arena_chunk *arena;
 
 	struct flame_node *nodes;
+	struct flame_leaf *leaves;	/* alloc_nodes of them too */
 	uint32_t nr_nodes, alloc_nodes;
 	/*
 	 * (parent, frame) -> child, open addressing; keys 0 mean empty (the

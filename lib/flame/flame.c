@@ -58,13 +58,15 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 	fl->children = calloc(fl->child_mask + 1, sizeof(*fl->children));
 	fl->alloc_nodes = 1024;
 	fl->nodes = malloc(fl->alloc_nodes * sizeof(*fl->nodes));
-	if (!fl->frame_slots || !fl->children || !fl->nodes) {
+	fl->leaves = malloc(fl->alloc_nodes * sizeof(*fl->leaves));
+	if (!fl->frame_slots || !fl->children || !fl->nodes || !fl->leaves) {
 		ember_flame__delete(fl);
 		errno = ENOMEM;
 		return NULL;
 	}
 	/* The root: "all" in the SVG, never written in folded stacks. */
 	memset(&fl->nodes[0], 0, sizeof(fl->nodes[0]));
+	memset(&fl->leaves[0], 0, sizeof(fl->leaves[0]));
 	fl->nodes[0].frame = FLAME_NONE;
 	fl->nodes[0].parent = FLAME_NONE;
 	fl->nodes[0].first_child = FLAME_NONE;
@@ -87,6 +89,7 @@ void ember_flame__delete(struct ember_flame *fl)
 	free(fl->frames);
 	free(fl->frame_slots);
 	free(fl->nodes);
+	free(fl->leaves);
 	free(fl->children);
 	free(fl->path);
 	for (size_t i = 0; i < FLAME_PREFIXES; i++) {
@@ -238,15 +241,22 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 
 		if (alloc > UINT32_MAX - 1)
 			alloc = UINT32_MAX - 1;
+		struct flame_leaf *leaves;
+
 		grown = realloc(fl->nodes, alloc * sizeof(*grown));
 		if (!grown)
 			return FLAME_NONE;
 		fl->nodes = grown;
+		leaves = realloc(fl->leaves, alloc * sizeof(*leaves));
+		if (!leaves)
+			return FLAME_NONE;
+		fl->leaves = leaves;
 		fl->alloc_nodes = alloc;
 	}
 	idx = fl->nr_nodes++;
 	n = &fl->nodes[idx];
 	memset(n, 0, sizeof(*n));
+	memset(&fl->leaves[idx], 0, sizeof(fl->leaves[idx]));
 	n->frame = frame;
 	n->parent = parent;
 	n->first_child = FLAME_NONE;
@@ -310,7 +320,7 @@ static int path_reserve(uint32_t **v, size_t *alloc, size_t n)
 int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t samples,
 		   enum ember_flame_side side)
 {
-	struct flame_node *leaf;
+	struct flame_leaf *leaf;
 
 	if (node >= fl->nr_nodes || !isfinite(value) || value < 0)
 		return -EINVAL;
@@ -320,10 +330,10 @@ int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t
 	 * Only the leaf counts now; the sums up the tree are made once, when
 	 * something reads them (flame_sum()): a sample costs no walk to the root.
 	 */
-	leaf = &fl->nodes[node];
+	leaf = &fl->leaves[node];
 	if (side == EMBER_FLAME_BEFORE) {
 		fl->is_diff = true;
-		leaf->before_self += value;
+		fl->nodes[node].before_self += value;
 		fl->total_before += value;
 	} else {
 		/* Once weighted, always: no floor() a sample after that. */
@@ -436,9 +446,9 @@ void flame_sum(struct ember_flame *fl)
 	for (uint32_t i = 0; i < fl->nr_nodes; i++) {
 		struct flame_node *n = &fl->nodes[i];
 
-		n->value = n->self;
+		n->value = fl->leaves[i].self;
 		n->before = n->before_self;
-		n->samples = n->samples_self;
+		n->samples = fl->leaves[i].samples_self;
 	}
 	/* Children always come after their parent: sum from the end. */
 	for (uint32_t i = fl->nr_nodes; i-- > 1;) {

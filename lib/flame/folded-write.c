@@ -103,13 +103,15 @@ static int write_in_order(const struct ember_flame *fl, FILE *fp)
 	while (n != FLAME_NONE && !err) {
 		const struct flame_node *node = &fl->nodes[n];
 
-		if (node->self > 0 || node->before_self > 0) {
+		double self = fl->leaves[n].self;
+
+		if (self > 0 || node->before_self > 0) {
 			size_t len;
 
 			l.text_len = 0;
 			err = append_path(&l, fl, n, &len);
 			if (!err)
-				write_line(fp, l.text, len, node->self, node->before_self, fl->is_diff);
+				write_line(fp, l.text, len, self, node->before_self, fl->is_diff);
 		}
 		/* Next in pre-order: first child, else next sibling up the tree. */
 		if (node->first_child != FLAME_NONE) {
@@ -139,7 +141,7 @@ int ember_flame__write_folded(const struct ember_flame *fl, FILE *fp, unsigned i
 		const struct flame_node *node = &fl->nodes[n];
 		size_t len;
 
-		if (!(node->self > 0 || node->before_self > 0))
+		if (!(fl->leaves[n].self > 0 || node->before_self > 0))
 			continue;
 		if (l.nr == l.alloc) {
 			size_t alloc = l.alloc ? l.alloc * 2 : 1024;
@@ -161,7 +163,7 @@ int ember_flame__write_folded(const struct ember_flame *fl, FILE *fp, unsigned i
 		}
 		l.v[l.nr].off = l.text_len;
 		l.v[l.nr].len = len;
-		l.v[l.nr].after = node->self;
+		l.v[l.nr].after = fl->leaves[n].self;
 		l.v[l.nr].before = node->before_self;
 		l.nr++;
 		l.text_len += len;

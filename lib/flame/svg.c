@@ -132,7 +132,7 @@ static int layout(struct svg *s)
 	s->maxdelta = 1;
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct flame_node *n = &fl->nodes[i];
-		double delta = n->self - n->before_self;
+		double delta = fl->leaves[i].self - n->before_self;
 
 		if (fabs(delta) > s->maxdelta)
 			s->maxdelta = fabs(delta);
@@ -249,7 +249,7 @@ static int frame_color(struct svg *s, const struct flame_node *n, char *buf, siz
 	}
 	if (s->diff) {
 		/* Red grew, blue shrank, by what ends in this frame (flamegraph.pl). */
-		double v = n->self - n->before_self;
+		double v = s->fl->leaves[n - s->fl->nodes].self - n->before_self;
 		int r = 255, g = 255, b = 255;
 
 		if (s->negate)
@@ -590,7 +590,7 @@ static int write_frame(struct svg *s, uint32_t idx)
 			out_fixed(&o, fp, 100 * n->value / s->timemax, 2);
 			OUT_LIT(&o, fp, "%");
 			if (s->diff) {
-				double d = n->self - n->before_self;
+				double d = fl->leaves[idx].self - n->before_self;
 
 				if (s->negate)
 					d = -d;
