@@ -41,37 +41,43 @@ static uint64_t span_end(const struct ember_symbol *s)
 /* Maximal runs of the sorted table in which each symbol starts inside an earlier one. */
 static int find_clusters(const struct symtab *t, struct cluster **out, size_t *nr_out)
 {
-	struct cluster *c = NULL, cur = { 0 };
-	size_t nr = 0, alloc = 0;
+	const struct ember_symbol *syms = t->syms;
+	size_t nr = 0, alloc = 0, n = t->nr_sorted, first = 0;
+	struct cluster *c = NULL;
+	uint64_t end;
 
 	*out = NULL;
 	*nr_out = 0;
+	if (!n)
+		return 0;
+	end = span_end(&syms[0]);
+	/* one compare per symbol that overlaps nothing: nearly all of them */
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && syms[i].start < end) {
+			uint64_t e = span_end(&syms[i]);
 
-	for (size_t i = 0; i <= t->nr_sorted; i++) {
-		const struct ember_symbol *s = i < t->nr_sorted ? &t->syms[i] : NULL;
-
-		if (s && i && s->start < cur.end) {
-			cur.last = i;
-			if (span_end(s) > cur.end)
-				cur.end = span_end(s);
+			if (e > end)
+				end = e;
 			continue;
 		}
-		if (i && cur.last > cur.first) {
+		if (i - 1 > first) {
 			if (nr == alloc) {
-				size_t n = alloc ? alloc * 2 : 8;
-				struct cluster *p = realloc(c, n * sizeof(*p));
+				size_t na = alloc ? alloc * 2 : 8;
+				struct cluster *p = realloc(c, na * sizeof(*p));
 
 				if (!p) {
 					free(c);
 					return -ENOMEM;
 				}
 				c = p;
-				alloc = n;
+				alloc = na;
 			}
-			c[nr++] = cur;
+			c[nr++] = (struct cluster){ first, i - 1, syms[first].start, end };
 		}
-		if (s)
-			cur = (struct cluster){ i, i, s->start, span_end(s) };
+		if (i < n) {
+			first = i;
+			end = span_end(&syms[i]);
+		}
 	}
 	*out = c;
 	*nr_out = nr;
