@@ -539,14 +539,46 @@ static inline int cached_frame(struct ember_collapse *c, uint32_t ref)
 	return push_ids(c, frame_rec_ids(r), nids);
 }
 
-/* The record predicted for the frame line at l (key start k), if the line is it, else 0. */
+/*
+ * The record predicted for the frame line at l (key start k), if the
+ * line is it, else 0: the one that came after the last line last time,
+ * else the one before that (then made the first guess).
+ */
 static inline uint32_t predicted_frame(const struct ember_collapse *c, const char *l, size_t n,
 				       size_t k)
 {
 	const struct frame_cache *fc = &c->frames;
-	uint32_t pred = c->prev_frame ? frame_rec(fc, c->prev_frame)->next : fc->first;
+	struct frame_rec *prev;
+	uint32_t pred, alt;
 
-	return pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, c->live_java) ? pred : 0;
+	if (!c->prev_frame) {
+		pred = fc->first;
+		return pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, c->live_java) ? pred : 0;
+	}
+	prev = frame_rec(fc, c->prev_frame);
+	pred = prev->next;
+	if (pred && frame_rec_is(frame_rec(fc, pred), l + k, n - k, c->live_java))
+		return pred;
+	alt = prev->alt;
+	if (!alt || !frame_rec_is(frame_rec(fc, alt), l + k, n - k, c->live_java))
+		return 0;
+	prev->alt = pred;
+	prev->next = alt;
+	return alt;
+}
+
+/* Records that ref came after the frame line prev (0: first of a sample). */
+static inline void set_next(struct frame_cache *fc, uint32_t prev, uint32_t ref)
+{
+	struct frame_rec *r;
+
+	if (!prev) {
+		fc->first = ref;
+		return;
+	}
+	r = frame_rec(fc, prev);
+	r->alt = r->next;
+	r->next = ref;
 }
 
 /*
@@ -557,7 +589,8 @@ static inline uint32_t predicted_frame(const struct ember_collapse *c, const cha
  * starts with '('); only the other lines are cached, keyed by that text
  * and whether the root is a Java one.
  */
-static int frame_line(struct ember_collapse *c, const char *l, size_t n, size_t key_at)
+static int frame_line(struct ember_collapse *c, const char *l, size_t n, size_t key_at,
+		      bool guessed)
 {
 	struct frame_cache *fc = &c->frames;
 	bool live = c->live, java = false;
@@ -571,14 +604,14 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n, size_t 
 			goto slow;
 		k = key_at;
 		java = c->live_java;
-		ref = predicted_frame(c, l, n, k);
+		ref = guessed ? 0 : predicted_frame(c, l, n, k);
 		if (!ref) {
 			hash = l + k == c->hint_key && n - k == c->hint_len ?
 				       c->hint_hash :
 				       collapse_hash(l + k, n - k);
 			ref = frame_cache_find(fc, l + k, n - k, hash, java);
 			if (ref)
-				*(c->prev_frame ? &frame_rec(fc, c->prev_frame)->next : &fc->first) = ref;
+				set_next(fc, c->prev_frame, ref);
 		}
 		if (ref)
 			return cached_frame(c, ref);
@@ -597,7 +630,7 @@ slow:
 		int err = new_frame(c, &f, l + k, n - k, hash, java);
 
 		if (!err && c->prev_frame)
-			*(prev ? &frame_rec(fc, prev)->next : &fc->first) = c->prev_frame;
+			set_next(fc, prev, c->prev_frame);
 		c->prev2_frame = c->prev_frame ? prev : 0;
 		return err;
 	}
@@ -675,7 +708,7 @@ static int line(struct ember_collapse *c, const char *l, size_t n, size_t key_at
 		hint_next_sample(c);
 		return err;
 	}
-	return frame_line(c, l, n, key_at);
+	return frame_line(c, l, n, key_at, false);
 }
 
 int ember_collapse__line(struct ember_collapse *c, const char *l, size_t n)
@@ -719,17 +752,19 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 			err = err ?: ember_collapse__line(c, c->partial.buf, c->partial.len);
 			sbuf_reset(&c->partial);
 		} else if (c->use_cache && nl > p && cl_is_space(p[0]) &&
-			   ix->key_at != LINE_NO_ADDR &&
-			   (ref = predicted_frame(c, p, nl - p, ix->key_at))) {
+			   ix->key_at != LINE_NO_ADDR) {
 			/*
 			 * Most lines: a frame line (it starts with a blank, so it
-			 * is no header, comment or blank line) that is the one
-			 * predicted, taken here without a call. (The cache is off
-			 * when --srcline may have a frame waiting for its lines.)
+			 * is no header, comment or blank line), most often the
+			 * one predicted, taken here without a call; else looked
+			 * up, as line() would, without guessing again. (The cache
+			 * is off when --srcline may have a frame waiting for its
+			 * lines.)
 			 */
 			c->lineno++;
 			c->st.lines++;
-			err = cached_frame(c, ref);
+			ref = predicted_frame(c, p, nl - p, ix->key_at);
+			err = ref ? cached_frame(c, ref) : frame_line(c, p, nl - p, ix->key_at, true);
 		} else {
 			err = line(c, p, nl - p, ix->key_at);
 		}

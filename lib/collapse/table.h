@@ -128,6 +128,12 @@ struct frame_rec {
 	 */
 	uint32_t next;
 	uint32_t next2;		/* the record of the line after that, last time, 0 for none */
+	/*
+	 * The one that came after this one before next did, 0 for none: a
+	 * function called from two places alternates between two callers,
+	 * and a second guess costs less than the lookup.
+	 */
+	uint32_t alt;
 	char key[];
 };
 
