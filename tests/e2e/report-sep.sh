@@ -20,6 +20,7 @@ cd "$TMP" || exit 1
 # PLT rows of system-wide files: named differently by libember (see report.sh)
 FILTER=cat
 no_plt() { grep -Ev '\[\.\] (_init|[^ ]+@plt)'; }
+no_plt_unresolved() { no_plt | no_unresolved; }
 
 if rec g -g "$WL/hotloop" 300; then
 	same g-comma -i g.data -t ,
@@ -72,7 +73,7 @@ fi
 
 # as report.sh's system-wide file: a known workload among whatever else runs
 if rec a -a -g -- sh -c "$WL/hotloop 400 & for i in \$(seq 50); do ls / >/dev/null; done; wait"; then
-	FILTER=no_plt
+	FILTER=no_plt_unresolved
 	same a-comma -i a.data -t ,
 	same a-bar-nochildren -i a.data --no-children -t '|' -n -g none
 	same a-sort-pid-cpu-dso -i a.data -t '|' -s pid,cpu,dso -g none

@@ -22,6 +22,7 @@ FILTER=cat
 # (perf "__memcpy_chk@plt" where ember says "_init", for binaries that
 # happen to run during a system-wide recording); reported, left out here.
 no_plt() { grep -Ev '\[\.\] (_init|[^ ]+@plt) *$'; }
+no_plt_unresolved() { no_plt | no_unresolved; }
 
 # same_pipe NAME FILE ARGS...: both read the file from a pipe
 same_pipe() {
@@ -62,7 +63,7 @@ fi
 
 # 2. the whole system, kernel stacks, many processes
 if rec sys -a -g -- sh -c "$WL/hotloop 400 & for i in \$(seq 50); do ls / >/dev/null; done; wait"; then
-	FILTER=no_plt
+	FILTER=no_plt_unresolved
 	same sys-children -i sys.data
 	same sys-no-children -i sys.data --no-children
 	same sys-sort-pid -i sys.data --no-children --sort pid
