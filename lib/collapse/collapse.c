@@ -81,6 +81,23 @@ struct event_memo {
 	struct pnum period;
 };
 
+/*
+ * A header's root (pname and its id) depends only on the line's bytes up
+ * to the blank after its pid/tid (collapse_parse_header() reads no
+ * further). A system-wide profile's samples come from a few threads at a
+ * time: the last few such prefixes, most recent first, give the root for
+ * a compare instead of a parse, a tidy and a lookup.
+ */
+#define ROOT_MEMO 4
+#define ROOT_MEMO_PREFIX 56
+
+struct root_memo {
+	uint32_t len;		/* of prefix, its last byte the blank; 0: unused */
+	uint32_t root;
+	char prefix[ROOT_MEMO_PREFIX];
+	struct sbuf pname;
+};
+
 struct ember_collapse {
 	struct ember_collapse_opts opts;
 	struct tidy_opts tidy;
@@ -140,6 +157,8 @@ struct ember_collapse {
 	struct stack_table table;
 	struct inliner *inl;
 	struct ember_collapse_stats st;
+	struct root_memo memo[ROOT_MEMO];
+	uint8_t memo_order[ROOT_MEMO];	/* memo's entries, the most recent first */
 };
 
 static void diag(struct ember_collapse *c, enum ember_collapse_diag kind, const char *t, size_t n)
@@ -171,6 +190,8 @@ struct ember_collapse *ember_collapse__new(const struct ember_collapse_opts *opt
 		goto fail;
 	c->use_cache = !c->inl && !c->opts.srcline;
 	c->index_lines = index_lines_pick();
+	for (int i = 0; i < ROOT_MEMO; i++)
+		c->memo_order[i] = i;
 	return c;
 fail:
 	ember_collapse__delete(c);
@@ -197,6 +218,8 @@ void ember_collapse__delete(struct ember_collapse *c)
 	frame_cache_free(&c->frames);
 	stack_table_free(&c->table);
 	inliner__delete(c->inl);
+	for (int i = 0; i < ROOT_MEMO; i++)
+		sbuf_free(&c->memo[i].pname);
 	free(c);
 }
 
@@ -364,21 +387,16 @@ static bool read_event(struct ember_collapse *c, const char *l, size_t n,
 	return true;
 }
 
-static int header(struct ember_collapse *c, const char *l, size_t n,
-		  const struct collapse_header *h)
+/*
+ * A header's event: false when the event filter skips it (the sample
+ * keeps the last root), else its period set.
+ */
+static int header_event(struct ember_collapse *c, const char *l, size_t n)
 {
-	static const struct span qmark = { "?", 1 };
-	struct span pid = h->num1, tid = h->num2;
 	struct collapse_event ev;
 	struct pnum period = { .u = 1 };
-	int err;
 
 	c->prev_frame = c->prev2_frame = 0;
-	/* if (not $tid) { $tid = $pid; $pid = "?" } */
-	if (!tid.p || (tid.len == 1 && tid.p[0] == '0')) {
-		tid = pid;
-		pid = qmark;
-	}
 	if (read_event(c, l, n, &ev, &period)) {
 		if (!c->filter.len) {
 			/* By default only the first event type: mixing cycles and instructions misleads. */
@@ -395,11 +413,82 @@ static int header(struct ember_collapse *c, const char *l, size_t n,
 		}
 	}
 	c->period = period;
+	return 1;
+}
+
+/* The memo entry whose prefix starts the line l, moved to the front; -1 if none. */
+static int root_memo_find(struct ember_collapse *c, const char *l, size_t n)
+{
+	for (int i = 0; i < ROOT_MEMO; i++) {
+		int e = c->memo_order[i];
+		const struct root_memo *m = &c->memo[e];
+
+		if (m->len && m->len <= n && !memcmp(l, m->prefix, m->len)) {
+			memmove(c->memo_order + 1, c->memo_order, i);
+			c->memo_order[0] = e;
+			return e;
+		}
+	}
+	return -1;
+}
+
+/* Remembers the root of a header parsed in full (its prefix ends at h->end), in the oldest entry. */
+static void root_memo_add(struct ember_collapse *c, const char *l, const struct collapse_header *h)
+{
+	int e = c->memo_order[ROOT_MEMO - 1];
+	struct root_memo *m = &c->memo[e];
+
+	if (h->end >= ROOT_MEMO_PREFIX)
+		return;
+	sbuf_reset(&m->pname);
+	if (sbuf_add(&m->pname, c->pname.buf, c->pname.len)) {
+		m->len = 0;
+		return;	/* out of memory: only no memo */
+	}
+	memcpy(m->prefix, l, h->end + 1);
+	m->len = h->end + 1;
+	m->root = c->root;
+	memmove(c->memo_order + 1, c->memo_order, ROOT_MEMO - 1);
+	c->memo_order[0] = e;
+}
+
+/* A header whose root the memo (entry e) gives. */
+static int header_memo(struct ember_collapse *c, const char *l, size_t n, int e)
+{
+	const struct root_memo *m = &c->memo[e];
+
+	if (!header_event(c, l, n))
+		return 0;
+	sbuf_reset(&c->pname);
+	if (sbuf_add(&c->pname, m->pname.buf, m->pname.len))
+		return -ENOMEM;
+	c->root = m->root;
+	c->pname_set = true;
+	pname_changed(c);
+	return 0;
+}
+
+static int header(struct ember_collapse *c, const char *l, size_t n,
+		  const struct collapse_header *h)
+{
+	static const struct span qmark = { "?", 1 };
+	struct span pid = h->num1, tid = h->num2;
+	int err;
+
+	if (!header_event(c, l, n))
+		return 0;
+	/* if (not $tid) { $tid = $pid; $pid = "?" } */
+	if (!tid.p || (tid.len == 1 && tid.p[0] == '0')) {
+		tid = pid;
+		pid = qmark;
+	}
 	sbuf_reset(&c->pname);
 	err = tidy_root(c->opts.include_pid, c->opts.include_tid, h->comm, pid, tid, &c->pname);
 	err = err ?: root_table_intern(&c->roots, &c->names, c->pname.buf, c->pname.len, &c->root);
 	c->pname_set = !err;
 	pname_changed(c);
+	if (!err)
+		root_memo_add(c, l, h);
 	return err;
 }
 
@@ -703,10 +792,14 @@ static int line(struct ember_collapse *c, const char *l, size_t n, size_t key_at
 		return err;
 	}
 	/* a header never starts with a blank, and most lines are frames: no call for them */
-	if (!cl_is_space(l[0]) && collapse_parse_header(l, n, &h)) {
-		err = header(c, l, n, &h);
-		hint_next_sample(c);
-		return err;
+	if (!cl_is_space(l[0])) {
+		int e = root_memo_find(c, l, n);
+
+		if (e >= 0 || collapse_parse_header(l, n, &h)) {
+			err = e >= 0 ? header_memo(c, l, n, e) : header(c, l, n, &h);
+			hint_next_sample(c);
+			return err;
+		}
 	}
 	return frame_line(c, l, n, key_at, false);
 }

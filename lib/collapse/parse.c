@@ -78,6 +78,7 @@ bool collapse_parse_header(const char *l, size_t n, struct collapse_header *h)
 			h->comm = (struct span){ l, e };
 			h->num1 = (struct span){ l + d0, d1 - d0 };
 			h->num2 = i > t0 ? (struct span){ l + t0, i - t0 } : (struct span){ NULL, 0 };
+			h->end = i;
 			return true;
 		}
 		e = i;

@@ -19,6 +19,7 @@ struct span {
 /* m{^(\S.+?)\s+(\d+)[/]*(\d+)*\s+}: comm, pid (first number), tid (second, p NULL if none). */
 struct collapse_header {
 	struct span comm, num1, num2;
+	size_t end;	/* the blank that ends the match: the bytes before it decide it */
 };
 
 /*

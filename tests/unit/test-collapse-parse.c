@@ -59,6 +59,27 @@ TEST(collapse_parse_header_forms)
 	header_is(t, "", NULL, NULL, NULL);
 }
 
+/* Where the match ends: the bytes before it (and it) decide the header (the root memo relies on it). */
+static void header_end_is(struct unit_test *t, const char *line, size_t end)
+{
+	struct collapse_header h;
+
+	CHECK(collapse_parse_header(line, strlen(line), &h));
+	CHECK(h.end == end);
+	/* the line cut just after the end parses alike */
+	CHECK(collapse_parse_header(line, end + 1, &h));
+	CHECK(h.end == end);
+}
+
+TEST(collapse_parse_header_end)
+{
+	header_end_is(t, "hotloop  6966  7977.920383:     250000 cpu-clock:ppp: ", 13);
+	header_end_is(t, "java 24636/25607 [000] 4794564.109216: cycles:", 16);
+	header_end_is(t, "ab 12/ x", 6);
+	header_end_is(t, "ab 12//34\tx", 9);
+	header_end_is(t, "Socket Thread 2 1234/1235 [001] 1.0:", 15);
+}
+
 static void event_is(struct unit_test *t, const char *line, const char *period, const char *name)
 {
 	struct collapse_event ev;
