@@ -94,14 +94,14 @@ struct event_memo {
 struct root_memo {
 	uint32_t len;		/* of prefix, its last byte the blank; 0: unused */
 	uint32_t root;
+	bool live, live_java;	/* what pname_changed() made of its pname */
 	char prefix[ROOT_MEMO_PREFIX];
-	struct sbuf pname;
 };
 
 struct ember_collapse {
 	struct ember_collapse_opts opts;
 	struct tidy_opts tidy;
-	uint64_t lineno;
+	uint64_t lineno;	/* lines read (st.lines is taken from it) */
 	struct sbuf partial;	/* an unfinished line from __feed() */
 
 	struct sbuf pname;
@@ -133,22 +133,28 @@ struct ember_collapse {
 	/* --inline and --srcline read more than the frame line: no frame cache */
 	bool use_cache;
 	/*
-	 * The text after the line being read, within the current __feed()
-	 * buffer (NULL otherwise), and the first frame line of the next
-	 * sample found in it: its key and hash (see hint_next_sample()).
+	 * Whether a __feed() is under way (the lines below are its buffer's,
+	 * the line being read is lines[next_end - 1]), and the first frame
+	 * line of the next sample found in it: its key and hash (see
+	 * hint_next_sample()).
 	 */
-	const char *ahead;
+	bool in_feed;
 	const char *hint_key;
 	size_t hint_len;
 	uint64_t hint_hash;
 	/*
 	 * The next lines in the __feed() buffer, as index_lines() found
-	 * them: lines[next_end] is the one that starts at ahead, and so on
+	 * them: lines[next_end] is the one after the line being read, and so on
 	 * up to lines[nends - 1].
 	 */
 	index_lines_fn *index_lines;
 	struct line_ix lines[LINE_BATCH];
 	unsigned nends, next_end;
+	/*
+	 * No blank line among lines[next_end..blank_at): where the search
+	 * for the next one goes on (see hint_next_sample()).
+	 */
+	unsigned blank_at;
 	uint32_t prev_frame;	/* the cache record of the last frame line, 0 if none */
 	uint32_t prev2_frame;	/* and of the one before it */
 	struct name_table names;
@@ -218,8 +224,6 @@ void ember_collapse__delete(struct ember_collapse *c)
 	frame_cache_free(&c->frames);
 	stack_table_free(&c->table);
 	inliner__delete(c->inl);
-	for (int i = 0; i < ROOT_MEMO; i++)
-		sbuf_free(&c->memo[i].pname);
 	free(c);
 }
 
@@ -416,6 +420,24 @@ static int header_event(struct ember_collapse *c, const char *l, size_t n)
 	return 1;
 }
 
+/* Whether a and b have their first n bytes equal: a prefix is some 20 bytes, memcmp costs more. */
+static inline bool prefix_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	if (n < 8)
+		return !memcmp(a, b, n);
+	for (size_t i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return false;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
 /* The memo entry whose prefix starts the line l, moved to the front; -1 if none. */
 static int root_memo_find(struct ember_collapse *c, const char *l, size_t n)
 {
@@ -423,7 +445,7 @@ static int root_memo_find(struct ember_collapse *c, const char *l, size_t n)
 		int e = c->memo_order[i];
 		const struct root_memo *m = &c->memo[e];
 
-		if (m->len && m->len <= n && !memcmp(l, m->prefix, m->len)) {
+		if (m->len && m->len <= n && prefix_eq(l, m->prefix, m->len)) {
 			memmove(c->memo_order + 1, c->memo_order, i);
 			c->memo_order[0] = e;
 			return e;
@@ -440,14 +462,11 @@ static void root_memo_add(struct ember_collapse *c, const char *l, const struct 
 
 	if (h->end >= ROOT_MEMO_PREFIX)
 		return;
-	sbuf_reset(&m->pname);
-	if (sbuf_add(&m->pname, c->pname.buf, c->pname.len)) {
-		m->len = 0;
-		return;	/* out of memory: only no memo */
-	}
 	memcpy(m->prefix, l, h->end + 1);
 	m->len = h->end + 1;
 	m->root = c->root;
+	m->live = c->live;
+	m->live_java = c->live_java;
 	memmove(c->memo_order + 1, c->memo_order, ROOT_MEMO - 1);
 	c->memo_order[0] = e;
 }
@@ -459,12 +478,14 @@ static int header_memo(struct ember_collapse *c, const char *l, size_t n, int e)
 
 	if (!header_event(c, l, n))
 		return 0;
-	sbuf_reset(&c->pname);
-	if (sbuf_add(&c->pname, m->pname.buf, m->pname.len))
-		return -ENOMEM;
+	/*
+	 * c->pname keeps the text of the last root parsed in full: only
+	 * pname_changed() reads it, and its answers are the memo's.
+	 */
 	c->root = m->root;
 	c->pname_set = true;
-	pname_changed(c);
+	c->live = m->live;
+	c->live_java = m->live_java;
 	return 0;
 }
 
@@ -512,7 +533,8 @@ static int advance_frame(struct ember_collapse *c, struct pending *p, const char
 	while (piece_next(&p->it, &piece)) {
 		if (p->idx && (err = sbuf_addc(&c->cur, ';')))
 			return err;
-		err = tidy_piece(&c->tidy, is_java(c), piece, p->idx, p->pc, p->mod, &c->cur,
+		/* a frame is named only while the root is live: live_java is is_java() */
+		err = tidy_piece(&c->tidy, c->live_java, piece, p->idx, p->pc, p->mod, &c->cur,
 				 &p->unknown);
 		if (err)
 			return err;
@@ -738,27 +760,32 @@ slow:
  */
 static void hint_next_sample(struct ember_collapse *c)
 {
-	const char *p = c->ahead, *nl;
+	const char *p, *nl, *prev;
 	unsigned i = c->next_end;
-	size_t a, k;
+	size_t k;
 
 	c->hint_key = NULL;
-	if (!c->use_cache || !p)
+	if (!c->use_cache || !c->in_feed)
 		return;
+	p = c->lines[i - 1].end + 1;	/* the next line's start */
 	/*
-	 * Past this sample's frame lines and blank line. Only lines that
-	 * start with a blank are crossed, so each line is crossed for one
-	 * header at most: the look-ahead stays linear on any input.
+	 * Past the next blank line (this sample's end). The search goes on
+	 * where the last one stopped, so each line is looked at once: the
+	 * look-ahead stays linear on any input. (Whatever line it ends at,
+	 * the hint is only a hint: its key and hash are of that line.)
 	 */
-	do {
-		if (i == c->nends)
-			return;
-		nl = c->lines[i++].end;
-		a = nl - p;
-		if (a && !cl_is_space(p[0]))
-			return;
-		p = nl + 1;
-	} while (a);
+	if (c->blank_at > i)
+		i = c->blank_at;
+	prev = i == c->next_end ? p - 1 : c->lines[i - 1].end;
+	for (; i < c->nends; i++) {
+		nl = c->lines[i].end;
+		if (nl == prev + 1)
+			break;
+		prev = nl;
+	}
+	c->blank_at = i++;
+	if (i > c->nends)
+		return;
 	/* past the next header */
 	if (c->nends - i < 2)
 		return;
@@ -780,7 +807,6 @@ static int line(struct ember_collapse *c, const char *l, size_t n, size_t key_at
 	int err;
 
 	c->lineno++;
-	c->st.lines++;
 	if (c->pend.active)
 		return advance_frame(c, &c->pend, l, n);	/* the script's $_ = <> */
 	if (n && l[0] == '#')
@@ -815,7 +841,8 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 	unsigned refill_at = 0;
 	int err = 0;
 
-	c->nends = c->next_end = 0;
+	c->nends = c->next_end = c->blank_at = 0;
+	c->in_feed = true;
 	for (;;) {
 		const struct line_ix *ix;
 		const char *nl;
@@ -827,6 +854,7 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 				unsigned left = c->nends - c->next_end;
 
 				memmove(c->lines, c->lines + c->next_end, left * sizeof(*c->lines));
+				c->blank_at = c->blank_at > c->next_end ? c->blank_at - c->next_end : 0;
 				c->next_end = 0;
 				c->nends = left + c->index_lines(scan, end, c->lines + left,
 								 LINE_BATCH - left, &scan);
@@ -838,7 +866,6 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 		}
 		ix = &c->lines[c->next_end++];
 		nl = ix->end;
-		c->ahead = nl + 1;
 		if (c->partial.len) {
 			/* the line started in the last buffer: its key start is not known */
 			err = sbuf_add(&c->partial, p, nl - p);
@@ -855,7 +882,6 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 			 * lines.)
 			 */
 			c->lineno++;
-			c->st.lines++;
 			ref = predicted_frame(c, p, nl - p, ix->key_at);
 			err = ref ? cached_frame(c, ref) : frame_line(c, p, nl - p, ix->key_at, true);
 		} else {
@@ -868,7 +894,7 @@ int ember_collapse__feed(struct ember_collapse *c, const void *buf, size_t len)
 	if (!err && p < end)
 		err = sbuf_add(&c->partial, p, end - p);
 	/* the buffer is the caller's again: no hint may point into it */
-	c->ahead = NULL;
+	c->in_feed = false;
 	c->hint_key = NULL;
 	c->nends = c->next_end = 0;
 	return err;
@@ -929,6 +955,7 @@ int ember_collapse__write(struct ember_collapse *c, FILE *fp)
 void ember_collapse__stats(const struct ember_collapse *c, struct ember_collapse_stats *st)
 {
 	*st = c->st;
+	st->lines = c->lineno;
 	st->stacks = c->table.nr;
 	/* the pending stacks that are new, once each */
 	for (unsigned i = 0; i < 2; i++) {

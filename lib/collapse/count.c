@@ -48,9 +48,21 @@ size_t pnum_format(const struct pnum *n, char buf[PNUM_TEXT_MAX])
 {
 	int len;
 
-	if (!n->is_double)
-		len = snprintf(buf, PNUM_TEXT_MAX, "%llu", (unsigned long long)n->u);
-	else if (isinf(n->d))
+	if (!n->is_double) {
+		/* every stack's count is written: digits by hand, not through printf */
+		char tmp[20];
+		uint64_t u = n->u;
+		size_t i = sizeof(tmp);
+
+		do {
+			tmp[--i] = '0' + u % 10;
+			u /= 10;
+		} while (u);
+		memcpy(buf, tmp + i, sizeof(tmp) - i);
+		buf[sizeof(tmp) - i] = '\0';
+		return sizeof(tmp) - i;
+	}
+	if (isinf(n->d))
 		len = snprintf(buf, PNUM_TEXT_MAX, "Inf");
 	else
 		len = snprintf(buf, PNUM_TEXT_MAX, "%.15g", n->d);
