@@ -5,6 +5,7 @@
  * record's size; pointers into the record are handed out, nothing copied.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include "data/format.h"
 
@@ -76,18 +77,101 @@ static int parse_regs(struct rd *r, struct ember_sample_regs *regs, uint64_t mas
 	return regs->regs || !regs->nr ? 0 : -EINVAL;
 }
 
+/* The fields of 8 bytes each that may come before the callchain, in their order. */
+#define FIXED_WORDS                                                                        \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |    \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |     \
+	 PERF_SAMPLE_PERIOD)
+
+static inline unsigned int nr_bits(uint64_t x)
+{
+	/* a popcount without -mpopcnt: libgcc's costs a call */
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/*
+ * The common sample (fixed words, then maybe a callchain: perf record's
+ * default, with -g, -a, -e ...) with one size check instead of one per
+ * field. Anything else, or a record too short, takes the general path
+ * (which reports the error). Returns false when it did not decode.
+ */
+static inline bool parse_fixed(struct ember_sample *s, const struct perf_event_header *rec,
+			       uint64_t st)
+{
+	const uint8_t *p = (const uint8_t *)(rec + 1);
+	uint64_t left = rec->size - sizeof(*rec);
+	uint64_t need = 8 * ((uint64_t)nr_bits(st & FIXED_WORDS) + !!(st & PERF_SAMPLE_CALLCHAIN));
+
+	if ((st & ~(FIXED_WORDS | PERF_SAMPLE_CALLCHAIN)) || need > left)
+		return false;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		s->id = get_u64(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_IP) {
+		s->ip = get_u64(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TID) {
+		s->pid = get_u32(p);
+		s->tid = get_u32(p + 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		s->time = get_u64(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_ADDR) {
+		s->addr = get_u64(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		s->id = get_u64(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		s->stream_id = get_u64(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		s->cpu = get_u32(p);
+		s->cpu_res = get_u32(p + 4);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD) {
+		s->period = get_u64(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr = get_u64(p);
+
+		p += 8;
+		left -= need;
+		if (nr > left / 8)
+			return false;
+		s->callchain_nr = nr;
+		s->callchain = (const uint64_t *)p;
+	}
+	return true;
+}
+
 int ember_sample__parse(struct ember_sample *s, const struct perf_event_header *rec,
 			const struct perf_event_attr *attr)
 {
 	uint64_t st = attr->sample_type;
 	struct rd r;
 
-	memset(s, 0, sizeof(*s));
+	zero_small(s, sizeof(*s));
 	s->branch_hw_idx = (uint64_t)-1;
 	s->misc = rec->misc;
 	s->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (rec->size < sizeof(*rec))
 		return -EINVAL;
+	if (parse_fixed(s, rec, st))
+		return 0;
 	r.p = (const uint8_t *)(rec + 1);
 	r.end = (const uint8_t *)rec + rec->size;
 
