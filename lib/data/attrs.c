@@ -80,6 +80,40 @@ static int calc_is_pos(uint64_t st)
 	return idx;
 }
 
+/* The largest id range mapped directly: 16 KB of table. */
+#define DMAP_MAX 4096
+
+/* Builds the direct map again after an add: the ids' range, or none if too wide. */
+static int rebuild_dmap(struct data_attrs *t)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	uint32_t *map;
+
+	for (uint32_t i = 0; i < t->nr; i++)
+		for (uint32_t j = 0; j < t->v[i]->nr_ids; j++) {
+			uint64_t id = t->v[i]->ids[j];
+
+			lo = id < lo ? id : lo;
+			hi = id > hi ? id : hi;
+		}
+	free(t->dmap);
+	t->dmap = NULL;
+	t->dmap_len = 0;
+	if (lo > hi || hi - lo >= DMAP_MAX)
+		return 0;
+	map = calloc(hi - lo + 1, sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	/* in the order the hash was filled: a later attr's id wins, as there */
+	for (uint32_t i = 0; i < t->nr; i++)
+		for (uint32_t j = 0; j < t->v[i]->nr_ids; j++)
+			map[t->v[i]->ids[j] - lo] = i + 1;
+	t->dmap = map;
+	t->dmap_min = lo;
+	t->dmap_len = hi - lo + 1;
+	return 0;
+}
+
 int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uint32_t file_size,
 		   const void *ids, uint32_t nr_ids, const char *name)
 {
@@ -126,6 +160,9 @@ int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uin
 		t->is_pos = calc_is_pos(attr->sample_type);
 	}
 	t->v[t->nr++] = a;
+	/* without a map (out of memory) the hash still answers */
+	if (nr_ids)
+		rebuild_dmap(t);
 	return a->idx;
 }
 
@@ -159,6 +196,14 @@ const struct ember_data_attr *data_attrs_find(const struct data_attrs *t, uint64
 {
 	size_t i;
 
+	if (t->dmap_len) {
+		uint64_t d = id - t->dmap_min;
+
+		/* every id is in the map: one outside it is nobody's */
+		if (d >= t->dmap_len || !t->dmap[d])
+			return NULL;
+		return t->v[t->dmap[d] - 1];
+	}
 	if (!t->nslots)
 		return NULL;
 	i = hash_id(id) & (t->nslots - 1);
@@ -212,5 +257,6 @@ void data_attrs_exit(struct data_attrs *t)
 	free(t->old_names);
 	free(t->v);
 	free(t->slots);
+	free(t->dmap);
 	memset(t, 0, sizeof(*t));
 }

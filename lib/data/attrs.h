@@ -12,6 +12,13 @@ struct data_attrs {
 	uint32_t nr, cap;
 	struct data_attr_slot *slots;	/* open addressing, power-of-two size */
 	size_t nslots, nused;
+	/*
+	 * The ids of a file mostly are a few consecutive numbers: then the
+	 * table is indexed by id - dmap_min (attr index + 1, 0: none), every
+	 * id lies in it, and a lookup (one or two a sample) costs no hash.
+	 */
+	uint32_t *dmap;
+	uint64_t dmap_min, dmap_len;	/* dmap_len 0: no map, the hash answers */
 	/* where the sample id sits, computed from the first attr as perf does */
 	int id_pos;			/* u64 index after the header in a SAMPLE, -1: none */
 	int is_pos;			/* u64 index from the end of other records, -1: none */
