@@ -42,6 +42,15 @@ struct perf_file_header {
 
 #define ALIGN_UP(x, a)		(((x) + (a) - 1) & ~((uint64_t)(a) - 1))
 
+/* ember_record__name()'s names, for data_record_known(). */
+extern const char *const data_record_names[EMBER_RECORD_TYPE_MAX];
+
+/* ember_record__name(type) != NULL, inline: asked of every record. */
+static inline int data_record_known(uint32_t type)
+{
+	return type < EMBER_RECORD_TYPE_MAX && data_record_names[type];
+}
+
 typedef uint64_t zero16_t __attribute__((vector_size(16), aligned(8), may_alias));
 
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Names of feature bits and record types, spelled as perf spells them. */
 #include <ember/perf-data.h>
+#include "data/format.h"
 
 static const char *const feat_names[EMBER_FEAT_LAST] = {
 	[EMBER_FEAT_TRACING_DATA] = "TRACING_DATA",
@@ -36,7 +37,7 @@ static const char *const feat_names[EMBER_FEAT_LAST] = {
 	[EMBER_FEAT_PMU_CAPS] = "PMU_CAPS",
 };
 
-static const char *const record_names[EMBER_RECORD_TYPE_MAX] = {
+const char *const data_record_names[EMBER_RECORD_TYPE_MAX] = {
 	[0] = "TOTAL",
 	[PERF_RECORD_MMAP] = "MMAP",
 	[PERF_RECORD_LOST] = "LOST",
@@ -91,5 +92,5 @@ const char *ember_record__name(uint32_t type)
 {
 	if (type >= EMBER_RECORD_TYPE_MAX)
 		return NULL;
-	return record_names[type];
+	return data_record_names[type];
 }

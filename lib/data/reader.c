@@ -188,6 +188,23 @@ int data_reader_process(struct ember_data_reader *r, const struct perf_event_hea
 	}
 }
 
+/*
+ * data_reader_process() where it has nothing to do but count: a kernel
+ * record (type < 64, all but a few), every record read, without a call.
+ */
+static inline int process_record(struct ember_data_reader *r, const struct perf_event_header *h,
+				 const void *payload, uint64_t payload_size)
+{
+	if (h->type < EMBER_RECORD_HEADER_ATTR && !r->in_preload) {
+		if (data_record_known(h->type))
+			r->counts[h->type]++;
+		else
+			r->nr_unknown++;
+		return 0;
+	}
+	return data_reader_process(r, h, payload, payload_size);
+}
+
 /* The next whole record of the decoded COMPRESSED buffer, or NULL. */
 static const struct perf_event_header *dc_next(struct ember_data_reader *r)
 {
@@ -293,7 +310,7 @@ int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_recor
 			rec->payload = NULL;
 			rec->payload_size = 0;
 			rec->compressed = true;
-			ret = data_reader_process(r, h, NULL, 0);
+			ret = process_record(r, h, NULL, 0);
 			break;
 		}
 		if (r->error)
@@ -338,7 +355,7 @@ int ember_data_reader__next(struct ember_data_reader *r, struct ember_data_recor
 				break;
 			continue;
 		}
-		ret = data_reader_process(r, rec->hdr, rec->payload, rec->payload_size);
+		ret = process_record(r, rec->hdr, rec->payload, rec->payload_size);
 		if (ret < 0 && skip_bad(r, rec->hdr, rec->offset, ret))
 			continue;
 		break;
