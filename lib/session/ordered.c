@@ -22,7 +22,7 @@ void ordered_queue__init(struct ordered_queue *q)
 
 void ordered_queue__exit(struct ordered_queue *q)
 {
-	free(q->entries);
+	free(q->base);
 	free(q->tmp);
 	free(q->arena);
 	free(q->spare);
@@ -65,15 +65,34 @@ static int grow(void **buf, size_t *alloc, size_t need, size_t elem)
 	return 0;
 }
 
+/* Room for one more entry at the end. */
+static int grow_entries(struct ordered_queue *q)
+{
+	size_t head = q->base ? (size_t)(q->entries - q->base) : 0;
+
+	if (head + q->nr < q->alloc)
+		return 0;
+	/* Move down when that frees half: each entry moves O(1) times on average. */
+	if (head >= q->alloc / 2 && head) {
+		memmove(q->base, q->entries, q->nr * sizeof(*q->entries));
+		q->entries = q->base;
+		return 0;
+	}
+	if (grow((void **)&q->base, &q->alloc, head + q->nr + 1, sizeof(*q->base)))
+		return -ENOMEM;
+	q->entries = q->base + head;
+	return 0;
+}
+
 int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header *hdr,
-			uint64_t time, uint64_t file_offset)
+			uint64_t time, uint64_t file_offset, const void *data)
 {
 	size_t size = arena_size(hdr), pos;
 	/* unsigned: a record below the stable memory is far above its end */
 	size_t in_stable = (uintptr_t)hdr - (uintptr_t)q->stable;
 	struct ordered_entry *e;
 
-	if (grow((void **)&q->entries, &q->alloc, q->nr + 1, sizeof(*q->entries)))
+	if (grow_entries(q))
 		return -ENOMEM;
 	if (q->stable && in_stable < q->stable_len && hdr->size <= q->stable_len - in_stable) {
 		pos = in_stable | ORDERED_STABLE;
@@ -98,6 +117,7 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header 
 	e->seq = q->seq++;
 	e->file_offset = file_offset;
 	e->pos = pos;
+	e->data = data;
 	return 0;
 }
 
@@ -156,8 +176,8 @@ static int sort_entries(struct ordered_queue *q)
 	if (src != q->entries) {
 		size_t alloc = q->alloc;
 
-		q->tmp = q->entries;
-		q->entries = src;
+		q->tmp = q->base;
+		q->base = q->entries = src;
 		q->alloc = q->tmp_alloc;
 		q->tmp_alloc = alloc;
 	}
@@ -198,10 +218,10 @@ static int compact_arena(struct ordered_queue *q)
 	return 0;
 }
 
-/* Moves entries [from, nr) to the front, their copied records into the spare arena. */
+/* Entries [from, nr) are what is left, their copied records moved into the spare arena. */
 static int compact(struct ordered_queue *q, size_t from)
 {
-	memmove(q->entries, q->entries + from, (q->nr - from) * sizeof(*q->entries));
+	q->entries += from;
 	q->nr -= from;
 	q->nr_sorted = q->nr;
 	return compact_arena(q);
@@ -223,7 +243,7 @@ static int flush_sorted(struct ordered_queue *q, uint64_t limit, ordered_deliver
 		const struct ordered_entry *e = &q->entries[i];
 
 		q->last_flush = e->time;
-		ret = fn(entry_record(q, e), e->file_offset, ctx);
+		ret = fn(entry_record(q, e), e->file_offset, e->data, ctx);
 		if (ret) {
 			i++;
 			break;
@@ -231,6 +251,7 @@ static int flush_sorted(struct ordered_queue *q, uint64_t limit, ordered_deliver
 	}
 	if (i == q->nr) {
 		q->nr = q->nr_sorted = 0;
+		q->entries = q->base;
 		q->arena_used = 0;
 		return ret;
 	}
@@ -263,6 +284,62 @@ static size_t upper_bound(const struct ordered_entry *e, size_t from, size_t to,
 			to = m;
 	}
 	return from;
+}
+
+/*
+ * What is left of each run made one stretch again, runs in order: to the
+ * front of the first run (moving each run that follows a delivered
+ * entry) or to the end of the last one (moving each that precedes one),
+ * whichever moves fewer entries. A flush mostly hands out the oldest few
+ * of a queue of thousands, all from the first runs: those few move, not
+ * the thousands behind them. Returns the number left.
+ */
+static size_t pack_runs(struct ordered_queue *q, const struct run *runs, size_t nruns)
+{
+	struct ordered_entry *e = q->entries;
+	size_t fwd = 0, back = 0, left = 0, moved = 0, out;
+
+	for (size_t r = 0; r < nruns; r++) {
+		size_t n = runs[r].end - runs[r].pos;
+
+		/* forward: a run moves once a delivered entry precedes its rest */
+		moved += runs[r].pos - (r ? runs[r - 1].end : 0);
+		if (moved)
+			fwd += n;
+		left += n;
+	}
+	/* backward: a run moves when a delivered entry follows its rest (in a later run) */
+	moved = 0;
+	for (size_t r = nruns; r-- > 0;) {
+		if (moved)
+			back += runs[r].end - runs[r].pos;
+		moved += runs[r].pos - (r ? runs[r - 1].end : 0);
+	}
+	if (fwd <= back) {
+		out = 0;
+		for (size_t r = 0; r < nruns; r++) {
+			size_t n = runs[r].end - runs[r].pos;
+
+			/* the front moves first: no overlap */
+			if (n && runs[r].pos != out)
+				memmove(&e[out], &e[runs[r].pos], n * sizeof(*e));
+			out += n;
+		}
+		q->nr = left;
+		return left;
+	}
+	out = runs[nruns - 1].end;
+	for (size_t r = nruns; r-- > 0;) {
+		size_t n = runs[r].end - runs[r].pos;
+
+		/* the back moves first: no overlap */
+		out -= n;
+		if (n && runs[r].pos != out)
+			memmove(&e[out], &e[runs[r].pos], n * sizeof(*e));
+	}
+	q->entries += out;
+	q->nr = left;
+	return left;
 }
 
 /*
@@ -305,21 +382,14 @@ int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_delive
 			break;
 		en = &e[best->pos++];
 		q->last_flush = en->time;
-		ret = fn(entry_record(q, en), en->file_offset, ctx);
+		ret = fn(entry_record(q, en), en->file_offset, en->data, ctx);
 		if (ret)
 			break;
 	}
-	/* What is left of each run, runs in order (the front moves first: no overlap). */
-	for (size_t r = 0; r < nruns; r++) {
-		size_t n = runs[r].end - runs[r].pos;
-
-		if (n && runs[r].pos != out)
-			memmove(&e[out], &e[runs[r].pos], n * sizeof(*e));
-		out += n;
-	}
-	q->nr = out;
+	out = pack_runs(q, runs, nruns);
 	q->nr_sorted = 0;
 	if (!out) {
+		q->entries = q->base;
 		q->arena_used = 0;
 		return ret;
 	}

@@ -20,12 +20,18 @@ struct ordered_entry {
 	uint64_t seq;		/* arrival order, for stable ties */
 	uint64_t file_offset;
 	size_t pos;		/* of the copy in arena, or ORDERED_STABLE | offset in stable */
+	const void *data;	/* the caller's, handed back with the record */
 };
 
 #define ORDERED_STABLE ((size_t)1 << (sizeof(size_t) * 8 - 1))
 
 struct ordered_queue {
-	struct ordered_entry *entries;
+	/*
+	 * entries[0, nr) are queued; entries may start past the front of the
+	 * allocation (base, alloc entries): a flush that hands out the oldest
+	 * few moves the front on instead of moving the rest down.
+	 */
+	struct ordered_entry *entries, *base;
 	size_t nr, alloc;
 	size_t nr_sorted;	/* entries[0, nr_sorted) are in order */
 	struct ordered_entry *tmp; /* the merge sort's other half */
@@ -42,7 +48,7 @@ struct ordered_queue {
 };
 
 typedef int (*ordered_deliver_t)(const struct perf_event_header *hdr, uint64_t file_offset,
-				 void *ctx);
+				 const void *data, void *ctx);
 
 void ordered_queue__init(struct ordered_queue *q);
 void ordered_queue__exit(struct ordered_queue *q);
@@ -52,9 +58,13 @@ void ordered_queue__exit(struct ordered_queue *q);
  * are queued by reference instead of copied.
  */
 void ordered_queue__stable(struct ordered_queue *q, const void *mem, size_t len);
-/* Queues the record (a copy of it, unless it is in the stable memory). 0 or -ENOMEM. */
+/*
+ * Queues the record (a copy of it, unless it is in the stable memory), with
+ * data (what the caller learnt of it, as its event: not looked up again at
+ * delivery) handed back to fn with it. 0 or -ENOMEM.
+ */
 int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header *hdr,
-			uint64_t time, uint64_t file_offset);
+			uint64_t time, uint64_t file_offset, const void *data);
 /*
  * Delivers every queued record with time <= limit, in order. Stops at the
  * first non-zero return of fn (the record stays delivered) and returns it.

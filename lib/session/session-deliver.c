@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "data/format.h"
 #include "session/session-priv.h"
 #include "symbol/dso.h"
 
@@ -81,34 +82,48 @@ static int machine_ksymbol(struct ember_machine *m, const struct perf_event_head
 					      ev->name);
 }
 
-static struct ember_session_event_stats *event_stats(struct ember_session *s,
-						     const struct ember_data_attr *attr)
+static __attribute__((noinline)) int grow_event_stats(struct ember_session *s, uint32_t nr)
+{
+	struct ember_session_event_stats *ev = realloc(s->events, nr * sizeof(*ev));
+
+	if (!ev)
+		return -ENOMEM;
+	memset(ev + s->stats.nr_events, 0, (nr - s->stats.nr_events) * sizeof(*ev));
+	s->events = ev;
+	s->stats.events = ev;
+	s->stats.nr_events = nr;
+	return 0;
+}
+
+/* Inline, the growth apart: this runs for every sample. */
+static inline struct ember_session_event_stats *event_stats(struct ember_session *s,
+							    const struct ember_data_attr *attr)
 {
 	uint32_t nr = ember_data_reader__nr_attrs(s->reader);
 
 	/* Pipe mode: an ATTR record may add an event after open. */
-	if (nr > s->stats.nr_events) {
-		struct ember_session_event_stats *ev = realloc(s->events, nr * sizeof(*ev));
-
-		if (!ev)
-			return NULL;
-		memset(ev + s->stats.nr_events, 0, (nr - s->stats.nr_events) * sizeof(*ev));
-		s->events = ev;
-		s->stats.events = ev;
-		s->stats.nr_events = nr;
-	}
+	if (nr > s->stats.nr_events && grow_event_stats(s, nr))
+		return NULL;
 	return attr && attr->idx < s->stats.nr_events ? &s->events[attr->idx] : NULL;
 }
 
 static int deliver_sample(struct ember_session *s, const struct perf_event_header *hdr,
-			  uint64_t file_offset)
+			  uint64_t file_offset, const struct ember_data_attr *attr)
 {
 	struct ember_session_event_stats *ev;
-	struct ember_session_sample ss = { .hdr = hdr, .file_offset = file_offset };
+	struct ember_session_sample ss;
 	struct ember_sample sample;
 
-	/* ember_data_reader__parse_sample(), with the attr it finds kept: one lookup. */
-	ss.attr = ember_data_reader__attr_of(s->reader, hdr);
+	/* = { .hdr = hdr, .file_offset = file_offset }, without a rep stos */
+	zero_small(&ss, sizeof(ss));
+	ss.hdr = hdr;
+	ss.file_offset = file_offset;
+
+	/*
+	 * ember_data_reader__parse_sample(), with the attr it finds kept: one
+	 * lookup, none when the queue kept the one found to order the sample.
+	 */
+	ss.attr = attr ? attr : ember_data_reader__attr_of(s->reader, hdr);
 	if (!ss.attr || ember_sample__parse(&sample, hdr, &ss.attr->attr)) {
 		s->stats.nr_invalid_samples++;
 		return 0;
@@ -153,9 +168,9 @@ static void count_lost_samples(struct ember_session *s, const struct perf_event_
 		es->nr_lost_samples += ev->lost;
 }
 
-/* A kernel record (type < 64), in its turn. */
+/* A kernel record (type < 64), in its turn; attr: its event, if known already (or NULL). */
 static int deliver_kernel_record(const struct perf_event_header *hdr, uint64_t file_offset,
-				 void *ctx)
+				 const void *attr, void *ctx)
 {
 	struct ember_session *s = ctx;
 	struct ember_data_record rec = { .hdr = hdr, .offset = file_offset };
@@ -165,7 +180,7 @@ static int deliver_kernel_record(const struct perf_event_header *hdr, uint64_t f
 
 	switch (hdr->type) {
 	case PERF_RECORD_SAMPLE:
-		return deliver_sample(s, hdr, file_offset);
+		return deliver_sample(s, hdr, file_offset, attr);
 	case PERF_RECORD_MMAP:
 		err = machine_mmap(s->machine, hdr);
 		break;
@@ -202,13 +217,17 @@ static int deliver_kernel_record(const struct perf_event_header *hdr, uint64_t f
 	return s->ops->record(s, &rec, idp, s->ctx);
 }
 
-/* The time a kernel record sorts by; false when it has none (deliver it now). */
+/*
+ * The time a kernel record sorts by; false when it has none (deliver it
+ * now). *attrp: its event (NULL: none found).
+ */
 static bool record_time(struct ember_session *s, const struct perf_event_header *hdr,
-			uint64_t *time)
+			uint64_t *time, const struct ember_data_attr **attrp)
 {
 	const struct ember_data_attr *attr = ember_data_reader__attr_of(s->reader, hdr);
 	struct ember_sample sample;
 
+	*attrp = attr;
 	if (!attr || !(attr->attr.sample_type & PERF_SAMPLE_TIME))
 		return false;
 	if (hdr->type == PERF_RECORD_SAMPLE) {
@@ -244,6 +263,7 @@ static int flush(struct ember_session *s, uint64_t limit)
 static int handle_record(struct ember_session *s, const struct ember_data_record *rec)
 {
 	const struct perf_event_header *hdr = rec->hdr;
+	const struct ember_data_attr *attr = NULL;
 	uint64_t time;
 	int ret;
 
@@ -263,9 +283,9 @@ static int handle_record(struct ember_session *s, const struct ember_data_record
 		}
 		return 0;
 	}
-	if (s->ordered && record_time(s, hdr, &time))
-		return ordered_queue__push(&s->queue, hdr, time, rec->offset);
-	return deliver_kernel_record(hdr, rec->offset, s);
+	if (s->ordered && record_time(s, hdr, &time, &attr))
+		return ordered_queue__push(&s->queue, hdr, time, rec->offset, attr);
+	return deliver_kernel_record(hdr, rec->offset, attr, s);
 }
 
 int session__process(struct ember_session *s)

@@ -42,14 +42,16 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
-static int deliver(const struct perf_event_header *hdr, uint64_t file_offset, void *arg)
+static int deliver(const struct perf_event_header *hdr, uint64_t file_offset,
+			const void *data, void *arg)
 {
 	struct run_ctx *c = arg;
 	const struct rec *r = (const void *)hdr;
 	struct ref *ref = &c->ref[r->tag];
 
-	/* Each once, at most the limit, in (time, arrival) order, offset kept. */
+	/* Each once, at most the limit, in (time, arrival) order, offset and data kept. */
 	if (r->tag >= c->nr_ref || ref->done || ref->time > c->limit || file_offset != r->tag * 8 ||
+	    data != ref ||
 	    (c->nr_seen && (ref->time < c->last_time ||
 			    (ref->time == c->last_time && r->tag < c->last_tag))))
 		c->bad++;
@@ -98,9 +100,10 @@ TEST(ordered_random_rounds_against_reference)
 					ref[nr].tag = nr;
 					if (use_stable && rnd(&s) % 2) {
 						stable[nr] = r;
-						ordered_queue__push(&q, &stable[nr].hdr, cpu_time[k], nr * 8);
+						ordered_queue__push(&q, &stable[nr].hdr, cpu_time[k], nr * 8,
+								    &ref[nr]);
 					} else {
-						ordered_queue__push(&q, &r.hdr, cpu_time[k], nr * 8);
+						ordered_queue__push(&q, &r.hdr, cpu_time[k], nr * 8, &ref[nr]);
 					}
 					nr++;
 				}

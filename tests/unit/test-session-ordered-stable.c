@@ -19,7 +19,8 @@ struct got {
 	int nr;
 };
 
-static int collect(const struct perf_event_header *hdr, uint64_t file_offset, void *ctx)
+static int collect(const struct perf_event_header *hdr, uint64_t file_offset,
+			const void *data, void *ctx)
 {
 	struct got *g = ctx;
 
@@ -43,11 +44,11 @@ TEST(ordered_stable_records_are_not_copied)
 					 .tag = 10 + i };
 	ordered_queue__init(&q);
 	ordered_queue__stable(&q, file, sizeof(file));
-	ordered_queue__push(&q, &file[0].hdr, 40, 0);
-	ordered_queue__push(&q, &other[0].hdr, 10, 0);
-	ordered_queue__push(&q, &file[1].hdr, 30, 0);
-	ordered_queue__push(&q, &other[1].hdr, 35, 0);
-	ordered_queue__push(&q, &file[2].hdr, 20, 0);
+	ordered_queue__push(&q, &file[0].hdr, 40, 0, NULL);
+	ordered_queue__push(&q, &other[0].hdr, 10, 0, NULL);
+	ordered_queue__push(&q, &file[1].hdr, 30, 0, NULL);
+	ordered_queue__push(&q, &other[1].hdr, 35, 0, NULL);
+	ordered_queue__push(&q, &file[2].hdr, 20, 0, NULL);
 	/* the copy is what is delivered, not the caller's buffer */
 	other[0].tag = other[1].tag = 99;
 
@@ -61,7 +62,7 @@ TEST(ordered_stable_records_are_not_copied)
 	CHECK_EQ(g.tags[2], 1);
 	CHECK(g.at[2] == &file[1].hdr);
 
-	ordered_queue__push(&q, &file[3].hdr, 38, 0);
+	ordered_queue__push(&q, &file[3].hdr, 38, 0, NULL);
 	CHECK_EQ(ordered_queue__flush(&q, UINT64_MAX, collect, &g), 0);
 	CHECK_EQ(g.nr, 6);
 	CHECK_EQ(g.tags[3], 11);

@@ -14,14 +14,20 @@ struct seen {
 	uint64_t tags[64];
 	int nr;
 	int stop_after;
+	int bad_data;		/* records handed back without the data pushed with them */
 };
 
-static int collect(const struct perf_event_header *hdr, uint64_t file_offset, void *ctx)
+/* What push() queues with a record: something of its own to hand back. */
+static const char tag_data[64];
+
+static int collect(const struct perf_event_header *hdr, uint64_t file_offset,
+			const void *data, void *ctx)
 {
 	struct seen *s = ctx;
 	const struct rec *r = (const void *)hdr;
 
 	s->tags[s->nr++] = r->tag;
+	s->bad_data += data != &tag_data[r->tag % 64];
 	return s->stop_after && s->nr == s->stop_after ? 7 : 0;
 }
 
@@ -29,7 +35,7 @@ static void push(struct ordered_queue *q, uint64_t time, uint64_t tag)
 {
 	struct rec r = { .hdr = { .type = 9, .size = sizeof(r) }, .tag = tag };
 
-	ordered_queue__push(q, &r.hdr, time, tag * 8);
+	ordered_queue__push(q, &r.hdr, time, tag * 8, &tag_data[tag % 64]);
 }
 
 TEST(ordered_sorts_by_time_then_arrival)
@@ -45,6 +51,7 @@ TEST(ordered_sorts_by_time_then_arrival)
 	push(&q, 5, 5);
 	CHECK_EQ(ordered_queue__flush(&q, UINT64_MAX, collect, &s), 0);
 	CHECK_EQ(s.nr, 5);
+	CHECK_EQ(s.bad_data, 0);
 	CHECK_EQ(s.tags[0], 5);
 	CHECK_EQ(s.tags[1], 2);
 	CHECK_EQ(s.tags[2], 4);
@@ -101,7 +108,8 @@ struct seen_all {
 	uint64_t *time_of;	/* by tag */
 };
 
-static int check_order(const struct perf_event_header *hdr, uint64_t file_offset, void *ctx)
+static int check_order(const struct perf_event_header *hdr, uint64_t file_offset,
+			const void *data, void *ctx)
 {
 	struct seen_all *s = ctx;
 	const struct rec *r = (const void *)hdr;
@@ -109,6 +117,7 @@ static int check_order(const struct perf_event_header *hdr, uint64_t file_offset
 
 	if (s->nr && (t < s->prev_time || (t == s->prev_time && r->tag < s->prev_tag)))
 		s->bad++;
+	s->bad += data != &tag_data[r->tag % 64]; /* each record with its own data */
 	s->prev_time = t;
 	s->prev_tag = r->tag;
 	s->nr++;
