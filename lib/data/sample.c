@@ -158,20 +158,14 @@ static inline bool parse_fixed(struct ember_sample *s, const struct perf_event_h
 	return true;
 }
 
-int ember_sample__parse(struct ember_sample *s, const struct perf_event_header *rec,
-			const struct perf_event_attr *attr)
+/* Every field in its turn, each read checked: any sample, and every error. */
+static __attribute__((noinline)) int parse_general(struct ember_sample *s,
+						   const struct perf_event_header *rec,
+						   const struct perf_event_attr *attr)
 {
 	uint64_t st = attr->sample_type;
 	struct rd r;
 
-	zero_small(s, sizeof(*s));
-	s->branch_hw_idx = (uint64_t)-1;
-	s->misc = rec->misc;
-	s->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	if (rec->size < sizeof(*rec))
-		return -EINVAL;
-	if (parse_fixed(s, rec, st))
-		return 0;
 	r.p = (const uint8_t *)(rec + 1);
 	r.end = (const uint8_t *)rec + rec->size;
 
@@ -282,6 +276,20 @@ int ember_sample__parse(struct ember_sample *s, const struct perf_event_header *
 			return -EINVAL;
 	}
 	return 0;
+}
+
+int ember_sample__parse(struct ember_sample *s, const struct perf_event_header *rec,
+			const struct perf_event_attr *attr)
+{
+	zero_small(s, sizeof(*s));
+	s->branch_hw_idx = (uint64_t)-1;
+	s->misc = rec->misc;
+	s->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (rec->size < sizeof(*rec))
+		return -EINVAL;
+	if (parse_fixed(s, rec, attr->sample_type))
+		return 0;
+	return parse_general(s, rec, attr);
 }
 
 int ember_sample__parse_id(struct ember_sample *s, const struct perf_event_header *rec,
