@@ -84,25 +84,11 @@ static int grow_entries(struct ordered_queue *q)
 	return 0;
 }
 
-int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header *hdr,
-			uint64_t time, uint64_t file_offset, const void *data)
+/* The entry, at the end (there is room), and what the queue knows of its time. */
+static inline void add_entry(struct ordered_queue *q, uint64_t time, uint64_t file_offset,
+			     size_t pos, const void *data)
 {
-	size_t size = arena_size(hdr), pos;
-	/* unsigned: a record below the stable memory is far above its end */
-	size_t in_stable = (uintptr_t)hdr - (uintptr_t)q->stable;
 	struct ordered_entry *e;
-
-	if (grow_entries(q))
-		return -ENOMEM;
-	if (q->stable && in_stable < q->stable_len && hdr->size <= q->stable_len - in_stable) {
-		pos = in_stable | ORDERED_STABLE;
-	} else {
-		if (grow((void **)&q->arena, &q->arena_alloc, q->arena_used + size, 1))
-			return -ENOMEM;
-		memcpy(q->arena + q->arena_used, hdr, hdr->size);
-		pos = q->arena_used;
-		q->arena_used += size;
-	}
 
 	if (time < q->last_flush)
 		q->nr_unordered++;
@@ -118,6 +104,42 @@ int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header 
 	e->file_offset = file_offset;
 	e->pos = pos;
 	e->data = data;
+}
+
+/* A record to copy, or no room for its entry. */
+static __attribute__((noinline)) int push_slow(struct ordered_queue *q,
+					       const struct perf_event_header *hdr, uint64_t time,
+					       uint64_t file_offset, const void *data)
+{
+	size_t size = arena_size(hdr), pos;
+	/* unsigned: a record below the stable memory is far above its end */
+	size_t in_stable = (uintptr_t)hdr - (uintptr_t)q->stable;
+
+	if (grow_entries(q))
+		return -ENOMEM;
+	if (q->stable && in_stable < q->stable_len && hdr->size <= q->stable_len - in_stable) {
+		pos = in_stable | ORDERED_STABLE;
+	} else {
+		if (grow((void **)&q->arena, &q->arena_alloc, q->arena_used + size, 1))
+			return -ENOMEM;
+		memcpy(q->arena + q->arena_used, hdr, hdr->size);
+		pos = q->arena_used;
+		q->arena_used += size;
+	}
+	add_entry(q, time, file_offset, pos, data);
+	return 0;
+}
+
+/* Every record of a mapped file comes here: the common case without a call or a copy. */
+int ordered_queue__push(struct ordered_queue *q, const struct perf_event_header *hdr,
+			uint64_t time, uint64_t file_offset, const void *data)
+{
+	size_t in_stable = (uintptr_t)hdr - (uintptr_t)q->stable;
+
+	if (!q->stable || in_stable >= q->stable_len || hdr->size > q->stable_len - in_stable ||
+	    !q->base || q->entries + q->nr >= q->base + q->alloc)
+		return push_slow(q, hdr, time, file_offset, data);
+	add_entry(q, time, file_offset, in_stable | ORDERED_STABLE, data);
 	return 0;
 }
 
@@ -353,8 +375,8 @@ static size_t pack_runs(struct ordered_queue *q, const struct run *runs, size_t 
 int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_deliver_t fn, void *ctx)
 {
 	struct ordered_entry *e = q->entries;
-	struct run runs[MERGE_RUNS];
-	size_t nruns = 0, out = 0;
+	struct run runs[MERGE_RUNS], *act[MERGE_RUNS];
+	size_t nruns = 0, nact = 0, out = 0;
 	int ret = 0;
 
 	if (!q->nr)
@@ -370,17 +392,22 @@ int ordered_queue__flush(struct ordered_queue *q, uint64_t limit, ordered_delive
 		nruns++;
 		a = b;
 	}
-	for (;;) {
-		struct run *best = NULL;
+	/* the runs with entries to deliver; (time, seq) orders all: their order is free */
+	for (size_t r = 0; r < nruns; r++)
+		if (runs[r].pos < runs[r].mid)
+			act[nact++] = &runs[r];
+	while (nact) {
+		struct run *best;
 		const struct ordered_entry *en;
+		size_t b = 0;
 
-		for (size_t r = 0; r < nruns; r++)
-			if (runs[r].pos < runs[r].mid &&
-			    (!best || entry_before(&e[runs[r].pos], &e[best->pos])))
-				best = &runs[r];
-		if (!best)
-			break;
+		for (size_t k = 1; k < nact; k++)
+			if (entry_before(&e[act[k]->pos], &e[act[b]->pos]))
+				b = k;
+		best = act[b];
 		en = &e[best->pos++];
+		if (best->pos == best->mid)
+			act[b] = act[--nact];
 		q->last_flush = en->time;
 		ret = fn(entry_record(q, en), en->file_offset, en->data, ctx);
 		if (ret)

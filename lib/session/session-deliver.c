@@ -267,7 +267,7 @@ static int handle_record(struct ember_session *s, const struct ember_data_record
 	uint64_t time;
 	int ret;
 
-	if (!ember_record__name(hdr->type)) /* unknown: the reader counts it */
+	if (!data_record_known(hdr->type)) /* unknown: the reader counts it */
 		return 0;
 	if (hdr->type >= EMBER_RECORD_HEADER_ATTR) {
 		/* The record first, then what its round flushes, in perf's order (perf -D shows it). */
