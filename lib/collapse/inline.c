@@ -37,6 +37,16 @@ struct elf_sec {
 	unsigned idx;
 };
 
+/*
+ * A unit's address range, for binaries without .debug_aranges (clang's
+ * default), where libdw finds no unit for an address: addr2line then
+ * reads every unit's own ranges, and so does unit_by_ranges().
+ */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Die *cu;		/* libdwfl's, alive as long as the Dwfl */
+};
+
 struct dso_entry {
 	char *path;
 	Dwfl *dwfl;		/* NULL: the file could not be read */
@@ -48,6 +58,9 @@ struct dso_entry {
 	struct elf_sec *secs;
 	size_t nr_secs;
 	struct sbuf names;
+	struct cu_range *cu_ranges;	/* sorted by lo, read on the first miss */
+	size_t nr_cu_ranges;
+	bool cu_ranges_read;
 	struct dso_entry *next;
 };
 
@@ -89,6 +102,7 @@ void inliner__delete(struct inliner *in)
 			dwfl_end(d->dwfl);
 		free(d->syms);
 		free(d->secs);
+		free(d->cu_ranges);
 		sbuf_free(&d->names);
 		free(d->path);
 		free(d);
@@ -351,6 +365,75 @@ static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t a
 	return dem ? dem : strdup(name);
 }
 
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every unit's ranges (DW_AT_low_pc/high_pc or DW_AT_ranges), file addresses. */
+static void read_cu_ranges(struct dso_entry *d, Dwfl_Module *mod)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	size_t alloc = 0;
+
+	d->cu_ranges_read = true;
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+
+		while ((off = dwarf_ranges(cu, off, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			if (d->nr_cu_ranges == alloc) {
+				size_t n = alloc ? alloc * 2 : 64;
+				struct cu_range *r = realloc(d->cu_ranges, n * sizeof(*r));
+
+				if (!r)
+					return;	/* what was read is used */
+				d->cu_ranges = r;
+				alloc = n;
+			}
+			d->cu_ranges[d->nr_cu_ranges++] =
+				(struct cu_range){ lo + bias, hi + bias, cu };
+		}
+	}
+	if (d->nr_cu_ranges)
+		qsort(d->cu_ranges, d->nr_cu_ranges, sizeof(*d->cu_ranges), cu_range_cmp);
+}
+
+/* The unit whose own ranges hold addr, or NULL. */
+static Dwarf_Die *unit_by_ranges(struct dso_entry *d, Dwfl_Module *mod, Dwarf_Addr addr,
+				 Dwarf_Addr *bias)
+{
+	size_t lo = 0, hi;
+
+	if (!d->cu_ranges_read)
+		read_cu_ranges(d, mod);
+	hi = d->nr_cu_ranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->cu_ranges[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of different units rarely nest: look back past the ones that end before */
+	for (size_t i = lo; i-- > 0;) {
+		if (addr < d->cu_ranges[i].hi) {
+			if (!dwfl_module_getdwarf(mod, bias))
+				return NULL;
+			return d->cu_ranges[i].cu;
+		}
+		if (lo - i > 64)
+			break;
+	}
+	return NULL;
+}
+
 /* Fills up to max levels; returns how many, 0 when addr2line would say "??" "??:0". */
 static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 {
@@ -361,16 +444,34 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 	Dwfl_Line *line;
 	const char *file = NULL;
 	int lineno = 0, nscopes, n = 0;
+	bool have_line = false;
 
 	if (!sec)
 		return 0;
 	if (mod)
 		cu = dwfl_module_addrdie(mod, addr, &bias);
-	line = cu ? dwfl_module_getsrc(mod, addr) : NULL;
+	if (mod && !cu && (cu = unit_by_ranges(d, mod, addr, &bias)) != NULL) {
+		/* libdwfl's line lookup goes by .debug_aranges too: the unit's own table */
+		Dwarf_Line *dl = dwarf_getsrc_die(cu, addr - bias);
+		Dwarf_Addr b;
+		Dwarf *dw = dwfl_module_getdwarf(mod, &b);
+		int ln = 0;
+
+		if (dl && dwarf_lineno(dl, &ln) == 0) {
+			file = dwarf_linesrc(dl, NULL, NULL);
+			file = dwfl_elf__dwarf_line_file(d->lines, dw, cu, dl, file);
+			lineno = ln;
+			have_line = true;
+		}
+		line = NULL;
+	} else {
+		line = cu ? dwfl_module_getsrc(mod, addr) : NULL;
+	}
 	if (line) {
 		file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 		file = d->lines ? dwfl_elf__line_file_cached(d->lines, line, file) :
 				  dwfl_elf__line_file(line, file);
+		have_line = true;
 	}
 	nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
 	/*
@@ -422,7 +523,7 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 		return n;
 	/* no function in DWARF: the symbol table names it, the line table places it */
 	lv[0].func = sym_name(d, sec, addr);
-	if (!lv[0].func && !line)
+	if (!lv[0].func && !have_line)
 		return 0;
 	lv[0].file = base_name(file);
 	lv[0].line = lineno;
