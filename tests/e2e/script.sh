@@ -91,7 +91,10 @@ same max-stack "$TMP/sys.data" --max-stack 3
 same ns "$TMP/sys.data" --ns
 same reltime "$TMP/pg.data" --reltime
 same latency "$TMP/sw.data" -L
-same cpu-filter "$TMP/sys.data" -C 1
+# a cpu that has samples (a quiet second of an idle cpu may have none)
+cpu=$("$PERF" script -i "$TMP/sys.data" -F cpu 2>/dev/null | tr -d '[] ' | sort | uniq -c |
+	sort -rn | awk '{ c = $2 } END { print c + 0 }')
+same cpu-filter "$TMP/sys.data" -C "$cpu"
 same comm-filter "$TMP/sys.data" --comms sleep,swapper
 pid=$("$PERF" script -i "$TMP/sys.data" -F pid 2>/dev/null | sort | uniq -c | sort -rn |
 	awk 'NR == 1 { print $2 }')
