@@ -22,6 +22,7 @@
 #include <gelf.h>
 #include "collapse/inline.h"
 #include "symbol/demangle.h"
+#include "symbol/dwarf-units.h"
 #include "symbol/dwfl-elf.h"
 
 /* A symbol of the DSO itself, in its table's order (addr2line and nm read the file given). */
@@ -37,16 +38,6 @@ struct elf_sec {
 	unsigned idx;
 };
 
-/*
- * A unit's address range, for binaries without .debug_aranges (clang's
- * default), where libdw finds no unit for an address: addr2line then
- * reads every unit's own ranges, and so does unit_by_ranges().
- */
-struct cu_range {
-	Dwarf_Addr lo, hi;
-	Dwarf_Die *cu;		/* libdwfl's, alive as long as the Dwfl */
-};
-
 struct dso_entry {
 	char *path;
 	Dwfl *dwfl;		/* NULL: the file could not be read */
@@ -58,9 +49,7 @@ struct dso_entry {
 	struct elf_sec *secs;
 	size_t nr_secs;
 	struct sbuf names;
-	struct cu_range *cu_ranges;	/* sorted by lo, read on the first miss */
-	size_t nr_cu_ranges;
-	bool cu_ranges_read;
+	struct dwarf_units units;	/* read when libdwfl finds no unit for an address */
 	struct dso_entry *next;
 };
 
@@ -102,7 +91,7 @@ void inliner__delete(struct inliner *in)
 			dwfl_end(d->dwfl);
 		free(d->syms);
 		free(d->secs);
-		free(d->cu_ranges);
+		dwarf_units__exit(&d->units);
 		sbuf_free(&d->names);
 		free(d->path);
 		free(d);
@@ -365,73 +354,20 @@ static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t a
 	return dem ? dem : strdup(name);
 }
 
-static int cu_range_cmp(const void *a, const void *b)
-{
-	const struct cu_range *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* Every unit's ranges (DW_AT_low_pc/high_pc or DW_AT_ranges), file addresses. */
-static void read_cu_ranges(struct dso_entry *d, Dwfl_Module *mod)
-{
-	Dwarf_Die *cu = NULL;
-	Dwarf_Addr bias;
-	size_t alloc = 0;
-
-	d->cu_ranges_read = true;
-	while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t off = 0;
-
-		while ((off = dwarf_ranges(cu, off, &base, &lo, &hi)) > 0) {
-			if (hi <= lo)
-				continue;
-			if (d->nr_cu_ranges == alloc) {
-				size_t n = alloc ? alloc * 2 : 64;
-				struct cu_range *r = realloc(d->cu_ranges, n * sizeof(*r));
-
-				if (!r)
-					return;	/* what was read is used */
-				d->cu_ranges = r;
-				alloc = n;
-			}
-			d->cu_ranges[d->nr_cu_ranges++] =
-				(struct cu_range){ lo + bias, hi + bias, cu };
-		}
-	}
-	if (d->nr_cu_ranges)
-		qsort(d->cu_ranges, d->nr_cu_ranges, sizeof(*d->cu_ranges), cu_range_cmp);
-}
-
-/* The unit whose own ranges hold addr, or NULL. */
+/*
+ * The unit whose own ranges hold addr, where libdwfl finds none (a binary
+ * without .debug_aranges, clang's default: addr2line reads every unit's
+ * ranges). NULL when none does.
+ */
 static Dwarf_Die *unit_by_ranges(struct dso_entry *d, Dwfl_Module *mod, Dwarf_Addr addr,
 				 Dwarf_Addr *bias)
 {
-	size_t lo = 0, hi;
+	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
+	size_t pos = DWARF_UNITS_START;
 
-	if (!d->cu_ranges_read)
-		read_cu_ranges(d, mod);
-	hi = d->nr_cu_ranges;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->cu_ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* ranges of different units rarely nest: look back past the ones that end before */
-	for (size_t i = lo; i-- > 0;) {
-		if (addr < d->cu_ranges[i].hi) {
-			if (!dwfl_module_getdwarf(mod, bias))
-				return NULL;
-			return d->cu_ranges[i].cu;
-		}
-		if (lo - i > 64)
-			break;
-	}
-	return NULL;
+	if (!dw || dwarf_units__read(&d->units, dw))
+		return NULL;
+	return dwarf_units__next(&d->units, addr - *bias, &pos);
 }
 
 /* Fills up to max levels; returns how many, 0 when addr2line would say "??" "??:0". */

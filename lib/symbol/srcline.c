@@ -18,6 +18,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <ember/symbol.h>
+#include "symbol/dwarf-units.h"
 #include "symbol/dwfl-elf.h"
 #include "symbol/srcline.h"
 
@@ -32,20 +33,12 @@ struct sl_sec {
 	size_t idx;
 };
 
-/* An address range of a unit, in DWARF's addresses (the module's, less its bias). */
-struct sl_cu {
-	Dwarf_Addr lo, hi;
-	Dwarf_Die die;
-};
-
 struct sl_file {
 	char *path;
 	bool elf;		/* an ELF file could be read */
 	Dwfl *dwfl;
 	struct dwfl_elf_lines *lines;	/* binutils' file 0 rows of dwfl's units */
-	struct sl_cu *cus;	/* read when libdwfl finds no unit for an address */
-	size_t nr_cus;
-	bool cus_read;
+	struct dwarf_units units;	/* read when libdwfl finds no unit for an address */
 	struct sl_sec *secs;
 	size_t nr_secs;
 	struct sl_sym *syms;
@@ -74,7 +67,7 @@ static void file_free(struct sl_file *f)
 	free(f->names);
 	free(f->secs);
 	free(f->syms);
-	free(f->cus);
+	dwarf_units__exit(&f->units);
 	free(f->path);
 	free(f);
 }
@@ -292,40 +285,6 @@ static bool past_sequence(struct sl_file *f, Dwarf *dw, Dwarf_Die *cu, Dwarf_Lin
 	return false;
 }
 
-static int cmp_cu(const void *a, const void *b)
-{
-	const struct sl_cu *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-static int read_cus(struct sl_file *f, Dwarf *dw)
-{
-	Dwarf_CU *cu = NULL;
-	Dwarf_Die die;
-	size_t cap = 0;
-
-	f->cus_read = true;
-	while (!dwarf_get_units(dw, cu, &cu, NULL, NULL, &die, NULL)) {
-		Dwarf_Addr base, lo, hi;
-
-		for (ptrdiff_t o = 0; (o = dwarf_ranges(&die, o, &base, &lo, &hi)) > 0;) {
-			if (f->nr_cus == cap) {
-				struct sl_cu *v;
-
-				cap = cap ? 2 * cap : 64;
-				v = realloc(f->cus, cap * sizeof(*v));
-				if (!v)
-					return -ENOMEM;
-				f->cus = v;
-			}
-			f->cus[f->nr_cus++] = (struct sl_cu){ lo, hi, die };
-		}
-	}
-	qsort(f->cus, f->nr_cus, sizeof(*f->cus), cmp_cu);
-	return 0;
-}
-
 /*
  * The line at vaddr from the ranges of the units themselves, as binutils
  * reads them: libdwfl (elfutils 0.188) finds units through .debug_aranges
@@ -336,34 +295,22 @@ static int unit_line(struct sl_file *f, Dwfl_Module *mod, uint64_t vaddr, const 
 {
 	Dwarf_Addr bias, addr;
 	Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
-	size_t lo = 0, hi;
+	size_t pos = DWARF_UNITS_START;
 	int lineno = 0;
 	Dwarf_Line *dl = NULL;
-	struct sl_cu *cu;
+	Dwarf_Die *cu = NULL;
 
 	if (!dw)
 		return 0;
-	if (!f->cus_read && read_cus(f, dw))
+	if (dwarf_units__read(&f->units, dw))
 		return -ENOMEM;
 	addr = vaddr - bias;
-	/* the units whose ranges start at or below addr; the nearest first */
-	for (hi = f->nr_cus; lo < hi;) {
-		size_t mid = (lo + hi) / 2;
-
-		if (f->cus[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (cu = NULL; lo-- > 0 && !dl;) {
-		cu = &f->cus[lo];
-		if (addr < cu->hi)
-			dl = dwarf_getsrc_die(&cu->die, addr);
-	}
-	if (!dl || past_sequence(f, dw, &cu->die, dl, addr))
+	while (!dl && (cu = dwarf_units__next(&f->units, addr, &pos)) != NULL)
+		dl = dwarf_getsrc_die(cu, addr);
+	if (!dl || past_sequence(f, dw, cu, dl, addr))
 		return 0;
 	dwarf_lineno(dl, &lineno);
-	*file = dwfl_elf__dwarf_line_file(f->lines, dw, &cu->die, dl, dwarf_linesrc(dl, NULL, NULL));
+	*file = dwfl_elf__dwarf_line_file(f->lines, dw, cu, dl, dwarf_linesrc(dl, NULL, NULL));
 	*line = lineno > 0 ? (unsigned int)lineno : 0;
 	return 1;
 }
