@@ -92,21 +92,9 @@ static inline unsigned int nr_bits(uint64_t x)
 	return (unsigned int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/*
- * The common sample (fixed words, then maybe a callchain: perf record's
- * default, with -g, -a, -e ...) with one size check instead of one per
- * field. Anything else, or a record too short, takes the general path
- * (which reports the error). Returns false when it did not decode.
- */
-static inline bool parse_fixed(struct ember_sample *s, const struct perf_event_header *rec,
-			       uint64_t st)
+/* The fixed words of st (FIXED_WORDS, in the kernel's order) from p, which holds them all. */
+static inline const uint8_t *fixed_words(struct ember_sample *s, const uint8_t *p, uint64_t st)
 {
-	const uint8_t *p = (const uint8_t *)(rec + 1);
-	uint64_t left = rec->size - sizeof(*rec);
-	uint64_t need = 8 * ((uint64_t)nr_bits(st & FIXED_WORDS) + !!(st & PERF_SAMPLE_CALLCHAIN));
-
-	if ((st & ~(FIXED_WORDS | PERF_SAMPLE_CALLCHAIN)) || need > left)
-		return false;
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		s->id = get_u64(p);
 		p += 8;
@@ -145,6 +133,25 @@ static inline bool parse_fixed(struct ember_sample *s, const struct perf_event_h
 		s->period = get_u64(p);
 		p += 8;
 	}
+	return p;
+}
+
+/*
+ * The common sample (fixed words, then maybe a callchain: perf record's
+ * default, with -g, -a, -e ...) with one size check instead of one per
+ * field. Anything else, or a record too short, takes the general path
+ * (which reports the error). Returns false when it did not decode.
+ */
+static inline bool parse_fixed(struct ember_sample *s, const struct perf_event_header *rec,
+			       uint64_t st)
+{
+	const uint8_t *p = (const uint8_t *)(rec + 1);
+	uint64_t left = rec->size - sizeof(*rec);
+	uint64_t need = 8 * ((uint64_t)nr_bits(st & FIXED_WORDS) + !!(st & PERF_SAMPLE_CALLCHAIN));
+
+	if ((st & ~(FIXED_WORDS | PERF_SAMPLE_CALLCHAIN)) || need > left)
+		return false;
+	p = fixed_words(s, p, st);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = get_u64(p);
 
@@ -158,7 +165,7 @@ static inline bool parse_fixed(struct ember_sample *s, const struct perf_event_h
 	return true;
 }
 
-/* Every field in its turn, each read checked: any sample, and every error. */
+/* The fixed words with one check, then every other field in its turn: any sample, every error. */
 static __attribute__((noinline)) int parse_general(struct ember_sample *s,
 						   const struct perf_event_header *rec,
 						   const struct perf_event_attr *attr)
@@ -169,36 +176,13 @@ static __attribute__((noinline)) int parse_general(struct ember_sample *s,
 	r.p = (const uint8_t *)(rec + 1);
 	r.end = (const uint8_t *)rec + rec->size;
 
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		TAKE_U64(&r, s->id);
-	if (st & PERF_SAMPLE_IP)
-		TAKE_U64(&r, s->ip);
-	if (st & PERF_SAMPLE_TID) {
-		const uint8_t *p = take(&r, 8);
+	{
+		const uint8_t *p = take(&r, 8 * (uint64_t)nr_bits(st & FIXED_WORDS));
 
 		if (!p)
 			return -EINVAL;
-		s->pid = get_u32(p);
-		s->tid = get_u32(p + 4);
+		fixed_words(s, p, st);
 	}
-	if (st & PERF_SAMPLE_TIME)
-		TAKE_U64(&r, s->time);
-	if (st & PERF_SAMPLE_ADDR)
-		TAKE_U64(&r, s->addr);
-	if (st & PERF_SAMPLE_ID)
-		TAKE_U64(&r, s->id);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		TAKE_U64(&r, s->stream_id);
-	if (st & PERF_SAMPLE_CPU) {
-		const uint8_t *p = take(&r, 8);
-
-		if (!p)
-			return -EINVAL;
-		s->cpu = get_u32(p);
-		s->cpu_res = get_u32(p + 4);
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		TAKE_U64(&r, s->period);
 	if ((st & PERF_SAMPLE_READ) && parse_read(&r, s, attr->read_format))
 		return -EINVAL;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
