@@ -11,7 +11,9 @@
  * snapshot pauses the output (PERF_EVENT_IOC_PAUSE_OUTPUT), copies from
  * data_head up to where the previous snapshot started (or, once the buffer
  * has wrapped, up to one buffer's worth of whole records, stopping at a
- * zero header), and resumes it. The kernel refuses to send a backward
+ * zero header) into memory, and resumes it before anything is written: a
+ * sample that comes while the output is paused is lost (the kernel says so
+ * in a PERF_RECORD_LOST), so the pause lasts one memcpy. The kernel refuses to send a backward
  * event into a forward buffer (SET_OUTPUT), so these are mapped apart from
  * the forward ones.
  */
@@ -26,8 +28,6 @@
 #include "record/output.h"
 #include "record/overwrite.h"
 
-#define MAX_RECORD 65536
-
 struct record_owmap {
 	int fd;
 	int key;			/* the cpu, or the thread for per-thread events */
@@ -38,6 +38,7 @@ struct record_owmap {
 	unsigned char *data;
 	uint64_t mask;
 	uint64_t prev;			/* data_head at the previous snapshot */
+	unsigned char *snap;		/* one buffer's worth, copied while paused */
 };
 
 bool record_overwrite__wanted(const struct record *rec)
@@ -73,6 +74,9 @@ static int add_map(struct record *rec, int fd, int key, bool per_thread, size_t 
 	m->data = (unsigned char *)m->base + (m->pc->data_offset ?: (uint64_t)page);
 	m->mask = (m->pc->data_size ?: pages * (uint64_t)page) - 1;
 	rec->nr_owmaps++;
+	m->snap = malloc(m->mask + 1);
+	if (!m->snap)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -117,8 +121,10 @@ int record_overwrite__fd(const struct record *rec, int i)
 
 void record_overwrite__unmap(struct record *rec)
 {
-	for (int i = 0; i < rec->nr_owmaps; i++)
+	for (int i = 0; i < rec->nr_owmaps; i++) {
 		munmap(rec->owmaps[i].base, rec->owmaps[i].len);
+		free(rec->owmaps[i].snap);
+	}
 	free(rec->owmaps);
 	rec->owmaps = NULL;
 	rec->nr_owmaps = 0;
@@ -143,33 +149,35 @@ static uint64_t find_end(const struct record_owmap *m, uint64_t start)
 	}
 }
 
-/* Copy one buffer's records [start, end) to the output. 0 or the write error. */
-static int copy_range(struct record *rec, const struct record_owmap *m, uint64_t start,
-		      uint64_t end, size_t toff, bool *wrote)
+/* Copy the ring's bytes [start, end) to m->snap, unwrapped; their length. */
+static size_t copy_ring(const struct record_owmap *m, uint64_t start, uint64_t end)
 {
-	static unsigned char copy[MAX_RECORD] __attribute__((aligned(8)));
+	size_t len = (size_t)(end - start), off = (size_t)(start & m->mask);
+	size_t first = len < m->mask + 1 - off ? len : (size_t)(m->mask + 1 - off);
 
-	while (end - start >= sizeof(struct perf_event_header)) {
-		uint64_t off = start & m->mask;
-		const struct perf_event_header *h = (const void *)(m->data + off);
-		size_t size = h->size;
+	memcpy(m->snap, m->data + off, first);
+	memcpy(m->snap + first, m->data, len - first);
+	return len;
+}
+
+/* Write the whole records of m->snap[0, len) to the output. 0 or the write error. */
+static int write_records(struct record *rec, const struct record_owmap *m, size_t len,
+			 size_t toff, bool *wrote)
+{
+	size_t pos = 0;
+
+	while (len - pos >= sizeof(struct perf_event_header)) {
+		const struct perf_event_header *h = (const void *)(m->snap + pos);
 		int err;
 
-		if (size < sizeof(*h) || size > end - start)
+		if (h->size < sizeof(*h) || h->size > len - pos)
 			break;
-		if (off + size > m->mask + 1) {
-			size_t first = (size_t)(m->mask + 1 - off);
-
-			memcpy(copy, m->data + off, first);
-			memcpy(copy + first, m->data, size - first);
-			h = (const void *)copy;
-		}
 		record_loop__account(rec, h, toff);
-		err = record_output__write(rec, h, size);
+		err = record_output__write(rec, h, h->size);
 		if (err)
 			return err;
 		*wrote = true;
-		start += size;
+		pos += h->size;
 	}
 	return 0;
 }
@@ -187,15 +195,17 @@ int record_overwrite__snapshot(struct record *rec)
 	for (int i = 0; i < rec->nr_owmaps && !err; i++) {
 		struct record_owmap *m = &rec->owmaps[i];
 		uint64_t head, end;
+		size_t len;
 
 		ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
 		head = __atomic_load_n(&m->pc->data_head, __ATOMIC_ACQUIRE);
 		end = m->prev;
 		if (end - head > m->mask + 1)
 			end = find_end(m, head);
-		err = copy_range(rec, m, head, end, toff, &wrote);
+		len = copy_ring(m, head, end);
 		m->prev = head;
 		ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+		err = write_records(rec, m, len, toff, &wrote);
 	}
 	if (!err && wrote)
 		err = record_output__write(rec, &round, sizeof(round));

@@ -19,6 +19,13 @@ cd "$TMP" || exit 1
 
 # quiet FILE: perf report reads it without a word on stderr
 quiet() { [ -z "$("$PERF" report --stdio -i "$1" 2>&1 >/dev/null)" ]; }
+# quiet_but_lost FILE: as quiet, but a lost-chunks warning may stand (a
+# snapshot pauses the buffer for a memcpy; a sample in that moment is lost, and said)
+quiet_but_lost() {
+	[ -z "$("$PERF" report --stdio -i "$1" 2>&1 >/dev/null |
+		grep -v -e '^Warning:$' -e '^Processed [0-9]* events and lost [0-9]* chunks!$' \
+			-e '^Check IO/CPU overload!$' -e '^$')" ]
+}
 samples() { "$PERF" report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE'; }
 # A command that asks its recorder for two switches, with work in between.
 SPIN='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
@@ -110,7 +117,7 @@ expect_eq overwrite-order "$(types ow.data)" "$(types pow.data)"
 # SIGUSR2 under --overwrite: a snapshot now, another at the end, in the same file.
 "$EMBER" record -q --overwrite -m 1 -o ow2.data -- sh -c "$SPIN; kill -USR2 \$PPID; $SPIN" >/dev/null 2>&1
 n=$("$PERF" report -D -i ow2.data 2>/dev/null | grep -c 'PERF_RECORD_FINISHED_ROUND')
-if [ "$n" -ge 2 ] && quiet ow2.data; then pass overwrite-usr2; else fail overwrite-usr2 "$n rounds"; fi
+if [ "$n" -ge 2 ] && quiet_but_lost ow2.data; then pass overwrite-usr2; else fail overwrite-usr2 "$n rounds"; fi
 
 # The per-event overwrite term: that event in its own backward buffer, the other read live.
 "$EMBER" record -q -e cpu-clock -e 'task-clock/overwrite/' -o owt.data -- "$WL/hotloop" 100 >/dev/null 2>&1
