@@ -44,8 +44,15 @@ static void __attribute__((noreturn)) child_run(const char *const *argv, int go_
 	 */
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
+	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++) {
+		struct sigaction cur;
+
+		/* ember never ignores SIGHUP: an ignored one is nohup's, and exec keeps it */
+		if (reset[i] == SIGHUP && sigaction(SIGHUP, NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN)
+			continue;
 		sigaction(reset[i], &dfl, NULL);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 

@@ -6,12 +6,21 @@
 #include <sys/signalfd.h>
 #include "record/signals.h"
 
+/* An ignored SIGHUP is nohup's: the recording outlives the terminal, as perf's does. */
+static bool hup_ignored(void)
+{
+	struct sigaction cur;
+
+	return sigaction(SIGHUP, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN;
+}
+
 static void stop_set(sigset_t *set, bool usr2)
 {
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
+	if (!hup_ignored())
+		sigaddset(set, SIGHUP);
 	sigaddset(set, SIGCHLD);
 	if (usr2)
 		sigaddset(set, SIGUSR2);

@@ -4,7 +4,8 @@
  * cleanly, SIGCHLD tells the command exited. They are blocked and read from
  * a signalfd the read loop polls with the ring buffers, so no handler and
  * no global flag exist. SIGPIPE is ignored: a closed pipe-mode reader shows
- * up as EPIPE from the writer.
+ * up as EPIPE from the writer. A SIGHUP ignored when ember starts (nohup)
+ * stays ignored, as in perf, which leaves it alone.
  */
 #ifndef EMBER_RECORD_SIGNALS_H
 #define EMBER_RECORD_SIGNALS_H

@@ -12,10 +12,11 @@ faults_seed() {
 
 # A background job of a script starts with SIGINT ignored (POSIX), and a
 # signal ignored at birth is dropped until ember blocks it: run ember through
-# $DFL so that an early ^C finds the default action, as at a terminal, and
+# $DFL so that an early ^C finds the default action, as at a terminal (and
+# a hang-up too: a runner that ignores SIGHUP, as nohup, is obeyed), and
 # count the delay from ember's exec (wait_exec), since a ^C that reaches the
 # job before then is dropped by the shell's fork, not by ember.
-DFL="env --default-signal=INT"
+DFL="env --default-signal=INT,HUP"
 EMBER_EXE=$(readlink -f "$EMBER")
 
 # wait_exec PID: until PID runs ember (at most ~5 s).

@@ -22,8 +22,9 @@ top_sym() {
 		awk '/^ +[0-9.]+%/ { print $NF; exit }'
 }
 
+# env: SIGHUP as at a terminal, even when this runs under nohup
 for sig in INT TERM HUP; do
-	"$EMBER" record -q -g -o "s$sig.data" -- "$WL/hotloop" 10000 &
+	env --default-signal=HUP "$EMBER" record -q -g -o "s$sig.data" -- "$WL/hotloop" 10000 &
 	p=$!
 	sleep 0.7
 	kill -"$sig" "$p"
@@ -34,6 +35,19 @@ for sig in INT TERM HUP; do
 	if [ -z "$err" ]; then pass "sig$sig-complete"; else fail "sig$sig-complete" "$err"; fi
 	expect_eq "sig$sig-top" "$(top_sym "s$sig.data")" "hot_a"
 done
+
+# Under nohup (SIGHUP ignored) a hang-up neither ends the recording nor
+# reaches the command, as with perf: the command's own status, 0.
+env --ignore-signal=HUP "$EMBER" record -q -o nohup.data -- "$WL/hotloop" 1200 &
+p=$!
+sleep 0.5
+kill -HUP "$p"
+wait "$p"
+expect_eq nohup-exit "$?" 0
+err=$("$PERF" report --stdio -i nohup.data 2>&1 >/dev/null)
+if [ -z "$err" ]; then pass nohup-complete; else fail nohup-complete "$err"; fi
+env --ignore-signal=HUP "$EMBER" record -q -o nohup2.data -- sh -c 'kill -HUP $$; exit 3'
+expect_eq nohup-command-keeps-it "$?" 3
 
 # SIGKILL: no chance to finish; the header's data size was synced while recording.
 "$EMBER" record -q -g -o kill.data -- "$WL/hotloop" 4000 &
