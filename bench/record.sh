@@ -3,13 +3,17 @@
 # ember record against perf record on the same commands (see bench/run.sh for the output):
 #   record-slowdown    a fixed amount of work (sha256sum of 256 MB from the page cache)
 #                      timed from inside the recorded command, under `record -F 999 -g`:
-#                      median of 5, interleaved (the kernel takes the same samples for
-#                      both tools, so expect 1.0 give or take the VM's noise)
+#                      11 rounds of bare, ember, perf (the two tools' order alternating),
+#                      medians, and the median of each round's ember/perf ratio (the
+#                      kernel takes the same samples for both tools, so expect 1.0 give
+#                      or take the VM's noise, which moves single runs by 20 %)
 #   record-lost        % of samples lost under `record -g -F max -m 1` (a one-page ring
-#                      buffer at the kernel's top rate: how fast the reader drains it),
-#                      median of 9, interleaved, with the spread and the recorder's cpu
-#                      (other load on the machine moves it a lot); then pinned (reader
-#                      on cpu 0, command on cpu 1), median of 15 (its spread is wider)
+#                      buffer at the kernel's top rate: how fast the reader drains it
+#                      and how soon it is woken), 11 pairs, order alternating, with the
+#                      spread, the recorder's cpu, and in how many pairs ember lost more
+#                      (with no difference, about half: 9 or more of 11 would say ember
+#                      loses more, at 5 %); then pinned (reader on cpu 0, command on
+#                      cpu 1), 15 pairs
 #   record-cpu         cpu time of the recorder's main thread (perf stat --no-inherit)
 #                      while recording the work with -F 999 -g, median of 3
 #   record-bytes       file bytes per sample for `record -F 999 -g` of the same work
@@ -29,6 +33,9 @@ head -c 64M /dev/urandom >"$TMP/blob"
 WORK="sha256sum $TMP/blob $TMP/blob $TMP/blob $TMP/blob >/dev/null"
 sh -c "$WORK"	# warm the page cache
 
+spread() { printf '%s\n' "$@" | sort -g | sed -n '1p;$p' | tr '\n' ' ' | sed 's/ $//; s/ /-/'; }
+spread_s() { local a=() v; for v in "$@"; do a+=("$(sec "$v")"); done; spread "${a[@]}"; }
+
 # work_ns TOOL ARGS...: the work's own elapsed ns, measured inside the recorded command.
 work_ns() {
 	local t=$TMP/work.ns
@@ -37,19 +44,42 @@ work_ns() {
 	cat "$t"
 }
 
+# pair_order I CMD_E CMD_P: runs the two commands, ember's first in odd rounds.
+pair_order() {
+	if [ $(($1 % 2)) = 1 ]; then eval "$2"; eval "$3"; else eval "$3"; eval "$2"; fi
+}
+# ratio_median E_VALUES P_VALUES: the median of the rounds' ember/perf ratios.
+ratio_median() {
+	local -a e=($1) p=($2) r=()
+	for i in "${!e[@]}"; do r+=("$(echo "scale=4; ${e[$i]} / ${p[$i]}" | bc)"); done
+	median "${r[@]}"
+}
+# more_count E_VALUES P_VALUES: in how many pairs ember's value is the larger.
+more_count() {
+	local -a e=($1) p=($2)
+	local n=0
+	for i in "${!e[@]}"; do
+		[ "$(echo "${e[$i]} > ${p[$i]}" | bc)" = 1 ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
 # (1) slowdown of the work while recorded
 bare=() e=() p=()
-for i in 1 2 3 4 5; do
+for i in $(seq 11); do
 	bare+=("$(work_ns env)")
-	e+=("$(work_ns "$EMBER" record -q -F 999 -g -o "$TMP/e.data")")
-	p+=("$(work_ns "$PERF" record -q -F 999 -g -o "$TMP/p.data")")
+	pair_order "$i" 'e+=("$(work_ns "$EMBER" record -q -F 999 -g -o "$TMP/e.data")")' \
+		'p+=("$(work_ns "$PERF" record -q -F 999 -g -o "$TMP/p.data")")'
 done
 mb=$(median "${bare[@]}")
 me=$(median "${e[@]}")
 mp=$(median "${p[@]}")
 echo "record: the work takes $(sec "$mb") s alone, $(sec "$me") s under ember record," \
 	"$(sec "$mp") s under perf record (slowdown $(echo "scale=3; $me / $mb" | bc)x" \
-	"vs $(echo "scale=3; $mp / $mb" | bc)x)"
+	"vs $(echo "scale=3; $mp / $mb" | bc)x); median of the rounds' ember/perf ratios" \
+	"$(ratio_median "${e[*]}" "${p[*]}"), ember slower in $(more_count "${e[*]}" "${p[*]}")" \
+	"of 11 (spreads: alone $(spread_s "${bare[@]}"), ember $(spread_s "${e[@]}")," \
+	"perf $(spread_s "${p[@]}") s)"
 printf 'result\trecord-slowdown (-F 999 -g)\t%s\t%s\ts\t<=1.05\n' "$(sec "$me")" "$(sec "$mp")"
 
 # (2) samples lost when the buffers are tiny and the rate high: how fast the reader drains
@@ -61,30 +91,28 @@ lost_pct() { # FILE: lost / (lost + samples) in %, from perf's own counts
 		ev && $1 == "LOST_SAMPLES" && $2 == "events:" { lost += $3 }
 		END { if (lost + n > 0) printf "%.3f\n", 100 * lost / (lost + n); else print 0 }'
 }
-# Interleaved, 9 times: on a shared 2-core machine the other load moves each run a lot,
-# so the medians and the spread (min-max) are what to compare; the recorder's own cpu
-# time (its main thread, where both tools read the buffers) is taken in the same runs.
-head -c 16M "$TMP/blob" >"$TMP/blob16"
-ONE="sha256sum $TMP/blob16 >/dev/null"
+# Interleaved pairs: on a shared 2-core machine the other load moves each run a lot,
+# so the medians, the spread (min-max) and the pairs are what to compare; the
+# recorder's own cpu time (its main thread, where both tools read the buffers) is
+# taken in the same runs. 64 MB: a few seconds of work at that rate, many wake-ups.
+head -c 64M "$TMP/blob" >"$TMP/blob64"
+ONE="sha256sum $TMP/blob64 >/dev/null"
 lost_run() { # TOOL DATA: prints "LOST% CPU_MS"
 	local ms
 	ms=$("$PERF" stat -x, -e task-clock --no-inherit -- "$1" record -q -g -F max -m 1 \
 		-o "$2" -- sh -c "$ONE" 2>&1 >/dev/null | awk -F, '/task-clock/ { print $1 }')
 	echo "$(lost_pct "$2") $ms"
 }
-spread() { printf '%s\n' "$@" | sort -g | sed -n '1p;$p' | tr '\n' ' ' | sed 's/ $//; s/ /-/'; }
 e=() p=() ec=() pc=()
-for i in 1 2 3 4 5 6 7 8 9; do
-	read -r l c < <(lost_run "$EMBER" "$TMP/e.data")
-	e+=("$l") ec+=("$c")
-	read -r l c < <(lost_run "$PERF" "$TMP/p.data")
-	p+=("$l") pc+=("$c")
+for i in $(seq 11); do
+	pair_order "$i" 'read -r l c < <(lost_run "$EMBER" "$TMP/e.data"); e+=("$l") ec+=("$c")' \
+		'read -r l c < <(lost_run "$PERF" "$TMP/p.data"); p+=("$l") pc+=("$c")'
 done
 le=$(median "${e[@]}")
 lp=$(median "${p[@]}")
 echo "record: lost $le% of the samples under ember record (spread $(spread "${e[@]}")), $lp%" \
-	"under perf record (spread $(spread "${p[@]}")); -g -F max -m 1, median of 9 interleaved:" \
-	"ember ${e[*]}; perf ${p[*]}"
+	"under perf record (spread $(spread "${p[@]}")); -g -F max -m 1, median of 11 pairs;" \
+	"ember lost more in $(more_count "${e[*]}" "${p[*]}") of 11: ember ${e[*]}; perf ${p[*]}"
 echo "record: the recorder's cpu in those runs: ember $(median "${ec[@]}") ms" \
 	"(spread $(spread "${ec[@]}")), perf $(median "${pc[@]}") ms (spread $(spread "${pc[@]}"))"
 printf 'result\trecord-lost (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
@@ -99,14 +127,15 @@ pinned_run() { # TOOL DATA
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 	e=() p=()
 	for i in $(seq 15); do
-		e+=("$(pinned_run "$EMBER" "$TMP/e.data")")
-		p+=("$(pinned_run "$PERF" "$TMP/p.data")")
+		pair_order "$i" 'e+=("$(pinned_run "$EMBER" "$TMP/e.data")")' \
+			'p+=("$(pinned_run "$PERF" "$TMP/p.data")")'
 	done
 	le=$(median "${e[@]}")
 	lp=$(median "${p[@]}")
 	echo "record: pinned (reader cpu 0, command cpu 1), lost $le% under ember (spread" \
-		"$(spread "${e[@]}")), $lp% under perf (spread $(spread "${p[@]}")), median of 15:" \
-		"ember ${e[*]}; perf ${p[*]}"
+		"$(spread "${e[@]}")), $lp% under perf (spread $(spread "${p[@]}")), median of 15" \
+		"pairs; ember lost more in $(more_count "${e[*]}" "${p[*]}") of 15 (12 or more would" \
+		"say ember loses more, at 5 %): ember ${e[*]}; perf ${p[*]}"
 	printf 'result\trecord-lost pinned (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
 fi
 
