@@ -360,12 +360,12 @@ static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t a
  * ranges). NULL when none does.
  */
 static Dwarf_Die *unit_by_ranges(struct dso_entry *d, Dwfl_Module *mod, Dwarf_Addr addr,
-				 Dwarf_Addr *bias)
+				 Dwarf_Addr *bias, Dwarf **dw)
 {
-	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
 	size_t pos = DWARF_UNITS_START;
 
-	if (!dw || dwarf_units__read(&d->units, dw))
+	*dw = dwfl_module_getdwarf(mod, bias);
+	if (!*dw || dwarf_units__read(&d->units, *dw))
 		return NULL;
 	return dwarf_units__next(&d->units, addr - *bias, &pos);
 }
@@ -376,6 +376,7 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 	const struct elf_sec *sec = find_section(d, addr);
 	Dwfl_Module *mod = sec ? dwfl_addrmodule(d->dwfl, addr) : NULL;
 	Dwarf_Die *cu = NULL, *scopes = NULL;
+	Dwarf *dw = NULL;
 	Dwarf_Addr bias = 0;
 	Dwfl_Line *line;
 	const char *file = NULL;
@@ -386,11 +387,9 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 		return 0;
 	if (mod)
 		cu = dwfl_module_addrdie(mod, addr, &bias);
-	if (mod && !cu && (cu = unit_by_ranges(d, mod, addr, &bias)) != NULL) {
+	if (mod && !cu && (cu = unit_by_ranges(d, mod, addr, &bias, &dw)) != NULL) {
 		/* libdwfl's line lookup goes by .debug_aranges too: the unit's own table */
 		Dwarf_Line *dl = dwarf_getsrc_die(cu, addr - bias);
-		Dwarf_Addr b;
-		Dwarf *dw = dwfl_module_getdwarf(mod, &b);
 		int ln = 0;
 
 		if (dl && dwarf_lineno(dl, &ln) == 0) {
