@@ -13,9 +13,9 @@
  * has wrapped, up to one buffer's worth of whole records, stopping at a
  * zero header) into memory, and resumes it before anything is written: a
  * sample that comes while the output is paused is lost (the kernel says so
- * in a PERF_RECORD_LOST), so the pause lasts one memcpy. The kernel refuses to send a backward
- * event into a forward buffer (SET_OUTPUT), so these are mapped apart from
- * the forward ones.
+ * in a PERF_RECORD_LOST), so the pause lasts one memcpy. The kernel
+ * refuses to send a backward event into a forward buffer (SET_OUTPUT), so
+ * these are mapped apart from the forward ones.
  */
 #include <errno.h>
 #include <stdlib.h>
