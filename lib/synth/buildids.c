@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <ember/perf-data.h>
 #include "symbol/build-id.h"
+#include "synth/buildid-hits.h"
 #include "synth/buildids.h"
 
 #ifndef NT_GNU_BUILD_ID
@@ -38,15 +39,29 @@ struct ember_synth_buildids {
 	size_t nr, cap;
 	uint32_t *slots;		/* open addressing: index + 1 into files, 0 empty */
 	size_t nr_slots;
+	bool all;			/* every file, hit or not (--buildid-all) */
+	struct bid_hits *hits;		/* the maps and the pages samples hit; NULL with all */
 };
 
 struct note_seg {
 	uint64_t off, size, align;
 };
 
-struct ember_synth_buildids *ember_synth_buildids__new(void)
+struct ember_synth_buildids *ember_synth_buildids__new(bool all)
 {
-	return calloc(1, sizeof(struct ember_synth_buildids));
+	struct ember_synth_buildids *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->all = all;
+	if (!all) {
+		b->hits = bid_hits__new();
+		if (!b->hits) {
+			free(b);
+			return NULL;
+		}
+	}
+	return b;
 }
 
 void ember_synth_buildids__delete(struct ember_synth_buildids *b)
@@ -57,6 +72,7 @@ void ember_synth_buildids__delete(struct ember_synth_buildids *b)
 		free(b->files[i].name);
 	free(b->files);
 	free(b->slots);
+	bid_hits__delete(b->hits);
 	free(b);
 }
 
@@ -95,6 +111,7 @@ static int grow_slots(struct ember_synth_buildids *b)
 	return 0;
 }
 
+/* The file's number (first seen, first numbered), added if new; or -ENOMEM. */
 static int add(struct ember_synth_buildids *b, const char *name, size_t len, enum bid_kind kind)
 {
 	uint32_t h = hash_name(name, len);
@@ -106,7 +123,7 @@ static int add(struct ember_synth_buildids *b, const char *name, size_t len, enu
 	for (s = h & (b->nr_slots - 1); b->slots[s]; s = (s + 1) & (b->nr_slots - 1)) {
 		f = &b->files[b->slots[s] - 1];
 		if (f->hash == h && !strncmp(f->name, name, len) && !f->name[len])
-			return 0;
+			return (int)(b->slots[s] - 1);
 	}
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 32;
@@ -124,7 +141,7 @@ static int add(struct ember_synth_buildids *b, const char *name, size_t len, enu
 	f->kind = kind;
 	f->hash = h;
 	b->slots[s] = (uint32_t)++b->nr;
-	return 0;
+	return (int)b->nr - 1;
 }
 
 /* Mappings that are no file with a build-id: anonymous, special, deleted. */
@@ -143,9 +160,11 @@ static bool no_file(const char *name, size_t len)
 
 int ember_synth_buildids__note(struct ember_synth_buildids *b, const struct perf_event_header *rec)
 {
+	const struct ember_record_mmap *m;
 	const char *name;
 	size_t off, len;
 	bool kernel = (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	int idx;
 
 	if (rec->type == PERF_RECORD_MMAP) {
 		off = offsetof(struct ember_record_mmap, filename);
@@ -168,16 +187,39 @@ int ember_synth_buildids__note(struct ember_synth_buildids *b, const struct perf
 	len = strnlen(name, rec->size - off);
 	if (kernel) {
 		if (!strncmp(name, "[kernel.kallsyms]", 17))
-			return add(b, "[kernel.kallsyms]", 17, BID_KERNEL);
+			/* the image has no map of its own here: what no module holds is its */
+			return add(b, "[kernel.kallsyms]", 17, BID_KERNEL) < 0 ? -ENOMEM : 0;
 		if (len > 2 && (name[0] == '/' || name[0] == '['))
-			return add(b, name, len, BID_MODULE);
+			idx = add(b, name, len, BID_MODULE);
+		else
+			return 0;
+	} else if (len == 6 && !memcmp(name, "[vdso]", 6)) {
+		idx = add(b, name, len, BID_VDSO);
+	} else if (no_file(name, len)) {
 		return 0;
+	} else {
+		idx = add(b, name, len, BID_FILE);
 	}
-	if (len == 6 && !memcmp(name, "[vdso]", 6))
-		return add(b, name, len, BID_VDSO);
-	if (no_file(name, len))
+	if (idx < 0)
+		return idx;
+	if (!b->hits)
 		return 0;
-	return add(b, name, len, BID_FILE);
+	/* MMAP and MMAP2 share pid, tid, start and len */
+	m = (const void *)rec;
+	return bid_hits__add_map(b->hits, m->start, m->len, (uint32_t)idx, kernel);
+}
+
+int ember_synth_buildids__sample(struct ember_synth_buildids *b, const struct perf_event_header *rec,
+				 size_t ip_off)
+{
+	uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t ip;
+
+	if (!b->hits || rec->size < sizeof(*rec) + ip_off + sizeof(ip) ||
+	    (mode != PERF_RECORD_MISC_KERNEL && mode != PERF_RECORD_MISC_USER))
+		return 0;
+	memcpy(&ip, (const uint8_t *)(rec + 1) + ip_off, sizeof(ip));
+	return bid_hits__add_ip(b->hits, ip, mode == PERF_RECORD_MISC_KERNEL);
 }
 
 /* The GNU build-id among the notes in p[len], laid out with `align`. */
@@ -378,23 +420,44 @@ int ember_synth_buildids__read(struct ember_synth_buildids *b, struct ember_env 
 {
 	struct ember_env_build_id *v;
 	size_t nr = env->nr_build_ids;
+	bool *hit = NULL;
 
+	if (b->hits) {
+		int kernel_image;
+
+		hit = calloc(b->nr + 1, sizeof(*hit));
+		kernel_image = hit ? bid_hits__resolve(b->hits, hit, b->nr) : -ENOMEM;
+		if (kernel_image < 0) {
+			free(hit);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < b->nr; i++)
+			if (b->files[i].kind == BID_KERNEL)
+				hit[i] = kernel_image;
+	}
 	v = realloc(env->build_ids, (nr + b->nr + 1) * sizeof(*v));
-	if (!v)
+	if (!v) {
+		free(hit);
 		return -ENOMEM;
+	}
 	env->build_ids = v;
 	for (size_t i = 0; i < b->nr; i++) {
 		const struct bid_file *f = &b->files[i];
 		struct ember_env_build_id *e = &v[nr];
 		int n;
 
+		/* as perf: the dsos with samples, and [vdso] always */
+		if (hit && !hit[i] && f->kind != BID_VDSO)
+			continue;
 		memset(e, 0, sizeof(*e));
 		n = read_one(f, e->build_id, sizeof(e->build_id));
 		if (n <= 0)
 			continue;
 		e->filename = strdup(f->name);
-		if (!e->filename)
+		if (!e->filename) {
+			free(hit);
 			return -ENOMEM;
+		}
 		e->size = (uint8_t)n;
 		e->pid = -1;
 		e->misc = f->kind == BID_KERNEL || f->kind == BID_MODULE ?
@@ -402,6 +465,7 @@ int ember_synth_buildids__read(struct ember_synth_buildids *b, struct ember_env 
 				  PERF_RECORD_MISC_USER;
 		env->nr_build_ids = (uint32_t)++nr;
 	}
+	free(hit);
 	ember_env__set_feat(env, EMBER_FEAT_BUILD_ID, true);
 	return 0;
 }

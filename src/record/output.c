@@ -226,7 +226,9 @@ static int open_file(struct record *rec)
 
 	/* As perf: no build-ids in pipe mode, with -B, or when the maps carry them. */
 	if (!rec->pipe && !rec->opts.no_buildid && !rec->opts.buildid_mmap) {
-		rec->buildids = ember_synth_buildids__new();
+		rec->buildids = ember_synth_buildids__new(rec->opts.buildid_all);
+		/* every event samples IP, and all or none IDENTIFIER (events.c) */
+		rec->ip_offset = rec->evlist->first->attr.sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
 		if (!rec->buildids) {
 			record_err("out of memory");
 			return 1;
@@ -277,9 +279,14 @@ int record_output__write(struct record *rec, const void *data, size_t size)
 	if (rec->buildids) {
 		const struct perf_event_header *h = data;
 
-		if ((h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) &&
-		    ember_synth_buildids__note(rec->buildids, h))
-			return rec->write_err = -ENOMEM;
+		if (h->type == PERF_RECORD_SAMPLE)
+			err = ember_synth_buildids__sample(rec->buildids, h, rec->ip_offset);
+		else if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2)
+			err = ember_synth_buildids__note(rec->buildids, h);
+		else
+			err = 0;
+		if (err)
+			return rec->write_err = err;
 	}
 	err = ember_data_writer__write(rec->writer, data, size);
 	if (err) {

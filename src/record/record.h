@@ -163,8 +163,9 @@ struct record {
 	uint64_t flushed_size;		/* writer's data size at its last flush */
 	char **dumped;			/* --switch-max-files: the newest files, a ring */
 	unsigned int nr_dumped;
-	/* executable maps seen, for the BUILD_ID section; NULL with -B and in pipe mode */
+	/* executable maps and samples seen, for the BUILD_ID section; NULL with -B and in pipe mode */
 	struct ember_synth_buildids *buildids;
+	size_t ip_offset;		/* of a sample's ip in its body: after the identifier */
 
 	struct record_signals sig;	/* INT, TERM, HUP end it; CHLD: the command exited */
 	int stop_signal;		/* the signal that ended the recording, 0 */

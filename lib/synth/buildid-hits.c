@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Which executable maps a recording's samples hit (see buildid-hits.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "synth/buildid-hits.h"
+
+#define PAGE_MASK_BITS	12
+/* A page's key: its address with the low bit saying kernel mode. Never 0 for a real page. */
+#define KEY_KERNEL	1ULL
+
+struct bid_map {
+	uint64_t start, end;
+	uint32_t file;
+	bool kernel;
+};
+
+struct bid_hits {
+	uint64_t *slots;	/* open addressing of page keys, 0 empty */
+	size_t nr, nr_slots;
+	uint64_t last;		/* the key added last: most samples repeat it */
+
+	struct bid_map *maps;
+	size_t nr_maps, cap_maps;
+};
+
+struct bid_hits *bid_hits__new(void)
+{
+	return calloc(1, sizeof(struct bid_hits));
+}
+
+void bid_hits__delete(struct bid_hits *h)
+{
+	if (!h)
+		return;
+	free(h->slots);
+	free(h->maps);
+	free(h);
+}
+
+int bid_hits__add_map(struct bid_hits *h, uint64_t start, uint64_t len, uint32_t file,
+		      bool kernel)
+{
+	if (!len)
+		return 0;
+	if (h->nr_maps == h->cap_maps) {
+		size_t cap = h->cap_maps ? h->cap_maps * 2 : 64;
+		struct bid_map *m = realloc(h->maps, cap * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		h->maps = m;
+		h->cap_maps = cap;
+	}
+	h->maps[h->nr_maps++] = (struct bid_map){
+		.start = start,
+		/* a map to the top of the address space (the kernel's) ends there */
+		.end = start + len < start ? UINT64_MAX : start + len,
+		.file = file,
+		.kernel = kernel,
+	};
+	return 0;
+}
+
+static size_t slot_of(uint64_t key, size_t nr_slots)
+{
+	return (size_t)(((key >> PAGE_MASK_BITS) * 0x9e3779b97f4a7c15ULL) >> 32) & (nr_slots - 1);
+}
+
+static int grow(struct bid_hits *h)
+{
+	size_t n = h->nr_slots ? h->nr_slots * 2 : 256;
+	uint64_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->nr_slots; i++) {
+		size_t s;
+
+		if (!h->slots[i])
+			continue;
+		for (s = slot_of(h->slots[i], n); slots[s]; s = (s + 1) & (n - 1))
+			;
+		slots[s] = h->slots[i];
+	}
+	free(h->slots);
+	h->slots = slots;
+	h->nr_slots = n;
+	return 0;
+}
+
+int bid_hits__add_ip(struct bid_hits *h, uint64_t ip, bool kernel)
+{
+	uint64_t key = (ip & ~((1ULL << PAGE_MASK_BITS) - 1)) | (kernel ? KEY_KERNEL : 0);
+	size_t s;
+
+	if (key == h->last || !key)
+		return 0;
+	h->last = key;
+	if ((h->nr + 1) * 2 > h->nr_slots && grow(h))
+		return -ENOMEM;
+	for (s = slot_of(key, h->nr_slots); h->slots[s]; s = (s + 1) & (h->nr_slots - 1))
+		if (h->slots[s] == key)
+			return 0;
+	h->slots[s] = key;
+	h->nr++;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The first of pages[0..n) at or above `at`. */
+static size_t lower_bound(const uint64_t *pages, size_t n, uint64_t at)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pages[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int bid_hits__resolve(struct bid_hits *h, bool *hit, size_t nr_files)
+{
+	uint64_t *pages[2];	/* user, kernel: sorted page addresses */
+	size_t nr[2] = { 0, 0 };
+	bool *claimed;		/* kernel pages inside some kernel map */
+	int kernel_image = 0;
+
+	pages[0] = malloc((h->nr + 1) * sizeof(uint64_t));
+	pages[1] = malloc((h->nr + 1) * sizeof(uint64_t));
+	claimed = calloc(h->nr + 1, sizeof(*claimed));
+	if (!pages[0] || !pages[1] || !claimed) {
+		kernel_image = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < h->nr_slots; i++) {
+		uint64_t key = h->slots[i];
+		int k = (key & KEY_KERNEL) != 0;
+
+		if (key)
+			pages[k][nr[k]++] = key & ~KEY_KERNEL;
+	}
+	qsort(pages[0], nr[0], sizeof(uint64_t), cmp_u64);
+	qsort(pages[1], nr[1], sizeof(uint64_t), cmp_u64);
+
+	for (size_t i = 0; i < h->nr_maps; i++) {
+		const struct bid_map *m = &h->maps[i];
+		int k = m->kernel;
+		size_t j = lower_bound(pages[k], nr[k], m->start & ~((1ULL << PAGE_MASK_BITS) - 1));
+
+		if (j == nr[k] || pages[k][j] >= m->end)
+			continue;
+		if (m->file < nr_files)
+			hit[m->file] = true;
+		for (; k && j < nr[k] && pages[k][j] < m->end; j++)
+			claimed[j] = true;
+	}
+	for (size_t j = 0; j < nr[1] && !kernel_image; j++)
+		kernel_image = !claimed[j];
+out:
+	free(pages[0]);
+	free(pages[1]);
+	free(claimed);
+	return kernel_image;
+}
