@@ -28,9 +28,15 @@ trap 'umount "$TMP/small" 2>/dev/null; rm -rf "$TMP"' EXIT
 # What ember may say of a file that the full disk left without its feature
 # sections (and, in pipe mode or with -z, cut inside a record).
 # (and perf's note on samples the kernel dropped: -a -g -F 20000 on a loaded 2-cpu machine
-# may lose some, full disk or not)
+# may lose some, full disk or not; and perf's count of records that came a round
+# after records later than they: CI's -z -a case printed "1 out of order events
+# recorded" once, with the file read whole; here once in some 70 runs of the case, and
+# not in 24 complete -z -a recordings, 12 by ember and 12 by perf. The kernel takes a sample's time before
+# it writes the sample; a vcpu stopped by the host in between would do it, for perf's
+# files as for ember's: a warning about the data, not a fault of the reader)
 UNFINISHED='no feature sections|recorder did not finish|ends inside a record|Was the recorder killed'
 UNFINISHED+='|Processed [0-9]+ events and lost [0-9]+ chunks|Check IO/CPU overload'
+UNFINISHED+='|[0-9]+ out of order events recorded'
 
 # full NAME STATUS: the status is 1 and the only line on stderr says the
 # disk is full.
