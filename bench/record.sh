@@ -96,11 +96,21 @@ lost_pct() { # FILE: lost / (lost + samples) in %, from perf's own counts
 # recorder's own cpu time (its main thread, where both tools read the buffers) is
 # taken in the same runs. 64 MB: a few seconds of work at that rate, many wake-ups.
 head -c 64M "$TMP/blob" >"$TMP/blob64"
-ONE="sha256sum $TMP/blob64 >/dev/null"
+# A run normally takes a few seconds; once here a pinned one under perf ran for 17 minutes,
+# its cpu in softirq all along (the 100 kHz sampling livelocked it): the work is stopped
+# after 120 s, and said so.
+ONE="timeout 120 sha256sum $TMP/blob64 >/dev/null || echo stopped >>$TMP/stopped"
+stopped() { # TOOL: says so when the last run's work was stopped
+	if [ -s "$TMP/stopped" ]; then
+		echo "record: a run under $(basename "$1") did not end in 120 s; its work was stopped" >&2
+		rm -f "$TMP/stopped"
+	fi
+}
 lost_run() { # TOOL DATA: prints "LOST% CPU_MS"
 	local ms
 	ms=$("$PERF" stat -x, -e task-clock --no-inherit -- "$1" record -q -g -F max -m 1 \
 		-o "$2" -- sh -c "$ONE" 2>&1 >/dev/null | awk -F, '/task-clock/ { print $1 }')
+	stopped "$1"
 	echo "$(lost_pct "$2") $ms"
 }
 e=() p=() ec=() pc=()
@@ -122,6 +132,7 @@ printf 'result\trecord-lost (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$le" "$lp"
 pinned_run() { # TOOL DATA
 	taskset -c 0 "$1" record -q -g -F max -m 1 -o "$2" -- taskset -c 1 sh -c "$ONE" \
 		>/dev/null 2>&1
+	stopped "$1"
 	lost_pct "$2"
 }
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
