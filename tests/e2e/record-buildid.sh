@@ -23,12 +23,23 @@ ids() { "$PERF" buildid-list -i "$1" 2>/dev/null | sort; }
 "$EMBER" record -q -o e.data -- "$WL/hotloop" 200 >/dev/null 2>&1
 ids p.data >p.ids
 ids e.data >e.ids
-# hit-only DATA: the names DATA lists are its samples' dsos and [vdso], each once
+# with_id: the dso names read on stdin that have a build-id to list (the kernel,
+# [vdso], files with a GNU build-id note; not [unknown], //anon, JIT maps)
+with_id() {
+	local name
+	while IFS= read -r name; do
+		case "$name" in
+		'[kernel.kallsyms]' | '[vdso]') echo "$name" ;;
+		/*) readelf -n "$name" 2>/dev/null | grep -q 'Build ID' && echo "$name" ;;
+		esac
+	done
+}
+# hit-only DATA NAME: the names DATA lists are its samples' dsos and [vdso], each once
 hit_only() {
 	local listed hit
 	listed=$(ids "$1" | sed 's/^[0-9a-f]* //' | sort)
 	hit=$({ "$PERF" script -i "$1" -F ip,dso 2>/dev/null |
-		sed -n 's/.*(\(.*\))$/\1/p' | grep -v '^\[unknown\]$'; echo '[vdso]'; } | sort -u)
+		sed -n 's/.*(\(.*\))$/\1/p' | sort -u | with_id; echo '[vdso]'; } | sort -u)
 	if [ "$listed" = "$hit" ]; then
 		pass "$2"
 	else
