@@ -38,7 +38,7 @@ with_id() {
 hit_only() {
 	local listed hit
 	listed=$(ids "$1" | sed 's/^[0-9a-f]* //' | sort)
-	hit=$({ "$PERF" script -i "$1" -F ip,dso 2>/dev/null |
+	hit=$({ "$PERF" script -i "$1" -F ip,dso --hide-call-graph 2>/dev/null |
 		sed -n 's/.*(\(.*\))$/\1/p' | sort -u | with_id; echo '[vdso]'; } | sort -u)
 	if [ "$listed" = "$hit" ]; then
 		pass "$2"
@@ -47,6 +47,9 @@ hit_only() {
 	fi
 }
 hit_only e.data hit-only
+# with call chains: the callers' dsos (libc's __libc_start_call_main) are not hits, as perf's
+"$EMBER" record -q -g -o eg.data -- "$WL/hotloop" 100 >/dev/null 2>&1
+hit_only eg.data hit-only-g
 # the entries both list carry the same ids: the same files, read the same way
 m=$(comm -12 <(sed 's/^[0-9a-f]* //' p.ids | sort) <(sed 's/^[0-9a-f]* //' e.ids | sort) |
 	while read -r name; do
