@@ -39,8 +39,8 @@ struct ember_synth_buildids {
 	size_t nr, cap;
 	uint32_t *slots;		/* open addressing: index + 1 into files, 0 empty */
 	size_t nr_slots;
-	bool all;			/* every file, hit or not (--buildid-all) */
-	struct bid_hits *hits;		/* the maps and the pages samples hit; NULL with all */
+	/* the maps and the pages samples hit; NULL: every file, hit or not (--buildid-all) */
+	struct bid_hits *hits;
 };
 
 struct note_seg {
@@ -53,7 +53,6 @@ struct ember_synth_buildids *ember_synth_buildids__new(bool all)
 
 	if (!b)
 		return NULL;
-	b->all = all;
 	if (!all) {
 		b->hits = bid_hits__new();
 		if (!b->hits) {
