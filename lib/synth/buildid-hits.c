@@ -6,6 +6,7 @@
 #include "synth/buildid-hits.h"
 
 #define PAGE_MASK_BITS	12
+#define PAGE_START(a)	((a) & ~((1ULL << PAGE_MASK_BITS) - 1))
 /* A page's key: its address with the low bit saying kernel mode. Never 0 for a real page. */
 #define KEY_KERNEL	1ULL
 
@@ -91,7 +92,7 @@ static int grow(struct bid_hits *h)
 
 int bid_hits__add_ip(struct bid_hits *h, uint64_t ip, bool kernel)
 {
-	uint64_t key = (ip & ~((1ULL << PAGE_MASK_BITS) - 1)) | (kernel ? KEY_KERNEL : 0);
+	uint64_t key = PAGE_START(ip) | (kernel ? KEY_KERNEL : 0);
 	size_t s;
 
 	if (key == h->last || !key)
@@ -157,7 +158,7 @@ int bid_hits__resolve(struct bid_hits *h, bool *hit, size_t nr_files)
 	for (size_t i = 0; i < h->nr_maps; i++) {
 		const struct bid_map *m = &h->maps[i];
 		int k = m->kernel;
-		size_t j = lower_bound(pages[k], nr[k], m->start & ~((1ULL << PAGE_MASK_BITS) - 1));
+		size_t j = lower_bound(pages[k], nr[k], PAGE_START(m->start));
 
 		if (j == nr[k] || pages[k][j] >= m->end)
 			continue;

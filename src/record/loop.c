@@ -29,20 +29,25 @@ static uint64_t now_ns(void)
 }
 
 /*
- * Byte offset of the time in a sample's body, or 0 when samples have no
- * time. Every evsel samples IP and TID, all or none TIME, and all or none
- * IDENTIFIER (events.c), so one offset fits every sample of the recording.
+ * Byte offset of the ip in a sample's body: every evsel samples IP and TID,
+ * and all or none IDENTIFIER (events.c), so one offset fits every sample
+ * of the recording.
  */
+size_t record_loop__ip_offset(const struct record *rec)
+{
+	return rec->evlist->first->attr.sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
+}
+
+/* The time's, after the ip and the pid/tid words; 0 when samples have no time. */
 size_t record_loop__time_offset(const struct record *rec)
 {
-	uint64_t st = rec->evlist->first->attr.sample_type;
 	struct ember_evsel *pos;
 
 	/* a time=0 term leaves some events without: no SAMPLE_TIME then */
 	ember_evlist__for_each(rec->evlist, pos)
 		if (!(pos->attr.sample_type & PERF_SAMPLE_TIME))
 			return 0;
-	return (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0) + 16;
+	return record_loop__ip_offset(rec) + 16;
 }
 
 void record_loop__account(struct record *rec, const struct perf_event_header *ev, size_t toff)

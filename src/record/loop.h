@@ -33,6 +33,9 @@ bool record_loop__reap(struct record *rec);
  */
 int record_loop__lost_samples(struct record *rec);
 
+/* Byte offset of the ip in every sample of the recording (after the identifier, if any). */
+size_t record_loop__ip_offset(const struct record *rec);
+
 /* Byte offset of the time in every sample of the recording, 0 when they have none. */
 size_t record_loop__time_offset(const struct record *rec);
 

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <ember/trace.h>
 #include "data/format.h"
+#include "record/loop.h"
 #include "record/output.h"
 
 /* Bytes read at a time when salvaging records after a write error. */
@@ -227,8 +228,7 @@ static int open_file(struct record *rec)
 	/* As perf: no build-ids in pipe mode, with -B, or when the maps carry them. */
 	if (!rec->pipe && !rec->opts.no_buildid && !rec->opts.buildid_mmap) {
 		rec->buildids = ember_synth_buildids__new(rec->opts.buildid_all);
-		/* every event samples IP, and all or none IDENTIFIER (events.c) */
-		rec->ip_offset = rec->evlist->first->attr.sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
+		rec->ip_offset = record_loop__ip_offset(rec);
 		if (!rec->buildids) {
 			record_err("out of memory");
 			return 1;
