@@ -414,6 +414,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_INCR('v', "verbose", &o->verbose, "be more verbose"),
 		OPT_BOOLEAN('q', "quiet", &o->quiet, "do not show any warnings or messages"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &o->dump, "dump raw trace in ASCII"),
+		OPT_BOOLEAN(0, "stats", &o->stats, "display event stats"),
 		OPT_BOOLEAN(0, "stdio", &o->stdio, "use the stdio interface"),
 		OPT_BOOLEAN(0, "tui", &o->tui, "use the TUI interface (the stdio report in a pager here)"),
 		OPT_BOOLEAN(0, "header", &o->header, "show data header"),
@@ -482,7 +483,7 @@ int cmd_report(int argc, const char **argv)
 	if (o->input && strcmp(o->input, "-") && !ember_data_reader__is_pipe(rep.reader))
 		rep.dump_name = o->input;
 
-	if (isatty(STDOUT_FILENO) && !o->dump) {
+	if (isatty(STDOUT_FILENO) && !o->dump && !o->stats) {
 		report_pager__start();
 		pager = true;
 	}
@@ -492,11 +493,11 @@ int cmd_report(int argc, const char **argv)
 		ret = 0;
 		goto out;
 	}
-	if (o->dump) {
+	if (o->dump || o->stats) {
 		/* perf -D: the header lines of the report first, then the records */
-		if (o->header)
+		if (o->dump && o->header)
 			ember_data_reader__fprintf_header(rep.reader, stdout, o->show_full_info);
-		else if (!o->quiet)
+		else if (o->dump && !o->quiet)
 			fputs("# To display the perf.data header info, please use "
 			      "--header/--header-only options.\n#\n", stdout);
 		err = report__process(&rep);
@@ -508,7 +509,9 @@ int cmd_report(int argc, const char **argv)
 			ret = 0;
 		if (!ret) {
 			dump_stats(&rep, stdout);
-			ember_session__fprintf_warnings(rep.session, stderr);
+			/* perf --stats shows the counts and nothing else */
+			if (o->dump)
+				ember_session__fprintf_warnings(rep.session, stderr);
 		}
 		goto out;
 	}

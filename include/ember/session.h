@@ -178,6 +178,17 @@ EMBER_API const struct ember_session_stats *ember_session__stats(const struct em
 EMBER_API void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp);
 
 /*
+ * perf's two warnings about what the kernel dropped, from the counts:
+ * "Processed N events and lost M chunks!" when there are LOST records
+ * among nr_records, and "Processed N samples and lost X%!" when the lost
+ * samples are over 5 % of all (N counts them too, as perf 6.1 does).
+ * Nothing when nothing was lost. ember_session__fprintf_warnings() prints
+ * them for a file read; a recorder fills in its own nr_records, nr_samples,
+ * nr_lost_records and nr_lost_samples.
+ */
+EMBER_API void ember_session_stats__fprintf_lost(const struct ember_session_stats *st, FILE *fp);
+
+/*
  * After ember_session__process(): when no sample was read and the file is
  * damaged (cut before its first sample, a bad record before it, samples
  * that do not decode, no event described, a recorder that did not

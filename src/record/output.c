@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
+#include <ember/session.h>
 #include <ember/trace.h>
 #include "data/format.h"
 #include "record/loop.h"
@@ -272,13 +273,12 @@ int record_output__open(struct record *rec)
 
 int record_output__write(struct record *rec, const void *data, size_t size)
 {
+	const struct perf_event_header *h = data;	/* every caller writes one record */
 	int err;
 
 	if (rec->write_err)
 		return rec->write_err;
 	if (rec->buildids) {
-		const struct perf_event_header *h = data;
-
 		if (h->type == PERF_RECORD_SAMPLE)
 			err = ember_synth_buildids__sample(rec->buildids, h, rec->ip_offset);
 		else if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2)
@@ -294,6 +294,9 @@ int record_output__write(struct record *rec, const void *data, size_t size)
 		return err;
 	}
 	rec->stats.bytes += size;
+	rec->stats.records++;
+	if (h->type == PERF_RECORD_LOST)
+		rec->stats.lost_records++;
 	return 0;
 }
 
@@ -507,6 +510,26 @@ int record_output__switch(struct record *rec)
 	return open_file(rec);
 }
 
+/*
+ * What the kernel dropped, in the words perf 6.1 record uses. perf says it
+ * from the pass over the file that collects build-ids, so not for a pipe,
+ * with --no-buildid or with -z (whose COMPRESSED records it would count);
+ * ember has the counts at hand and says it where perf does.
+ */
+static void print_lost(const struct record *rec)
+{
+	struct ember_session_stats st = {
+		.nr_records = rec->stats.records,
+		.nr_samples = rec->stats.samples,
+		.nr_lost_records = rec->stats.lost_records,
+		.nr_lost_samples = rec->stats.lost_samples,
+	};
+
+	if (rec->pipe || rec->opts.no_buildid || rec->opts.comp_level > 0)
+		return;
+	ember_session_stats__fprintf_lost(&st, stderr);
+}
+
 /* perf's closing line, with "ember" for "perf"; `comp` is the data size after compression. */
 static void print_summary(const struct record *rec, uint64_t size, uint64_t comp)
 {
@@ -534,8 +557,10 @@ int record_output__close(struct record *rec, bool summary)
 		size = (uint64_t)st.st_size;
 	if (!rec->pipe && rec->opts.timestamp_filename && dump_file(rec))
 		return 1;
-	if (summary && !rec->opts.quiet)
+	if (summary && !rec->opts.quiet) {
+		print_lost(rec);
 		print_summary(rec, size, rec->file_bytes);
+	}
 	return 0;
 }
 

@@ -125,6 +125,8 @@ struct record_opts {
 /* Counters of the read loop, for the closing lines and the SAMPLE_TIME feature. */
 struct record_stats {
 	uint64_t samples;
+	uint64_t records;		/* written to the data section, as a reader counts them */
+	uint64_t lost_records;		/* PERF_RECORD_LOST among them */
 	uint64_t lost;			/* records the kernel dropped (PERF_RECORD_LOST) */
 	uint64_t lost_samples;		/* PERF_RECORD_LOST_SAMPLES from read_format LOST */
 	uint64_t waking;

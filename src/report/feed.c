@@ -262,8 +262,10 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	bool with_chain;
 	int nr, err;
 
-	if (rep->o.dump) {
-		dump(rep, ss->hdr, ss->file_offset);
+	/* -D prints each record, --stats only counts them (the session does) */
+	if (rep->o.dump || rep->o.stats) {
+		if (rep->o.dump)
+			dump(rep, ss->hdr, ss->file_offset);
 		return 0;
 	}
 	if (!a)
@@ -442,7 +444,7 @@ int report__process(struct report *rep)
 			return -ENOMEM;
 	}
 	/* frames fold by address: address-keyed chains fold as well */
-	if (!rep->o.dump) {
+	if (!rep->o.dump && !rep->o.stats) {
 		rep->stacks = rep_stacks__new();
 		rep->frameids = rep_frameids__new();
 		if (!rep->stacks || !rep->frameids) {

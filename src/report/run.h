@@ -11,7 +11,7 @@
 
 struct report_opts {
 	const char *input;
-	bool force, dump, header, header_only, quiet, stdio, tui, use_pager;
+	bool force, dump, stats, header, header_only, quiet, stdio, tui, use_pager;
 	bool show_nr_samples, show_total_period, hide_unresolved, exclude_other;
 	bool inverted, no_demangle, show_full_info;
 	unsigned int max_stack;		/* chain entries used (--max-stack) */
