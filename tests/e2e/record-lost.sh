@@ -23,6 +23,30 @@ WORK="timeout 120 sha256sum blob blob"
 # round late, on a slow run): that one perf record finds only by reading the file again.
 lost_lines() { grep '^Processed ' "$1"; }
 
+# same_stats NAME PATTERN FILE [stdin]: report --stats of FILE (read from stdin
+# with "stdin") prints perf's table, which holds a line matching PATTERN
+same_stats() {
+	local name=$1 pattern=$2 file=$3
+	if [ "${4:-}" = stdin ]; then
+		"$PERF" report --stats -i - <"$file" >"$name.perf" 2>&1
+		"$EMBER" report --stats -i - <"$file" >"$name.ember" 2>&1
+	else
+		"$PERF" report --stats -i "$file" >"$name.perf" 2>&1
+		"$EMBER" report --stats -i "$file" >"$name.ember" 2>&1
+	fi
+	if grep -q "$pattern" "$name.perf" && cmp -s "$name.perf" "$name.ember"; then
+		pass "$name"
+	else
+		fail "$name" "$(diff "$name.perf" "$name.ember" | head -8)"
+	fi
+}
+# same_warnings NAME FILE: report --stdio of FILE says on stderr what perf's says
+same_warnings() {
+	"$PERF" report --stdio -i "$2" >/dev/null 2>"$1.perf"
+	"$EMBER" report --stdio -i "$2" >/dev/null 2>"$1.ember"
+	expect_eq "$1" "$(cat "$1.ember")" "$(cat "$1.perf")"
+}
+
 for tool in ember perf; do
 	[ $tool = ember ] && bin=$EMBER || bin=$PERF
 	if ! "$bin" record -g -F max -m 1 -o $tool.data -- sh -c "$WORK" >/dev/null \
@@ -31,26 +55,16 @@ for tool in ember perf; do
 		continue
 	fi
 	# the same table as perf's, on either tool's file
-	"$PERF" report --stats -i $tool.data >$tool.stats.perf 2>&1
-	"$EMBER" report --stats -i $tool.data >$tool.stats.ember 2>&1
-	if grep -q '^Aggregated stats:$' $tool.stats.perf &&
-		cmp -s $tool.stats.perf $tool.stats.ember; then
-		pass "stats-$tool-file"
-	else
-		fail "stats-$tool-file" "$(diff $tool.stats.perf $tool.stats.ember | head -8)"
-	fi
+	same_stats "stats-$tool-file" '^Aggregated stats:$' $tool.data
 	# report's warnings: what was lost, counted as perf counts it
-	"$PERF" report --stdio -i $tool.data >/dev/null 2>$tool.report.perf
-	"$EMBER" report --stdio -i $tool.data >/dev/null 2>$tool.report.ember
-	expect_eq "report-warnings-$tool-file" "$(cat $tool.report.ember)" \
-		"$(cat $tool.report.perf)"
+	same_warnings "report-warnings-$tool-file" $tool.data
 done
 
 if [ -s ember.data ]; then
-	lost=$(grep -c 'LOST events' ember.stats.perf)
+	lost=$(grep -c 'LOST events' stats-ember-file.perf)
 	# ember record's own warning is perf report's on the same file
 	expect_eq record-warning "$(lost_lines ember.record.err)" \
-		"$(lost_lines ember.report.perf)"
+		"$(lost_lines report-warnings-ember-file.perf)"
 	if [ "$lost" = 0 ]; then
 		skip record-warning-shown "the kernel lost nothing this time: nothing to warn of"
 	elif grep -q '^Processed [0-9]* events and lost [0-9]* chunks!$' ember.record.err; then
@@ -65,16 +79,8 @@ fi
 
 # -z: perf counts each COMPRESSED record as well as the records inside it
 if "$EMBER" record -z -g -F max -m 1 -o z.data -- sh -c "$WORK" >/dev/null 2>z.err; then
-	"$PERF" report --stats -i z.data >z.stats.perf 2>&1
-	"$EMBER" report --stats -i z.data >z.stats.ember 2>&1
-	if grep -q 'COMPRESSED events' z.stats.perf && cmp -s z.stats.perf z.stats.ember; then
-		pass stats-z
-	else
-		fail stats-z "$(diff z.stats.perf z.stats.ember | head -8)"
-	fi
-	"$PERF" report --stdio -i z.data >/dev/null 2>z.report.perf
-	"$EMBER" report --stdio -i z.data >/dev/null 2>z.report.ember
-	expect_eq report-warnings-z "$(cat z.report.ember)" "$(cat z.report.perf)"
+	same_stats stats-z 'COMPRESSED events' z.data
+	same_warnings report-warnings-z z.data
 	# as perf record -z: no warning at the end (perf's would count what it did not read)
 	expect_eq record-z-no-warning "$(grep -c 'Warning' z.err)" 0
 else
@@ -83,11 +89,5 @@ fi
 
 # a pipe: --stats reads it from stdin as well
 if "$EMBER" record -g -F 999 -o - -- sh -c "sha256sum blob" 2>/dev/null >p.data; then
-	"$PERF" report --stats -i - <p.data >p.stats.perf 2>&1
-	"$EMBER" report --stats -i - <p.data >p.stats.ember 2>&1
-	if grep -q '^Aggregated stats:$' p.stats.perf && cmp -s p.stats.perf p.stats.ember; then
-		pass stats-pipe
-	else
-		fail stats-pipe "$(diff p.stats.perf p.stats.ember | head -8)"
-	fi
+	same_stats stats-pipe '^Aggregated stats:$' p.data stdin
 fi
