@@ -13,7 +13,9 @@
 #                      spread, the recorder's cpu, and in how many pairs ember lost more
 #                      (with no difference, about half); then pinned (reader on cpu 0,
 #                      command on cpu 1); LOST_PAIRS (20) pairs of each; and every run
-#                      of both added up: the samples each tool lost in all
+#                      of both added up: the samples each tool lost in all; then the
+#                      same moment: both tools recording one running command at once,
+#                      SAME_ROUNDS (20) rounds of 4 s, every round added up
 #   record-cpu         cpu time of the recorder's main thread (perf stat --no-inherit)
 #                      while recording the work with -F 999 -g, median of 3
 #   record-bytes       file bytes per sample for `record -F 999 -g` of the same work,
@@ -26,7 +28,7 @@ set -u
 . "$(dirname "$0")/lib.bash"
 bench_init record
 TMP=$(mktemp -d /tmp/ember-bench-record.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
 
 sec() { echo "scale=6; $1 / 1000000000" | bc; }
 
@@ -171,6 +173,61 @@ tp=$(pct "$tot_pn" "$tot_pl")
 echo "record: all those runs together: ember lost $tot_el samples and kept $tot_en ($te%)," \
 	"perf lost $tot_pl and kept $tot_pn ($tp%)"
 printf 'result\trecord-lost all runs (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$te" "$tp"
+
+# The same moment: both tools record one running command at once (-p, SAME_ROUNDS
+# rounds of 4 s, who starts first alternating). The machine's mood, which moves
+# runs minutes apart from 0.1 % to 20 %, is then the same for both; each tool has
+# its own event and buffer, and the two readers share the cpus as any two would.
+# Only the time both were recording counts, less 0.2 s at each end: perf's start
+# and finish (kallsyms, build-ids: a few hundred ms of cpu) would otherwise stall
+# the other reader and be counted against it.
+SAME_ROUNDS=${SAME_ROUNDS:-20}
+times_and_lost() { # FILE: "TIME" per sample, "TIME LOST N" per lost record
+	"$PERF" script -i "$1" -F time --show-lost-events 2>/dev/null |
+		awk '{ sub(":", "", $1) } / PERF_RECORD_LOST / { print $1, "LOST", $4; next } { print $1 }'
+}
+window_counts() { # LIST FROM TO: "SAMPLES LOST" of a times_and_lost list inside [FROM, TO]
+	awk -v a="$2" -v b="$3" '$1 >= a && $1 <= b { if ($2 == "LOST") l += $3; else n++ }
+		END { printf "%d %d\n", n, l }' "$1"
+}
+same_round() { # I: one round; prints "E_SAMPLES E_LOST P_SAMPLES P_LOST"
+	local se sp a b
+	if [ $(($1 % 2)) = 1 ]; then
+		"$EMBER" record -q -g -F max -m 1 -o "$TMP/se.data" -p "$SAME_PID" -- sleep 4 \
+			>/dev/null 2>&1 & se=$!
+		"$PERF" record -q -g -F max -m 1 -o "$TMP/sp.data" -p "$SAME_PID" -- sleep 4 \
+			>/dev/null 2>&1 & sp=$!
+	else
+		"$PERF" record -q -g -F max -m 1 -o "$TMP/sp.data" -p "$SAME_PID" -- sleep 4 \
+			>/dev/null 2>&1 & sp=$!
+		"$EMBER" record -q -g -F max -m 1 -o "$TMP/se.data" -p "$SAME_PID" -- sleep 4 \
+			>/dev/null 2>&1 & se=$!
+	fi
+	wait "$se" "$sp"
+	times_and_lost "$TMP/se.data" >"$TMP/se.t"
+	times_and_lost "$TMP/sp.data" >"$TMP/sp.t"
+	read -r a b < <(awk '!/LOST/ { if (!(FILENAME in f)) f[FILENAME] = $1; l[FILENAME] = $1 }
+		END { a = 0; b = 1e18; for (k in f) { if (f[k] > a) a = f[k]; if (l[k] < b) b = l[k] }
+		      printf "%.6f %.6f\n", a + 0.2, b - 0.2 }' "$TMP/se.t" "$TMP/sp.t")
+	echo "$(window_counts "$TMP/se.t" "$a" "$b") $(window_counts "$TMP/sp.t" "$a" "$b")"
+}
+sha256sum /dev/zero >/dev/null &	# stopped below, or by the EXIT trap
+SAME_PID=$!
+sleep 0.3
+e=() p=() sen=0 sel=0 spn=0 spl=0
+for i in $(seq "$SAME_ROUNDS"); do
+	read -r n1 l1 n2 l2 < <(same_round "$i")
+	e+=("$(pct "$n1" "$l1")") p+=("$(pct "$n2" "$l2")")
+	sen=$((sen + n1)) sel=$((sel + l1)) spn=$((spn + n2)) spl=$((spl + l2))
+done
+kill "$SAME_PID" 2>/dev/null
+wait "$SAME_PID" 2>/dev/null
+te=$(pct "$sen" "$sel")
+tp=$(pct "$spn" "$spl")
+echo "record: the same moment ($SAME_ROUNDS rounds, both tools on one running sha256sum):" \
+	"ember lost $sel samples and kept $sen ($te%), perf lost $spl and kept $spn ($tp%);" \
+	"ember lost more in $(more_count "${e[*]}" "${p[*]}") of $SAME_ROUNDS: ember ${e[*]}; perf ${p[*]}"
+printf 'result\trecord-lost same moment (-g -F max -m 1)\t%s\t%s\t%%\t<=1.0\n' "$te" "$tp"
 
 # (3) the recorder's own cpu time (its main thread: where both tools read the buffers)
 tool_ms() { # TOOL...: task-clock of the tool's main thread, ms

@@ -52,28 +52,42 @@ static void enable_tracking(struct record *rec)
 			ioctl(t->fds[i], PERF_EVENT_IOC_ENABLE, 0);
 }
 
-/* Enable the events of a running target and let the command exec. 0 or an exit code. */
+/* The command did not start: one line, and a shell's status (127 not found, 126 not runnable). */
+static int cannot_run(struct record *rec)
+{
+	record_err("cannot run '%s': %s", rec->argv[0], strerror(rec->wl_exec_err));
+	ember_workload__wait(&rec->wl);
+	rec->wl_exited = true;
+	return rec->wl_exec_err == ENOENT ? 127 : 126;
+}
+
+/*
+ * Finish the file's start, enable the events of a running target and let
+ * the command exec. 0 or an exit code. Nothing waits after the enable or
+ * the go: from then on the buffers fill (at -F max one page in under a
+ * millisecond) and only the read loop empties them. So the synthesized
+ * records are written out first, and the loop learns how the exec went
+ * (record_loop__check_exec), as perf learns it from a failed child's SIGUSR1.
+ */
 static int start(struct record *rec)
 {
 	int err;
 
+	if (rec->forks && record_synth__workload_comm(rec))
+		return 1;
+	if (record_synth__finished_init(rec) || record_output__sync(rec))
+		return 1;
 	/* A command's events enable themselves at its exec (enable_on_exec); -D's wait. */
 	if (!rec->target_none && !rec->opts.delay_ms)
 		ember_evlist__enable(rec->evlist);
 	else if (!rec->target_none)
 		enable_tracking(rec);
 	if (rec->forks) {
-		err = record_synth__workload_comm(rec);
-		if (err)
-			return err;
 		rec->wl_started = true;
-		err = ember_workload__start(&rec->wl);
+		err = ember_workload__go(&rec->wl);
 		if (err) {
-			record_err("cannot run '%s': %s", rec->argv[0], strerror(-err));
-			ember_workload__wait(&rec->wl);
-			rec->wl_exited = true;
-			/* As a shell: 127 not found, 126 found but not runnable. */
-			return err == -ENOENT ? 127 : 126;
+			rec->wl_exec_err = -err;
+			return cannot_run(rec);
 		}
 	}
 	if (rec->opts.delay_ms) {
@@ -129,18 +143,19 @@ static int record_run(struct record *rec)
 		ret = record_synth__start(rec);
 	if (!ret)
 		ret = start(rec);
+	if (!ret)
+		ret = record_loop__run(rec);
+	if (ret != 127 && ret != 126) {
+		record_loop__check_exec(rec, true);
+		if (rec->wl_exec_err)
+			ret = cannot_run(rec);
+	}
 	if (ret == 127 || ret == 126) {
-		/* Leave a complete (empty) file, but no summary: the command never ran. */
+		/* Leave a complete file, but no summary: the command never ran. */
 		record_close(rec);
 		record_output__close(rec, false);
 		return ret;
 	}
-	if (!ret)
-		ret = record_synth__finished_init(rec);
-	if (!ret)
-		ret = record_output__sync(rec) ? 1 : 0;
-	if (!ret)
-		ret = record_loop__run(rec);
 	if (!ret && !rec->opts.quiet)
 		fprintf(stderr, "[ ember record: Woken up %llu times to write data ]\n",
 			(unsigned long long)rec->stats.waking);

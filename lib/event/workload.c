@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
@@ -149,11 +150,9 @@ static ssize_t write_go(int fd, char go)
 	return n;
 }
 
-/* Let the child exec. Returns 0 when exec succeeded, else the exec's -errno. */
-int ember_workload__start(struct ember_workload *wl)
+int ember_workload__go(struct ember_workload *wl)
 {
 	char go = 1;
-	int child_err = 0;
 	ssize_t n;
 
 	if (wl->pid <= 0 || wl->go_fd < 0)
@@ -168,7 +167,22 @@ int ember_workload__start(struct ember_workload *wl)
 		return ret;
 	}
 	close_fd(&wl->go_fd);
+	return 0;
+}
 
+int ember_workload__exec_result(struct ember_workload *wl, bool wait)
+{
+	int child_err = 0;
+	ssize_t n;
+
+	if (wl->err_fd < 0)
+		return 0;
+	if (!wait) {
+		struct pollfd p = { .fd = wl->err_fd, .events = POLLIN };
+
+		if (poll(&p, 1, 0) == 0)
+			return 1;
+	}
 	do
 		n = read(wl->err_fd, &child_err, sizeof(child_err));
 	while (n < 0 && errno == EINTR);
@@ -179,6 +193,14 @@ int ember_workload__start(struct ember_workload *wl)
 		return child_err > 0 ? -child_err : -ENOEXEC;
 	/* A short read is impossible for 4 bytes on a pipe; EOF means exec succeeded. */
 	return 0;
+}
+
+/* Let the child exec. Returns 0 when exec succeeded, else the exec's -errno. */
+int ember_workload__start(struct ember_workload *wl)
+{
+	int err = ember_workload__go(wl);
+
+	return err ? err : ember_workload__exec_result(wl, true);
 }
 
 /* Reap the child. Returns 0, -EINTR when a signal interrupted the wait, or -errno. */

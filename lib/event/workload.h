@@ -30,6 +30,16 @@ int ember_workload__prepare(struct ember_workload *wl, const char *const *argv);
  */
 int ember_workload__start(struct ember_workload *wl);
 /*
+ * The same in two steps, for a caller with work to do while the child
+ * execs (a recorder whose buffers fill from the exec on): go lets the child
+ * exec and returns at once (0 or -errno); exec_result then says how the
+ * exec went: 0 it succeeded, the exec's -errno, or 1 not known yet (only
+ * with wait false). Until it has answered, err_fd is open and becomes
+ * readable when the answer is there.
+ */
+int ember_workload__go(struct ember_workload *wl);
+int ember_workload__exec_result(struct ember_workload *wl, bool wait);
+/*
  * Wait for the child; EINTR (a signal for ember) returns -EINTR so the
  * caller can forward it or stop counting. Returns 0 when reaped.
  */

@@ -213,6 +213,19 @@ bool record_loop__reap(struct record *rec)
 	return rec->wl_exited;
 }
 
+void record_loop__check_exec(struct record *rec, bool wait)
+{
+	int r;
+
+	if (!rec->wl_started || rec->wl.err_fd < 0)
+		return;
+	r = ember_workload__exec_result(&rec->wl, wait);
+	if (r < 0) {
+		rec->wl_exec_err = -r;
+		rec->done = true;
+	}
+}
+
 /* Signals, the command's exit, and buffers whose task is gone. */
 static void after_poll(struct record *rec)
 {
@@ -370,6 +383,8 @@ int record_loop__run(struct record *rec)
 
 		if (n < 0)
 			return 1;
+		/* the command was let go without waiting for its exec: did it run? */
+		record_loop__check_exec(rec, false);
 		dirty |= n > 0;
 		maybe_sync(rec, &dirty);
 		if (rec->write_err)

@@ -25,6 +25,11 @@ int record_loop__drain(struct record *rec);
 
 /* Reap the command if it exited; sets rec->wl_exited. Returns true when it did. */
 bool record_loop__reap(struct record *rec);
+/*
+ * How the command's exec went, once known: a failure ends the recording
+ * (wl_exec_err). `wait`: block until the child has exec'd or failed.
+ */
+void record_loop__check_exec(struct record *rec, bool wait);
 
 /*
  * perf 6.1's record__read_lost_samples(): for each fd whose read_format

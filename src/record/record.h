@@ -153,6 +153,7 @@ struct record {
 
 	struct ember_workload wl;
 	bool wl_prepared, wl_started, wl_exited;
+	int wl_exec_err;		/* the command's exec failed with this errno */
 	bool wl_tail_done;		/* --tail-synthesize: the command's COMM was written */
 
 	const char *path;		/* output path, "-" for stdout */

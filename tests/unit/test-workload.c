@@ -115,3 +115,32 @@ TEST(workload_corked_until_start)
 
 	CHECK_EQ(ember_workload__prepare(&wl, NULL), -EINVAL);
 }
+
+/* go returns before the exec; exec_result answers later, without waiting when asked not to. */
+TEST(workload_go_then_exec_result)
+{
+	const char *const missing[] = { "/nonexistent/ember-no-such-command", NULL };
+	const char *const slow[] = { "sleep", "0.2", NULL };
+	struct ember_workload wl;
+	int r;
+
+	/* a child held before its exec has no answer yet */
+	CHECK_EQ(ember_workload__prepare(&wl, slow), 0);
+	CHECK_EQ(ember_workload__exec_result(&wl, false), 1);
+	CHECK_EQ(ember_workload__go(&wl), 0);
+	CHECK(wl.go_fd < 0);
+	CHECK_EQ(ember_workload__exec_result(&wl, true), 0);
+	CHECK(wl.err_fd < 0);
+	CHECK_EQ(ember_workload__exec_result(&wl, false), 0);	/* answered: stays 0 */
+	CHECK_EQ(ember_workload__wait(&wl), 0);
+	CHECK_EQ(ember_workload__exit_code(&wl), 0);
+
+	/* a failed exec: the errno, found by polling without blocking */
+	CHECK_EQ(ember_workload__prepare(&wl, missing), 0);
+	CHECK_EQ(ember_workload__go(&wl), 0);
+	for (int i = 0; i < 2000 && (r = ember_workload__exec_result(&wl, false)) == 1; i++)
+		usleep(1000);
+	CHECK_EQ(r, -ENOENT);
+	CHECK_EQ(ember_workload__wait(&wl), 0);
+	CHECK_EQ(ember_workload__exit_code(&wl), 127);
+}
