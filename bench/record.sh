@@ -190,19 +190,13 @@ window_counts() { # LIST FROM TO: "SAMPLES LOST" of a times_and_lost list inside
 	awk -v a="$2" -v b="$3" '$1 >= a && $1 <= b { if ($2 == "LOST") l += $3; else n++ }
 		END { printf "%d %d\n", n, l }' "$1"
 }
+same_rec() { # TOOL DATA: TOOL records the running command for 4 s
+	"$1" record -q -g -F max -m 1 -o "$2" -p "$SAME_PID" -- sleep 4 >/dev/null 2>&1
+}
 same_round() { # I: one round; prints "E_SAMPLES E_LOST P_SAMPLES P_LOST"
 	local se sp a b
-	if [ $(($1 % 2)) = 1 ]; then
-		"$EMBER" record -q -g -F max -m 1 -o "$TMP/se.data" -p "$SAME_PID" -- sleep 4 \
-			>/dev/null 2>&1 & se=$!
-		"$PERF" record -q -g -F max -m 1 -o "$TMP/sp.data" -p "$SAME_PID" -- sleep 4 \
-			>/dev/null 2>&1 & sp=$!
-	else
-		"$PERF" record -q -g -F max -m 1 -o "$TMP/sp.data" -p "$SAME_PID" -- sleep 4 \
-			>/dev/null 2>&1 & sp=$!
-		"$EMBER" record -q -g -F max -m 1 -o "$TMP/se.data" -p "$SAME_PID" -- sleep 4 \
-			>/dev/null 2>&1 & se=$!
-	fi
+	pair_order "$1" 'same_rec "$EMBER" "$TMP/se.data" & se=$!' \
+		'same_rec "$PERF" "$TMP/sp.data" & sp=$!'
 	wait "$se" "$sp"
 	times_and_lost "$TMP/se.data" >"$TMP/se.t"
 	times_and_lost "$TMP/sp.data" >"$TMP/sp.t"
