@@ -34,6 +34,7 @@
 #include "record/record.h"
 #include "record/synth.h"
 #include "record/target.h"
+#include "record/warmup.h"
 
 static int print_all(enum ember_print_level level, const char *fmt, va_list ap)
 {
@@ -82,6 +83,12 @@ static int start(struct record *rec)
 		ember_evlist__enable(rec->evlist);
 	else if (!rec->target_none)
 		enable_tracking(rec);
+	if (!rec->opts.delay_ms) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		record_warmup__begin(rec, (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
+	}
 	if (rec->forks) {
 		rec->wl_started = true;
 		err = ember_workload__go(&rec->wl);

@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The corked workload: fork a child that blocks on the "go" pipe until the
- * events on its pid are open, then execvp()s. An exec failure travels back
- * as an errno on the close-on-exec "err" pipe; end-of-file there means the
- * exec succeeded. If ember dies before start, the child reads EOF on "go"
- * and exits without running the command.
+ * The corked workload: fork a child that waits for the "go" eventfd until
+ * the events on its pid are open, then execvp()s. An exec failure travels
+ * back as an errno on the close-on-exec "err" pipe; end-of-file there means
+ * the exec succeeded. If ember dies before start, the child sees the "hold"
+ * pipe hang up and exits without running the command.
+ *
+ * The go is an eventfd, not a byte on a pipe, for where the child runs: a
+ * pipe write wakes its reader as a "sync" wake-up (the writer is about to
+ * sleep), so the scheduler puts the child on ember's cpu, where it preempts
+ * a recorder that is about to read the first samples. An eventfd's wake-up
+ * lets the child go to an idle cpu; and should the scheduler still put it
+ * next to ember (this VM's scheduler packs woken tasks onto busy vcpus), the child
+ * moves off before its exec.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
-#include <time.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "event/workload.h"
@@ -26,18 +35,52 @@ static void close_fd(int *fd)
 }
 
 /*
+ * The go's value: the cpu ember ran on when it let the child go, plus 2;
+ * 1 when that is not known (an eventfd's count cannot be 0).
+ */
+static uint64_t go_value(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu >= 0 ? (uint64_t)cpu + 2 : 1;
+}
+
+/*
+ * Leave the cpu of the process that let us go, when another one is
+ * allowed: woken there, the child would run its exec (milliseconds in the
+ * kernel) on the cpu of a recorder that is about to read the first samples.
+ * The affinity is restored at once: the command sees its own.
+ */
+static void leave_cpu(uint64_t go)
+{
+	cpu_set_t allowed, others;
+	int cpu = (int)go - 2;
+
+	if (go < 2 || sched_getcpu() != cpu || sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	others = allowed;
+	CPU_CLR(cpu, &others);
+	if (CPU_COUNT(&others) && sched_setaffinity(0, sizeof(others), &others) == 0)
+		sched_setaffinity(0, sizeof(allowed), &allowed);
+}
+
+/*
  * The child, between fork and exec: only async-signal-safe calls here.
  * Never returns.
  */
-static void __attribute__((noreturn)) child_run(const char *const *argv, int go_rd, int err_wr)
+static void __attribute__((noreturn)) child_run(const char *const *argv, int go_fd, int hold_rd,
+						int err_wr)
 {
 	static const int reset[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGUSR1,
 				     SIGUSR2, SIGALRM, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH };
 	struct sigaction dfl;
+	struct pollfd wait[2] = {
+		{ .fd = go_fd, .events = POLLIN },
+		{ .fd = hold_rd, .events = POLLIN },
+	};
+	uint64_t go = 0;
 	sigset_t none;
-	char go;
-	ssize_t n;
-	int err;
+	int n, err;
 
 	/*
 	 * The command must see default dispositions and an empty mask even if
@@ -58,12 +101,14 @@ static void __attribute__((noreturn)) child_run(const char *const *argv, int go_
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
 	do
-		n = read(go_rd, &go, 1);
+		n = poll(wait, 2, -1);
 	while (n < 0 && errno == EINTR);
-	/* EOF: ember went away (or aborted) before start; never run the command. */
-	if (n != 1)
+	/* "hold" hung up without a go: ember went away (or aborted); never run the command. */
+	if (n < 0 || !(wait[0].revents & POLLIN) || read(go_fd, &go, sizeof(go)) != sizeof(go))
 		_exit(127);
-	close(go_rd);
+	leave_cpu(go);
+	close(go_fd);
+	close(hold_rd);
 
 	execvp(argv[0], (char *const *)argv);
 	err = errno;
@@ -75,19 +120,24 @@ static void __attribute__((noreturn)) child_run(const char *const *argv, int go_
 /* Fork the corked child for argv. Returns 0 or -errno; wl is filled on success. */
 int ember_workload__prepare(struct ember_workload *wl, const char *const *argv)
 {
-	int go[2], err[2], ret;
+	int go, hold[2], err[2], ret;
 	char name[17] = "";
 
 	memset(wl, 0, sizeof(*wl));
 	wl->pid = -1;
-	wl->go_fd = wl->err_fd = -1;
+	wl->go_fd = wl->hold_fd = wl->err_fd = -1;
 	if (!argv || !argv[0])
 		return -EINVAL;
-	if (pipe2(go, O_CLOEXEC) < 0)
+	go = eventfd(0, EFD_CLOEXEC);
+	if (go < 0)
 		return -errno;
-	if (pipe2(err, O_CLOEXEC) < 0) {
+	if (pipe2(hold, O_CLOEXEC) < 0) {
 		ret = -errno;
 		goto out_go;
+	}
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		ret = -errno;
+		goto out_hold;
 	}
 
 	/*
@@ -105,69 +155,47 @@ int ember_workload__prepare(struct ember_workload *wl, const char *const *argv)
 		goto out_err;
 	}
 	if (wl->pid == 0) {
-		close(go[1]);
+		close(hold[1]);
 		close(err[0]);
-		child_run(argv, go[0], err[1]);
+		child_run(argv, go, hold[0], err[1]);
 	}
 
-	close(go[0]);
+	close(hold[0]);
 	close(err[1]);
-	wl->go_fd = go[1];
+	wl->go_fd = go;
+	wl->hold_fd = hold[1];
 	wl->err_fd = err[0];
 	return 0;
 
 out_err:
 	close(err[0]);
 	close(err[1]);
+out_hold:
+	close(hold[0]);
+	close(hold[1]);
 out_go:
-	close(go[0]);
-	close(go[1]);
+	close(go);
 	return ret;
-}
-
-/*
- * Write the go byte without letting a dead child's pipe raise SIGPIPE in
- * ember: block it around the write and swallow the one it may leave pending.
- */
-static ssize_t write_go(int fd, char go)
-{
-	static const struct timespec zero;
-	sigset_t pipe_set, old;
-	ssize_t n;
-	int err;
-
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-	do
-		n = write(fd, &go, 1);
-	while (n < 0 && errno == EINTR);
-	err = errno;
-	if (n < 0 && err == EPIPE && !sigismember(&old, SIGPIPE))
-		sigtimedwait(&pipe_set, NULL, &zero);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	errno = err;
-	return n;
 }
 
 int ember_workload__go(struct ember_workload *wl)
 {
-	char go = 1;
+	uint64_t go = go_value();
 	ssize_t n;
+	int ret = 0;
 
 	if (wl->pid <= 0 || wl->go_fd < 0)
 		return -EINVAL;
-	n = write_go(wl->go_fd, go);
+	do
+		n = write(wl->go_fd, &go, sizeof(go));
+	while (n < 0 && errno == EINTR);
 	if (n < 0) {
-		/* EPIPE: the child is already gone (killed before start). */
-		int ret = -errno;
-
-		close_fd(&wl->go_fd);
+		ret = -errno;
 		close_fd(&wl->err_fd);
-		return ret;
 	}
 	close_fd(&wl->go_fd);
-	return 0;
+	close_fd(&wl->hold_fd);
+	return ret;
 }
 
 int ember_workload__exec_result(struct ember_workload *wl, bool wait)
@@ -235,6 +263,7 @@ int ember_workload__exit_code(const struct ember_workload *wl)
 void ember_workload__abort(struct ember_workload *wl)
 {
 	close_fd(&wl->go_fd);
+	close_fd(&wl->hold_fd);
 	close_fd(&wl->err_fd);
 	if (wl->pid <= 0 || wl->reaped)
 		return;

@@ -13,7 +13,8 @@
 
 struct ember_workload {
 	pid_t pid;
-	int go_fd;	/* write end: one byte lets the child exec */
+	int go_fd;	/* eventfd: a count lets the child exec */
+	int hold_fd;	/* write end of a pipe: its hang-up before the go stops the child */
 	int err_fd;	/* read end, close-on-exec in the child: EOF means exec succeeded */
 	int status;	/* wait status, once reaped */
 	bool reaped;

@@ -19,6 +19,7 @@
 #include "record/overwrite.h"
 #include "record/sideband.h"
 #include "record/synth.h"
+#include "record/warmup.h"
 
 static uint64_t now_ns(void)
 {
@@ -146,6 +147,7 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 	int64_t total = 0;
 	int err = 0;
 
+	record_warmup__pass(rec);
 	for (int i = 0; i < evlist->nr_mmaps && !err; i++) {
 		struct ember_mmap *map = evlist->mmaps[i];
 		const struct perf_event_header *ev;
@@ -154,6 +156,7 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 		avail = ember_mmap__read_init(map);
 		if (!avail || (!all && avail < rec->mmap_flush))
 			continue;
+		record_warmup__data(rec, i);
 		adjust_affinity(rec, i);
 		while ((ev = ember_mmap__read_event(map)) != NULL) {
 			record_loop__account(rec, ev, toff);
@@ -379,6 +382,7 @@ int record_loop__run(struct record *rec)
 		rec->switch_at_ns = last_check + rec->opts.switch_time_s * 1000000000ULL;
 	for (;;) {
 		int64_t n = read_pass(rec);
+		bool busy;
 		int timeout;
 
 		if (n < 0)
@@ -403,8 +407,10 @@ int record_loop__run(struct record *rec)
 		if (n == 0) {
 			if (rec->done || rec->draining)
 				break;
-			timeout = poll_timeout(rec, dirty);
-			if (poll(rec->pollfds, (nfds_t)rec->nr_pollfds, timeout) > 0)
+			/* small buffers, just started: look again without sleeping */
+			busy = record_warmup__busy(rec, now_ns());
+			timeout = busy ? 0 : poll_timeout(rec, dirty);
+			if (poll(rec->pollfds, (nfds_t)rec->nr_pollfds, timeout) > 0 && !busy)
 				rec->stats.waking++;
 			after_poll(rec);
 			last_check = now_ns();

@@ -17,6 +17,7 @@
 #include "synth/buildids.h"
 #include "record/control.h"
 #include "record/signals.h"
+#include "record/warmup.h"
 
 /* --synth: which records describe the machine before the samples (perf's PERF_SYNTH_*). */
 #define RECORD_SYNTH_TASK	(1u << 0)
@@ -188,6 +189,7 @@ struct record {
 	size_t mmap_flush;		/* --mmap-flush in bytes, capped at a quarter buffer */
 	size_t mmap_bytes;		/* data bytes of each ring buffer */
 	int affinity_cpu;		/* --affinity: the cpu the reader last moved to */
+	struct record_warmup warmup;	/* small buffers: the start-up busy-poll (warmup.h) */
 	bool usr2;			/* SIGUSR2 came: switch output or take a snapshot */
 	struct record_owmap *owmaps;	/* backward buffers (overwrite.c) */
 	int nr_owmaps;

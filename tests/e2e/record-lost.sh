@@ -91,3 +91,36 @@ fi
 if "$EMBER" record -g -F 999 -o - -- sh -c "sha256sum blob" 2>/dev/null >p.data; then
 	same_stats stats-pipe '^Aggregated stats:$' p.data stdin
 fi
+
+# Small buffers for the rate (record/warmup.h): the reader asks for a short time
+# slice and polls without sleeping at the start; -v says so. The command keeps
+# its own scheduling: its slice is the kernel's default, and ember's changes only
+# when the buffers are small.
+slice_of() { # FILE: the se.slice lines a command wrote, "ember" then "command"
+	sed -n 's/^se\.slice *: *//p' "$1" | tr '\n' ' '
+}
+SLICES='grep se.slice /proc/$PPID/sched; grep se.slice /proc/self/sched'
+"$EMBER" record -v -g -F max -m 1 -o w.data -- sh -c "$SLICES" >w.out 2>w.err
+if [ "$(nproc)" -ge 2 ]; then
+	want='the reader asks for a 100 us time slice and polls without sleeping for its first 20 ms'
+else
+	want='the reader asks for a 100 us time slice$'
+fi
+if grep -q "^a ring buffer holds about [0-9.]* ms of samples: $want" w.err; then
+	pass warmup-verbose
+else
+	fail warmup-verbose "$(cat w.err)"
+fi
+"$EMBER" record -v -o d.data -- sh -c "$SLICES" >d.out 2>d.err
+expect_eq warmup-not-for-big-buffers "$(grep -c 'time slice' d.err)" 0
+read -r ember_small command_small < <(slice_of w.out)
+read -r ember_default command_default < <(slice_of d.out)
+if [ -z "$ember_small" ]; then
+	skip warmup-slice "this kernel shows no se.slice in /proc/PID/sched"
+elif [ "$ember_small" = 100000 ] && [ "$ember_default" != 100000 ] &&
+	[ "$command_small" = "$command_default" ] && [ "$command_small" != 100000 ]; then
+	pass warmup-slice
+else
+	fail warmup-slice "small buffers: ember $ember_small, command $command_small;" \
+		"default: ember $ember_default, command $command_default"
+fi

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The corked workload: exec success and failure, exit codes, signals, parent death. */
+/* The corked workload: exec success and failure, exit codes, signals, parent death, cpu. */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "test.h"
@@ -96,10 +98,10 @@ TEST(workload_corked_until_start)
 	CHECK(stat(path, &st) == 0);
 	unlink(path);
 
-	/* ember gone before start (the go pipe closes): the child exits, never execs. */
+	/* ember gone before start (the hold pipe hangs up): the child exits, never execs. */
 	CHECK_EQ(ember_workload__prepare(&wl, argv), 0);
-	close(wl.go_fd);
-	wl.go_fd = -1;
+	close(wl.hold_fd);
+	wl.hold_fd = -1;
 	CHECK_EQ(ember_workload__wait(&wl), 0);
 	CHECK_EQ(ember_workload__exit_code(&wl), 127);
 	CHECK(stat(path, &st) < 0);
@@ -128,7 +130,7 @@ TEST(workload_go_then_exec_result)
 	CHECK_EQ(ember_workload__prepare(&wl, slow), 0);
 	CHECK_EQ(ember_workload__exec_result(&wl, false), 1);
 	CHECK_EQ(ember_workload__go(&wl), 0);
-	CHECK(wl.go_fd < 0);
+	CHECK(wl.go_fd < 0 && wl.hold_fd < 0);
 	CHECK_EQ(ember_workload__exec_result(&wl, true), 0);
 	CHECK(wl.err_fd < 0);
 	CHECK_EQ(ember_workload__exec_result(&wl, false), 0);	/* answered: stays 0 */
@@ -143,4 +145,48 @@ TEST(workload_go_then_exec_result)
 	CHECK_EQ(r, -ENOENT);
 	CHECK_EQ(ember_workload__wait(&wl), 0);
 	CHECK_EQ(ember_workload__exit_code(&wl), 127);
+}
+
+/*
+ * The child may move off the cpu of the process that let it go before its
+ * exec (where it would take the cpu from a recorder): the command still sees
+ * the affinity it was forked with, even when the parent keeps to one cpu.
+ * (Where it starts is the scheduler's to say once it runs: not checked.)
+ */
+TEST(workload_keeps_the_commands_affinity)
+{
+	char path[64], cmd[256], line[256], want[256] = "";
+	const char *argv[] = { "sh", "-c", cmd, NULL };
+	struct ember_workload wl;
+	cpu_set_t all, one;
+	FILE *f;
+
+	if (sched_getaffinity(0, sizeof(all), &all) || CPU_COUNT(&all) < 2)
+		SKIP("one cpu allowed: nowhere else to start");
+	f = fopen("/proc/self/status", "re");
+	while (f && fgets(want, sizeof(want), f) && strncmp(want, "Cpus_allowed_list:", 18))
+		want[0] = '\0';
+	if (f)
+		fclose(f);
+	CHECK(want[0] != '\0');
+	snprintf(path, sizeof(path), "/tmp/ember-wl-cpu-%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "grep Cpus_allowed_list /proc/self/status > %s", path);
+
+	CHECK_EQ(ember_workload__prepare(&wl, argv), 0);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	CHECK_EQ(ember_workload__start(&wl), 0);
+	sched_setaffinity(0, sizeof(all), &all);
+	CHECK_EQ(ember_workload__wait(&wl), 0);
+	CHECK_EQ(ember_workload__exit_code(&wl), 0);
+	line[0] = '\0';
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	CHECK_STR(line, want);
+	unlink(path);
 }

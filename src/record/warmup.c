@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The reader's short slice and start-up busy-poll for small buffers (see warmup.h). */
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include "event/cpumap.h"
+#include "record/record.h"
+#include "record/warmup.h"
+
+/*
+ * A sample's size, roughly: the header and the usual fields, plus a
+ * callchain of some 16 frames when there is one. An estimate, for the
+ * "is this buffer small for its rate" test only.
+ */
+static uint64_t sample_bytes(const struct ember_evsel *evsel)
+{
+	return 64 + (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN ? 128 : 0);
+}
+
+/*
+ * True when one buffer holds less than RECORD_WARMUP_MS of samples: every
+ * event sampling at its frequency on the buffer's cpu. Events sampling by
+ * period (-c) have no rate to go by, and then nothing is assumed.
+ */
+static bool buffers_small(const struct record *rec, uint64_t *bytes_per_s_out)
+{
+	struct ember_evsel *pos;
+	uint64_t bytes_per_s = 0;
+
+	ember_evlist__for_each(rec->evlist, pos) {
+		if (pos->attr.type == PERF_TYPE_SOFTWARE && pos->attr.config == PERF_COUNT_SW_DUMMY)
+			continue;	/* side-band only: no samples */
+		if (!pos->attr.freq)
+			return false;
+		bytes_per_s += pos->attr.sample_freq * sample_bytes(pos);
+	}
+	*bytes_per_s_out = bytes_per_s;
+	return bytes_per_s && rec->mmap_bytes * 1000 < bytes_per_s * RECORD_WARMUP_MS;
+}
+
+/* The slice hint: the thread's own policy and nice value, a shorter slice. */
+static void ask_short_slice(void)
+{
+	struct {
+		uint32_t size, policy;
+		uint64_t flags;
+		int32_t nice;
+		uint32_t priority;
+		uint64_t runtime, deadline, period;
+	} attr = {
+		.size = sizeof(attr),
+		.policy = SCHED_OTHER,
+		.runtime = RECORD_WARMUP_SLICE_NS,
+	};
+
+	if (sched_getscheduler(0) != SCHED_OTHER)
+		return;
+	attr.nice = getpriority(PRIO_PROCESS, 0);
+	/* a hint: a kernel without sched_setattr or a refusal changes nothing */
+	(void)syscall(SYS_sched_setattr, 0, &attr, 0);
+}
+
+static bool may_run_elsewhere(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1;
+}
+
+void record_warmup__begin(struct record *rec, uint64_t now_ns)
+{
+	uint64_t bytes_per_s = 0;
+	bool busy;
+
+	rec->warmup.until_ns = 0;
+	if (!rec->evlist->nr_mmaps || !buffers_small(rec, &bytes_per_s))
+		return;
+	ask_short_slice();
+	busy = may_run_elsewhere();
+	if (busy)
+		rec->warmup.until_ns = now_ns + RECORD_WARMUP_MS * 1000000ULL;
+	if (!rec->opts.verbose)
+		return;
+	fprintf(stderr, "a ring buffer holds about %.1f ms of samples: the reader asks for a %llu us "
+		"time slice", (double)rec->mmap_bytes * 1000 / (double)bytes_per_s,
+		RECORD_WARMUP_SLICE_NS / 1000);
+	if (busy)
+		fprintf(stderr, " and polls without sleeping for its first %d ms", RECORD_WARMUP_MS);
+	fputc('\n', stderr);
+}
+
+void record_warmup__pass(struct record *rec)
+{
+	if (!rec->warmup.until_ns)
+		return;
+	rec->warmup.cpu = sched_getcpu();
+	rec->warmup.pass_had_data = false;
+}
+
+void record_warmup__data(struct record *rec, int buffer)
+{
+	if (!rec->warmup.until_ns)
+		return;
+	if (!rec->warmup.pass_had_data) {
+		rec->warmup.pass_had_data = true;
+		rec->warmup.own_cpu_data = false;
+	}
+	if (buffer < ember_cpu_map__nr(rec->cpus) &&
+	    ember_cpu_map__cpu(rec->cpus, buffer) == rec->warmup.cpu)
+		rec->warmup.own_cpu_data = true;
+}
+
+bool record_warmup__busy(struct record *rec, uint64_t now_ns)
+{
+	if (!rec->warmup.until_ns)
+		return false;
+	if (now_ns >= rec->warmup.until_ns) {
+		rec->warmup.until_ns = 0;
+		return false;
+	}
+	return !rec->warmup.own_cpu_data;
+}
