@@ -18,8 +18,8 @@
 #                      SAME_ROUNDS (20) rounds of 4 s, every round added up
 #   record-cpu         cpu time of the recorder's main thread (perf stat --no-inherit)
 #                      while recording the work with -F 999 -g, median of 3
-#   record-bytes       file bytes per sample for `record -F 999 -g` of the same work,
-#                      5 recordings each added up
+#   record-bytes       file bytes per sample for `record -F 999 -g -p` of one running
+#                      command, both tools at once, 5 recordings each added up
 #   record-fixed-cost  `record -g true`: wall time of the whole tool, median of 5
 #                      (perf's is mostly its build-id pass and BPF side-band thread
 #                      after the command exits; ember writes the same BUILD_ID section
@@ -238,25 +238,43 @@ cp=$(median "${p[@]}")
 echo "record: the recorder itself used $ce ms of cpu with ember, $cp ms with perf (-F 999 -g)"
 printf 'result\trecord-cpu (recorder, -F 999 -g)\t%s\t%s\tms\t<=1.0\n' "$ce" "$cp"
 
-# (4) bytes per sample: the whole file over its samples, 5 recordings of each added up
-# (a recording has about a thousand samples and 5 KB of header and features, so the
-# number of samples the run happened to take moves a single figure by 2 %)
-file_and_samples() { # FILE: "BYTES SAMPLES"
-	echo "$(stat -c %s "$1") $("$PERF" report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')"
+# (4) bytes per sample: both tools record one running sha256sum at once (-p, -F 999 -g,
+# 2 s, 5 rounds, who starts first alternating), so their files hold the same mix of
+# samples (recordings of a command run one after the other differ by run, as kernel
+# samples with longer callchains come and go: that moved this figure by 0.5 %). A
+# file is a fixed part (header, attrs, features: about 5 KB) and a data section;
+# the two tools' recordings also differ by a few ms, so each tool's file is compared
+# at the same number of samples, the mean of both: (fixed + data per sample * n) / n
+# with every round added up.
+file_parts() { # FILE: "DATA_BYTES OTHER_BYTES SAMPLES"
+	local size data
+	size=$(stat -c %s "$1")
+	data=$(od -A n -t u8 -j 48 -N 8 "$1" | tr -d ' ')
+	echo "$data $((size - data)) $("$PERF" report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')"
 }
-eb=0 en=0 pb=0 pn=0
+bytes_rec() { # TOOL DATA: TOOL records the running command for 2 s
+	"$1" record -q -F 999 -g -o "$2" -p "$BYTES_PID" -- sleep 2 >/dev/null 2>&1
+}
+sha256sum /dev/zero >/dev/null &	# stopped below, or by the EXIT trap
+BYTES_PID=$!
+sleep 0.3
+ed=0 ef=0 en=0 pd=0 pf=0 pn=0
 for i in 1 2 3 4 5; do
-	"$EMBER" record -q -F 999 -g -o "$TMP/e.data" -- sh -c "$WORK" >/dev/null 2>&1
-	"$PERF" record -q -F 999 -g -o "$TMP/p.data" -- sh -c "$WORK" >/dev/null 2>&1
-	read -r b n < <(file_and_samples "$TMP/e.data")
-	eb=$((eb + b)) en=$((en + n))
-	read -r b n < <(file_and_samples "$TMP/p.data")
-	pb=$((pb + b)) pn=$((pn + n))
+	pair_order "$i" 'bytes_rec "$EMBER" "$TMP/e.data" & re=$!' \
+		'bytes_rec "$PERF" "$TMP/p.data" & rp=$!'
+	wait "$re" "$rp"
+	read -r d f n < <(file_parts "$TMP/e.data")
+	ed=$((ed + d)) ef=$((ef + f)) en=$((en + n))
+	read -r d f n < <(file_parts "$TMP/p.data")
+	pd=$((pd + d)) pf=$((pf + f)) pn=$((pn + n))
 done
-be=$(echo "scale=2; $eb / $en" | bc)
-bp=$(echo "scale=2; $pb / $pn" | bc)
-echo "record: $be bytes per sample in ember's files, $bp in perf's (-F 999 -g, 5 recordings each:" \
-	"$eb bytes for $en samples, $pb for $pn)"
+kill "$BYTES_PID" 2>/dev/null
+wait "$BYTES_PID" 2>/dev/null
+read -r be bp < <(awk -v ed="$ed" -v ef="$ef" -v en="$en" -v pd="$pd" -v pf="$pf" -v pn="$pn" \
+	'BEGIN { n = (en + pn) / 2; printf "%.2f %.2f\n", (ef + ed / en * n) / n, (pf + pd / pn * n) / n }')
+echo "record: $be bytes per sample in ember's files, $bp in perf's at the same number of samples" \
+	"(-F 999 -g -p, 5 recordings each at the same moment: data $ed bytes for $en samples and" \
+	"$ef other bytes; perf $pd for $pn and $pf)"
 printf 'result\trecord-bytes/sample (-F 999 -g)\t%s\t%s\tB\t<=1.0\n' "$be" "$bp"
 
 # (5) fixed cost: start and finish around a command that does nothing

