@@ -26,10 +26,21 @@ case "$(hot "$TMP/plain")" in
 *";outer") pass plain-names-outer ;;
 *) fail plain-names-outer "$(hot "$TMP/plain")" ;;
 esac
-case "$(hot "$TMP/inline")" in
-*";outer;mid;leaf") pass inline-chain ;;
-*) fail inline-chain "$(hot "$TMP/inline")" ;;
-esac
+# leaf_share FILE: the % of outer()'s samples whose stack ends in the whole
+# chain outer;mid;leaf. leaf's add and mid's loop control share the hot loop
+# (19 to 29 % of it leaf's on one VM, most of it on another), so which ends
+# the single hottest stack varies: without inline names there would be none.
+leaf_share() {
+	awk '{ c = $NF; $NF = ""; sub(/ $/, "") }
+		/;outer(;|$)/ { all += c } /;outer;mid;leaf$/ { leaf += c }
+		END { print all ? int(100 * leaf / all) : 0 }' "$1"
+}
+if [ "$(leaf_share "$TMP/inline")" -ge 5 ]; then
+	pass inline-chain
+else
+	fail inline-chain "$(leaf_share "$TMP/inline") % of outer's samples end in outer;mid;leaf:" \
+		"$(hot "$TMP/inline")"
+fi
 # the counts do not change, only the names
 expect_eq inline-same-total "$(awk '{ s += $NF } END { print s }' "$TMP/inline")" \
 	"$(awk '{ s += $NF } END { print s }' "$TMP/plain")"
@@ -116,10 +127,12 @@ else
 	"$PERF" script -i "$TMP/clang.data" >"$TMP/clang.txt" 2>/dev/null
 	"$EMBER" collapse --inline <"$TMP/clang.txt" >"$TMP/clang-inline"
 	"$EMBER" collapse --inline --context <"$TMP/clang.txt" >"$TMP/clang-context"
-	case "$(hot "$TMP/clang-inline")" in
-	*";outer;mid;leaf") pass clang-inline-chain ;;
-	*) fail clang-inline-chain "$(hot "$TMP/clang-inline")" ;;
-	esac
+	if [ "$(leaf_share "$TMP/clang-inline")" -ge 5 ]; then
+		pass clang-inline-chain
+	else
+		fail clang-inline-chain "$(leaf_share "$TMP/clang-inline") % of outer's samples end in" \
+			"outer;mid;leaf: $(hot "$TMP/clang-inline")"
+	fi
 	# outer's level is at its call of mid, line 24, as addr2line says
 	case "$(hot "$TMP/clang-context")" in
 	*";outer:inlined.c:24;mid:inlined.c:"*) pass clang-context-call-site ;;
