@@ -5,9 +5,13 @@
  * it holds no sample in libc but the callers of main: perf 6.1 stops
  * asking addr2line about a library after 123 failed questions in a row
  * from the start (its A2L_FAIL_LIMIT), so whether a libc sample gets a
- * source line from perf would depend on how soon it came.
+ * source line from perf would depend on how soon it came. It ends with
+ * _exit() for the same reason: exit()'s handlers run in libc
+ * (__unregister_atfork, say), where a sample got "sym+0" from perf once its
+ * limit was reached and a source line from ember.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 static volatile unsigned long sink;
 
@@ -31,5 +35,5 @@ int main(int argc, char **argv)
 		hot_a();
 		hot_b();
 	}
-	return 0;
+	_exit(0);
 }
