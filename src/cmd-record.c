@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <ember/ember.h>
@@ -83,12 +82,8 @@ static int start(struct record *rec)
 		ember_evlist__enable(rec->evlist);
 	else if (!rec->target_none)
 		enable_tracking(rec);
-	if (!rec->opts.delay_ms) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		record_warmup__begin(rec, (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
-	}
+	if (!rec->opts.delay_ms)
+		record_warmup__begin(rec, record_loop__now_ns());
 	if (rec->forks) {
 		rec->wl_started = true;
 		err = ember_workload__go(&rec->wl);
@@ -98,15 +93,11 @@ static int start(struct record *rec)
 		}
 	}
 	if (rec->opts.delay_ms) {
-		struct timespec ts;
-
 		/* perf's messages; with -1 the events wait for --control's "enable" */
 		if (!rec->opts.quiet)
 			fprintf(stderr, "Events disabled\n");
-		clock_gettime(CLOCK_MONOTONIC, &ts);
 		if (rec->opts.delay_ms > 0)
-			rec->enable_at_ns = (uint64_t)ts.tv_sec * 1000000000ULL +
-					    (uint64_t)ts.tv_nsec +
+			rec->enable_at_ns = record_loop__now_ns() +
 					    (uint64_t)rec->opts.delay_ms * 1000000ULL;
 	}
 	return 0;

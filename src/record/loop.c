@@ -21,7 +21,7 @@
 #include "record/synth.h"
 #include "record/warmup.h"
 
-static uint64_t now_ns(void)
+uint64_t record_loop__now_ns(void)
 {
 	struct timespec ts;
 
@@ -275,7 +275,7 @@ static void maybe_sync(struct record *rec, bool *dirty)
 
 	if (!*dirty)
 		return;
-	now = now_ns();
+	now = record_loop__now_ns();
 	if (now - rec->last_sync_ns < RECORD_SYNC_INTERVAL_MS * 1000000ULL)
 		return;
 	rec->last_sync_ns = now;
@@ -289,7 +289,7 @@ static void maybe_sync(struct record *rec, bool *dirty)
  */
 static int poll_timeout(const struct record *rec, bool dirty)
 {
-	uint64_t period = RECORD_SYNC_INTERVAL_MS * 1000000ULL, since, now = now_ns();
+	uint64_t period = RECORD_SYNC_INTERVAL_MS * 1000000ULL, since, now = record_loop__now_ns();
 	int timeout = RECORD_SYNC_INTERVAL_MS;
 
 	if (dirty) {
@@ -313,7 +313,7 @@ static int poll_timeout(const struct record *rec, bool dirty)
 /* -D: the sampling events start once the delay after the exec is over. */
 static void check_delay(struct record *rec)
 {
-	if (!rec->enable_at_ns || now_ns() < rec->enable_at_ns)
+	if (!rec->enable_at_ns || record_loop__now_ns() < rec->enable_at_ns)
 		return;
 	rec->enable_at_ns = 0;
 	ember_evlist__enable(rec->evlist);
@@ -349,9 +349,9 @@ static int check_switch(struct record *rec)
 	if (rec->opts.switch_size &&
 	    ember_data_writer__data_size(rec->writer) >= rec->opts.switch_size)
 		due = true;
-	if (rec->switch_at_ns && now_ns() >= rec->switch_at_ns) {
+	if (rec->switch_at_ns && record_loop__now_ns() >= rec->switch_at_ns) {
 		due = true;
-		rec->switch_at_ns = now_ns() + rec->opts.switch_time_s * 1000000000ULL;
+		rec->switch_at_ns = record_loop__now_ns() + rec->opts.switch_time_s * 1000000000ULL;
 	}
 	if (!due)
 		return 0;
@@ -376,7 +376,7 @@ int record_loop__run(struct record *rec)
 	bool disabled = false, dirty = false;
 	uint64_t last_check;
 
-	rec->last_sync_ns = last_check = now_ns();
+	rec->last_sync_ns = last_check = record_loop__now_ns();
 	rec->affinity_cpu = -1;
 	if (rec->opts.switch_time_s)
 		rec->switch_at_ns = last_check + rec->opts.switch_time_s * 1000000000ULL;
@@ -408,17 +408,17 @@ int record_loop__run(struct record *rec)
 			if (rec->done || rec->draining)
 				break;
 			/* small buffers, just started: look again without sleeping */
-			busy = record_warmup__busy(rec, now_ns());
+			busy = record_warmup__busy(rec, record_loop__now_ns());
 			timeout = busy ? 0 : poll_timeout(rec, dirty);
 			if (poll(rec->pollfds, (nfds_t)rec->nr_pollfds, timeout) > 0 && !busy)
 				rec->stats.waking++;
 			after_poll(rec);
-			last_check = now_ns();
-		} else if (now_ns() - last_check >= RECORD_CHECK_INTERVAL_MS * 1000000ULL) {
+			last_check = record_loop__now_ns();
+		} else if (record_loop__now_ns() - last_check >= RECORD_CHECK_INTERVAL_MS * 1000000ULL) {
 			/* Records keep coming: look at signals and hang-ups without sleeping. */
 			poll(rec->pollfds, (nfds_t)rec->nr_pollfds, 0);
 			after_poll(rec);
-			last_check = now_ns();
+			last_check = record_loop__now_ns();
 		}
 		/* A command's events die with it; a target ember did not start is stopped here. */
 		if (rec->done && !disabled && !rec->target_none) {
