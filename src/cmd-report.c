@@ -13,9 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
-#include <ember/trace.h>
 #include "builtin.h"
-#include "event/event-names.h"
 #include "report/run.h"
 #include "report/srcline.h"
 #include "report/tracekey.h"
@@ -262,59 +260,6 @@ static bool nothing_usable(const struct report *rep)
 	return true;
 }
 
-/* An event's name as perf prints it: the file's, the tracepoint's, or made from the attr. */
-static void dump_event_name(struct report *rep, const struct ember_data_attr *a, char *buf,
-			    size_t size)
-{
-	struct ember_trace *t;
-	const char *sys, *name;
-
-	if (a->name) {
-		snprintf(buf, size, "%s", a->name);
-		return;
-	}
-	if (a->attr.type == PERF_TYPE_TRACEPOINT && (t = ember_session__trace(rep->session)) &&
-	    !ember_trace__event_name(t, (int)a->attr.config, &sys, &name)) {
-		snprintf(buf, size, "%s:%s", sys, name);
-		return;
-	}
-	ember_event_names__attr_name(&a->attr, buf, size);
-}
-
-/* perf report -D's closing counts: records by type, then samples by event. */
-static void dump_stats(struct report *rep, FILE *fp)
-{
-	const struct ember_session_stats *st = ember_session__stats(rep->session);
-	uint64_t total = 0;
-	uint32_t type, i;
-
-	for (type = 1; type < EMBER_RECORD_TYPE_MAX; type++)
-		if (ember_record__name(type))
-			total += ember_data_reader__nr_records(rep->reader, type);
-	fprintf(fp, "\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
-	for (type = 1; type < EMBER_RECORD_TYPE_MAX; type++) {
-		uint64_t n = ember_data_reader__nr_records(rep->reader, type);
-
-		if (n && ember_record__name(type))
-			fprintf(fp, "%16s events: %10" PRIu64 "  (%4.1f%%)\n",
-				ember_record__name(type), n, 100.0 * (double)n / (double)total);
-	}
-	for (i = 0; i < st->nr_events; i++) {
-		const struct ember_session_event_stats *e = &st->events[i];
-		char name[256];
-
-		if (!e->nr_samples && !e->nr_lost_samples)
-			continue;
-		dump_event_name(rep, ember_data_reader__attr(rep->reader, i), name, sizeof(name));
-		fprintf(fp, "%s stats:\n", name);
-		if (e->nr_samples)
-			fprintf(fp, "%16s events: %10" PRIu64 "\n", "SAMPLE", e->nr_samples);
-		if (e->nr_lost_samples)
-			fprintf(fp, "%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
-				e->nr_lost_samples);
-	}
-}
-
 /*
  * Keys ember shows with perf's value for "none" (weight 0, cgroup N/A...):
  * right for files without that data, so a file with it is refused.
@@ -500,7 +445,7 @@ int cmd_report(int argc, const char **argv)
 		else if (o->dump && !o->quiet)
 			fputs("# To display the perf.data header info, please use "
 			      "--header/--header-only options.\n#\n", stdout);
-		err = report__process(&rep);
+		err = report__dump(&rep);
 		ret = 1;
 		if (err)
 			fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(&rep),
@@ -508,7 +453,7 @@ int cmd_report(int argc, const char **argv)
 		else if (!nothing_usable(&rep))
 			ret = 0;
 		if (!ret) {
-			dump_stats(&rep, stdout);
+			report__dump_stats(&rep, stdout);
 			/* perf --stats shows the counts and nothing else */
 			if (o->dump)
 				ember_session__fprintf_warnings(rep.session, stderr);

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
-#include <ember/trace.h>
-#include "event/event-names.h"
 #include "report/run.h"
 #include "report/rawstacks.h"
 #include "report/srcline.h"
@@ -42,13 +40,6 @@ static struct rep_hist *hist_of(struct report *rep, uint32_t idx)
 	if (!rep->hists[idx])
 		rep->hists[idx] = rep_hist__new(&rep->hopts);
 	return rep->hists[idx];
-}
-
-static void dump(struct report *rep, const struct perf_event_header *hdr, uint64_t offset)
-{
-	struct ember_data_record rec = { .hdr = hdr, .offset = offset };
-
-	ember_data__dump_record(stdout, rep->reader, &rec, rep->dump_name, EMBER_DUMP_REPORT);
 }
 
 #define RAW_KEY_MAX 256
@@ -262,12 +253,6 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	bool with_chain;
 	int nr, err;
 
-	/* -D prints each record, --stats only counts them (the session does) */
-	if (rep->o.dump || rep->o.stats) {
-		if (rep->o.dump)
-			dump(rep, ss->hdr, ss->file_offset);
-		return 0;
-	}
 	if (!a)
 		return 0;
 	if (report_filters__skip_cpu(&rep->filters, ss->sample, a->attr.sample_type))
@@ -351,8 +336,6 @@ static int on_record(struct ember_session *s, const struct ember_data_record *re
 	const struct ember_record_comm *c = (const void *)rec->hdr;
 	struct ember_thread *t;
 
-	if (rep->o.dump)
-		dump(rep, rec->hdr, rec->offset);
 	/* after the machine took it: the thread has its new comm */
 	if (rec->hdr->type == PERF_RECORD_COMM && rec->hdr->size >= sizeof(*c) &&
 	    (t = ember_machine__find_thread(ember_session__machine(s), c->pid, c->tid)))
@@ -444,19 +427,17 @@ int report__process(struct report *rep)
 			return -ENOMEM;
 	}
 	/* frames fold by address: address-keyed chains fold as well */
-	if (!rep->o.dump && !rep->o.stats) {
-		rep->stacks = rep_stacks__new();
-		rep->frameids = rep_frameids__new();
-		if (!rep->stacks || !rep->frameids) {
-			err = -ENOMEM;
-			goto out;
-		}
+	rep->stacks = rep_stacks__new();
+	rep->frameids = rep_frameids__new();
+	if (!rep->stacks || !rep->frameids) {
+		err = -ENOMEM;
+		goto out;
 	}
 	deferred = can_defer_kernel(rep) && !ember_session__defer_kernel_symbols(rep->session);
 	err = ember_session__process(rep->session, &ops, rep);
 	if (!err && deferred)
 		rep_stacks__update_frames(rep->stacks, resolve_late, rep);
-	if (!err && rep->stacks) {
+	if (!err) {
 		struct rep_print_opts po = {
 			.filter_relative = rep->o.filter_relative,
 			.min_percent = rep->o.min_percent,
@@ -492,26 +473,6 @@ out:
 	return 0;
 }
 
-/* The event's name as perf prints it: the file's, else made from the attr. */
-static void event_name(struct report *rep, const struct ember_data_attr *a, char *buf,
-		       size_t size)
-{
-	if (a->name) {
-		snprintf(buf, size, "%s", a->name);
-		return;
-	}
-	if (a->attr.type == PERF_TYPE_TRACEPOINT) {
-		struct ember_trace *t = ember_session__trace(rep->session);
-		const char *sys, *name;
-
-		if (t && !ember_trace__event_name(t, (int)a->attr.config, &sys, &name)) {
-			snprintf(buf, size, "%s:%s", sys, name);
-			return;
-		}
-	}
-	ember_event_names__attr_name(&a->attr, buf, size);
-}
-
 void report__print(struct report *rep, FILE *fp)
 {
 	const struct ember_session_stats *st = ember_session__stats(rep->session);
@@ -544,7 +505,7 @@ void report__print(struct report *rep, FILE *fp)
 			events = rep->o.filter_relative ? hs->total_non_filtered_period :
 							  hs->total_period;
 			nr = rep_convert_unit(nr, &unit);
-			event_name(rep, a, name, sizeof(name));
+			report_event_name(rep->session, a, name, sizeof(name));
 			fprintf(fp, "# Samples: %lu%c of event '%s'\n", nr, unit, name);
 			fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", events);
 		}

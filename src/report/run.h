@@ -50,7 +50,7 @@ struct report {
 	uint32_t *ids;			/* scratch: a sample's frame indices, self + chain */
 	uint32_t ids_alloc;
 	bool have_callchain;
-	struct rep_stacks *stacks;	/* samples folded by stack, NULL only with --dump-raw-trace */
+	struct rep_stacks *stacks;	/* samples folded by stack, while the file is read */
 	struct rep_frameids *frameids;	/* addresses resolved to frames of stacks */
 	struct rep_srclines *srclines;	/* srcline/srcfile strings, NULL unless sorted by */
 	struct rep_traces *traces;	/* tracepoint texts, NULL unless sorted by trace */
@@ -72,6 +72,14 @@ bool report_filters__skip_cpu(const struct report_filters *f, const struct ember
 int report__process(struct report *rep);
 /* Prints the report (header lines, each event's table). */
 void report__print(struct report *rep, FILE *fp);
+
+/* -D: dumps each record as the session reads it; --stats: only reads them. 0 or a negative errno. */
+int report__dump(struct report *rep);
+/* perf report -D's closing counts: records by type, then samples by event. */
+void report__dump_stats(struct report *rep, FILE *fp);
+/* An event's name as perf prints it: the file's, the tracepoint's, or made from the attr. */
+void report_event_name(struct ember_session *s, const struct ember_data_attr *a, char *buf,
+		       size_t size);
 
 /* Starts $PAGER (or less) on standard output when it is a terminal. */
 void report_pager__start(void);

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf report -D: every record dumped as it is read, then the counts of
+ * records by type and of samples by event; --stats: the counts alone.
+ * No histogram is built.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include "report/run.h"
+
+static void dump(struct report *rep, const struct perf_event_header *hdr, uint64_t offset)
+{
+	struct ember_data_record rec = { .hdr = hdr, .offset = offset };
+
+	ember_data__dump_record(stdout, rep->reader, &rec, rep->dump_name, EMBER_DUMP_REPORT);
+}
+
+static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
+{
+	struct report *rep = ctx;
+
+	if (rep->o.dump)
+		dump(rep, ss->hdr, ss->file_offset);
+	return 0;
+}
+
+static int on_record(struct ember_session *s, const struct ember_data_record *rec,
+		     const struct ember_sample *id, void *ctx)
+{
+	struct report *rep = ctx;
+
+	if (rep->o.dump)
+		dump(rep, rec->hdr, rec->offset);
+	return 0;
+}
+
+int report__dump(struct report *rep)
+{
+	struct ember_session_ops ops = { .sample = on_sample, .record = on_record };
+
+	/* --stats only counts the records: the session does */
+	return ember_session__process(rep->session, &ops, rep);
+}
+
+void report__dump_stats(struct report *rep, FILE *fp)
+{
+	const struct ember_session_stats *st = ember_session__stats(rep->session);
+	uint64_t total = 0;
+	uint32_t type, i;
+
+	for (type = 1; type < EMBER_RECORD_TYPE_MAX; type++)
+		if (ember_record__name(type))
+			total += ember_data_reader__nr_records(rep->reader, type);
+	fprintf(fp, "\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (type = 1; type < EMBER_RECORD_TYPE_MAX; type++) {
+		uint64_t n = ember_data_reader__nr_records(rep->reader, type);
+
+		if (n && ember_record__name(type))
+			fprintf(fp, "%16s events: %10" PRIu64 "  (%4.1f%%)\n",
+				ember_record__name(type), n, 100.0 * (double)n / (double)total);
+	}
+	for (i = 0; i < st->nr_events; i++) {
+		const struct ember_session_event_stats *e = &st->events[i];
+		char name[256];
+
+		if (!e->nr_samples && !e->nr_lost_samples)
+			continue;
+		report_event_name(rep->session, ember_data_reader__attr(rep->reader, i), name,
+				  sizeof(name));
+		fprintf(fp, "%s stats:\n", name);
+		if (e->nr_samples)
+			fprintf(fp, "%16s events: %10" PRIu64 "\n", "SAMPLE", e->nr_samples);
+		if (e->nr_lost_samples)
+			fprintf(fp, "%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
+				e->nr_lost_samples);
+	}
+}
