@@ -397,7 +397,7 @@ int cmd_report(int argc, const char **argv)
 	char **made = NULL;
 	const char **args = rewrite_callgraph(&argc, argv, &made);
 	bool children, pager = false;
-	char bad[128] = "";
+	char bad[128] = "", why[4096];
 	int ret, err;
 
 	if (!args) {
@@ -414,7 +414,10 @@ int cmd_report(int argc, const char **argv)
 		ret = usage_error("unexpected argument");
 		goto out;
 	}
-	if (report_filters__init(&rep.filters, o)) {
+	err = report_filters__init(&rep.filters, o, why, sizeof(why));
+	if (err) {
+		if (err == -EINVAL)
+			fprintf(stderr, "ember report: invalid %s\n", why);
 		ret = 2;
 		goto out;
 	}

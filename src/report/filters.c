@@ -69,7 +69,8 @@ static bool str_set__has(const struct str_set *s, const char *str)
 	return false;
 }
 
-static int int_list(const char *list, int32_t **out, size_t *nr, const char *what)
+static int int_list(const char *list, int32_t **out, size_t *nr, const char *what, char *bad,
+		    size_t badsz)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 
@@ -81,7 +82,7 @@ static int int_list(const char *list, int32_t **out, size_t *nr, const char *wha
 		int32_t *grown;
 
 		if (*end || end == tok) {
-			fprintf(stderr, "ember report: invalid %s '%s'\n", what, tok);
+			snprintf(bad, badsz, "%s '%s'", what, tok);
 			free(copy);
 			return -EINVAL;
 		}
@@ -98,7 +99,7 @@ static int int_list(const char *list, int32_t **out, size_t *nr, const char *wha
 }
 
 /* "0-3,7" into a bitmap. */
-static int cpu_list(struct report_filters *f, const char *list)
+static int cpu_list(struct report_filters *f, const char *list, char *bad, size_t badsz)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 
@@ -117,7 +118,7 @@ static int cpu_list(struct report_filters *f, const char *list)
 		if (end != tok && *end == '-')
 			b = strtoul(end + 1, &end, 10);
 		if (*end || b < a || b >= f->max_cpu) {
-			fprintf(stderr, "ember report: invalid cpu list '%s'\n", list);
+			snprintf(bad, badsz, "cpu list '%s'", list);
 			free(copy);
 			return -EINVAL;
 		}
@@ -128,7 +129,8 @@ static int cpu_list(struct report_filters *f, const char *list)
 	return 0;
 }
 
-int report_filters__init(struct report_filters *f, const struct report_opts *o)
+int report_filters__init(struct report_filters *f, const struct report_opts *o, char *bad,
+			 size_t badsz)
 {
 	int err;
 
@@ -137,11 +139,11 @@ int report_filters__init(struct report_filters *f, const struct report_opts *o)
 	    (o->dsos && !(f->dsos = str_set__new(o->dsos))) ||
 	    (o->syms && !(f->syms = str_set__new(o->syms))))
 		return -ENOMEM;
-	if (o->pids && (err = int_list(o->pids, &f->pids, &f->nr_pids, "pid")))
+	if (o->pids && (err = int_list(o->pids, &f->pids, &f->nr_pids, "pid", bad, badsz)))
 		return err;
-	if (o->tids && (err = int_list(o->tids, &f->tids, &f->nr_tids, "tid")))
+	if (o->tids && (err = int_list(o->tids, &f->tids, &f->nr_tids, "tid", bad, badsz)))
 		return err;
-	if (o->cpus && (err = cpu_list(f, o->cpus)))
+	if (o->cpus && (err = cpu_list(f, o->cpus, bad, badsz)))
 		return err;
 	return 0;
 }

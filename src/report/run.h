@@ -59,8 +59,12 @@ struct report {
 	int err;
 };
 
-/* Parses the filter lists of o into f. 0, or -EINVAL after printing what is wrong. */
-int report_filters__init(struct report_filters *f, const struct report_opts *o);
+/*
+ * Parses the filter lists of o into f. 0, -ENOMEM, or -EINVAL with what is
+ * wrong in bad ("pid 'x'", "cpu list '0-'").
+ */
+int report_filters__init(struct report_filters *f, const struct report_opts *o, char *bad,
+			 size_t badsz);
 void report_filters__exit(struct report_filters *f);
 /* REP_FILTER_* bits for a sample resolved to al. */
 uint8_t report_filters__mask(const struct report_filters *f, const struct ember_addr_location *al);
