@@ -15,9 +15,6 @@
 #include <linux/perf_event.h>
 #include "builtin.h"
 #include "report/run.h"
-#include "report/srcline.h"
-#include "report/tracekey.h"
-#include "report/comms.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
 
@@ -147,24 +144,18 @@ static int usage_error(const char *msg)
 /* Default callchain settings, then -g, -G, --percent-limit on top. */
 static int setup_callchain(struct report *rep, bool children)
 {
-	struct rep_chain_param *p = &rep->hopts.chain;
+	struct ember_callchain_param *p = &rep->hopts.chain;
 
-	*p = (struct rep_chain_param){
-		.mode = REP_CHAIN_GRAPH_ABS,
-		.order = REP_ORDER_CALLEE,
-		.value = REP_CCVAL_PERCENT,
-		.key = REP_CCKEY_FUNCTION,
-		.min_percent = 0.5,
-	};
-	if (rep->o.callgraph_set && rep_chain_param__parse(p, rep->o.callgraph))
+	ember_callchain_param__init(p);
+	if (rep->o.callgraph_set && ember_callchain_param__parse(p, rep->o.callgraph))
 		return usage_error("invalid -g/--call-graph argument");
 	if (rep->o.inverted) {
-		p->order = REP_ORDER_CALLER;
+		p->order = EMBER_CALLCHAIN_CALLER;
 		p->order_set = true;
 	}
 	/* perf shows --children graphs from the callers down unless told otherwise */
 	if (children && !p->order_set)
-		p->order = REP_ORDER_CALLER;
+		p->order = EMBER_CALLCHAIN_CALLER;
 	if (rep->o.min_percent_set)
 		p->min_percent = rep->o.min_percent;
 	return 0;
@@ -267,28 +258,29 @@ static bool nothing_usable(const struct report *rep)
 static bool refuse_absent_keys(const struct report *rep)
 {
 	static const struct {
-		enum rep_dim dim;
+		enum ember_hist_dim dim;
 		uint64_t bits;
 		const char *what;
 	} keys[] = {
-		{ REP_DIM_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "sample weights" },
-		{ REP_DIM_LOCAL_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+		{ EMBER_HIST_DIM_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
 		  "sample weights" },
-		{ REP_DIM_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "instruction latencies" },
-		{ REP_DIM_LOCAL_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "instruction latencies" },
-		{ REP_DIM_TRANSACTION, PERF_SAMPLE_TRANSACTION, "transaction flags" },
-		{ REP_DIM_CGROUP, PERF_SAMPLE_CGROUP, "cgroups" },
-		{ REP_DIM_CGROUP_ID, PERF_SAMPLE_CGROUP, "cgroups" },
-		{ REP_DIM_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "code page sizes" },
+		{ EMBER_HIST_DIM_LOCAL_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+		  "sample weights" },
+		{ EMBER_HIST_DIM_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "instruction latencies" },
+		{ EMBER_HIST_DIM_LOCAL_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "instruction latencies" },
+		{ EMBER_HIST_DIM_TRANSACTION, PERF_SAMPLE_TRANSACTION, "transaction flags" },
+		{ EMBER_HIST_DIM_CGROUP, PERF_SAMPLE_CGROUP, "cgroups" },
+		{ EMBER_HIST_DIM_CGROUP_ID, PERF_SAMPLE_CGROUP, "cgroups" },
+		{ EMBER_HIST_DIM_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "code page sizes" },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (!(rep->layout.key_mask & (1U << keys[i].dim)) ||
+		if (!(rep->layout.key_mask & EMBER_HIST_KEY(keys[i].dim)) ||
 		    !file_has(rep->reader, keys[i].bits))
 			continue;
 		fprintf(stderr, "ember report: --sort %s: %s has %s, which ember cannot show yet\n",
-			rep_dim__name(keys[i].dim), shown_path(rep), keys[i].what);
+			ember_hist_dim__name(keys[i].dim), shown_path(rep), keys[i].what);
 		return true;
 	}
 	return false;
@@ -300,16 +292,16 @@ static const char *single(const char *list)
 	return list && *list && !strchr(list, ',') ? list : NULL;
 }
 
-static const char *elide_value(const struct report *rep, enum rep_dim d, const char **name)
+static const char *elide_value(const struct report *rep, enum ember_hist_dim d, const char **name)
 {
 	switch (d) {
-	case REP_DIM_SYM:
+	case EMBER_HIST_DIM_SYM:
 		*name = "symbol";
 		return single(rep->o.syms);
-	case REP_DIM_DSO:
+	case EMBER_HIST_DIM_DSO:
 		*name = "dso";
 		return single(rep->o.dsos);
-	case REP_DIM_COMM:
+	case EMBER_HIST_DIM_COMM:
 		*name = "comm";
 		return single(rep->o.comms);
 	default:
@@ -320,14 +312,14 @@ static const char *elide_value(const struct report *rep, enum rep_dim d, const c
 /* perf hides a column its filter pins to one value (unless that hides them all). */
 static void setup_elide(struct report *rep)
 {
-	struct rep_layout *l = &rep->layout;
+	struct ember_hist_layout *l = &rep->layout;
 	bool all = true;
 	int c;
 
 	for (c = 0; c < l->nr_cols; c++) {
 		const char *name;
 
-		if (rep_dim__is_hpp(l->cols[c]))
+		if (ember_hist_dim__is_value(l->cols[c]))
 			continue;
 		l->elide[c] = elide_value(rep, l->cols[c], &name) != NULL;
 		all &= l->elide[c];
@@ -338,7 +330,7 @@ static void setup_elide(struct report *rep)
 
 static void print_elide(const struct report *rep, FILE *fp)
 {
-	const struct rep_layout *l = &rep->layout;
+	const struct ember_hist_layout *l = &rep->layout;
 	int c;
 
 	for (c = 0; c < l->nr_cols; c++) {
@@ -414,12 +406,24 @@ int cmd_report(int argc, const char **argv)
 		ret = usage_error("unexpected argument");
 		goto out;
 	}
-	err = report_filters__init(&rep.filters, o, why, sizeof(why));
-	if (err) {
-		if (err == -EINVAL)
-			fprintf(stderr, "ember report: invalid %s\n", why);
-		ret = 2;
-		goto out;
+	{
+		struct ember_hist_filter_opts fo = {
+			.sz = sizeof(fo),
+			.comms = o->comms,
+			.pids = o->pids,
+			.tids = o->tids,
+			.dsos = o->dsos,
+			.syms = o->syms,
+			.cpus = o->cpus,
+		};
+
+		rep.filters = ember_hist_filters__new(&fo, why, sizeof(why));
+		if (!rep.filters) {
+			if (errno == EINVAL)
+				fprintf(stderr, "ember report: invalid %s\n", why);
+			ret = 2;
+			goto out;
+		}
 	}
 
 	if (open_session(&rep)) {
@@ -480,16 +484,17 @@ int cmd_report(int argc, const char **argv)
 	if (ret)
 		goto out;
 	if (!rep.have_callchain)
-		rep.hopts.chain.mode = REP_CHAIN_NONE;
-	rep.hopts.use_callchain = rep.have_callchain && rep.hopts.chain.mode != REP_CHAIN_NONE;
+		rep.hopts.chain.mode = EMBER_CALLCHAIN_NONE;
+	rep.hopts.use_callchain =
+	    rep.have_callchain && rep.hopts.chain.mode != EMBER_CALLCHAIN_NONE;
 	rep.hopts.children = children;
 	rep.hopts.parent_pattern = o->parent_pattern;
 	rep.hopts.exclude_other = o->exclude_other;
-	rep.hopts.dso_filter = o->dsos != NULL;
 
 	{
 		char *sort = NULL;
-		struct rep_layout_opts lo = {
+		struct ember_hist_layout_opts lo = {
+			.sz = sizeof(lo),
 			.sort_order = o->sort_order,
 			.field_order = o->field_order,
 			.children = children,
@@ -513,10 +518,11 @@ int cmd_report(int argc, const char **argv)
 			}
 			lo.sort_order = sort;
 		}
-		err = rep_layout__setup(&rep.layout, &lo, bad, sizeof(bad));
+		err = ember_hist_layout__setup(&rep.layout, &lo, bad, sizeof(bad));
 		free(sort);
-		if (err == -EINVAL && rep_dim__unsupported(bad)) {
-			fprintf(stderr, "ember report: --sort %s: %s\n", bad, rep_dim__unsupported(bad));
+		if (err == -EINVAL && ember_hist_dim__unsupported(bad)) {
+			fprintf(stderr, "ember report: --sort %s: %s\n", bad,
+				ember_hist_dim__unsupported(bad));
 			ret = 2;
 			goto out;
 		} else if (err == -EINVAL) {
@@ -532,7 +538,7 @@ int cmd_report(int argc, const char **argv)
 		ret = 1;
 		goto out;
 	}
-	if ((rep.layout.key_mask & (1U << REP_DIM_PARENT)) && !rep.have_callchain &&
+	if ((rep.layout.key_mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT)) && !rep.have_callchain &&
 	    !ember_data_reader__is_pipe(rep.reader)) {
 		fprintf(stderr, "Selected --sort parent, but no callchain data. Did you call 'perf record' without -g?\n");
 		ret = 1;
@@ -581,14 +587,8 @@ out:
 	}
 	if (pager)
 		report_pager__finish();
-	for (uint32_t i = 0; i < rep.nr_hists; i++)
-		rep_hist__delete(rep.hists[i]);
-	free(rep.hists);
-	rep_srclines__delete(rep.srclines);
-	rep_traces__delete(rep.traces);
-	rep_comms__delete(rep.comms);
-	free(rep.ids);
-	report_filters__exit(&rep.filters);
+	ember_hist_feed__delete(rep.feed);
+	ember_hist_filters__delete(rep.filters);
 	ember_session__delete(rep.session);
 	free(args);
 	free_words(made);

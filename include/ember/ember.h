@@ -47,5 +47,6 @@ EMBER_API const char *ember_version(void);
 #include <ember/flame.h>
 #include <ember/collapse.h>
 #include <ember/heatmap.h>
+#include <ember/hist.h>
 
 #endif

@@ -9,21 +9,21 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
-#include "report/callchain.h"
-#include "report/rbtree.h"
+#include "report/report.h"
 
 /* The last node of the run (perf's node holding several entries) that starts at n. */
-static const struct rep_cnode *run_last(const struct rep_cnode *n)
+static const struct ember_callchain_node *run_last(const struct ember_callchain_node *n)
 {
 	while (n->hit == 0 && n->nr_children == 1)
-		n = rep_cnode__first_kid(n);
+		n = ember_callchain_node__first_child(n);
 	return n;
 }
 
 /* The children of parent in the order of perf's tree; *out is malloc'ed (NULL: none or ENOMEM). */
-static size_t lookup_order(const struct rep_cnode *parent, const struct rep_cnode ***out)
+static size_t lookup_order(const struct ember_callchain_node *parent,
+			   const struct ember_callchain_node ***out)
 {
-	const struct rep_cnode **v, *c;
+	const struct ember_callchain_node **v, *c;
 	size_t n = 0;
 
 	*out = NULL;
@@ -32,14 +32,14 @@ static size_t lookup_order(const struct rep_cnode *parent, const struct rep_cnod
 	v = malloc(parent->nr_children * sizeof(*v));
 	if (!v)
 		return 0;
-	for (c = rep_cnode__first_kid(parent); c; c = rep_cnode__next(c))
+	for (c = ember_callchain_node__first_child(parent); c; c = ember_callchain_node__next(c))
 		v[n++] = c;
 	*out = v;
 	return n;
 }
 
 struct ranked {
-	const struct rep_cnode *n;
+	const struct ember_callchain_node *n;
 	size_t pos;
 };
 
@@ -47,7 +47,8 @@ struct ranked {
 static int cmp_ranked(const void *pa, const void *pb)
 {
 	const struct ranked *a = pa, *b = pb;
-	uint64_t ca = rep_cnode__cumul_hits(a->n), cb = rep_cnode__cumul_hits(b->n);
+	uint64_t ca = ember_callchain_node__cumul_hits(a->n),
+		 cb = ember_callchain_node__cumul_hits(b->n);
 
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
@@ -59,10 +60,11 @@ static int cmp_ranked(const void *pa, const void *pb)
  * the threshold, sorted for printing. Returns how many; *out is malloc'ed.
  * Fractal graphs take the threshold relative to the parent's children.
  */
-static size_t sorted_children(const struct rep_chain_print *pp, const struct rep_cnode *parent,
-			      const struct rep_cnode ***out)
+static size_t sorted_children(const struct report_chain_print *pp,
+			      const struct ember_callchain_node *parent,
+			      const struct ember_callchain_node ***out)
 {
-	const struct rep_cnode **v;
+	const struct ember_callchain_node **v;
 	uint64_t min_hit = pp->min_hit;
 	size_t nr = lookup_order(parent, &v), n = 0, i;
 	struct ranked *r;
@@ -70,7 +72,7 @@ static size_t sorted_children(const struct rep_chain_print *pp, const struct rep
 	*out = NULL;
 	if (!nr || !v)
 		return 0;
-	if (pp->param->mode == REP_CHAIN_GRAPH_REL)
+	if (pp->param->mode == EMBER_CALLCHAIN_GRAPH_REL)
 		min_hit = (uint64_t)ceil(parent->children_hit * (pp->param->min_percent / 100.0));
 	r = malloc(nr * sizeof(*r));
 	if (!r) {
@@ -78,7 +80,7 @@ static size_t sorted_children(const struct rep_chain_print *pp, const struct rep
 		return 0;
 	}
 	for (i = 0; i < nr; i++)
-		if (rep_cnode__cumul_hits(v[i]) >= min_hit)
+		if (ember_callchain_node__cumul_hits(v[i]) >= min_hit)
 			r[n++] = (struct ranked){ v[i], i };
 	qsort(r, n, sizeof(*r), cmp_ranked);
 	for (i = 0; i < n; i++)
@@ -89,7 +91,7 @@ static size_t sorted_children(const struct rep_chain_print *pp, const struct rep
 }
 
 /* perf's callchain_list__sym_name(): with -g ...,address a named entry's srcline follows */
-static size_t fprintf_name(FILE *fp, const struct rep_cnode *n)
+static size_t fprintf_name(FILE *fp, const struct ember_callchain_node *n)
 {
 	if (n->name && n->srcline)
 		return fprintf(fp, "%s %s", n->name, n->srcline);
@@ -99,17 +101,17 @@ static size_t fprintf_name(FILE *fp, const struct rep_cnode *n)
 }
 
 /* perf's callchain_node__fprintf_value() for a run starting at first, ending at last. */
-static size_t fprintf_value(FILE *fp, const struct rep_chain_param *p, uint64_t period,
+static size_t fprintf_value(FILE *fp, const struct ember_callchain_param *p, uint64_t period,
 			    uint64_t count, uint64_t total)
 {
 	double percent = 0.0;
 
 	switch (p->value) {
-	case REP_CCVAL_PERIOD:
+	case EMBER_CALLCHAIN_PERIOD:
 		return fprintf(fp, "%" PRIu64, period);
-	case REP_CCVAL_COUNT:
+	case EMBER_CALLCHAIN_COUNT:
 		return fprintf(fp, "%" PRIu64, count);
-	case REP_CCVAL_PERCENT:
+	case EMBER_CALLCHAIN_PERCENT:
 	default:
 		if (total)
 			percent = period * 100.0 / total;
@@ -144,9 +146,9 @@ static size_t graph_line(FILE *fp, int depth, uint32_t mask, int margin)
 }
 
 /* One entry line of a run: the first one carries the run's value. */
-static size_t graph_entry(FILE *fp, const struct rep_chain_print *pp, const struct rep_cnode *n,
-			  int depth, uint32_t mask, int idx, uint64_t period, uint64_t count,
-			  uint64_t total, int margin)
+static size_t graph_entry(FILE *fp, const struct report_chain_print *pp,
+			  const struct ember_callchain_node *n, int depth, uint32_t mask, int idx,
+			  uint64_t period, uint64_t count, uint64_t total, int margin)
 {
 	size_t ret = left_margin(fp, margin);
 	int i;
@@ -174,12 +176,12 @@ static size_t graph_entry(FILE *fp, const struct rep_chain_print *pp, const stru
 	return ret;
 }
 
-static size_t graph_level(FILE *fp, const struct rep_chain_print *pp,
-			  const struct rep_cnode *parent, uint64_t total, int depth,
+static size_t graph_level(FILE *fp, const struct report_chain_print *pp,
+			  const struct ember_callchain_node *parent, uint64_t total, int depth,
 			  uint32_t depth_mask, int margin)
 {
-	const struct rep_chain_param *p = pp->param;
-	const struct rep_cnode **v;
+	const struct ember_callchain_param *p = pp->param;
+	const struct ember_callchain_node **v;
 	size_t nr = sorted_children(pp, parent, &v), k;
 	uint32_t new_mask = depth_mask;
 	uint64_t remaining = total;
@@ -188,24 +190,24 @@ static size_t graph_level(FILE *fp, const struct rep_chain_print *pp,
 	size_t ret = 0;
 
 	for (k = 0; k < nr; k++) {
-		const struct rep_cnode *first = v[k], *last = run_last(first), *n;
-		uint64_t cumul = rep_cnode__cumul_hits(first);
+		const struct ember_callchain_node *first = v[k], *last = run_last(first), *n;
+		uint64_t cumul = ember_callchain_node__cumul_hits(first);
 		uint64_t count = first->count + first->children_count;
 		uint64_t new_total;
 		int idx = 0;
 
 		remaining -= cumul;
 		cumul_count += count;
-		if (k + 1 == nr && (p->mode != REP_CHAIN_GRAPH_REL || !remaining))
+		if (k + 1 == nr && (p->mode != EMBER_CALLCHAIN_GRAPH_REL || !remaining))
 			new_mask &= ~bit(depth - 1);
 		ret += graph_line(fp, depth, depth_mask, margin);
-		for (n = first;; n = rep_cnode__first_kid(n)) {
+		for (n = first;; n = ember_callchain_node__first_child(n)) {
 			ret += graph_entry(fp, pp, n, depth, new_mask, idx++, cumul, count, total,
 					   margin);
 			if (n == last)
 				break;
 		}
-		new_total = p->mode == REP_CHAIN_GRAPH_REL ? last->children_hit : total;
+		new_total = p->mode == EMBER_CALLCHAIN_GRAPH_REL ? last->children_hit : total;
 		ret += graph_level(fp, pp, last, new_total, depth + 1, new_mask | bit(depth),
 				   margin);
 		if (++printed == p->print_limit)
@@ -213,10 +215,10 @@ static size_t graph_level(FILE *fp, const struct rep_chain_print *pp,
 	}
 	free(v);
 
-	if (p->mode == REP_CHAIN_GRAPH_REL && remaining && remaining != total) {
+	if (p->mode == EMBER_CALLCHAIN_GRAPH_REL && remaining && remaining != total) {
 		uint64_t rem_count = 0;
 
-		if (p->value == REP_CCVAL_COUNT) {
+		if (p->value == EMBER_CALLCHAIN_COUNT) {
 			if (parent->children_count <= cumul_count)
 				return ret;
 			rem_count = parent->children_count - cumul_count;
@@ -228,11 +230,11 @@ static size_t graph_level(FILE *fp, const struct rep_chain_print *pp,
 	return ret;
 }
 
-static size_t fprintf_graph(FILE *fp, const struct rep_cnode *root,
-			    const struct rep_chain_print *pp)
+static size_t fprintf_graph(FILE *fp, const struct ember_callchain_node *root,
+			    const struct report_chain_print *pp)
 {
-	const struct rep_chain_param *p = pp->param;
-	const struct rep_cnode *top = root;
+	const struct ember_callchain_param *p = pp->param;
+	const struct ember_callchain_node *top = root;
 	uint64_t total = pp->total;
 	unsigned int printed_entries = 0;
 	bool printed = false;
@@ -243,16 +245,16 @@ static size_t fprintf_graph(FILE *fp, const struct rep_cnode *root,
 	 * A single root holding all of the entry's period is printed
 	 * without a percentage ("---name"), one level less deep.
 	 */
-	const struct rep_cnode **v;
+	const struct ember_callchain_node **v;
 	size_t nr = sorted_children(pp, root, &v);
-	const struct rep_cnode *single = nr == 1 ? v[0] : NULL;
+	const struct ember_callchain_node *single = nr == 1 ? v[0] : NULL;
 
 	free(v);
-	if (single && rep_cnode__cumul_hits(single) == pp->parent) {
-		const struct rep_cnode *first = single, *last = run_last(first), *n;
+	if (single && ember_callchain_node__cumul_hits(single) == pp->parent) {
+		const struct ember_callchain_node *first = single, *last = run_last(first), *n;
 		int i = 0;
 
-		for (n = first;; n = rep_cnode__first_kid(n)) {
+		for (n = first;; n = ember_callchain_node__first_child(n)) {
 			if (!(i++ == 0 && pp->skip_first)) {
 				if (!printed) {
 					ret += left_margin(fp, margin);
@@ -274,7 +276,7 @@ static size_t fprintf_graph(FILE *fp, const struct rep_cnode *root,
 		}
 		top = last;
 	}
-	if (p->mode == REP_CHAIN_GRAPH_REL)
+	if (p->mode == EMBER_CALLCHAIN_GRAPH_REL)
 		total = pp->parent;
 	ret += graph_level(fp, pp, top, total, 1, 1, margin);
 	if (ret)
@@ -285,7 +287,7 @@ static size_t fprintf_graph(FILE *fp, const struct rep_cnode *root,
 /* ---- flat and folded ------------------------------------------------------ */
 
 struct flat_item {
-	const struct rep_cnode *first, *last;	/* a run */
+	const struct ember_callchain_node *first, *last; /* a run */
 	size_t idx;				/* collection order */
 };
 
@@ -295,8 +297,8 @@ struct flat_list {
 	bool oom;
 };
 
-static void flat_push(struct flat_list *l, const struct rep_cnode *first,
-		      const struct rep_cnode *last)
+static void flat_push(struct flat_list *l, const struct ember_callchain_node *first,
+		      const struct ember_callchain_node *last)
 {
 	if (l->nr == l->alloc) {
 		size_t alloc = l->alloc ? 2 * l->alloc : 64;
@@ -317,10 +319,10 @@ static void flat_push(struct flat_list *l, const struct rep_cnode *first,
  * perf's __sort_chain_flat(): the children of a run (in lookup order)
  * before the run itself, which is kept when it has hits of its own.
  */
-static void flat_collect(struct flat_list *l, const struct rep_cnode *first,
-			 const struct rep_cnode *last, uint64_t min_hit)
+static void flat_collect(struct flat_list *l, const struct ember_callchain_node *first,
+			 const struct ember_callchain_node *last, uint64_t min_hit)
 {
-	const struct rep_cnode **v;
+	const struct ember_callchain_node **v;
 	size_t n, k;
 
 	if (last->nr_children) {
@@ -348,14 +350,16 @@ static int cmp_flat(const void *pa, const void *pb)
 }
 
 /* Frames from the root down to n, in order. */
-static size_t path_fprintf(FILE *fp, const struct rep_cnode *n, const char *prefix,
+static size_t path_fprintf(FILE *fp, const struct ember_callchain_node *n, const char *prefix,
 			   const char *sep, bool *first)
 {
+	const struct ember_callchain_node *parent = n ? ember_callchain_node__parent(n) : NULL;
 	size_t ret = 0;
 
-	if (!n || !n->parent)
+	/* the root has no frame */
+	if (!parent)
 		return 0;
-	ret += path_fprintf(fp, n->parent, prefix, sep, first);
+	ret += path_fprintf(fp, parent, prefix, sep, first);
 	if (prefix)
 		ret += fprintf(fp, "%s", prefix);
 	else if (!*first)
@@ -367,10 +371,10 @@ static size_t path_fprintf(FILE *fp, const struct rep_cnode *n, const char *pref
 	return ret;
 }
 
-static size_t fprintf_flat(FILE *fp, const struct rep_cnode *root,
-			   const struct rep_chain_print *pp, bool folded, const char *sep)
+static size_t fprintf_flat(FILE *fp, const struct ember_callchain_node *root,
+			   const struct report_chain_print *pp, bool folded, const char *sep)
 {
-	const struct rep_chain_param *p = pp->param;
+	const struct ember_callchain_param *p = pp->param;
 	struct flat_list l = { 0 };
 	unsigned int printed = 0;
 	size_t ret = 0, i;
@@ -379,7 +383,7 @@ static size_t fprintf_flat(FILE *fp, const struct rep_cnode *root,
 	if (l.nr > 1)
 		qsort(l.v, l.nr, sizeof(*l.v), cmp_flat);
 	for (i = 0; i < l.nr; i++) {
-		const struct rep_cnode *last = l.v[i].last, *first = l.v[i].first;
+		const struct ember_callchain_node *last = l.v[i].last, *first = l.v[i].first;
 		bool f = true;
 
 		if (folded) {
@@ -390,7 +394,7 @@ static size_t fprintf_flat(FILE *fp, const struct rep_cnode *root,
 			ret += fputc('\n', fp) != EOF;
 		} else {
 			ret += fprintf(fp, "           ");
-			ret += fprintf_value(fp, p, rep_cnode__cumul_hits(first),
+			ret += fprintf_value(fp, p, ember_callchain_node__cumul_hits(first),
 					     first->count + first->children_count, pp->total);
 			ret += fputc('\n', fp) != EOF;
 			ret += path_fprintf(fp, last, "                ", NULL, &f);
@@ -403,19 +407,20 @@ static size_t fprintf_flat(FILE *fp, const struct rep_cnode *root,
 	return ret;
 }
 
-size_t rep_chain__fprintf(FILE *fp, const struct rep_cnode *root, const struct rep_chain_print *pp)
+size_t report__fprintf_callchain(FILE *fp, const struct ember_callchain_node *root,
+				 const struct report_chain_print *pp)
 {
 	if (!root)
 		return 0;
 	switch (pp->param->mode) {
-	case REP_CHAIN_GRAPH_ABS:
-	case REP_CHAIN_GRAPH_REL:
+	case EMBER_CALLCHAIN_GRAPH_ABS:
+	case EMBER_CALLCHAIN_GRAPH_REL:
 		return fprintf_graph(fp, root, pp);
-	case REP_CHAIN_FLAT:
+	case EMBER_CALLCHAIN_FLAT:
 		return fprintf_flat(fp, root, pp, false, NULL);
-	case REP_CHAIN_FOLDED:
+	case EMBER_CALLCHAIN_FOLDED:
 		return fprintf_flat(fp, root, pp, true, pp->field_sep ? pp->field_sep : ";");
-	case REP_CHAIN_NONE:
+	case EMBER_CALLCHAIN_NONE:
 	default:
 		return 0;
 	}

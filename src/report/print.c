@@ -9,12 +9,19 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/callchain.h"
-#include "report/hist.h"
+#include "report/report.h"
 
 #define UNRESOLVED_WIDTH 16	/* perf: BITS_PER_LONG / 4 */
 
-unsigned long rep_convert_unit(unsigned long value, char *unit)
+/* What the printer looks at: the histogram, its options and layout, the print options. */
+struct table {
+	const struct ember_hist *h;
+	const struct ember_hist_opts *ho;
+	const struct ember_hist_layout *l;
+	const struct report_print_opts *po;
+};
+
+unsigned long report_convert_unit(unsigned long value, char *unit)
 {
 	*unit = ' ';
 	if (value > 1000) {
@@ -32,82 +39,82 @@ unsigned long rep_convert_unit(unsigned long value, char *unit)
 	return value;
 }
 
-static const char *header_of(const struct rep_hist *h, enum rep_dim d)
+static const char *header_of(const struct table *t, enum ember_hist_dim d)
 {
 	switch (d) {
-	case REP_DIM_OVERHEAD:
-		return h->layout.self_header ? "Self" : "Overhead";
-	case REP_DIM_OVERHEAD_SYS:
+	case EMBER_HIST_DIM_OVERHEAD:
+		return t->l->self_header ? "Self" : "Overhead";
+	case EMBER_HIST_DIM_OVERHEAD_SYS:
 		return "sys";
-	case REP_DIM_OVERHEAD_US:
+	case EMBER_HIST_DIM_OVERHEAD_US:
 		return "usr";
-	case REP_DIM_OVERHEAD_GUEST_SYS:
+	case EMBER_HIST_DIM_OVERHEAD_GUEST_SYS:
 		return "guest sys";
-	case REP_DIM_OVERHEAD_GUEST_US:
+	case EMBER_HIST_DIM_OVERHEAD_GUEST_US:
 		return "guest usr";
-	case REP_DIM_OVERHEAD_CHILDREN:
+	case EMBER_HIST_DIM_OVERHEAD_CHILDREN:
 		return "Children";
-	case REP_DIM_SAMPLE:
+	case EMBER_HIST_DIM_SAMPLE:
 		return "Samples";
-	case REP_DIM_PERIOD:
+	case EMBER_HIST_DIM_PERIOD:
 		return "Period";
-	case REP_DIM_PID:
+	case EMBER_HIST_DIM_PID:
 		return "    Pid:Command";
-	case REP_DIM_COMM:
+	case EMBER_HIST_DIM_COMM:
 		return "Command";
-	case REP_DIM_DSO:
+	case EMBER_HIST_DIM_DSO:
 		return "Shared Object";
-	case REP_DIM_SYM:
+	case EMBER_HIST_DIM_SYM:
 		return "Symbol";
-	case REP_DIM_PARENT:
+	case EMBER_HIST_DIM_PARENT:
 		return "Parent symbol";
-	case REP_DIM_CPU:
+	case EMBER_HIST_DIM_CPU:
 		return "CPU";
-	case REP_DIM_SOCKET:
+	case EMBER_HIST_DIM_SOCKET:
 		return "Socket";
-	case REP_DIM_SYMBOL_SIZE:
+	case EMBER_HIST_DIM_SYMBOL_SIZE:
 		return "Symbol size";
-	case REP_DIM_DSO_SIZE:
+	case EMBER_HIST_DIM_DSO_SIZE:
 		return "DSO size";
-	case REP_DIM_IPC_NULL:
+	case EMBER_HIST_DIM_IPC_NULL:
 		return "IPC   [IPC Coverage]";
-	case REP_DIM_SRCLINE:
+	case EMBER_HIST_DIM_SRCLINE:
 		return "Source:Line";
-	case REP_DIM_SRCFILE:
+	case EMBER_HIST_DIM_SRCFILE:
 		return "Source File";
-	case REP_DIM_TRACE:
+	case EMBER_HIST_DIM_TRACE:
 		return "Trace output";
-	case REP_DIM_ADDR:
+	case EMBER_HIST_DIM_ADDR:
 		return "Address";
-	case REP_DIM_TIME:
+	case EMBER_HIST_DIM_TIME:
 		return "Time";
-	case REP_DIM_WEIGHT:
+	case EMBER_HIST_DIM_WEIGHT:
 		return "Weight";
-	case REP_DIM_LOCAL_WEIGHT:
+	case EMBER_HIST_DIM_LOCAL_WEIGHT:
 		return "Local Weight";
-	case REP_DIM_TRANSACTION:
+	case EMBER_HIST_DIM_TRANSACTION:
 		return "Transaction                ";
-	case REP_DIM_CGROUP:
+	case EMBER_HIST_DIM_CGROUP:
 		return "Cgroup";
-	case REP_DIM_CGROUP_ID:
+	case EMBER_HIST_DIM_CGROUP_ID:
 		return "cgroup id (dev/inode)";
-	case REP_DIM_CODE_PAGE_SIZE:
+	case EMBER_HIST_DIM_CODE_PAGE_SIZE:
 		return "Code Page Size";
-	case REP_DIM_INS_LAT:
+	case EMBER_HIST_DIM_INS_LAT:
 		return "INSTR Latency";
-	case REP_DIM_LOCAL_INS_LAT:
+	case EMBER_HIST_DIM_LOCAL_INS_LAT:
 		return "Local INSTR Latency";
 	default:
 		return "";
 	}
 }
 
-static const char *thread_comm(const struct rep_hist *h, const struct rep_entry *e)
+static const char *thread_comm(const struct table *t, const struct ember_hist_entry *e)
 {
 	const char *c = NULL;
 
-	if (h->opts.thread_comm && e->thread)
-		c = h->opts.thread_comm(e->thread);
+	if (t->po->thread_comm && e->thread)
+		c = t->po->thread_comm(e->thread);
 	return c ? c : e->comm ? e->comm : "";
 }
 
@@ -117,66 +124,67 @@ static int max_int(int a, int b)
 }
 
 /* perf's hists__calc_col_len() over the entries that are not filtered. */
-static void calc_widths(const struct rep_hist *h, int *w)
+static void calc_widths(const struct table *t, int *w)
 {
 	bool unresolved = false;
 	size_t i;
 	int c;
 
-	for (c = 0; c < h->layout.nr_cols; c++) {
-		enum rep_dim d = h->layout.cols[c];
-		int len = strlen(header_of(h, d));
+	for (c = 0; c < t->l->nr_cols; c++) {
+		enum ember_hist_dim d = t->l->cols[c];
+		int len = strlen(header_of(t, d));
 
-		if (d == REP_DIM_SAMPLE || d == REP_DIM_PERIOD || d == REP_DIM_TIME ||
-		    d == REP_DIM_WEIGHT || d == REP_DIM_LOCAL_WEIGHT)
+		if (d == EMBER_HIST_DIM_SAMPLE || d == EMBER_HIST_DIM_PERIOD ||
+		    d == EMBER_HIST_DIM_TIME || d == EMBER_HIST_DIM_WEIGHT ||
+		    d == EMBER_HIST_DIM_LOCAL_WEIGHT)
 			len = max_int(len, 12);
-		else if (d == REP_DIM_ADDR)
+		else if (d == EMBER_HIST_DIM_ADDR)
 			len = max_int(len, 18);	/* perf: BITS_PER_LONG / 4 + 2 */
-		else if (d == REP_DIM_INS_LAT)
+		else if (d == EMBER_HIST_DIM_INS_LAT)
 			len = max_int(len, 13);
-		else if (rep_dim__is_hpp(d))
+		else if (ember_hist_dim__is_value(d))
 			len = max_int(len, 8);
 		w[c] = len;
 	}
-	for (i = 0; i < h->nr_sorted; i++) {
-		const struct rep_entry *e = h->sorted[i];
+	for (i = 0; i < ember_hist__nr_entries(t->h); i++) {
+		const struct ember_hist_entry *e = ember_hist__entry(t->h, i);
 
 		if (e->filtered)
 			continue;
 		if (!e->sym)
 			unresolved = true;
-		for (c = 0; c < h->layout.nr_cols; c++) {
-			switch (h->layout.cols[c]) {
-			case REP_DIM_COMM:
+		for (c = 0; c < t->l->nr_cols; c++) {
+			switch (t->l->cols[c]) {
+			case EMBER_HIST_DIM_COMM:
 				/* perf measures the entry's thread's comm as it is at the end */
-				w[c] = max_int(w[c], strlen(thread_comm(h, e)));
+				w[c] = max_int(w[c], strlen(thread_comm(t, e)));
 				break;
-			case REP_DIM_PID:
-				w[c] = max_int(w[c], strlen(thread_comm(h, e)) + 8);
+			case EMBER_HIST_DIM_PID:
+				w[c] = max_int(w[c], strlen(thread_comm(t, e)) + 8);
 				break;
-			case REP_DIM_DSO:
+			case EMBER_HIST_DIM_DSO:
 				if (e->dso_name)
 					w[c] = max_int(w[c], strlen(e->dso_name));
 				break;
-			case REP_DIM_SYM:
+			case EMBER_HIST_DIM_SYM:
 				w[c] = max_int(w[c], e->sym ? (int)strlen(e->sym_name) + 4 :
 							      UNRESOLVED_WIDTH + 4 + 2);
 				break;
-			case REP_DIM_PARENT:
+			case EMBER_HIST_DIM_PARENT:
 				if (e->parent)
 					w[c] = max_int(w[c], strlen(e->parent));
 				break;
 			/* perf counts only the strings it had to compute while sorting */
-			case REP_DIM_SRCLINE:
-				if (e->srcline && (e->src_seen & REP_SEEN_SRCLINE))
+			case EMBER_HIST_DIM_SRCLINE:
+				if (e->srcline && (e->src_seen & EMBER_HIST_SEEN_SRCLINE))
 					w[c] = max_int(w[c], strlen(e->srcline));
 				break;
-			case REP_DIM_SRCFILE:
-				if (e->srcfile && (e->src_seen & REP_SEEN_SRCFILE))
+			case EMBER_HIST_DIM_SRCFILE:
+				if (e->srcfile && (e->src_seen & EMBER_HIST_SEEN_SRCFILE))
 					w[c] = max_int(w[c], strlen(e->srcfile));
 				break;
-			case REP_DIM_TRACE:
-				if (e->trace && (e->src_seen & REP_SEEN_TRACE))
+			case EMBER_HIST_DIM_TRACE:
+				if (e->trace && (e->src_seen & EMBER_HIST_SEEN_TRACE))
 					w[c] = max_int(w[c], strlen(e->trace));
 				break;
 			default:
@@ -185,30 +193,30 @@ static void calc_widths(const struct rep_hist *h, int *w)
 		}
 	}
 	/* perf widens the dso column for an unresolved symbol's address */
-	if (unresolved && !h->opts.dso_filter)
-		for (c = 0; c < h->layout.nr_cols; c++)
-			if (h->layout.cols[c] == REP_DIM_DSO)
+	if (unresolved && !t->po->dso_filter)
+		for (c = 0; c < t->l->nr_cols; c++)
+			if (t->l->cols[c] == EMBER_HIST_DIM_DSO)
 				w[c] = max_int(w[c], UNRESOLVED_WIDTH);
 }
 
-static void print_headers(const struct rep_hist *h, const int *w, const char *sep, FILE *fp)
+static void print_headers(const struct table *t, const int *w, const char *sep, FILE *fp)
 {
 	bool first = true;
 	int c;
 
 	fputs("# ", fp);
-	for (c = 0; c < h->layout.nr_cols; c++) {
-		enum rep_dim d = h->layout.cols[c];
+	for (c = 0; c < t->l->nr_cols; c++) {
+		enum ember_hist_dim d = t->l->cols[c];
 
-		if (h->layout.elide[c])
+		if (t->l->elide[c])
 			continue;
 		if (!first)
 			fputs(sep ? sep : "  ", fp);
 		first = false;
-		if (rep_dim__is_hpp(d))
-			fprintf(fp, "%*s", w[c], header_of(h, d));
+		if (ember_hist_dim__is_value(d))
+			fprintf(fp, "%*s", w[c], header_of(t, d));
 		else
-			fprintf(fp, "%-*.*s", w[c], w[c], header_of(h, d));
+			fprintf(fp, "%-*.*s", w[c], w[c], header_of(t, d));
 	}
 	/* perf: with -t the names are the whole header, no dots, no "#" line */
 	if (sep) {
@@ -217,10 +225,10 @@ static void print_headers(const struct rep_hist *h, const int *w, const char *se
 	}
 	fputs("\n# ", fp);
 	first = true;
-	for (c = 0; c < h->layout.nr_cols; c++) {
+	for (c = 0; c < t->l->nr_cols; c++) {
 		int i;
 
-		if (h->layout.elide[c])
+		if (t->l->elide[c])
 			continue;
 		if (!first)
 			fputs("  ", fp);
@@ -239,34 +247,34 @@ static double pct(uint64_t v, uint64_t total)
 enum column_kind { COLUMN_TEXT, COLUMN_PERCENT, COLUMN_COUNT };
 
 /* The numeric columns' value: a percentage of total, or a count; else text. */
-static enum column_kind column_number(const struct rep_entry *e, enum rep_dim d, uint64_t total,
-				      double *percent, uint64_t *count)
+static enum column_kind column_number(const struct ember_hist_entry *e, enum ember_hist_dim d,
+				      uint64_t total, double *percent, uint64_t *count)
 {
-	const struct rep_stat *st = &e->self;
+	const struct ember_hist_stat *st = &e->self;
 
 	switch (d) {
-	case REP_DIM_OVERHEAD:
+	case EMBER_HIST_DIM_OVERHEAD:
 		*percent = pct(st->period, total);
 		return COLUMN_PERCENT;
-	case REP_DIM_OVERHEAD_SYS:
+	case EMBER_HIST_DIM_OVERHEAD_SYS:
 		*percent = pct(st->period_sys, total);
 		return COLUMN_PERCENT;
-	case REP_DIM_OVERHEAD_US:
+	case EMBER_HIST_DIM_OVERHEAD_US:
 		*percent = pct(st->period_us, total);
 		return COLUMN_PERCENT;
-	case REP_DIM_OVERHEAD_GUEST_SYS:
+	case EMBER_HIST_DIM_OVERHEAD_GUEST_SYS:
 		*percent = pct(st->period_guest_sys, total);
 		return COLUMN_PERCENT;
-	case REP_DIM_OVERHEAD_GUEST_US:
+	case EMBER_HIST_DIM_OVERHEAD_GUEST_US:
 		*percent = pct(st->period_guest_us, total);
 		return COLUMN_PERCENT;
-	case REP_DIM_OVERHEAD_CHILDREN:
+	case EMBER_HIST_DIM_OVERHEAD_CHILDREN:
 		*percent = pct(e->acc.period, total);
 		return COLUMN_PERCENT;
-	case REP_DIM_SAMPLE:
+	case EMBER_HIST_DIM_SAMPLE:
 		*count = st->nr_events;
 		return COLUMN_COUNT;
-	case REP_DIM_PERIOD:
+	case EMBER_HIST_DIM_PERIOD:
 		*count = st->period;
 		return COLUMN_COUNT;
 	default:
@@ -275,8 +283,8 @@ static enum column_kind column_number(const struct rep_entry *e, enum rep_dim d,
 }
 
 /* One column of a row into buf; returns its length. */
-static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_dim d, int w,
-		  bool last, uint64_t total, char *buf, size_t size)
+static int column(const struct table *t, const struct ember_hist_entry *e, enum ember_hist_dim d,
+		  int w, bool last, uint64_t total, char *buf, size_t size)
 {
 	double percent;
 	uint64_t count;
@@ -291,14 +299,14 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 		break;
 	}
 	switch (d) {
-	case REP_DIM_PID:
+	case EMBER_HIST_DIM_PID:
 		return snprintf(buf, size, "%7d:%-*.*s", e->tid, max_int(w, 7) - 8,
-				max_int(w, 7) - 8, thread_comm(h, e));
-	case REP_DIM_COMM:
+				max_int(w, 7) - 8, thread_comm(t, e));
+	case EMBER_HIST_DIM_COMM:
 		return snprintf(buf, size, "%-*.*s", w, w, e->comm ? e->comm : "");
-	case REP_DIM_DSO:
+	case EMBER_HIST_DIM_DSO:
 		return snprintf(buf, size, "%-*.*s", w, w, e->dso_name ? e->dso_name : "[unknown]");
-	case REP_DIM_SYM:
+	case EMBER_HIST_DIM_SYM:
 		if (e->sym && e->sym_type == STT_OBJECT)
 			/*
 			 * perf's he->ip - map__unmap_ip(sym->start): right for a
@@ -315,11 +323,11 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 		if (!last && n < w && (size_t)n < size)
 			n += snprintf(buf + n, size - n, "%*s", w - n, "");
 		return n;
-	case REP_DIM_PARENT:
+	case EMBER_HIST_DIM_PARENT:
 		return snprintf(buf, size, "%-*.*s", w, w, e->parent ? e->parent : "[other]");
-	case REP_DIM_ADDR:
+	case EMBER_HIST_DIM_ADDR:
 		return snprintf(buf, size, "%-#*" PRIx64, w, e->addr_key);
-	case REP_DIM_TIME: {
+	case EMBER_HIST_DIM_TIME: {
 		char t[32];
 
 		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
@@ -330,43 +338,43 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
 		return n;
 	}
 	/* no such data in the file: perf's value for none */
-	case REP_DIM_WEIGHT:
-	case REP_DIM_LOCAL_WEIGHT:
-	case REP_DIM_INS_LAT:
-	case REP_DIM_LOCAL_INS_LAT:
+	case EMBER_HIST_DIM_WEIGHT:
+	case EMBER_HIST_DIM_LOCAL_WEIGHT:
+	case EMBER_HIST_DIM_INS_LAT:
+	case EMBER_HIST_DIM_LOCAL_INS_LAT:
 		return snprintf(buf, size, "%-*d", w, 0);
-	case REP_DIM_TRANSACTION:
+	case EMBER_HIST_DIM_TRANSACTION:
 		return snprintf(buf, size, "%-*s", w, "");
-	case REP_DIM_CODE_PAGE_SIZE:
+	case EMBER_HIST_DIM_CODE_PAGE_SIZE:
 		return snprintf(buf, size, "%-*s", w, "N/A");
-	case REP_DIM_CGROUP:
-	case REP_DIM_CGROUP_ID:
-		n = snprintf(buf, size, "%s", d == REP_DIM_CGROUP ? "N/A" : "0/0x0");
+	case EMBER_HIST_DIM_CGROUP:
+	case EMBER_HIST_DIM_CGROUP_ID:
+		n = snprintf(buf, size, "%s", d == EMBER_HIST_DIM_CGROUP ? "N/A" : "0/0x0");
 		if (!last && n < w && (size_t)n < size)
 			n += snprintf(buf + n, size - n, "%*s", w - n, "");
 		return n;
-	case REP_DIM_SRCLINE:
-	case REP_DIM_SRCFILE:
-	case REP_DIM_TRACE:
+	case EMBER_HIST_DIM_SRCLINE:
+	case EMBER_HIST_DIM_SRCFILE:
+	case EMBER_HIST_DIM_TRACE:
 		/* perf prints them unpadded, and pads any column but the last */
 		n = snprintf(buf, size, "%.*s", w,
-			     d == REP_DIM_SRCLINE ? e->srcline ?: "" :
-			     d == REP_DIM_SRCFILE ? e->srcfile ?: "" :
+			     d == EMBER_HIST_DIM_SRCLINE ? e->srcline ?: "" :
+			     d == EMBER_HIST_DIM_SRCFILE ? e->srcfile ?: "" :
 			     e->trace ? e->trace : "N/A");
 		if (!last && n < w && (size_t)n < size)
 			n += snprintf(buf + n, size - n, "%*s", w - n, "");
 		return n;
-	case REP_DIM_CPU:
+	case EMBER_HIST_DIM_CPU:
 		return snprintf(buf, size, "%*.*d", w, w, e->cpu);
-	case REP_DIM_SOCKET:
+	case EMBER_HIST_DIM_SOCKET:
 		return snprintf(buf, size, "%*.*d", w, w - 3, -1);
-	case REP_DIM_SYMBOL_SIZE:
+	case EMBER_HIST_DIM_SYMBOL_SIZE:
 		if (e->sym)
 			return snprintf(buf, size, "%*d", w, (int)(e->sym_end - e->sym_start));
 		return snprintf(buf, size, "%*s", w, "unknown");
-	case REP_DIM_IPC_NULL:
+	case EMBER_HIST_DIM_IPC_NULL:
 		return snprintf(buf, size, "%-*s", w, "-      -");
-	case REP_DIM_DSO_SIZE:
+	case EMBER_HIST_DIM_DSO_SIZE:
 		if (e->dso)
 			return snprintf(buf, size, "%*d", w, (int)e->map_size);
 		return snprintf(buf, size, "%*s", w, "unknown");
@@ -382,8 +390,9 @@ static int column(const struct rep_hist *h, const struct rep_entry *e, enum rep_
  * appears inside a field (a space separator dots the padding too). Then,
  * except in the last column, spaces up to the column's width.
  */
-static void sep_column(const struct rep_hist *h, const struct rep_entry *e, enum rep_dim d,
-		       int w, bool last, uint64_t total, char sepc, char *buf, size_t size)
+static void sep_column(const struct table *t, const struct ember_hist_entry *e,
+		       enum ember_hist_dim d, int w, bool last, uint64_t total, char sepc,
+		       char *buf, size_t size)
 {
 	double percent;
 	uint64_t count;
@@ -400,7 +409,7 @@ static void sep_column(const struct rep_hist *h, const struct rep_entry *e, enum
 		char *p;
 
 		/* the symbol pads itself only when not last: pad below instead */
-		n = column(h, e, d, w, true, total, buf, size);
+		n = column(t, e, d, w, true, total, buf, size);
 		for (p = buf; sepc && (p = strchr(p, sepc)); p++)
 			*p = '.';
 		break;
@@ -420,17 +429,17 @@ static void sep_column(const struct rep_hist *h, const struct rep_entry *e, enum
  * separator longer than two characters can cut the end of a row: room is
  * that size.
  */
-static void sep_row(const struct rep_hist *h, const struct rep_entry *e, const int *w,
+static void sep_row(const struct table *t, const struct ember_hist_entry *e, const int *w,
 		    int last_col, uint64_t total, const char *sep, size_t room, FILE *fp)
 {
 	char buf[4096];
 	bool first = true;
 	int c;
 
-	for (c = 0; c < h->layout.nr_cols && room; c++) {
+	for (c = 0; c < t->l->nr_cols && room; c++) {
 		size_t n;
 
-		if (h->layout.elide[c])
+		if (t->l->elide[c])
 			continue;
 		if (!first) {
 			n = strlen(sep);
@@ -439,7 +448,7 @@ static void sep_row(const struct rep_hist *h, const struct rep_entry *e, const i
 			room -= n;
 		}
 		first = false;
-		sep_column(h, e, h->layout.cols[c], w[c], c == last_col, total, sep[0], buf,
+		sep_column(t, e, t->l->cols[c], w[c], c == last_col, total, sep[0], buf,
 			   sizeof(buf));
 		n = strlen(buf);
 		n = n < room ? n : room;
@@ -448,15 +457,14 @@ static void sep_row(const struct rep_hist *h, const struct rep_entry *e, const i
 	}
 }
 
-void rep_hist__fprintf(struct rep_hist *h, const struct rep_print_opts *po, FILE *fp)
+void report__fprintf_hist(const struct ember_hist *h, const struct report_print_opts *po, FILE *fp)
 {
-	const struct rep_hist_stats *st = &h->stats;
-	uint64_t total = po->filter_relative ? st->total_non_filtered_period : st->total_period;
-	uint64_t cc_total = po->filter_relative ? st->callchain_non_filtered_period :
-						  st->callchain_period;
-	const struct rep_chain_param *cp = &h->opts.chain;
-	bool chains = h->opts.use_callchain && cp->mode != REP_CHAIN_NONE;
-	int w[REP_MAX_COLS];
+	const struct ember_hist_opts *ho = ember_hist__opts(h);
+	const struct table tab = {.h = h, .ho = ho, .l = ho->layout, .po = po}, *t = &tab;
+	uint64_t total = ember_hist__total_period(h, po->filter_relative);
+	const struct ember_callchain_param *cp = &ho->chain;
+	bool chains = ho->use_callchain && cp->mode != EMBER_CALLCHAIN_NONE;
+	int w[EMBER_HIST_MAX_COLS];
 	char buf[4096];
 	size_t i;
 	int c, last_col = 0;
@@ -465,54 +473,48 @@ void rep_hist__fprintf(struct rep_hist *h, const struct rep_print_opts *po, FILE
 	const char *sep = po->field_sep && *po->field_sep ? po->field_sep : NULL;
 	size_t room = 3 - 2;	/* perf's row buffer, see sep_row() */
 
-	calc_widths(h, w);
-	for (c = 0; c < h->layout.nr_cols; c++) {
-		if (h->layout.elide[c])
+	calc_widths(t, w);
+	for (c = 0; c < t->l->nr_cols; c++) {
+		if (t->l->elide[c])
 			continue;
 		room += 2 + w[c];
 		last_col = c;
 	}
 	if (po->show_header)
-		print_headers(h, w, sep, fp);
+		print_headers(t, w, sep, fp);
 
-	for (i = 0; i < h->nr_sorted; i++) {
-		const struct rep_entry *e = h->sorted[i];
-		uint64_t period = h->opts.children ? e->acc.period : e->self.period;
-		float percent;
+	for (i = 0; i < ember_hist__nr_entries(h); i++) {
+		const struct ember_hist_entry *e = ember_hist__entry(h, i);
+		const struct ember_callchain_node *chain = ember_hist_entry__callchain(e);
 
-		if (e->filtered)
-			continue;
-		percent = total ? period * 100.0 / total : 0;
-		if (percent < (float)po->min_percent)
+		if (!ember_hist__shows(h, e, po->filter_relative, po->min_percent))
 			continue;
 		if (sep) {
-			sep_row(h, e, w, last_col, total, sep, room, fp);
+			sep_row(t, e, w, last_col, total, sep, room, fp);
 			fputc('\n', fp);
 		} else {
-			for (c = 0; c < h->layout.nr_cols; c++) {
-				if (h->layout.elide[c])
+			for (c = 0; c < t->l->nr_cols; c++) {
+				if (t->l->elide[c])
 					continue;
-				column(h, e, h->layout.cols[c], w[c], c == last_col, total, buf,
+				column(t, e, t->l->cols[c], w[c], c == last_col, total, buf,
 				       sizeof(buf));
 				fputs("  ", fp);
 				fputs(buf, fp);
 			}
 			fputc('\n', fp);
 		}
-		if (chains && e->chain) {
-			struct rep_chain_print pp = {
+		if (chains && chain) {
+			struct report_chain_print pp = {
 				.param = cp,
-				.total = st->total_period,
-				.parent = period,
-				.skip_first = h->layout.first_sort_is_sym,
+				/* graph percentages are of everything, filtered or not */
+				.total = ember_hist__total_period(h, false),
+				.parent = ember_hist__entry_period(h, e),
+				.min_hit = ember_hist__callchain_min_hit(h, po->filter_relative),
+				.skip_first = t->l->first_sort_is_sym,
 				.field_sep = sep,
 			};
 
-			if (cp->mode == REP_CHAIN_GRAPH_REL)
-				pp.min_hit = (uint64_t)(period * (cp->min_percent / 100));
-			else
-				pp.min_hit = (uint64_t)(cc_total * (cp->min_percent / 100));
-			rep_chain__fprintf(fp, e->chain, &pp);
+			report__fprintf_callchain(fp, chain, &pp);
 		}
 	}
 }

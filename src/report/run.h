@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <ember/ember.h>
 #include <ember/session.h>
+#include <ember/hist.h>
 #include "report/report.h"
 
 struct report_opts {
@@ -27,50 +28,17 @@ struct report_opts {
 	const char *symfs, *kallsyms;
 };
 
-struct str_set;
-
-/* The filters perf applies while resolving a sample. */
-struct report_filters {
-	struct str_set *comms, *dsos, *syms;
-	int32_t *pids, *tids;
-	size_t nr_pids, nr_tids;
-	uint64_t *cpus;		/* bitmap, NULL: all */
-	uint32_t max_cpu;
-};
-
 struct report {
 	struct report_opts o;
 	struct ember_session *session;
 	struct ember_data_reader *reader;
-	struct rep_layout layout;
-	struct rep_hist_opts hopts;
-	struct rep_hist **hists;	/* by attr index */
-	uint32_t nr_hists;
-	struct report_filters filters;
-	uint32_t *ids;			/* scratch: a sample's frame indices, self + chain */
-	uint32_t ids_alloc;
+	struct ember_hist_layout layout;
+	struct ember_hist_opts hopts;
+	struct ember_hist_filters *filters; /* NULL: none given */
+	struct ember_hist_feed *feed;	    /* the histograms, one per event */
 	bool have_callchain;
-	struct rep_stacks *stacks;	/* samples folded by stack, while the file is read */
-	struct rep_frameids *frameids;	/* addresses resolved to frames of stacks */
-	struct rep_srclines *srclines;	/* srcline/srcfile strings, NULL unless sorted by */
-	struct rep_traces *traces;	/* tracepoint texts, NULL unless sorted by trace */
-	struct rep_comms *comms;	/* placeholder comms perf renames */
 	const char *dump_name;
-	int err;
 };
-
-/*
- * Parses the filter lists of o into f. 0, -ENOMEM, or -EINVAL with what is
- * wrong in bad ("pid 'x'", "cpu list '0-'").
- */
-int report_filters__init(struct report_filters *f, const struct report_opts *o, char *bad,
-			 size_t badsz);
-void report_filters__exit(struct report_filters *f);
-/* REP_FILTER_* bits for a sample resolved to al. */
-uint8_t report_filters__mask(const struct report_filters *f, const struct ember_addr_location *al);
-/* True when the sample's cpu is outside --cpu (perf drops such samples). */
-bool report_filters__skip_cpu(const struct report_filters *f, const struct ember_sample *s,
-			      uint64_t sample_type);
 
 /* Reads the file through the session into the histograms. 0 or a negative errno. */
 int report__process(struct report *rep);

@@ -17,40 +17,49 @@ static const char DSO[] = "prog";	/* identity and name of the one dso */
 			     .addr = (start_) + 4, .sym_start = (start_), .sym_end = (start_) + 0x80,	\
 			     .level = '.', .cpumode = 2 }
 
-static const struct rep_frame f_main = SYM(main, 0x100);
-static const struct rep_frame f_foo = SYM(foo, 0x200);
-static const struct rep_frame f_bar = SYM(bar, 0x300);
+static const struct ember_hist_frame f_main = SYM(main, 0x100);
+static const struct ember_hist_frame f_foo = SYM(foo, 0x200);
+static const struct ember_hist_frame f_bar = SYM(bar, 0x300);
 
 struct fixture {
-	struct rep_layout layout;
-	struct rep_hist *h;
+	struct ember_hist_layout layout;
+	struct ember_hist *h;
 };
 
-static int setup(struct fixture *fx, bool children, enum rep_chain_mode mode, const char *sort)
+static int setup(struct fixture *fx, bool children, enum ember_callchain_mode mode,
+		 const char *sort)
 {
-	struct rep_layout_opts lo = { .sort_order = sort, .children = children };
-	struct rep_hist_opts ho = {
+	struct ember_hist_layout_opts lo = {
+		.sz = sizeof(lo),
+		.sort_order = sort,
+		.children = children,
+	};
+	struct ember_hist_opts ho = {
+		.sz = sizeof(ho),
 		.layout = &fx->layout,
-		.chain = {
+		.chain =
+		{
 			.mode = mode,
-			.order = children ? REP_ORDER_CALLER : REP_ORDER_CALLEE,
+			.order = children ? EMBER_CALLCHAIN_CALLER : EMBER_CALLCHAIN_CALLEE,
 			.min_percent = 0.5,
 		},
-		.use_callchain = mode != REP_CHAIN_NONE,
+		.use_callchain = mode != EMBER_CALLCHAIN_NONE,
 		.children = children,
 	};
 	char bad[32];
 
-	if (rep_layout__setup(&fx->layout, &lo, bad, sizeof(bad)))
+	if (ember_hist_layout__setup(&fx->layout, &lo, bad, sizeof(bad)))
 		return -1;
-	fx->h = rep_hist__new(&ho);
+	fx->h = ember_hist__new(&ho);
 	return fx->h ? 0 : -1;
 }
 
-static void add(struct fixture *fx, const struct rep_frame *const *chain, uint32_t n, int times)
+static void add(struct fixture *fx, const struct ember_hist_frame *const *chain, uint32_t n,
+		int times)
 {
 	for (int k = 0; k < times; k++) {
-		struct rep_sample s = {
+		struct ember_hist_sample s = {
+			.sz = sizeof(s),
 			.self = chain[0],
 			.chain = chain,
 			.nr_chain = n,
@@ -63,15 +72,15 @@ static void add(struct fixture *fx, const struct rep_frame *const *chain, uint32
 			.thread = fx,
 		};
 
-		rep_hist__add(fx->h, &s);
+		ember_hist__add(fx->h, &s);
 	}
 }
 
 /* Three samples in foo (called by main), one in bar (main -> foo -> bar). */
 static void fill(struct fixture *fx)
 {
-	const struct rep_frame *foo[] = { &f_foo, &f_main };
-	const struct rep_frame *bar[] = { &f_bar, &f_foo, &f_main };
+	const struct ember_hist_frame *foo[] = {&f_foo, &f_main};
+	const struct ember_hist_frame *bar[] = {&f_bar, &f_foo, &f_main};
 
 	add(fx, foo, 2, 3);
 	add(fx, bar, 3, 1);
@@ -79,13 +88,13 @@ static void fill(struct fixture *fx)
 
 static char *render(struct fixture *fx)
 {
-	struct rep_print_opts po = { .show_header = true };
+	struct report_print_opts po = {.show_header = true};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
-	rep_hist__resort(fx->h, false);
-	rep_hist__fprintf(fx->h, &po, fp);
+	ember_hist__resort(fx->h);
+	report__fprintf_hist(fx->h, &po, fp);
 	fclose(fp);
 	return buf;
 }
@@ -103,10 +112,10 @@ TEST(report_hist_self_graph)
 	struct fixture fx;
 	char *out;
 
-	if (setup(&fx, false, REP_CHAIN_GRAPH_ABS, NULL))
+	if (setup(&fx, false, EMBER_CALLCHAIN_GRAPH_ABS, NULL))
 		SKIP("no memory");
 	fill(&fx);
-	CHECK_EQ(rep_hist__stats(fx.h)->nr_samples, 4);
+	CHECK_EQ(ember_hist__stats(fx.h)->nr_samples, 4);
 	out = render(&fx);
 	check_text(t, out,
 		   "# Overhead  Command  Shared Object  Symbol \n"
@@ -124,16 +133,16 @@ TEST(report_hist_self_graph)
 		   "               main\n"
 		   "\n");
 	free(out);
-	rep_hist__delete(fx.h);
+	ember_hist__delete(fx.h);
 }
 
 TEST(report_hist_children)
 {
-	const struct rep_frame *rec[] = { &f_foo, &f_foo, &f_main };
+	const struct ember_hist_frame *rec[] = {&f_foo, &f_foo, &f_main};
 	struct fixture fx;
 	char *out;
 
-	if (setup(&fx, true, REP_CHAIN_GRAPH_ABS, NULL))
+	if (setup(&fx, true, EMBER_CALLCHAIN_GRAPH_ABS, NULL))
 		SKIP("no memory");
 	fill(&fx);
 	/* a recursive foo counts once in foo's children */
@@ -170,7 +179,7 @@ TEST(report_hist_children)
 		   "               bar\n"
 		   "\n");
 	free(out);
-	rep_hist__delete(fx.h);
+	ember_hist__delete(fx.h);
 }
 
 TEST(report_hist_flat_folded)
@@ -178,7 +187,7 @@ TEST(report_hist_flat_folded)
 	struct fixture fx;
 	char *out;
 
-	if (setup(&fx, false, REP_CHAIN_FLAT, NULL))
+	if (setup(&fx, false, EMBER_CALLCHAIN_FLAT, NULL))
 		SKIP("no memory");
 	fill(&fx);
 	out = render(&fx);
@@ -195,9 +204,9 @@ TEST(report_hist_flat_folded)
 		   "                main\n"
 		   "\n");
 	free(out);
-	rep_hist__delete(fx.h);
+	ember_hist__delete(fx.h);
 
-	if (setup(&fx, false, REP_CHAIN_FOLDED, NULL))
+	if (setup(&fx, false, EMBER_CALLCHAIN_FOLDED, NULL))
 		SKIP("no memory");
 	fill(&fx);
 	out = render(&fx);
@@ -207,7 +216,7 @@ TEST(report_hist_flat_folded)
 		   "    25.00%  prog     prog           [.] bar\n"
 		   "25.00% bar;foo;main\n");
 	free(out);
-	rep_hist__delete(fx.h);
+	ember_hist__delete(fx.h);
 }
 
 TEST(report_hist_sort_dso_merges)
@@ -216,7 +225,7 @@ TEST(report_hist_sort_dso_merges)
 	char *out;
 
 	/* by dso alone every sample is one row */
-	if (setup(&fx, false, REP_CHAIN_NONE, "dso"))
+	if (setup(&fx, false, EMBER_CALLCHAIN_NONE, "dso"))
 		SKIP("no memory");
 	fill(&fx);
 	out = render(&fx);
@@ -226,5 +235,5 @@ TEST(report_hist_sort_dso_merges)
 		   "#\n"
 		   "   100.00%  prog         \n");
 	free(out);
-	rep_hist__delete(fx.h);
+	ember_hist__delete(fx.h);
 }

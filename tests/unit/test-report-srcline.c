@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ember/symbol.h>
-#include "report/comms.h"
-#include "report/srcline.h"
+#include "hist/comms.h"
+#include "hist/srcline.h"
 #include "symbol/srcline.h"
 #include "test.h"
 
@@ -72,10 +72,10 @@ out:
 
 TEST(srcline_report_strings)
 {
-	struct rep_srclines *c = rep_srclines__new();
+	struct hist_srclines *c = hist_srclines__new();
 	struct ember_dso *dso = ember_dso__open("/proc/self/exe", NULL);
 	uint64_t vaddr = probe_vaddr();
-	struct rep_frame f = { 0 };
+	struct ember_hist_frame f = {0};
 	char want[80];
 
 	CHECK(c != NULL);
@@ -83,73 +83,73 @@ TEST(srcline_report_strings)
 	if (!c || !dso || !vaddr)
 		goto out;
 	/* no map */
-	CHECK_STR(rep_srclines__get(c, &f, 0x1234, false), "??:0");
-	CHECK_STR(rep_srclines__get(c, &f, 0x1234, true), "");
+	CHECK_STR(hist_srclines__get(c, &f, 0x1234, false), "??:0");
+	CHECK_STR(hist_srclines__get(c, &f, 0x1234, true), "");
 
 	/* the probe: its file and line; PIE and fixed executables alike */
 	f.dso = dso;
 	f.addr = ember_dso__vaddr_to_addr(dso, vaddr);
 	f.ip = f.addr;
 	{
-		const char *got = rep_srclines__get(c, &f, f.addr, false);
+		const char *got = hist_srclines__get(c, &f, f.addr, false);
 
 		CHECK(got && !strncmp(got, "test-report-srcline.c:", 22));
 		/* cached: the same string */
-		CHECK(got == rep_srclines__get(c, &f, f.addr, false));
+		CHECK(got == hist_srclines__get(c, &f, f.addr, false));
 	}
-	CHECK_STR(rep_srclines__get(c, &f, f.addr, true), "test-report-srcline.c");
+	CHECK_STR(hist_srclines__get(c, &f, f.addr, true), "test-report-srcline.c");
 
 	/* nothing known at the address: perf's "sym+OFF" (decimal), file part "" */
 	f.sym = &f;
 	f.sym_name = "probe";
 	f.sym_start = 0x7fffffff0000ull - 100;
-	CHECK_STR(rep_srclines__get(c, &f, 0x7fffffff0000ull, false), "probe+100");
-	CHECK_STR(rep_srclines__get(c, &f, 0x7fffffff0000ull, true), "");
+	CHECK_STR(hist_srclines__get(c, &f, 0x7fffffff0000ull, false), "probe+100");
+	CHECK_STR(hist_srclines__get(c, &f, 0x7fffffff0000ull, true), "");
 	/* and without a symbol "dso[hexaddr]" */
 	f.sym = NULL;
 	f.ip = f.addr = 0x7fffffff0010ull;
 	snprintf(want, sizeof(want), "%s[7fffffff0010]", ember_dso__short_name(dso));
-	CHECK_STR(rep_srclines__get(c, &f, f.addr, false), want);
+	CHECK_STR(hist_srclines__get(c, &f, f.addr, false), want);
 out:
 	ember_dso__delete(dso);
-	rep_srclines__delete(c);
+	hist_srclines__delete(c);
 }
 
 /* The keys beyond the common ones: perf's names and prefixes, the ones it drops or refuses. */
 TEST(report_layout_perf_keys)
 {
-	struct rep_layout_opts o = { .sort_order = "src,tr,tim,addr" };
-	struct rep_layout l;
+	struct ember_hist_layout_opts o = { .sz = sizeof(o), .sort_order = "src,tr,tim,addr" };
+	struct ember_hist_layout l;
 	char bad[64] = "";
 
-	CHECK_EQ(rep_layout__setup(&l, &o, bad, sizeof(bad)), 0);
+	CHECK_EQ(ember_hist_layout__setup(&l, &o, bad, sizeof(bad)), 0);
 	/* perf's table order decides a prefix: srcline before srcfile, transaction before trace */
-	CHECK_EQ(l.sort[1], REP_DIM_SRCLINE);
-	CHECK_EQ(l.sort[2], REP_DIM_TRANSACTION);
-	CHECK_EQ(l.sort[3], REP_DIM_TIME);
-	CHECK_EQ(l.sort[4], REP_DIM_ADDR);
-	CHECK_EQ(rep_dim__find("trace"), REP_DIM_TRACE);
-	CHECK_EQ(rep_dim__find("srcfile"), REP_DIM_SRCFILE);
-	CHECK_EQ(rep_dim__find("cgroup_id"), REP_DIM_CGROUP_ID);
+	CHECK_EQ(l.sort[1], EMBER_HIST_DIM_SRCLINE);
+	CHECK_EQ(l.sort[2], EMBER_HIST_DIM_TRANSACTION);
+	CHECK_EQ(l.sort[3], EMBER_HIST_DIM_TIME);
+	CHECK_EQ(l.sort[4], EMBER_HIST_DIM_ADDR);
+	CHECK_EQ(ember_hist_dim__find("trace"), EMBER_HIST_DIM_TRACE);
+	CHECK_EQ(ember_hist_dim__find("srcfile"), EMBER_HIST_DIM_SRCFILE);
+	CHECK_EQ(ember_hist_dim__find("cgroup_id"), EMBER_HIST_DIM_CGROUP_ID);
 	/* p_stage_cyc exists on powerpc only: perf drops it elsewhere */
 	o.sort_order = "p_stage_cyc,comm";
-	CHECK_EQ(rep_layout__setup(&l, &o, bad, sizeof(bad)), 0);
+	CHECK_EQ(ember_hist_layout__setup(&l, &o, bad, sizeof(bad)), 0);
 	CHECK_EQ(l.nr_sort, 2);
-	CHECK_EQ(l.sort[1], REP_DIM_COMM);
+	CHECK_EQ(l.sort[1], EMBER_HIST_DIM_COMM);
 	/* branch-stack and memory keys: known, refused with a reason */
 	o.sort_order = "dso_from";
-	CHECK_EQ(rep_layout__setup(&l, &o, bad, sizeof(bad)), -EINVAL);
+	CHECK_EQ(ember_hist_layout__setup(&l, &o, bad, sizeof(bad)), -EINVAL);
 	CHECK_STR(bad, "dso_from");
-	CHECK(rep_dim__unsupported("dso_from") != NULL);
-	CHECK(rep_dim__unsupported("dcache") != NULL);
-	CHECK(rep_dim__unsupported("nosuchkey") == NULL);
-	CHECK(rep_dim__unsupported("") == NULL);
+	CHECK(ember_hist_dim__unsupported("dso_from") != NULL);
+	CHECK(ember_hist_dim__unsupported("dcache") != NULL);
+	CHECK(ember_hist_dim__unsupported("nosuchkey") == NULL);
+	CHECK(ember_hist_dim__unsupported("") == NULL);
 }
 
 /* perf renames a thread's ":TID" placeholder with the comm its first COMM gives. */
 TEST(report_comm_override)
 {
-	struct rep_comms *c = rep_comms__new();
+	struct hist_comms *c = hist_comms__new();
 	static const char ph[] = ":42", first[] = "worker", later[] = "worker2", other[] = "x";
 	static int many[200];
 	int t1, t2;
@@ -158,19 +158,19 @@ TEST(report_comm_override)
 	if (!c)
 		return;
 	/* nothing known: as recorded */
-	CHECK(rep_comms__get(c, &t1, ph) == ph);
-	CHECK_EQ(rep_comms__placeholder(c, &t1, ph), 0);
-	CHECK(rep_comms__get(c, &t1, ph) == ph);
-	rep_comms__set(c, &t1, first);
-	rep_comms__set(c, &t1, later);
+	CHECK(hist_comms__get(c, &t1, ph) == ph);
+	CHECK_EQ(hist_comms__placeholder(c, &t1, ph), 0);
+	CHECK(hist_comms__get(c, &t1, ph) == ph);
+	hist_comms__set(c, &t1, first);
+	hist_comms__set(c, &t1, later);
 	/* the first COMM names the placeholder's samples; later samples keep theirs */
-	CHECK(rep_comms__get(c, &t1, ph) == first);
-	CHECK(rep_comms__get(c, &t1, later) == later);
+	CHECK(hist_comms__get(c, &t1, ph) == first);
+	CHECK(hist_comms__get(c, &t1, later) == later);
 	/* a thread never seen under its placeholder is not renamed */
-	rep_comms__set(c, &t2, other);
-	CHECK(rep_comms__get(c, &t2, ph) == ph);
+	hist_comms__set(c, &t2, other);
+	CHECK(hist_comms__get(c, &t2, ph) == ph);
 	for (int i = 0; i < 200; i++)
-		CHECK_EQ(rep_comms__placeholder(c, &many[i], ph), 0);
-	CHECK(rep_comms__get(c, &t1, ph) == first);
-	rep_comms__delete(c);
+		CHECK_EQ(hist_comms__placeholder(c, &many[i], ph), 0);
+	CHECK(hist_comms__get(c, &t1, ph) == first);
+	hist_comms__delete(c);
 }

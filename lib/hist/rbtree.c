@@ -1,16 +1,16 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* A red-black tree with the kernel's insertion rebalancing, to rebuild perf's tree shapes. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "report/rbtree.h"
+#include "hist/rbtree.h"
 
 /* Turns x's right (left) child y into x's parent. */
-static void rotate(struct rep_rb_node **root, struct rep_rb_node *x, bool left)
+static void rotate(struct hist_rb_node **root, struct hist_rb_node *x, bool left)
 {
-	struct rep_rb_node *y = left ? x->right : x->left;
-	struct rep_rb_node *yc = left ? y->left : y->right;
-	struct rep_rb_node *p = x->parent;
+	struct hist_rb_node *y = left ? x->right : x->left;
+	struct hist_rb_node *yc = left ? y->left : y->right;
+	struct hist_rb_node *p = x->parent;
 
 	if (left)
 		x->right = yc;
@@ -33,12 +33,12 @@ static void rotate(struct rep_rb_node **root, struct rep_rb_node *x, bool left)
 }
 
 /* The classic bottom-up fix-up, as the kernel's rb_insert_color(). */
-static void fixup(struct rep_rb_node **root, struct rep_rb_node *z)
+static void fixup(struct hist_rb_node **root, struct hist_rb_node *z)
 {
 	while (z->parent && z->parent->red) {
-		struct rep_rb_node *p = z->parent, *g = p->parent;
+		struct hist_rb_node *p = z->parent, *g = p->parent;
 		bool pleft = g->left == p;
-		struct rep_rb_node *u = pleft ? g->right : g->left;
+		struct hist_rb_node *u = pleft ? g->right : g->left;
 
 		if (u && u->red) {
 			p->red = false;
@@ -60,10 +60,10 @@ static void fixup(struct rep_rb_node **root, struct rep_rb_node *z)
 	(*root)->red = false;
 }
 
-void rep_rb_insert(struct rep_rb_node **root, struct rep_rb_node *n, struct rep_rb_node *parent,
-		   bool left)
+void hist_rb_insert(struct hist_rb_node **root, struct hist_rb_node *n, struct hist_rb_node *parent,
+		    bool left)
 {
-	*n = (struct rep_rb_node){ .parent = parent, .red = true };
+	*n = (struct hist_rb_node){ .parent = parent, .red = true };
 	if (!parent)
 		*root = n;
 	else if (left)
@@ -73,7 +73,7 @@ void rep_rb_insert(struct rep_rb_node **root, struct rep_rb_node *n, struct rep_
 	fixup(root, n);
 }
 
-struct rep_rb_node *rep_rb_first(struct rep_rb_node *root)
+struct hist_rb_node *hist_rb_first(struct hist_rb_node *root)
 {
 	if (root)
 		while (root->left)
@@ -81,23 +81,22 @@ struct rep_rb_node *rep_rb_first(struct rep_rb_node *root)
 	return root;
 }
 
-struct rep_rb_node *rep_rb_next(const struct rep_rb_node *n)
+struct hist_rb_node *hist_rb_next(const struct hist_rb_node *n)
 {
-	const struct rep_rb_node *c;
+	const struct hist_rb_node *c;
 
 	if (n->right)
-		return rep_rb_first(n->right);
+		return hist_rb_first(n->right);
 	do {
 		c = n;
 		n = n->parent;
 	} while (n && n->right == c);
-	return (struct rep_rb_node *)n;
+	return (struct hist_rb_node *)n;
 }
 
-int rep_rb_order(void *const *in, size_t n, void **out, rep_rb_left_fn goes_left,
-		 const void *ctx)
+int hist_rb_order(void *const *in, size_t n, void **out, hist_rb_left_fn goes_left, const void *ctx)
 {
-	struct rep_rb_node *t, *root = NULL, *x;
+	struct hist_rb_node *t, *root = NULL, *x;
 	size_t i, k = 0;
 
 	if (!n)
@@ -106,7 +105,7 @@ int rep_rb_order(void *const *in, size_t n, void **out, rep_rb_left_fn goes_left
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		struct rep_rb_node *p = NULL, *cur = root;
+		struct hist_rb_node *p = NULL, *cur = root;
 		bool left = false;
 
 		while (cur) {
@@ -114,9 +113,9 @@ int rep_rb_order(void *const *in, size_t n, void **out, rep_rb_left_fn goes_left
 			left = goes_left(in[i], in[cur - t], ctx);
 			cur = left ? cur->left : cur->right;
 		}
-		rep_rb_insert(&root, &t[i], p, left);
+		hist_rb_insert(&root, &t[i], p, left);
 	}
-	for (x = rep_rb_first(root); x; x = rep_rb_next(x))
+	for (x = hist_rb_first(root); x; x = hist_rb_next(x))
 		out[k++] = in[x - t];
 	free(t);
 	return 0;

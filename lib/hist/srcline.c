@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * perf report's srcline and srcfile: perf (without libbfd) asks
  * `addr2line -e DSO -i -f` about map__rip_2objdump(he->ip) and prints the
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <ember/symbol.h>
 #include "core/hash.h"
-#include "report/srcline.h"
+#include "hist/srcline.h"
 #include "symbol/srcline.h"
 
 #define SRCLINE_UNKNOWN "??:0"
@@ -32,15 +32,15 @@ struct sl_slot {
 /* The strings cached: a key's srcline or srcfile, or a callchain entry's srcline. */
 enum sl_kind { SL_SRCLINE, SL_SRCFILE, SL_CHAIN };
 
-struct rep_srclines {
+struct hist_srclines {
 	struct srclines *lines;
 	struct sl_slot *slots;
 	size_t mask, nr;
 };
 
-struct rep_srclines *rep_srclines__new(void)
+struct hist_srclines *hist_srclines__new(void)
 {
-	struct rep_srclines *c = calloc(1, sizeof(*c));
+	struct hist_srclines *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
@@ -48,13 +48,13 @@ struct rep_srclines *rep_srclines__new(void)
 	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
 	c->lines = srclines__new();
 	if (!c->slots || !c->lines) {
-		rep_srclines__delete(c);
+		hist_srclines__delete(c);
 		return NULL;
 	}
 	return c;
 }
 
-void rep_srclines__delete(struct rep_srclines *c)
+void hist_srclines__delete(struct hist_srclines *c)
 {
 	if (!c)
 		return;
@@ -87,7 +87,7 @@ static const char *a2l_path(struct ember_dso *dso)
 }
 
 /* perf's __get_srcline() with show_addr; show_sym for the srcline key, not for srcfile's. */
-static char *srcline_of(struct rep_srclines *c, const struct rep_frame *f, uint64_t ip,
+static char *srcline_of(struct hist_srclines *c, const struct ember_hist_frame *f, uint64_t ip,
 			bool show_sym)
 {
 	struct ember_dso *dso = (struct ember_dso *)f->dso;
@@ -127,7 +127,7 @@ static char *srcline_of(struct rep_srclines *c, const struct rep_frame *f, uint6
 }
 
 /* perf's hist_entry__get_srcfile(): the srcline up to its ':', "" when it has none. */
-static char *srcfile_of(struct rep_srclines *c, const struct rep_frame *f, uint64_t ip)
+static char *srcfile_of(struct hist_srclines *c, const struct ember_hist_frame *f, uint64_t ip)
 {
 	char *s, *p;
 
@@ -149,7 +149,7 @@ static uint64_t slot_hash(const void *dso, uint64_t ip, uint64_t sym_start, uint
 	return hash_mix64((uintptr_t)dso ^ hash_mix64(ip ^ (sym_start << 1)) ^ kind);
 }
 
-static int grow(struct rep_srclines *c)
+static int grow(struct hist_srclines *c)
 {
 	size_t nmask = c->mask * 2 + 1;
 	struct sl_slot *nt = calloc(nmask + 1, sizeof(*nt));
@@ -174,7 +174,7 @@ static int grow(struct rep_srclines *c)
 }
 
 /* The cached string of kind for frame f at ip, made on a miss; NULL on ENOMEM. */
-static const char *lookup(struct rep_srclines *c, const struct rep_frame *f, uint64_t ip,
+static const char *lookup(struct hist_srclines *c, const struct ember_hist_frame *f, uint64_t ip,
 			  uint8_t kind)
 {
 	/* the symbol's start: its name and offset are part of a failed lookup's answer */
@@ -196,13 +196,13 @@ static const char *lookup(struct rep_srclines *c, const struct rep_frame *f, uin
 	return val;
 }
 
-const char *rep_srclines__get(void *ctx, const struct rep_frame *f, uint64_t ip, bool file)
+const char *hist_srclines__get(void *ctx, const struct ember_hist_frame *f, uint64_t ip, bool file)
 {
 	return lookup(ctx, f, ip, file ? SL_SRCFILE : SL_SRCLINE);
 }
 
 /* perf's callchain_srcline(): get_srcline() of al.addr, no symbol name */
-const char *rep_srclines__chain(void *ctx, const struct rep_frame *f)
+const char *hist_srclines__chain(void *ctx, const struct ember_hist_frame *f)
 {
 	return lookup(ctx, f, f->addr, SL_CHAIN);
 }

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The shapes of perf's red-black trees. perf fills its trees one item at
  * a time and both finds and walks through them; where its comparisons
@@ -7,14 +7,14 @@
  * and the order of a walk, so the shape is rebuilt here with the
  * kernel's insertion rebalancing.
  */
-#ifndef EMBER_REPORT_RBTREE_H
-#define EMBER_REPORT_RBTREE_H
+#ifndef EMBER_HIST_RBTREE_H
+#define EMBER_HIST_RBTREE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-struct rep_rb_node {
-	struct rep_rb_node *left, *right, *parent;
+struct hist_rb_node {
+	struct hist_rb_node *left, *right, *parent;
 	bool red;
 };
 
@@ -22,20 +22,20 @@ struct rep_rb_node {
  * Links n as the left or right child of parent (NULL: n becomes the
  * root) and rebalances: the kernel's rb_link_node() + rb_insert_color().
  */
-void rep_rb_insert(struct rep_rb_node **root, struct rep_rb_node *n, struct rep_rb_node *parent,
-		   bool left);
+void hist_rb_insert(struct hist_rb_node **root, struct hist_rb_node *n, struct hist_rb_node *parent,
+		    bool left);
 /* In-order walk: the leftmost node, then each one's successor; NULL at the end. */
-struct rep_rb_node *rep_rb_first(struct rep_rb_node *root);
-struct rep_rb_node *rep_rb_next(const struct rep_rb_node *n);
+struct hist_rb_node *hist_rb_first(struct hist_rb_node *root);
+struct hist_rb_node *hist_rb_next(const struct hist_rb_node *n);
 
 /* goes_left(a, b): the new item a is placed left of the item b already in the tree. */
-typedef bool (*rep_rb_left_fn)(const void *a, const void *b, const void *ctx);
+typedef bool (*hist_rb_left_fn)(const void *a, const void *b, const void *ctx);
 
 /*
  * Inserts in[0..n) in that order and writes the in-order walk to out
  * (may not be in). Returns 0 or -ENOMEM.
  */
-int rep_rb_order(void *const *in, size_t n, void **out, rep_rb_left_fn goes_left,
-		 const void *ctx);
+int hist_rb_order(void *const *in, size_t n, void **out, hist_rb_left_fn goes_left,
+		  const void *ctx);
 
 #endif

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Samples folded into distinct stacks before they reach the histogram.
  * A profile repeats the same few stacks many times; adding a sample costs
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
-#include "report/rawstacks.h"
-#include "report/stacks.h"
+#include "hist/rawstacks.h"
+#include "hist/stacks.h"
 
 struct stack {
 	uint64_t period, count;
@@ -40,10 +40,10 @@ struct recent_frame {
 
 #define RECENT_FRAMES 2048
 
-struct rep_stacks {
+struct hist_stacks {
 	struct recent_frame recent[RECENT_FRAMES];
 	/* distinct frames */
-	struct rep_frame *frames;
+	struct ember_hist_frame *frames;
 	uint32_t nr_frames, frames_alloc;
 	uint64_t *ftable;	/* slots, see slot_make() */
 	size_t fmask;
@@ -55,12 +55,12 @@ struct rep_stacks {
 	/* frame indices of all stacks */
 	uint32_t *pool;
 	size_t pool_len, pool_alloc;
-	struct rep_raw *raw;
+	struct hist_raw *raw;
 };
 
-struct rep_stacks *rep_stacks__new(void)
+struct hist_stacks *hist_stacks__new(void)
 {
-	struct rep_stacks *s = calloc(1, sizeof(*s));
+	struct hist_stacks *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
@@ -69,13 +69,13 @@ struct rep_stacks *rep_stacks__new(void)
 	s->ftable = calloc(s->fmask + 1, sizeof(*s->ftable));
 	s->stable = calloc(s->smask + 1, sizeof(*s->stable));
 	if (!s->ftable || !s->stable) {
-		rep_stacks__delete(s);
+		hist_stacks__delete(s);
 		return NULL;
 	}
 	return s;
 }
 
-void rep_stacks__delete(struct rep_stacks *s)
+void hist_stacks__delete(struct hist_stacks *s)
 {
 	if (!s)
 		return;
@@ -84,14 +84,14 @@ void rep_stacks__delete(struct rep_stacks *s)
 	free(s->stacks);
 	free(s->stable);
 	free(s->pool);
-	rep_raw__delete(s->raw);
+	hist_raw__delete(s->raw);
 	free(s);
 }
 
-struct rep_raw *rep_stacks__raw(struct rep_stacks *s)
+struct hist_raw *hist_stacks__raw(struct hist_stacks *s)
 {
 	if (!s->raw)
-		s->raw = rep_raw__new();
+		s->raw = hist_raw__new();
 	return s->raw;
 }
 
@@ -99,9 +99,9 @@ struct rep_raw *rep_stacks__raw(struct rep_stacks *s)
  * What makes two frames the same for the report: their address, not
  * only their symbol. Keys like srcline and addr look at it, and so does
  * perf's callchain lookup, which compares a resolved frame with an
- * unresolved one by raw address (src/report/callchain.c).
+ * unresolved one by raw address (callchain.c).
  */
-static bool frame_eq(const struct rep_frame *a, const struct rep_frame *b)
+static bool frame_eq(const struct ember_hist_frame *a, const struct ember_hist_frame *b)
 {
 	return a->dso == b->dso && a->sym == b->sym && a->level == b->level &&
 	       a->cpumode == b->cpumode && a->map_size == b->map_size && a->ip == b->ip &&
@@ -122,7 +122,7 @@ static inline uint64_t mum(uint64_t x, uint64_t y)
 
 /*
  * Of the address and mode alone, known before the address is resolved:
- * the frame's slots can be asked for then (rep_stacks__prefetch_frame()).
+ * the frame's slots can be asked for then (hist_stacks__prefetch_frame()).
  * Frames apart with the same address are rare (another process's map
  * there), and only probe further.
  */
@@ -131,7 +131,7 @@ static inline uint64_t ip_frame_hash(uint64_t ip, uint8_t cpumode)
 	return mum(ip ^ K0, (uint64_t)cpumode ^ K1);
 }
 
-static uint64_t frame_hash(const struct rep_frame *f)
+static uint64_t frame_hash(const struct ember_hist_frame *f)
 {
 	return ip_frame_hash(f->ip, f->cpumode);
 }
@@ -180,20 +180,20 @@ static int grow_table(uint64_t **table, size_t *mask)
 	return 0;
 }
 
-static bool recent_eq(const struct recent_frame *r, const struct rep_frame *f)
+static bool recent_eq(const struct recent_frame *r, const struct ember_hist_frame *f)
 {
 	return r->dso == f->dso && r->sym == f->sym && r->level == f->level &&
 	       r->cpumode == f->cpumode && r->map_size == f->map_size && r->ip == f->ip &&
 	       r->addr == f->addr;
 }
 
-static inline struct recent_frame *recent_of(struct rep_stacks *s, uint64_t hash)
+static inline struct recent_frame *recent_of(struct hist_stacks *s, uint64_t hash)
 {
 	return &s->recent[(hash >> 32) & (RECENT_FRAMES - 1)];
 }
 
 /* The index of frame f (of hash frame_hash()) in the frame table, added when new; -1 on ENOMEM. */
-static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f, uint64_t hash)
+static int64_t frame_index(struct hist_stacks *s, const struct ember_hist_frame *f, uint64_t hash)
 {
 	uint64_t tag = slot_tag(hash), v;
 	struct recent_frame *r = recent_of(s, hash);
@@ -211,7 +211,7 @@ static int64_t frame_index(struct rep_stacks *s, const struct rep_frame *f, uint
 	}
 	if (s->nr_frames == s->frames_alloc) {
 		uint32_t alloc = s->frames_alloc ? 2 * s->frames_alloc : 1024;
-		struct rep_frame *nf = realloc(s->frames, alloc * sizeof(*nf));
+		struct ember_hist_frame *nf = realloc(s->frames, alloc * sizeof(*nf));
 
 		if (!nf)
 			return -1;
@@ -236,7 +236,7 @@ found:
 	return x - 1;
 }
 
-static bool stack_eq(const struct rep_stacks *s, const struct stack *st, const struct stack *k,
+static bool stack_eq(const struct hist_stacks *s, const struct stack *st, const struct stack *k,
 		     const uint32_t *frames)
 {
 	return st->nr == k->nr && st->hist == k->hist &&
@@ -246,20 +246,20 @@ static bool stack_eq(const struct rep_stacks *s, const struct stack *st, const s
 	       !memcmp(&s->pool[st->first], frames, (k->nr + 1) * sizeof(*frames));
 }
 
-void rep_stacks__add_to(struct rep_stacks *s, uint32_t idx, uint64_t period, uint64_t count)
+void hist_stacks__add_to(struct hist_stacks *s, uint32_t idx, uint64_t period, uint64_t count)
 {
 	s->stacks[idx].period += period;
 	s->stacks[idx].count += count;
 }
 
-int64_t rep_stacks__frame(struct rep_stacks *s, const struct rep_frame *f)
+int64_t hist_stacks__frame(struct hist_stacks *s, const struct ember_hist_frame *f)
 {
 	int64_t fi = frame_index(s, f, frame_hash(f));
 
 	return fi < 0 ? -ENOMEM : fi;
 }
 
-void rep_stacks__prefetch_frame(const struct rep_stacks *s, uint64_t ip, uint8_t cpumode)
+void hist_stacks__prefetch_frame(const struct hist_stacks *s, uint64_t ip, uint8_t cpumode)
 {
 	uint64_t h = ip_frame_hash(ip, cpumode);
 
@@ -267,12 +267,12 @@ void rep_stacks__prefetch_frame(const struct rep_stacks *s, uint64_t ip, uint8_t
 	__builtin_prefetch(&s->ftable[h & s->fmask]);
 }
 
-const struct rep_frame *rep_stacks__frame_at(const struct rep_stacks *s, uint32_t id)
+const struct ember_hist_frame *hist_stacks__frame_at(const struct hist_stacks *s, uint32_t id)
 {
 	return &s->frames[id];
 }
 
-uint64_t rep_stacks__hash_start(uint32_t hist, const struct rep_sample *sm)
+uint64_t hist_stacks__hash_start(uint32_t hist, const struct ember_hist_sample *sm)
 {
 	return mum((uintptr_t)sm->comm ^ K0, (uintptr_t)sm->thread ^ K1) ^
 	       mum(((uint64_t)hist << 40 ^ (uint64_t)(uint32_t)sm->cpu << 8 ^ sm->filtered) ^ K2,
@@ -286,7 +286,7 @@ static inline uint64_t hash_ip(uint64_t h, uint64_t ip)
 }
 
 /* One pass over the chain: its words were not read before (the first touch waits for memory). */
-bool rep_stacks__hash_words(uint64_t *h, uint64_t self, const uint64_t *words, uint64_t n)
+bool hist_stacks__hash_words(uint64_t *h, uint64_t self, const uint64_t *words, uint64_t n)
 {
 	uint64_t x = hash_ip(*h, self);
 
@@ -302,21 +302,21 @@ bool rep_stacks__hash_words(uint64_t *h, uint64_t self, const uint64_t *words, u
 	return true;
 }
 
-uint64_t rep_stacks__hash_ids(const struct rep_stacks *s, uint64_t h, const uint32_t *ids,
-			      uint32_t n)
+uint64_t hist_stacks__hash_ids(const struct hist_stacks *s, uint64_t h, const uint32_t *ids,
+			       uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		h = hash_ip(h, s->frames[ids[i]].ip);
 	return h;
 }
 
-void rep_stacks__prefetch(const struct rep_stacks *s, uint64_t h)
+void hist_stacks__prefetch(const struct hist_stacks *s, uint64_t h)
 {
 	__builtin_prefetch(&s->stable[h & s->smask]);
 }
 
-int rep_stacks__add_ids(struct rep_stacks *s, uint32_t hist, const struct rep_sample *sm,
-			const uint32_t *ids, uint32_t n, uint64_t h, uint32_t *idx)
+int hist_stacks__add_ids(struct hist_stacks *s, uint32_t hist, const struct ember_hist_sample *sm,
+			 const uint32_t *ids, uint32_t n, uint64_t h, uint32_t *idx)
 {
 	struct stack k = {
 		.comm = sm->comm,
@@ -378,8 +378,8 @@ int rep_stacks__add_ids(struct rep_stacks *s, uint32_t hist, const struct rep_sa
 	return 0;
 }
 
-void rep_stacks__update_frames(struct rep_stacks *s, void (*fn)(struct rep_frame *f, void *ctx),
-			       void *ctx)
+void hist_stacks__update_frames(struct hist_stacks *s,
+				void (*fn)(struct ember_hist_frame *f, void *ctx), void *ctx)
 {
 	/* the frame table's hashes go stale: nothing is added after this */
 	for (uint32_t i = 0; i < s->nr_frames; i++)
@@ -387,7 +387,7 @@ void rep_stacks__update_frames(struct rep_stacks *s, void (*fn)(struct rep_frame
 }
 
 /* Asks for stack i's frames: they are all over the frame table, the next stack's wait for none. */
-static void prefetch_frames(const struct rep_stacks *s, uint32_t i)
+static void prefetch_frames(const struct hist_stacks *s, uint32_t i)
 {
 	const struct stack *st = &s->stacks[i];
 	const uint32_t *idx = &s->pool[st->first];
@@ -396,22 +396,22 @@ static void prefetch_frames(const struct rep_stacks *s, uint32_t i)
 		__builtin_prefetch(&s->frames[idx[j]]);
 }
 
-int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
+int hist_stacks__replay(struct hist_stacks *s, hist_stacks_fn fn, void *ctx)
 {
-	const struct rep_frame **chain = NULL;
+	const struct ember_hist_frame **chain = NULL;
 	uint32_t alloc = 0, i, j;
 	int err = 0;
 
 	for (i = 0; i < s->nr_stacks && !err; i++) {
 		const struct stack *st = &s->stacks[i];
 		const uint32_t *idx = &s->pool[st->first];
-		struct rep_sample sm;
+		struct ember_hist_sample sm;
 
 		if (i + 1 < s->nr_stacks)
 			prefetch_frames(s, i + 1);
 
 		if (st->nr > alloc) {
-			const struct rep_frame **v = realloc(chain, st->nr * 2 * sizeof(*v));
+			const struct ember_hist_frame **v = realloc(chain, st->nr * 2 * sizeof(*v));
 
 			if (!v) {
 				err = -ENOMEM;
@@ -423,7 +423,7 @@ int rep_stacks__replay(struct rep_stacks *s, rep_stacks_fn fn, void *ctx)
 		/* pointers, not copies: most frames are not read again (only the self of each entry) */
 		for (j = 0; j < st->nr; j++)
 			chain[j] = &s->frames[idx[1 + j]];
-		sm = (struct rep_sample){
+		sm = (struct ember_hist_sample){
 			.self = &s->frames[idx[0]],
 			.chain = chain,
 			.nr_chain = st->nr,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Addresses to frame indices: open-addressing tables keyed by the
  * address and the generation of the maps it resolved in. While that
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 #include <ember/symbol.h>
-#include "report/frameids.h"
+#include "hist/frameids.h"
 #include "symbol/dso.h"
 
 /* An address of one generation's table (struct gen_slot) */
@@ -75,7 +75,7 @@ struct ktable {
 	uint32_t gen;
 };
 
-struct rep_frameids {
+struct hist_frameids {
 	struct ktable kernel;
 	struct gen_tables wide;	/* user addresses, and kernel ones outside the top 4 GB */
 	/* ember_thread__maps_gen() of gen_thread, until a lookup or the next sample */
@@ -102,22 +102,22 @@ static __attribute__((noinline)) int ktable_reset(struct ktable *k, uint32_t gen
 	return k->slots ? 0 : -ENOMEM;
 }
 
-struct rep_frameids *rep_frameids__new(void)
+struct hist_frameids *hist_frameids__new(void)
 {
-	struct rep_frameids *c = calloc(1, sizeof(*c));
+	struct hist_frameids *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->wide.mask = 63;
 	c->wide.slots = calloc(c->wide.mask + 1, sizeof(*c->wide.slots));
 	if (!c->wide.slots || ktable_reset(&c->kernel, 0)) {
-		rep_frameids__delete(c);
+		hist_frameids__delete(c);
 		return NULL;
 	}
 	return c;
 }
 
-void rep_frameids__delete(struct rep_frameids *c)
+void hist_frameids__delete(struct hist_frameids *c)
 {
 	if (!c)
 		return;
@@ -129,7 +129,8 @@ void rep_frameids__delete(struct rep_frameids *c)
 	free(c);
 }
 
-void rep_frame__from_al(struct rep_frame *f, const struct ember_addr_location *al, bool need_end)
+void ember_hist_frame__from_al(struct ember_hist_frame *f, const struct ember_addr_location *al,
+			       bool need_end)
 {
 	f->dso = al->map ? (const void *)al->dso : NULL;
 	f->sym = al->sym;
@@ -170,7 +171,7 @@ static inline uint64_t ip_hash(uint64_t ip)
  * address is keyed by their generation alone and shared by all
  * processes; a user address by its process's maps alone.
  */
-static uint32_t ip_gen(struct rep_frameids *c, const struct ember_thread *thread, uint8_t cpumode)
+static uint32_t ip_gen(struct hist_frameids *c, const struct ember_thread *thread, uint8_t cpumode)
 {
 	uint64_t gen;
 
@@ -290,14 +291,14 @@ static inline struct ip_table *gen_table(struct gen_tables *g, uint64_t gen)
 }
 
 /* ip resolved now and found (or added) among the distinct frames, without the cache. */
-static int64_t resolve(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
+static int64_t resolve(struct hist_frameids *c, struct hist_stacks *s, struct ember_thread *thread,
 		       uint8_t cpumode, uint64_t ip, bool need_end, bool *stable)
 {
 	struct ember_addr_location al;
-	struct rep_frame f;
+	struct ember_hist_frame f;
 
 	/* its frame's slots come while the maps and symbols are searched */
-	rep_stacks__prefetch_frame(s, ip, cpumode);
+	hist_stacks__prefetch_frame(s, ip, cpumode);
 	ember_thread__resolve(thread, cpumode, ip, &al);
 	c->gen_thread = NULL;
 	/*
@@ -306,8 +307,8 @@ static int64_t resolve(struct rep_frameids *c, struct rep_stacks *s, struct embe
 	 * lookup may find one, so it is not remembered.
 	 */
 	*stable = al.sym || !al.dso || al.dso->kind != DSO_KIND_KERNEL;
-	rep_frame__from_al(&f, &al, need_end);
-	return rep_stacks__frame(s, &f);
+	ember_hist_frame__from_al(&f, &al, need_end);
+	return hist_stacks__frame(s, &f);
 }
 
 /*
@@ -315,7 +316,7 @@ static int64_t resolve(struct rep_frameids *c, struct rep_stacks *s, struct embe
  * generation (each half of ember_thread__maps_gen() is unique in the
  * machine) and the mode, in case both are 0 (no maps).
  */
-static inline uint64_t wide_key(struct rep_frameids *c, const struct ember_thread *thread,
+static inline uint64_t wide_key(struct hist_frameids *c, const struct ember_thread *thread,
 				uint8_t cpumode)
 {
 	return (uint64_t)ip_gen(c, thread, cpumode) << 1 | (cpumode == PERF_RECORD_MISC_KERNEL);
@@ -325,7 +326,7 @@ static inline uint64_t wide_key(struct rep_frameids *c, const struct ember_threa
  * The misses apart (noinline), as the rare table changes: the lookups
  * that hit, most of them, save and restore fewer registers.
  */
-static __attribute__((noinline)) int64_t wide_miss(struct rep_frameids *c, struct rep_stacks *s,
+static __attribute__((noinline)) int64_t wide_miss(struct hist_frameids *c, struct hist_stacks *s,
 						   struct ember_thread *thread, uint8_t cpumode,
 						   uint64_t ip, bool need_end, uint64_t key,
 						   struct ip_table *t)
@@ -354,7 +355,7 @@ static __attribute__((noinline)) int64_t wide_miss(struct rep_frameids *c, struc
 	return id;
 }
 
-static inline int64_t wide_ip(struct rep_frameids *c, struct rep_stacks *s,
+static inline int64_t wide_ip(struct hist_frameids *c, struct hist_stacks *s,
 			      struct ember_thread *thread, uint8_t cpumode, uint64_t ip,
 			      bool need_end)
 {
@@ -404,8 +405,7 @@ static int kgrow(struct ktable *k)
 	return 0;
 }
 
-static __attribute__((noinline)) int64_t kernel_miss(struct rep_frameids *c,
-						     struct rep_stacks *s,
+static __attribute__((noinline)) int64_t kernel_miss(struct hist_frameids *c, struct hist_stacks *s,
 						     struct ember_thread *thread, uint64_t ip,
 						     bool need_end)
 {
@@ -431,7 +431,7 @@ static __attribute__((noinline)) int64_t kernel_miss(struct rep_frameids *c,
 	return id;
 }
 
-static inline int64_t kernel_ip(struct rep_frameids *c, struct rep_stacks *s,
+static inline int64_t kernel_ip(struct hist_frameids *c, struct hist_stacks *s,
 				struct ember_thread *thread, uint64_t ip, bool need_end)
 {
 	struct ktable *k = &c->kernel;
@@ -447,7 +447,7 @@ static inline int64_t kernel_ip(struct rep_frameids *c, struct rep_stacks *s,
 }
 
 /* All cases: the generation asked for, the tables made or changed, the misses resolved. */
-static __attribute__((noinline)) int64_t lookup(struct rep_frameids *c, struct rep_stacks *s,
+static __attribute__((noinline)) int64_t lookup(struct hist_frameids *c, struct hist_stacks *s,
 						struct ember_thread *thread, uint8_t cpumode,
 						uint64_t ip, bool need_end)
 {
@@ -465,8 +465,8 @@ static __attribute__((noinline)) int64_t lookup(struct rep_frameids *c, struct r
  * The hits, most lookups, without a call that returns (lookup() is a tail
  * call): no registers to save and restore around them.
  */
-int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct ember_thread *thread,
-			 uint8_t cpumode, uint64_t ip, bool need_end)
+int64_t hist_frameids__ip(struct hist_frameids *c, struct hist_stacks *s,
+			  struct ember_thread *thread, uint8_t cpumode, uint64_t ip, bool need_end)
 {
 	uint64_t gen;
 
@@ -495,7 +495,7 @@ int64_t rep_frameids__ip(struct rep_frameids *c, struct rep_stacks *s, struct em
 	return lookup(c, s, thread, cpumode, ip, need_end);
 }
 
-void rep_frameids__sample(struct rep_frameids *c, const struct ember_thread *thread)
+void hist_frameids__sample(struct hist_frameids *c, const struct ember_thread *thread)
 {
 	c->gen_thread = thread;
 	if (thread)

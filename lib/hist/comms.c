@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The placeholders perf renames: per thread seen under ":TID", the comm
  * its first COMM gave it. Few threads are ever in here (those sampled
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "core/hash.h"
-#include "report/comms.h"
+#include "hist/comms.h"
 
 struct comm_slot {
 	const void *thread;
@@ -16,17 +16,17 @@ struct comm_slot {
 	const char *name;	/* NULL until the thread's first COMM */
 };
 
-struct rep_comms {
+struct hist_comms {
 	struct comm_slot *slots;
 	size_t mask, nr;
 };
 
-struct rep_comms *rep_comms__new(void)
+struct hist_comms *hist_comms__new(void)
 {
-	return calloc(1, sizeof(struct rep_comms));
+	return calloc(1, sizeof(struct hist_comms));
 }
 
-void rep_comms__delete(struct rep_comms *c)
+void hist_comms__delete(struct hist_comms *c)
 {
 	if (!c)
 		return;
@@ -34,7 +34,7 @@ void rep_comms__delete(struct rep_comms *c)
 	free(c);
 }
 
-static struct comm_slot *find(const struct rep_comms *c, const void *thread)
+static struct comm_slot *find(const struct hist_comms *c, const void *thread)
 {
 	size_t i;
 
@@ -46,7 +46,7 @@ static struct comm_slot *find(const struct rep_comms *c, const void *thread)
 	return NULL;
 }
 
-static int grow(struct rep_comms *c)
+static int grow(struct hist_comms *c)
 {
 	size_t nmask = c->mask ? c->mask * 2 + 1 : 63, i;
 	struct comm_slot *ns = calloc(nmask + 1, sizeof(*ns));
@@ -69,7 +69,7 @@ static int grow(struct rep_comms *c)
 	return 0;
 }
 
-int rep_comms__placeholder(struct rep_comms *c, const void *thread, const char *comm)
+int hist_comms__placeholder(struct hist_comms *c, const void *thread, const char *comm)
 {
 	size_t i;
 
@@ -84,7 +84,7 @@ int rep_comms__placeholder(struct rep_comms *c, const void *thread, const char *
 	return 0;
 }
 
-void rep_comms__set(struct rep_comms *c, const void *thread, const char *comm)
+void hist_comms__set(struct hist_comms *c, const void *thread, const char *comm)
 {
 	struct comm_slot *s = find(c, thread);
 
@@ -92,7 +92,7 @@ void rep_comms__set(struct rep_comms *c, const void *thread, const char *comm)
 		s->name = comm;
 }
 
-const char *rep_comms__get(const struct rep_comms *c, const void *thread, const char *comm)
+const char *hist_comms__get(const struct hist_comms *c, const void *thread, const char *comm)
 {
 	const struct comm_slot *s = c && c->nr ? find(c, thread) : NULL;
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The histogram: one entry per distinct value of the sort keys, as perf's
  * hists__add_entry() merges them (comm and dso by name, symbols by dso
@@ -13,15 +13,15 @@
 #include <string.h>
 #include <linux/perf_event.h>
 #include "core/hash.h"
-#include "report/callchain.h"
-#include "report/hist.h"
+#include "hist/callchain.h"
+#include "hist/hist-priv.h"
 
 #define ENTRY_BLOCK 1024
 
 struct entry_block {
 	struct entry_block *next;
 	size_t used;
-	struct rep_entry e[ENTRY_BLOCK];
+	struct hist_entry e[ENTRY_BLOCK];
 };
 
 /* ---- interned strings: pointer cache in front of a string table ------------ */
@@ -64,7 +64,7 @@ static int slots_grow(struct str_slot **tab, size_t *mask, bool by_ptr)
 	return 0;
 }
 
-const char *rep_hist__intern(struct rep_hist *h, const char *s)
+const char *hist__intern(struct ember_hist *h, const char *s)
 {
 	size_t i;
 
@@ -107,37 +107,51 @@ const char *rep_hist__intern(struct rep_hist *h, const char *s)
 
 /* ---- entries ---------------------------------------------------------------- */
 
-struct rep_hist *rep_hist__new(const struct rep_hist_opts *opts)
+struct ember_hist *ember_hist__new(const struct ember_hist_opts *opts)
 {
-	struct rep_hist *h = calloc(1, sizeof(*h));
+	struct ember_hist *h;
 
+	if (!opts || !opts->sz || !opts->layout) {
+		errno = EINVAL;
+		return NULL;
+	}
+	h = calloc(1, sizeof(*h));
 	if (!h)
 		return NULL;
-	h->opts = *opts;
+	/* only the fields the caller's struct has (sz), so that the ABI can grow */
+	memcpy(&h->opts, opts, opts->sz < sizeof(h->opts) ? opts->sz : sizeof(h->opts));
+	h->opts.sz = sizeof(h->opts);
 	h->layout = *opts->layout;
+	h->opts.layout = &h->layout;
 	h->mask = h->layout.key_mask;
-	h->chains = rep_chains__new(opts->chain.key);
-	if (h->chains && opts->chain_srcline)
-		rep_chains__set_srcline(h->chains, opts->chain_srcline, opts->srcline_ctx);
+	h->chains = hist_chains__new(h->opts.chain.key);
+	if (h->chains && h->opts.chain_srcline)
+		hist_chains__set_srcline(h->chains, h->opts.chain_srcline, h->opts.srcline_ctx);
 	h->emask = 1023;
 	h->table = calloc(h->emask + 1, sizeof(*h->table));
 	if (!h->chains || !h->table)
 		goto fail;
-	if (h->mask & (1U << REP_DIM_PARENT)) {
-		const char *pat = opts->parent_pattern ? opts->parent_pattern :
-							 "^sys_|^do_page_fault";
+	if (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT)) {
+		const char *pat =
+		    h->opts.parent_pattern ? h->opts.parent_pattern : "^sys_|^do_page_fault";
+		int err = regcomp(&h->parent_re, pat, REG_EXTENDED | REG_NOSUB);
 
-		if (regcomp(&h->parent_re, pat, REG_EXTENDED | REG_NOSUB))
-			goto fail;
+		if (err) {
+			ember_hist__delete(h);
+			errno = err == REG_ESPACE ? ENOMEM : EINVAL;
+			return NULL;
+		}
 		h->have_re = true;
 	}
+	h->opts.parent_pattern = NULL; /* the caller's string is not kept */
 	return h;
 fail:
-	rep_hist__delete(h);
+	ember_hist__delete(h);
+	errno = ENOMEM;
 	return NULL;
 }
 
-void rep_hist__delete(struct rep_hist *h)
+void ember_hist__delete(struct ember_hist *h)
 {
 	struct entry_block *b, *next;
 
@@ -147,7 +161,7 @@ void rep_hist__delete(struct rep_hist *h)
 		next = b->next;
 		free(b);
 	}
-	rep_chains__delete(h->chains);
+	hist_chains__delete(h->chains);
 	free(h->table);
 	free(h->sorted);
 	free(h->cursor);
@@ -161,17 +175,19 @@ void rep_hist__delete(struct rep_hist *h)
 }
 
 /* perf's srcline or srcfile of f at ip, interned; "" when it cannot be had. */
-static const char *src_key(struct rep_hist *h, const struct rep_frame *f, uint64_t ip, bool file)
+static const char *src_key(struct ember_hist *h, const struct ember_hist_frame *f, uint64_t ip,
+			   bool file)
 {
 	const char *s = h->opts.srcline ? h->opts.srcline(h->opts.srcline_ctx, f, ip, file) : NULL;
 
-	s = rep_hist__intern(h, s ? s : "");
+	s = hist__intern(h, s ? s : "");
 	return s ? s : "";
 }
 
 /* The key of a new entry: fields not sorted by are cleared, so they do not split entries. */
-static void key_fill(struct rep_hist *h, struct rep_entry *k, const struct rep_sample *s,
-		     const struct rep_frame *f, uint64_t ip, char level, const char *parent)
+static void key_fill(struct ember_hist *h, struct ember_hist_entry *k,
+		     const struct ember_hist_sample *s, const struct ember_hist_frame *f,
+		     uint64_t ip, char level, const char *parent)
 {
 	memset(k, 0, sizeof(*k));
 	k->comm = s->comm;
@@ -191,84 +207,87 @@ static void key_fill(struct rep_hist *h, struct rep_entry *k, const struct rep_s
 	k->parent = parent;
 	k->thread = s->thread;
 	k->filtered = s->filtered;
-	if (h->mask & (1U << REP_DIM_SRCLINE))
+	if (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_SRCLINE))
 		k->srcline = src_key(h, f, ip, false);
-	if (h->mask & (1U << REP_DIM_SRCFILE))
+	if (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_SRCFILE))
 		k->srcfile = src_key(h, f, ip, true);
-	if (h->mask & (1U << REP_DIM_TRACE))
+	if (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_TRACE))
 		k->trace = s->trace;
 	/* perf's map__unmap_ip(he->ip): the raw ip of a sample's entry, past it for a chain's */
 	k->addr_key = ip + (f->dso ? f->ip - f->addr : 0);
 	k->time = s->time;
 }
 
-static uint64_t sym_size(const struct rep_entry *e)
+static uint64_t sym_size(const struct ember_hist_entry *e)
 {
 	return e->sym ? e->sym_end - e->sym_start : 0;
 }
 
-static uint64_t key_hash(const struct rep_hist *h, const struct rep_entry *k)
+static uint64_t key_hash(const struct ember_hist *h, const struct ember_hist_entry *k)
 {
-	unsigned int m = h->mask;
+	uint64_t m = h->mask;
 	uint64_t x = 0;
 
-	if (m & (1U << REP_DIM_COMM))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_COMM))
 		x = hash_mix64(x ^ (uintptr_t)k->comm);
-	if (m & (1U << REP_DIM_PID))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_PID))
 		x = hash_mix64(x ^ (uint32_t)k->tid ^ 0x100000000ULL);
-	if (m & (1U << REP_DIM_CPU))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_CPU))
 		x = hash_mix64(x ^ (uint32_t)k->cpu ^ 0x200000000ULL);
 	/* ipc_null merges as the symbol does (perf's sort__sym_cmp) */
-	if (m & (1U << REP_DIM_IPC_NULL))
-		m |= 1U << REP_DIM_SYM;
-	if (m & ((1U << REP_DIM_DSO) | (1U << REP_DIM_SYM)))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_IPC_NULL))
+		m |= EMBER_HIST_KEY(EMBER_HIST_DIM_SYM);
+	if (m & (EMBER_HIST_KEY(EMBER_HIST_DIM_DSO) | EMBER_HIST_KEY(EMBER_HIST_DIM_SYM)))
 		x = hash_mix64(x ^ (uintptr_t)k->dso_name);
-	if (m & (1U << REP_DIM_SYMBOL_SIZE))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_SYMBOL_SIZE))
 		x = hash_mix64(x ^ sym_size(k) ^ 0x777);
-	if (m & (1U << REP_DIM_DSO_SIZE))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_DSO_SIZE))
 		x = hash_mix64(x ^ k->map_size ^ 0x999);
-	if (m & (1U << REP_DIM_SYM)) {
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_SYM)) {
 		if (k->sym)
 			x = hash_mix64(x ^ k->sym_start);
 		else
 			x = hash_mix64(x ^ k->ip ^ 0x5555);
 	}
-	if (m & (1U << REP_DIM_PARENT))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT))
 		x = hash_mix64(x ^ (uintptr_t)k->parent);
-	if (m & (1U << REP_DIM_SRCLINE))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_SRCLINE))
 		x = hash_mix64(x ^ (uintptr_t)k->srcline);
-	if (m & (1U << REP_DIM_SRCFILE))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_SRCFILE))
 		x = hash_mix64(x ^ (uintptr_t)k->srcfile ^ 0x3333);
-	if (m & (1U << REP_DIM_TRACE))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_TRACE))
 		x = hash_mix64(x ^ (uintptr_t)k->trace ^ 0x4444);
-	if (m & (1U << REP_DIM_ADDR))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_ADDR))
 		x = hash_mix64(x ^ k->addr_key ^ 0x6666);
-	if (m & (1U << REP_DIM_TIME))
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_TIME))
 		x = hash_mix64(x ^ k->time ^ 0x8888);
 	return x;
 }
 
 /* the keys perf computes lazily */
-#define SRC_KEYS ((1U << REP_DIM_SRCLINE) | (1U << REP_DIM_SRCFILE) | (1U << REP_DIM_TRACE))
+#define SRC_KEYS                                                                                   \
+	(EMBER_HIST_KEY(EMBER_HIST_DIM_SRCLINE) | EMBER_HIST_KEY(EMBER_HIST_DIM_SRCFILE) |         \
+	 EMBER_HIST_KEY(EMBER_HIST_DIM_TRACE))
 
 /* perf's hist_entry__cmp() == 0 for the sort keys of mask m. */
-static bool key_eq_mask(unsigned int m, const struct rep_entry *a, const struct rep_entry *b)
+static bool key_eq_mask(uint64_t m, const struct ember_hist_entry *a,
+			const struct ember_hist_entry *b)
 {
-	if (m & (1U << REP_DIM_IPC_NULL))
-		m |= 1U << REP_DIM_SYM;
-	if ((m & (1U << REP_DIM_COMM)) && a->comm != b->comm)
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_IPC_NULL))
+		m |= EMBER_HIST_KEY(EMBER_HIST_DIM_SYM);
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_COMM)) && a->comm != b->comm)
 		return false;
-	if ((m & (1U << REP_DIM_PID)) && a->tid != b->tid)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_PID)) && a->tid != b->tid)
 		return false;
-	if ((m & (1U << REP_DIM_CPU)) && a->cpu != b->cpu)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_CPU)) && a->cpu != b->cpu)
 		return false;
-	if ((m & (1U << REP_DIM_DSO)) && a->dso_name != b->dso_name)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_DSO)) && a->dso_name != b->dso_name)
 		return false;
-	if ((m & (1U << REP_DIM_SYMBOL_SIZE)) && sym_size(a) != sym_size(b))
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_SYMBOL_SIZE)) && sym_size(a) != sym_size(b))
 		return false;
-	if ((m & (1U << REP_DIM_DSO_SIZE)) && a->map_size != b->map_size)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_DSO_SIZE)) && a->map_size != b->map_size)
 		return false;
-	if (m & (1U << REP_DIM_SYM)) {
+	if (m & EMBER_HIST_KEY(EMBER_HIST_DIM_SYM)) {
 		if (!a->sym && !b->sym) {
 			if (a->ip != b->ip)
 				return false;
@@ -280,22 +299,23 @@ static bool key_eq_mask(unsigned int m, const struct rep_entry *a, const struct 
 				return false;
 		}
 	}
-	if ((m & (1U << REP_DIM_PARENT)) && a->parent != b->parent)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT)) && a->parent != b->parent)
 		return false;
-	if ((m & (1U << REP_DIM_SRCLINE)) && a->srcline != b->srcline)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_SRCLINE)) && a->srcline != b->srcline)
 		return false;
-	if ((m & (1U << REP_DIM_SRCFILE)) && a->srcfile != b->srcfile)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_SRCFILE)) && a->srcfile != b->srcfile)
 		return false;
-	if ((m & (1U << REP_DIM_TRACE)) && a->trace != b->trace)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_TRACE)) && a->trace != b->trace)
 		return false;
-	if ((m & (1U << REP_DIM_ADDR)) && a->addr_key != b->addr_key)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_ADDR)) && a->addr_key != b->addr_key)
 		return false;
-	if ((m & (1U << REP_DIM_TIME)) && a->time != b->time)
+	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_TIME)) && a->time != b->time)
 		return false;
 	return true;
 }
 
-static bool key_eq(const struct rep_hist *h, const struct rep_entry *a, const struct rep_entry *b)
+static bool key_eq(const struct ember_hist *h, const struct ember_hist_entry *a,
+		   const struct ember_hist_entry *b)
 {
 	return key_eq_mask(h->mask, a, b);
 }
@@ -304,52 +324,52 @@ static bool key_eq(const struct rep_hist *h, const struct rep_entry *a, const st
  * An entry perf found again (a second sample of a folded stack is one):
  * every key was compared, srcline and srcfile computed.
  */
-static void src_seen_all(const struct rep_hist *h, struct rep_entry *e)
+static void src_seen_all(const struct ember_hist *h, struct ember_hist_entry *e)
 {
-	if (h->mask & (1U << REP_DIM_SRCLINE))
-		e->src_seen |= REP_SEEN_SRCLINE;
-	if (h->mask & (1U << REP_DIM_SRCFILE))
-		e->src_seen |= REP_SEEN_SRCFILE;
-	if (h->mask & (1U << REP_DIM_TRACE))
-		e->src_seen |= REP_SEEN_TRACE;
+	if (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_SRCLINE))
+		e->src_seen |= EMBER_HIST_SEEN_SRCLINE;
+	if (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_SRCFILE))
+		e->src_seen |= EMBER_HIST_SEEN_SRCFILE;
+	if (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_TRACE))
+		e->src_seen |= EMBER_HIST_SEEN_TRACE;
 }
 
 /*
  * perf computes srcline and srcfile lazily, when hist_entry__cmp() gets
  * to them: it compares the keys in sort order and stops at the first
- * that differs. The REP_SEEN_* bits of the lazy keys it reaches for a, b.
+ * that differs. The EMBER_HIST_SEEN_* bits of the lazy keys it reaches for a, b.
  */
-static uint8_t reached_src(const struct rep_hist *h, const struct rep_entry *a,
-			   const struct rep_entry *b)
+static uint8_t reached_src(const struct ember_hist *h, const struct ember_hist_entry *a,
+			   const struct ember_hist_entry *b)
 {
 	uint8_t bits = 0;
 
 	for (int i = 0; i < h->layout.nr_sort; i++) {
-		enum rep_dim d = h->layout.sort[i];
+		enum ember_hist_dim d = h->layout.sort[i];
 
-		if (rep_dim__is_hpp(d))
+		if (ember_hist_dim__is_value(d))
 			continue;
-		if (d == REP_DIM_SRCLINE)
-			bits |= REP_SEEN_SRCLINE;
-		else if (d == REP_DIM_SRCFILE)
-			bits |= REP_SEEN_SRCFILE;
-		else if (d == REP_DIM_TRACE)
-			bits |= REP_SEEN_TRACE;
-		if (!key_eq_mask(1U << d, a, b))
+		if (d == EMBER_HIST_DIM_SRCLINE)
+			bits |= EMBER_HIST_SEEN_SRCLINE;
+		else if (d == EMBER_HIST_DIM_SRCFILE)
+			bits |= EMBER_HIST_SEEN_SRCFILE;
+		else if (d == EMBER_HIST_DIM_TRACE)
+			bits |= EMBER_HIST_SEEN_TRACE;
+		if (!key_eq_mask(EMBER_HIST_KEY(d), a, b))
 			break;
 	}
 	return bits;
 }
 
-static int table_grow(struct rep_hist *h)
+static int table_grow(struct ember_hist *h)
 {
 	size_t nmask = h->emask * 2 + 1, i;
-	struct rep_entry **nt = calloc(nmask + 1, sizeof(*nt));
+	struct hist_entry **nt = calloc(nmask + 1, sizeof(*nt));
 
 	if (!nt)
 		return -ENOMEM;
 	for (i = 0; i <= h->emask; i++) {
-		struct rep_entry *e = h->table[i];
+		struct hist_entry *e = h->table[i];
 		size_t j;
 
 		if (!e)
@@ -365,7 +385,7 @@ static int table_grow(struct rep_hist *h)
 	return 0;
 }
 
-static struct rep_entry *entry_alloc(struct rep_hist *h)
+static struct hist_entry *entry_alloc(struct ember_hist *h)
 {
 	struct entry_block *b = h->blocks;
 
@@ -380,16 +400,16 @@ static struct rep_entry *entry_alloc(struct rep_hist *h)
 	return &b->e[b->used++];
 }
 
-static struct rep_entry *findnew(struct rep_hist *h, struct rep_entry *k)
+static struct hist_entry *findnew(struct ember_hist *h, const struct ember_hist_entry *k)
 {
 	uint64_t hash = key_hash(h, k);
 	size_t i = hash & h->emask;
-	struct rep_entry *e;
+	struct hist_entry *e;
 
 	while ((e = h->table[i])) {
-		if (e->hash == hash && key_eq(h, e, k)) {
+		if (e->hash == hash && key_eq(h, &e->pub, k)) {
 			/* perf found it comparing every key, the lazy ones computed */
-			src_seen_all(h, e);
+			src_seen_all(h, &e->pub);
 			return e;
 		}
 		i = (i + 1) & h->emask;
@@ -397,7 +417,7 @@ static struct rep_entry *findnew(struct rep_hist *h, struct rep_entry *k)
 	e = entry_alloc(h);
 	if (!e)
 		return NULL;
-	*e = *k;
+	*e = (struct hist_entry){ .pub = *k };
 	e->hash = hash;
 	e->seq = h->nr_entries++;
 	h->table[i] = e;
@@ -406,7 +426,7 @@ static struct rep_entry *findnew(struct rep_hist *h, struct rep_entry *k)
 	return e;
 }
 
-static void stat_add(struct rep_stat *st, uint8_t cpumode, uint64_t period, uint64_t nr)
+static void stat_add(struct ember_hist_stat *st, uint8_t cpumode, uint64_t period, uint64_t nr)
 {
 	st->period += period;
 	st->nr_events += nr;
@@ -426,7 +446,7 @@ static void stat_add(struct rep_stat *st, uint8_t cpumode, uint64_t period, uint
 	}
 }
 
-static int grow_buffers(struct rep_hist *h, uint32_t n)
+static int grow_buffers(struct ember_hist *h, uint32_t n)
 {
 	if (n + 1 <= h->cursor_alloc)
 		return 0;
@@ -443,67 +463,66 @@ static int grow_buffers(struct rep_hist *h, uint32_t n)
 }
 
 /* The first symbol of the chain (display order) matching the parent pattern. */
-static const char *find_parent(struct rep_hist *h, uint32_t n)
+static const char *find_parent(struct ember_hist *h, uint32_t n)
 {
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		const struct rep_frame *f = h->cursor[i];
+		const struct ember_hist_frame *f = h->cursor[i];
 
 		if (f->sym && f->sym_name && !regexec(&h->parent_re, f->sym_name, 0, NULL, 0))
-			return rep_hist__intern(h, f->sym_name);
+			return hist__intern(h, f->sym_name);
 	}
 	return NULL;
 }
 
 /* Whether the printer will show anything of e's callchain (the second of two passes). */
-static bool wants_chain(const struct rep_hist *h, const struct rep_entry *e)
+/* Whether the printer will show anything of e's callchain (the second of two passes). */
+static bool wants_chain(const struct ember_hist *h, const struct ember_hist_entry *e)
 {
-	uint64_t period = h->opts.children ? e->acc.period : e->self.period;
-
-	if (e->filtered || period < h->chain_min_period)
-		return false;
-	return !h->pct_total || (float)(period * 100.0 / h->pct_total) >= h->pct_limit;
+	return hist__entry_period(h, e) >= h->chain_min_period &&
+	       hist__shows(h, e, h->filter_relative, h->min_percent);
 }
 
-static int append_chain(struct rep_hist *h, struct rep_entry *e, uint32_t from, uint32_t n,
-			const struct rep_sample *s)
+static int append_chain(struct ember_hist *h, struct hist_entry *e, uint32_t from, uint32_t n,
+			const struct ember_hist_sample *s)
 {
 	if (!h->opts.use_callchain)
 		return 0;
 	if (n - from > e->max_depth)
 		e->max_depth = n - from;
-	if (h->pass == REP_PASS_ENTRIES || (h->pass == REP_PASS_CHAINS && !wants_chain(h, e)))
+	if (h->pass == HIST_PASS_ENTRIES ||
+	    (h->pass == HIST_PASS_CHAINS && !wants_chain(h, &e->pub)))
 		return 0;
 	if (!e->chain) {
-		e->chain = rep_chains__new_root(h->chains);
+		e->chain = hist_chains__new_root(h->chains);
 		if (!e->chain)
 			return -ENOMEM;
 	}
-	return rep_chains__append(h->chains, e->chain, h->cursor + from, n - from, s->period,
-				  s->nr_samples);
+	return hist_chains__append(h->chains, e->chain, h->cursor + from, n - from, s->period,
+				   s->nr_samples);
 }
 
-static int memo_push(struct rep_hist *h, struct rep_entry *e, uint32_t from)
+static int memo_push(struct ember_hist *h, struct hist_entry *e, uint32_t from)
 {
 	if (h->nr_memo == h->alloc_memo) {
 		size_t alloc = h->alloc_memo ? h->alloc_memo * 2 : 4096;
-		struct rep_memo *m = realloc(h->memo, alloc * sizeof(*m));
+		struct hist_memo *m = realloc(h->memo, alloc * sizeof(*m));
 
 		if (!m)
 			return -ENOMEM;
 		h->memo = m;
 		h->alloc_memo = alloc;
 	}
-	h->memo[h->nr_memo++] = (struct rep_memo){ e, from };
+	h->memo[h->nr_memo++] = (struct hist_memo){ e, from };
 	return 0;
 }
 
 /* The second pass: the chains of the entries the first pass counted for this sample. */
-static int add_memo_chains(struct rep_hist *h, const struct rep_sample *s, uint32_t n)
+static int add_memo_chains(struct ember_hist *h, const struct ember_hist_sample *s, uint32_t n)
 {
 	for (; h->memo_pos < h->nr_memo; h->memo_pos++) {
-		const struct rep_memo *m = &h->memo[h->memo_pos];
+		const struct hist_memo *m = &h->memo[h->memo_pos];
 		int err;
 
 		if (!m->e) {
@@ -517,13 +536,14 @@ static int add_memo_chains(struct rep_hist *h, const struct rep_sample *s, uint3
 	return 0;
 }
 
-int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
+int hist__add(struct ember_hist *h, const struct ember_hist_sample *s)
 {
 	uint32_t n = s->nr_chain, i, ncache = 0;
 	const char *parent = NULL;
-	struct rep_entry k, *he;
-	const struct rep_frame *self = s->self;
-	struct rep_sample cs = *s;
+	struct ember_hist_entry k;
+	struct hist_entry *he;
+	const struct ember_hist_frame *self = s->self;
+	struct ember_hist_sample cs = *s;
 	uint8_t seen;
 	char level;
 	int err;
@@ -532,34 +552,34 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		return -ENOMEM;
 	/* the cursor: the chain in display order */
 	for (i = 0; i < n; i++)
-		h->cursor[i] = h->opts.chain.order == REP_ORDER_CALLER ? s->chain[n - 1 - i] :
-									  s->chain[i];
-	if (h->pass == REP_PASS_CHAINS && h->memo)
+		h->cursor[i] = h->opts.chain.order == EMBER_CALLCHAIN_CALLER ?
+				       s->chain[n - 1 - i] : s->chain[i];
+	if (h->pass == HIST_PASS_CHAINS && h->memo)
 		return add_memo_chains(h, s, n);
-	cs.comm = rep_hist__intern(h, s->comm);
+	cs.comm = hist__intern(h, s->comm);
 	if (h->have_re)
 		parent = find_parent(h, n);
-	if (!parent && (h->mask & (1U << REP_DIM_PARENT)) && h->opts.exclude_other)
-		cs.filtered |= REP_FILTER_PARENT;
+	if (!parent && (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT)) && h->opts.exclude_other)
+		cs.filtered |= EMBER_HIST_FILTER_PARENT;
 
 	key_fill(h, &k, &cs, self, self->addr, self->level, parent);
-	k.dso_name = rep_hist__intern(h, k.dso_name);
+	k.dso_name = hist__intern(h, k.dso_name);
 	he = findnew(h, &k);
 	if (!he)
 		return -ENOMEM;
 	if (s->nr_samples > 1)
-		src_seen_all(h, he);
-	if (h->pass != REP_PASS_CHAINS) {
-		stat_add(&he->self, self->cpumode, s->period, s->nr_samples);
+		src_seen_all(h, &he->pub);
+	if (h->pass != HIST_PASS_CHAINS) {
+		stat_add(&he->pub.self, self->cpumode, s->period, s->nr_samples);
 		if (h->opts.children)
-			stat_add(&he->acc, self->cpumode, s->period, s->nr_samples);
+			stat_add(&he->pub.acc, self->cpumode, s->period, s->nr_samples);
 		h->stats.nr_samples += s->nr_samples;
 		/*
 		 * perf counts by the entry's flag, not the sample's: with
 		 * --children an entry first made for a chain frame carries
 		 * the flag of the sample that made it
 		 */
-		if (!he->filtered)
+		if (!he->pub.filtered)
 			h->stats.nr_non_filtered_samples += s->nr_samples;
 		if (h->opts.use_callchain) {
 			h->stats.callchain_period += s->period;
@@ -568,12 +588,13 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		}
 	}
 	err = append_chain(h, he, 0, n, s);
-	if (!err && h->pass == REP_PASS_ENTRIES && h->opts.use_callchain)
+	if (!err && h->pass == HIST_PASS_ENTRIES && h->opts.use_callchain)
 		err = memo_push(h, he, 0);
 	if (err)
 		return err;
 	if (!h->opts.children)
-		return h->pass == REP_PASS_ENTRIES && h->opts.use_callchain ? memo_push(h, NULL, 0) : 0;
+		return h->pass == HIST_PASS_ENTRIES && h->opts.use_callchain ? memo_push(h, NULL, 0)
+									     : 0;
 
 	/*
 	 * --children: every function of the chain gets the period as its
@@ -583,7 +604,7 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 	h->cache[ncache++] = he;
 	level = self->level;
 	for (i = 0; i < n; i++) {
-		const struct rep_frame *f = h->cursor[i];
+		const struct ember_hist_frame *f = h->cursor[i];
 		uint8_t cpumode = self->cpumode;
 		uint32_t j;
 
@@ -593,21 +614,22 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 			cpumode = f->cpumode;
 		}
 		key_fill(h, &k, &cs, f, f->ip, level, parent);
-		k.dso_name = rep_hist__intern(h, k.dso_name);
+		k.dso_name = hist__intern(h, k.dso_name);
 		seen = 0;
 		/*
 		 * perf compares a chain frame with the entries the sample
 		 * added so far without its time (0): sorted by time, none
 		 * matches, and each frame adds the period again
 		 */
-		for (j = (h->mask & (1U << REP_DIM_TIME)) ? ncache : 0; j < ncache; j++) {
+		for (j = (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_TIME)) ? ncache : 0; j < ncache;
+		     j++) {
 			if (h->mask & SRC_KEYS) {
-				uint8_t b = reached_src(h, h->cache[j], &k);
+				uint8_t b = reached_src(h, &h->cache[j]->pub, &k);
 
-				h->cache[j]->src_seen |= b;
+				h->cache[j]->pub.src_seen |= b;
 				seen |= b;
 			}
-			if (key_eq(h, h->cache[j], &k))
+			if (key_eq(h, &h->cache[j]->pub, &k))
 				break;
 		}
 		if (j < ncache)
@@ -615,64 +637,84 @@ int rep_hist__add(struct rep_hist *h, const struct rep_sample *s)
 		he = findnew(h, &k);
 		if (!he)
 			return -ENOMEM;
-		he->src_seen |= seen;
+		he->pub.src_seen |= seen;
 		if (s->nr_samples > 1)
-			src_seen_all(h, he);
-		if (h->pass != REP_PASS_CHAINS)
-			stat_add(&he->acc, cpumode, s->period, s->nr_samples);
+			src_seen_all(h, &he->pub);
+		if (h->pass != HIST_PASS_CHAINS)
+			stat_add(&he->pub.acc, cpumode, s->period, s->nr_samples);
 		h->cache[ncache++] = he;
 		err = append_chain(h, he, i, n, s);
-		if (!err && h->pass == REP_PASS_ENTRIES && h->opts.use_callchain)
+		if (!err && h->pass == HIST_PASS_ENTRIES && h->opts.use_callchain)
 			err = memo_push(h, he, i);
 		if (err)
 			return err;
 	}
-	return h->pass == REP_PASS_ENTRIES && h->opts.use_callchain ? memo_push(h, NULL, 0) : 0;
+	return h->pass == HIST_PASS_ENTRIES && h->opts.use_callchain ? memo_push(h, NULL, 0) : 0;
 }
 
-void rep_hist__begin_entries(struct rep_hist *h)
+int ember_hist__add(struct ember_hist *h, const struct ember_hist_sample *s)
 {
-	h->pass = REP_PASS_ENTRIES;
+	struct ember_hist_sample whole = {0};
+
+	if (!s->sz)
+		return -EINVAL;
+	if (s->sz >= sizeof(whole))
+		return hist__add(h, s);
+	/* the fields past the caller's sz read as zero */
+	memcpy(&whole, s, s->sz);
+	return hist__add(h, &whole);
 }
 
-void rep_hist__begin_chains(struct rep_hist *h, const struct rep_print_opts *po)
+void hist__begin_entries(struct ember_hist *h)
 {
-	const struct rep_chain_param *cp = &h->opts.chain;
-	uint64_t total = 0, total_nf = 0, cc_total;
+	h->pass = HIST_PASS_ENTRIES;
+}
+
+void hist__begin_chains(struct ember_hist *h, bool filter_relative, double min_percent)
+{
 	size_t i;
 
+	/* the totals the resort will find: the thresholds are of them */
+	h->stats.total_period = h->stats.total_non_filtered_period = 0;
 	for (i = 0; i <= h->emask; i++) {
-		const struct rep_entry *e = h->table[i];
+		const struct hist_entry *e = h->table[i];
 
 		if (e) {
-			total += e->self.period;
-			if (!e->filtered)
-				total_nf += e->self.period;
+			h->stats.total_period += e->pub.self.period;
+			if (!e->pub.filtered)
+				h->stats.total_non_filtered_period += e->pub.self.period;
 		}
 	}
-	cc_total = po->filter_relative ? h->stats.callchain_non_filtered_period :
-					 h->stats.callchain_period;
-	/* the printer's thresholds: nothing under them is shown */
-	h->chain_min_period = 0;
-	if (cp->mode != REP_CHAIN_GRAPH_REL)
-		h->chain_min_period = (uint64_t)(cc_total * (cp->min_percent / 100));
-	h->pct_total = po->filter_relative ? total_nf : total;
-	h->pct_limit = (float)po->min_percent;
-	h->pass = REP_PASS_CHAINS;
+	h->filter_relative = filter_relative;
+	h->min_percent = min_percent;
+	h->chain_min_period = ember_hist__callchain_min_hit(h, filter_relative);
+	h->pass = HIST_PASS_CHAINS;
 	h->memo_pos = 0;
 }
 
-const struct rep_hist_stats *rep_hist__stats(const struct rep_hist *h)
+const struct ember_hist_opts *ember_hist__opts(const struct ember_hist *h)
+{
+	return &h->opts;
+}
+
+const struct ember_hist_stats *ember_hist__stats(const struct ember_hist *h)
 {
 	return &h->stats;
 }
 
-size_t rep_hist__nr_entries(const struct rep_hist *h)
+size_t ember_hist__nr_entries(const struct ember_hist *h)
 {
 	return h->nr_sorted;
 }
 
-struct rep_entry *rep_hist__entry(const struct rep_hist *h, size_t i)
+const struct ember_hist_entry *ember_hist__entry(const struct ember_hist *h, size_t i)
 {
-	return i < h->nr_sorted ? h->sorted[i] : NULL;
+	return i < h->nr_sorted ? &h->sorted[i]->pub : NULL;
+}
+
+const struct ember_callchain_node *ember_hist_entry__callchain(const struct ember_hist_entry *e)
+{
+	const struct chain_node *root = hist_entry__of(e)->chain;
+
+	return root ? &root->pub : NULL;
 }

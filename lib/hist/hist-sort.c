@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Output order, as perf's hists__output_resort(): by the sort list
  * (overheads descending, names ascending, unresolved symbols last), and
@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/hist.h"
-#include "report/rbtree.h"
+#include "hist/hist-priv.h"
+#include "hist/rbtree.h"
 
 static int field_cmp(uint64_t a, uint64_t b)
 {
@@ -36,37 +36,38 @@ static int str_cmp(const char *a, const char *b)
 	return a == b ? 0 : strcmp(a, b);
 }
 
-static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep_entry *b);
+static int dim_input(enum ember_hist_dim d, const struct ember_hist_entry *a,
+		     const struct ember_hist_entry *b);
 
 /*
  * perf computes an entry's srcline or srcfile when a comparison first
  * needs it, and sizes the column by the ones computed before printing:
  * the comparisons that reach them mark them so.
  */
-static void seen(const struct rep_entry *a, const struct rep_entry *b, uint8_t bit)
+static void seen(const struct ember_hist_entry *a, const struct ember_hist_entry *b, uint8_t bit)
 {
-	((struct rep_entry *)a)->src_seen |= bit;
-	((struct rep_entry *)b)->src_seen |= bit;
+	((struct ember_hist_entry *)a)->src_seen |= bit;
+	((struct ember_hist_entry *)b)->src_seen |= bit;
 }
 
 /* The output comparison of one dimension: > 0 puts a first (perf's fmt->sort). */
-static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_entry *a,
-		    const struct rep_entry *b)
+static int dim_sort(const struct ember_hist *h, enum ember_hist_dim d,
+		    const struct ember_hist_entry *a, const struct ember_hist_entry *b)
 {
 	int r;
 
 	switch (d) {
-	case REP_DIM_OVERHEAD:
+	case EMBER_HIST_DIM_OVERHEAD:
 		return field_cmp(a->self.period, b->self.period);
-	case REP_DIM_OVERHEAD_SYS:
+	case EMBER_HIST_DIM_OVERHEAD_SYS:
 		return field_cmp(a->self.period_sys, b->self.period_sys);
-	case REP_DIM_OVERHEAD_US:
+	case EMBER_HIST_DIM_OVERHEAD_US:
 		return field_cmp(a->self.period_us, b->self.period_us);
-	case REP_DIM_OVERHEAD_GUEST_SYS:
+	case EMBER_HIST_DIM_OVERHEAD_GUEST_SYS:
 		return field_cmp(a->self.period_guest_sys, b->self.period_guest_sys);
-	case REP_DIM_OVERHEAD_GUEST_US:
+	case EMBER_HIST_DIM_OVERHEAD_GUEST_US:
 		return field_cmp(a->self.period_guest_us, b->self.period_guest_us);
-	case REP_DIM_OVERHEAD_CHILDREN:
+	case EMBER_HIST_DIM_OVERHEAD_CHILDREN:
 		r = field_cmp(a->acc.period, b->acc.period);
 		if (r || !h->opts.children)
 			return r;
@@ -76,59 +77,59 @@ static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_e
 		 */
 		if (a->thread != b->thread || !h->opts.use_callchain)
 			return 0;
-		r = (int)a->max_depth - (int)b->max_depth;
-		if (h->opts.chain.order == REP_ORDER_CALLEE)
+		r = (int)hist_entry__of(a)->max_depth - (int)hist_entry__of(b)->max_depth;
+		if (h->opts.chain.order == EMBER_CALLCHAIN_CALLEE)
 			r = -r;
 		return r;
-	case REP_DIM_SAMPLE:
+	case EMBER_HIST_DIM_SAMPLE:
 		return field_cmp(a->self.nr_events, b->self.nr_events);
-	case REP_DIM_PERIOD:
+	case EMBER_HIST_DIM_PERIOD:
 		return field_cmp(a->self.period, b->self.period);
-	case REP_DIM_PID:
+	case EMBER_HIST_DIM_PID:
 		return sign64((int64_t)b->tid - a->tid);
-	case REP_DIM_COMM:
+	case EMBER_HIST_DIM_COMM:
 		return sign64(str_cmp(b->comm ? b->comm : "", a->comm ? a->comm : ""));
-	case REP_DIM_DSO:
+	case EMBER_HIST_DIM_DSO:
 		if (!a->dso_name || !b->dso_name)
 			return cmp_null(a->dso_name, b->dso_name);
 		return sign64(str_cmp(b->dso_name, a->dso_name));
-	case REP_DIM_SYM:
+	case EMBER_HIST_DIM_SYM:
 		if (!a->sym || !b->sym)
 			return cmp_null(a->sym, b->sym);
 		return sign64(str_cmp(b->sym_name, a->sym_name));
-	case REP_DIM_PARENT:
+	case EMBER_HIST_DIM_PARENT:
 		if (!a->parent || !b->parent)
 			return cmp_null(a->parent, b->parent);
 		return sign64(str_cmp(b->parent, a->parent));
-	case REP_DIM_CPU:
+	case EMBER_HIST_DIM_CPU:
 		return sign64((int64_t)b->cpu - a->cpu);
-	case REP_DIM_SYMBOL_SIZE: {
+	case EMBER_HIST_DIM_SYMBOL_SIZE: {
 		uint64_t sa = a->sym ? a->sym_end - a->sym_start : 0;
 		uint64_t sb = b->sym ? b->sym_end - b->sym_start : 0;
 
 		return field_cmp(sb, sa);
 	}
-	case REP_DIM_DSO_SIZE:
+	case EMBER_HIST_DIM_DSO_SIZE:
 		/* perf: the map's size, bigger first */
 		return field_cmp(b->map_size, a->map_size);
-	case REP_DIM_IPC_NULL:
+	case EMBER_HIST_DIM_IPC_NULL:
 		/* perf sorts it by its comparison, the symbol's (address) one */
-		return dim_input(REP_DIM_SYM, b, a);
-	case REP_DIM_SRCLINE:
-		seen(a, b, REP_SEEN_SRCLINE);
+		return dim_input(EMBER_HIST_DIM_SYM, b, a);
+	case EMBER_HIST_DIM_SRCLINE:
+		seen(a, b, EMBER_HIST_SEEN_SRCLINE);
 		return sign64(str_cmp(b->srcline, a->srcline));
-	case REP_DIM_SRCFILE:
-		seen(a, b, REP_SEEN_SRCFILE);
+	case EMBER_HIST_DIM_SRCFILE:
+		seen(a, b, EMBER_HIST_SEEN_SRCFILE);
 		return sign64(str_cmp(b->srcfile, a->srcfile));
-	case REP_DIM_ADDR:
+	case EMBER_HIST_DIM_ADDR:
 		return sign64((int64_t)(b->addr_key - a->addr_key));
-	case REP_DIM_TIME:
+	case EMBER_HIST_DIM_TIME:
 		return sign64((int64_t)(b->time - a->time));
-	case REP_DIM_TRACE:
+	case EMBER_HIST_DIM_TRACE:
 		/* perf: equal for other events */
 		if (!a->trace || !b->trace)
 			return 0;
-		seen(a, b, REP_SEEN_TRACE);
+		seen(a, b, EMBER_HIST_SEEN_TRACE);
 		return sign64(str_cmp(b->trace, a->trace));
 	default:
 		return 0;
@@ -136,26 +137,27 @@ static int dim_sort(const struct rep_hist *h, enum rep_dim d, const struct rep_e
 }
 
 /* perf's input tree order for one key: < 0 puts a first. */
-static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep_entry *b)
+static int dim_input(enum ember_hist_dim d, const struct ember_hist_entry *a,
+		     const struct ember_hist_entry *b)
 {
 	int r;
 
 	switch (d) {
-	case REP_DIM_PID:
+	case EMBER_HIST_DIM_PID:
 		return sign64((int64_t)a->tid - b->tid);
-	case REP_DIM_COMM:
+	case EMBER_HIST_DIM_COMM:
 		return sign64(str_cmp(a->comm ? a->comm : "", b->comm ? b->comm : ""));
-	case REP_DIM_DSO:
+	case EMBER_HIST_DIM_DSO:
 		if (!a->dso_name || !b->dso_name)
 			return -cmp_null(a->dso_name, b->dso_name);
 		return sign64(str_cmp(a->dso_name, b->dso_name));
-	case REP_DIM_SYMBOL_SIZE:
+	case EMBER_HIST_DIM_SYMBOL_SIZE:
 		return field_cmp(a->sym ? a->sym_end - a->sym_start : 0,
 				 b->sym ? b->sym_end - b->sym_start : 0);
-	case REP_DIM_DSO_SIZE:
+	case EMBER_HIST_DIM_DSO_SIZE:
 		return field_cmp(a->map_size, b->map_size);
-	case REP_DIM_SYM:
-	case REP_DIM_IPC_NULL:	/* perf compares it as the symbol */
+	case EMBER_HIST_DIM_SYM:
+	case EMBER_HIST_DIM_IPC_NULL: /* perf compares it as the symbol */
 		if (!a->sym && !b->sym)
 			return sign64((int64_t)(a->ip - b->ip));
 		if (!a->dso_name || !b->dso_name)
@@ -169,26 +171,26 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 		if (a->sym_start != b->sym_start)
 			return sign64((int64_t)(a->sym_start - b->sym_start));
 		return sign64((int64_t)(a->sym_end - b->sym_end));
-	case REP_DIM_PARENT:
+	case EMBER_HIST_DIM_PARENT:
 		if (!a->parent || !b->parent)
 			return -cmp_null(a->parent, b->parent);
 		return sign64(str_cmp(a->parent, b->parent));
-	case REP_DIM_CPU:
+	case EMBER_HIST_DIM_CPU:
 		return sign64((int64_t)a->cpu - b->cpu);
-	case REP_DIM_SRCLINE:
-		seen(a, b, REP_SEEN_SRCLINE);
+	case EMBER_HIST_DIM_SRCLINE:
+		seen(a, b, EMBER_HIST_SEEN_SRCLINE);
 		return sign64(str_cmp(a->srcline, b->srcline));
-	case REP_DIM_SRCFILE:
-		seen(a, b, REP_SEEN_SRCFILE);
+	case EMBER_HIST_DIM_SRCFILE:
+		seen(a, b, EMBER_HIST_SEEN_SRCFILE);
 		return sign64(str_cmp(a->srcfile, b->srcfile));
-	case REP_DIM_TRACE:
+	case EMBER_HIST_DIM_TRACE:
 		if (!a->trace || !b->trace)
 			return 0;
-		seen(a, b, REP_SEEN_TRACE);
+		seen(a, b, EMBER_HIST_SEEN_TRACE);
 		return sign64(str_cmp(a->trace, b->trace));
-	case REP_DIM_ADDR:
+	case EMBER_HIST_DIM_ADDR:
 		return sign64((int64_t)(a->addr_key - b->addr_key));
-	case REP_DIM_TIME:
+	case EMBER_HIST_DIM_TIME:
 		return sign64((int64_t)(a->time - b->time));
 	default:
 		return 0;
@@ -198,8 +200,9 @@ static int dim_input(enum rep_dim d, const struct rep_entry *a, const struct rep
 /* perf's input tree: a new entry goes left of an existing one its keys compare below. */
 static bool input_left(const void *pa, const void *pb, const void *ctx)
 {
-	const struct rep_hist *h = ctx;
-	const struct rep_entry *a = pa, *b = pb;
+	const struct ember_hist *h = ctx;
+	const struct ember_hist_entry *a = &((const struct hist_entry *)pa)->pub;
+	const struct ember_hist_entry *b = &((const struct hist_entry *)pb)->pub;
 	int i, r;
 
 	for (i = 0; i < h->layout.nr_sort; i++) {
@@ -213,8 +216,9 @@ static bool input_left(const void *pa, const void *pb, const void *ctx)
 /* perf's hist_entry__sort() > 0: a goes before (left of) b. */
 static bool output_left(const void *pa, const void *pb, const void *ctx)
 {
-	const struct rep_hist *h = ctx;
-	const struct rep_entry *a = pa, *b = pb;
+	const struct ember_hist *h = ctx;
+	const struct ember_hist_entry *a = &((const struct hist_entry *)pa)->pub;
+	const struct ember_hist_entry *b = &((const struct hist_entry *)pb)->pub;
 	int i, r;
 
 	for (i = 0; i < h->layout.nr_sort; i++) {
@@ -227,17 +231,16 @@ static bool output_left(const void *pa, const void *pb, const void *ctx)
 
 static int cmp_seq(const void *pa, const void *pb)
 {
-	const struct rep_entry *a = *(struct rep_entry *const *)pa;
-	const struct rep_entry *b = *(struct rep_entry *const *)pb;
+	const struct hist_entry *a = *(struct hist_entry *const *)pa;
+	const struct hist_entry *b = *(struct hist_entry *const *)pb;
 
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-int rep_hist__resort(struct rep_hist *h, bool filter_relative)
+int ember_hist__resort(struct ember_hist *h)
 {
 	size_t i, n = 0;
 
-	(void)filter_relative;
 	/* the second pass is over */
 	free(h->memo);
 	h->memo = NULL;
@@ -249,14 +252,14 @@ int rep_hist__resort(struct rep_hist *h, bool filter_relative)
 	h->stats.total_period = 0;
 	h->stats.total_non_filtered_period = 0;
 	for (i = 0; i <= h->emask; i++) {
-		struct rep_entry *e = h->table[i];
+		struct hist_entry *e = h->table[i];
 
 		if (!e)
 			continue;
 		h->sorted[n++] = e;
-		h->stats.total_period += e->self.period;
-		if (!e->filtered)
-			h->stats.total_non_filtered_period += e->self.period;
+		h->stats.total_period += e->pub.self.period;
+		if (!e->pub.filtered)
+			h->stats.total_non_filtered_period += e->pub.self.period;
 	}
 	h->nr_sorted = n;
 	h->stats.nr_entries = n;
@@ -266,16 +269,16 @@ int rep_hist__resort(struct rep_hist *h, bool filter_relative)
 	 * the previous one.
 	 */
 	{
-		struct rep_entry **a = malloc((n ? n : 1) * sizeof(*a));
+		struct hist_entry **a = malloc((n ? n : 1) * sizeof(*a));
 		int err;
 
 		if (!a)
 			return -ENOMEM;
 		qsort(h->sorted, n, sizeof(*h->sorted), cmp_seq);
-		err = rep_rb_order((void *const *)h->sorted, n, (void **)a, input_left, h);
+		err = hist_rb_order((void *const *)h->sorted, n, (void **)a, input_left, h);
 		/* only comm has a collapse step among the keys here */
-		if (!err && (h->mask & (1U << REP_DIM_COMM))) {
-			err = rep_rb_order((void *const *)a, n, (void **)h->sorted, input_left, h);
+		if (!err && (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_COMM))) {
+			err = hist_rb_order((void *const *)a, n, (void **)h->sorted, input_left, h);
 			memcpy(a, h->sorted, n * sizeof(*a));
 		}
 		if (!err) {
@@ -286,14 +289,15 @@ int rep_hist__resort(struct rep_hist *h, bool filter_relative)
 			size_t k = 0, f, j;
 
 			for (j = 0; j < n; j++)
-				if (!a[j]->filtered)
+				if (!a[j]->pub.filtered)
 					h->sorted[k++] = a[j];
 			f = k;
 			for (j = 0; j < n; j++)
-				if (a[j]->filtered)
+				if (a[j]->pub.filtered)
 					h->sorted[k++] = a[j];
 			memcpy(a, h->sorted, n * sizeof(*a));
-			err = rep_rb_order((void *const *)a, f, (void **)h->sorted, output_left, h);
+			err =
+			    hist_rb_order((void *const *)a, f, (void **)h->sorted, output_left, h);
 		}
 		free(a);
 		return err;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Raw stacks: keys of 64-bit words in one pool, an open-addressing table
  * over them. A system-wide profile looks up every sample here and stores
@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/rawstacks.h"
+#include "hist/rawstacks.h"
 
 struct raw_slot {
 	uint32_t tag;		/* the hash's low half with the top bit set; 0: empty */
@@ -20,7 +20,7 @@ struct raw_slot {
 	uint32_t value;
 };
 
-struct rep_raw {
+struct hist_raw {
 	struct raw_slot *table;
 	size_t mask, nr;
 	uint64_t *pool;
@@ -29,9 +29,9 @@ struct rep_raw {
 	bool useless;
 };
 
-struct rep_raw *rep_raw__new(void)
+struct hist_raw *hist_raw__new(void)
 {
-	struct rep_raw *r = calloc(1, sizeof(*r));
+	struct hist_raw *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
@@ -44,7 +44,7 @@ struct rep_raw *rep_raw__new(void)
 	return r;
 }
 
-void rep_raw__delete(struct rep_raw *r)
+void hist_raw__delete(struct hist_raw *r)
 {
 	if (!r)
 		return;
@@ -85,7 +85,7 @@ static uint64_t raw_hash(const uint64_t *w, size_t n)
 
 /*
  * A slot's home is h & mask, so the tag holds the bits a bigger table
- * needs, as long as it has fewer than 2^31 slots (rep_raw__add() stops
+ * needs, as long as it has fewer than 2^31 slots (hist_raw__add() stops
  * well before); the home's own bits repeat in every key near it, the
  * others tell keys apart.
  */
@@ -96,7 +96,7 @@ static inline uint32_t tag_of(uint64_t h)
 	return (uint32_t)h | 1U << 31;
 }
 
-int64_t rep_raw__find(struct rep_raw *r, const uint64_t *key, size_t n)
+int64_t hist_raw__find(struct hist_raw *r, const uint64_t *key, size_t n)
 {
 	uint64_t h;
 	uint32_t tag;
@@ -118,7 +118,7 @@ int64_t rep_raw__find(struct rep_raw *r, const uint64_t *key, size_t n)
 	return -1;
 }
 
-bool rep_raw__useful(struct rep_raw *r)
+bool hist_raw__useful(struct hist_raw *r)
 {
 	if (r->useless)
 		return false;
@@ -156,7 +156,7 @@ static size_t free_slot(const struct raw_slot *table, size_t mask, uint64_t h)
 	return i;
 }
 
-static int grow(struct rep_raw *r)
+static int grow(struct hist_raw *r)
 {
 	size_t nmask = r->mask * 2 + 1;
 	struct raw_slot *nt = calloc(nmask + 1, sizeof(*nt));
@@ -175,7 +175,7 @@ static int grow(struct rep_raw *r)
 	return 0;
 }
 
-int rep_raw__add(struct rep_raw *r, const uint64_t *key, size_t n, uint32_t value)
+int hist_raw__add(struct hist_raw *r, const uint64_t *key, size_t n, uint32_t value)
 {
 	uint64_t h;
 

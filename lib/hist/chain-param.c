@@ -1,11 +1,22 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* perf report's -g/--call-graph argument: mode, threshold, limit, order, key, value. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/report.h"
+#include <ember/hist.h>
 
-int rep_chain_param__parse(struct rep_chain_param *p, const char *arg)
+void ember_callchain_param__init(struct ember_callchain_param *p)
+{
+	*p = (struct ember_callchain_param){
+		.mode = EMBER_CALLCHAIN_GRAPH_ABS,
+		.order = EMBER_CALLCHAIN_CALLEE,
+		.value = EMBER_CALLCHAIN_PERCENT,
+		.key = EMBER_CALLCHAIN_FUNCTION,
+		.min_percent = 0.5,
+	};
+}
+
+int ember_callchain_param__parse(struct ember_callchain_param *p, const char *arg)
 {
 	char *copy, *tok, *save = NULL;
 	int numbers = 0, err = 0;
@@ -17,31 +28,31 @@ int rep_chain_param__parse(struct rep_chain_param *p, const char *arg)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "graph")) {
-			p->mode = REP_CHAIN_GRAPH_ABS;
+			p->mode = EMBER_CALLCHAIN_GRAPH_ABS;
 		} else if (!strcmp(tok, "fractal")) {
-			p->mode = REP_CHAIN_GRAPH_REL;
+			p->mode = EMBER_CALLCHAIN_GRAPH_REL;
 		} else if (!strcmp(tok, "flat")) {
-			p->mode = REP_CHAIN_FLAT;
+			p->mode = EMBER_CALLCHAIN_FLAT;
 		} else if (!strcmp(tok, "folded")) {
-			p->mode = REP_CHAIN_FOLDED;
+			p->mode = EMBER_CALLCHAIN_FOLDED;
 		} else if (!strcmp(tok, "none")) {
-			p->mode = REP_CHAIN_NONE;
+			p->mode = EMBER_CALLCHAIN_NONE;
 		} else if (!strcmp(tok, "caller")) {
-			p->order = REP_ORDER_CALLER;
+			p->order = EMBER_CALLCHAIN_CALLER;
 			p->order_set = true;
 		} else if (!strcmp(tok, "callee")) {
-			p->order = REP_ORDER_CALLEE;
+			p->order = EMBER_CALLCHAIN_CALLEE;
 			p->order_set = true;
 		} else if (!strcmp(tok, "function")) {
-			p->key = REP_CCKEY_FUNCTION;
+			p->key = EMBER_CALLCHAIN_FUNCTION;
 		} else if (!strcmp(tok, "address")) {
-			p->key = REP_CCKEY_ADDRESS;
+			p->key = EMBER_CALLCHAIN_ADDRESS;
 		} else if (!strcmp(tok, "percent")) {
-			p->value = REP_CCVAL_PERCENT;
+			p->value = EMBER_CALLCHAIN_PERCENT;
 		} else if (!strcmp(tok, "period")) {
-			p->value = REP_CCVAL_PERIOD;
+			p->value = EMBER_CALLCHAIN_PERIOD;
 		} else if (!strcmp(tok, "count")) {
-			p->value = REP_CCVAL_COUNT;
+			p->value = EMBER_CALLCHAIN_COUNT;
 		} else if (!strcmp(tok, "fp") || !strcmp(tok, "dwarf") || !strcmp(tok, "lbr") ||
 			   !strcmp(tok, "branch")) {
 			/* record-side and branch options: nothing to do when reading */

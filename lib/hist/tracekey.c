@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The text of tracepoint samples for perf report's trace key. Every
  * sample is printed (its fields differ from sample to sample), but a
@@ -9,10 +9,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/tracekey.h"
+#include "hist/tracekey.h"
 #include "symbol/strpool.h"
 
-struct rep_traces {
+struct hist_traces {
 	struct strpool pool;
 	const char **slots;	/* open addressing, NULL: free */
 	uint64_t *hashes;
@@ -21,9 +21,9 @@ struct rep_traces {
 	size_t bufsz;
 };
 
-struct rep_traces *rep_traces__new(void)
+struct hist_traces *hist_traces__new(void)
 {
-	struct rep_traces *tr = calloc(1, sizeof(*tr));
+	struct hist_traces *tr = calloc(1, sizeof(*tr));
 
 	if (!tr)
 		return NULL;
@@ -33,13 +33,13 @@ struct rep_traces *rep_traces__new(void)
 	tr->bufsz = 4096;
 	tr->buf = malloc(tr->bufsz);
 	if (!tr->slots || !tr->hashes || !tr->buf) {
-		rep_traces__delete(tr);
+		hist_traces__delete(tr);
 		return NULL;
 	}
 	return tr;
 }
 
-void rep_traces__delete(struct rep_traces *tr)
+void hist_traces__delete(struct hist_traces *tr)
 {
 	if (!tr)
 		return;
@@ -59,7 +59,7 @@ static uint64_t str_hash(const char *s, size_t n)
 	return h;
 }
 
-static int grow(struct rep_traces *tr)
+static int grow(struct hist_traces *tr)
 {
 	size_t nmask = tr->mask * 2 + 1;
 	const char **ns = calloc(nmask + 1, sizeof(*ns));
@@ -88,8 +88,8 @@ static int grow(struct rep_traces *tr)
 	return 0;
 }
 
-const char *rep_traces__get(struct rep_traces *tr, struct ember_trace *t, int cpu,
-			    const void *raw, size_t raw_size)
+const char *hist_traces__get(struct hist_traces *tr, struct ember_trace *t, int cpu,
+			     const void *raw, size_t raw_size)
 {
 	int n = t ? ember_trace__snprintf(t, cpu, raw, raw_size, tr->buf, tr->bufsz) : -ENOENT;
 	const char *s;

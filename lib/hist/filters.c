@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * perf report's --comms, --pid, --tid, --dsos, --symbols (the sample is
  * counted but not shown: its entries are "filtered") and --cpu (the
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
-#include "report/run.h"
+#include "hist/filters.h"
 
 struct str_set {
 	char **v;
@@ -99,7 +99,7 @@ static int int_list(const char *list, int32_t **out, size_t *nr, const char *wha
 }
 
 /* "0-3,7" into a bitmap. */
-static int cpu_list(struct report_filters *f, const char *list, char *bad, size_t badsz)
+static int cpu_list(struct ember_hist_filters *f, const char *list, char *bad, size_t badsz)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 
@@ -129,34 +129,60 @@ static int cpu_list(struct report_filters *f, const char *list, char *bad, size_
 	return 0;
 }
 
-int report_filters__init(struct report_filters *f, const struct report_opts *o, char *bad,
-			 size_t badsz)
+void ember_hist_filters__delete(struct ember_hist_filters *f)
 {
-	int err;
-
-	memset(f, 0, sizeof(*f));
-	if ((o->comms && !(f->comms = str_set__new(o->comms))) ||
-	    (o->dsos && !(f->dsos = str_set__new(o->dsos))) ||
-	    (o->syms && !(f->syms = str_set__new(o->syms))))
-		return -ENOMEM;
-	if (o->pids && (err = int_list(o->pids, &f->pids, &f->nr_pids, "pid", bad, badsz)))
-		return err;
-	if (o->tids && (err = int_list(o->tids, &f->tids, &f->nr_tids, "tid", bad, badsz)))
-		return err;
-	if (o->cpus && (err = cpu_list(f, o->cpus, bad, badsz)))
-		return err;
-	return 0;
-}
-
-void report_filters__exit(struct report_filters *f)
-{
+	if (!f)
+		return;
 	str_set__delete(f->comms);
 	str_set__delete(f->dsos);
 	str_set__delete(f->syms);
 	free(f->pids);
 	free(f->tids);
 	free(f->cpus);
-	memset(f, 0, sizeof(*f));
+	free(f);
+}
+
+static int parse(struct ember_hist_filters *f, const struct ember_hist_filter_opts *o, char *why,
+		 size_t whysz)
+{
+	int err;
+
+	if ((o->comms && !(f->comms = str_set__new(o->comms))) ||
+	    (o->dsos && !(f->dsos = str_set__new(o->dsos))) ||
+	    (o->syms && !(f->syms = str_set__new(o->syms))))
+		return -ENOMEM;
+	if (o->pids && (err = int_list(o->pids, &f->pids, &f->nr_pids, "pid", why, whysz)))
+		return err;
+	if (o->tids && (err = int_list(o->tids, &f->tids, &f->nr_tids, "tid", why, whysz)))
+		return err;
+	if (o->cpus && (err = cpu_list(f, o->cpus, why, whysz)))
+		return err;
+	return 0;
+}
+
+struct ember_hist_filters *ember_hist_filters__new(const struct ember_hist_filter_opts *opts,
+						   char *why, size_t whysz)
+{
+	struct ember_hist_filter_opts o = {0};
+	struct ember_hist_filters *f;
+	int err;
+
+	if (!opts || !opts->sz) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* the fields past the caller's sz read as zero */
+	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	err = parse(f, &o, why, whysz);
+	if (err) {
+		ember_hist_filters__delete(f);
+		errno = -err;
+		return NULL;
+	}
+	return f;
 }
 
 static bool has_int(const int32_t *v, size_t nr, int32_t x)
@@ -169,18 +195,20 @@ static bool has_int(const int32_t *v, size_t nr, int32_t x)
 	return false;
 }
 
-uint8_t report_filters__mask(const struct report_filters *f, const struct ember_addr_location *al)
+uint8_t hist_filters__mask(const struct ember_hist_filters *f, const struct ember_addr_location *al)
 {
 	uint8_t m = 0;
 
+	if (!f)
+		return 0;
 	if (f->comms && !str_set__has(f->comms, al->comm))
-		m |= REP_FILTER_COMM;
+		m |= EMBER_HIST_FILTER_COMM;
 	if ((f->pids && (!al->thread || !has_int(f->pids, f->nr_pids, ember_thread__pid(al->thread)))) ||
 	    (f->tids && (!al->thread || !has_int(f->tids, f->nr_tids, ember_thread__tid(al->thread)))))
-		m |= REP_FILTER_THREAD;
+		m |= EMBER_HIST_FILTER_THREAD;
 	if (f->dsos && (!al->map || !(str_set__has(f->dsos, al->dso_short_name) ||
 				      str_set__has(f->dsos, al->dso_name))))
-		m |= REP_FILTER_DSO;
+		m |= EMBER_HIST_FILTER_DSO;
 	if (f->syms) {
 		bool ok = false;
 
@@ -194,17 +222,22 @@ uint8_t report_filters__mask(const struct report_filters *f, const struct ember_
 			}
 		}
 		if (!ok)
-			m |= REP_FILTER_SYMBOL;
+			m |= EMBER_HIST_FILTER_SYMBOL;
 	}
 	return m;
 }
 
-bool report_filters__skip_cpu(const struct report_filters *f, const struct ember_sample *s,
-			      uint64_t sample_type)
+bool hist_filters__skip_cpu(const struct ember_hist_filters *f, const struct ember_sample *s,
+			    uint64_t sample_type)
 {
-	if (!f->cpus)
+	if (!f || !f->cpus)
 		return false;
 	if (!(sample_type & PERF_SAMPLE_CPU) || s->cpu >= f->max_cpu)
 		return true;
 	return !(f->cpus[s->cpu / 64] & (1ULL << (s->cpu % 64)));
+}
+
+bool hist_filters__by_symbol(const struct ember_hist_filters *f)
+{
+	return f && (f->dsos || f->syms);
 }

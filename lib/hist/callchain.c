@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The callchain node store: nodes come from big blocks (no per-node
  * malloc, freed at once), and a child is found through one hash table
@@ -11,30 +11,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/hash.h"
-#include "report/callchain.h"
+#include "hist/callchain.h"
 
 #define BLOCK_NODES 4096
 
 struct node_block {
 	struct node_block *next;
 	size_t used;
-	struct rep_cnode nodes[BLOCK_NODES];
+	struct chain_node nodes[BLOCK_NODES];
 };
 
-struct rep_chains {
-	enum rep_chain_key key;
-	const char *(*srcline)(void *ctx, const struct rep_frame *f);
+struct hist_chains {
+	enum ember_callchain_key key;
+	const char *(*srcline)(void *ctx, const struct ember_hist_frame *f);
 	void *srcline_ctx;
 	struct node_block *blocks;
-	struct rep_cnode **table;	/* open addressing, power of two */
+	struct chain_node **table; /* open addressing, power of two */
 	size_t mask, used;
 };
 
 /* The identity a frame is merged by: perf's match_chain(). */
-static void frame_ident(const struct rep_chains *c, const struct rep_frame *f, const void **sym,
-			uint64_t *key)
+static void frame_ident(const struct hist_chains *c, const struct ember_hist_frame *f,
+			const void **sym, uint64_t *key)
 {
-	if (c->key == REP_CCKEY_FUNCTION && f->sym) {
+	if (c->key == EMBER_CALLCHAIN_FUNCTION && f->sym) {
 		*sym = f->sym;
 		*key = f->sym_start;
 	} else {
@@ -49,9 +49,9 @@ static uint64_t node_hash(const void *parent, const void *dso, const void *sym, 
 		   hash_mix64(key ^ (uintptr_t)sym));
 }
 
-struct rep_chains *rep_chains__new(enum rep_chain_key key)
+struct hist_chains *hist_chains__new(enum ember_callchain_key key)
 {
-	struct rep_chains *c = calloc(1, sizeof(*c));
+	struct hist_chains *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
@@ -65,7 +65,7 @@ struct rep_chains *rep_chains__new(enum rep_chain_key key)
 	return c;
 }
 
-void rep_chains__delete(struct rep_chains *c)
+void hist_chains__delete(struct hist_chains *c)
 {
 	struct node_block *b, *next;
 
@@ -79,7 +79,7 @@ void rep_chains__delete(struct rep_chains *c)
 	free(c);
 }
 
-static struct rep_cnode *node_alloc(struct rep_chains *c)
+static struct chain_node *node_alloc(struct hist_chains *c)
 {
 	struct node_block *b = c->blocks;
 
@@ -91,30 +91,31 @@ static struct rep_cnode *node_alloc(struct rep_chains *c)
 		b->next = c->blocks;
 		c->blocks = b;
 	}
-	return memset(&b->nodes[b->used++], 0, sizeof(struct rep_cnode));
+	return memset(&b->nodes[b->used++], 0, sizeof(struct chain_node));
 }
 
-void rep_chains__set_srcline(struct rep_chains *c,
-			     const char *(*fn)(void *ctx, const struct rep_frame *f), void *ctx)
+void hist_chains__set_srcline(struct hist_chains *c,
+			      const char *(*fn)(void *ctx, const struct ember_hist_frame *f),
+			      void *ctx)
 {
 	c->srcline = fn;
 	c->srcline_ctx = ctx;
 }
 
-struct rep_cnode *rep_chains__new_root(struct rep_chains *c)
+struct chain_node *hist_chains__new_root(struct hist_chains *c)
 {
 	return node_alloc(c);
 }
 
-static int table_grow(struct rep_chains *c)
+static int table_grow(struct hist_chains *c)
 {
 	size_t nmask = c->mask * 2 + 1, i;
-	struct rep_cnode **nt = calloc(nmask + 1, sizeof(*nt));
+	struct chain_node **nt = calloc(nmask + 1, sizeof(*nt));
 
 	if (!nt)
 		return -ENOMEM;
 	for (i = 0; i <= c->mask; i++) {
-		struct rep_cnode *n = c->table[i];
+		struct chain_node *n = c->table[i];
 		size_t j;
 
 		if (!n)
@@ -131,7 +132,7 @@ static int table_grow(struct rep_chains *c)
 }
 
 /* The kinds of children a node has: perf compares the two kinds differently. */
-enum { REP_KIDS_SYM = 1, REP_KIDS_NOSYM = 2 };
+enum { KIDS_SYM = 1, KIDS_NOSYM = 2 };
 
 /* A frame as perf's match_chain() sees it. */
 struct frame_key {
@@ -144,9 +145,9 @@ struct frame_key {
  * frame f: by dso, then by symbol start when both have a symbol, else by
  * raw address. Negative: b is less, and perf looks left of it.
  */
-static int match_chain(const struct rep_cnode *b, const struct frame_key *f)
+static int match_chain(const struct chain_node *b, const struct frame_key *f)
 {
-	uint64_t kb = b->ip, kf = f->ip;
+	uint64_t kb = b->pub.ip, kf = f->ip;
 
 	if (b->dso != f->dso)
 		return (uintptr_t)b->dso < (uintptr_t)f->dso ? -1 : 1;
@@ -165,15 +166,15 @@ static int match_chain(const struct rep_cnode *b, const struct frame_key *f)
  * and perf can miss a child that matches and add a second one; so does
  * this. On a miss, *at and *left say where the new child goes.
  */
-static struct rep_cnode *walk_kids(struct rep_cnode *parent, const struct frame_key *f,
-				   struct rep_rb_node **at, bool *left)
+static struct chain_node *walk_kids(struct chain_node *parent, const struct frame_key *f,
+				    struct hist_rb_node **at, bool *left)
 {
-	struct rep_rb_node *cur = parent->kids;
+	struct hist_rb_node *cur = parent->kids;
 
 	*at = NULL;
 	*left = false;
 	while (cur) {
-		struct rep_cnode *b = (struct rep_cnode *)cur;
+		struct chain_node *b = (struct chain_node *)cur;
 		int m = match_chain(b, f);
 
 		if (!m)
@@ -185,11 +186,11 @@ static struct rep_cnode *walk_kids(struct rep_cnode *parent, const struct frame_
 	return NULL;
 }
 
-static struct rep_cnode *hash_lookup(const struct rep_chains *c, const struct rep_cnode *parent,
-				     const struct frame_key *f)
+static struct chain_node *hash_lookup(const struct hist_chains *c, const struct chain_node *parent,
+				      const struct frame_key *f)
 {
 	size_t i = node_hash(parent, f->dso, f->sym, f->key) & c->mask;
-	struct rep_cnode *n;
+	struct chain_node *n;
 
 	while ((n = c->table[i])) {
 		if (n->parent == parent && n->dso == f->dso && n->sym == f->sym && n->key == f->key)
@@ -199,7 +200,7 @@ static struct rep_cnode *hash_lookup(const struct rep_chains *c, const struct re
 	return NULL;
 }
 
-static int hash_insert(struct rep_chains *c, struct rep_cnode *n)
+static int hash_insert(struct hist_chains *c, struct chain_node *n)
 {
 	size_t i = node_hash(n->parent, n->dso, n->sym, n->key) & c->mask;
 
@@ -211,13 +212,13 @@ static int hash_insert(struct rep_chains *c, struct rep_cnode *n)
 	return 0;
 }
 
-static struct rep_cnode *findnew_child(struct rep_chains *c, struct rep_cnode *parent,
-				       const struct rep_frame *fr)
+static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node *parent,
+					const struct ember_hist_frame *fr)
 {
 	struct frame_key f = { .dso = fr->dso, .ip = fr->ip };
-	bool mixed = parent->kid_kinds == (REP_KIDS_SYM | REP_KIDS_NOSYM);
-	struct rep_rb_node *at;
-	struct rep_cnode *n;
+	bool mixed = parent->kid_kinds == (KIDS_SYM | KIDS_NOSYM);
+	struct hist_rb_node *at;
+	struct chain_node *n;
 	bool left;
 
 	frame_ident(c, fr, &f.sym, &f.key);
@@ -237,41 +238,65 @@ static struct rep_cnode *findnew_child(struct rep_chains *c, struct rep_cnode *p
 	n->dso = f.dso;
 	n->sym = f.sym;
 	n->key = f.key;
-	n->name = f.sym ? fr->sym_name : NULL;
-	if (c->key == REP_CCKEY_ADDRESS) {
-		if (!n->name)
-			n->name = fr->sym_name;
+	n->pub.name = f.sym ? fr->sym_name : NULL;
+	if (c->key == EMBER_CALLCHAIN_ADDRESS) {
+		if (!n->pub.name)
+			n->pub.name = fr->sym_name;
 		/* perf looks a line up for every entry with a map; NULL (ENOMEM): none */
 		if (c->srcline && fr->dso)
-			n->srcline = c->srcline(c->srcline_ctx, fr);
+			n->pub.srcline = c->srcline(c->srcline_ctx, fr);
 	}
-	n->ip = fr->ip;
-	rep_rb_insert(&parent->kids, &n->rb, at, left);
-	parent->nr_children++;
-	parent->kid_kinds |= f.sym ? REP_KIDS_SYM : REP_KIDS_NOSYM;
+	n->pub.ip = fr->ip;
+	hist_rb_insert(&parent->kids, &n->rb, at, left);
+	parent->pub.nr_children++;
+	parent->kid_kinds |= f.sym ? KIDS_SYM : KIDS_NOSYM;
 	return hash_insert(c, n) ? NULL : n;
 }
 
-int rep_chains__append(struct rep_chains *c, struct rep_cnode *root,
-		       const struct rep_frame *const *cursor, uint32_t n, uint64_t period,
-		       uint64_t count)
+int hist_chains__append(struct hist_chains *c, struct chain_node *root,
+			const struct ember_hist_frame *const *cursor, uint32_t n, uint64_t period,
+			uint64_t count)
 {
-	struct rep_cnode *node = root;
+	struct chain_node *node = root;
 	uint32_t i;
 
 	/* perf: an empty chain leaves the tree alone */
 	if (!n)
 		return 0;
 	for (i = 0; i < n; i++) {
-		struct rep_cnode *child = findnew_child(c, node, cursor[i]);
+		struct chain_node *child = findnew_child(c, node, cursor[i]);
 
 		if (!child)
 			return -ENOMEM;
-		node->children_hit += period;
-		node->children_count += count;
+		node->pub.children_hit += period;
+		node->pub.children_count += count;
 		node = child;
 	}
-	node->hit += period;
-	node->count += count;
+	node->pub.hit += period;
+	node->pub.count += count;
 	return 0;
+}
+
+const struct ember_callchain_node *
+ember_callchain_node__parent(const struct ember_callchain_node *n)
+{
+	struct chain_node *p = chain_node__of(n)->parent;
+
+	return p ? &p->pub : NULL;
+}
+
+static const struct ember_callchain_node *pub_of(const struct hist_rb_node *rb)
+{
+	return rb ? &((const struct chain_node *)rb)->pub : NULL;
+}
+
+const struct ember_callchain_node *
+ember_callchain_node__first_child(const struct ember_callchain_node *n)
+{
+	return pub_of(hist_rb_first(chain_node__of(n)->kids));
+}
+
+const struct ember_callchain_node *ember_callchain_node__next(const struct ember_callchain_node *n)
+{
+	return pub_of(hist_rb_next(&chain_node__of(n)->rb));
 }

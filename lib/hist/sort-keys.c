@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * perf report's dimensions (--sort keys and -F fields) and how
  * setup_sorting() turns the options into a sort list and the columns:
@@ -7,63 +7,63 @@
  * not in the sort list end it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "report/report.h"
+#include <ember/hist.h>
 
-static const char *const dim_names[REP_DIM_NR] = {
-	[REP_DIM_OVERHEAD] = "overhead",
-	[REP_DIM_OVERHEAD_SYS] = "overhead_sys",
-	[REP_DIM_OVERHEAD_US] = "overhead_us",
-	[REP_DIM_OVERHEAD_GUEST_SYS] = "overhead_guest_sys",
-	[REP_DIM_OVERHEAD_GUEST_US] = "overhead_guest_us",
-	[REP_DIM_OVERHEAD_CHILDREN] = "overhead_children",
-	[REP_DIM_SAMPLE] = "sample",
-	[REP_DIM_PERIOD] = "period",
-	[REP_DIM_PID] = "pid",
-	[REP_DIM_COMM] = "comm",
-	[REP_DIM_DSO] = "dso",
-	[REP_DIM_SYM] = "symbol",
-	[REP_DIM_PARENT] = "parent",
-	[REP_DIM_CPU] = "cpu",
-	[REP_DIM_SOCKET] = "socket",
-	[REP_DIM_SYMBOL_SIZE] = "symbol_size",
-	[REP_DIM_DSO_SIZE] = "dso_size",
-	[REP_DIM_IPC_NULL] = "ipc_null",
-	[REP_DIM_SRCLINE] = "srcline",
-	[REP_DIM_SRCFILE] = "srcfile",
-	[REP_DIM_TRACE] = "trace",
-	[REP_DIM_ADDR] = "addr",
-	[REP_DIM_TIME] = "time",
-	[REP_DIM_WEIGHT] = "weight",
-	[REP_DIM_LOCAL_WEIGHT] = "local_weight",
-	[REP_DIM_TRANSACTION] = "transaction",
-	[REP_DIM_CGROUP] = "cgroup",
-	[REP_DIM_CGROUP_ID] = "cgroup_id",
-	[REP_DIM_CODE_PAGE_SIZE] = "code_page_size",
-	[REP_DIM_INS_LAT] = "ins_lat",
-	[REP_DIM_LOCAL_INS_LAT] = "local_ins_lat",
+static const char *const dim_names[EMBER_HIST_DIM_NR] = {
+	[EMBER_HIST_DIM_OVERHEAD] = "overhead",
+	[EMBER_HIST_DIM_OVERHEAD_SYS] = "overhead_sys",
+	[EMBER_HIST_DIM_OVERHEAD_US] = "overhead_us",
+	[EMBER_HIST_DIM_OVERHEAD_GUEST_SYS] = "overhead_guest_sys",
+	[EMBER_HIST_DIM_OVERHEAD_GUEST_US] = "overhead_guest_us",
+	[EMBER_HIST_DIM_OVERHEAD_CHILDREN] = "overhead_children",
+	[EMBER_HIST_DIM_SAMPLE] = "sample",
+	[EMBER_HIST_DIM_PERIOD] = "period",
+	[EMBER_HIST_DIM_PID] = "pid",
+	[EMBER_HIST_DIM_COMM] = "comm",
+	[EMBER_HIST_DIM_DSO] = "dso",
+	[EMBER_HIST_DIM_SYM] = "symbol",
+	[EMBER_HIST_DIM_PARENT] = "parent",
+	[EMBER_HIST_DIM_CPU] = "cpu",
+	[EMBER_HIST_DIM_SOCKET] = "socket",
+	[EMBER_HIST_DIM_SYMBOL_SIZE] = "symbol_size",
+	[EMBER_HIST_DIM_DSO_SIZE] = "dso_size",
+	[EMBER_HIST_DIM_IPC_NULL] = "ipc_null",
+	[EMBER_HIST_DIM_SRCLINE] = "srcline",
+	[EMBER_HIST_DIM_SRCFILE] = "srcfile",
+	[EMBER_HIST_DIM_TRACE] = "trace",
+	[EMBER_HIST_DIM_ADDR] = "addr",
+	[EMBER_HIST_DIM_TIME] = "time",
+	[EMBER_HIST_DIM_WEIGHT] = "weight",
+	[EMBER_HIST_DIM_LOCAL_WEIGHT] = "local_weight",
+	[EMBER_HIST_DIM_TRANSACTION] = "transaction",
+	[EMBER_HIST_DIM_CGROUP] = "cgroup",
+	[EMBER_HIST_DIM_CGROUP_ID] = "cgroup_id",
+	[EMBER_HIST_DIM_CODE_PAGE_SIZE] = "code_page_size",
+	[EMBER_HIST_DIM_INS_LAT] = "ins_lat",
+	[EMBER_HIST_DIM_LOCAL_INS_LAT] = "local_ins_lat",
 };
 
 /* perf looks the key dimensions up before the overhead ones. */
-static const enum rep_dim lookup_order[] = {
-	REP_DIM_PID,	      REP_DIM_COMM,		  REP_DIM_DSO,
-	REP_DIM_SYM,	      REP_DIM_PARENT,		  REP_DIM_CPU,
-	REP_DIM_SOCKET,	      REP_DIM_SRCLINE,	  REP_DIM_SRCFILE,
-	REP_DIM_LOCAL_WEIGHT, REP_DIM_WEIGHT,	  REP_DIM_TRANSACTION,
-	REP_DIM_TRACE,	      REP_DIM_SYMBOL_SIZE,  REP_DIM_DSO_SIZE,
-	REP_DIM_CGROUP,	      REP_DIM_CGROUP_ID,  REP_DIM_IPC_NULL,
-	REP_DIM_TIME,	      REP_DIM_CODE_PAGE_SIZE, REP_DIM_LOCAL_INS_LAT,
-	REP_DIM_INS_LAT,      REP_DIM_ADDR,	  REP_DIM_OVERHEAD,
-	REP_DIM_OVERHEAD_SYS, REP_DIM_OVERHEAD_US,	  REP_DIM_OVERHEAD_GUEST_SYS,
-	REP_DIM_OVERHEAD_GUEST_US, REP_DIM_OVERHEAD_CHILDREN, REP_DIM_SAMPLE,
-	REP_DIM_PERIOD,
+static const enum ember_hist_dim lookup_order[] = {
+	EMBER_HIST_DIM_PID, EMBER_HIST_DIM_COMM, EMBER_HIST_DIM_DSO, EMBER_HIST_DIM_SYM,
+	EMBER_HIST_DIM_PARENT, EMBER_HIST_DIM_CPU, EMBER_HIST_DIM_SOCKET, EMBER_HIST_DIM_SRCLINE,
+	EMBER_HIST_DIM_SRCFILE, EMBER_HIST_DIM_LOCAL_WEIGHT, EMBER_HIST_DIM_WEIGHT,
+	EMBER_HIST_DIM_TRANSACTION, EMBER_HIST_DIM_TRACE, EMBER_HIST_DIM_SYMBOL_SIZE,
+	EMBER_HIST_DIM_DSO_SIZE, EMBER_HIST_DIM_CGROUP, EMBER_HIST_DIM_CGROUP_ID,
+	EMBER_HIST_DIM_IPC_NULL, EMBER_HIST_DIM_TIME, EMBER_HIST_DIM_CODE_PAGE_SIZE,
+	EMBER_HIST_DIM_LOCAL_INS_LAT, EMBER_HIST_DIM_INS_LAT, EMBER_HIST_DIM_ADDR,
+	EMBER_HIST_DIM_OVERHEAD, EMBER_HIST_DIM_OVERHEAD_SYS, EMBER_HIST_DIM_OVERHEAD_US,
+	EMBER_HIST_DIM_OVERHEAD_GUEST_SYS, EMBER_HIST_DIM_OVERHEAD_GUEST_US,
+	EMBER_HIST_DIM_OVERHEAD_CHILDREN, EMBER_HIST_DIM_SAMPLE, EMBER_HIST_DIM_PERIOD,
 };
 
-const char *rep_dim__name(enum rep_dim d)
+const char *ember_hist_dim__name(enum ember_hist_dim d)
 {
-	return d < REP_DIM_NR ? dim_names[d] : NULL;
+	return d < EMBER_HIST_DIM_NR ? dim_names[d] : NULL;
 }
 
 /* perf's keys ember cannot show, with why; perf takes them by prefix too. */
@@ -97,7 +97,7 @@ static const struct {
 	{ "trace_fields", "perf's --raw-trace form of trace; not supported by ember" },
 };
 
-const char *rep_dim__unsupported(const char *name)
+const char *ember_hist_dim__unsupported(const char *name)
 {
 	size_t len = strlen(name), i;
 
@@ -116,7 +116,7 @@ static bool ignored(const char *name)
 		       !strncasecmp(name, "p_stage_cyc", len));
 }
 
-int rep_dim__find(const char *name)
+int ember_hist_dim__find(const char *name)
 {
 	size_t len = strlen(name), i;
 
@@ -129,12 +129,12 @@ int rep_dim__find(const char *name)
 	return -1;
 }
 
-bool rep_dim__is_hpp(enum rep_dim d)
+bool ember_hist_dim__is_value(enum ember_hist_dim d)
 {
-	return d <= REP_DIM_PERIOD;
+	return d <= EMBER_HIST_DIM_PERIOD;
 }
 
-static bool has(const enum rep_dim *v, int nr, enum rep_dim d)
+static bool has(const enum ember_hist_dim *v, int nr, enum ember_hist_dim d)
 {
 	int i;
 
@@ -145,7 +145,7 @@ static bool has(const enum rep_dim *v, int nr, enum rep_dim d)
 }
 
 /* Adds the comma-separated keys of list to v; -EINVAL with the bad key copied out. */
-static int add_list(enum rep_dim *v, int *nr, const char *list, char *bad, size_t badsz)
+static int add_list(enum ember_hist_dim *v, int *nr, const char *list, char *bad, size_t badsz)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 	int err = 0;
@@ -153,7 +153,7 @@ static int add_list(enum rep_dim *v, int *nr, const char *list, char *bad, size_
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		int d = rep_dim__find(tok);
+		int d = ember_hist_dim__find(tok);
 
 		if (d < 0 && ignored(tok))
 			continue;
@@ -166,7 +166,7 @@ static int add_list(enum rep_dim *v, int *nr, const char *list, char *bad, size_
 		/* perf ignores a key given twice */
 		if (has(v, *nr, d))
 			continue;
-		if (*nr == REP_MAX_COLS) {
+		if (*nr == EMBER_HIST_MAX_COLS) {
 			err = -E2BIG;
 			break;
 		}
@@ -176,9 +176,9 @@ static int add_list(enum rep_dim *v, int *nr, const char *list, char *bad, size_
 	return err;
 }
 
-static void push(enum rep_dim *v, int *nr, enum rep_dim d)
+static void push(enum ember_hist_dim *v, int *nr, enum ember_hist_dim d)
 {
-	if (!has(v, *nr, d) && *nr < REP_MAX_COLS)
+	if (!has(v, *nr, d) && *nr < EMBER_HIST_MAX_COLS)
 		v[(*nr)++] = d;
 }
 
@@ -187,14 +187,21 @@ static bool is_strict(const char *order)
 	return order && order[0] != '+';
 }
 
-int rep_layout__setup(struct rep_layout *l, const struct rep_layout_opts *o, char *bad,
-		      size_t badsz)
+int ember_hist_layout__setup(struct ember_hist_layout *l, const struct ember_hist_layout_opts *opts,
+			     char *bad, size_t badsz)
 {
-	const char *defsort = o->default_sort ? o->default_sort : "comm,dso,sym";
-	bool strict_fields = is_strict(o->field_order);
+	struct ember_hist_layout_opts whole = {0}, *o = &whole;
+	const char *defsort;
+	bool strict_fields;
 	char *keys = NULL;
 	int err = 0, i;
 
+	if (!opts || !opts->sz)
+		return -EINVAL;
+	/* the fields past the caller's sz read as zero */
+	memcpy(o, opts, opts->sz < sizeof(*o) ? opts->sz : sizeof(*o));
+	defsort = o->default_sort ? o->default_sort : "comm,dso,sym";
+	strict_fields = is_strict(o->field_order);
 	memset(l, 0, sizeof(*l));
 
 	/* the sort keys: --sort, "+key" appends to the default */
@@ -219,9 +226,9 @@ int rep_layout__setup(struct rep_layout *l, const struct rep_layout_opts *o, cha
 			bool want_children = o->children && !strstr(keys, "overhead_children");
 
 			if (want_children)
-				l->sort[l->nr_sort++] = REP_DIM_OVERHEAD_CHILDREN;
+				l->sort[l->nr_sort++] = EMBER_HIST_DIM_OVERHEAD_CHILDREN;
 			if (!strstr(keys, "overhead"))
-				l->sort[l->nr_sort++] = REP_DIM_OVERHEAD;
+				l->sort[l->nr_sort++] = EMBER_HIST_DIM_OVERHEAD;
 		}
 		err = add_list(l->sort, &l->nr_sort, keys, bad, badsz);
 		/*
@@ -244,20 +251,20 @@ int rep_layout__setup(struct rep_layout *l, const struct rep_layout_opts *o, cha
 
 		if (!strict_fields) {
 			if (o->children)
-				push(l->cols, &l->nr_cols, REP_DIM_OVERHEAD_CHILDREN);
-			push(l->cols, &l->nr_cols, REP_DIM_OVERHEAD);
+				push(l->cols, &l->nr_cols, EMBER_HIST_DIM_OVERHEAD_CHILDREN);
+			push(l->cols, &l->nr_cols, EMBER_HIST_DIM_OVERHEAD);
 		}
 		err = add_list(l->cols, &l->nr_cols, f, bad, badsz);
 		if (err)
 			return err;
 	} else {
 		if (o->children)
-			push(l->cols, &l->nr_cols, REP_DIM_OVERHEAD_CHILDREN);
-		push(l->cols, &l->nr_cols, REP_DIM_OVERHEAD);
+			push(l->cols, &l->nr_cols, EMBER_HIST_DIM_OVERHEAD_CHILDREN);
+		push(l->cols, &l->nr_cols, EMBER_HIST_DIM_OVERHEAD);
 		if (o->show_nr_samples)
-			push(l->cols, &l->nr_cols, REP_DIM_SAMPLE);
+			push(l->cols, &l->nr_cols, EMBER_HIST_DIM_SAMPLE);
 		if (o->show_total_period)
-			push(l->cols, &l->nr_cols, REP_DIM_PERIOD);
+			push(l->cols, &l->nr_cols, EMBER_HIST_DIM_PERIOD);
 	}
 	/* sort keys become columns, columns end the sort list */
 	for (i = 0; i < l->nr_sort; i++)
@@ -267,7 +274,7 @@ int rep_layout__setup(struct rep_layout *l, const struct rep_layout_opts *o, cha
 
 	l->self_header = o->children && !strict_fields;
 	for (i = 0; i < l->nr_sort; i++)
-		if (!rep_dim__is_hpp(l->sort[i]))
-			l->key_mask |= 1U << l->sort[i];
+		if (!ember_hist_dim__is_value(l->sort[i]))
+			l->key_mask |= EMBER_HIST_KEY(l->sort[i]);
 	return 0;
 }
