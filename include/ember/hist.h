@@ -144,7 +144,11 @@ enum ember_callchain_mode {
 };
 
 enum ember_callchain_order { EMBER_CALLCHAIN_CALLEE, EMBER_CALLCHAIN_CALLER };
-enum ember_callchain_value { EMBER_CALLCHAIN_PERCENT, EMBER_CALLCHAIN_PERIOD, EMBER_CALLCHAIN_COUNT };
+enum ember_callchain_value {
+	EMBER_CALLCHAIN_PERCENT,
+	EMBER_CALLCHAIN_PERIOD,
+	EMBER_CALLCHAIN_COUNT,
+};
 enum ember_callchain_key { EMBER_CALLCHAIN_FUNCTION, EMBER_CALLCHAIN_ADDRESS };
 
 struct ember_callchain_param {
@@ -195,7 +199,7 @@ struct ember_hist_frame {
 EMBER_API void ember_hist_frame__from_al(struct ember_hist_frame *f,
 					 const struct ember_addr_location *al, bool need_end);
 
-/* The sample's bits of enum ember_hist_filter: counted in the totals, not shown. */
+/* Why a sample is filtered (ember_hist_sample.filtered): counted in the totals, not shown. */
 #define EMBER_HIST_FILTER_COMM   (1 << 0)
 #define EMBER_HIST_FILTER_DSO    (1 << 1)
 #define EMBER_HIST_FILTER_SYMBOL (1 << 2)
@@ -214,7 +218,7 @@ struct ember_hist_sample {
 	const char *comm;			/* must live as long as the histogram */
 	const void *thread;			/* identity (a session's: its ember_thread) */
 	uint8_t filtered;			/* EMBER_HIST_FILTER_* bits */
-	const char *trace;			/* tracepoint text, one pointer per text; NULL: none */
+	const char *trace;			/* tracepoint text, one per text; NULL: none */
 	uint64_t time;				/* quantised; read only when sorted by time */
 };
 

@@ -45,7 +45,10 @@ int report__process(struct report *rep);
 /* Prints the report (header lines, each event's table). */
 void report__print(struct report *rep, FILE *fp);
 
-/* -D: dumps each record as the session reads it; --stats: only reads them. 0 or a negative errno. */
+/*
+ * -D: dumps each record as the session reads it; --stats: only reads
+ * them. 0 or a negative errno.
+ */
 int report__dump(struct report *rep);
 /* perf report -D's closing counts: records by type, then samples by event. */
 void report__dump_stats(struct report *rep, FILE *fp);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ember report's histogram and printer on synthetic samples: merging by
+ * libember's histogram and report's printer on synthetic samples: merging by
  * the sort keys, self and children periods (a recursive frame counted
  * once), perf's row order, and the exact --stdio text of graph, flat and
  * folded callchains.
@@ -236,4 +236,18 @@ TEST(report_hist_sort_dso_merges)
 		   "   100.00%  prog         \n");
 	free(out);
 	ember_hist__delete(fx.h);
+}
+
+TEST(report_convert_unit)
+{
+	char unit;
+
+	CHECK_EQ(report_convert_unit(767, &unit), 767);
+	CHECK_EQ(unit, ' ');
+	CHECK_EQ(report_convert_unit(1000, &unit), 1000);
+	CHECK_EQ(unit, ' ');
+	CHECK_EQ(report_convert_unit(4999, &unit), 4);
+	CHECK_EQ(unit, 'K');
+	CHECK_EQ(report_convert_unit(2500000, &unit), 2);
+	CHECK_EQ(unit, 'M');
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ember report: sort keys and columns as perf's setup_sorting() builds them; -g parsing. */
+/* Histograms' sort keys and columns as perf's setup_sorting() builds them; -g parsing. */
 #include <errno.h>
-#include "report/report.h"
+#include <ember/hist.h>
 #include "test.h"
 
 static int layout(struct ember_hist_layout *l, const char *sort, const char *fields, bool children)
@@ -17,7 +17,7 @@ static int layout(struct ember_hist_layout *l, const char *sort, const char *fie
 	return ember_hist_layout__setup(l, &o, bad, sizeof(bad));
 }
 
-TEST(report_layout_default)
+TEST(hist_layout_default)
 {
 	struct ember_hist_layout l;
 
@@ -34,7 +34,7 @@ TEST(report_layout_default)
 				 EMBER_HIST_KEY(EMBER_HIST_DIM_SYM));
 }
 
-TEST(report_layout_children)
+TEST(hist_layout_children)
 {
 	struct ember_hist_layout l;
 
@@ -47,7 +47,7 @@ TEST(report_layout_children)
 	CHECK(l.self_header);
 }
 
-TEST(report_layout_sort_keys)
+TEST(hist_layout_sort_keys)
 {
 	struct ember_hist_layout l;
 
@@ -67,7 +67,7 @@ TEST(report_layout_sort_keys)
 	CHECK_EQ(layout(&l, "nosuchkey", NULL, false), -EINVAL);
 }
 
-TEST(report_layout_fields)
+TEST(hist_layout_fields)
 {
 	struct ember_hist_layout l;
 
@@ -80,7 +80,7 @@ TEST(report_layout_fields)
 	CHECK(!l.self_header);
 }
 
-TEST(report_chain_param)
+TEST(hist_callchain_param)
 {
 	struct ember_callchain_param p = {.mode = EMBER_CALLCHAIN_GRAPH_ABS, .min_percent = 0.5};
 
@@ -95,18 +95,4 @@ TEST(report_chain_param)
 	CHECK_EQ(ember_callchain_param__parse(&p, "folded"), 0);
 	CHECK_EQ(p.mode, EMBER_CALLCHAIN_FOLDED);
 	CHECK_EQ(ember_callchain_param__parse(&p, "graph,abc"), -EINVAL);
-}
-
-TEST(report_convert_unit)
-{
-	char unit;
-
-	CHECK_EQ(report_convert_unit(767, &unit), 767);
-	CHECK_EQ(unit, ' ');
-	CHECK_EQ(report_convert_unit(1000, &unit), 1000);
-	CHECK_EQ(unit, ' ');
-	CHECK_EQ(report_convert_unit(4999, &unit), 4);
-	CHECK_EQ(unit, 'K');
-	CHECK_EQ(report_convert_unit(2500000, &unit), 2);
-	CHECK_EQ(unit, 'M');
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The raw-stack table of ember report: keys of any length, growth, and giving up on misses. */
+/* The feed's raw-stack table: keys of any length, growth, and giving up on misses. */
 #include <stdint.h>
 #include "hist/rawstacks.h"
 #include "test.h"
 
-TEST(report_raw_finds_what_was_added)
+TEST(hist_rawstacks_finds_what_was_added)
 {
 	struct hist_raw *r = hist_raw__new();
 	uint64_t key[40];
@@ -32,7 +32,7 @@ TEST(report_raw_finds_what_was_added)
 	hist_raw__delete(r);
 }
 
-TEST(report_raw_gives_up_when_keys_do_not_repeat)
+TEST(hist_rawstacks_give_up_when_keys_do_not_repeat)
 {
 	struct hist_raw *r = hist_raw__new();
 	uint64_t key = 0;
