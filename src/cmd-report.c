@@ -142,7 +142,7 @@ static int usage_error(const char *msg)
 }
 
 /* Default callchain settings, then -g, -G, --percent-limit on top. */
-static int setup_callchain(struct report *rep, bool children)
+static int setup_callchain_param(struct report *rep, bool children)
 {
 	struct ember_callchain_param *p = &rep->hopts.chain;
 
@@ -341,10 +341,19 @@ static void print_elide(const struct report *rep, FILE *fp)
 	}
 }
 
-int cmd_report(int argc, const char **argv)
+/* The words parse_options() is given, and those made for it (see rewrite_callgraph()). */
+struct report_args {
+	const char **words;
+	char **made;
+};
+
+/*
+ * Parses the command line into rep->o. Returns -1 to go on, or the exit
+ * status. The options point into args, freed with free_args() at the end.
+ */
+static int parse_args(struct report *rep, int argc, const char **argv, struct report_args *args)
 {
-	struct report rep = { .o = { .children = -1, .max_stack = sysctl_max_stack() } };
-	struct report_opts *o = &rep.o;
+	struct report_opts *o = &rep->o;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &o->input, "file", "input file name"),
 		OPT_BOOLEAN('f', "force", &o->force, "don't complain, do it"),
@@ -386,211 +395,248 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-demangle", &o->no_demangle, "do not demangle symbol names"),
 		OPT_END(),
 	};
-	char **made = NULL;
-	const char **args = rewrite_callgraph(&argc, argv, &made);
-	bool children, pager = false;
-	char bad[128] = "", why[4096];
-	int ret, err;
+	int ret;
 
-	if (!args) {
-		free_words(made);
+	args->words = rewrite_callgraph(&argc, argv, &args->made);
+	if (!args->words)
+		return 1;
+	ret = parse_options(argc, args->words, options, report_usage, 0);
+	if (parse_options_exit_code(ret) >= 0)
+		return parse_options_exit_code(ret);
+	if (ret > 0)
+		return usage_error("unexpected argument");
+	return -1;
+}
+
+static void free_args(struct report_args *args)
+{
+	free(args->words);
+	free_words(args->made);
+}
+
+/* perf's filters: --comms, --pid, --tid, --dsos, --symbols, --cpu. 0, or the exit status. */
+static int make_filters(struct report *rep)
+{
+	const struct report_opts *o = &rep->o;
+	struct ember_hist_filter_opts fo = {
+		.sz = sizeof(fo),
+		.comms = o->comms,
+		.pids = o->pids,
+		.tids = o->tids,
+		.dsos = o->dsos,
+		.syms = o->syms,
+		.cpus = o->cpus,
+	};
+	char why[4096];
+
+	rep->filters = ember_hist_filters__new(&fo, why, sizeof(why));
+	if (rep->filters)
+		return 0;
+	if (errno == EINVAL)
+		fprintf(stderr, "ember report: invalid %s\n", why);
+	return 2;
+}
+
+/* -D (the records, then their counts) or --stats (the counts). The exit status. */
+static int dump_file(struct report *rep)
+{
+	const struct report_opts *o = &rep->o;
+	int err;
+
+	/* perf -D: the header lines of the report first, then the records */
+	if (o->dump && o->header)
+		ember_data_reader__fprintf_header(rep->reader, stdout, o->show_full_info);
+	else if (o->dump && !o->quiet)
+		fputs("# To display the perf.data header info, please use "
+		      "--header/--header-only options.\n#\n", stdout);
+	err = report__dump(rep);
+	if (err) {
+		fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(rep),
+			strerror(-err));
 		return 1;
 	}
-	/* every way out goes through out: the rewritten words are freed there */
-	ret = parse_options(argc, args, options, report_usage, 0);
-	if (parse_options_exit_code(ret) >= 0) {
-		ret = parse_options_exit_code(ret);
-		goto out;
-	}
-	if (ret > 0) {
-		ret = usage_error("unexpected argument");
-		goto out;
-	}
-	{
-		struct ember_hist_filter_opts fo = {
-			.sz = sizeof(fo),
-			.comms = o->comms,
-			.pids = o->pids,
-			.tids = o->tids,
-			.dsos = o->dsos,
-			.syms = o->syms,
-			.cpus = o->cpus,
-		};
+	if (nothing_usable(rep))
+		return 1;
+	report__dump_stats(rep, stdout);
+	/* perf --stats shows the counts and nothing else */
+	if (o->dump)
+		ember_session__fprintf_warnings(rep->session, stderr);
+	return 0;
+}
 
-		rep.filters = ember_hist_filters__new(&fo, why, sizeof(why));
-		if (!rep.filters) {
-			if (errno == EINVAL)
-				fprintf(stderr, "ember report: invalid %s\n", why);
-			ret = 2;
-			goto out;
-		}
-	}
+/*
+ * The histograms' callchain options: callchains are shown when the file
+ * has them, cumulated (--children) by default then. 0, or the exit status.
+ */
+static int setup_callchains(struct report *rep, bool *children)
+{
+	const struct report_opts *o = &rep->o;
+	int ret;
 
-	if (open_session(&rep)) {
-		ret = 1;
-		goto out;
-	}
-	rep.reader = ember_session__reader(rep.session);
-	rep.dump_name = ember_data_reader__is_pipe(rep.reader) ? "pipe" : "perf.data";
-	if (o->input && strcmp(o->input, "-") && !ember_data_reader__is_pipe(rep.reader))
-		rep.dump_name = o->input;
-
-	if (isatty(STDOUT_FILENO) && !o->dump && !o->stats) {
-		report_pager__start();
-		pager = true;
-	}
-
-	if (o->header_only) {
-		ember_data_reader__fprintf_header(rep.reader, stdout, o->show_full_info);
-		ret = 0;
-		goto out;
-	}
-	if (o->dump || o->stats) {
-		/* perf -D: the header lines of the report first, then the records */
-		if (o->dump && o->header)
-			ember_data_reader__fprintf_header(rep.reader, stdout, o->show_full_info);
-		else if (o->dump && !o->quiet)
-			fputs("# To display the perf.data header info, please use "
-			      "--header/--header-only options.\n#\n", stdout);
-		err = report__dump(&rep);
-		ret = 1;
-		if (err)
-			fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(&rep),
-				strerror(-err));
-		else if (!nothing_usable(&rep))
-			ret = 0;
-		if (!ret) {
-			report__dump_stats(&rep, stdout);
-			/* perf --stats shows the counts and nothing else */
-			if (o->dump)
-				ember_session__fprintf_warnings(rep.session, stderr);
-		}
-		goto out;
-	}
-
-	/* callchains shown when the file has them; --children by default then */
-	rep.have_callchain = file_has(rep.reader, PERF_SAMPLE_CALLCHAIN);
-	if (o->callgraph_set && strcmp(o->callgraph, "none") && !rep.have_callchain &&
-	    !ember_data_reader__is_pipe(rep.reader)) {
+	rep->have_callchain = file_has(rep->reader, PERF_SAMPLE_CALLCHAIN);
+	if (o->callgraph_set && strcmp(o->callgraph, "none") && !rep->have_callchain &&
+	    !rep->pipe) {
 		fprintf(stderr, "Selected -g or --branch-history.\nBut no callchain or branch data.\n"
 				"Did you call 'perf record' without -g or -b?\n");
-		ret = 1;
-		goto out;
+		return 1;
 	}
 	/* in pipe mode perf decides before it knows the events: no --children */
-	children = rep.have_callchain && o->children != 0 &&
-		   (!ember_data_reader__is_pipe(rep.reader) || o->children == 1);
-	ret = setup_callchain(&rep, rep.have_callchain && o->children != 0);
+	*children = rep->have_callchain && o->children != 0 && (!rep->pipe || o->children == 1);
+	ret = setup_callchain_param(rep, rep->have_callchain && o->children != 0);
 	if (ret)
-		goto out;
-	if (!rep.have_callchain)
-		rep.hopts.chain.mode = EMBER_CALLCHAIN_NONE;
-	rep.hopts.use_callchain =
-	    rep.have_callchain && rep.hopts.chain.mode != EMBER_CALLCHAIN_NONE;
-	rep.hopts.children = children;
-	rep.hopts.parent_pattern = o->parent_pattern;
-	rep.hopts.exclude_other = o->exclude_other;
+		return ret;
+	if (!rep->have_callchain)
+		rep->hopts.chain.mode = EMBER_CALLCHAIN_NONE;
+	rep->hopts.use_callchain = rep->have_callchain &&
+				   rep->hopts.chain.mode != EMBER_CALLCHAIN_NONE;
+	rep->hopts.children = *children;
+	rep->hopts.parent_pattern = o->parent_pattern;
+	rep->hopts.exclude_other = o->exclude_other;
+	return 0;
+}
 
-	{
-		char *sort = NULL;
-		struct ember_hist_layout_opts lo = {
-			.sz = sizeof(lo),
-			.sort_order = o->sort_order,
-			.field_order = o->field_order,
-			.children = children,
-			.show_nr_samples = o->show_nr_samples,
-			.show_total_period = o->show_total_period,
-			/*
-			 * perf sorts a file of tracepoints only by their text;
-			 * a pipe's events are not known when it decides
-			 */
-			.default_sort = all_tracepoints(rep.reader) &&
-						!ember_data_reader__is_pipe(rep.reader) ?
-						"trace" : "comm,dso,sym",
-		};
+/* The sort keys and columns (--sort, -F, -p, -n...). 0, or the exit status. */
+static int setup_layout(struct report *rep, bool children)
+{
+	const struct report_opts *o = &rep->o;
+	struct ember_hist_layout_opts lo = {
+		.sz = sizeof(lo),
+		.sort_order = o->sort_order,
+		.field_order = o->field_order,
+		.children = children,
+		.show_nr_samples = o->show_nr_samples,
+		.show_total_period = o->show_total_period,
+		/*
+		 * perf sorts a file of tracepoints only by their text; a
+		 * pipe's events are not known when it decides
+		 */
+		.default_sort = all_tracepoints(rep->reader) && !rep->pipe ? "trace" :
+									      "comm,dso,sym",
+	};
+	char *sort = NULL, bad[128] = "";
+	int err;
 
-		/* perf: a parent pattern of one's own adds the parent key */
-		if (o->parent_pattern) {
-			if (asprintf(&sort, "%s%s,parent", o->sort_order ? "" : "+",
-				     o->sort_order ? o->sort_order : "") < 0) {
-				ret = 1;
-				goto out;
-			}
-			lo.sort_order = sort;
-		}
-		err = ember_hist_layout__setup(&rep.layout, &lo, bad, sizeof(bad));
-		free(sort);
-		if (err == -EINVAL && ember_hist_dim__unsupported(bad)) {
-			fprintf(stderr, "ember report: --sort %s: %s\n", bad,
-				ember_hist_dim__unsupported(bad));
-			ret = 2;
-			goto out;
-		} else if (err == -EINVAL) {
-			fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", bad);
-			ret = 2;
-			goto out;
-		} else if (err) {
-			ret = 1;
-			goto out;
-		}
+	/* perf: a parent pattern of one's own adds the parent key */
+	if (o->parent_pattern) {
+		if (asprintf(&sort, "%s%s,parent", o->sort_order ? "" : "+",
+			     o->sort_order ? o->sort_order : "") < 0)
+			return 1;
+		lo.sort_order = sort;
 	}
-	if (refuse_absent_keys(&rep)) {
-		ret = 1;
-		goto out;
+	err = ember_hist_layout__setup(&rep->layout, &lo, bad, sizeof(bad));
+	free(sort);
+	if (err == -EINVAL && ember_hist_dim__unsupported(bad)) {
+		fprintf(stderr, "ember report: --sort %s: %s\n", bad,
+			ember_hist_dim__unsupported(bad));
+		return 2;
+	} else if (err == -EINVAL) {
+		fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", bad);
+		return 2;
+	} else if (err) {
+		return 1;
 	}
-	if ((rep.layout.key_mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT)) && !rep.have_callchain &&
-	    !ember_data_reader__is_pipe(rep.reader)) {
+	if (refuse_absent_keys(rep))
+		return 1;
+	if ((rep->layout.key_mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT)) && !rep->have_callchain &&
+	    !rep->pipe) {
 		fprintf(stderr, "Selected --sort parent, but no callchain data. Did you call 'perf record' without -g?\n");
-		ret = 1;
-		goto out;
+		return 1;
 	}
+	setup_elide(rep);
+	return 0;
+}
 
-	setup_elide(&rep);
-	err = report__process(&rep);
+/* The file read into the histograms, then the report printed. The exit status. */
+static int print_report(struct report *rep)
+{
+	const struct report_opts *o = &rep->o;
+	int err = report__process(rep);
+
 	if (err) {
-		fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(&rep),
+		fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(rep),
 			strerror(-err));
-		ret = 1;
-		goto out;
+		return 1;
 	}
-	if (nothing_usable(&rep)) {
-		ret = 1;
-		goto out;
-	}
-	ember_session__fprintf_warnings(rep.session, stderr);
+	if (nothing_usable(rep))
+		return 1;
+	ember_session__fprintf_warnings(rep->session, stderr);
 
 	if (o->header) {
-		ember_data_reader__fprintf_header(rep.reader, stdout, o->show_full_info);
+		ember_data_reader__fprintf_header(rep->reader, stdout, o->show_full_info);
 	} else if (!o->quiet) {
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 		      stdout);
-		print_elide(&rep, stdout);
+		print_elide(rep, stdout);
 	}
-	ret = 0;
 	/* perf refuses -t '.' (its names have dots), after the header lines */
 	if (o->field_sep && o->field_sep[0] == '.') {
 		if (!o->quiet)
 			fputs("'.' is the only non valid --field-separator argument\n", stderr);
-		goto out;
+		return 0;
 	}
 	/* perf: a whole recording without samples gets its header lines and this, status 0 */
-	if (!ember_session__stats(rep.session)->nr_samples) {
-		fprintf(stderr, "Error:\nThe %s data has no samples!\n", ember_session__path(rep.session));
-		goto out;
+	if (!ember_session__stats(rep->session)->nr_samples) {
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n",
+			ember_session__path(rep->session));
+		return 0;
 	}
-	report__print(&rep, stdout);
-out:
+	report__print(rep, stdout);
+	return 0;
+}
+
+/* What the options ask of the file, once they are known. The exit status. */
+static int report_file(struct report *rep)
+{
+	const struct report_opts *o = &rep->o;
+	bool children;
+	int ret = make_filters(rep);
+
+	if (ret)
+		return ret;
+	if (open_session(rep))
+		return 1;
+	rep->reader = ember_session__reader(rep->session);
+	rep->pipe = ember_data_reader__is_pipe(rep->reader);
+	rep->dump_name = rep->pipe ? "pipe" : "perf.data";
+	if (o->input && strcmp(o->input, "-") && !rep->pipe)
+		rep->dump_name = o->input;
+
+	if (isatty(STDOUT_FILENO) && !o->dump && !o->stats) {
+		report_pager__start();
+		rep->pager = true;
+	}
+	if (o->header_only) {
+		ember_data_reader__fprintf_header(rep->reader, stdout, o->show_full_info);
+		return 0;
+	}
+	if (o->dump || o->stats)
+		return dump_file(rep);
+	ret = setup_callchains(rep, &children);
+	if (!ret)
+		ret = setup_layout(rep, children);
+	if (!ret)
+		ret = print_report(rep);
+	return ret;
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	struct report rep = { .o = { .children = -1, .max_stack = sysctl_max_stack() } };
+	struct report_args args = { 0 };
+	int ret = parse_args(&rep, argc, argv, &args);
+
+	if (ret < 0)
+		ret = report_file(&rep);
 	/* A full disk or a closed pipe must not pass for a finished report. */
 	if ((fflush(stdout) || ferror(stdout)) && !ret) {
 		fprintf(stderr, "ember report: cannot write the report: %s\n", strerror(errno));
 		ret = 1;
 	}
-	if (pager)
+	if (rep.pager)
 		report_pager__finish();
 	ember_hist_feed__delete(rep.feed);
 	ember_hist_filters__delete(rep.filters);
 	ember_session__delete(rep.session);
-	free(args);
-	free_words(made);
+	free_args(&args);
 	return ret;
 }

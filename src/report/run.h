@@ -37,6 +37,8 @@ struct report {
 	struct ember_hist_filters *filters; /* NULL: none given */
 	struct ember_hist_feed *feed;	    /* the histograms, one per event */
 	bool have_callchain;
+	bool pipe;				/* the input is in pipe format */
+	bool pager;				/* the output goes through a pager */
 	const char *dump_name;
 };
 
