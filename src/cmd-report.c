@@ -437,29 +437,43 @@ static int make_filters(struct report *rep)
 	return 2;
 }
 
-/* -D (the records, then their counts) or --stats (the counts). The exit status. */
-static int dump_file(struct report *rep)
+/* Whether reading the file failed (err, said so) or left nothing usable (said why). */
+static bool unreadable(const struct report *rep, int err)
 {
-	const struct report_opts *o = &rep->o;
-	int err;
-
-	/* perf -D: the header lines of the report first, then the records */
-	if (o->dump && o->header)
-		ember_data_reader__fprintf_header(rep->reader, stdout, o->show_full_info);
-	else if (o->dump && !o->quiet)
-		fputs("# To display the perf.data header info, please use "
-		      "--header/--header-only options.\n#\n", stdout);
-	err = report__dump(rep);
 	if (err) {
 		fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(rep),
 			strerror(-err));
-		return 1;
+		return true;
 	}
-	if (nothing_usable(rep))
+	return nothing_usable(rep);
+}
+
+/*
+ * The report's first lines: the file's header with --header, else (not
+ * with -q) where to find it and the values of the columns hidden.
+ */
+static void print_header(const struct report *rep)
+{
+	if (rep->o.header) {
+		ember_data_reader__fprintf_header(rep->reader, stdout, rep->o.show_full_info);
+	} else if (!rep->o.quiet) {
+		fputs("# To display the perf.data header info, please use "
+		      "--header/--header-only options.\n#\n", stdout);
+		print_elide(rep, stdout);
+	}
+}
+
+/* -D (the records, then their counts) or --stats (the counts). The exit status. */
+static int dump_file(struct report *rep)
+{
+	/* perf -D: the header lines of the report first, then the records */
+	if (rep->o.dump)
+		print_header(rep);
+	if (unreadable(rep, report__dump(rep)))
 		return 1;
 	report__dump_stats(rep, stdout);
 	/* perf --stats shows the counts and nothing else */
-	if (o->dump)
+	if (rep->o.dump)
 		ember_session__fprintf_warnings(rep->session, stderr);
 	return 0;
 }
@@ -550,24 +564,11 @@ static int setup_layout(struct report *rep, bool children)
 static int print_report(struct report *rep)
 {
 	const struct report_opts *o = &rep->o;
-	int err = report__process(rep);
 
-	if (err) {
-		fprintf(stderr, "ember report: reading %s failed: %s\n", shown_path(rep),
-			strerror(-err));
-		return 1;
-	}
-	if (nothing_usable(rep))
+	if (unreadable(rep, report__process(rep)))
 		return 1;
 	ember_session__fprintf_warnings(rep->session, stderr);
-
-	if (o->header) {
-		ember_data_reader__fprintf_header(rep->reader, stdout, o->show_full_info);
-	} else if (!o->quiet) {
-		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
-		      stdout);
-		print_elide(rep, stdout);
-	}
+	print_header(rep);
 	/* perf refuses -t '.' (its names have dots), after the header lines */
 	if (o->field_sep && o->field_sep[0] == '.') {
 		if (!o->quiet)

@@ -15,6 +15,7 @@
 #include "hist/filters.h"
 #include "hist/frameids.h"
 #include "hist/hist-priv.h"
+#include "hist/opts.h"
 #include "hist/srcline.h"
 #include "hist/stacks.h"
 #include "hist/tracekey.h"
@@ -84,10 +85,8 @@ struct ember_hist_feed *ember_hist_feed__new(struct ember_session *s,
 		return NULL;
 	feed->session = s;
 	feed->reader = ember_session__reader(s);
-	/* only the fields the caller's structs have (sz), so that the ABI can grow */
-	memcpy(&feed->o, opts, opts->sz < sizeof(feed->o) ? opts->sz : sizeof(feed->o));
-	memcpy(&feed->hopts, opts->hist,
-	       opts->hist->sz < sizeof(feed->hopts) ? opts->hist->sz : sizeof(feed->hopts));
+	hist_opts_copy(&feed->o, sizeof(feed->o), opts, opts->sz);
+	hist_opts_copy(&feed->hopts, sizeof(feed->hopts), opts->hist, opts->hist->sz);
 	feed->hopts.sz = sizeof(feed->hopts);
 	feed->layout = *opts->hist->layout;
 	feed->hopts.layout = &feed->layout;

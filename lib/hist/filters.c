@@ -11,6 +11,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 #include "hist/filters.h"
+#include "hist/opts.h"
 
 struct str_set {
 	char **v;
@@ -163,7 +164,7 @@ static int parse(struct ember_hist_filters *f, const struct ember_hist_filter_op
 struct ember_hist_filters *ember_hist_filters__new(const struct ember_hist_filter_opts *opts,
 						   char *why, size_t whysz)
 {
-	struct ember_hist_filter_opts o = {0};
+	struct ember_hist_filter_opts o;
 	struct ember_hist_filters *f;
 	int err;
 
@@ -171,8 +172,7 @@ struct ember_hist_filters *ember_hist_filters__new(const struct ember_hist_filte
 		errno = EINVAL;
 		return NULL;
 	}
-	/* the fields past the caller's sz read as zero */
-	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	hist_opts_copy(&o, sizeof(o), opts, opts->sz);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;

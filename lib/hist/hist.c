@@ -15,6 +15,7 @@
 #include "core/hash.h"
 #include "hist/callchain.h"
 #include "hist/hist-priv.h"
+#include "hist/opts.h"
 
 #define ENTRY_BLOCK 1024
 
@@ -118,8 +119,7 @@ struct ember_hist *ember_hist__new(const struct ember_hist_opts *opts)
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return NULL;
-	/* only the fields the caller's struct has (sz), so that the ABI can grow */
-	memcpy(&h->opts, opts, opts->sz < sizeof(h->opts) ? opts->sz : sizeof(h->opts));
+	hist_opts_copy(&h->opts, sizeof(h->opts), opts, opts->sz);
 	h->opts.sz = sizeof(h->opts);
 	h->layout = *opts->layout;
 	h->opts.layout = &h->layout;
@@ -654,14 +654,13 @@ int hist__add(struct ember_hist *h, const struct ember_hist_sample *s)
 
 int ember_hist__add(struct ember_hist *h, const struct ember_hist_sample *s)
 {
-	struct ember_hist_sample whole = {0};
+	struct ember_hist_sample whole;
 
 	if (!s->sz)
 		return -EINVAL;
 	if (s->sz >= sizeof(whole))
 		return hist__add(h, s);
-	/* the fields past the caller's sz read as zero */
-	memcpy(&whole, s, s->sz);
+	hist_opts_copy(&whole, sizeof(whole), s, s->sz);
 	return hist__add(h, &whole);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <ember/hist.h>
+#include "hist/opts.h"
 
 static const char *const dim_names[EMBER_HIST_DIM_NR] = {
 	[EMBER_HIST_DIM_OVERHEAD] = "overhead",
@@ -190,7 +191,7 @@ static bool is_strict(const char *order)
 int ember_hist_layout__setup(struct ember_hist_layout *l, const struct ember_hist_layout_opts *opts,
 			     char *bad, size_t badsz)
 {
-	struct ember_hist_layout_opts whole = {0}, *o = &whole;
+	struct ember_hist_layout_opts whole, *o = &whole;
 	const char *defsort;
 	bool strict_fields;
 	char *keys = NULL;
@@ -198,8 +199,7 @@ int ember_hist_layout__setup(struct ember_hist_layout *l, const struct ember_his
 
 	if (!opts || !opts->sz)
 		return -EINVAL;
-	/* the fields past the caller's sz read as zero */
-	memcpy(o, opts, opts->sz < sizeof(*o) ? opts->sz : sizeof(*o));
+	hist_opts_copy(o, sizeof(*o), opts, opts->sz);
 	defsort = o->default_sort ? o->default_sort : "comm,dso,sym";
 	strict_fields = is_strict(o->field_order);
 	memset(l, 0, sizeof(*l));

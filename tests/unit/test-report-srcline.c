@@ -75,7 +75,7 @@ TEST(srcline_report_strings)
 	struct hist_srclines *c = hist_srclines__new();
 	struct ember_dso *dso = ember_dso__open("/proc/self/exe", NULL);
 	uint64_t vaddr = probe_vaddr();
-	struct ember_hist_frame f = {0};
+	struct ember_hist_frame f = { 0 };
 	char want[80];
 
 	CHECK(c != NULL);
