@@ -216,7 +216,7 @@ static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node
 					const struct ember_hist_frame *fr)
 {
 	struct frame_key f = { .dso = fr->dso, .ip = fr->ip };
-	bool mixed = parent->kid_kinds == (KIDS_SYM | KIDS_NOSYM);
+	bool mixed = parent->rb.aux == (KIDS_SYM | KIDS_NOSYM);
 	struct hist_rb_node *at;
 	struct chain_node *n;
 	bool left;
@@ -249,7 +249,7 @@ static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node
 	n->pub.ip = fr->ip;
 	hist_rb_insert(&parent->kids, &n->rb, at, left);
 	parent->pub.nr_children++;
-	parent->kid_kinds |= f.sym ? KIDS_SYM : KIDS_NOSYM;
+	parent->rb.aux |= f.sym ? KIDS_SYM : KIDS_NOSYM;
 	return hash_insert(c, n) ? NULL : n;
 }
 

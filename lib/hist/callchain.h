@@ -16,14 +16,14 @@
 #include "hist/rbtree.h"
 
 struct chain_node {
-	struct hist_rb_node rb;		/* first: among its siblings, in perf's tree */
+	/* first: among its siblings, in perf's tree; rb.aux: KIDS_*, its children's kinds */
+	struct hist_rb_node rb;
 	struct hist_rb_node *kids;	/* the children's tree (perf's rb_root_in) */
 	struct chain_node *parent;
 	const void *dso;
 	const void *sym;
 	uint64_t key;			/* symbol start, or ip: perf's match order */
 	struct ember_callchain_node pub; /* what callers see */
-	uint8_t kid_kinds;		/* KIDS_*: which kinds of children it has */
 };
 
 static inline struct chain_node *chain_node__of(const struct ember_callchain_node *n)

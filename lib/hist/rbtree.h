@@ -12,10 +12,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct hist_rb_node {
 	struct hist_rb_node *left, *right, *parent;
 	bool red;
+	/*
+	 * The user's, in what would be padding (callchain.c keeps the kinds
+	 * of a node's children there); hist_rb_insert() clears it.
+	 */
+	uint8_t aux;
 };
 
 /*
