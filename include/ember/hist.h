@@ -206,7 +206,11 @@ EMBER_API void ember_hist_frame__from_al(struct ember_hist_frame *f,
 #define EMBER_HIST_FILTER_THREAD (1 << 3)
 #define EMBER_HIST_FILTER_PARENT (1 << 4)
 
-/* What a sample contributes; the frames are only read during ember_hist__add(). */
+/*
+ * What a sample contributes. The structs are only read during
+ * ember_hist__add(); the strings and identities they point to are kept
+ * by the entries and must live as long as the histogram.
+ */
 struct ember_hist_sample {
 	size_t sz;				/* sizeof(struct ember_hist_sample) */
 	const struct ember_hist_frame *self;	/* the sample's ip */
@@ -215,7 +219,7 @@ struct ember_hist_sample {
 	uint64_t period;
 	uint64_t nr_samples;			/* samples this stands for (1, or more merged) */
 	int32_t pid, tid, cpu;
-	const char *comm;			/* must live as long as the histogram */
+	const char *comm;
 	const void *thread;			/* identity (a session's: its ember_thread) */
 	uint8_t filtered;			/* EMBER_HIST_FILTER_* bits */
 	const char *trace;			/* tracepoint text, one per text; NULL: none */
@@ -265,7 +269,7 @@ EMBER_API int ember_hist__add(struct ember_hist *h, const struct ember_hist_samp
  */
 EMBER_API int ember_hist__resort(struct ember_hist *h);
 
-/* The histogram's options, as copied (layout points at its own copy). */
+/* The histogram's options, as copied (layout points at its own copy; parent_pattern NULL). */
 EMBER_API const struct ember_hist_opts *ember_hist__opts(const struct ember_hist *h);
 
 /* Totals as perf's hists->stats counts them (total_* are set by ember_hist__resort()). */
@@ -425,8 +429,11 @@ struct ember_hist_feed_opts {
 struct ember_hist_feed;
 
 /*
- * A feed of the session's samples into one histogram per event. The
- * session must outlive it. NULL with errno: EINVAL (no sz, no hist
+ * A feed of the session's samples into one histogram per event, with
+ * opts->hist for each (its srcline hooks are the feed's own). The session
+ * must outlive the feed and not have been processed yet; opened with
+ * lazy_sample_ip, it leaves the samples' addresses to the feed's cache of
+ * resolved addresses (faster). NULL with errno: EINVAL (no sz, no hist
  * options), ENOMEM. Free with ember_hist_feed__delete().
  */
 EMBER_API struct ember_hist_feed *ember_hist_feed__new(struct ember_session *s,
