@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/atomic-file.h"
 #include "flame-priv.h"
 
 struct palette_entry {
@@ -202,51 +203,23 @@ static int entry_cmp(const void *a, const void *b)
 int ember_flame_palette_map__write(const struct ember_flame_palette_map *map, const char *path)
 {
 	struct palette_entry *sorted;
-	size_t plen;
-	char *tmp;
-	FILE *fp;
-	int fd, err = 0;
+	struct atomic_file af;
+	int err;
 
 	if (!map || !path)
 		return -EINVAL;
 	sorted = malloc((map->nr ? map->nr : 1) * sizeof(*sorted));
-	plen = strlen(path);
-	tmp = malloc(plen + 16);
-	if (!sorted || !tmp) {
-		free(sorted);
-		free(tmp);
+	if (!sorted)
 		return -ENOMEM;
-	}
 	memcpy(sorted, map->v, map->nr * sizeof(*sorted));
 	qsort(sorted, map->nr, sizeof(*sorted), entry_cmp);
-	/* Write aside and rename: a crash never leaves half a palette. */
-	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
+	/* Written aside and renamed: a crash never leaves half a palette. */
+	err = atomic_file__open(&af, path, 0666);
+	if (!err) {
+		for (size_t i = 0; i < map->nr; i++)
+			fprintf(af.fp, "%s->%s\n", sorted[i].key, sorted[i].color);
+		err = atomic_file__commit(&af);
 	}
-	/* mkstemp makes it private; a palette is as readable as the graphs. */
-	fchmod(fd, 0644);
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		err = -errno;
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	for (size_t i = 0; i < map->nr; i++)
-		fprintf(fp, "%s->%s\n", sorted[i].key, sorted[i].color);
-	if (ferror(fp))
-		err = -EIO;
-	if (fclose(fp) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-out:
 	free(sorted);
-	free(tmp);
 	return err;
 }

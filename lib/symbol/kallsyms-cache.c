@@ -35,7 +35,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/io.h"
+#include "core/atomic-file.h"
 #include "core/hash.h"
 #include "symbol/build-id.h"
 #include "symbol/kallsyms.h"
@@ -440,13 +440,14 @@ static void remove_stale(const char *dir, const char *keep)
 int kallsyms_cache__write(const struct kallsyms_key *key, const struct symtab *t,
 			  const struct kallsyms_cache_info *info)
 {
-	char path[PATH_MAX], dir[PATH_MAX], tmp[PATH_MAX + 16], *slash;
+	char path[PATH_MAX], dir[PATH_MAX], *slash;
+	struct atomic_file af;
 	struct kcache_header *h;
 	struct kcache_sym *syms;
 	struct kcache_erased *erased;
 	size_t names_size = 1, size, off;
 	char *buf, *names;
-	int fd, err;
+	int err;
 
 	if (t->nr != t->nr_sorted || t->nr > UINT32_MAX || t->alloc_erased == SIZE_MAX ||
 	    !kcache_path(key, path, sizeof(path)))
@@ -497,20 +498,17 @@ int kallsyms_cache__write(const struct kallsyms_key *key, const struct symtab *t
 		if (err)
 			goto out;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
+	/* Private, like the kernel's own list; written aside, so readers see whole files. */
+	err = atomic_file__open(&af, path, 0600);
+	if (err)
+		goto out;
+	if (fwrite(buf, 1, size, af.fp) != size) {
+		err = errno ? -errno : -EIO;
+		atomic_file__abort(&af);
 		goto out;
 	}
-	err = io_write_all(fd, buf, size);
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	else if (slash && slash != dir)
+	err = atomic_file__commit(&af);
+	if (!err && slash && slash != dir)
 		remove_stale(dir, path + (slash - dir) + 1);
 out:
 	free(buf);
