@@ -100,25 +100,6 @@ static int opt_time(const struct option *opt, const char *arg, bool unset)
 	return fg_select__parse_time(arg, opt->value);
 }
 
-/* --minwidth: pixels, or a percentage of the total with a trailing '%'. */
-static int parse_minwidth(const char *arg, double *v, bool *percent)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(arg, &end);
-	*percent = *end == '%';
-	if (*percent)
-		end++;
-	if (errno || end == arg || *end || !isfinite(*v) || *v < 0 || (*percent && *v > 100)) {
-		fprintf(stderr, "ember flamegraph: --minwidth expects pixels (0.1) or a percentage "
-				"(0.5%%), not '%s'\n",
-			arg);
-		return -1;
-	}
-	return 0;
-}
-
 static bool stdin_is_pipe(void)
 {
 	struct stat st;
@@ -143,89 +124,6 @@ static int check_annotate(const char *arg)
 	}
 	free(copy);
 	return ret;
-}
-
-/* Where the output goes: stdout for "-", else a file written aside and renamed into place. */
-struct output {
-	const char *path;
-	char *tmp;
-	FILE *fp;
-};
-
-static int output_open(struct output *out, const char *path)
-{
-	struct stat st;
-	mode_t mask;
-	int fd;
-
-	out->path = path;
-	if (!strcmp(path, "-")) {
-		out->fp = stdout;
-		return 0;
-	}
-	/*
-	 * Only a regular file is replaced by renaming: "-o /dev/null" (or a
-	 * FIFO) is written in place, or root would turn /dev/null into a file.
-	 */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		out->fp = fopen(path, "w");
-		if (!out->fp) {
-			fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", path, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (asprintf(&out->tmp, "%s.XXXXXX", path) < 0) {
-		out->tmp = NULL;
-		fprintf(stderr, "ember flamegraph: out of memory\n");
-		return -1;
-	}
-	fd = mkstemp(out->tmp);
-	if (fd < 0) {
-		fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", path, strerror(errno));
-		free(out->tmp);
-		out->tmp = NULL;
-		return -1;
-	}
-	/* mkstemp makes 0600; the graph is as readable as any file we write. */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	out->fp = fdopen(fd, "w");
-	if (!out->fp) {
-		fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", path, strerror(errno));
-		close(fd);
-		unlink(out->tmp);
-		free(out->tmp);
-		out->tmp = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-static int output_close(struct output *out, bool ok)
-{
-	int err = 0;
-
-	if (out->fp == stdout) {
-		if (fflush(stdout) || ferror(stdout))
-			err = errno ? errno : EIO;
-	} else if (out->fp) {
-		if (fclose(out->fp))
-			err = errno;
-		if (out->tmp && ok && !err && rename(out->tmp, out->path))
-			err = errno;
-		if (out->tmp && (!ok || err))
-			unlink(out->tmp);
-	}
-	free(out->tmp);
-	out->fp = NULL;
-	out->tmp = NULL;
-	if (ok && err) {
-		fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", out->path, strerror(err));
-		return -1;
-	}
-	return 0;
 }
 
 static void report_input(const struct fg_opts *opts, const char *path,
@@ -271,105 +169,21 @@ static void report_empty(const struct fg_opts *opts, const char *path,
 		fprintf(stderr, "ember flamegraph: no samples in %s\n", name);
 }
 
-static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
+/* Reads each input into fl and says what it made of it; 0, or 1 after saying why not. */
+static int read_inputs(struct ember_flame *fl, const struct fg_opts *o, const char **inputs,
+		       int nr_inputs, struct fg_input_stats *st)
 {
-	struct ember_flame_opts fopts = {
-		.sz = sizeof(fopts),
-		.flamechart = o->flamechart,
-		.reverse = o->reverse,
-	};
-	struct ember_flame_svg_opts sopts = {
-		.sz = sizeof(sopts),
-		.title = o->title,
-		.subtitle = o->subtitle,
-		.countname = o->countname,
-		.nametype = o->nametype,
-		.fonttype = o->fonttype,
-		.width = o->width,
-		.height = o->height,
-		.fontsize = o->fontsize,
-		.fontwidth = o->fontwidth,
-		.minwidth = -1,
-		.inverted = o->inverted,
-		.negate = o->negate,
-		.total = o->total,
-		.notes = o->notes,
-		.bgcolors = o->bgcolors,
-		.encoding = o->encoding,
-		.factor = o->factor,
-		.random_colors = o->random_colors,
-	};
-	struct ember_flame_svg_stats sst;
-	struct fg_input_stats st[2];
-	struct output out = { 0 };
-	struct ember_flame *fl;
-	const char *output;
-	int ret = 1, err;
-
-	if (o->minwidth && parse_minwidth(o->minwidth, &sopts.minwidth, &sopts.minwidth_percent))
-		return 2;
-	if (o->colors) {
-		err = ember_flame_palette__parse(o->colors);
-		if (err < 0) {
-			fprintf(stderr, "ember flamegraph: unknown palette '%s' (hot, mem, io, wakeup, "
-					"chain, java, js, perl, red, green, blue, aqua, yellow, purple, orange)\n",
-				o->colors);
-			return 2;
-		}
-		sopts.palette = err;
-	}
-	if (o->diff && !o->title)
-		sopts.title = "Differential Flame Graph";
-	if (o->bgcolors) {
-		char c1[8], c2[8];
-
-		if (ember_flame_bgcolors__parse(o->bgcolors, c1, c2)) {
-			fprintf(stderr, "ember flamegraph: --bgcolors takes yellow, blue, green, grey "
-					"or #rrggbb, not '%s'\n",
-				o->bgcolors);
-			return 2;
-		}
-	}
-	if (o->encoding && (!*o->encoding || strpbrk(o->encoding, "\"<>&' \t"))) {
-		fprintf(stderr, "ember flamegraph: --encoding expects an encoding name like "
-				"ISO-8859-1, not '%s'\n",
-			o->encoding);
-		return 2;
-	}
-	if (o->nameattr) {
-		unsigned long bad = 0;
-
-		sopts.nameattr = ember_flame_nameattr__read(o->nameattr, &bad);
-		if (!sopts.nameattr) {
-			if (errno == EINVAL)
-				fprintf(stderr, "ember flamegraph: %s:%lu: not 'name<TAB>key=value"
-						"<TAB>...'\n",
-					o->nameattr, bad);
-			else
-				fprintf(stderr, "ember flamegraph: cannot read %s: %s\n", o->nameattr,
-					strerror(errno));
-			return 1;
-		}
-	}
-
-	fl = ember_flame__new(&fopts);
-	if (!fl) {
-		fprintf(stderr, "ember flamegraph: out of memory\n");
-		ember_flame_nameattr__delete((struct ember_flame_nameattr *)sopts.nameattr);
-		return 1;
-	}
-	memset(st, 0, sizeof(st));
 	for (int i = 0; i < nr_inputs; i++) {
 		enum ember_flame_side side = o->diff && i == 0 ? EMBER_FLAME_BEFORE
 							       : EMBER_FLAME_AFTER;
 
 		if (fg_read_input(fl, inputs[i], side, o, &st[i]))
-			goto out;
+			return 1;
 		report_input(o, inputs[i], &st[i]);
 		if ((side == EMBER_FLAME_BEFORE ? ember_flame__total_before(fl)
 						: ember_flame__total(fl)) <= 0) {
 			report_empty(o, inputs[i], &st[i]);
-			goto out;
+			return 1;
 		}
 	}
 	/* As flamegraph.pl: a --total below the input's is ignored, said when it is not rounding. */
@@ -380,8 +194,60 @@ static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
 			o->total, ember_flame__total(fl));
 	if (o->normalize && ember_flame__normalize(fl)) {
 		fprintf(stderr, "ember flamegraph: cannot normalize: %s has no counts\n", inputs[0]);
+		return 1;
+	}
+	return 0;
+}
+
+/* Writes the folded stacks or the SVG to output; 0, or 1 after saying why not. */
+static int write_output(struct ember_flame *fl, const struct fg_opts *o, const char *output,
+			const struct ember_flame_svg_opts *so, struct ember_flame_svg_stats *sst)
+{
+	struct fg_output out;
+	int err;
+
+	if (fg_output__open(&out, output))
+		return 1;
+	err = o->folded ? ember_flame__write_folded(fl, out.fp, 0)
+			: ember_flame__write_svg(fl, out.fp, so, sst);
+	if (err) {
+		/* -EIO is the stream's error: errno still says which (ENOSPC). */
+		int why = err == -EIO && errno ? errno : -err;
+
+		fg_output__close(&out, false);
+		fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", output,
+			!o->folded && err == -EINVAL ? "invalid drawing options" : strerror(why));
+		return 1;
+	}
+	return fg_output__close(&out, true) ? 1 : 0;
+}
+
+static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
+{
+	struct ember_flame_opts fopts = {
+		.sz = sizeof(fopts),
+		.flamechart = o->flamechart,
+		.reverse = o->reverse,
+	};
+	struct ember_flame_svg_opts sopts;
+	struct ember_flame_svg_stats sst;
+	struct fg_input_stats st[2] = { 0 };
+	const struct fg_input_stats *last = &st[nr_inputs - 1];
+	struct ember_flame *fl = NULL;
+	const char *output = o->output ? o->output : o->folded ? "-" : "flame.svg";
+	int ret, err;
+
+	ret = fg_svg_opts__init(&sopts, o);
+	if (ret)
+		goto out;
+	ret = 1;
+	fl = ember_flame__new(&fopts);
+	if (!fl) {
+		fprintf(stderr, "ember flamegraph: out of memory\n");
 		goto out;
 	}
+	if (read_inputs(fl, o, inputs, nr_inputs, st))
+		goto out;
 	if (o->cp) {
 		sopts.palette_map = ember_flame_palette_map__read(o->cp);
 		if (!sopts.palette_map) {
@@ -390,33 +256,7 @@ static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
 			goto out;
 		}
 	}
-
-	output = o->output ? o->output : o->folded ? "-" : "flame.svg";
-	if (output_open(&out, output))
-		goto out;
-	if (o->folded) {
-		err = ember_flame__write_folded(fl, out.fp, 0);
-		if (err) {
-			/* -EIO is the stream's error: errno still says which (ENOSPC). */
-			int why = err == -EIO && errno ? errno : -err;
-
-			output_close(&out, false);
-			fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", output,
-				strerror(why));
-			goto out;
-		}
-	} else {
-		err = ember_flame__write_svg(fl, out.fp, &sopts, &sst);
-		if (err) {
-			int why = err == -EIO && errno ? errno : -err;
-
-			output_close(&out, false);
-			fprintf(stderr, "ember flamegraph: cannot write %s: %s\n", output,
-				err == -EINVAL ? "invalid drawing options" : strerror(why));
-			goto out;
-		}
-	}
-	if (output_close(&out, true))
+	if (write_output(fl, o, output, &sopts, &sst))
 		goto out;
 	if (sopts.palette_map) {
 		err = ember_flame_palette_map__write(sopts.palette_map, o->cp);
@@ -431,15 +271,14 @@ static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
 			fprintf(stderr, "ember flamegraph: wrote %s\n", output);
 		else
 			fprintf(stderr, "ember flamegraph: wrote %s (%" PRIu64 " %s, %zu frames)\n",
-				output, st[nr_inputs - 1].samples,
-				st[nr_inputs - 1].perf_data ? "samples" : "stacks", sst.frames);
+				output, last->samples, last->perf_data ? "samples" : "stacks",
+				sst.frames);
 	}
 	ret = 0;
 out:
 	for (int i = 0; i < 2; i++)
 		free(st[i].event_buf);
-	ember_flame_palette_map__delete(sopts.palette_map);
-	ember_flame_nameattr__delete((struct ember_flame_nameattr *)sopts.nameattr);
+	fg_svg_opts__exit(&sopts);
 	ember_flame__delete(fl);
 	return ret;
 }

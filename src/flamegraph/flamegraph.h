@@ -5,10 +5,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <ember/flame.h>
 
+#include "core/atomic-file.h"
 #include "util/perf-time.h"
 
 struct ember_cpu_map;
@@ -75,6 +77,26 @@ struct fg_input_stats {
  */
 int fg_read_input(struct ember_flame *fl, const char *path, enum ember_flame_side side,
 		  const struct fg_opts *opts, struct fg_input_stats *st);
+
+/*
+ * drawing.c: the SVG options from o's drawing options. 0, or the exit
+ * status (2 usage, 1 an unreadable --nameattr file) after saying why;
+ * fg_svg_opts__exit() frees what was made either way.
+ */
+int fg_svg_opts__init(struct ember_flame_svg_opts *so, const struct fg_opts *o);
+void fg_svg_opts__exit(struct ember_flame_svg_opts *so);
+
+/* output.c: stdout for "-", else a file written aside and renamed into place. */
+struct fg_output {
+	const char *path;
+	FILE *fp;
+	struct atomic_file file;
+};
+
+/* Opens path; -1 after saying why not. */
+int fg_output__open(struct fg_output *out, const char *path);
+/* Closes out: puts the file in place when ok, else drops it. -1 after saying why not. */
+int fg_output__close(struct fg_output *out, bool ok);
 
 /* select.c: parse the selection options; -1 after printing a usage error. */
 int fg_select__parse_list(const char *arg, const char *what, pid_t **v, int *nr);
