@@ -283,6 +283,61 @@ out:
 	return ret;
 }
 
+/*
+ * The inputs named (into inputs[2]) and the options checked against each
+ * other; the number of inputs, or -1 after saying what is wrong.
+ */
+static int check_options(struct fg_opts *o, int argn, const char **argv, const char **inputs)
+{
+	int nr;
+
+	if (o->diff) {
+		if (argn != 2 || o->input) {
+			fprintf(stderr, "ember flamegraph: --diff takes two inputs: <before> <after>\n");
+			return -1;
+		}
+		inputs[0] = argv[0];
+		inputs[1] = argv[1];
+		nr = 2;
+	} else {
+		if (argn > 1 || (argn == 1 && o->input)) {
+			fprintf(stderr, "ember flamegraph: one input only (or --diff <before> <after>)\n");
+			return -1;
+		}
+		/* --negate also swaps the hues of folded input with two counts per line. */
+		if (o->normalize) {
+			fprintf(stderr, "ember flamegraph: --normalize needs --diff\n");
+			return -1;
+		}
+		/* As perf report (and flamegraph.pl): no input named, and stdin redirected, means stdin. */
+		inputs[0] = argn ? argv[0] : o->input ? o->input : stdin_is_pipe() ? "-" : "perf.data";
+		nr = 1;
+	}
+	if (o->hash && o->random_colors) {
+		fprintf(stderr, "ember flamegraph: --hash and --random exclude each other\n");
+		return -1;
+	}
+	if (o->kernel_only && o->user_only) {
+		fprintf(stderr, "ember flamegraph: --kernel-only and --user-only exclude each other\n");
+		return -1;
+	}
+	if (o->annotate && check_annotate(o->annotate))
+		return -1;
+	if (o->folded && (o->flamechart && o->diff)) {
+		fprintf(stderr, "ember flamegraph: --flamechart and --diff do not mix\n");
+		return -1;
+	}
+	if (o->width && (o->width < 40 || o->width > 1000000)) {
+		fprintf(stderr, "ember flamegraph: --width must be between 40 and 1000000 pixels\n");
+		return -1;
+	}
+	if (o->height > 10000) {
+		fprintf(stderr, "ember flamegraph: --height must be at most 10000 pixels\n");
+		return -1;
+	}
+	return nr;
+}
+
 int cmd_flamegraph(int argc, const char **argv)
 {
 	struct fg_opts o = { 0 };
@@ -388,50 +443,9 @@ int cmd_flamegraph(int argc, const char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = 2;
-	if (o.diff) {
-		if (argn != 2 || o.input) {
-			fprintf(stderr, "ember flamegraph: --diff takes two inputs: <before> <after>\n");
-			goto out;
-		}
-		inputs[0] = argv[0];
-		inputs[1] = argv[1];
-		nr_inputs = 2;
-	} else {
-		if (argn > 1 || (argn == 1 && o.input)) {
-			fprintf(stderr, "ember flamegraph: one input only (or --diff <before> <after>)\n");
-			goto out;
-		}
-		/* --negate also swaps the hues of folded input with two counts per line. */
-		if (o.normalize) {
-			fprintf(stderr, "ember flamegraph: --normalize needs --diff\n");
-			goto out;
-		}
-		/* As perf report (and flamegraph.pl): no input named, and stdin redirected, means stdin. */
-		inputs[0] = argn ? argv[0] : o.input ? o.input : stdin_is_pipe() ? "-" : "perf.data";
-		nr_inputs = 1;
-	}
-	if (o.hash && o.random_colors) {
-		fprintf(stderr, "ember flamegraph: --hash and --random exclude each other\n");
+	nr_inputs = check_options(&o, argn, argv, inputs);
+	if (nr_inputs <= 0)
 		goto out;
-	}
-	if (o.kernel_only && o.user_only) {
-		fprintf(stderr, "ember flamegraph: --kernel-only and --user-only exclude each other\n");
-		goto out;
-	}
-	if (o.annotate && check_annotate(o.annotate))
-		goto out;
-	if (o.folded && (o.flamechart && o.diff)) {
-		fprintf(stderr, "ember flamegraph: --flamechart and --diff do not mix\n");
-		goto out;
-	}
-	if (o.width && (o.width < 40 || o.width > 1000000)) {
-		fprintf(stderr, "ember flamegraph: --width must be between 40 and 1000000 pixels\n");
-		goto out;
-	}
-	if (o.height > 10000) {
-		fprintf(stderr, "ember flamegraph: --height must be at most 10000 pixels\n");
-		goto out;
-	}
 	ret = run(&o, inputs, nr_inputs);
 out:
 	fg_select__exit(&o.select);
