@@ -102,6 +102,14 @@ struct ember_session_sample {
 	const struct ember_sample *sample;
 	struct ember_thread *thread;
 	struct ember_addr_location al;		/* sample->ip, with the sample's cpumode */
+	/*
+	 * How many of sample->callchain's words the kernel recorded. Any
+	 * after them the session added: the user ip of a --call-graph dwarf
+	 * sample ([PERF_CONTEXT_USER, ip]), the user frame perf shows when
+	 * it unwinds no further. perf's --max-stack limits the two parts
+	 * apart (ember_session__callchain_max() does).
+	 */
+	uint64_t callchain_recorded;
 };
 
 /*

@@ -95,8 +95,8 @@ static int ip_entry(struct ember_flame_collapse *c, struct ember_thread *thread,
  * The callchain's frames, root first onto c->stack, from the recorded
  * words rather than the session's resolved chain (only for a plain chain,
  * see flame_chain_is_plain()): entries seen before cost a probe each. Returns
- * the number of entries (at most max_stack, the leaf's end kept), or
- * -errno.
+ * the number of entries (at most max_stack of the recorded ones and of
+ * those the session added, the leaf's end kept), or -errno.
  */
 int flame_chain_frames(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
 		       bool java, size_t *nr)
@@ -104,29 +104,40 @@ int flame_chain_frames(struct ember_flame_collapse *c, const struct ember_sessio
 	const struct ember_sample *sm = ss->sample;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
 	uint64_t gen = ember_thread__maps_gen(ss->thread);
+	/*
+	 * The recorded words, then those the session added (a --call-graph
+	 * dwarf sample's user ip): max_stack entries each, as perf script.
+	 */
+	uint64_t recorded = ss->callchain_recorded < sm->callchain_nr ? ss->callchain_recorded
+								      : sm->callchain_nr;
+	uint64_t ends[2] = { recorded, sm->callchain_nr };
 	size_t n = 0;
 	int err;
 
-	err = entries_reserve(c, sm->callchain_nr < c->opts.max_stack ? sm->callchain_nr
-								      : c->opts.max_stack);
+	err = entries_reserve(c, sm->callchain_nr < 2 * (uint64_t)c->opts.max_stack
+					 ? sm->callchain_nr
+					 : 2 * (uint64_t)c->opts.max_stack);
 	if (err)
 		return err;
-	/* Leaf first as recorded, up to max_stack entries; pushed root first below. */
-	for (uint64_t i = 0; i < sm->callchain_nr && n < c->opts.max_stack; i++) {
-		struct chain_entry *e = &c->entries[n];
-		uint64_t ip = sm->callchain[i];
+	/* Leaf first as recorded; pushed root first below. */
+	for (uint64_t part = 0, i = 0; part < 2; i = ends[part++]) {
+		for (size_t taken = 0; i < ends[part] && taken < c->opts.max_stack; i++) {
+			struct chain_entry *e = &c->entries[n];
+			uint64_t ip = sm->callchain[i];
 
-		if (ip >= PERF_CONTEXT_MAX) {
-			ember_callchain__context(ip, &cpumode);
-			continue;
+			if (ip >= PERF_CONTEXT_MAX) {
+				ember_callchain__context(ip, &cpumode);
+				continue;
+			}
+			e->keep = keep_frame(c, cpumode);
+			if (e->keep) {
+				err = ip_entry(c, ss->thread, &gen, cpumode, ip, java, e);
+				if (err)
+					return err;
+			}
+			n++;
+			taken++;
 		}
-		e->keep = keep_frame(c, cpumode);
-		if (e->keep) {
-			err = ip_entry(c, ss->thread, &gen, cpumode, ip, java, e);
-			if (err)
-				return err;
-		}
-		n++;
 	}
 	for (size_t i = n; i-- > 0;) {
 		const struct chain_entry *e = &c->entries[i];

@@ -832,7 +832,7 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 		goto folded;
 	}
 	if (callchain) {
-		n = ember_session__callchain(s, ss, &chain);
+		n = ember_session__callchain_max(s, ss, c->opts.max_stack, &chain);
 		if (n == -ENOMEM)
 			return n;
 		if (n < 0)
@@ -842,8 +842,6 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 		chain = sample_location(c, ss);
 		n = 1;
 	}
-	if ((unsigned int)n > c->opts.max_stack)
-		n = c->opts.max_stack;
 	/* Leaf first in the chain, root first in the stack. */
 	for (int i = n - 1; i >= 0; i--) {
 		uint32_t first, cnt;

@@ -128,6 +128,9 @@ static int deliver_sample(struct ember_session *s, const struct perf_event_heade
 		s->stats.nr_invalid_samples++;
 		return 0;
 	}
+	ss.callchain_recorded = sample.callchain_nr;
+	if (session__add_user_ip(s, &ss.attr->attr, &sample) < 0)
+		return -ENOMEM;
 	ss.sample = &sample;
 	s->stats.nr_samples++;
 	ev = event_stats(s, ss.attr);
@@ -340,11 +343,48 @@ int ember_session__callchain(struct ember_session *s, const struct ember_session
 	return ember_session__callchain_max(s, ss, 0, chain);
 }
 
+/*
+ * Resolves the words [from, to) of the sample's chain onto s->chain from
+ * *n, at most max entries (0: all). -EINVAL for a marker perf does not
+ * know (the chain is void then), else 0.
+ */
+static int resolve_words(struct ember_session *s, const struct ember_session_sample *ss,
+			 uint64_t from, uint64_t to, unsigned int max, size_t *n)
+{
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+
+	for (uint64_t i = from, taken = 0; i < to && (!max || taken < max); i++) {
+		uint64_t ip = ss->sample->callchain[i];
+
+		/*
+		 * perf 6.1 knows only the host markers in a callchain: a guest
+		 * one (or a frame-pointer walk's garbage that looks like one,
+		 * as 0xfffffffffffff600 in a program built without frame
+		 * pointers) makes it discard the chain.
+		 */
+		switch (host_context(ip) ? ember_callchain__context(ip, &cpumode) : -EINVAL) {
+		case 1:
+			continue;
+		case 0:
+			if (is_sample_ip(ss, cpumode, ip))
+				s->chain[(*n)++] = ss->al;
+			else
+				ember_thread__resolve(ss->thread, cpumode, ip, &s->chain[(*n)++]);
+			taken++;
+			continue;
+		default:
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int ember_session__callchain_max(struct ember_session *s, const struct ember_session_sample *ss,
 				 unsigned int max, const struct ember_addr_location **chain)
 {
 	const struct ember_sample *sample = ss->sample;
-	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	uint64_t recorded = ss->callchain_recorded < sample->callchain_nr ? ss->callchain_recorded
+									  : sample->callchain_nr;
 	size_t n = 0;
 
 	*chain = s->chain;
@@ -360,32 +400,19 @@ int ember_session__callchain_max(struct ember_session *s, const struct ember_ses
 		s->chain_alloc = sample->callchain_nr;
 		*chain = c;
 	}
-	for (uint64_t i = 0; i < sample->callchain_nr && (!max || n < max); i++) {
-		uint64_t ip = sample->callchain[i];
-
-		/*
-		 * perf 6.1 knows only the host markers in a callchain: a guest
-		 * one (or a frame-pointer walk's garbage that looks like one,
-		 * as 0xfffffffffffff600 in a program built without frame
-		 * pointers) makes it discard the chain.
-		 */
-		switch (host_context(ip) ? ember_callchain__context(ip, &cpumode) : -EINVAL) {
-		case 1:
-			continue;
-		case 0:
-			if (is_sample_ip(ss, cpumode, ip))
-				s->chain[n++] = ss->al;
-			else
-				ember_thread__resolve(ss->thread, cpumode, ip, &s->chain[n++]);
-			continue;
-		default:
-			/* perf: the chain seems corrupted, discard all of it (quietly). */
-			if (s->invalid_chain_seq != s->stats.nr_samples) {
-				s->invalid_chain_seq = s->stats.nr_samples;
-				s->stats.nr_invalid_callchains++;
-			}
-			return 0;
+	/*
+	 * The recorded words, then those the session added (the user ip of a
+	 * --call-graph dwarf sample): perf's unwinder takes max entries of
+	 * its own after the recorded chain's.
+	 */
+	if (resolve_words(s, ss, 0, recorded, max, &n) ||
+	    resolve_words(s, ss, recorded, sample->callchain_nr, max, &n)) {
+		/* perf: the chain seems corrupted, discard all of it (quietly). */
+		if (s->invalid_chain_seq != s->stats.nr_samples) {
+			s->invalid_chain_seq = s->stats.nr_samples;
+			s->stats.nr_invalid_callchains++;
 		}
+		return 0;
 	}
 	return (int)n;
 }

@@ -25,6 +25,11 @@ struct ember_session {
 	struct ember_addr_location *chain;
 	size_t chain_alloc;
 	uint64_t invalid_chain_seq;	/* nr_samples when last counted invalid */
+	/* The last sample's callchain words with its user ip added (user-ip.c). */
+	uint64_t *words;
+	size_t words_alloc;
+	int ip_reg;			/* the ip's bit in sample_regs_user, -1 unknown */
+	bool ip_reg_known;
 
 	struct ember_session_stats stats;
 	struct ember_session_event_stats *events;
@@ -32,5 +37,15 @@ struct ember_session {
 
 /* Reads the records through the ordering queue into the machine and ops. */
 int session__process(struct ember_session *s);
+
+/*
+ * user-ip.c: a --call-graph dwarf sample's chain (registers and a stack
+ * copy, no user part recorded) with [PERF_CONTEXT_USER, user ip] added,
+ * as perf shows it when its unwinder finds no more: sm->callchain then
+ * points into the session until the next sample. 1 when added, 0 when
+ * not, -ENOMEM.
+ */
+int session__add_user_ip(struct ember_session *s, const struct perf_event_attr *attr,
+			 struct ember_sample *sm);
 
 #endif

@@ -153,6 +153,7 @@ void ember_session__delete(struct ember_session *s)
 		close(s->fd);
 	ordered_queue__exit(&s->queue);
 	free(s->chain);
+	free(s->words);
 	free(s->events);
 	free(s->path);
 	free(s);
@@ -256,7 +257,8 @@ static void warn(FILE *fp, const char *fmt, ...)
 /*
  * --call-graph dwarf files carry copies of the user stack instead of a
  * user callchain; unwinding them (perf's libdw unwinder) is not built yet,
- * and a report without the user frames must not look like a complete one.
+ * and a report with the user ip alone (user-ip.c) must not look like a
+ * complete one.
  */
 static bool has_user_stack_copies(const struct ember_session *s)
 {
@@ -342,8 +344,8 @@ void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 		warn(fp, "%" PRIu64 " out of order events recorded.\n", st->nr_unordered);
 	if (st->nr_samples && has_user_stack_copies(s))
 		warn(fp, "%s was recorded with --call-graph dwarf: ember does not unwind user "
-			 "stack copies yet,\nso callchains show only their kernel part "
-			 "(perf report unwinds them).\n\n", s->path);
+			 "stack copies yet,\nso callchains show their kernel part and the user ip "
+			 "only (perf report unwinds them).\n\n", s->path);
 }
 
 const char *ember_session__nothing_usable(const struct ember_session *s, char *buf, size_t len)

@@ -234,7 +234,7 @@ static void print_chain(struct script_printer *p, struct outbuf *ob, const struc
 {
 	int nr = ss->nr_chain;
 
-	if (p->max_stack && (unsigned int)nr > p->max_stack)
+	if (!ss->chain_limited && p->max_stack && (unsigned int)nr > p->max_stack)
 		nr = (int)p->max_stack;
 	for (int i = 0; i < nr; i++) {
 		print_frame(ob, &ss->chain[i], fields,

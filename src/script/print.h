@@ -46,6 +46,12 @@ struct script_sample {
 	const struct ember_addr_location *al;	/* s->ip resolved */
 	const struct ember_addr_location *chain;	/* resolved frames */
 	int nr_chain;
+	/*
+	 * chain is cut to --max-stack already, as perf cuts it: a
+	 * --call-graph dwarf sample's user ip comes on top of max_stack
+	 * kernel frames (ember_session__callchain_max()).
+	 */
+	bool chain_limited;
 	uint64_t period;			/* s->period, or the attr's fixed period */
 	uint16_t record_type;			/* PERF_RECORD_SAMPLE, or the side-band type */
 };

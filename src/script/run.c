@@ -179,6 +179,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		/* an unknown context marker: perf resets the chain and prints none of it */
 		if (out.nr_chain < 0)
 			out.nr_chain = 0;
+		out.chain_limited = true;
 	}
 	if (ss->attr->idx < sc->nr_dumps) {
 		struct script_dump *d = &sc->dumps[ss->attr->idx];
