@@ -304,11 +304,17 @@ static int feature_blob(struct ember_data_writer *w, const struct ember_env *env
 		return b->err;
 	}
 	if (feat == EMBER_FEAT_COMPRESSED) {
-		uint64_t ratio = w->data_size ? w->raw_bytes / w->data_size : 0;
+		/* perf rounds it: (u32)(ratio + 0.5) */
+		uint64_t ratio = w->data_size ? (2 * w->raw_bytes + w->data_size) / (2 * w->data_size)
+					      : 0;
 
 		if (!w->zenc)
 			return -ENOENT;
-		dbuf_add_u32(b, 1);			/* version */
+		/*
+		 * Version 0, as perf writes it (its env.comp_ver is never set):
+		 * hotspot's perfparser refuses any other.
+		 */
+		dbuf_add_u32(b, 0);
 		dbuf_add_u32(b, EMBER_COMP_ZSTD);
 		dbuf_add_u32(b, w->comp_level);
 		dbuf_add_u32(b, ratio > UINT32_MAX ? UINT32_MAX : ratio);
