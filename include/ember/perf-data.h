@@ -800,8 +800,19 @@ EMBER_API int ember_data_writer__add_attr(struct ember_data_writer *w,
  */
 EMBER_API int ember_data_writer__start(struct ember_data_writer *w, const struct ember_env *env);
 
-/* Append whole records (`size` bytes, one or more records). Buffered. */
+/*
+ * Append whole records (`size` bytes, one or more records). Buffered; with
+ * compress_level, compressed into COMPRESSED records.
+ */
 EMBER_API int ember_data_writer__write(struct ember_data_writer *w, const void *data, size_t size);
+/*
+ * As ember_data_writer__write(), but the records are never compressed:
+ * perf record -z compresses only what it reads from the ring buffers, and
+ * writes its own records (synthesized tasks and mmaps, FINISHED_ROUND,
+ * FINISHED_INIT...) as they are, which readers without zstd still see.
+ */
+EMBER_API int ember_data_writer__write_plain(struct ember_data_writer *w, const void *data,
+					     size_t size);
 
 /*
  * File mode: flush the buffer and rewrite the header's data size, so a file
@@ -811,6 +822,13 @@ EMBER_API int ember_data_writer__sync(struct ember_data_writer *w);
 
 /* Bytes of records written so far (after compression). */
 EMBER_API uint64_t ember_data_writer__data_size(const struct ember_data_writer *w);
+/*
+ * With compress_level: the bytes of records compressed so far (*in) and of
+ * the COMPRESSED records they became (*out), perf's bytes_transferred and
+ * bytes_compressed; records written plain count in neither.
+ */
+EMBER_API void ember_data_writer__compressed(const struct ember_data_writer *w, uint64_t *in,
+					     uint64_t *out);
 
 /*
  * Finish and free the writer. File mode: flush, write the feature sections

@@ -9,7 +9,9 @@
  * Pipe mode:	[16-byte header][HEADER_ATTR...][HEADER_FEATURE... end mark]
  *		[TRACING_DATA + blob][data ...]
  * With compress_level > 0 the data goes out as COMPRESSED records, each a
- * complete zstd frame of at most COMP_SLICE bytes of records.
+ * complete zstd frame of at most COMP_SLICE bytes of records; what is
+ * written with ember_data_writer__write_plain() goes out as it is between
+ * them, as perf compresses only what it reads from the ring buffers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +48,7 @@ struct ember_data_writer {
 
 	uint8_t *buf;
 	size_t len, cap;
+	bool buf_plain;			/* buf holds records not to compress */
 
 	uint64_t attrs_offset, data_offset, data_size;
 
@@ -53,6 +56,7 @@ struct ember_data_writer {
 	int comp_level;
 	struct dbuf zout;
 	uint64_t raw_bytes;		/* records before compression */
+	uint64_t comp_bytes;		/* the COMPRESSED records they became */
 };
 
 static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
@@ -171,12 +175,12 @@ static void attr_image(const struct ember_data_writer *w, const struct wattr *a,
 }
 
 /* Bytes go out: compressed into COMPRESSED records, or as they are. */
-static int emit(struct ember_data_writer *w, const void *p, size_t n)
+static int emit(struct ember_data_writer *w, const void *p, size_t n, bool plain)
 {
 	const uint8_t *c = p;
 	int err;
 
-	if (!w->zenc) {
+	if (!w->zenc || plain) {
 		err = io_write_all(w->fd, p, n);
 		if (!err)
 			w->data_size += n;
@@ -202,6 +206,7 @@ static int emit(struct ember_data_writer *w, const void *p, size_t n)
 		if (err)
 			return err;
 		w->data_size += w->zout.len;
+		w->comp_bytes += w->zout.len;
 		c += slice;
 		n -= slice;
 	}
@@ -214,7 +219,7 @@ static int flush(struct ember_data_writer *w)
 
 	if (!w->len)
 		return 0;
-	err = emit(w, w->buf, w->len);
+	err = emit(w, w->buf, w->len, w->buf_plain);
 	w->len = 0;
 	return err ? fail(w, err) : 0;
 }
@@ -304,9 +309,10 @@ static int feature_blob(struct ember_data_writer *w, const struct ember_env *env
 		return b->err;
 	}
 	if (feat == EMBER_FEAT_COMPRESSED) {
-		/* perf rounds it: (u32)(ratio + 0.5) */
-		uint64_t ratio = w->data_size ? (2 * w->raw_bytes + w->data_size) / (2 * w->data_size)
-					      : 0;
+		/* of the compressed records alone, rounded as perf: (u32)(ratio + 0.5) */
+		uint64_t ratio = w->comp_bytes ? (2 * w->raw_bytes + w->comp_bytes) /
+						 (2 * w->comp_bytes)
+					       : 0;
 
 		if (!w->zenc)
 			return -ENOENT;
@@ -431,12 +437,20 @@ int ember_data_writer__start(struct ember_data_writer *w, const struct ember_env
 	return err ? fail(w, err) : 0;
 }
 
-int ember_data_writer__write(struct ember_data_writer *w, const void *data, size_t size)
+static int buffer_add(struct ember_data_writer *w, const void *data, size_t size, bool plain)
 {
 	if (w->err)
 		return w->err;
 	if (!w->started)
 		return -EINVAL;
+	/* one kind in the buffer at a time, the order of the records kept */
+	if (w->zenc && w->len && w->buf_plain != plain) {
+		int err = flush(w);
+
+		if (err)
+			return err;
+	}
+	w->buf_plain = plain;
 	if (size > w->cap - w->len) {
 		int err = flush(w);
 
@@ -444,13 +458,23 @@ int ember_data_writer__write(struct ember_data_writer *w, const void *data, size
 			return err;
 		/* bigger than the whole buffer: straight out */
 		if (size > w->cap) {
-			err = emit(w, data, size);
+			err = emit(w, data, size, plain);
 			return err ? fail(w, err) : 0;
 		}
 	}
 	memcpy(w->buf + w->len, data, size);
 	w->len += size;
 	return 0;
+}
+
+int ember_data_writer__write(struct ember_data_writer *w, const void *data, size_t size)
+{
+	return buffer_add(w, data, size, false);
+}
+
+int ember_data_writer__write_plain(struct ember_data_writer *w, const void *data, size_t size)
+{
+	return buffer_add(w, data, size, true);
 }
 
 int ember_data_writer__sync(struct ember_data_writer *w)
@@ -473,6 +497,13 @@ int ember_data_writer__sync(struct ember_data_writer *w)
 uint64_t ember_data_writer__data_size(const struct ember_data_writer *w)
 {
 	return w->data_size + w->len;
+}
+
+void ember_data_writer__compressed(const struct ember_data_writer *w, uint64_t *in,
+				   uint64_t *out)
+{
+	*in = w->raw_bytes;
+	*out = w->comp_bytes;
 }
 
 static int write_features(struct ember_data_writer *w, const struct ember_env *env,

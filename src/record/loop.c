@@ -160,7 +160,7 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 		adjust_affinity(rec, i);
 		while ((ev = ember_mmap__read_event(map)) != NULL) {
 			record_loop__account(rec, ev, toff);
-			err = record_output__write(rec, ev, ev->size);
+			err = record_output__write_ring(rec, ev, ev->size);
 			if (err)
 				break;
 			total += ev->size;

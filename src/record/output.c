@@ -271,7 +271,7 @@ int record_output__open(struct record *rec)
 	return open_file(rec);
 }
 
-int record_output__write(struct record *rec, const void *data, size_t size)
+static int write_record(struct record *rec, const void *data, size_t size, bool ring)
 {
 	const struct perf_event_header *h = data;	/* every caller writes one record */
 	int err;
@@ -288,7 +288,9 @@ int record_output__write(struct record *rec, const void *data, size_t size)
 		if (err)
 			return rec->write_err = err;
 	}
-	err = ember_data_writer__write(rec->writer, data, size);
+	/* -z compresses what the ring buffers give, as perf: its own records stay plain */
+	err = ring ? ember_data_writer__write(rec->writer, data, size)
+		   : ember_data_writer__write_plain(rec->writer, data, size);
 	if (err) {
 		rec->write_err = err;
 		return err;
@@ -298,6 +300,16 @@ int record_output__write(struct record *rec, const void *data, size_t size)
 	if (h->type == PERF_RECORD_LOST)
 		rec->stats.lost_records++;
 	return 0;
+}
+
+int record_output__write(struct record *rec, const void *data, size_t size)
+{
+	return write_record(rec, data, size, false);
+}
+
+int record_output__write_ring(struct record *rec, const void *data, size_t size)
+{
+	return write_record(rec, data, size, true);
 }
 
 void record_output__flush(struct record *rec)
@@ -413,6 +425,7 @@ static int finish_file(struct record *rec)
 	/* Flush first so the data size is final; on error the last sync's header stays. */
 	err = record_output__sync(rec);
 	rec->file_bytes = ember_data_writer__data_size(rec->writer);
+	ember_data_writer__compressed(rec->writer, &rec->zin, &rec->zout);
 	if (err) {
 		ember_data_writer__delete(rec->writer);
 		rec->writer = NULL;
@@ -530,16 +543,17 @@ static void print_lost(const struct record *rec)
 	ember_session_stats__fprintf_lost(&st, stderr);
 }
 
-/* perf's closing line, with "ember" for "perf"; `comp` is the data size after compression. */
-static void print_summary(const struct record *rec, uint64_t size, uint64_t comp)
+/* perf's closing line, with "ember" for "perf". */
+static void print_summary(const struct record *rec, uint64_t size)
 {
 	fprintf(stderr, "[ ember record: Captured and wrote %.3f MB %s%s",
 		size / 1024.0 / 1024.0, rec->path, rec->opts.timestamp_filename ? ".<timestamp>" : "");
 	if (rec->stats.samples)
 		fprintf(stderr, " (%llu samples)", (unsigned long long)rec->stats.samples);
-	if (rec->opts.comp_level > 0 && rec->stats.bytes && comp)
+	/* of the ring buffers' records, the ones compressed, as perf */
+	if (rec->opts.comp_level > 0 && rec->zin && rec->zout)
 		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
-			rec->stats.bytes / 1024.0 / 1024.0, (double)rec->stats.bytes / comp);
+			rec->zin / 1024.0 / 1024.0, (double)rec->zin / rec->zout);
 	fprintf(stderr, " ]\n");
 }
 
@@ -559,7 +573,7 @@ int record_output__close(struct record *rec, bool summary)
 		return 1;
 	if (summary && !rec->opts.quiet) {
 		print_lost(rec);
-		print_summary(rec, size, rec->file_bytes);
+		print_summary(rec, size);
 	}
 	return 0;
 }

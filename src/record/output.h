@@ -23,8 +23,13 @@ int record_output__init(struct record *rec);
  */
 int record_output__open(struct record *rec);
 
-/* Append records; counts the bytes. Returns 0 or the writer's -errno (kept in rec->write_err). */
+/*
+ * Append a record of ember's own (synthesized, FINISHED_ROUND...); counts
+ * the bytes. Returns 0 or the writer's -errno (kept in rec->write_err).
+ */
 int record_output__write(struct record *rec, const void *data, size_t size);
+/* The same for a record read from a ring buffer: the one kind -z compresses, as perf. */
+int record_output__write_ring(struct record *rec, const void *data, size_t size);
 
 /*
  * Write out what the read passes buffered once it reaches RECORD_FLUSH_BYTES:

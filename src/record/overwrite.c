@@ -173,7 +173,7 @@ static int write_records(struct record *rec, const struct record_owmap *m, size_
 		if (h->size < sizeof(*h) || h->size > len - pos)
 			break;
 		record_loop__account(rec, h, toff);
-		err = record_output__write(rec, h, h->size);
+		err = record_output__write_ring(rec, h, h->size);
 		if (err)
 			return err;
 		*wrote = true;

@@ -164,6 +164,7 @@ struct record {
 	bool env_ready;
 	int write_err;			/* first writer error; recording stops */
 	uint64_t file_bytes;		/* data bytes of the file last finished */
+	uint64_t zin, zout;		/* -z: its ring bytes compressed, and into how many */
 	uint64_t flushed_size;		/* writer's data size at its last flush */
 	char **dumped;			/* --switch-max-files: the newest files, a ring */
 	unsigned int nr_dumped;
