@@ -582,7 +582,9 @@ EMBER_API void ember_env__exit(struct ember_env *env);
 
 /*
  * Fill `env` with this machine's description, as perf record does: uname
- * (hostname, os release, arch), "ember <version>", cpus, /proc/cpuinfo model
+ * (hostname, os release, arch), "6.1.0-ember-<version>" (the perf release
+ * whose format it writes, as readers parse a perf version there, then
+ * ember's), cpus, /proc/cpuinfo model
  * name and cpuid ("GenuineIntel,6,85,7"), /proc/meminfo, cpu/numa/memory
  * topology, caches and pmus from sysfs, empty BPF sections. Features it
  * cannot read are left out of env->feat. What only the recorder knows is

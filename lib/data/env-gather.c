@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <ember/ember.h>
 #include <ember/perf-data.h>
+#include "data/format.h"
 
 #define SYSFS_CPU "/sys/devices/system/cpu"
 #define SYSFS_NODE "/sys/devices/system/node"
@@ -601,7 +602,13 @@ int ember_env__gather(struct ember_env *env)
 		ember_env__set_feat(env, EMBER_FEAT_OSRELEASE, true);
 		ember_env__set_feat(env, EMBER_FEAT_ARCH, true);
 	}
-	if (asprintf(&env->version, "ember %s", ember_version()) < 0) {
+	/*
+	 * Readers parse a perf version there: hotspot's perfparser takes the
+	 * leading numbers (QVersionNumber::fromString) and, from 3.17 on,
+	 * trusts FINISHED_ROUND to sort events; "ember 0.1.0" parsed as none.
+	 * So the perf release whose format we write comes first, then ember's.
+	 */
+	if (asprintf(&env->version, PERF_FORMAT_VERSION "-ember-%s", ember_version()) < 0) {
 		env->version = NULL;
 		goto fail;
 	}

@@ -12,6 +12,12 @@
 #define PERF_MAGIC2_SWAPPED	0x50455246494c4532ULL
 #define PERF_PIPE_HEADER_SIZE	16
 
+/*
+ * The perf release whose perf.data ember writes and whose outputs it
+ * matches: the VERSION feature starts with it ("6.1.0-ember-0.1.0").
+ */
+#define PERF_FORMAT_VERSION	"6.1.0"
+
 /* Strings in feature sections are padded to this. */
 #define PERF_NAME_ALIGN		64
 

@@ -121,10 +121,12 @@ if [ -f file.data ]; then
 	else
 		fail env-gather-like-perf "$(head -10 here.diff; head -3 here.err)"
 	fi
-	if "$PERF" report -i here.data --header-only 2>/dev/null | grep -q '^# perf version : ember '; then
+	# a perf version first (hotspot's perfparser parses one there), then ember's
+	if "$PERF" report -i here.data --header-only 2>/dev/null |
+		grep -Eq '^# perf version : [0-9]+\.[0-9]+\.[0-9]+-ember-[0-9]'; then
 		pass env-version-string
 	else
-		fail env-version-string "no '# perf version : ember' line"
+		fail env-version-string "no '# perf version : X.Y.Z-ember-V' line"
 	fi
 
 	# A writer that synced and then died: perf reads it all, without features.
