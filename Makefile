@@ -30,10 +30,22 @@ CHECK_ENV := PATH="$(abspath $(BUILD))/san-bin:$$PATH" \
 	     LSAN_OPTIONS=suppressions=$(abspath fuzz/lsan.supp):print_suppressions=0
 endif
 
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter -Wno-missing-field-initializers \
 	     -fno-omit-frame-pointer -D_GNU_SOURCE -DEMBER_VERSION='"$(VERSION)"' \
-	     -Iinclude -Ilib -Isrc $(SANFLAGS) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+	     -Iinclude -Ilib -Isrc $(SANFLAGS) $(PKG_CFLAGS)
+
+# What the build has, each named by the macro perf's `version --build-options`
+# shows it by, defined when the compiler finds the header the code includes;
+# `ember version --build-options` lists them from these defines.
+have_header = $(shell printf '\043include <%s>\n' '$(1)' | \
+	$(CC) $(PKG_CFLAGS) -E -x c - >/dev/null 2>&1 && echo '-D$(2)')
+FEATURES  := $(call have_header,elfutils/libdwfl.h,HAVE_DWARF_SUPPORT) \
+	     $(call have_header,gelf.h,HAVE_LIBELF_SUPPORT) \
+	     $(call have_header,traceevent/event-parse.h,HAVE_LIBTRACEEVENT) \
+	     $(call have_header,zstd.h,HAVE_ZSTD_SUPPORT)
+CFLAGS    += $(strip $(FEATURES))
 LDFLAGS   += $(SANFLAGS)
 LIBS      := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -ltraceevent) -lm
 

@@ -43,12 +43,6 @@ static void print_commands(FILE *fp)
 	fprintf(fp, "\n See 'ember help COMMAND' for more information on a specific command.\n\n");
 }
 
-int cmd_version(int argc, const char **argv)
-{
-	printf("ember version %s\n", EMBER_VERSION);
-	return 0;
-}
-
 /* `ember help CMD` is `ember CMD --help`; doc/ember-CMD.1 has the long form. */
 int cmd_help(int argc, const char **argv)
 {
@@ -64,7 +58,7 @@ int cmd_help(int argc, const char **argv)
 		fprintf(stderr, "ember: '%s' is not an ember command. See 'ember --help'.\n", argv[1]);
 		return 2;
 	}
-	if (cmd->fn == cmd_help || cmd->fn == cmd_version) {
+	if (cmd->fn == cmd_help) {
 		printf("\n usage: ember %s\n\n %s\n\n", cmd->name, cmd->help);
 		return 0;
 	}
@@ -93,6 +87,9 @@ int main(int argc, const char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
 		return cmd_version(argc - 1, argv + 1);
+	/* perf -vv: the version and the build options */
+	if (!strcmp(argv[1], "-vv"))
+		return cmd_version(2, (const char *[]){ "version", "--build-options", NULL });
 
 	cmd = find_command(argv[1]);
 	if (!cmd) {

@@ -13,6 +13,42 @@ fi
 out=$("$EMBER" --version)
 if grep -Eq '^ember version [0-9]+\.[0-9]+\.[0-9]+$' <<<"$out"; then pass version; else fail version "$out"; fi
 
+# --build-options: perf's layout, a row per feature, on when the build has it.
+out=$("$EMBER" version --build-options); rc=$?
+rows=$(sed 1d <<<"$out")
+if [ $rc = 0 ] && [ "$(head -1 <<<"$out")" = "$("$EMBER" version)" ] && [ -n "$rows" ] &&
+   ! grep -Evq '^ {0,21}[a-z_-]+: \[ (on |OFF) \]  # HAVE_[A-Z_]+$' <<<"$rows" &&
+   [ "$(awk '{ print index($0, ":") }' <<<"$rows" | sort -u)" = 23 ]; then
+	pass version-build-options-layout
+else
+	fail version-build-options-layout "rc=$rc: $out"
+fi
+expect_eq version-vv "$("$EMBER" -vv)" "$out"
+expect_eq version-dash-dash "$("$EMBER" --version --build-options)" "$out"
+# ember cannot build without these: its code includes their headers
+for f in dwarf libelf libtraceevent zstd; do
+	expect_eq "version-build-$f" "$(awk -v f="$f:" '$1 == f { print $3 }' <<<"$rows")" on
+done
+# libiberty is optional: on exactly when the build found it (Makefile)
+want=OFF
+[ -f /usr/include/libiberty/demangle.h ] && want=on
+expect_eq version-build-libiberty "$(awk '$1 == "libiberty:" { print $3 }' <<<"$rows")" "$want"
+# no unwinder yet: a row that says on would be a lie
+expect_eq version-build-unwind "$(awk '$1 == "libdw-dwarf-unwind:" { print $3 }' <<<"$rows")" OFF
+# the rows perf has too read as perf's, character for character, where both have the feature
+if have_perf; then
+	bad=
+	while IFS= read -r line; do
+		name=$(awk '{ print $1 }' <<<"$line")
+		theirs=$("$PERF" version --build-options 2>/dev/null | grep -F -- " $name [ on  ]" | head -1)
+		[ -n "$theirs" ] && grep -q '\[ on  \]' <<<"$line" &&
+			[ "${theirs%%#*}" != "${line%%#*}" ] && bad+="$line | $theirs; "
+	done <<<"$rows"
+	if [ -z "$bad" ]; then pass version-build-like-perf; else fail version-build-like-perf "$bad"; fi
+else
+	skip version-build-like-perf "perf is not installed"
+fi
+
 for c in list stat record report script collapse flamegraph heatmap; do
 	a=$("$EMBER" help $c 2>&1); ra=$?
 	b=$("$EMBER" $c --help 2>&1); rb=$?
