@@ -99,14 +99,17 @@ static void push_id(struct ember_hist_feed *feed, int64_t id, uint32_t *k)
 
 /*
  * The chain's frames onto feed->ids from *k, as ember_session__callchain()
- * would resolve them (leaf first), each address through the frame cache.
- * Returns the number of addresses (markers not counted) or -ENOMEM.
+ * would resolve them (leaf first), each address through the frame cache;
+ * *added: how many of them come from the words the session added (a
+ * --call-graph dwarf sample's user ip). Returns the number of addresses
+ * (markers not counted) or -ENOMEM.
  */
 static int chain_ids(struct ember_hist_feed *feed, const struct ember_session_sample *ss,
-		     bool need_end, uint32_t *k)
+		     bool need_end, uint32_t *k, uint32_t *added)
 {
 	const struct ember_sample *sm = ss->sample;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	uint32_t from = 0;	/* *k when the added words' frames began */
 	int nr = 0;
 
 	for (uint64_t i = 0; i < sm->callchain_nr; i++) {
@@ -120,9 +123,12 @@ static int chain_ids(struct ember_hist_feed *feed, const struct ember_session_sa
 				       need_end);
 		if (id < 0)
 			return (int)id;
+		if (i >= ss->callchain_recorded && !from)
+			from = *k;
 		push_id(feed, id, k);
 		nr++;
 	}
+	*added = from ? *k - from : 0;
 	return nr;
 }
 
@@ -151,19 +157,24 @@ static int session_chain_ids(struct ember_hist_feed *feed, struct ember_session 
 /*
  * perf's --max-stack: it walks a chain leaf first (callee order) or root
  * first (caller order) and stops after max_stack addresses, so those are
- * the ones kept. The chain is at feed->ids[1..*k). A stack's hash made of
- * its recorded words still names one truncated chain: the cut depends on
- * nothing else.
+ * the ones kept. The chain is at feed->ids[1..*k), its last `added` the
+ * frames of the words the session added (a --call-graph dwarf sample's
+ * user ip): perf's unwinder takes max_stack of its own, from the leaf in
+ * either order. A stack's hash made of its words still names one
+ * truncated chain: the cut depends on nothing else (an event's samples
+ * either all have their user part recorded or none).
  */
-static void limit_chain(struct ember_hist_feed *feed, uint32_t *k)
+static void limit_chain(struct ember_hist_feed *feed, uint32_t *k, uint32_t added)
 {
-	uint32_t nr = *k - 1, max = feed->o.max_stack;
+	uint32_t nr = *k - 1 - added, max = feed->o.max_stack;
+	uint32_t keep = nr < max ? nr : max, keep_added = added < max ? added : max;
 
-	if (!feed->o.limit_stack || nr <= max)
+	if (!feed->o.limit_stack || (nr <= max && added <= max))
 		return;
-	if (feed->hopts.chain.order == EMBER_CALLCHAIN_CALLER)
+	if (nr > max && feed->hopts.chain.order == EMBER_CALLCHAIN_CALLER)
 		memmove(&feed->ids[1], &feed->ids[1 + nr - max], max * sizeof(*feed->ids));
-	*k = 1 + max;
+	memmove(&feed->ids[1 + keep], &feed->ids[1 + nr], keep_added * sizeof(*feed->ids));
+	*k = 1 + keep + keep_added;
 }
 
 /*
@@ -191,7 +202,7 @@ static int sample_ids(struct ember_hist_feed *feed, struct ember_session *s,
 	    hist_stacks__hash_words(&h, al->ip, ss->sample->callchain, ss->sample->callchain_nr);
 	/* its addresses are the frames' unless hide_unresolved drops some */
 	bool early = plain && !feed->o.hide_unresolved;
-	uint32_t k = 1;
+	uint32_t k = 1, added = 0;
 	int64_t id;
 	int nr = 0;
 
@@ -216,12 +227,12 @@ static int sample_ids(struct ember_hist_feed *feed, struct ember_session *s,
 		return (int)id;
 	feed->ids[0] = (uint32_t)id;
 	if (plain)
-		nr = chain_ids(feed, ss, need_end, &k);
-	else if (with_chain)
+		nr = chain_ids(feed, ss, need_end, &k, &added);
+	else if (with_chain)	/* a chain the session voids: nothing to split */
 		nr = session_chain_ids(feed, s, ss, need_end, &k);
 	if (nr < 0)
 		return nr;
-	limit_chain(feed, &k);
+	limit_chain(feed, &k, added);
 	*n = k;
 	*hash = early ? h : hist_stacks__hash_ids(feed->stacks, h, feed->ids, k);
 	return nr;
