@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# --call-graph dwarf files, perf's and ember's: until ember unwinds the user
+# stack copies, each sample's chain is its kernel part and the sampled user
+# ip, what perf shows when its unwinder finds no more. perf (built with an
+# unwinder) goes further, so ember's frames must be where perf's begin, in
+# script, in report -g (with --max-stack 1 perf's unwinder stops at the ip:
+# there the whole output must agree, in callee and caller order) and in the
+# flame graph, which puts no sample on a bare comm frame any more.
+# perf also names the inline functions at an unwound ip, which ember does
+# not: tests/tools/dwarf-compare.py matches such a frame by its address.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+if ! have_perf; then
+	skip setup "perf is not installed"
+	exit 0
+fi
+if ! command -v python3 >/dev/null; then
+	skip setup "python3 is not installed (it compares the chains)"
+	exit 0
+fi
+CMP="$TOP/tests/tools/dwarf-compare.py"
+cd "$TMP" || exit 1
+
+# A long enough run that no ld.so start-up symbol (inlined code, named
+# apart by perf) reaches report's 0.5 % callchain threshold.
+"$PERF" record -q --call-graph dwarf,4096 -o perf.data -- "$WL/hotloop" 600 >/dev/null 2>&1
+"$EMBER" record -q --call-graph dwarf,4096 -o ember.data -- "$WL/hotloop" 600 >/dev/null 2>&1
+
+# compared NAME KIND PERF-OUT EMBER-OUT
+compared() {
+	local out
+	if out=$(python3 "$CMP" "$2" "$3" "$4"); then
+		pass "$1"
+	else
+		fail "$1" "$out"
+	fi
+}
+
+for who in perf ember; do
+	f=$who.data
+	if [ ! -s "$f" ]; then
+		fail "$who-recorded" "no $f"
+		continue
+	fi
+
+	# script: every sample has its user ip, after its kernel frames
+	"$PERF" script -i "$f" >"$who.perf-script" 2>/dev/null
+	"$EMBER" script -i "$f" >"$who.ember-script" 2>/dev/null
+	compared "$who-script-like-perf" script "$who.perf-script" "$who.ember-script"
+	n=$(awk '/^[^\t]/ { if (hdr && !frames) n++; hdr = 1; frames = 0; next }
+		 /^\t/ { frames++ } END { if (hdr && !frames) n++; print n + 0 }' "$who.ember-script")
+	expect_eq "$who-script-no-frameless-sample" "$n" 0
+	"$PERF" script --max-stack 1 -i "$f" >"$who.perf-script1" 2>/dev/null
+	"$EMBER" script --max-stack 1 -i "$f" >"$who.ember-script1" 2>/dev/null
+	compared "$who-script-max-stack-1" script "$who.perf-script1" "$who.ember-script1"
+
+	# report: perf's unwinder takes --max-stack frames of its own, after the kernel's
+	for order in callee caller; do
+		"$PERF" report --stdio --no-children -g "folded,0,$order" --max-stack 1 -i "$f" \
+			>"$who.perf-report-$order" 2>/dev/null
+		"$EMBER" report --stdio --no-children -g "folded,0,$order" --max-stack 1 -i "$f" \
+			>"$who.ember-report-$order" 2>/dev/null
+		compared "$who-report-$order-like-perf" report "$who.perf-report-$order" \
+			"$who.ember-report-$order"
+	done
+
+	# flame graph: the same stacks as folding ember's script, none on the bare comm
+	"$EMBER" flamegraph -q --folded -i "$f" | sort >"$who.folded"
+	"$EMBER" collapse "$who.ember-script" | sort >"$who.collapsed"
+	if [ -s "$who.folded" ] && cmp -s "$who.folded" "$who.collapsed"; then
+		pass "$who-flamegraph-as-script"
+	else
+		fail "$who-flamegraph-as-script" "$(diff "$who.folded" "$who.collapsed" | head -5)"
+	fi
+	bare=$(awk '$1 !~ /;/ { n += $NF } END { print n + 0 }' "$who.folded")
+	expect_eq "$who-flamegraph-no-bare-comm" "$bare" 0
+	# the weight under each of the workload's functions, as folding perf's script
+	# cut to the sampled ip (--max-stack 1: perf's unwinder stops there) gives it
+	"$PERF" script --max-stack 1 -i "$f" 2>/dev/null | "$EMBER" collapse >"$who.perf-folded1"
+	"$EMBER" flamegraph -q --folded --max-stack 1 -i "$f" >"$who.folded1"
+	under() { awk -v p="hotloop;$2" '{ split($1, a, ";") }
+		a[1] ";" a[2] == p { n += $NF } END { print n + 0 }' "$1"; }
+	for fn in hot_a hot_b; do
+		want=$(under "$who.perf-folded1" $fn)
+		if [ "$want" -gt 0 ] && [ "$(under "$who.folded1" $fn)" = "$want" ]; then
+			pass "$who-flamegraph-$fn-like-perf"
+		else
+			fail "$who-flamegraph-$fn-like-perf" "$(under "$who.folded1" $fn), perf's $want"
+		fi
+	done
+done
+
+# ember's own dwarf file is one perf unwinds (the recorder's side of it)
+if "$PERF" report --stdio --no-children --sort sym -g caller -i ember.data 2>/dev/null |
+	grep -q -- '---.*main'; then
+	pass "ember-file-perf-unwinds"
+else
+	fail "ember-file-perf-unwinds" "perf report shows no main in ember.data's chains"
+fi
