@@ -47,5 +47,7 @@ int session__process(struct ember_session *s);
  */
 int session__add_user_ip(struct ember_session *s, const struct perf_event_attr *attr,
 			 struct ember_sample *sm);
+/* The ip's bit in sample_regs_user for a file of arch (NULL: ours), -1 when unknown. */
+int session__user_ip_reg(const char *arch);
 
 #endif

@@ -25,7 +25,7 @@
  * asm/perf_regs.h): x86 PERF_REG_X86_IP, arm64 PERF_REG_ARM64_PC, arm
  * PERF_REG_ARM_PC. -1 for an architecture not known here: no user ip then.
  */
-static int ip_reg_of_arch(const char *arch)
+int session__user_ip_reg(const char *arch)
 {
 	if (!arch || !*arch) {
 		/* perf reads the registers as its own architecture's: so do we */
@@ -78,7 +78,7 @@ int session__add_user_ip(struct ember_session *s, const struct perf_event_attr *
 	if ((attr->sample_type & need) != need || !sm->callchain || !sm->user_stack.size)
 		return 0;
 	if (!s->ip_reg_known) {
-		s->ip_reg = ip_reg_of_arch(ember_data_reader__env(s->reader)->arch);
+		s->ip_reg = session__user_ip_reg(ember_data_reader__env(s->reader)->arch);
 		s->ip_reg_known = true;
 	}
 	/* an ip of 0 is no frame to perf either */
