@@ -52,9 +52,12 @@ int session__user_ip_reg(const char *arch)
 /* The value of register bit `reg` in regs (packed in mask order); false when not sampled. */
 static bool reg_value(const struct ember_sample_regs *regs, int reg, uint64_t *val)
 {
-	uint64_t bit = 1ULL << reg;
+	uint64_t bit;
 
-	if (reg < 0 || !regs->abi || !regs->regs || !(regs->mask & bit))
+	if (reg < 0 || reg > 63 || !regs->abi || !regs->regs)
+		return false;
+	bit = 1ULL << reg;
+	if (!(regs->mask & bit))
 		return false;
 	*val = regs->regs[__builtin_popcountll(regs->mask & (bit - 1))];
 	return true;
