@@ -33,10 +33,40 @@ struct ember_cpu_map;
 EMBER_API struct ember_cpu_map *ember_cpu_map__new(const char *list);
 /* A map with the single entry -1: "any cpu", for per-thread events. */
 EMBER_API struct ember_cpu_map *ember_cpu_map__new_any(void);
+/*
+ * A map of exactly these cpus (sorted, duplicates dropped), not checked
+ * against the online ones. Returns it with one reference, or NULL (ENOMEM).
+ */
+EMBER_API struct ember_cpu_map *ember_cpu_map__from_array(const int *cpus, int nr);
 EMBER_API struct ember_cpu_map *ember_cpu_map__get(struct ember_cpu_map *map);
 EMBER_API void ember_cpu_map__put(struct ember_cpu_map *map);
+/* Entries (0 for NULL), and the cpu at idx (-1 out of range). */
 EMBER_API int ember_cpu_map__nr(const struct ember_cpu_map *map);
 EMBER_API int ember_cpu_map__cpu(const struct ember_cpu_map *map, int idx);
+/* The index of `cpu` in the map, or -1 when it is not there. */
+EMBER_API int ember_cpu_map__idx(const struct ember_cpu_map *map, int cpu);
+/* True for the "any cpu" map {-1} (per-thread events). */
+EMBER_API bool ember_cpu_map__is_any(const struct ember_cpu_map *map);
+
+/*
+ * Where a cpu sits: its socket (physical package), die, core and NUMA
+ * node, as /sys/devices/system/cpu/cpuN/topology and /sys/devices/system/node
+ * tell. What perf stat --per-socket, --per-die, --per-core and --per-node
+ * aggregate by.
+ */
+struct ember_cpu_topo {
+	int socket;	/* physical_package_id */
+	int die;	/* die_id; 0 where the kernel has none */
+	int core;	/* core_id */
+	int node;	/* the NUMA node holding the cpu; 0 on a kernel without NUMA */
+};
+
+/*
+ * Read cpu's topology under sysfs_root (NULL: "/sys"; tests pass a
+ * directory of their own). Returns 0, or -errno when the cpu has no
+ * topology directory (an offline or absent cpu): -ENOENT.
+ */
+EMBER_API int ember_cpu_topo__read(const char *sysfs_root, int cpu, struct ember_cpu_topo *topo);
 
 /* ---- thread maps: shared, reference counted ----------------------------- */
 
@@ -50,10 +80,15 @@ EMBER_API struct ember_thread_map *ember_thread_map__new_pids(const char *pid_li
 EMBER_API struct ember_thread_map *ember_thread_map__new_tids(const char *tid_list);
 /* A single thread or process id. */
 EMBER_API struct ember_thread_map *ember_thread_map__new_pid(pid_t pid);
+/* Exactly these thread ids, in this order. Returns it, or NULL (ENOMEM). */
+EMBER_API struct ember_thread_map *ember_thread_map__from_array(const pid_t *tids, int nr);
 EMBER_API struct ember_thread_map *ember_thread_map__get(struct ember_thread_map *map);
 EMBER_API void ember_thread_map__put(struct ember_thread_map *map);
+/* Entries (0 for NULL), and the pid at idx (-1 out of range). */
 EMBER_API int ember_thread_map__nr(const struct ember_thread_map *map);
 EMBER_API pid_t ember_thread_map__pid(const struct ember_thread_map *map, int idx);
+/* True for the "every thread" map {-1} (cpu-wide events). */
+EMBER_API bool ember_thread_map__is_any(const struct ember_thread_map *map);
 
 /* ---- event selectors ---------------------------------------------------- */
 

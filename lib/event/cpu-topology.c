@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "event/cpu-topology.h"
+#include <ember/event.h>
 
 /* One integer from a sysfs file: 0 or -errno. */
 static int read_int(const char *path, int *val)

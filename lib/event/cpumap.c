@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <ember/event.h>
 #include "core/log.h"
-#include "event/cpumap.h"
 
 #define ONLINE_PATH "/sys/devices/system/cpu/online"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <ember/event.h>
 #include "core/log.h"
-#include "event/cpumap.h"
 #include "event/evlist.h"
 
 /*

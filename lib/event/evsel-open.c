@@ -14,8 +14,8 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <ember/event.h>
 #include "core/log.h"
-#include "event/cpumap.h"
 #include "event/evlist.h"
 #include "event/evsel.h"
 

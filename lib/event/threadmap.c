@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ember/event.h>
 #include "core/log.h"
-#include "event/cpumap.h"
 
 struct ember_thread_map {
 	int refcnt;

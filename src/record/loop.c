@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "event/cpumap.h"
+#include <ember/event.h>
 #include "record/loop.h"
 #include "record/output.h"
 #include "record/overwrite.h"

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include "event/cpumap.h"
+#include <ember/event.h>
 #include "record/loop.h"
 #include "record/output.h"
 #include "record/overwrite.h"

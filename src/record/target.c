@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "event/cpumap.h"
+#include <ember/event.h>
 #include "record/target.h"
 
 /* The uid -u names: a user name or a number. Returns 0 or -ENOENT. */

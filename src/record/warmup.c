@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include "event/cpumap.h"
+#include <ember/event.h>
 #include "record/record.h"
 #include "record/warmup.h"
 

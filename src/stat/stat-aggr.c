@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "event/cpu-topology.h"
+#include <ember/event.h>
 #include "stat/stat-aggr.h"
 
 /* The id of a cpu for the mode: the fields the mode does not group by are -1. */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "event/cpumap.h"
+#include <ember/event.h>
 #include "stat/stat-target.h"
 
 /* The text after "Performance counter stats for ", as perf 6.1 words it. */

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <ember/event.h>
 #include "test.h"
-#include "event/cpumap.h"
 
 /* The highest online cpu, from the map of online cpus. */
 static int last_online(void)

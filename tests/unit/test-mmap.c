@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <ember/event.h>
 #include "test.h"
 #include "test-util.h"
-#include "event/cpumap.h"
 #include "event/evlist.h"
 
 #define DENIED(err) ((err) == -EACCES || (err) == -EPERM)

@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <ember/event.h>
 #include "test.h"
-#include "event/cpu-topology.h"
-#include "event/cpumap.h"
 #include "stat/stat-aggr.h"
 #include "stat/stat-counters.h"
 

@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ember/event.h>
 #include "test.h"
-#include "event/cpumap.h"
 
 struct parked {
 	pthread_mutex_t lock;
