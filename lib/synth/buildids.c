@@ -12,9 +12,9 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <ember/perf-data.h>
+#include <ember/synth.h>
 #include "symbol/build-id.h"
 #include "synth/buildid-hits.h"
-#include "synth/buildids.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3

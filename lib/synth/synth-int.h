@@ -9,7 +9,7 @@
 
 #include <limits.h>
 #include <stdint.h>
-#include "synth/synth.h"
+#include <ember/synth.h>
 
 /* perf's record types (PERF_RECORD_USER_TYPE_START and up). */
 #define SYNTH_RECORD_ID_INDEX		69
@@ -104,5 +104,13 @@ void synth_lines__init(struct synth_lines *l, int fd, char *buf, size_t size);
  * A line longer than the buffer is cut and sets l->toolong.
  */
 char *synth_lines__next(struct synth_lines *l, size_t *len);
+
+/*
+ * _text and its length (_etext - _text) from /proc/iomem's "Kernel code"
+ * and the head of /proc/kallsyms, x86_64 only (kernel-range.c). Returns
+ * 0, or -ENOENT (-ENOMEM) when either is missing or hidden: then
+ * kallsyms must be scanned.
+ */
+int synth_kernel__range(struct ember_synth *s, uint64_t *text, uint64_t *len);
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * The kernel as perf 6.1 synthesizes it: one PERF_RECORD_MMAP for the
  * kernel text named "[kernel.kallsyms]_text" (the relocation reference
- * symbol), then one per module from /proc/modules.
+ * symbol), then one per module from /proc/modules. The text's range comes
+ * from /proc/iomem and the head of kallsyms where they tell it
+ * (kernel-range.c), else from a scan of kallsyms as perf's.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -337,14 +339,22 @@ int ember_synth__kernel(struct ember_synth *s)
 	struct ember_synth_kref ref;
 	char modules_dir[PATH_MAX];
 	struct utsname uts;
+	uint64_t text, len;
+	bool fast;
 	int fd, kerr, err = 0;
 
-	fd = openat(s->proc_fd, "kallsyms", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		kerr = -errno;
+	/* The cheap sources when they are there; else the scan of kallsyms, as perf. */
+	fast = !synth_kernel__range(s, &text, &len);
+	if (fast) {
+		kerr = 0;
 	} else {
-		kerr = ember_synth__kallsyms_ref(fd, &ref);
-		close(fd);
+		fd = openat(s->proc_fd, "kallsyms", O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			kerr = -errno;
+		} else {
+			kerr = ember_synth__kallsyms_ref(fd, &ref);
+			close(fd);
+		}
 	}
 
 	fd = openat(s->proc_fd, "modules", O_RDONLY | O_CLOEXEC);
@@ -361,7 +371,11 @@ int ember_synth__kernel(struct ember_synth *s)
 			goto out;
 	}
 
-	if (!kerr) {
+	if (fast) {
+		err = emit_kmmap(s, text, len, text, KERNEL_MMAP_NAME, "_text");
+		if (err)
+			goto out;
+	} else if (!kerr) {
 		/* perf's kernel map ends at _etext, else at the first module, else at the top. */
 		uint64_t end = ref.end ? ref.end : mods.nr ? mods.v[0].start : ~0ULL;
 

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include "synth/synth.h"
+#include <ember/synth.h>
 #include "record/loop.h"
 #include "record/output.h"
 

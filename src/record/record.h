@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <ember/perf-data.h>
+#include <ember/synth.h>
 #include "event/evlist.h"
 #include "event/workload.h"
-#include "synth/buildids.h"
 #include "record/control.h"
 #include "record/signals.h"
 #include "record/warmup.h"

@@ -11,8 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "synth/synth.h"
-#include "record/kernel.h"
+#include <ember/synth.h>
 #include "record/output.h"
 #include "record/synth.h"
 
@@ -157,7 +156,7 @@ static int kernel(struct record *rec, struct ember_synth *s)
 
 	if (exclude_kernel(rec->evlist))
 		return 0;
-	err = record_kernel__synthesize(s);
+	err = ember_synth__kernel(s);
 	if (err && !rec->write_err) {
 		/* As perf: warn and go on; kernel samples will not resolve. */
 		if (!rec->opts.quiet)

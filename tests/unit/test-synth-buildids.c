@@ -13,10 +13,10 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <ember/perf-data.h>
+#include <ember/synth.h>
 #include "test.h"
 #include "symbol/build-id.h"
 #include "synth/buildid-hits.h"
-#include "synth/buildids.h"
 
 /* An MMAP2 record for name with prot and misc. */
 static const struct perf_event_header *mmap2(uint64_t *buf, const char *name, uint32_t prot,

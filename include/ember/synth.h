@@ -27,14 +27,22 @@
  * Nothing here allocates per line or per task; /proc is read with
  * openat/read/getdents64 into stack buffers.
  */
-#ifndef EMBER_LIB_SYNTH_H
-#define EMBER_LIB_SYNTH_H
+#ifndef EMBER_SYNTH_H
+#define EMBER_SYNTH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
+
+#ifndef EMBER_API
+#define EMBER_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /*
  * Receives each record. Return 0 to go on; a negative errno stops the
@@ -80,7 +88,10 @@ struct ember_synth_counts {
 /* Maximum size of the sample_id trailer: six u64 fields. */
 #define EMBER_SYNTH_ID_MAX 48
 
-/* A synthesis context; lives on the caller's stack between __init and __exit. */
+/*
+ * A synthesis context; lives on the caller's stack between __init and
+ * __exit. The caller reads counts; the other fields are the library's.
+ */
 struct ember_synth {
 	struct ember_synth_opts opts;
 	uint64_t id_sample[EMBER_SYNTH_ID_MAX / 8];
@@ -96,16 +107,17 @@ struct ember_synth {
  * mount (maps under it are named //anon with MAP_HUGETLB, as perf does).
  * Returns 0, -EINVAL without an emit callback, or -errno opening /proc.
  */
-int ember_synth__init(struct ember_synth *s, const struct ember_synth_opts *opts);
+EMBER_API int ember_synth__init(struct ember_synth *s, const struct ember_synth_opts *opts);
 /* Close what __init opened. Safe to call twice. */
-void ember_synth__exit(struct ember_synth *s);
+EMBER_API void ember_synth__exit(struct ember_synth *s);
 
 /*
  * Write the sample_id trailer for sample_type into buf (at least
  * EMBER_SYNTH_ID_MAX bytes): TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER in
  * the kernel's order. Returns the bytes written (a multiple of 8).
  */
-size_t ember_synth__id_sample(void *buf, uint64_t sample_type, const struct ember_synth_id *id);
+EMBER_API size_t ember_synth__id_sample(void *buf, uint64_t sample_type,
+					const struct ember_synth_id *id);
 
 /* ---- tasks ---------------------------------------------------------------- */
 
@@ -114,7 +126,7 @@ size_t ember_synth__id_sample(void *buf, uint64_t sample_type, const struct embe
  * does (at most 15 bytes). Returns the task's tgid (> 0), -ESRCH when it
  * does not exist, or the emit callback's error.
  */
-pid_t ember_synth__comm(struct ember_synth *s, pid_t tid);
+EMBER_API pid_t ember_synth__comm(struct ember_synth *s, pid_t tid);
 
 /*
  * PERF_RECORD_MMAP2 for each executable mapping of process pid (and for each
@@ -122,7 +134,7 @@ pid_t ember_synth__comm(struct ember_synth *s, pid_t tid);
  * saying pid/tid = tgid/pid. Returns 0, -ESRCH when the task is gone,
  * -EACCES when its maps may not be read, or the emit callback's error.
  */
-int ember_synth__mmaps(struct ember_synth *s, pid_t pid, pid_t tgid);
+EMBER_API int ember_synth__mmaps(struct ember_synth *s, pid_t pid, pid_t tgid);
 
 /*
  * What perf record -p/-t synthesizes for a thread map: for each tid a COMM,
@@ -131,7 +143,7 @@ int ember_synth__mmaps(struct ember_synth *s, pid_t pid, pid_t tgid);
  * when none of them exists, -EACCES (at once) when a leader's maps may not
  * be read (perf record -p fails there too), or the emit callback's error.
  */
-int ember_synth__threads(struct ember_synth *s, const pid_t *tids, int nr);
+EMBER_API int ember_synth__threads(struct ember_synth *s, const pid_t *tids, int nr);
 
 /*
  * What perf record -a synthesizes for one process: FORK then COMM for each
@@ -140,30 +152,30 @@ int ember_synth__threads(struct ember_synth *s, const pid_t *tids, int nr);
  * (EACCES) the process's remaining threads are left out. Returns 0, -ESRCH
  * when the process does not exist, or the emit callback's error.
  */
-int ember_synth__process(struct ember_synth *s, pid_t pid);
+EMBER_API int ember_synth__process(struct ember_synth *s, pid_t pid);
 
 /* ember_synth__process() for every process in /proc. Returns 0 or an error. */
-int ember_synth__all_processes(struct ember_synth *s);
+EMBER_API int ember_synth__all_processes(struct ember_synth *s);
 
 /*
  * PERF_RECORD_NAMESPACES for task tid of process tgid: the dev/ino of its
  * seven /proc/TID/ns links in perf's order (0/0 for one that cannot be
  * read). Returns the emit callback's result.
  */
-int ember_synth__namespaces(struct ember_synth *s, pid_t tgid, pid_t tid);
+EMBER_API int ember_synth__namespaces(struct ember_synth *s, pid_t tgid, pid_t tid);
 
 /*
  * One PERF_RECORD_CGROUP per directory of the cgroup file system mounted
  * at mount (pre-order, the root as "/"), its id the kernfs file handle as
  * perf takes it. Returns 0, -errno walking it, or the emit error.
  */
-int ember_synth__cgroups(struct ember_synth *s, const char *mount);
+EMBER_API int ember_synth__cgroups(struct ember_synth *s, const char *mount);
 
 /*
  * Where the cgroups perf_event filters on are mounted: the v1 perf_event
  * controller, else cgroup2. Returns 0 with the path in buf, or -ENOENT.
  */
-int ember_synth__cgroup_mount(char *buf, size_t size);
+EMBER_API int ember_synth__cgroup_mount(char *buf, size_t size);
 
 /* ---- the kernel ------------------------------------------------------------ */
 
@@ -180,17 +192,20 @@ struct ember_synth_kref {
  * -ENOENT when no reference symbol is there, -EACCES when addresses read
  * as zero (kptr_restrict), or -errno.
  */
-int ember_synth__kallsyms_ref(int fd, struct ember_synth_kref *ref);
+EMBER_API int ember_synth__kallsyms_ref(int fd, struct ember_synth_kref *ref);
 
 /*
  * PERF_RECORD_MMAP "[kernel.kallsyms]_text" (pid -1, misc KERNEL, pgoff =
  * start, len up to _etext, else up to the first module, else to the top of
  * the address space), then one per module (ember_synth__modules_from on
- * /proc/modules and /lib/modules/`uname -r`). Returns 0, the kallsyms error
+ * /proc/modules and /lib/modules/`uname -r`). On x86_64 with /proc/iomem
+ * readable (root) the range comes from its "Kernel code" line and the head
+ * of kallsyms, in microseconds rather than the ~70 ms of scanning all of
+ * kallsyms for _etext; the record is the same. Returns 0, the kallsyms error
  * (the kernel record cannot be made; perf warns and goes on), or the emit
  * callback's error.
  */
-int ember_synth__kernel(struct ember_synth *s);
+EMBER_API int ember_synth__kernel(struct ember_synth *s);
 
 /*
  * One PERF_RECORD_MMAP per module listed in modules_fd (read from its
@@ -200,7 +215,8 @@ int ember_synth__kernel(struct ember_synth *s);
  * else "[name]", as perf names module dsos. Modules at address 0 (hidden by
  * kptr_restrict) are skipped. Returns 0, -ENOMEM, or the emit error.
  */
-int ember_synth__modules_from(struct ember_synth *s, int modules_fd, const char *modules_dir);
+EMBER_API int ember_synth__modules_from(struct ember_synth *s, int modules_fd,
+					const char *modules_dir);
 
 /*
  * The whole machine, as perf record -a: ember_synth__kernel() then
@@ -209,7 +225,7 @@ int ember_synth__modules_from(struct ember_synth *s, int modules_fd, const char 
  * counts.kernel_err. *counts (may be NULL) receives the context's counts.
  * Returns 0, or the first other error (the emit callback's, or -errno).
  */
-int ember_synth__machine(struct ember_synth *s, struct ember_synth_counts *counts);
+EMBER_API int ember_synth__machine(struct ember_synth *s, struct ember_synth_counts *counts);
 
 /* ---- perf's own records (no trailer) -------------------------------------- */
 
@@ -226,16 +242,16 @@ struct ember_synth_id_index_entry {
  * 2047 entries a record). Returns 0 (also for nr == 0: nothing emitted),
  * or the emit callback's error, or -ENOMEM.
  */
-int ember_synth__id_index(ember_synth_emit_fn emit, void *ctx,
-			  const struct ember_synth_id_index_entry *entries, size_t nr);
+EMBER_API int ember_synth__id_index(ember_synth_emit_fn emit, void *ctx,
+				    const struct ember_synth_id_index_entry *entries, size_t nr);
 
 /*
  * PERF_RECORD_THREAD_MAP: nr entries of { u64 pid; char comm[16]; };
  * comms may be NULL (perf record leaves them empty). Returns 0, -E2BIG when
  * it does not fit a record, -ENOMEM, or the emit callback's error.
  */
-int ember_synth__thread_map(ember_synth_emit_fn emit, void *ctx, const pid_t *pids,
-			    const char *const *comms, int nr);
+EMBER_API int ember_synth__thread_map(ember_synth_emit_fn emit, void *ctx, const pid_t *pids,
+				      const char *const *comms, int nr);
 
 /*
  * Encode a cpu list (sorted ascending; a leading -1 means "any cpu") as
@@ -244,12 +260,89 @@ int ember_synth__thread_map(ember_synth_emit_fn emit, void *ctx, const pid_t *pi
  * to learn the size. Returns the encoded size (a multiple of 8, at most
  * size), or -EINVAL / -E2BIG.
  */
-ssize_t ember_synth__cpu_map_data(void *buf, size_t size, const int *cpus, int nr);
+EMBER_API ssize_t ember_synth__cpu_map_data(void *buf, size_t size, const int *cpus, int nr);
 
 /* PERF_RECORD_CPU_MAP for the cpu list. Returns 0, -errno or the emit error. */
-int ember_synth__cpu_map(ember_synth_emit_fn emit, void *ctx, const int *cpus, int nr);
+EMBER_API int ember_synth__cpu_map(ember_synth_emit_fn emit, void *ctx, const int *cpus, int nr);
 
 /* PERF_RECORD_FINISHED_INIT: an 8-byte header. Returns the emit callback's result. */
-int ember_synth__finished_init(ember_synth_emit_fn emit, void *ctx);
+EMBER_API int ember_synth__finished_init(ember_synth_emit_fn emit, void *ctx);
+
+/* ---- build-ids of what was mapped --------------------------------------- */
+
+/*
+ * The build-ids of what a recording mapped executable: the BUILD_ID
+ * feature section perf record writes, without reading the file back.
+ *
+ * perf record finds the dsos that have samples by processing the whole
+ * file after recording, then reads their build-ids. A recorder sees every
+ * record go by anyway: it notes the executable MMAP/MMAP2 ones as they pass
+ * (a hash look-up per map record), the code page of each sample (a compare,
+ * or a hash look-up when the page changes), and reads
+ * the note of each distinct file that samples hit, once, at the end: the
+ * files perf lists, and [vdso], which perf always lists. With `all`, every
+ * file mapped executable, as perf's --buildid-all.
+ *
+ *	struct ember_synth_buildids *b = ember_synth_buildids__new(false);
+ *	ember_synth_buildids__note(b, rec);	for each map record written
+ *	ember_synth_buildids__sample(b, rec, ip_off);	for each sample
+ *	ember_synth_buildids__read(b, env);	fills env->build_ids
+ *	ember_synth_buildids__delete(b);
+ */
+struct ember_env;
+struct ember_synth_buildids;
+
+/*
+ * A new, empty collector, or NULL (errno ENOMEM). Free with __delete.
+ * all: every file mapped executable, hit or not (perf's --buildid-all).
+ */
+EMBER_API struct ember_synth_buildids *ember_synth_buildids__new(bool all);
+/* Free the collector. NULL is fine. */
+EMBER_API void ember_synth_buildids__delete(struct ember_synth_buildids *b);
+
+/*
+ * Look at one record: an executable MMAP or MMAP2 (kernel, module, file
+ * or [vdso]) adds its file once; anything else is ignored. Returns 0 or
+ * -ENOMEM.
+ */
+EMBER_API int ember_synth_buildids__note(struct ember_synth_buildids *b,
+					 const struct perf_event_header *rec);
+
+/*
+ * Look at one sample: its ip, ip_off bytes into the body (after the
+ * identifier, if any), marks the page hit, in the kernel's or the user's
+ * mode. Nothing to do with `all`. Returns 0 or -ENOMEM.
+ */
+EMBER_API int ember_synth_buildids__sample(struct ember_synth_buildids *b,
+					   const struct perf_event_header *rec, size_t ip_off);
+
+/* How many distinct files were noted so far. */
+EMBER_API size_t ember_synth_buildids__nr(const struct ember_synth_buildids *b);
+
+/*
+ * Read the build-id of every noted file samples hit (every one with `all`;
+ * [vdso] always) and append an entry per file that has one to
+ * env->build_ids (pid -1, the kernel's cpumode for the kernel and modules,
+ * the user's for the rest; in the order first seen, as perf orders its
+ * dsos), and set the BUILD_ID feature. The kernel's comes from
+ * /sys/kernel/notes, a module's from /sys/module/NAME/notes, [vdso]'s from
+ * this process's own vdso (the kernel maps one image per ABI), a file's
+ * from the notes its program headers point at (the first page, already in
+ * the page cache since it was mapped), else from its note sections. Files
+ * gone or without a build-id are left out. Returns 0 or -ENOMEM.
+ */
+EMBER_API int ember_synth_buildids__read(struct ember_synth_buildids *b, struct ember_env *env);
+
+/*
+ * The GNU build-id of an ELF image in memory (img, len bytes from its
+ * start), found through its PT_NOTE program headers. Returns its length
+ * (at most size bytes copied to buf), or -ENODATA.
+ */
+EMBER_API int ember_synth_buildids__from_image(const void *img, size_t len, uint8_t *buf,
+					       size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
