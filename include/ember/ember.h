@@ -40,6 +40,7 @@ EMBER_API const char *ember_version(void);
 
 #include <ember/event.h>
 #include <ember/mmap.h>
+#include <ember/workload.h>
 #include <ember/synth.h>
 #include <ember/symbol.h>
 #include <ember/perf-data.h>

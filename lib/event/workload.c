@@ -25,7 +25,7 @@
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include "event/workload.h"
+#include <ember/workload.h>
 
 static void close_fd(int *fd)
 {
@@ -245,6 +245,35 @@ int ember_workload__wait(struct ember_workload *wl)
 		return -errno;
 	wl->reaped = true;
 	return 0;
+}
+
+int ember_workload__try_wait(struct ember_workload *wl)
+{
+	pid_t ret;
+
+	if (wl->reaped)
+		return 1;
+	if (wl->pid <= 0)
+		return -ECHILD;
+	do
+		ret = waitpid(wl->pid, &wl->status, WNOHANG);
+	while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return -errno;
+	if (ret != wl->pid)
+		return 0;
+	wl->reaped = true;
+	return 1;
+}
+
+bool ember_workload__exited(const struct ember_workload *wl)
+{
+	siginfo_t si = { 0 };
+
+	if (wl->reaped || wl->pid <= 0)
+		return false;
+	return waitid(P_PID, (id_t)wl->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == wl->pid;
 }
 
 /* The shell's view of the exit: the status, or 128+signal; -1 while not reaped. */

@@ -6,13 +6,11 @@
  * time within bounded memory, and sleep in poll() only when a pass found
  * nothing. Each wake-up is counted for "Woken up N times".
  */
-#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <ember/event.h>
 #include "record/loop.h"
 #include "record/output.h"
@@ -194,25 +192,14 @@ static int64_t read_pass(struct record *rec)
 
 bool record_loop__reap(struct record *rec)
 {
-	pid_t r;
-
 	if (!rec->wl_started || rec->wl_exited)
 		return rec->wl_exited;
 	/* --tail-synthesize: describe the command while it is a zombie, as perf does */
-	if (rec->opts.tail_synthesize && rec->target_none && !rec->wl_tail_done) {
-		siginfo_t si = { 0 };
-
-		if (waitid(P_PID, (id_t)rec->wl.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-		    si.si_pid == rec->wl.pid)
-			record_synth__workload_tail(rec);
-	}
-	do
-		r = waitpid(rec->wl.pid, &rec->wl.status, WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r == rec->wl.pid) {
-		rec->wl.reaped = true;
+	if (rec->opts.tail_synthesize && rec->target_none && !rec->wl_tail_done &&
+	    ember_workload__exited(&rec->wl))
+		record_synth__workload_tail(rec);
+	if (ember_workload__try_wait(&rec->wl) > 0)
 		rec->wl_exited = true;
-	}
 	return rec->wl_exited;
 }
 
@@ -220,7 +207,7 @@ void record_loop__check_exec(struct record *rec, bool wait)
 {
 	int r;
 
-	if (!rec->wl_started || rec->wl.err_fd < 0)
+	if (!rec->wl_started)
 		return;
 	r = ember_workload__exec_result(&rec->wl, wait);
 	if (r < 0) {

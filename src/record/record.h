@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <ember/perf-data.h>
 #include <ember/synth.h>
+#include <ember/workload.h>
 #include "event/evlist.h"
-#include "event/workload.h"
 #include "record/control.h"
 #include "record/signals.h"
 #include "record/warmup.h"

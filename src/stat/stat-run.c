@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include "event/workload.h"
+#include <ember/workload.h>
 #include "stat/stat-close.h"
 #include "stat/stat-evsel.h"
 #include "stat/stat-open.h"

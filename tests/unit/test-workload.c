@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <ember/workload.h>
 #include "test.h"
-#include "event/workload.h"
 
 /* Run argv to completion through the workload API; returns the exit code or -1. */
 static int run(struct unit_test *t, const char *const *argv, int *start_err)
