@@ -840,6 +840,15 @@ EMBER_API void ember_data_writer__compressed(const struct ember_data_writer *w, 
 EMBER_API int ember_data_writer__close(struct ember_data_writer *w, const struct ember_env *env);
 EMBER_API void ember_data_writer__delete(struct ember_data_writer *w);
 
+/*
+ * After a write error (a full disk) in file mode: the header holds the
+ * data size of the last sync, but whole records may have reached the disk
+ * since. Extend the data size over every complete record after it, so the
+ * file reads up to the last one that fits. Best effort, on a file no
+ * writer has open: returns 0 or -errno (the header then stays as it was).
+ */
+EMBER_API int ember_data_writer__salvage(const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,12 +22,8 @@
 #include <time.h>
 #include <ember/session.h>
 #include <ember/trace.h>
-#include "data/format.h"
 #include "record/loop.h"
 #include "record/output.h"
-
-/* Bytes read at a time when salvaging records after a write error. */
-#define SALVAGE_CHUNK (256 * 1024)
 
 int record_output__init(struct record *rec)
 {
@@ -361,57 +357,6 @@ void record_output__report_error(struct record *rec)
 }
 
 /*
- * After a write error (a full disk): the header holds the data size of the
- * last sync, but whole records may have reached the disk since. Walk them
- * from there and extend the data size over every complete one, so the file
- * reads up to the last record that fits. Best effort: returns 0 or -errno,
- * and on failure the header stays as it was.
- */
-static int salvage(const char *path)
-{
-	struct perf_file_header fh;
-	uint64_t off, end;
-	uint8_t *buf = NULL;
-	struct stat st;
-	int fd = open(path, O_RDWR | O_CLOEXEC), err = -EINVAL;
-
-	if (fd < 0)
-		return -errno;
-	buf = malloc(SALVAGE_CHUNK);
-	if (!buf || fstat(fd, &st) < 0 || pread(fd, &fh, sizeof(fh), 0) != (ssize_t)sizeof(fh) ||
-	    memcmp(&fh.magic, "PERFILE2", 8))
-		goto out;
-	off = fh.data.offset + fh.data.size;
-	end = (uint64_t)st.st_size;
-	while (off + sizeof(struct perf_event_header) <= end) {
-		ssize_t n = pread(fd, buf, SALVAGE_CHUNK, (off_t)off);
-		size_t pos = 0;
-
-		while (n > 0 && pos + sizeof(struct perf_event_header) <= (size_t)n) {
-			struct perf_event_header h;
-
-			/* COMPRESSED records (-z) have any size: headers may be unaligned */
-			memcpy(&h, buf + pos, sizeof(h));
-			if (h.size < sizeof(h) || pos + h.size > (size_t)n)
-				break;
-			pos += h.size;
-		}
-		if (!pos)
-			break;
-		off += pos;
-	}
-	fh.data.size = off - fh.data.offset;
-	err = 0;
-	if (pwrite(fd, &fh.data.size, sizeof(fh.data.size),
-		   (off_t)offsetof(struct perf_file_header, data.size)) != sizeof(fh.data.size))
-		err = -EIO;
-out:
-	free(buf);
-	close(fd);
-	return err;
-}
-
-/*
  * Finish the file: the build-ids of what was mapped, SAMPLE_TIME and the
  * other features, the final header. Returns 0, or 1 after a write error
  * (kept in rec->write_err; the last sync's header stays, salvaged).
@@ -430,7 +375,7 @@ static int finish_file(struct record *rec)
 		ember_data_writer__delete(rec->writer);
 		rec->writer = NULL;
 		if (!rec->pipe)
-			salvage(rec->path);
+			ember_data_writer__salvage(rec->path);
 		return 1;
 	}
 	if (rec->buildids) {
