@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <ember/event.h>
-#include "event/parse-events.h"
 
 static char root[64];
 static char pmus[128], tracefs[128];

@@ -9,11 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ember/event.h>
 #include "builtin.h"
-#include "event/event-names.h"
-#include "event/pmu.h"
-#include "event/sdt-cache.h"
-#include "event/tracefs.h"
 #include "util/parse-options.h"
 
 #define CAT_HW		"Hardware event"
@@ -130,6 +127,11 @@ static void print_event(struct printer *pr, const char *unit, const char *name,
 	fprintf(fp, "\n}");
 }
 
+struct pmu_glob {
+	struct printer *pr;
+	const char *glob;
+};
+
 static bool glob_ok(const char *glob, const char *s)
 {
 	return !glob || (s && ember_glob_match(glob, s));
@@ -208,39 +210,32 @@ out:
 	names_free(&list);
 }
 
+static int print_pmu_alias(const char *pmu, const char *alias, bool core, void *arg)
+{
+	const struct pmu_glob *pg = arg;
+	struct printer *pr = pg->pr;
+	char full[512];
+
+	if (core)
+		snprintf(full, sizeof(full), "%s", alias);
+	else
+		snprintf(full, sizeof(full), "%s/%s/", pmu, alias);
+	if (pg->glob && !ember_glob_match_nocase(pg->glob, full) &&
+	    !(!core && ember_glob_match_nocase(pg->glob, alias)))
+		return 0;
+	if (pr->opts->json)
+		print_event(pr, pmu, alias, full, CAT_PMU);
+	else
+		print_event(pr, pmu, full, NULL, CAT_PMU);
+	return 0;
+}
+
 /* The events/ aliases of every PMU: "msr/tsc/", or the bare name on the core PMU. */
 static void print_pmu_aliases(struct printer *pr, const char *glob)
 {
-	char **pmus;
-	int nr = ember_pmu__names(NULL, &pmus);
+	struct pmu_glob pg = { pr, glob };
 
-	for (int i = 0; i < nr; i++) {
-		struct ember_pmu *pmu = ember_pmu__load(NULL, pmus[i]);
-		bool core;
-
-		if (!pmu)
-			continue;
-		core = ember_pmu__is_core(pmu);
-		for (int j = 0; j < pmu->nr_aliases; j++) {
-			const char *alias = pmu->aliases[j].name;
-			char full[512];
-
-			if (core)
-				snprintf(full, sizeof(full), "%s", alias);
-			else
-				snprintf(full, sizeof(full), "%s/%s/", pmu->name, alias);
-			if (glob && !ember_glob_match_nocase(glob, full) &&
-			    !(!core && ember_glob_match_nocase(glob, alias)))
-				continue;
-			if (pr->opts->json)
-				print_event(pr, pmu->name, alias, full, CAT_PMU);
-			else
-				print_event(pr, pmu->name, full, NULL, CAT_PMU);
-		}
-		ember_pmu__delete(pmu);
-	}
-	if (nr > 0)
-		ember_pmu__free_names(pmus, nr);
+	ember_pmu__for_each_event(NULL, print_pmu_alias, &pg);
 }
 
 static int collect_tp(const char *sys, const char *name, uint64_t id, void *arg)

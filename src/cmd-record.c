@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <ember/ember.h>
 #include "builtin.h"
 #include "record/control.h"
@@ -44,12 +43,11 @@ static int print_all(enum ember_print_level level, const char *fmt, va_list ap)
 static void enable_tracking(struct record *rec)
 {
 	struct ember_evsel *t = rec->tracking;
+	const struct perf_event_attr *a = t ? ember_evsel__attr(t) : NULL;
 
-	if (!t || t->attr.type != PERF_TYPE_SOFTWARE || t->attr.config != PERF_COUNT_SW_DUMMY)
+	if (!a || a->type != PERF_TYPE_SOFTWARE || a->config != PERF_COUNT_SW_DUMMY)
 		return;
-	for (int i = 0; t->fds && i < t->nr_fds_cpus * t->nr_fds_threads; i++)
-		if (t->fds[i] >= 0)
-			ioctl(t->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	ember_evsel__enable(t);
 }
 
 /* The command did not start: one line, and a shell's status (127 not found, 126 not runnable). */

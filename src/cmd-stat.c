@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <ember/event.h>
 #include "builtin.h"
-#include "event/evlist.h"
 #include "stat/stat-cgroup.h"
 #include "stat/stat-config.h"
 #include "stat/stat-events.h"
@@ -295,13 +295,11 @@ static int setup_filters(struct ember_evlist *evlist, struct stat_opts *o, const
 		struct ember_evsel *pos, *last = NULL;
 
 		ember_evlist__for_each(evlist, pos)
-			if (pos->idx == n - 1)
+			if (ember_evsel__idx(pos) == n - 1)
 				last = pos;
-		if (!last || last->kind != EMBER_EVSEL_TRACEPOINT)
+		if (!last || !ember_evsel__tracepoint(last, NULL, NULL))
 			return usage_error("--filter must follow a -e tracepoint");
-		free(last->filter);
-		last->filter = strdup(o->filters[i].list);
-		if (!last->filter) {
+		if (ember_evsel__set_filter(last, o->filters[i].list)) {
 			fprintf(stderr, "ember stat: out of memory\n");
 			return 1;
 		}
@@ -372,13 +370,15 @@ static int setup_events(struct ember_evlist *evlist, struct stat_opts *o)
 			return 1;
 		}
 	}
-	if (o->group && evlist->first)
-		ember_evlist__make_group(evlist, evlist->first);
+	if (o->group && ember_evlist__nr_entries(evlist))
+		ember_evlist__make_group(evlist, ember_evlist__next(evlist, NULL));
 	ember_evlist__for_each(evlist, pos) {
+		struct perf_event_attr *a = ember_evsel__attr(pos);
+
 		if (o->all_user)
-			pos->attr.exclude_kernel = pos->attr.exclude_hv = 1;
+			a->exclude_kernel = a->exclude_hv = 1;
 		if (o->all_kernel)
-			pos->attr.exclude_user = 1;
+			a->exclude_user = 1;
 	}
 	if (!err && o->for_each_cgroup && !c->nr_event_specs)
 		err = setup_cgroups(evlist, o, NULL);

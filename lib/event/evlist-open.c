@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <ember/event.h>
 #include "core/log.h"
+#include <ember/mmap.h>
 #include "event/evlist.h"
 
 /*
@@ -94,11 +95,17 @@ int ember_evlist__disable(struct ember_evlist *evlist)
 	return evlist__ioctl(evlist, PERF_EVENT_IOC_DISABLE);
 }
 
-/* Whether the kernel writes records for this evsel: samples or side-band events. */
+/*
+ * Whether the kernel writes records for this evsel into a forward buffer:
+ * samples or side-band events, and not written backward (the kernel
+ * refuses to send those into a forward buffer).
+ */
 static bool evsel__wants_mmap(const struct ember_evsel *evsel)
 {
 	const struct perf_event_attr *a = &evsel->attr;
 
+	if (a->write_backward)
+		return false;
 	return a->sample_period || a->mmap || a->mmap2 || a->mmap_data || a->comm || a->task ||
 	       a->context_switch || a->namespaces || a->ksymbol || a->bpf_event || a->cgroup ||
 	       a->text_poke;
@@ -145,12 +152,7 @@ static int redirect(const struct ember_evsel *evsel, int fd, const struct ember_
 	return err;
 }
 
-/*
- * Map a ring buffer of `pages` data pages (a power of two) for each cpu
- * (each thread for per-thread events) that an evsel which samples is open
- * on; the first fd at a cpu owns the buffer, the others are redirected
- * with PERF_EVENT_IOC_SET_OUTPUT. Returns 0 or -errno (nothing mapped).
- */
+/* See <ember/event.h>: one buffer per cpu (thread), the other fds redirected into it. */
 int ember_evlist__mmap(struct ember_evlist *evlist, size_t pages)
 {
 	struct mmap_key *keys;
@@ -219,6 +221,16 @@ void ember_evlist__munmap(struct ember_evlist *evlist)
 	evlist->pollfds = NULL;
 	evlist->nr_mmaps = 0;
 	evlist->nr_pollfds = 0;
+}
+
+int ember_evlist__nr_mmaps(const struct ember_evlist *evlist)
+{
+	return evlist->nr_mmaps;
+}
+
+struct ember_mmap *ember_evlist__mmap_at(const struct ember_evlist *evlist, int idx)
+{
+	return idx >= 0 && idx < evlist->nr_mmaps ? evlist->mmaps[idx] : NULL;
 }
 
 /* poll() the ring buffer fds. Returns poll's result or -errno (-EINTR on a signal). */

@@ -75,6 +75,11 @@ int ember_evlist__nr_entries(const struct ember_evlist *evlist)
 	return evlist->nr_entries;
 }
 
+int ember_evlist__nr_groups(const struct ember_evlist *evlist)
+{
+	return evlist->nr_groups;
+}
+
 struct ember_evsel *ember_evlist__next(const struct ember_evlist *evlist,
 				       const struct ember_evsel *prev)
 {

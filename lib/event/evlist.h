@@ -23,22 +23,8 @@ struct ember_evlist {
 	int nr_pollfds;
 };
 
-/* Link an evsel at the end; the list takes ownership. */
-void ember_evlist__add(struct ember_evlist *evlist, struct ember_evsel *evsel);
 /* Unlink and free every evsel. */
 void ember_evlist__purge(struct ember_evlist *evlist);
-/* Make the leader and every evsel after it one group (call right after adding them). */
-void ember_evlist__make_group(struct ember_evlist *evlist, struct ember_evsel *leader);
-
-/*
- * Map ring buffers of `pages` data pages for every open evsel that samples:
- * one buffer per cpu (per thread when cpus is "any"), other fds redirected
- * into it with PERF_EVENT_IOC_SET_OUTPUT. Returns 0 or -errno.
- */
-int ember_evlist__mmap(struct ember_evlist *evlist, size_t pages);
-void ember_evlist__munmap(struct ember_evlist *evlist);
-/* poll() on every ring buffer fd. Returns what poll returns, or -errno. */
-int ember_evlist__poll(struct ember_evlist *evlist, int timeout_ms);
 /* The evsel that owns a sample id, or NULL. */
 struct ember_evsel *ember_evlist__id2evsel(const struct ember_evlist *evlist, uint64_t id);
 

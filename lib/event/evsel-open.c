@@ -265,14 +265,15 @@ out_close:
 }
 
 /* One value's slot in a read: value, then id and lost when read_format asks. */
-static const uint64_t *parse_value(const uint64_t *p, uint64_t rf, uint64_t *val, uint64_t *id)
+static const uint64_t *parse_value(const uint64_t *p, uint64_t rf, uint64_t *val, uint64_t *id,
+				   uint64_t *lost)
 {
 	*val = *p++;
-	*id = 0;
+	*id = *lost = 0;
 	if (rf & PERF_FORMAT_ID)
 		*id = *p++;
 	if (rf & PERF_FORMAT_LOST)
-		p++;
+		*lost = *p++;
 	return p;
 }
 
@@ -299,11 +300,12 @@ static int parse_group(const struct ember_evsel *evsel, const uint64_t *buf, siz
 	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		counts->run = *p++;
 	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t val, id;
+		uint64_t val, id, lost;
 
-		p = parse_value(p, rf, &val, &id);
+		p = parse_value(p, rf, &val, &id, &lost);
 		if ((rf & PERF_FORMAT_ID) ? id == self_id : (int)i == evsel->group_idx) {
 			counts->val = val;
+			counts->lost = lost;
 			return 0;
 		}
 	}
@@ -365,6 +367,10 @@ int ember_evsel__read(struct ember_evsel *evsel, int cpu_idx, int thread_idx,
 			counts->ena = *p++;
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			counts->run = *p++;
+		if (rf & PERF_FORMAT_ID)
+			p++;
+		if ((rf & PERF_FORMAT_LOST) && p < buf + words)
+			counts->lost = *p;
 	}
 out:
 	if (buf != stackbuf)

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include "core/log.h"
 #include "event/evsel.h"
 
 struct ember_evsel *ember_evsel__new(const struct perf_event_attr *attr, const char *name)
@@ -20,6 +22,11 @@ struct ember_evsel *ember_evsel__new(const struct perf_event_attr *attr, const c
 		errno = ENOMEM;
 		return NULL;
 	}
+	/* The parser says more (PMU, tool events); an attr alone tells this much. */
+	if (attr->type == PERF_TYPE_SOFTWARE)
+		evsel->kind = EMBER_EVSEL_SOFTWARE;
+	else if (attr->type == PERF_TYPE_TRACEPOINT)
+		evsel->kind = EMBER_EVSEL_TRACEPOINT;
 	evsel->leader = evsel;
 	evsel->nr_members = 1;
 	evsel->supported = true;
@@ -111,6 +118,48 @@ bool ember_evsel__is_group_leader(const struct ember_evsel *evsel)
 	return evsel->leader == evsel;
 }
 
+struct ember_evsel *ember_evsel__leader(const struct ember_evsel *evsel)
+{
+	return evsel->leader;
+}
+
+int ember_evsel__nr_members(const struct ember_evsel *evsel)
+{
+	return evsel->nr_members;
+}
+
+int ember_evsel__idx(const struct ember_evsel *evsel)
+{
+	return evsel->idx;
+}
+
+int ember_evsel__set_name(struct ember_evsel *evsel, const char *name)
+{
+	char *copy = strdup(name);
+
+	if (!copy)
+		return -ENOMEM;
+	free(evsel->name);
+	evsel->name = copy;
+	return 0;
+}
+
+bool ember_evsel__tracepoint(const struct ember_evsel *evsel, const char **sys, const char **name)
+{
+	if (evsel->kind != EMBER_EVSEL_TRACEPOINT || !evsel->tp_sys || !evsel->tp_name)
+		return false;
+	if (sys)
+		*sys = evsel->tp_sys;
+	if (name)
+		*name = evsel->tp_name;
+	return true;
+}
+
+const char *ember_evsel__filter(const struct ember_evsel *evsel)
+{
+	return evsel->filter;
+}
+
 int ember_evsel__set_filter(struct ember_evsel *evsel, const char *filter)
 {
 	char *copy = filter ? strdup(filter) : NULL;
@@ -122,9 +171,63 @@ int ember_evsel__set_filter(struct ember_evsel *evsel, const char *filter)
 	return 0;
 }
 
-struct perf_event_attr *ember_evsel__attr(struct ember_evsel *evsel)
+int ember_evsel__apply_filter(struct ember_evsel *evsel, const char *filter)
 {
-	return &evsel->attr;
+	for (int i = 0; evsel->fds && i < evsel->nr_fds_cpus * evsel->nr_fds_threads; i++) {
+		if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
+			int err = -errno;
+
+			pr_debug("%s: cannot set filter '%s': %s\n", ember_evsel__name(evsel), filter,
+				 strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+void ember_evsel__set_precise_max(struct ember_evsel *evsel, bool on)
+{
+	evsel->precise_max = on;
+}
+
+const struct ember_evsel_terms *ember_evsel__terms(const struct ember_evsel *evsel)
+{
+	return evsel->terms;
+}
+
+/* The cgroup's directory fd stands in for the pid, with PERF_FLAG_PID_CGROUP. */
+int ember_evsel__set_cgroup(struct ember_evsel *evsel, int cgroup_fd)
+{
+	struct ember_thread_map *t = ember_thread_map__new_pid(cgroup_fd);
+
+	if (!t)
+		return -ENOMEM;
+	ember_thread_map__put(evsel->own_threads);
+	evsel->own_threads = t;
+	evsel->open_flags |= PERF_FLAG_PID_CGROUP;
+	return 0;
+}
+
+int ember_evsel__cgroup_fd(const struct ember_evsel *evsel)
+{
+	if (!(evsel->open_flags & PERF_FLAG_PID_CGROUP) || !evsel->own_threads)
+		return -1;
+	return ember_thread_map__pid(evsel->own_threads, 0);
+}
+
+void *ember_evsel__priv(const struct ember_evsel *evsel)
+{
+	return evsel->priv;
+}
+
+void ember_evsel__set_priv(struct ember_evsel *evsel, void *priv)
+{
+	evsel->priv = priv;
+}
+
+struct perf_event_attr *ember_evsel__attr(const struct ember_evsel *evsel)
+{
+	return (struct perf_event_attr *)&evsel->attr;
 }
 
 const char *ember_evsel__name(const struct ember_evsel *evsel)
@@ -132,10 +235,78 @@ const char *ember_evsel__name(const struct ember_evsel *evsel)
 	return evsel->name ? evsel->name : "unknown";
 }
 
-int ember_evsel__fd(const struct ember_evsel *evsel, int cpu_idx, int thread_idx)
+
+int ember_evsel__nr_cpus(const struct ember_evsel *evsel)
+{
+	return evsel->fds ? evsel->nr_fds_cpus : 0;
+}
+
+int ember_evsel__nr_threads(const struct ember_evsel *evsel)
+{
+	return evsel->fds ? evsel->nr_fds_threads : 0;
+}
+
+struct ember_cpu_map *ember_evsel__cpus(const struct ember_evsel *evsel)
+{
+	return evsel->cpus;
+}
+
+struct ember_thread_map *ember_evsel__threads(const struct ember_evsel *evsel)
+{
+	return evsel->threads;
+}
+
+/* The position of (cpu_idx, thread_idx) in the fd and id arrays, or -1. */
+static int fd_pos(const struct ember_evsel *evsel, int cpu_idx, int thread_idx)
 {
 	if (!evsel->fds || cpu_idx < 0 || thread_idx < 0 || cpu_idx >= evsel->nr_fds_cpus ||
 	    thread_idx >= evsel->nr_fds_threads)
 		return -1;
-	return evsel->fds[cpu_idx * evsel->nr_fds_threads + thread_idx];
+	return cpu_idx * evsel->nr_fds_threads + thread_idx;
+}
+
+int ember_evsel__fd(const struct ember_evsel *evsel, int cpu_idx, int thread_idx)
+{
+	int pos = fd_pos(evsel, cpu_idx, thread_idx);
+
+	return pos < 0 ? -1 : evsel->fds[pos];
+}
+
+uint64_t ember_evsel__id(const struct ember_evsel *evsel, int cpu_idx, int thread_idx)
+{
+	int pos = fd_pos(evsel, cpu_idx, thread_idx);
+
+	return pos < 0 || evsel->fds[pos] < 0 ? 0 : evsel->ids[pos];
+}
+
+int ember_evsel__take_fd(struct ember_evsel *evsel, int cpu_idx, int thread_idx)
+{
+	int pos = fd_pos(evsel, cpu_idx, thread_idx), fd;
+
+	if (pos < 0)
+		return -1;
+	fd = evsel->fds[pos];
+	evsel->fds[pos] = -1;
+	return fd;
+}
+
+/* ioctl every fd of the evsel (no group flag: this evsel alone). 0 or the first -errno. */
+static int evsel__ioctl(struct ember_evsel *evsel, unsigned long request)
+{
+	int ret = 0;
+
+	for (int i = 0; evsel->fds && i < evsel->nr_fds_cpus * evsel->nr_fds_threads; i++)
+		if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], request, 0) < 0 && !ret)
+			ret = -errno;
+	return ret;
+}
+
+int ember_evsel__enable(struct ember_evsel *evsel)
+{
+	return evsel__ioctl(evsel, PERF_EVENT_IOC_ENABLE);
+}
+
+int ember_evsel__disable(struct ember_evsel *evsel)
+{
+	return evsel__ioctl(evsel, PERF_EVENT_IOC_DISABLE);
 }

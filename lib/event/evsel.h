@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Internal view of an event selector: the ember command uses these fields. */
+/* Internal view of an event selector: the library's own; programs use <ember/event.h>. */
 #ifndef EMBER_LIB_EVSEL_H
 #define EMBER_LIB_EVSEL_H
 
@@ -50,20 +50,12 @@ struct ember_evsel {
 
 	struct ember_evlist *evlist;	/* back pointer, not owned */
 	struct ember_evsel *next;	/* list link */
-	void *priv;			/* for the command's per-evsel state */
+	void *priv;			/* the caller's (ember_evsel__priv) */
 };
 
 /* A new evsel with a copy of attr and name (may be NULL). Free with __delete. */
 struct ember_evsel *ember_evsel__new(const struct perf_event_attr *attr, const char *name);
 /* Closes and frees. Accepts NULL. */
 void ember_evsel__delete(struct ember_evsel *evsel);
-/* A copy of the evsel's configuration (not its open state). */
-struct ember_evsel *ember_evsel__clone(const struct ember_evsel *evsel);
-bool ember_evsel__is_group_leader(const struct ember_evsel *evsel);
-/* Set the tracepoint filter applied at open. Returns 0 or -ENOMEM. */
-int ember_evsel__set_filter(struct ember_evsel *evsel, const char *filter);
-
-#define ember_evlist__for_each(evlist, pos) \
-	for ((pos) = (evlist)->first; (pos); (pos) = (pos)->next)
 
 #endif

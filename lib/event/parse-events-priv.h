@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ember/event.h>
 #include "event/evsel.h"
-#include "event/parse-events.h"
 #include "event/pmu.h"
 
 struct group_span {

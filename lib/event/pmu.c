@@ -333,3 +333,26 @@ void ember_pmu__free_names(char **names, int nr)
 		free(names[i]);
 	free(names);
 }
+
+int ember_pmu__for_each_event(const char *devices_dir, ember_pmu_event_fn fn, void *arg)
+{
+	char **pmus;
+	int nr = ember_pmu__names(devices_dir, &pmus), ret = 0;
+
+	if (nr < 0)
+		return nr;
+	for (int i = 0; i < nr && !ret; i++) {
+		/* a PMU whose directory cannot be read has nothing to list */
+		struct ember_pmu *pmu = ember_pmu__load(devices_dir, pmus[i]);
+		bool core;
+
+		if (!pmu)
+			continue;
+		core = ember_pmu__is_core(pmu);
+		for (int j = 0; j < pmu->nr_aliases && !ret; j++)
+			ret = fn(pmu->name, pmu->aliases[j].name, core, arg);
+		ember_pmu__delete(pmu);
+	}
+	ember_pmu__free_names(pmus, nr);
+	return ret;
+}

@@ -4,7 +4,8 @@
  * /sys/bus/event_source/devices/<pmu>/: the type number for
  * perf_event_attr.type, format/<term> files saying which config bits a
  * term fills ("config:0-7,32-35"), and events/<alias> files naming term
- * lists ("event=0x3c,umask=0x00").
+ * lists ("event=0x3c,umask=0x00"). The parser's view; programs walk the
+ * aliases with ember_pmu__for_each_event() (<ember/event.h>).
  */
 #ifndef EMBER_LIB_PMU_H
 #define EMBER_LIB_PMU_H
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
+#include <ember/event.h>
 
 #define EMBER_PMU_DEVICES "/sys/bus/event_source/devices"
 

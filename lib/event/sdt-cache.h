@@ -9,22 +9,12 @@
 #define EMBER_LIB_SDT_CACHE_H
 
 #include <stddef.h>
+#include <ember/event.h>
 
 /*
  * The build-id cache directory perf uses: $PERF_BUILDID_DIR, else
  * $HOME/.debug. Written into buf; returns buf, or NULL when neither is set.
  */
 const char *ember_sdt_cache__dir(char *buf, size_t size);
-
-/* Called per cached SDT event; path is the binary's (may be NULL). Non-zero stops. */
-typedef int (*ember_sdt_fn)(const char *group, const char *event, const char *build_id,
-			    const char *path, void *arg);
-
-/*
- * Walk every SDT event cached under dir (NULL: ember_sdt_cache__dir()),
- * build-id by build-id, in directory order. Returns 0, fn's non-zero
- * value, or -errno when dir has no .build-id directory.
- */
-int ember_sdt_cache__for_each(const char *dir, ember_sdt_fn fn, void *arg);
 
 #endif

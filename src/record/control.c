@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <ember/perf-data.h>
 #include "record/control.h"
 #include "record/record.h"
@@ -181,14 +180,6 @@ static void info(const struct record *rec, const char *fmt, const char *name)
 		fprintf(stderr, fmt, name);
 }
 
-/* Every fd of one evsel: perf's evlist__enable_evsel() for a name. */
-static void evsel_ioctl(struct ember_evsel *evsel, unsigned long req)
-{
-	for (int i = 0; evsel->fds && i < evsel->nr_fds_cpus * evsel->nr_fds_threads; i++)
-		if (evsel->fds[i] >= 0)
-			ioctl(evsel->fds[i], req, 0);
-}
-
 static void enable(struct record *rec, const char *name, bool on)
 {
 	struct ember_evsel *pos;
@@ -204,7 +195,11 @@ static void enable(struct record *rec, const char *name, bool on)
 	ember_evlist__for_each(rec->evlist, pos) {
 		if (strcmp(ember_evsel__name(pos), name))
 			continue;
-		evsel_ioctl(pos, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE);
+		/* every fd of that one evsel: perf's evlist__enable_evsel() for a name */
+		if (on)
+			ember_evsel__enable(pos);
+		else
+			ember_evsel__disable(pos);
 		if (!rec->opts.quiet)
 			fprintf(stderr, "Event %s %s\n", name, on ? "enabled" : "disabled");
 		return;
@@ -221,7 +216,7 @@ static void print_attr(const struct ember_evsel *evsel)
 
 	if (!f)
 		return;
-	ember_attr__fprintf(f, &evsel->attr);
+	ember_attr__fprintf(f, ember_evsel__attr(evsel));
 	fclose(f);
 	fprintf(stderr, "%s:", ember_evsel__name(evsel));
 	p = buf && !strncmp(buf, ",", 1) ? buf + 1 : buf;
@@ -248,9 +243,9 @@ static void evlist(struct record *rec, const char *arg)
 	ember_evlist__for_each(rec->evlist, pos) {
 		if (arg && !strcmp(arg, "-v"))
 			print_attr(pos);
-		else if (arg && !strcmp(arg, "-F") && pos->attr.freq)
+		else if (arg && !strcmp(arg, "-F") && ember_evsel__attr(pos)->freq)
 			fprintf(stderr, "%s: sample_freq=%llu\n", ember_evsel__name(pos),
-				(unsigned long long)pos->attr.sample_freq);
+				(unsigned long long)ember_evsel__attr(pos)->sample_freq);
 		else
 			fprintf(stderr, "%s\n", ember_evsel__name(pos));
 	}

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "event/event-names.h"
+#include <ember/event.h>
 #include "record/events.h"
 #include "record/options.h"
 
@@ -43,24 +43,13 @@ static bool can_profile_kernel(void)
 	return geteuid() == 0 || read_paranoid() <= 1;
 }
 
-static int set_name(struct ember_evsel *evsel, const char *name)
-{
-	char *copy = strdup(name);
-
-	if (!copy)
-		return -ENOMEM;
-	free(evsel->name);
-	evsel->name = copy;
-	return 0;
-}
-
 /* Name an evsel from its attr alone, as perf's evsel__name() does for unnamed evsels. */
 static int rename_from_attr(struct ember_evsel *evsel)
 {
 	char buf[128];
 
-	ember_event_names__attr_name(&evsel->attr, buf, sizeof(buf));
-	return set_name(evsel, buf);
+	ember_event_names__attr_name(ember_evsel__attr(evsel), buf, sizeof(buf));
+	return ember_evsel__set_name(evsel, buf);
 }
 
 /*
@@ -81,8 +70,7 @@ static int add_default(struct ember_evlist *evlist)
 	evsel = ember_evlist__add_attr(evlist, &attr, attr.exclude_kernel ? "cycles:u" : "cycles");
 	if (!evsel)
 		return -ENOMEM;
-	evsel->kind = EMBER_EVSEL_HARDWARE;
-	evsel->precise_max = true;
+	ember_evsel__set_precise_max(evsel, true);
 	return 0;
 }
 
@@ -95,14 +83,10 @@ static struct ember_evsel *add_dummy(struct ember_evlist *evlist)
 		.config = PERF_COUNT_SW_DUMMY,
 		.sample_period = 1,
 	};
-	struct ember_evsel *evsel;
 	char name[64];
 
 	ember_event_names__attr_name(&attr, name, sizeof(name));
-	evsel = ember_evlist__add_attr(evlist, &attr, name);
-	if (evsel)
-		evsel->kind = EMBER_EVSEL_SOFTWARE;
-	return evsel;
+	return ember_evlist__add_attr(evlist, &attr, name);
 }
 
 static void config_callchain(enum record_callchain mode, unsigned int stack_size,
@@ -134,7 +118,7 @@ static void config_callchain(enum record_callchain mode, unsigned int stack_size
 static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 {
 	const struct record_opts *o = &rec->opts;
-	struct perf_event_attr *a = &evsel->attr;
+	struct perf_event_attr *a = ember_evsel__attr(evsel);
 	bool track = evsel == rec->tracking;
 	/* DWARF unwinding wants data addresses too, as -d. */
 	bool sample_addr = o->sample_addr || o->callchain == RECORD_CALLCHAIN_DWARF;
@@ -240,8 +224,8 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 	a->disabled = ember_evsel__is_group_leader(evsel);
 	a->enable_on_exec = rec->target_none && ember_evsel__is_group_leader(evsel) &&
 			    (!o->delay_ms || track);
-	if (track && evsel->attr.type == PERF_TYPE_SOFTWARE &&
-	    evsel->attr.config == PERF_COUNT_SW_DUMMY && (o->system_wide || o->cpu_list)) {
+	if (track && a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY &&
+	    (o->system_wide || o->cpu_list)) {
 		a->disabled = 0;
 		a->enable_on_exec = 0;
 	}
@@ -268,8 +252,8 @@ static void reset_callchain(enum record_callchain mode, struct perf_event_attr *
  */
 static int apply_terms(struct record *rec, struct ember_evsel *evsel)
 {
-	const struct ember_evsel_terms *t = evsel->terms;
-	struct perf_event_attr *a = &evsel->attr;
+	const struct ember_evsel_terms *t = ember_evsel__terms(evsel);
+	struct perf_event_attr *a = ember_evsel__attr(evsel);
 	enum record_callchain mode = RECORD_CALLCHAIN_NONE;
 	const char *cg = NULL;
 
@@ -349,21 +333,23 @@ static int apply_terms(struct record *rec, struct ember_evsel *evsel)
 static void config_sample_id(struct record *rec)
 {
 	struct ember_evlist *evlist = rec->evlist;
+	uint64_t first = ember_evsel__attr(ember_evlist__next(evlist, NULL))->sample_type;
 	struct ember_evsel *pos;
 	bool identifier = false;
 
-	if (evlist->nr_entries <= 1 && !rec->pipe && !rec->opts.sample_identifier)
+	if (ember_evlist__nr_entries(evlist) <= 1 && !rec->pipe && !rec->opts.sample_identifier)
 		return;
 	ember_evlist__for_each(evlist, pos)
-		if (pos->attr.sample_type != evlist->first->attr.sample_type ||
-		    rec->opts.sample_identifier)
+		if (ember_evsel__attr(pos)->sample_type != first || rec->opts.sample_identifier)
 			identifier = true;
 	ember_evlist__for_each(evlist, pos) {
+		struct perf_event_attr *a = ember_evsel__attr(pos);
+
 		if (identifier) {
-			pos->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
-			pos->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
+			a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 		} else {
-			pos->attr.sample_type |= PERF_SAMPLE_ID;
+			a->sample_type |= PERF_SAMPLE_ID;
 		}
 	}
 }
@@ -378,9 +364,10 @@ int record_events__setup(struct record *rec)
 		return 1;
 	}
 	/* --group: every event in one group, led by the first */
-	if (o->group && rec->evlist->nr_entries > 1 && !rec->evlist->nr_groups)
-		ember_evlist__make_group(rec->evlist, rec->evlist->first);
-	rec->tracking = rec->evlist->first;
+	if (o->group && ember_evlist__nr_entries(rec->evlist) > 1 &&
+	    !ember_evlist__nr_groups(rec->evlist))
+		ember_evlist__make_group(rec->evlist, ember_evlist__next(rec->evlist, NULL));
+	rec->tracking = ember_evlist__next(rec->evlist, NULL);
 	/*
 	 * As perf: a dummy tracks mmaps and tasks from the start for -a/-C, and
 	 * from the exec for -D, while the sampling events wait.
@@ -407,7 +394,7 @@ int record_events__setup(struct record *rec)
 /* perf's "cycles" → "cpu-clock" when the hardware event cannot be opened. */
 static bool fallback_cycles(struct record *rec, struct ember_evsel *evsel, int err)
 {
-	struct perf_event_attr *a = &evsel->attr;
+	struct perf_event_attr *a = ember_evsel__attr(evsel);
 
 	if (err != -ENOENT && err != -ENXIO && err != -ENODEV && err != -EOPNOTSUPP)
 		return false;
@@ -418,7 +405,6 @@ static bool fallback_cycles(struct record *rec, struct ember_evsel *evsel, int e
 			"to cpu-clock-ticks\n");
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_CPU_CLOCK;
-	evsel->kind = EMBER_EVSEL_SOFTWARE;
 	rename_from_attr(evsel);
 	return true;
 }
@@ -426,7 +412,7 @@ static bool fallback_cycles(struct record *rec, struct ember_evsel *evsel, int e
 /* perf_event_paranoid > 1 forbids the kernel: record user space only, as perf does. */
 static bool fallback_paranoid(struct record *rec, struct ember_evsel *evsel, int err)
 {
-	struct perf_event_attr *a = &evsel->attr;
+	struct perf_event_attr *a = ember_evsel__attr(evsel);
 	const char *name = ember_evsel__name(evsel);
 	char buf[256];
 	int paranoid;
@@ -443,7 +429,7 @@ static bool fallback_paranoid(struct record *rec, struct ember_evsel *evsel, int
 	a->exclude_hv = 1;
 	snprintf(buf, sizeof(buf), "%s%su", name,
 		 strchr(name, ':') || strchr(name, '/') ? "" : ":");
-	set_name(evsel, buf);
+	ember_evsel__set_name(evsel, buf);
 	return true;
 }
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <ember/event.h>
+#include <ember/mmap.h>
 #include "record/loop.h"
 #include "record/output.h"
 #include "record/overwrite.h"
@@ -34,7 +35,9 @@ uint64_t record_loop__now_ns(void)
  */
 size_t record_loop__ip_offset(const struct record *rec)
 {
-	return rec->evlist->first->attr.sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
+	const struct ember_evsel *first = ember_evlist__next(rec->evlist, NULL);
+
+	return ember_evsel__attr(first)->sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
 }
 
 /* The time's, after the ip and the pid/tid words; 0 when samples have no time. */
@@ -44,7 +47,7 @@ size_t record_loop__time_offset(const struct record *rec)
 
 	/* a time=0 term leaves some events without: no SAMPLE_TIME then */
 	ember_evlist__for_each(rec->evlist, pos)
-		if (!(pos->attr.sample_type & PERF_SAMPLE_TIME))
+		if (!(ember_evsel__attr(pos)->sample_type & PERF_SAMPLE_TIME))
 			return 0;
 	return record_loop__ip_offset(rec) + 16;
 }
@@ -146,8 +149,8 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 	int err = 0;
 
 	record_warmup__pass(rec);
-	for (int i = 0; i < evlist->nr_mmaps && !err; i++) {
-		struct ember_mmap *map = evlist->mmaps[i];
+	for (int i = 0; i < ember_evlist__nr_mmaps(evlist) && !err; i++) {
+		struct ember_mmap *map = ember_evlist__mmap_at(evlist, i);
 		const struct perf_event_header *ev;
 		size_t avail;
 

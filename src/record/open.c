@@ -17,18 +17,19 @@
 
 static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 {
+	const struct perf_event_attr *a = ember_evsel__attr(evsel);
+	const char *filter = ember_evsel__filter(evsel), *sys = "*", *name = "*";
 	char buf[1024];
 
-	if (evsel->filter && err == -EINVAL) {
+	if (filter && err == -EINVAL) {
+		ember_evsel__tracepoint(evsel, &sys, &name);
 		record_err("failed to set filter \"%s\" on event %s with %d (%s); the fields a "
 			   "filter may use are in /sys/kernel/tracing/events/%s/%s/format",
-			   evsel->filter, ember_evsel__name(evsel), -err, strerror(-err),
-			   evsel->tp_sys ? evsel->tp_sys : "*",
-			   evsel->tp_name ? evsel->tp_name : "*");
+			   filter, ember_evsel__name(evsel), -err, strerror(-err), sys, name);
 		return 1;
 	}
-	if (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
-		bool lbr = evsel->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK;
+	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		bool lbr = a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK;
 
 		record_err("%s: PMU Hardware or event type doesn't support branch stack sampling "
 			   "(%s)", ember_evsel__name(evsel),
@@ -37,7 +38,7 @@ static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 				 "(Intel LBR, AMD BRS, Arm BRBE); this machine has none");
 		return 1;
 	}
-	if (evsel->attr.aux_output) {
+	if (a->aux_output) {
 		record_err("%s: PMU Hardware doesn't support 'aux_output' feature (it needs an AUX "
 			   "area event such as Intel PT as group leader)", ember_evsel__name(evsel));
 		return 1;
@@ -71,13 +72,16 @@ static int mmap_error(struct record *rec, int err, size_t pages)
 static int build_pollfds(struct record *rec)
 {
 	struct ember_evlist *evlist = rec->evlist, *sb = rec->opts.sb_evlist;
-	int n = evlist->nr_pollfds, nr_sb = sb ? sb->nr_pollfds : 0;
+	/* none with --overwrite: every buffer is a backward one */
+	int nr = ember_evlist__nr_mmaps(evlist), nr_sb = sb ? ember_evlist__nr_mmaps(sb) : 0, n = 0;
 
-	rec->pollfds = calloc((size_t)(n + rec->nr_owmaps + nr_sb) + 2, sizeof(*rec->pollfds));
+	rec->pollfds = calloc((size_t)(nr + rec->nr_owmaps + nr_sb) + 2, sizeof(*rec->pollfds));
 	if (!rec->pollfds)
 		return -ENOMEM;
-	if (n)	/* none with --overwrite: every buffer is a backward one */
-		memcpy(rec->pollfds, evlist->pollfds, (size_t)n * sizeof(*rec->pollfds));
+	for (int i = 0; i < nr; i++) {
+		rec->pollfds[n].fd = ember_mmap__fd(ember_evlist__mmap_at(evlist, i));
+		rec->pollfds[n++].events = POLLIN;
+	}
 	for (int i = 0; i < rec->nr_owmaps; i++) {
 		rec->pollfds[n].fd = record_overwrite__fd(rec, i);
 		rec->pollfds[n++].events = 0;
@@ -92,33 +96,11 @@ static int build_pollfds(struct record *rec)
 		rec->pollfds[n++].events = POLLIN;
 	}
 	for (int i = 0; i < nr_sb; i++) {
-		rec->pollfds[n].fd = sb->pollfds[i].fd;
+		rec->pollfds[n].fd = ember_mmap__fd(ember_evlist__mmap_at(sb, i));
 		rec->pollfds[n++].events = POLLIN;
 	}
 	rec->nr_pollfds = n;
 	return 0;
-}
-
-/* The forward buffers: every evsel but the backward ones, hidden from the evlist's mapping. */
-static int map_forward(struct record *rec, size_t pages)
-{
-	struct ember_evsel *pos;
-	int **saved, n = 0, err;
-
-	saved = calloc((size_t)rec->evlist->nr_entries + 1, sizeof(*saved));
-	if (!saved)
-		return -ENOMEM;
-	ember_evlist__for_each(rec->evlist, pos) {
-		saved[n++] = pos->fds;
-		if (pos->attr.write_backward)
-			pos->fds = NULL;
-	}
-	err = ember_evlist__mmap(rec->evlist, pages);
-	n = 0;
-	ember_evlist__for_each(rec->evlist, pos)
-		pos->fds = saved[n++];
-	free(saved);
-	return err;
 }
 
 int record_open(struct record *rec)
@@ -152,7 +134,8 @@ int record_open(struct record *rec)
 		return open_error(rec, failed, err);
 	}
 
-	err = map_forward(rec, pages);
+	/* the forward buffers; the backward ones apart (overwrite.c) */
+	err = ember_evlist__mmap(rec->evlist, pages);
 	if (!err && record_overwrite__wanted(rec))
 		err = record_overwrite__mmap(rec, pages);
 	if (err)

@@ -11,7 +11,7 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
-#include "event/parse-events.h"
+#include <ember/event.h>
 #include "record/options.h"
 #include "util/parse-options.h"
 
@@ -64,14 +64,19 @@ static int parse_into(struct ember_evlist *evlist, const char *arg)
 static int opt_event(const struct option *opt, const char *arg, bool unset)
 {
 	struct record_opts *o = opt->value;
-	struct ember_evsel *before = o->evlist->last;
+	int before = ember_evlist__nr_entries(o->evlist);
+	struct ember_evsel *pos;
 
 	if (unset)
 		return 0;
 	if (parse_into(o->evlist, arg))
 		return -1;
 	o->events_given = true;
-	o->last_glob = before ? before->next : o->evlist->first;
+	/* the first evsel this -e added (NULL when it added none) */
+	ember_evlist__for_each(o->evlist, pos)
+		if (ember_evsel__idx(pos) == before)
+			break;
+	o->last_glob = pos;
 	return 0;
 }
 
@@ -124,8 +129,8 @@ static int opt_filter(const struct option *opt, const char *arg, bool unset)
 		record_err("--filter option should follow a -e tracepoint option");
 		return -1;
 	}
-	for (pos = o->last_glob; pos; pos = pos->next) {
-		if (pos->kind != EMBER_EVSEL_TRACEPOINT) {
+	for (pos = o->last_glob; pos; pos = ember_evlist__next(o->evlist, pos)) {
+		if (!ember_evsel__tracepoint(pos, NULL, NULL)) {
 			record_err("--filter option should follow a -e tracepoint option "
 				   "('%s' is not a tracepoint; address filters need a hardware "
 				   "tracer this machine does not have)", ember_evsel__name(pos));
@@ -685,17 +690,18 @@ static int opt_exclude_perf(const struct option *opt, const char *arg, bool unse
 		record_err("--exclude-perf option should follow a -e tracepoint option");
 		return -1;
 	}
-	for (pos = o->last_glob; pos; pos = pos->next) {
+	for (pos = o->last_glob; pos; pos = ember_evlist__next(o->evlist, pos)) {
+		const char *filter = ember_evsel__filter(pos);
 		char *f;
 		int n;
 
-		if (pos->kind != EMBER_EVSEL_TRACEPOINT) {
+		if (!ember_evsel__tracepoint(pos, NULL, NULL)) {
 			record_err("--exclude-perf option should follow a -e tracepoint option "
 				   "('%s' is not a tracepoint)", ember_evsel__name(pos));
 			return -1;
 		}
-		if (pos->filter)
-			n = asprintf(&f, "(%s) && (common_pid != %d)", pos->filter, (int)getpid());
+		if (filter)
+			n = asprintf(&f, "(%s) && (common_pid != %d)", filter, (int)getpid());
 		else
 			n = asprintf(&f, "common_pid != %d", (int)getpid());
 		if (n < 0 || ember_evsel__set_filter(pos, f)) {

@@ -80,7 +80,7 @@ static int add_tracing_data(struct record *rec)
 	int err;
 
 	ember_evlist__for_each(rec->evlist, pos)
-		if (pos->kind == EMBER_EVSEL_TRACEPOINT && pos->tp_sys && pos->tp_name)
+		if (ember_evsel__tracepoint(pos, NULL, NULL))
 			nr++;
 	if (!nr)
 		return 0;
@@ -88,13 +88,9 @@ static int add_tracing_data(struct record *rec)
 	if (!tps)
 		return -ENOMEM;
 	nr = 0;
-	ember_evlist__for_each(rec->evlist, pos) {
-		if (pos->kind != EMBER_EVSEL_TRACEPOINT || !pos->tp_sys || !pos->tp_name)
-			continue;
-		tps[nr].sys = pos->tp_sys;
-		tps[nr].name = pos->tp_name;
-		nr++;
-	}
+	ember_evlist__for_each(rec->evlist, pos)
+		if (ember_evsel__tracepoint(pos, &tps[nr].sys, &tps[nr].name))
+			nr++;
 	err = ember_tracing_data__build(NULL, tps, nr, &data, &size);
 	free(tps);
 	if (err)
@@ -112,7 +108,7 @@ static int add_groups(struct record *rec)
 	uint32_t nr = 0;
 
 	ember_evlist__for_each(rec->evlist, pos)
-		if (ember_evsel__is_group_leader(pos) && pos->nr_members > 1)
+		if (ember_evsel__is_group_leader(pos) && ember_evsel__nr_members(pos) > 1)
 			nr++;
 	if (!nr)
 		return 0;
@@ -122,14 +118,14 @@ static int add_groups(struct record *rec)
 	ember_evlist__for_each(rec->evlist, pos) {
 		struct ember_env_group *g;
 
-		if (!ember_evsel__is_group_leader(pos) || pos->nr_members < 2)
+		if (!ember_evsel__is_group_leader(pos) || ember_evsel__nr_members(pos) < 2)
 			continue;
 		g = &rec->env.groups[rec->env.nr_groups++];
 		g->name = strdup("{anon_group}");
 		if (!g->name)
 			return -ENOMEM;
-		g->leader_idx = (uint32_t)pos->idx;
-		g->nr_members = (uint32_t)pos->nr_members;
+		g->leader_idx = (uint32_t)ember_evsel__idx(pos);
+		g->nr_members = (uint32_t)ember_evsel__nr_members(pos);
 	}
 	ember_env__set_feat(&rec->env, EMBER_FEAT_GROUP_DESC, true);
 	return 0;
@@ -185,19 +181,21 @@ static int add_attrs(struct record *rec)
 	struct ember_evsel *pos;
 
 	ember_evlist__for_each(rec->evlist, pos) {
-		int n = pos->nr_fds_cpus * pos->nr_fds_threads, nr_ids = 0, err;
+		int nr_cpus = ember_evsel__nr_cpus(pos), nr_threads = ember_evsel__nr_threads(pos);
+		int n = nr_cpus * nr_threads, nr_ids = 0, err;
 		uint64_t *ids;
 
-		if (!pos->fds)
+		if (!n)
 			continue;
-		ids = calloc(n ? (size_t)n : 1, sizeof(*ids));
+		ids = calloc((size_t)n, sizeof(*ids));
 		if (!ids)
 			return -ENOMEM;
-		for (int i = 0; i < n; i++)
-			if (pos->fds[i] >= 0)
-				ids[nr_ids++] = pos->ids[i];
-		err = ember_data_writer__add_attr(rec->writer, &pos->attr, ids, (uint32_t)nr_ids,
-						  ember_evsel__name(pos));
+		for (int c = 0; c < nr_cpus; c++)
+			for (int t = 0; t < nr_threads; t++)
+				if (ember_evsel__fd(pos, c, t) >= 0)
+					ids[nr_ids++] = ember_evsel__id(pos, c, t);
+		err = ember_data_writer__add_attr(rec->writer, ember_evsel__attr(pos), ids,
+						  (uint32_t)nr_ids, ember_evsel__name(pos));
 		free(ids);
 		if (err < 0)
 			return err;

@@ -46,7 +46,7 @@ bool record_overwrite__wanted(const struct record *rec)
 	struct ember_evsel *pos;
 
 	ember_evlist__for_each(rec->evlist, pos)
-		if (pos->attr.write_backward)
+		if (ember_evsel__attr(pos)->write_backward)
 			return true;
 	return false;
 }
@@ -85,18 +85,19 @@ int record_overwrite__mmap(struct record *rec, size_t pages)
 	struct ember_evsel *pos;
 
 	ember_evlist__for_each(rec->evlist, pos) {
-		if (!pos->attr.write_backward || !pos->fds)
+		if (!ember_evsel__attr(pos)->write_backward)
 			continue;
-		for (int c = 0; c < pos->nr_fds_cpus; c++) {
-			int cpu = ember_cpu_map__cpu(pos->cpus, c);
+		for (int c = 0; c < ember_evsel__nr_cpus(pos); c++) {
+			int cpu = ember_cpu_map__cpu(ember_evsel__cpus(pos), c);
 
-			for (int t = 0; t < pos->nr_fds_threads; t++) {
+			for (int t = 0; t < ember_evsel__nr_threads(pos); t++) {
 				int fd = ember_evsel__fd(pos, c, t), key, i, err;
 				bool per_thread = cpu < 0;
 
 				if (fd < 0)
 					continue;
-				key = per_thread ? ember_thread_map__pid(pos->threads, t) : cpu;
+				key = per_thread ? ember_thread_map__pid(ember_evsel__threads(pos), t) :
+						   cpu;
 				for (i = 0; i < rec->nr_owmaps; i++)
 					if (rec->owmaps[i].key == key &&
 					    rec->owmaps[i].per_thread == per_thread)

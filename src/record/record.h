@@ -11,10 +11,10 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <ember/event.h>
 #include <ember/perf-data.h>
 #include <ember/synth.h>
 #include <ember/workload.h>
-#include "event/evlist.h"
 #include "record/control.h"
 #include "record/signals.h"
 #include "record/warmup.h"

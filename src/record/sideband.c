@@ -32,7 +32,7 @@ int record_sideband__open(struct record *rec)
 	ember_thread_map__put(threads);
 	/* perf's side-band attr: every sample wakes the reader; enabled from the open */
 	ember_evlist__for_each(sb, pos) {
-		struct perf_event_attr *a = &pos->attr;
+		struct perf_event_attr *a = ember_evsel__attr(pos);
 
 		a->sample_period = 1;
 		a->freq = 0;
@@ -73,8 +73,8 @@ bool record_sideband__fired(struct record *rec)
 
 	if (!sb)
 		return false;
-	for (int i = 0; i < sb->nr_mmaps; i++) {
-		struct ember_mmap *map = sb->mmaps[i];
+	for (int i = 0; i < ember_evlist__nr_mmaps(sb); i++) {
+		struct ember_mmap *map = ember_evlist__mmap_at(sb, i);
 		const struct perf_event_header *ev;
 
 		if (!ember_mmap__read_init(map))

@@ -27,7 +27,7 @@ static int synth_init(struct record *rec, struct ember_synth *s)
 		.emit = emit,
 		.ctx = rec,
 		.sample_id_all = true,
-		.sample_type = rec->evlist->first->attr.sample_type,
+		.sample_type = ember_evsel__attr(ember_evlist__next(rec->evlist, NULL))->sample_type,
 		.mmap_data = rec->opts.sample_addr || rec->opts.callchain == RECORD_CALLCHAIN_DWARF,
 		.proc_map_timeout_ms = rec->opts.proc_map_timeout,
 	};
@@ -55,24 +55,24 @@ static int id_index(struct record *rec)
 	int err;
 
 	ember_evlist__for_each(rec->evlist, pos)
-		max += (size_t)pos->nr_fds_cpus * pos->nr_fds_threads;
+		max += (size_t)ember_evsel__nr_cpus(pos) * ember_evsel__nr_threads(pos);
 	e = calloc(max ? max : 1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
 	ember_evlist__for_each(rec->evlist, pos) {
-		for (int c = 0; c < pos->nr_fds_cpus; c++) {
-			int cpu = ember_cpu_map__cpu(pos->cpus, c);
+		for (int c = 0; c < ember_evsel__nr_cpus(pos); c++) {
+			int cpu = ember_cpu_map__cpu(ember_evsel__cpus(pos), c);
 
-			for (int t = 0; t < pos->nr_fds_threads; t++) {
-				int i = c * pos->nr_fds_threads + t;
+			for (int t = 0; t < ember_evsel__nr_threads(pos); t++) {
+				pid_t tid = ember_thread_map__pid(ember_evsel__threads(pos), t);
 
-				if (pos->fds[i] < 0)
+				if (ember_evsel__fd(pos, c, t) < 0)
 					continue;
-				e[nr].id = pos->ids[i];
+				e[nr].id = ember_evsel__id(pos, c, t);
 				/* the ring buffer's index: per cpu, or per thread for cpu -1 */
 				e[nr].idx = (uint64_t)(cpu < 0 ? t : c);
 				e[nr].cpu = (uint64_t)(int64_t)cpu;
-				e[nr].tid = (uint64_t)(int64_t)ember_thread_map__pid(pos->threads, t);
+				e[nr].tid = (uint64_t)(int64_t)tid;
 				nr++;
 			}
 		}
@@ -80,6 +80,16 @@ static int id_index(struct record *rec)
 	err = ember_synth__id_index(emit, rec, e, nr);
 	free(e);
 	return err;
+}
+
+/* The sample id of an evsel's first open fd. */
+static uint64_t first_id(const struct ember_evsel *evsel)
+{
+	for (int c = 0; c < ember_evsel__nr_cpus(evsel); c++)
+		for (int t = 0; t < ember_evsel__nr_threads(evsel); t++)
+			if (ember_evsel__fd(evsel, c, t) >= 0)
+				return ember_evsel__id(evsel, c, t);
+	return 0;
 }
 
 /* perf_event__synthesize_event_update_name(): names travel this way in pipe mode. */
@@ -94,7 +104,7 @@ static int event_update_names(struct record *rec)
 		struct ember_record_event_update *ev;
 		int err;
 
-		if (!pos->fds || size > 0xffff)
+		if (!ember_evsel__nr_cpus(pos) || size > 0xffff)
 			continue;
 		ev = calloc(1, size);
 		if (!ev)
@@ -102,12 +112,7 @@ static int event_update_names(struct record *rec)
 		ev->header.type = EMBER_RECORD_EVENT_UPDATE;
 		ev->header.size = (uint16_t)size;
 		ev->type = 2;	/* PERF_EVENT_UPDATE__NAME */
-		for (int i = 0; i < pos->nr_fds_cpus * pos->nr_fds_threads; i++) {
-			if (pos->fds[i] >= 0) {
-				ev->id = pos->ids[i];
-				break;
-			}
-		}
+		ev->id = first_id(pos);
 		memcpy(ev->data, name, strlen(name));
 		err = record_output__write(rec, ev, size);
 		free(ev);
@@ -145,7 +150,7 @@ static bool exclude_kernel(const struct ember_evlist *evlist)
 	struct ember_evsel *pos;
 
 	ember_evlist__for_each(evlist, pos)
-		if (!pos->attr.exclude_kernel)
+		if (!ember_evsel__attr(pos)->exclude_kernel)
 			return false;
 	return true;
 }

@@ -16,7 +16,7 @@
  */
 static uint64_t sample_bytes(const struct ember_evsel *evsel)
 {
-	return 64 + (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN ? 128 : 0);
+	return 64 + (ember_evsel__attr(evsel)->sample_type & PERF_SAMPLE_CALLCHAIN ? 128 : 0);
 }
 
 /*
@@ -30,11 +30,13 @@ static bool buffers_small(const struct record *rec, uint64_t *bytes_per_s_out)
 	uint64_t bytes_per_s = 0;
 
 	ember_evlist__for_each(rec->evlist, pos) {
-		if (pos->attr.type == PERF_TYPE_SOFTWARE && pos->attr.config == PERF_COUNT_SW_DUMMY)
+		const struct perf_event_attr *a = ember_evsel__attr(pos);
+
+		if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
 			continue;	/* side-band only: no samples */
-		if (!pos->attr.freq)
+		if (!a->freq)
 			return false;
-		bytes_per_s += pos->attr.sample_freq * sample_bytes(pos);
+		bytes_per_s += a->sample_freq * sample_bytes(pos);
 	}
 	*bytes_per_s_out = bytes_per_s;
 	return bytes_per_s && rec->mmap_bytes * 1000 < bytes_per_s * RECORD_WARMUP_MS;
@@ -75,7 +77,7 @@ void record_warmup__begin(struct record *rec, uint64_t now_ns)
 	bool busy;
 
 	rec->warmup.until_ns = 0;
-	if (!rec->evlist->nr_mmaps || !buffers_small(rec, &bytes_per_s))
+	if (!ember_evlist__nr_mmaps(rec->evlist) || !buffers_small(rec, &bytes_per_s))
 		return;
 	ask_short_slice();
 	busy = may_run_elsewhere();

@@ -73,18 +73,6 @@ const char *stat_cgroups__path(const struct stat_cgroups *cg)
 	return cg->path;
 }
 
-static int set_cgroup(struct ember_evsel *evsel, const struct stat_cgroup *c)
-{
-	struct ember_thread_map *t = ember_thread_map__new_pid(c->fd);
-
-	if (!t)
-		return -ENOMEM;
-	ember_thread_map__put(evsel->own_threads);
-	evsel->own_threads = t;
-	evsel->open_flags |= PERF_FLAG_PID_CGROUP;
-	return 0;
-}
-
 static struct ember_evsel *nth(struct ember_evlist *evlist, int n)
 {
 	struct ember_evsel *pos;
@@ -117,7 +105,7 @@ int stat_cgroups__assign(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 			idx = cgroup_get(cg, p, len);
 			if (idx < 0)
 				return idx;
-			err = set_cgroup(evsel, &cg->v[idx]);
+			err = ember_evsel__set_cgroup(evsel, cg->v[idx].fd);
 			if (err)
 				return err;
 		}
@@ -133,8 +121,9 @@ int stat_cgroups__assign(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 
 		if (idx < 0)
 			return 0;
-		for (pos = lead->next; pos && pos->idx < nr_before; pos = pos->next) {
-			err = set_cgroup(pos, &cg->v[idx]);
+		for (pos = ember_evlist__next(evlist, lead); pos && ember_evsel__idx(pos) < nr_before;
+		     pos = ember_evlist__next(evlist, pos)) {
+			err = ember_evsel__set_cgroup(pos, cg->v[idx].fd);
 			if (err)
 				return err;
 		}
@@ -144,7 +133,7 @@ int stat_cgroups__assign(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 
 int stat_cgroups__expand(struct stat_cgroups *cg, struct ember_evlist *evlist, const char *list)
 {
-	struct ember_evsel *last = evlist->last, *pos;
+	struct ember_evsel *last = nth(evlist, ember_evlist__nr_entries(evlist) - 1), *pos;
 	const char *p = list;
 	bool first = true;
 	int err;
@@ -157,7 +146,7 @@ int stat_cgroups__expand(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 		if (idx < 0)
 			return idx;
 		/* The events themselves take the first cgroup; copies of them the others. */
-		for (pos = evlist->first; pos; pos = pos->next) {
+		ember_evlist__for_each(evlist, pos) {
 			struct ember_evsel *ev = pos;
 
 			if (!first) {
@@ -166,7 +155,7 @@ int stat_cgroups__expand(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 					return -ENOMEM;
 				ember_evlist__add(evlist, ev);
 			}
-			err = set_cgroup(ev, &cg->v[idx]);
+			err = ember_evsel__set_cgroup(ev, cg->v[idx].fd);
 			if (err)
 				return err;
 			if (pos == last)
@@ -182,11 +171,10 @@ int stat_cgroups__expand(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 
 int stat_cgroups__idx_of(const struct stat_cgroups *cg, const struct ember_evsel *evsel)
 {
-	int fd;
+	int fd = evsel ? ember_evsel__cgroup_fd(evsel) : -1;
 
-	if (!evsel || !(evsel->open_flags & PERF_FLAG_PID_CGROUP) || !evsel->own_threads)
+	if (fd < 0)
 		return -1;
-	fd = ember_thread_map__pid(evsel->own_threads, 0);
 	for (int i = 0; i < cg->nr; i++)
 		if (cg->v[i].fd == fd)
 			return i;

@@ -9,7 +9,7 @@
 #define EMBER_STAT_CGROUP_H
 
 #include <limits.h>
-#include "event/evlist.h"
+#include <ember/event.h>
 
 struct stat_cgroup {
 	char *name;		/* as given: "/" is the root */

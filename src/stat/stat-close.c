@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include "stat/stat-close.h"
 
@@ -29,19 +28,17 @@ void stat_graveyard__bury(struct stat_graveyard *g, struct ember_evlist *evlist)
 	struct ember_evsel *pos;
 
 	ember_evlist__for_each(evlist, pos) {
-		int n = pos->nr_fds_cpus * pos->nr_fds_threads;
-
-		if (!pos->fds || pos->attr.type != PERF_TYPE_TRACEPOINT)
+		if (ember_evsel__attr(pos)->type != PERF_TYPE_TRACEPOINT)
 			continue;
-		for (int i = 0; i < n; i++) {
-			int fd = pos->fds[i];
+		ember_evsel__disable(pos);
+		for (int c = 0; c < ember_evsel__nr_cpus(pos); c++) {
+			for (int t = 0; t < ember_evsel__nr_threads(pos); t++) {
+				int fd = ember_evsel__fd(pos, c, t);
 
-			if (fd < 0)
-				continue;
-			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-			/* Taken out of the evsel, so its close below leaves it open. */
-			if (bury_fd(g, fd) == 0)
-				pos->fds[i] = -1;
+				/* Taken out of the evsel, so its close below leaves it open. */
+				if (fd >= 0 && bury_fd(g, fd) == 0)
+					ember_evsel__take_fd(pos, c, t);
+			}
 		}
 	}
 	ember_evlist__close(evlist);

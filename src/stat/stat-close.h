@@ -12,7 +12,7 @@
 #ifndef EMBER_STAT_CLOSE_H
 #define EMBER_STAT_CLOSE_H
 
-#include "event/evlist.h"
+#include <ember/event.h>
 
 /* Tracepoint fds set aside, open and disabled. Zero-initialise. */
 struct stat_graveyard {

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "event/evlist.h"
+#include <ember/event.h>
 
 struct stat_control {
 	int ctl_fd, ack_fd;		/* -1 when unset */

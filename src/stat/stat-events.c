@@ -4,9 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "event/evlist.h"
-#include "event/evsel.h"
-#include "event/parse-events.h"
+#include <ember/event.h>
 #include "stat/stat-events.h"
 
 int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *config,
@@ -21,7 +19,7 @@ int stat_events__parse(struct ember_evlist *evlist, const struct stat_config *co
 
 		if (!err) {
 			if (nr_after)
-				nr_after[i] = evlist->nr_entries;
+				nr_after[i] = ember_evlist__nr_entries(evlist);
 			continue;
 		}
 		if (err == -EINVAL && perr.msg) {
@@ -111,12 +109,9 @@ static int add_events(struct ember_evlist *evlist, const struct default_event *e
 			.config = evs[i].ev.config,
 		};
 
-		struct ember_evsel *evsel = ember_evlist__add_attr(evlist, &attr, evs[i].name);
 
-		if (!evsel)
+		if (!ember_evlist__add_attr(evlist, &attr, evs[i].name))
 			return -ENOMEM;
-		evsel->kind = attr.type == PERF_TYPE_SOFTWARE ? EMBER_EVSEL_SOFTWARE :
-								EMBER_EVSEL_HARDWARE;
 	}
 	return 0;
 }

@@ -7,8 +7,8 @@
 
 static void classify(struct ember_evsel *evsel, struct stat_evsel *se)
 {
-	se->kind = stat_kind__of(&evsel->attr);
-	se->ctx = stat_ctx__of(&evsel->attr);
+	se->kind = stat_kind__of(ember_evsel__attr(evsel));
+	se->ctx = stat_ctx__of(ember_evsel__attr(evsel));
 	se->tool = ember_tool_event__from_evsel(evsel);
 	se->unit = "";
 	se->scale = 1.0;
@@ -32,7 +32,8 @@ int stat_evsel__init_all(struct ember_evlist *evlist)
 		if (!se)
 			return -ENOMEM;
 		classify(pos, se);
-		pos->priv = se;
+		se->supported = true;
+		ember_evsel__set_priv(pos, se);
 	}
 	return 0;
 }
@@ -83,7 +84,7 @@ void stat_evsel__exit_all(struct ember_evlist *evlist)
 			continue;
 		stat_counter__delete(se->counter);
 		free(se);
-		pos->priv = NULL;
+		ember_evsel__set_priv(pos, NULL);
 	}
 }
 

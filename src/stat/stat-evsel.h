@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What ember stat keeps per event (hung off evsel->priv): how its value is
+ * What ember stat keeps per event (its ember_evsel__priv()): how its value is
  * printed (unit, scale), what it means for metrics, whether the tool
  * itself counts it (duration_time, user_time, system_time), and its
  * counter values.
@@ -9,8 +9,7 @@
 #define EMBER_STAT_EVSEL_H
 
 #include <stdbool.h>
-#include "event/evlist.h"
-#include "event/event-names.h"
+#include <ember/event.h>
 #include "stat/stat-aggr.h"
 #include "stat/stat-counters.h"
 #include "stat/stat-shadow.h"
@@ -23,11 +22,12 @@ struct stat_evsel {
 	enum ember_tool_event tool;
 	struct stat_counter *counter;	/* NULL until stat_evsel__setup_counters() */
 	const char *cgroup;		/* -G/--for-each-cgroup: its cgroup's name, else NULL */
+	bool supported;			/* false: the machine lacks it, "<not supported>" */
 };
 
 static inline struct stat_evsel *stat_evsel(const struct ember_evsel *evsel)
 {
-	return evsel->priv;
+	return ember_evsel__priv(evsel);
 }
 
 /*

@@ -4,13 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include "stat/stat-evsel.h"
 #include "stat/stat-open.h"
 
 static void configure(struct ember_evsel *evsel, const struct stat_open_opts *opts)
 {
-	struct perf_event_attr *attr = &evsel->attr;
+	struct perf_event_attr *attr = ember_evsel__attr(evsel);
 	bool leader = ember_evsel__is_group_leader(evsel);
 
 	attr->read_format = opts->scale ? PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -43,12 +42,12 @@ static long paranoid_level(void)
  */
 static bool fallback_user_only(struct ember_evsel *evsel, int err, int verbose)
 {
+	struct perf_event_attr *attr = ember_evsel__attr(evsel);
 	const char *name = ember_evsel__name(evsel), *sep;
 	long level;
 	char *new_name;
 
-	if ((err != -EACCES && err != -EPERM) || evsel->attr.exclude_kernel ||
-	    evsel->attr.exclude_user)
+	if ((err != -EACCES && err != -EPERM) || attr->exclude_kernel || attr->exclude_user)
 		return false;
 	level = paranoid_level();
 	if (level <= 1)
@@ -57,10 +56,12 @@ static bool fallback_user_only(struct ember_evsel *evsel, int err, int verbose)
 	sep = strchr(name, '/') || strchr(name, ':') ? "" : ":";
 	if (asprintf(&new_name, "%s%su", name, sep) < 0)
 		return false;
-	free(evsel->name);
-	evsel->name = new_name;
-	evsel->attr.exclude_kernel = 1;
-	evsel->attr.exclude_hv = 1;
+	err = ember_evsel__set_name(evsel, new_name);
+	free(new_name);
+	if (err)
+		return false;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
 	stat_evsel__refresh(evsel);
 	if (verbose)
 		fprintf(stderr, "kernel.perf_event_paranoid=%ld, trying to fall back to excluding "
@@ -80,34 +81,27 @@ static bool is_unsupported(int err)
  * that a filter the kernel refuses fails the measurement (as perf's does)
  * instead of making the event look unsupported.
  */
-static int set_filter(struct ember_evsel *evsel, const char *filter)
-{
-	for (int c = 0; c < evsel->nr_fds_cpus; c++) {
-		for (int t = 0; t < evsel->nr_fds_threads; t++) {
-			int fd = ember_evsel__fd(evsel, c, t);
-
-			if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
-				int err = -errno;
-
-				fprintf(stderr, "ember stat: cannot set filter \"%s\" on event %s: "
-					"%s\n", filter, ember_evsel__name(evsel), strerror(-err));
-				return err;
-			}
-		}
-	}
-	return 0;
-}
-
 static int open_one(struct ember_evsel *evsel)
 {
-	char *filter = evsel->filter;
+	const char *given = ember_evsel__filter(evsel);
+	char *filter = given ? strdup(given) : NULL;
 	int err;
 
-	evsel->filter = NULL;
+	if (given && !filter)
+		return -ENOMEM;
+	/* the library's open would set it, and a refusal look like a missing event */
+	ember_evsel__set_filter(evsel, NULL);
 	err = ember_evsel__open(evsel, NULL, NULL);
-	evsel->filter = filter;
-	if (!err && filter && set_filter(evsel, filter))
-		return -EBADMSG;
+	ember_evsel__set_filter(evsel, filter);
+	if (!err && filter) {
+		err = ember_evsel__apply_filter(evsel, filter);
+		if (err) {
+			fprintf(stderr, "ember stat: cannot set filter \"%s\" on event %s: %s\n",
+				filter, ember_evsel__name(evsel), strerror(-err));
+			err = -EBADMSG;
+		}
+	}
+	free(filter);
 	return err;
 }
 
@@ -120,19 +114,20 @@ int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts
 		configure(pos, opts);
 
 	ember_evlist__for_each(evlist, pos) {
+		struct stat_evsel *se = stat_evsel(pos);
 		char msg[512];
 		int err;
 
-		pos->open_err = 0;
 		/* duration_time and friends are counted by ember itself. */
-		if (stat_evsel(pos)->tool != EMBER_TOOL_NONE)
+		if (se->tool != EMBER_TOOL_NONE)
 			continue;
 		/* A group whose leader is missing is missing as a whole. */
-		if (!ember_evsel__is_group_leader(pos) && !pos->leader->supported) {
-			pos->supported = false;
+		if (!ember_evsel__is_group_leader(pos) &&
+		    !stat_evsel(ember_evsel__leader(pos))->supported) {
+			se->supported = false;
 			continue;
 		}
-		pos->supported = true;
+		se->supported = true;
 		err = open_one(pos);
 		if (err == -EBADMSG) {
 			/* The filter was refused: already said. */
@@ -140,7 +135,7 @@ int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts
 			return err;
 		}
 		if (err) {
-			struct perf_event_attr attr = pos->attr;
+			struct perf_event_attr attr = *ember_evsel__attr(pos);
 			char *name = strdup(ember_evsel__name(pos));
 			int first_err = err;
 
@@ -148,10 +143,8 @@ int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts
 				err = open_one(pos);
 				/* Still refused: report the event as asked for. */
 				if (err && !is_unsupported(err)) {
-					free(pos->name);
-					pos->name = name;
-					name = NULL;
-					pos->attr = attr;
+					ember_evsel__set_name(pos, name);
+					*ember_evsel__attr(pos) = attr;
 					stat_evsel__refresh(pos);
 					err = first_err;
 				}
@@ -164,8 +157,7 @@ int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts
 			if (verbose)
 				fprintf(stderr, "%s event is not supported by the kernel.\n",
 					ember_evsel__name(pos));
-			pos->supported = false;
-			pos->open_err = err;
+			se->supported = false;
 			continue;
 		}
 		fprintf(stderr, "ember stat: cannot open event '%s': %s\n", ember_evsel__name(pos),

@@ -4,7 +4,7 @@
 #define EMBER_STAT_OPEN_H
 
 #include <stdbool.h>
-#include "event/evlist.h"
+#include <ember/event.h>
 #include "stat/stat-config.h"
 
 struct stat_open_opts {

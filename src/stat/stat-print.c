@@ -17,7 +17,7 @@ int stat_process__counters(struct ember_evlist *evlist, const struct stat_config
 		bool tool = se->tool != EMBER_TOOL_NONE;
 		enum stat_aggr_mode mode = tool ? STAT_AGGR_GLOBAL : config->aggr_mode;
 
-		if (!pos->supported && !tool)
+		if (!se->supported && !tool)
 			continue;
 		stat_counter__aggregate(c, mode, delta && !tool, config->scale);
 		stat_counter__update_stats(c);
@@ -111,7 +111,7 @@ static bool print_slot(const struct stat_print_ctx *p, struct ember_evsel *evsel
 		row.aggr_nr = 0;
 		row.state = STAT_ROW_NOT_COUNTED;
 		row.run = row.ena = 0;
-	} else if (!evsel->supported && se->tool == EMBER_TOOL_NONE) {
+	} else if (!se->supported && se->tool == EMBER_TOOL_NONE) {
 		row.state = STAT_ROW_NOT_SUPPORTED;
 		row.run = row.ena = 0;
 	} else if (!run || !ena) {

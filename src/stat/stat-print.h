@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <time.h>
-#include "event/evlist.h"
+#include <ember/event.h>
 #include "stat/stat-config.h"
 #include "stat/stat-display.h"
 #include "stat/stat-shadow.h"

@@ -37,10 +37,8 @@ int stat_read__counters(struct ember_evlist *evlist, const struct stat_tool_time
 			read_tool(c, se->tool, tools);
 			continue;
 		}
-		if (!pos->fds)
-			continue;
-		for (int cpu = 0; cpu < c->nr_cpus && cpu < pos->nr_fds_cpus; cpu++) {
-			for (int t = 0; t < c->nr_threads && t < pos->nr_fds_threads; t++) {
+		for (int cpu = 0; cpu < c->nr_cpus && cpu < ember_evsel__nr_cpus(pos); cpu++) {
+			for (int t = 0; t < c->nr_threads && t < ember_evsel__nr_threads(pos); t++) {
 				struct ember_counts *raw = &c->raw[cpu * c->nr_threads + t];
 
 				if (ember_evsel__read(pos, cpu, t, raw))

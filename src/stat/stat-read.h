@@ -4,7 +4,7 @@
 #define EMBER_STAT_READ_H
 
 #include <stdint.h>
-#include "event/evlist.h"
+#include <ember/event.h>
 
 /* The tool events' values at the time of a read, ns. */
 struct stat_tool_times {

@@ -207,7 +207,7 @@ static int open_counters(struct stat_run *r, struct run_state *rs)
 	};
 
 	ember_evlist__set_maps(r->evlist, r->target->cpus, r->target->threads);
-	if (!r->evlist->first)
+	if (!ember_evlist__nr_entries(r->evlist))
 		return 0;
 	return stat_open__counters(r->evlist, &opts, c->verbose);
 }

@@ -8,7 +8,7 @@
 #define EMBER_STAT_RUN_H
 
 #include <stdbool.h>
-#include "event/evlist.h"
+#include <ember/event.h>
 #include "stat/stat-close.h"
 #include "stat/stat-config.h"
 #include "stat/stat-control.h"

@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/hw_breakpoint.h>
+#include <ember/event.h>
 #include "test.h"
 #include "event/event-names.h"
 #include "event/evlist.h"
-#include "event/parse-events.h"
 #include "event/pmu.h"
 #include "event/tracefs.h"
 
