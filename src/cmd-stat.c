@@ -14,12 +14,11 @@
 #include <time.h>
 #include <ember/event.h>
 #include "builtin.h"
-#include "stat/stat-cgroup.h"
-#include "stat/stat-config.h"
-#include "stat/stat-events.h"
-#include "stat/stat-evsel.h"
-#include "stat/stat-run.h"
-#include "stat/stat-target.h"
+#include "stat/cgroup.h"
+#include "stat/options.h"
+#include "stat/events.h"
+#include "stat/run.h"
+#include "stat/target.h"
 #include "util/parse-options.h"
 
 static const char *const stat_usage[] = {

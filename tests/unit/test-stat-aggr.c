@@ -6,8 +6,8 @@
 #include <unistd.h>
 #include <ember/event.h>
 #include "test.h"
-#include "stat/stat-aggr.h"
-#include "stat/stat-counters.h"
+#include "stat/target.h"
+#include "stat/counts.h"
 
 static void put_file(const char *root, int cpu, const char *name, int val)
 {

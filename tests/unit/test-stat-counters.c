@@ -2,7 +2,7 @@
 /* ember stat's counter arithmetic: aggregation per mode, multiplex scaling, interval deltas. */
 #include <math.h>
 #include "test.h"
-#include "stat/stat-counters.h"
+#include "stat/counts.h"
 
 static void set_raw(struct stat_counter *c, int cpu, int thread, uint64_t val, uint64_t ena,
 		    uint64_t run)

@@ -2,7 +2,7 @@
 /* ember stat's three layouts, byte for byte against lines real perf 6.1 printed. */
 #include <stdlib.h>
 #include "test.h"
-#include "stat/stat-display.h"
+#include "stat/display.h"
 
 struct capture {
 	char *buf;

@@ -2,7 +2,7 @@
 /* ember stat's derived metrics and running statistics. */
 #include <math.h>
 #include "test.h"
-#include "stat/stat-shadow.h"
+#include "stat/metrics.h"
 
 static struct perf_event_attr attr_of(unsigned int type, unsigned long long config)
 {
@@ -35,86 +35,86 @@ TEST(stat_shadow_kinds)
 
 TEST(stat_shadow_software_metrics)
 {
-	struct stat_shadow sh;
+	struct stat_metrics sh;
 	struct stat_metric m[2];
 
-	stat_shadow__init(&sh);
+	stat_metrics__init(&sh);
 	/* No clock counter: no metric at all. */
-	CHECK_EQ(stat_shadow__metrics(&sh, STAT_KIND_OTHER, 0, 0, 49, 1, m), 1);
+	CHECK_EQ(stat_metrics__metrics(&sh, STAT_KIND_OTHER, 0, 0, 49, 1, m), 1);
 	CHECK(m[0].unit == NULL);
 
-	stat_shadow__update(&sh, STAT_KIND_CLOCK, 0, 0, 740000);	/* 0.74 ms */
-	stat_shadow__update_walltime(&sh, 1458312);
-	CHECK_EQ(stat_shadow__metrics(&sh, STAT_KIND_CLOCK, 0, 0, 0.74, 1e-6, m), 1);
+	stat_metrics__update(&sh, STAT_KIND_CLOCK, 0, 0, 740000);	/* 0.74 ms */
+	stat_metrics__update_walltime(&sh, 1458312);
+	CHECK_EQ(stat_metrics__metrics(&sh, STAT_KIND_CLOCK, 0, 0, 0.74, 1e-6, m), 1);
 	CHECK_STR(m[0].unit, "CPUs utilized");
 	CHECK(fabs(m[0].val - 0.74e6 / 1458312) < 1e-9);
 
-	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 0, 0, 49, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_OTHER, 0, 0, 49, 1, m);
 	CHECK_STR(m[0].unit, "K/sec");
 	CHECK_STR(m[0].fmt, "%8.3f");
 	CHECK(fabs(m[0].val - 66.216) < 0.001);
-	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 0, 0, 0, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_OTHER, 0, 0, 0, 1, m);
 	CHECK_STR(m[0].unit, "/sec");
-	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 0, 0, 1e6, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_OTHER, 0, 0, 1e6, 1, m);
 	CHECK_STR(m[0].unit, "G/sec");
 	/* Clocks serve counters of any context ("page-faults:u" per "task-clock"), as in perf. */
-	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 3, 0, 49, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_OTHER, 3, 0, 49, 1, m);
 	CHECK_STR(m[0].unit, "K/sec");
 	/* Hardware ratios only pair counters of the same context. */
-	stat_shadow__update(&sh, STAT_KIND_BRANCHES, 1, 0, 100);
-	stat_shadow__metrics(&sh, STAT_KIND_BRANCH_MISSES, 0, 0, 1, 1, m);
+	stat_metrics__update(&sh, STAT_KIND_BRANCHES, 1, 0, 100);
+	stat_metrics__metrics(&sh, STAT_KIND_BRANCH_MISSES, 0, 0, 1, 1, m);
 	CHECK(m[0].fmt == NULL);
-	stat_shadow__metrics(&sh, STAT_KIND_BRANCH_MISSES, 1, 0, 1, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_BRANCH_MISSES, 1, 0, 1, 1, m);
 	CHECK_STR(m[0].fmt, "%7.2f%%");
 	/* Nor has another cpu. */
-	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 0, 1, 49, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_OTHER, 0, 1, 49, 1, m);
 	CHECK(m[0].unit == NULL);
 
 	/* Two clocks average, as perf's runtime stats do. */
-	stat_shadow__update(&sh, STAT_KIND_CLOCK, 0, 0, 760000);
-	stat_shadow__metrics(&sh, STAT_KIND_OTHER, 0, 0, 75, 1, m);
+	stat_metrics__update(&sh, STAT_KIND_CLOCK, 0, 0, 760000);
+	stat_metrics__metrics(&sh, STAT_KIND_OTHER, 0, 0, 75, 1, m);
 	CHECK(fabs(m[0].val - 100.0) < 1e-9);
 
-	stat_shadow__reset(&sh);
-	stat_shadow__metrics(&sh, STAT_KIND_CLOCK, 0, 0, 0.74, 1e-6, m);
+	stat_metrics__reset(&sh);
+	stat_metrics__metrics(&sh, STAT_KIND_CLOCK, 0, 0, 0.74, 1e-6, m);
 	CHECK(m[0].fmt == NULL);
-	stat_shadow__exit(&sh);
+	stat_metrics__exit(&sh);
 }
 
 TEST(stat_shadow_hardware_metrics)
 {
-	struct stat_shadow sh;
+	struct stat_metrics sh;
 	struct stat_metric m[2];
 
-	stat_shadow__init(&sh);
-	stat_shadow__metrics(&sh, STAT_KIND_INSTRUCTIONS, 0, 0, 100, 1, m);
+	stat_metrics__init(&sh);
+	stat_metrics__metrics(&sh, STAT_KIND_INSTRUCTIONS, 0, 0, 100, 1, m);
 	CHECK(m[0].fmt == NULL);
 	CHECK_STR(m[0].unit, "insn per cycle");
-	stat_shadow__metrics(&sh, STAT_KIND_CYCLES, 0, 0, 100, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_CYCLES, 0, 0, 100, 1, m);
 	CHECK_STR(m[0].unit, "Ghz");
 
-	stat_shadow__update(&sh, STAT_KIND_CYCLES, 0, 0, 200);
-	stat_shadow__update(&sh, STAT_KIND_STALLED_FRONT, 0, 0, 50);
-	stat_shadow__update(&sh, STAT_KIND_BRANCHES, 0, 0, 1000);
-	stat_shadow__update(&sh, STAT_KIND_CLOCK, 0, 0, 100);
-	CHECK_EQ(stat_shadow__metrics(&sh, STAT_KIND_INSTRUCTIONS, 0, 0, 100, 1, m), 2);
+	stat_metrics__update(&sh, STAT_KIND_CYCLES, 0, 0, 200);
+	stat_metrics__update(&sh, STAT_KIND_STALLED_FRONT, 0, 0, 50);
+	stat_metrics__update(&sh, STAT_KIND_BRANCHES, 0, 0, 1000);
+	stat_metrics__update(&sh, STAT_KIND_CLOCK, 0, 0, 100);
+	CHECK_EQ(stat_metrics__metrics(&sh, STAT_KIND_INSTRUCTIONS, 0, 0, 100, 1, m), 2);
 	CHECK(fabs(m[0].val - 0.5) < 1e-9);
 	CHECK_STR(m[1].unit, "stalled cycles per insn");
 	CHECK(fabs(m[1].val - 0.5) < 1e-9);
-	stat_shadow__metrics(&sh, STAT_KIND_BRANCH_MISSES, 0, 0, 10, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_BRANCH_MISSES, 0, 0, 10, 1, m);
 	CHECK_STR(m[0].fmt, "%7.2f%%");
 	CHECK_STR(m[0].unit, "of all branches");
 	CHECK(fabs(m[0].val - 1.0) < 1e-9);
-	stat_shadow__metrics(&sh, STAT_KIND_STALLED_FRONT, 0, 0, 50, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_STALLED_FRONT, 0, 0, 50, 1, m);
 	CHECK_STR(m[0].unit, "frontend cycles idle");
 	CHECK(fabs(m[0].val - 25.0) < 1e-9);
-	stat_shadow__metrics(&sh, STAT_KIND_CYCLES, 0, 0, 200, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_CYCLES, 0, 0, 200, 1, m);
 	CHECK_STR(m[0].unit, "GHz");
 	CHECK(fabs(m[0].val - 2.0) < 1e-9);
-	stat_shadow__metrics(&sh, STAT_KIND_L1D_LOAD_MISSES, 0, 0, 1, 1, m);
+	stat_metrics__metrics(&sh, STAT_KIND_L1D_LOAD_MISSES, 0, 0, 1, 1, m);
 	CHECK(m[0].fmt == NULL);
 	CHECK_STR(m[0].unit, "of all L1-dcache accesses");
-	stat_shadow__exit(&sh);
+	stat_metrics__exit(&sh);
 }
 
 TEST(stat_stats_noise)

@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
-#include "stat/stat-aggr.h"
-#include "stat/stat-config.h"
-#include "stat/stat-shadow.h"
+#include "stat/metrics.h"
+#include "stat/options.h"
+#include "stat/target.h"
 
 /* perf's width of the metric column in the std layout. */
 #define STAT_METRIC_LEN 35
@@ -107,7 +107,7 @@ void stat_display_csv__prefix(const struct stat_display *d, const struct stat_ro
 /* JSON's cpu, thread or topology keys, each followed by ", ". */
 void stat_display_json__aggr_keys(const struct stat_display *d, const struct stat_row *row);
 
-/* Per-layout row printers (stat-display-std.c, -csv.c, -json.c). */
+/* Per-layout row printers (display-std.c, display-csv.c, display-json.c). */
 void stat_display_std__row(const struct stat_display *d, const struct stat_row *row);
 void stat_display_csv__row(const struct stat_display *d, const struct stat_row *row);
 void stat_display_json__row(const struct stat_display *d, const struct stat_row *row);

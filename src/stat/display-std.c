@@ -3,7 +3,7 @@
  * perf stat's aligned layout:
  *   [time ][CPUn    |comm-tid ]    value unit name(32)   # metric unit(35)  ( +- x% )  (pct%)
  */
-#include "stat/stat-display.h"
+#include "stat/display.h"
 
 /* The interval timestamp and the cpu or thread columns that start a line. */
 /* perf's topology columns: the id's last part left-aligned, then the cpu count. */

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Folding readings into statistics and metric totals, and rows for the display. */
+/*
+ * From counters to printed rows: every event's lines, the interval
+ * blocks and the summary.
+ */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include "stat/stat-evsel.h"
-#include "stat/stat-print.h"
+#include "stat/events.h"
+#include "stat/print.h"
 
-int stat_process__counters(struct ember_evlist *evlist, const struct stat_config *config,
-			   struct stat_shadow *sh, bool delta, FILE *out)
+/* Folding readings into statistics and metric totals, and rows for the display. */
+
+int stat_counts__process(struct ember_evlist *evlist, const struct stat_config *config,
+			 struct stat_metrics *sh, bool delta, FILE *out)
 {
 	struct ember_evsel *pos;
 	int err = 0;
@@ -22,8 +29,8 @@ int stat_process__counters(struct ember_evlist *evlist, const struct stat_config
 		stat_counter__aggregate(c, mode, delta && !tool, config->scale);
 		stat_counter__update_stats(c);
 		for (int s = 0; s < c->nr_slots && !err; s++)
-			err = stat_shadow__update(sh, se->kind, se->ctx, s,
-						  (double)c->slots[s].counts.val);
+			err = stat_metrics__update(sh, se->kind, se->ctx, s,
+						   (double)c->slots[s].counts.val);
 		if (config->verbose > 0 && out) {
 			for (int s = 0; s < c->nr_slots; s++) {
 				const struct ember_counts *v = &c->slots[s].counts;
@@ -119,8 +126,8 @@ static bool print_slot(const struct stat_print_ctx *p, struct ember_evsel *evsel
 		not_counted = true;
 	} else {
 		row.state = STAT_ROW_COUNTED;
-		row.nr_metrics = stat_shadow__metrics(p->shadow, se->kind, se->ctx, slot, row.val,
-						      se->scale, row.metrics);
+		row.nr_metrics = stat_metrics__metrics(p->shadow, se->kind, se->ctx, slot, row.val,
+						       se->scale, row.metrics);
 	}
 	if (se->tool != EMBER_TOOL_NONE && !global && !absent)
 		row.aggr_nr = 1;
@@ -232,4 +239,120 @@ void stat_print__metric_only(const struct stat_print_ctx *p, const struct timesp
 		slot_identity(p, s, &row);
 		stat_display__metric_only_row(p->display, &row);
 	}
+}
+
+/* Printing ember stat's interval blocks and its final summary. */
+
+#define NSEC_PER_MSEC 1000000ULL
+
+/* A full disk must not pass unnoticed: keep the first flush error's errno for the end. */
+int stat_print__flush(struct stat_display *d)
+{
+	errno = 0;
+	if (fflush(d->out) == 0 && !ferror(d->out))
+		return 0;
+	if (!d->write_err)
+		d->write_err = errno ? errno : EIO;
+	return -d->write_err;
+}
+
+static struct stat_print_ctx print_ctx(const struct stat_run *r)
+{
+	struct stat_print_ctx p = {
+		.config = r->config, .evlist = r->evlist, .shadow = &r->shadow,
+		.display = &r->display, .target = r->target,
+	};
+	return p;
+}
+
+void stat_print__interval(struct stat_run *r, const struct stat_tool_times *tools,
+			  uint64_t elapsed_ns)
+{
+	struct stat_print_ctx p = print_ctx(r);
+	struct timespec ts = { .tv_sec = (time_t)(elapsed_ns / 1000000000ULL),
+			       .tv_nsec = (long)(elapsed_ns % 1000000000ULL) };
+	struct ember_evsel *pos;
+
+	stat_counts__read(r->evlist, tools);
+	stat_metrics__reset(&r->shadow);
+	/* perf divides by the interval asked for, not the one measured. */
+	stat_metrics__update_walltime(&r->shadow, (double)r->config->interval_ms * NSEC_PER_MSEC);
+	ember_evlist__for_each(r->evlist, pos)
+		stat_counter__reset_stats(stat_evsel(pos)->counter);
+	stat_counts__process(r->evlist, r->config, &r->shadow, true, r->display.out);
+	if (r->config->quiet)
+		return;
+	/* perf clears the terminal on stdout, whatever -o says, and repeats the header. */
+	if (r->config->interval_clear)
+		fputs("\033[H\033[2J\n", stdout);
+	if (r->display.metric_only) {
+		/* perf prints the metric header once, before the first interval. */
+		if (r->nr_intervals == 0)
+			stat_display__metric_only_header(&r->display, true);
+		stat_print__metric_only(&p, &ts);
+	} else {
+		if (r->nr_intervals % 25 == 0 || r->config->interval_clear)
+			stat_display__interval_header(&r->display);
+		r->not_counted |= stat_print__counters(&p, &ts);
+	}
+	r->nr_intervals++;
+	stat_print__flush(&r->display);
+}
+
+void stat_print__prepare_summary(struct stat_run *r, double elapsed_ns)
+{
+	struct ember_evsel *pos;
+
+	stat_metrics__reset(&r->shadow);
+	stat_metrics__update_walltime(&r->shadow, elapsed_ns);
+	ember_evlist__for_each(r->evlist, pos)
+		stat_counter__reset_stats(stat_evsel(pos)->counter);
+	stat_counts__process(r->evlist, r->config, &r->shadow, false, NULL);
+}
+
+static bool nmi_watchdog_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
+	int val = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &val) != 1)
+		val = 0;
+	fclose(f);
+	return val > 0;
+}
+
+void stat_print__summary(struct stat_run *r)
+{
+	struct stat_print_ctx p = print_ctx(r);
+	struct stat_footer f = {
+		.wall_avg_ns = stat_stats__avg(&r->walltime),
+		.wall_stddev_ns = stat_stats__stddev(&r->walltime),
+		.null_run = r->config->null_run,
+		.user_s = r->user_s,
+		.sys_s = r->sys_s,
+		.run_ns = r->run_ns,
+		.nr_run_ns = r->nr_run_ns,
+	};
+	bool interval_summary = r->config->interval_ms && r->config->summary;
+
+	if (r->config->quiet)
+		return;
+	r->display.run_count = r->runs > 1 ? r->runs : 1;
+	/* perf shows the command's rusage only when it ran once, alone. */
+	f.show_rusage = r->argc > 0 && !r->target->cpu_wide && !r->target->has_task &&
+			r->display.run_count == 1 && r->config->run_count != 0;
+	/* CSV totals after the intervals start with a "summary" column, as perf's. */
+	r->display.summary_prefix = interval_summary && !r->config->no_csv_summary;
+	stat_display__header(&r->display, r->target->what);
+	if (r->display.metric_only) {
+		stat_display__metric_only_header(&r->display, false);
+		stat_print__metric_only(&p, NULL);
+	} else {
+		r->not_counted |= stat_print__counters(&p, NULL);
+	}
+	f.nmi_watchdog_hint = r->not_counted && nmi_watchdog_enabled();
+	stat_display__footer(&r->display, &f);
+	stat_print__flush(&r->display);
 }

@@ -1,8 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Aggregation, multiplex scaling, interval deltas and run statistics of counter readings. */
+/* Counter values: reading them, folding them into slots, statistics. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat/stat-counters.h"
+#include "stat/counts.h"
+#include "stat/events.h"
+
+/* Welford's running mean and variance, for the -r noise column. */
+
+void stat_stats__init(struct stat_stats *s)
+{
+	s->n = s->mean = s->M2 = 0.0;
+}
+
+void stat_stats__update(struct stat_stats *s, double val)
+{
+	double delta;
+
+	s->n++;
+	delta = val - s->mean;
+	s->mean += delta / s->n;
+	s->M2 += delta * (val - s->mean);
+}
+
+double stat_stats__avg(const struct stat_stats *s)
+{
+	return s->mean;
+}
+
+double stat_stats__stddev(const struct stat_stats *s)
+{
+	double variance;
+
+	if (s->n < 2)
+		return 0.0;
+	variance = s->M2 / (s->n - 1);
+	/* perf prints the error of the mean, not the spread of the samples. */
+	return sqrt(variance / s->n);
+}
+
+double stat_stats__rel_stddev(double stddev, double avg)
+{
+	return avg ? 100.0 * stddev / avg : 0.0;
+}
+
+/* Aggregation, multiplex scaling, interval deltas and run statistics of counter readings. */
 
 int stat_counter__nr_slots(enum stat_aggr_mode mode, int nr_cpus, int nr_threads)
 {
@@ -161,4 +203,53 @@ void stat_counter__update_stats(struct stat_counter *c)
 		if (slot->counted)
 			slot->nr_counted++;
 	}
+}
+
+/* Counter reads: every (cpu, thread) fd into the raw readings of its stat_counter. */
+
+/* Tool events read as perf's do: enabled = running = value, so 0 is <not counted>. */
+static void read_tool(struct stat_counter *c, enum ember_tool_event tool,
+		      const struct stat_tool_times *t)
+{
+	uint64_t val = 0;
+
+	switch (tool) {
+	case EMBER_TOOL_DURATION_TIME:
+		val = t->duration_ns;
+		break;
+	case EMBER_TOOL_USER_TIME:
+		val = t->user_ns;
+		break;
+	case EMBER_TOOL_SYSTEM_TIME:
+		val = t->system_ns;
+		break;
+	default:
+		break;
+	}
+	c->raw[0].val = c->raw[0].ena = c->raw[0].run = val;
+}
+
+int stat_counts__read(struct ember_evlist *evlist, const struct stat_tool_times *tools)
+{
+	struct ember_evsel *pos;
+
+	ember_evlist__for_each(evlist, pos) {
+		struct stat_evsel *se = stat_evsel(pos);
+		struct stat_counter *c = se->counter;
+		int nr_cpus = ember_evsel__nr_cpus(pos), nr_threads = ember_evsel__nr_threads(pos);
+
+		if (se->tool != EMBER_TOOL_NONE) {
+			read_tool(c, se->tool, tools);
+			continue;
+		}
+		for (int cpu = 0; cpu < c->nr_cpus && cpu < nr_cpus; cpu++) {
+			for (int t = 0; t < c->nr_threads && t < nr_threads; t++) {
+				struct ember_counts *raw = &c->raw[cpu * c->nr_threads + t];
+
+				if (ember_evsel__read(pos, cpu, t, raw))
+					*raw = (struct ember_counts){ 0 };
+			}
+		}
+	}
+	return 0;
 }

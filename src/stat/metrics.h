@@ -6,12 +6,12 @@
  * exclude_* context and its aggregation slot (global, a cpu, a thread);
  * each printed line then looks up the totals its metric divides by.
  */
-#ifndef EMBER_STAT_SHADOW_H
-#define EMBER_STAT_SHADOW_H
+#ifndef EMBER_STAT_METRICS_H
+#define EMBER_STAT_METRICS_H
 
 #include <stdbool.h>
 #include <linux/perf_event.h>
-#include "stat/stat-stats.h"
+#include "stat/counts.h"
 
 /* What a counter measures, as far as metrics care. */
 enum stat_kind {
@@ -55,34 +55,34 @@ struct stat_metric {
 	char unit_buf[16];	/* backing store for units like "K/sec" */
 };
 
-struct stat_shadow_entry;
+struct stat_metrics_entry;
 
-/* The totals. Initialise with stat_shadow__init(), free with __exit(). */
-struct stat_shadow {
-	struct stat_shadow_entry *entries;
+/* The totals. Initialise with stat_metrics__init(), free with __exit(). */
+struct stat_metrics {
+	struct stat_metrics_entry *entries;
 	int nr, alloc;
 	struct stat_stats walltime;	/* ns: elapsed time, or the interval length with -I */
 };
 
-void stat_shadow__init(struct stat_shadow *sh);
-void stat_shadow__exit(struct stat_shadow *sh);
+void stat_metrics__init(struct stat_metrics *sh);
+void stat_metrics__exit(struct stat_metrics *sh);
 /* Forget every total (start of a new interval), keep the memory. */
-void stat_shadow__reset(struct stat_shadow *sh);
+void stat_metrics__reset(struct stat_metrics *sh);
 /*
  * Record one counter total (already scaled for multiplexing, in the
  * event's own unit: ns for clocks). Returns 0 or -ENOMEM.
  */
-int stat_shadow__update(struct stat_shadow *sh, enum stat_kind kind, int ctx, int slot,
-			double count);
+int stat_metrics__update(struct stat_metrics *sh, enum stat_kind kind, int ctx, int slot,
+			 double count);
 /* Record the elapsed wall time of one run (or the interval length), ns. */
-void stat_shadow__update_walltime(struct stat_shadow *sh, double ns);
+void stat_metrics__update_walltime(struct stat_metrics *sh, double ns);
 
 /*
  * The metrics of one printed line: `avg` is the counter's value as
  * printed (clocks in msec, i.e. times `scale`). Fills m[0] and, for
  * instructions with stall counts, m[1]. Returns how many (1 or 2).
  */
-int stat_shadow__metrics(const struct stat_shadow *sh, enum stat_kind kind, int ctx, int slot,
-			 double avg, double scale, struct stat_metric m[2]);
+int stat_metrics__metrics(const struct stat_metrics *sh, enum stat_kind kind, int ctx, int slot,
+			  double avg, double scale, struct stat_metric m[2]);
 
 #endif

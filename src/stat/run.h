@@ -9,21 +9,20 @@
 
 #include <stdbool.h>
 #include <ember/event.h>
-#include "stat/stat-close.h"
-#include "stat/stat-config.h"
-#include "stat/stat-control.h"
-#include "stat/stat-display.h"
-#include "stat/stat-shadow.h"
-#include "stat/stat-stats.h"
-#include "stat/stat-target.h"
-#include "stat/stat-wait.h"
+#include "stat/counts.h"
+#include "stat/display.h"
+#include "stat/metrics.h"
+#include "stat/open.h"
+#include "stat/options.h"
+#include "stat/target.h"
+#include "stat/wait.h"
 
 struct stat_run {
 	const struct stat_config *config;
 	struct ember_evlist *evlist;
 	struct stat_target *target;
 	struct stat_display display;
-	struct stat_shadow shadow;
+	struct stat_metrics shadow;
 	struct stat_waiter waiter;
 	struct stat_control *control;	/* --control, or NULL; not owned */
 	struct stat_graveyard graveyard;	/* tracepoint fds, closed in the background */

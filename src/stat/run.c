@@ -14,13 +14,11 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <ember/workload.h>
-#include "stat/stat-close.h"
-#include "stat/stat-evsel.h"
-#include "stat/stat-open.h"
-#include "stat/stat-output.h"
-#include "stat/stat-print.h"
-#include "stat/stat-read.h"
-#include "stat/stat-run.h"
+#include "stat/counts.h"
+#include "stat/events.h"
+#include "stat/open.h"
+#include "stat/print.h"
+#include "stat/run.h"
 
 #define NSEC_PER_MSEC 1000000ULL
 
@@ -66,7 +64,7 @@ static void print_interval(struct stat_run *r, const struct run_state *rs, uint6
 	struct stat_tool_times tools;
 
 	tool_times(rs, now, &tools);
-	stat_output__interval(r, &tools, now - rs->t0);
+	stat_print__interval(r, &tools, now - rs->t0);
 }
 
 /* "cannot run 'x': No such file or directory"; the exit code a shell would give. */
@@ -369,12 +367,12 @@ static int run_once(struct stat_run *r, bool first)
 		if (!c->interval_count || r->nr_intervals < (int)c->interval_count)
 			print_interval(r, &rs, rs.t1);
 		if (c->summary)
-			stat_output__prepare_summary(r, (double)(rs.t1 - rs.t0));
+			stat_print__prepare_summary(r, (double)(rs.t1 - rs.t0));
 	} else {
 		tool_times(&rs, rs.t1, &tools);
-		stat_read__counters(r->evlist, &tools);
-		stat_process__counters(r->evlist, c, &r->shadow, false, out_of(r));
-		stat_shadow__update_walltime(&r->shadow, (double)(rs.t1 - rs.t0));
+		stat_counts__read(r->evlist, &tools);
+		stat_counts__process(r->evlist, c, &r->shadow, false, out_of(r));
+		stat_metrics__update_walltime(&r->shadow, (double)(rs.t1 - rs.t0));
 	}
 	stat_stats__update(&r->walltime, (double)(rs.t1 - rs.t0));
 	if (c->table) {
@@ -399,7 +397,7 @@ static void reset_for_next_run(struct stat_run *r)
 
 	ember_evlist__for_each(r->evlist, pos)
 		stat_counter__reset_stats(stat_evsel(pos)->counter);
-	stat_shadow__reset(&r->shadow);
+	stat_metrics__reset(&r->shadow);
 	stat_stats__init(&r->walltime);
 	r->nr_run_ns = 0;
 	r->runs = 0;
@@ -410,7 +408,7 @@ int stat_run__all(struct stat_run *r)
 	bool forever = r->config->run_count == 0;
 	int code = 0, err;
 
-	stat_shadow__init(&r->shadow);
+	stat_metrics__init(&r->shadow);
 	stat_stats__init(&r->walltime);
 	err = stat_waiter__init(&r->waiter);
 	if (err) {
@@ -439,17 +437,17 @@ int stat_run__all(struct stat_run *r)
 			break;
 		}
 		if (forever && r->runs) {
-			stat_output__summary(r);
+			stat_print__summary(r);
 			reset_for_next_run(r);
 		}
 	}
 	if (r->runs && (!r->config->interval_ms || r->config->summary))
-		stat_output__summary(r);
+		stat_print__summary(r);
 out:
 	free(r->run_ns);
 	r->run_ns = NULL;
 	stat_graveyard__release(&r->graveyard);
 	stat_waiter__exit(&r->waiter);
-	stat_shadow__exit(&r->shadow);
+	stat_metrics__exit(&r->shadow);
 	return code;
 }

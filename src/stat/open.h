@@ -1,5 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
+ * Opening ember stat's counters, and closing them without waiting for
+ * the kernel.
+ */
+#ifndef EMBER_STAT_OPEN_H
+#define EMBER_STAT_OPEN_H
+
+#include <stdbool.h>
+#include <ember/event.h>
+#include "stat/options.h"
+
+/* Opening ember stat's counters with perf stat's attr settings and fallbacks. */
+
+struct stat_open_opts {
+	bool enable_on_exec;	/* a corked command: counting starts at its exec */
+	bool inherit;		/* children of the task are counted too */
+	bool scale;		/* ask for time enabled/running to scale multiplexed counts */
+};
+
+/*
+ * Set every evsel's attr for counting and open it on the list's maps.
+ * Events the kernel or machine lacks become <not supported>; with
+ * perf_event_paranoid > 1 a refused event falls back to user space only
+ * (its name gains ":u"), as perf does. Any other failure prints one line
+ * naming the event and what to do, closes everything and returns -errno.
+ */
+int stat_open__counters(struct ember_evlist *evlist, const struct stat_open_opts *opts,
+			int verbose);
+
+/*
  * Closing counters without making the user wait for the kernel. The last
  * close of a tracepoint event unregisters its probe and waits for RCU
  * grace periods under the kernel's event_mutex: ~30 ms per tracepoint,
@@ -9,10 +38,6 @@
  * Keeping them also makes the next -r run's opens cheap: a tracepoint
  * still in use is not registered again.
  */
-#ifndef EMBER_STAT_CLOSE_H
-#define EMBER_STAT_CLOSE_H
-
-#include <ember/event.h>
 
 /* Tracepoint fds set aside, open and disabled. Zero-initialise. */
 struct stat_graveyard {

@@ -1,17 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
+ * Counter values: the kernel's readings per (cpu, thread), their
+ * aggregation into printed slots, multiplex scaling, interval deltas,
+ * and the statistics over -r runs.
+ */
+#ifndef EMBER_STAT_COUNTS_H
+#define EMBER_STAT_COUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <ember/event.h>
+#include "stat/options.h"
+
+/*
+ * Running mean and variance (Welford) of a value over -r runs, as perf
+ * keeps them: the noise column is the standard error of the mean relative
+ * to the mean.
+ */
+
+struct stat_stats {
+	double n, mean, M2;
+};
+
+/* Reset to no samples. */
+void stat_stats__init(struct stat_stats *s);
+/* Add one sample. */
+void stat_stats__update(struct stat_stats *s, double val);
+/* The mean, 0 without samples. */
+double stat_stats__avg(const struct stat_stats *s);
+/* The standard error of the mean (stddev / sqrt(n)), 0 with fewer than 2 samples. */
+double stat_stats__stddev(const struct stat_stats *s);
+/* 100 * stddev / avg, or 0 when avg is 0: the "( +- x.xx% )" figure. */
+double stat_stats__rel_stddev(double stddev, double avg);
+
+/*
  * Counter values of one event: the raw readings per (cpu, thread), their
  * aggregation into printed slots (the whole event, a cpu, or a thread),
  * multiplex scaling (val * ena / run), interval deltas and the statistics
  * over -r runs. The arithmetic is kernel-free; reading lives in stat-read.c.
  */
-#ifndef EMBER_STAT_COUNTERS_H
-#define EMBER_STAT_COUNTERS_H
-
-#include <stdbool.h>
-#include <ember/event.h>
-#include "stat/stat-config.h"
-#include "stat/stat-stats.h"
 
 /* One printed slot's figures. */
 struct stat_slot {
@@ -59,5 +86,21 @@ void stat_counter__aggregate(struct stat_counter *c, enum stat_aggr_mode mode, b
 			     bool scale);
 /* Add every slot's counts to its statistics (one sample per run or interval). */
 void stat_counter__update_stats(struct stat_counter *c);
+
+/* Reading ember stat's counters from the kernel (and the tool's own clocks). */
+
+/* The tool events' values at the time of a read, ns. */
+struct stat_tool_times {
+	uint64_t duration_ns;
+	uint64_t user_ns, system_ns;
+};
+
+/*
+ * Read every open counter into its stat_counter's raw readings (a
+ * position whose read fails reads as zero), and fill tool events from
+ * `tools`. Returns 0; verbose > 0 prints "name: val ena run" per event
+ * as perf -v does.
+ */
+int stat_counts__read(struct ember_evlist *evlist, const struct stat_tool_times *tools);
 
 #endif

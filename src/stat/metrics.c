@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat/stat-shadow.h"
+#include "stat/metrics.h"
 
 /* The totals metrics divide by. */
 enum stat_total {
@@ -22,7 +22,7 @@ enum stat_total {
 	TOTAL_NONE,
 };
 
-struct stat_shadow_entry {
+struct stat_metrics_entry {
 	enum stat_total total;
 	int ctx, slot;
 	struct stat_stats stats;
@@ -149,28 +149,28 @@ static enum stat_total total_of(enum stat_kind kind)
 	}
 }
 
-void stat_shadow__init(struct stat_shadow *sh)
+void stat_metrics__init(struct stat_metrics *sh)
 {
 	memset(sh, 0, sizeof(*sh));
 }
 
-void stat_shadow__exit(struct stat_shadow *sh)
+void stat_metrics__exit(struct stat_metrics *sh)
 {
 	free(sh->entries);
-	stat_shadow__init(sh);
+	stat_metrics__init(sh);
 }
 
-void stat_shadow__reset(struct stat_shadow *sh)
+void stat_metrics__reset(struct stat_metrics *sh)
 {
 	sh->nr = 0;
 	stat_stats__init(&sh->walltime);
 }
 
-static struct stat_shadow_entry *find(const struct stat_shadow *sh, enum stat_total total, int ctx,
-				      int slot)
+static struct stat_metrics_entry *find(const struct stat_metrics *sh, enum stat_total total, int ctx,
+				       int slot)
 {
 	for (int i = 0; i < sh->nr; i++) {
-		struct stat_shadow_entry *e = &sh->entries[i];
+		struct stat_metrics_entry *e = &sh->entries[i];
 
 		if (e->total == total && e->ctx == ctx && e->slot == slot)
 			return e;
@@ -178,11 +178,11 @@ static struct stat_shadow_entry *find(const struct stat_shadow *sh, enum stat_to
 	return NULL;
 }
 
-int stat_shadow__update(struct stat_shadow *sh, enum stat_kind kind, int ctx, int slot,
-			double count)
+int stat_metrics__update(struct stat_metrics *sh, enum stat_kind kind, int ctx, int slot,
+			 double count)
 {
 	enum stat_total total = total_of(kind);
-	struct stat_shadow_entry *e;
+	struct stat_metrics_entry *e;
 
 	if (total == TOTAL_NONE)
 		return 0;
@@ -209,17 +209,17 @@ int stat_shadow__update(struct stat_shadow *sh, enum stat_kind kind, int ctx, in
 	return 0;
 }
 
-void stat_shadow__update_walltime(struct stat_shadow *sh, double ns)
+void stat_metrics__update_walltime(struct stat_metrics *sh, double ns)
 {
 	stat_stats__update(&sh->walltime, ns);
 }
 
 /* The mean of a total; *present tells whether any counter fed it. */
-static double total_avg(const struct stat_shadow *sh, enum stat_total total, int ctx, int slot,
+static double total_avg(const struct stat_metrics *sh, enum stat_total total, int ctx, int slot,
 			bool *present)
 {
 	/* perf 6.1 divides by the clocks whatever the modifiers: "page-faults:u" per task-clock. */
-	const struct stat_shadow_entry *e = find(sh, total, total == TOTAL_NSECS ? 0 : ctx, slot);
+	const struct stat_metrics_entry *e = find(sh, total, total == TOTAL_NSECS ? 0 : ctx, slot);
 
 	if (present)
 		*present = e && e->stats.n > 0;
@@ -234,7 +234,7 @@ static void set(struct stat_metric *m, const char *fmt, const char *unit, double
 }
 
 /* "x% of all <what>": a miss count over its access count. */
-static void miss_ratio(const struct stat_shadow *sh, enum stat_total total, int ctx, int slot,
+static void miss_ratio(const struct stat_metrics *sh, enum stat_total total, int ctx, int slot,
 		       double avg, const char *unit, struct stat_metric *m)
 {
 	bool present;
@@ -248,7 +248,7 @@ static void miss_ratio(const struct stat_shadow *sh, enum stat_total total, int 
 }
 
 /* Events per second of the clock counters' time, with perf's K/M/G prefix. */
-static void per_sec(const struct stat_shadow *sh, int ctx, int slot, double avg,
+static void per_sec(const struct stat_metrics *sh, int ctx, int slot, double avg,
 		    struct stat_metric *m)
 {
 	bool present;
@@ -279,7 +279,7 @@ static void per_sec(const struct stat_shadow *sh, int ctx, int slot, double avg,
 	set(m, "%8.3f", m->unit_buf, ratio);
 }
 
-static int instructions(const struct stat_shadow *sh, int ctx, int slot, double avg,
+static int instructions(const struct stat_metrics *sh, int ctx, int slot, double avg,
 			struct stat_metric m[2])
 {
 	double cycles = total_avg(sh, TOTAL_CYCLES, ctx, slot, NULL);
@@ -298,7 +298,7 @@ static int instructions(const struct stat_shadow *sh, int ctx, int slot, double 
 	return 1;
 }
 
-static void stalled(const struct stat_shadow *sh, int ctx, int slot, double avg, const char *unit,
+static void stalled(const struct stat_metrics *sh, int ctx, int slot, double avg, const char *unit,
 		    struct stat_metric *m)
 {
 	double cycles = total_avg(sh, TOTAL_CYCLES, ctx, slot, NULL);
@@ -310,8 +310,8 @@ static void stalled(const struct stat_shadow *sh, int ctx, int slot, double avg,
 		set(m, NULL, unit, 0);
 }
 
-int stat_shadow__metrics(const struct stat_shadow *sh, enum stat_kind kind, int ctx, int slot,
-			 double avg, double scale, struct stat_metric m[2])
+int stat_metrics__metrics(const struct stat_metrics *sh, enum stat_kind kind, int ctx, int slot,
+			  double avg, double scale, struct stat_metric m[2])
 {
 	double t, wall;
 	bool present;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* ember stat's options: filled by option parsing in cmd-stat.c, read by every stage. */
-#ifndef EMBER_STAT_CONFIG_H
-#define EMBER_STAT_CONFIG_H
+#ifndef EMBER_STAT_OPTIONS_H
+#define EMBER_STAT_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdio.h>

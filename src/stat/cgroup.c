@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "stat/stat-cgroup.h"
+#include "stat/cgroup.h"
 
 /* perf's choice: the v1 hierarchy with the perf_event controller, else the v2 one. */
 static int find_mount(struct stat_cgroups *cg)
@@ -121,8 +121,8 @@ int stat_cgroups__assign(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 
 		if (idx < 0)
 			return 0;
-		for (pos = ember_evlist__next(evlist, lead); pos && ember_evsel__idx(pos) < nr_before;
-		     pos = ember_evlist__next(evlist, pos)) {
+		for (pos = ember_evlist__next(evlist, lead);
+		     pos && ember_evsel__idx(pos) < nr_before; pos = ember_evlist__next(evlist, pos)) {
 			err = ember_evsel__set_cgroup(pos, cg->v[idx].fd);
 			if (err)
 				return err;

@@ -6,7 +6,7 @@
  * same keys, no printf artefact. Strings are escaped, so every line parses.
  */
 #include <inttypes.h>
-#include "stat/stat-display.h"
+#include "stat/display.h"
 
 static void json_str(FILE *out, const char *s)
 {

@@ -4,7 +4,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
-#include "stat/stat-display.h"
+#include "stat/display.h"
 
 void stat_display_csv__prefix(const struct stat_display *d, const struct stat_row *row)
 {
