@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ember stat: run a command (or watch processes or cpus) and print counter
- * totals in perf stat 6.1's layouts. This file parses the options and
- * composes the stages in src/stat/: events → target → run (open, count,
- * read) → display.
+ * totals in perf stat 6.1's layouts. This file composes the stages in
+ * src/stat/: options → events → target → run (open, count, read) → print.
  */
 #include <errno.h>
 #include <locale.h>
@@ -11,272 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <ember/event.h>
 #include "builtin.h"
 #include "stat/cgroup.h"
-#include "stat/options.h"
 #include "stat/events.h"
+#include "stat/options.h"
+#include "stat/print.h"
 #include "stat/run.h"
 #include "stat/target.h"
-#include "util/parse-options.h"
-
-static const char *const stat_usage[] = {
-	"ember stat [<options>] [<command>]",
-	NULL,
-};
-
-/* Option values that only matter while parsing. */
-struct stat_opts {
-	struct stat_config config;
-	const char *metrics;		/* -M: ember has no metrics */
-	bool topdown, transaction, smi_cost;
-	const char *iostat;		/* --iostat[=list|PORTS]: refused, no IIO PMUs */
-	bool per_core, per_socket, per_die, per_node;
-	bool no_aggr, per_thread, json, group, all_user, all_kernel;
-	bool big_num_given;
-	struct stat_cgroup_opt *filters;	/* each --filter and the -e it follows */
-	int nr_filters;
-	const char *cputype;
-	int td_level;
-	bool ignored;				/* options without effect on this machine */
-	struct stat_cgroup_opt *cgroup_opts;	/* each -G, in order */
-	int nr_cgroup_opts;
-	const char *for_each_cgroup;
-	struct stat_cgroups cgroups;
-	const char *control_spec;	/* --control */
-	struct stat_control control;
-};
-
-static int opt_event(const struct option *opt, const char *arg, bool unset)
-{
-	struct stat_config *config = opt->value;
-	const char **specs;
-
-	if (unset)
-		return 0;
-	specs = realloc(config->event_specs, (config->nr_event_specs + 1) * sizeof(*specs));
-	if (!specs)
-		return -1;
-	specs[config->nr_event_specs++] = arg;
-	config->event_specs = specs;
-	return 0;
-}
-
-static int opt_big_num(const struct option *opt, const char *arg, bool unset)
-{
-	struct stat_opts *o = opt->value;
-
-	o->config.big_num = !unset;
-	o->big_num_given = true;
-	return 0;
-}
-
-/* -G applies to the -e events before it: remember where it came. */
-static int opt_cgroup(const struct option *opt, const char *arg, bool unset)
-{
-	struct stat_opts *o = opt->value;
-	struct stat_cgroup_opt *v;
-
-	if (unset)
-		return 0;
-	v = realloc(o->cgroup_opts, (o->nr_cgroup_opts + 1) * sizeof(*v));
-	if (!v)
-		return -1;
-	v[o->nr_cgroup_opts].list = arg;
-	v[o->nr_cgroup_opts].nr_specs = o->config.nr_event_specs;
-	o->cgroup_opts = v;
-	o->nr_cgroup_opts++;
-	return 0;
-}
-
-/* --filter applies to the tracepoint of the -e right before it. */
-static int opt_filter(const struct option *opt, const char *arg, bool unset)
-{
-	struct stat_opts *o = opt->value;
-	struct stat_cgroup_opt *v;
-
-	if (unset)
-		return 0;
-	if (!o->config.nr_event_specs) {
-		fprintf(stderr, "ember stat: --filter must follow a -e tracepoint\n");
-		return -1;
-	}
-	v = realloc(o->filters, (o->nr_filters + 1) * sizeof(*v));
-	if (!v)
-		return -1;
-	v[o->nr_filters].list = arg;
-	v[o->nr_filters].nr_specs = o->config.nr_event_specs;
-	o->filters = v;
-	o->nr_filters++;
-	return 0;
-}
-
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, "ember stat: %s (see 'ember stat --help')\n", msg);
-	return 2;
-}
-
-/* Check option combinations and derive the modes. Returns 0 or an exit code. */
-static int stat_fail(const char *msg)
-{
-	fprintf(stderr, "ember stat: %s\n", msg);
-	return 1;
-}
-
-static int check_options(struct stat_opts *o, int argc)
-{
-	struct stat_config *c = &o->config;
-
-	if (o->json && c->csv_sep)
-		return usage_error("-x and -j cannot be used together");
-	/* What needs a PMU this machine lacks, refused in one line as perf refuses it. */
-	if (o->topdown)
-		return stat_fail("--topdown needs the CPU's topdown events (Intel slots and "
-				 "topdown-*); this machine has no hardware PMU");
-	if (o->transaction)
-		return stat_fail("-T/--transaction needs the CPU's transactional memory events "
-				 "(Intel TSX cpu/tx-start/ ...); this machine has no hardware PMU");
-	if (o->smi_cost)
-		return stat_fail("--smi-cost needs the cpu PMU's freeze_on_smi and the msr/smi/ "
-				 "counter (Intel); this machine has neither");
-	if (o->iostat)
-		return stat_fail("--iostat needs Intel's IIO uncore PMUs (uncore_iio_*); this "
-				 "machine has none");
-	if (o->metrics) {
-		/* As perf for a metric it does not know: say so and count the events. */
-		if (!c->quiet)
-			fprintf(stderr, "ember stat: cannot find metric or group '%s': ember has no "
-				"metrics (they are formulas over hardware PMU events)\n", o->metrics);
-	}
-	if (c->csv_sep && o->big_num_given && c->big_num)
-		return usage_error("-B option not supported with -x");
-	if (c->pid && c->tid)
-		return usage_error("use either -p or -t, not both");
-	if ((c->pid || c->tid) && (c->system_wide || c->cpu_list))
-		return usage_error("-p/-t count processes, -a/-C count cpus: choose one");
-	/* As perf: -r 0 repeats the command until ^C, printing the counts of each run. */
-	if (c->run_count < 0)
-		return usage_error("-r needs a run count of 1 or more, or 0 to repeat until ^C");
-	if (o->cputype)
-		return usage_error("--cputype is only for hybrid cpus (cpu_core and cpu_atom "
-				   "PMUs); this machine has none");
-	if (c->table && c->run_count == 1)
-		return usage_error("--table is only supported with -r");
-	if (c->metric_only && c->run_count != 1)
-		return usage_error("--metric-only is not supported with -r");
-	if (c->run_count != 1 && c->interval_ms)
-		return usage_error("-I and -r cannot be used together");
-	if (c->interval_count && !c->interval_ms)
-		return usage_error("--interval-count needs -I");
-	if (c->delay_ms < -1)
-		return usage_error("-D needs a delay of 0 ms or more, or -1 to count nothing "
-				   "(events stay disabled)");
-	if (c->log_fd >= 0 && c->output_name)
-		return usage_error("-o and --log-fd cannot be used together");
-	if (c->append && !c->output_name)
-		return usage_error("--append needs -o FILE");
-
-	/* Without a command or a target, perf stat counts the whole system until ^C. */
-	if (!argc && !c->pid && !c->tid && !c->cpu_list)
-		c->system_wide = true;
-
-	if (o->nr_cgroup_opts && o->for_each_cgroup)
-		return usage_error("--cgroup and --for-each-cgroup cannot be used together");
-	if ((o->nr_cgroup_opts || o->for_each_cgroup) && !c->system_wide && !c->cpu_list)
-		return usage_error("-G/--cgroup and --for-each-cgroup need -a or -C: cgroup "
-				   "counters count on cpus");
-	if (o->no_aggr && o->per_thread)
-		return usage_error("-A and --per-thread cannot be used together");
-	/* As perf: the last of these wins only among themselves; -A overrides them. */
-	if (o->per_socket)
-		c->aggr_mode = STAT_AGGR_SOCKET;
-	if (o->per_die)
-		c->aggr_mode = STAT_AGGR_DIE;
-	if (o->per_core)
-		c->aggr_mode = STAT_AGGR_CORE;
-	if (o->per_node)
-		c->aggr_mode = STAT_AGGR_NODE;
-	if (stat_aggr__is_topology(c->aggr_mode)) {
-		if (o->per_thread)
-			return usage_error("--per-thread cannot be combined with --per-socket, "
-					   "--per-die, --per-core or --per-node");
-		if (!c->system_wide && !c->cpu_list)
-			return usage_error("--per-socket, --per-die, --per-core and --per-node "
-					   "need -a or -C: they group the counts of cpus");
-	}
-	if (o->no_aggr) {
-		if (!c->system_wide && !c->cpu_list)
-			return usage_error("-A/--per-cpu needs -a or -C: per-cpu counts exist only "
-					   "when counting cpus");
-		c->aggr_mode = STAT_AGGR_NONE;
-	}
-	if (o->per_thread) {
-		if (!c->pid && !c->tid && (!c->system_wide || c->cpu_list))
-			return usage_error("--per-thread needs -p, -t or -a (every thread of the "
-					   "system)");
-		c->aggr_mode = STAT_AGGR_THREAD;
-	}
-	if (c->csv_sep)
-		c->output_mode = STAT_OUTPUT_CSV;
-	else if (o->json)
-		c->output_mode = STAT_OUTPUT_JSON;
-	return 0;
-}
-
-/* Where the counts go: stderr, -o FILE (with perf's "# started on" line) or --log-fd. */
-static int open_output(struct stat_config *c, bool *close_out)
-{
-	*close_out = false;
-	c->out = stderr;
-	if (c->output_name) {
-		time_t now = time(NULL);
-
-		c->out = fopen(c->output_name, c->append ? "ae" : "we");
-		if (!c->out) {
-			fprintf(stderr, "ember stat: cannot open '%s': %s\n", c->output_name,
-				strerror(errno));
-			return 1;
-		}
-		*close_out = true;
-		fprintf(c->out, "# started on %s\n", ctime(&now));
-	} else if (c->log_fd >= 0) {
-		c->out = fdopen(c->log_fd, c->append ? "a" : "w");
-		if (!c->out) {
-			fprintf(stderr, "ember stat: cannot write to fd %d: %s\n", c->log_fd,
-				strerror(errno));
-			return 1;
-		}
-		*close_out = true;
-	}
-	return 0;
-}
-
-/*
- * Close the counts' stream. Counts lost on a full disk (-o FILE, --log-fd)
- * are a failure, said in one line; ret is the exit code so far.
- */
-static int close_output(struct stat_config *c, const struct stat_display *d, bool close_out,
-			int ret)
-{
-	int err = d->write_err;
-
-	errno = 0;
-	if ((fflush(c->out) == EOF || ferror(c->out)) && !err)
-		err = errno ? errno : EIO;
-	if (close_out && fclose(c->out) == EOF && !err)
-		err = errno ? errno : EIO;
-	if (!err)
-		return ret;
-	if (c->output_name)
-		fprintf(stderr, "ember stat: cannot write the counts to '%s': %s\n",
-			c->output_name, strerror(err));
-	else if (c->log_fd >= 0)
-		fprintf(stderr, "ember stat: cannot write the counts to fd %d: %s\n", c->log_fd,
-			strerror(err));
-	return ret ? ret : 1;
-}
+#include "stat/wait.h"
 
 /* As perf stat: a ^C that ended counting without a command is also ember's end. */
 static void die_of(int signo)
@@ -286,300 +28,85 @@ static void die_of(int signo)
 	raise(signo);
 }
 
-/* Each --filter goes to the last event of the -e before it, which must be a tracepoint. */
-static int setup_filters(struct ember_evlist *evlist, struct stat_opts *o, const int *nr_after)
+/* --control: its fds or fifos for the run. Returns 0 or an exit code (message printed). */
+static int open_control(struct stat_control *ctl, const char *spec)
 {
-	for (int i = 0; i < o->nr_filters; i++) {
-		int n = nr_after[o->filters[i].nr_specs - 1];
-		struct ember_evsel *pos, *last = NULL;
+	int err = stat_control__parse(ctl, spec);
 
-		ember_evlist__for_each(evlist, pos)
-			if (ember_evsel__idx(pos) == n - 1)
-				last = pos;
-		if (!last || !ember_evsel__tracepoint(last, NULL, NULL))
-			return usage_error("--filter must follow a -e tracepoint");
-		if (ember_evsel__set_filter(last, o->filters[i].list)) {
-			fprintf(stderr, "ember stat: out of memory\n");
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* -G per its place among the -e options (nr_after per spec), then --for-each-cgroup. */
-static int setup_cgroups(struct ember_evlist *evlist, struct stat_opts *o, const int *nr_after)
-{
-	int err = 0;
-
-	for (int i = 0; i < o->nr_cgroup_opts && !err; i++) {
-		int n = o->cgroup_opts[i].nr_specs;
-
-		err = stat_cgroups__assign(&o->cgroups, evlist, o->cgroup_opts[i].list,
-					   n && nr_after ? nr_after[n - 1] : 0);
-		if (err == -ENOENT && !n)
-			return usage_error("-G/--cgroup needs events: give -e before it");
-		if (err == -E2BIG)
-			return usage_error("-G/--cgroup names more cgroups than there are events "
-					   "before it");
-	}
-	if (!err && o->for_each_cgroup)
-		err = stat_cgroups__expand(&o->cgroups, evlist, o->for_each_cgroup);
-	if (err == -ENOMEM) {
-		fprintf(stderr, "ember stat: out of memory\n");
+	if (err == -EINVAL)
+		return stat_options__usage_error("--control takes fd:CTL-FD[,ACK-FD] or "
+						 "fifo:CTL-FIFO[,ACK-FIFO]");
+	if (err) {
+		fprintf(stderr, "ember stat: --control %s: %s\n", spec, strerror(-err));
 		return 1;
 	}
-	if (err) {
-		fprintf(stderr, "ember stat: no access to cgroup %s: %s\n",
-			stat_cgroups__path(&o->cgroups), strerror(-err));
-		return 2;
-	}
 	return 0;
 }
 
-static int setup_events(struct ember_evlist *evlist, struct stat_opts *o)
+/* Count and print, once the events are set up. Returns the exit code. */
+static int count(struct stat_opts *o, struct ember_evlist *evlist, int argc, const char **argv,
+		 int *stop_signal)
 {
 	struct stat_config *c = &o->config;
-	struct ember_evsel *pos;
-	int err = 0;
+	struct stat_control control;
+	struct stat_target target;
+	struct stat_run run = {
+		.config = c, .evlist = evlist, .target = &target, .argc = argc, .argv = argv,
+	};
+	bool close_out = false;
+	int ret;
 
-	if (c->null_run)
-		return 0;
-	if (c->nr_event_specs) {
-		int *nr_after = calloc(c->nr_event_specs, sizeof(*nr_after));
-
-		if (!nr_after) {
-			fprintf(stderr, "ember stat: out of memory\n");
-			return 1;
-		}
-		err = stat_events__parse(evlist, c, nr_after);
-		if (!err)
-			err = setup_filters(evlist, o, nr_after);
-		if (!err)
-			err = setup_cgroups(evlist, o, nr_after);
-		free(nr_after);
-		if (err)
-			return err == -EINVAL ? 2 : err > 0 ? err : 1;
-	} else if (o->nr_cgroup_opts) {
-		return usage_error("-G/--cgroup needs events: give -e before it");
-	} else {
-		err = stat_events__add_default(evlist, c->detailed,
-					       c->system_wide || c->cpu_list);
-		if (err) {
-			fprintf(stderr, "ember stat: out of memory\n");
-			return 1;
-		}
+	stat_control__init(&control);
+	if (stat_target__init(&target, c, argc, argv)) {
+		ret = c->cpu_list ? 2 : 1;
+		goto out;
 	}
-	if (o->group && ember_evlist__nr_entries(evlist))
-		ember_evlist__make_group(evlist, ember_evlist__next(evlist, NULL));
-	ember_evlist__for_each(evlist, pos) {
-		struct perf_event_attr *a = ember_evsel__attr(pos);
-
-		if (o->all_user)
-			a->exclude_kernel = a->exclude_hv = 1;
-		if (o->all_kernel)
-			a->exclude_user = 1;
+	if (o->control_spec) {
+		ret = open_control(&control, o->control_spec);
+		if (ret)
+			goto out;
+		run.control = &control;
 	}
-	if (!err && o->for_each_cgroup && !c->nr_event_specs)
-		err = setup_cgroups(evlist, o, NULL);
-	if (err)
-		return err;
-	if (stat_evsel__init_all(evlist)) {
-		fprintf(stderr, "ember stat: out of memory\n");
-		return 1;
-	}
-	ember_evlist__for_each(evlist, pos) {
-		int idx = stat_cgroups__idx_of(&o->cgroups, pos);
-
-		if (idx < 0)
-			continue;
-		/* Metrics relate counters of one cgroup only. */
-		stat_evsel(pos)->cgroup = o->cgroups.v[idx].name;
-		stat_evsel(pos)->ctx |= (idx + 1) << 8;
-		c->cgroups = true;
-	}
-	c->unit_width = stat_evsel__unit_width(evlist);
-	return 0;
+	ret = stat_print__open_output(c, &close_out);
+	if (ret)
+		goto out;
+	stat_display__init(&run.display, c);
+	ret = stat_run__all(&run);
+	ret = stat_print__close_output(c, &run.display, close_out, ret);
+	*stop_signal = run.stop_signal;
+out:
+	stat_control__exit(&control);
+	stat_target__exit(&target);
+	return ret;
 }
 
 int cmd_stat(int argc, const char **argv)
 {
-	struct stat_opts o = {
-		.config = {
-			.run_count = 1, .big_num = true, .scale = true, .log_fd = -1,
-			.unit_width = 4,
-		},
-	};
-	struct stat_config *c = &o.config;
-	const struct option options[] = {
-		OPT_CALLBACK('e', "event", c, "event",
-			     "event selector. use 'ember list' to list available events",
-			     opt_event),
-		OPT_BOOLEAN('i', "no-inherit", &c->no_inherit,
-			    "child tasks do not inherit counters"),
-		OPT_STRING('p', "pid", &c->pid, "pid", "stat events on existing process id"),
-		OPT_STRING('t', "tid", &c->tid, "tid", "stat events on existing thread id"),
-		OPT_BOOLEAN('a', "all-cpus", &c->system_wide,
-			    "system-wide collection from all CPUs"),
-		OPT_BOOLEAN('g', "group", &o.group, "put the counters into a counter group"),
-		OPT_BOOLEAN(0, "scale", &c->scale,
-			    "Use --no-scale to disable counter scaling for multiplexing"),
-		OPT_INCR('v', "verbose", &c->verbose,
-			 "be more verbose (show counter open errors, etc)"),
-		OPT_INTEGER('r', "repeat", &c->run_count, "n",
-			    "repeat command and print average + stddev"),
-		OPT_BOOLEAN('S', "sync", &c->sync, "call sync() before starting a run"),
-		OPT_STRING(0, "pre", &c->pre_cmd, "command",
-			   "command to run prior to the measured command"),
-		OPT_STRING(0, "post", &c->post_cmd, "command",
-			   "command to run after to the measured command"),
-		OPT_STRING('M', "metrics", &o.metrics, "metric/metric group list",
-			   "monitor specified metrics or metric groups (ember has none)"),
-		OPT_BOOLEAN(0, "topdown", &o.topdown,
-			    "measure top-down statistics (needs a hardware PMU)"),
-		OPT_BOOLEAN('T', "transaction", &o.transaction,
-			    "hardware transaction statistics (needs a hardware PMU)"),
-		OPT_BOOLEAN(0, "smi-cost", &o.smi_cost, "measure SMI cost (needs a hardware PMU)"),
-		{ OPTION_STRING, 0, "iostat", &o.iostat, "default",
-		  "measure I/O performance metrics (needs Intel IIO PMUs)", NULL, OPTF_OPTARG,
-		  "default" },
-		OPT_BOOLEAN(0, "per-socket", &o.per_socket, "aggregate counts per processor socket"),
-		OPT_BOOLEAN(0, "per-die", &o.per_die, "aggregate counts per processor die"),
-		OPT_BOOLEAN(0, "per-core", &o.per_core, "aggregate counts per physical processor core"),
-		OPT_BOOLEAN(0, "per-node", &o.per_node, "aggregate counts per numa node"),
-		OPT_BOOLEAN(0, "metric-only", &c->metric_only,
-			    "Only print computed metrics. No raw values"),
-		OPT_STRING(0, "control", &o.control_spec, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
-			   "Listen on ctl-fd descriptor for command to control measurement ('enable': "
-			   "enable events, 'disable': disable events)"),
-		OPT_BOOLEAN(0, "summary", &c->summary, "print summary for interval mode"),
-		OPT_BOOLEAN(0, "no-csv-summary", &c->no_csv_summary,
-			    "don't print 'summary' for CSV summary output"),
-		OPT_BOOLEAN(0, "table", &c->table,
-			    "display details about each run (only with -r option)"),
-		OPT_BOOLEAN(0, "interval-clear", &c->interval_clear,
-			    "clear screen in between new interval"),
-		OPT_CALLBACK(0, "filter", &o, "filter", "event filter (after a -e tracepoint)",
-			     opt_filter),
-		OPT_STRING(0, "cputype", &o.cputype, "hybrid cpu type",
-			   "only count on this cpu type of a hybrid machine (none here)"),
-		OPT_BOOLEAN(0, "no-merge", &o.ignored, "Do not merge identical named events"),
-		OPT_BOOLEAN(0, "hybrid-merge", &o.ignored,
-			    "Merge identical named hybrid events (none here)"),
-		OPT_BOOLEAN(0, "metric-no-group", &o.ignored,
-			    "don't group metric events (ember has no metrics)"),
-		OPT_BOOLEAN(0, "metric-no-merge", &o.ignored,
-			    "don't share events between metrics (ember has no metrics)"),
-		OPT_BOOLEAN(0, "percore-show-thread", &o.ignored,
-			    "with the 'percore' event term (no PMU here has it)"),
-		OPT_INTEGER(0, "td-level", &o.td_level, "n",
-			    "Set the metrics level for the top-down statistics (needs --topdown)"),
-		OPT_BOOLEAN('n', "null", &c->null_run, "null run - dont start any counters"),
-		OPT_INCR('d', "detailed", &c->detailed,
-			 "detailed run - start a lot of events"),
-		OPT_CALLBACK_NOARG('B', "big-num", &o,
-				   "print large numbers with thousands' separators", opt_big_num),
-		OPT_STRING('C', "cpu", &c->cpu_list, "cpu",
-			   "list of cpus to monitor in system-wide"),
-		OPT_BOOLEAN('A', "no-aggr", &o.no_aggr, "disable CPU count aggregation"),
-		OPT_BOOLEAN(0, "per-cpu", &o.no_aggr, "one line per cpu (same as -A)"),
-		OPT_BOOLEAN(0, "per-thread", &o.per_thread, "aggregate counts per thread"),
-		OPT_STRING('x', "field-separator", &c->csv_sep, "separator",
-			   "print counts with custom separator"),
-		OPT_BOOLEAN('j', "json-output", &o.json, "print counts in JSON format"),
-		OPT_CALLBACK('G', "cgroup", &o, "name", "monitor event in cgroup name only",
-			     opt_cgroup),
-		OPT_STRING(0, "for-each-cgroup", &o.for_each_cgroup, "name",
-			   "expand events for each cgroup"),
-		OPT_STRING('o', "output", &c->output_name, "file", "output file name"),
-		OPT_BOOLEAN(0, "append", &c->append, "append to the output file"),
-		OPT_INTEGER(0, "log-fd", &c->log_fd, "n", "log output to fd, instead of stderr"),
-		OPT_INTEGER('D', "delay", &c->delay_ms, "n",
-			    "ms to wait before starting measurement after program start"),
-		OPT_UINTEGER('I', "interval-print", &c->interval_ms, "n",
-			     "print counts at regular interval in ms"),
-		OPT_UINTEGER(0, "interval-count", &c->interval_count, "n",
-			     "print counts for fixed number of times"),
-		OPT_UINTEGER(0, "timeout", &c->timeout_ms, "n",
-			     "stop workload and print counts after a timeout period in ms"),
-		OPT_BOOLEAN(0, "all-user", &o.all_user,
-			    "Configure all used events to run in user space."),
-		OPT_BOOLEAN(0, "all-kernel", &o.all_kernel,
-			    "Configure all used events to run in kernel space."),
-		OPT_BOOLEAN('q', "quiet", &c->quiet,
-			    "don't print any output, messages or warnings"),
-		OPT_END(),
-	};
-	struct stat_target target;
-	struct stat_run run = { 0 };
+	struct stat_cgroups cgroups = { 0 };
 	struct ember_evlist *evlist = NULL;
-	bool close_out = false;
-	int ret;
+	struct stat_opts o;
+	int ret, stop_signal = 0;
 
-	stat_control__init(&o.control);
-	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
-	ret = parse_options_exit_code(argc);
+	ret = stat_options__parse(&o, &argc, argv);
 	if (ret >= 0)
-		goto out_free;
-	ret = check_options(&o, argc);
-	if (ret)
-		goto out_free;
-
+		goto out;
 	/* perf groups digits by the locale (--big-num); CSV and JSON stay in the C locale. */
-	if (c->big_num && c->output_mode == STAT_OUTPUT_STD)
+	if (o.config.big_num && o.config.output_mode == STAT_OUTPUT_STD)
 		setlocale(LC_NUMERIC, "");
-
 	evlist = ember_evlist__new();
 	if (!evlist) {
 		ret = 1;
-		goto out_free;
+		goto out;
 	}
-	ret = setup_events(evlist, &o);
-	if (ret)
-		goto out_evlist;
-	if (stat_target__init(&target, c, argc, argv)) {
-		ret = c->cpu_list ? 2 : 1;
-		goto out_target;
-	}
-	if (o.control_spec) {
-		int err = stat_control__parse(&o.control, o.control_spec);
-
-		if (err == -EINVAL) {
-			ret = usage_error("--control takes fd:CTL-FD[,ACK-FD] or "
-					  "fifo:CTL-FIFO[,ACK-FIFO]");
-			goto out_target;
-		}
-		if (err) {
-			fprintf(stderr, "ember stat: --control %s: %s\n", o.control_spec,
-				strerror(-err));
-			ret = 1;
-			goto out_target;
-		}
-		run.control = &o.control;
-	}
-	ret = open_output(c, &close_out);
-	if (ret)
-		goto out_target;
-
-	run.config = c;
-	run.evlist = evlist;
-	run.target = &target;
-	run.argc = argc;
-	run.argv = argv;
-	stat_display__init(&run.display, c);
-	ret = stat_run__all(&run);
-	ret = close_output(c, &run.display, close_out, ret);
-out_target:
-	stat_control__exit(&o.control);
-	stat_target__exit(&target);
-out_evlist:
+	ret = stat_events__setup(evlist, &o, &cgroups);
+	if (!ret)
+		ret = count(&o, evlist, argc, argv, &stop_signal);
 	stat_evsel__exit_all(evlist);
 	ember_evlist__delete(evlist);
-out_free:
-	free(c->event_specs);
-	free(o.cgroup_opts);
-	free(o.filters);
-	stat_cgroups__exit(&o.cgroups);
-	if (run.stop_signal && !ret)
-		die_of(run.stop_signal);
+out:
+	stat_options__exit(&o);
+	stat_cgroups__exit(&cgroups);
+	if (stop_signal && !ret)
+		die_of(stop_signal);
 	return ret;
 }

@@ -121,8 +121,9 @@ int stat_cgroups__assign(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 
 		if (idx < 0)
 			return 0;
-		for (pos = ember_evlist__next(evlist, lead);
-		     pos && ember_evsel__idx(pos) < nr_before; pos = ember_evlist__next(evlist, pos)) {
+		for (pos = ember_evlist__next(evlist, lead); pos; pos = ember_evlist__next(evlist, pos)) {
+			if (ember_evsel__idx(pos) >= nr_before)
+				break;
 			err = ember_evsel__set_cgroup(pos, cg->v[idx].fd);
 			if (err)
 				return err;

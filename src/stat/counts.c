@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Counter values: reading them, folding them into slots, statistics. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "stat/counts.h"
 #include "stat/events.h"
+#include "stat/metrics.h"
 
 /* Welford's running mean and variance, for the -r noise column. */
 
@@ -252,4 +254,40 @@ int stat_counts__read(struct ember_evlist *evlist, const struct stat_tool_times 
 		}
 	}
 	return 0;
+}
+
+int stat_counts__process(struct ember_evlist *evlist, const struct stat_config *config,
+			 struct stat_metrics *sh, bool delta, FILE *out)
+{
+	struct ember_evsel *pos;
+	int err = 0;
+
+	ember_evlist__for_each(evlist, pos) {
+		struct stat_evsel *se = stat_evsel(pos);
+		struct stat_counter *c = se->counter;
+		bool tool = se->tool != EMBER_TOOL_NONE;
+		enum stat_aggr_mode mode = tool ? STAT_AGGR_GLOBAL : config->aggr_mode;
+
+		if (!se->supported && !tool)
+			continue;
+		stat_counter__aggregate(c, mode, delta && !tool, config->scale);
+		stat_counter__update_stats(c);
+		for (int s = 0; s < c->nr_slots && !err; s++)
+			err = stat_metrics__update(sh, se->kind, se->ctx, s,
+						   (double)c->slots[s].counts.val);
+		if (config->verbose > 0 && out) {
+			for (int s = 0; s < c->nr_slots; s++) {
+				const struct ember_counts *v = &c->slots[s].counts;
+
+				if (mode == STAT_AGGR_GLOBAL)
+					fprintf(out, "%s: %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+						ember_evsel__name(pos), v->val, v->ena, v->run);
+				else
+					fprintf(out, "%s: %d: %" PRIu64 " %" PRIu64 " %" PRIu64
+						"\n", ember_evsel__name(pos), s, v->val, v->ena,
+						v->run);
+			}
+		}
+	}
+	return err;
 }

@@ -37,7 +37,7 @@ double stat_stats__rel_stddev(double stddev, double avg);
  * Counter values of one event: the raw readings per (cpu, thread), their
  * aggregation into printed slots (the whole event, a cpu, or a thread),
  * multiplex scaling (val * ena / run), interval deltas and the statistics
- * over -r runs. The arithmetic is kernel-free; reading lives in stat-read.c.
+ * over -r runs. The arithmetic is kernel-free.
  */
 
 /* One printed slot's figures. */
@@ -102,5 +102,15 @@ struct stat_tool_times {
  * as perf -v does.
  */
 int stat_counts__read(struct ember_evlist *evlist, const struct stat_tool_times *tools);
+
+struct stat_metrics;
+
+/*
+ * After a read: aggregate (deltas with -I), add one sample to each slot's
+ * statistics and record the totals metrics divide by. With verbose > 0
+ * prints perf's "name: val ena run" line per event on `out`.
+ */
+int stat_counts__process(struct ember_evlist *evlist, const struct stat_config *config,
+			 struct stat_metrics *sh, bool delta, FILE *out);
 
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <ember/event.h>
 #include "stat/events.h"
+#include "stat/options.h"
 
 /* Event selection for ember stat: -e specs through the library parser, or the default set. */
 
@@ -249,4 +250,124 @@ int stat_evsel__unit_width(const struct ember_evlist *evlist)
 			width = len;
 	}
 	return width;
+}
+
+/* ---- from the command line to the event list ---- */
+
+/* Each --filter goes to the last event of the -e before it, which must be a tracepoint. */
+static int setup_filters(struct ember_evlist *evlist, const struct stat_opts *o,
+			 const int *nr_after)
+{
+	for (int i = 0; i < o->nr_filters; i++) {
+		int n = nr_after[o->filters[i].nr_specs - 1];
+		struct ember_evsel *pos, *last = NULL;
+
+		ember_evlist__for_each(evlist, pos)
+			if (ember_evsel__idx(pos) == n - 1)
+				last = pos;
+		if (!last || !ember_evsel__tracepoint(last, NULL, NULL))
+			return stat_options__usage_error("--filter must follow a -e tracepoint");
+		if (ember_evsel__set_filter(last, o->filters[i].list)) {
+			fprintf(stderr, "ember stat: out of memory\n");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* -G per its place among the -e options (nr_after per spec), then --for-each-cgroup. */
+static int setup_cgroups(struct ember_evlist *evlist, const struct stat_opts *o,
+			 struct stat_cgroups *cg, const int *nr_after)
+{
+	int err = 0;
+
+	for (int i = 0; i < o->nr_cgroup_opts && !err; i++) {
+		int n = o->cgroup_opts[i].nr_specs;
+
+		err = stat_cgroups__assign(cg, evlist, o->cgroup_opts[i].list,
+					   n && nr_after ? nr_after[n - 1] : 0);
+		if (err == -ENOENT && !n)
+			return stat_options__usage_error("-G/--cgroup needs events: give -e "
+							 "before it");
+		if (err == -E2BIG)
+			return stat_options__usage_error("-G/--cgroup names more cgroups than "
+							 "there are events before it");
+	}
+	if (!err && o->for_each_cgroup)
+		err = stat_cgroups__expand(cg, evlist, o->for_each_cgroup);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "ember stat: out of memory\n");
+		return 1;
+	}
+	if (err) {
+		fprintf(stderr, "ember stat: no access to cgroup %s: %s\n",
+			stat_cgroups__path(cg), strerror(-err));
+		return 2;
+	}
+	return 0;
+}
+
+int stat_events__setup(struct ember_evlist *evlist, struct stat_opts *o, struct stat_cgroups *cg)
+{
+	struct stat_config *c = &o->config;
+	struct ember_evsel *pos;
+	int err = 0;
+
+	if (c->null_run)
+		return 0;
+	if (c->nr_event_specs) {
+		int *nr_after = calloc(c->nr_event_specs, sizeof(*nr_after));
+
+		if (!nr_after) {
+			fprintf(stderr, "ember stat: out of memory\n");
+			return 1;
+		}
+		err = stat_events__parse(evlist, c, nr_after);
+		if (!err)
+			err = setup_filters(evlist, o, nr_after);
+		if (!err)
+			err = setup_cgroups(evlist, o, cg, nr_after);
+		free(nr_after);
+		if (err)
+			return err == -EINVAL ? 2 : err > 0 ? err : 1;
+	} else if (o->nr_cgroup_opts) {
+		return stat_options__usage_error("-G/--cgroup needs events: give -e before it");
+	} else {
+		err = stat_events__add_default(evlist, c->detailed,
+					       c->system_wide || c->cpu_list);
+		if (err) {
+			fprintf(stderr, "ember stat: out of memory\n");
+			return 1;
+		}
+	}
+	if (o->group && ember_evlist__nr_entries(evlist))
+		ember_evlist__make_group(evlist, ember_evlist__next(evlist, NULL));
+	ember_evlist__for_each(evlist, pos) {
+		struct perf_event_attr *a = ember_evsel__attr(pos);
+
+		if (o->all_user)
+			a->exclude_kernel = a->exclude_hv = 1;
+		if (o->all_kernel)
+			a->exclude_user = 1;
+	}
+	if (!err && o->for_each_cgroup && !c->nr_event_specs)
+		err = setup_cgroups(evlist, o, cg, NULL);
+	if (err)
+		return err;
+	if (stat_evsel__init_all(evlist)) {
+		fprintf(stderr, "ember stat: out of memory\n");
+		return 1;
+	}
+	ember_evlist__for_each(evlist, pos) {
+		int idx = stat_cgroups__idx_of(cg, pos);
+
+		if (idx < 0)
+			continue;
+		/* Metrics relate counters of one cgroup only. */
+		stat_evsel(pos)->cgroup = cg->v[idx].name;
+		stat_evsel(pos)->ctx |= (idx + 1) << 8;
+		c->cgroups = true;
+	}
+	c->unit_width = stat_evsel__unit_width(evlist);
+	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <ember/event.h>
+#include "stat/cgroup.h"
 #include "stat/counts.h"
 #include "stat/metrics.h"
 #include "stat/options.h"
@@ -70,5 +71,15 @@ int stat_evsel__setup_counters(struct ember_evlist *evlist, enum stat_aggr_mode 
 void stat_evsel__exit_all(struct ember_evlist *evlist);
 /* The widest unit of the list (at least 4: "msec"), perf's unit column width. */
 int stat_evsel__unit_width(const struct ember_evlist *evlist);
+
+/*
+ * The events of the command line into evlist: the -e specs (or perf's
+ * default set), each --filter on its tracepoint, -G and --for-each-cgroup
+ * (opening cgroups into cg, which must outlive the list), --group,
+ * --all-user/--all-kernel; then every evsel's stat state. Sets
+ * o->config's unit width and cgroups column. Returns 0 or an exit code
+ * (message printed).
+ */
+int stat_events__setup(struct ember_evlist *evlist, struct stat_opts *o, struct stat_cgroups *cg);
 
 #endif

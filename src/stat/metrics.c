@@ -166,8 +166,8 @@ void stat_metrics__reset(struct stat_metrics *sh)
 	stat_stats__init(&sh->walltime);
 }
 
-static struct stat_metrics_entry *find(const struct stat_metrics *sh, enum stat_total total, int ctx,
-				       int slot)
+static struct stat_metrics_entry *find(const struct stat_metrics *sh, enum stat_total total,
+				       int ctx, int slot)
 {
 	for (int i = 0; i < sh->nr; i++) {
 		struct stat_metrics_entry *e = &sh->entries[i];

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* ember stat's options: filled by option parsing in cmd-stat.c, read by every stage. */
+/* ember stat's command line: the options every stage reads, and their parsing and checks. */
 #ifndef EMBER_STAT_OPTIONS_H
 #define EMBER_STAT_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "stat/cgroup.h"
 
 /* How counts from several cpus and threads are combined into printed lines. */
 enum stat_aggr_mode {
@@ -17,7 +18,7 @@ enum stat_aggr_mode {
 	STAT_AGGR_NODE,		/* --per-node: per NUMA node */
 };
 
-/* The modes whose slots are groups of cpus by topology (stat-aggr.h). */
+/* The modes whose slots are groups of cpus by topology (target.h). */
 static inline bool stat_aggr__is_topology(enum stat_aggr_mode mode)
 {
 	return mode == STAT_AGGR_SOCKET || mode == STAT_AGGR_DIE || mode == STAT_AGGR_CORE ||
@@ -75,5 +76,39 @@ struct stat_config {
 
 	FILE *out;			/* where counts go: stderr, -o FILE or --log-fd */
 };
+
+/* The command line: the options every stage reads, and those that only set them up. */
+struct stat_opts {
+	struct stat_config config;
+	const char *metrics;		/* -M: ember has no metrics */
+	bool topdown, transaction, smi_cost;
+	const char *iostat;		/* --iostat[=list|PORTS]: refused, no IIO PMUs */
+	bool per_core, per_socket, per_die, per_node;
+	bool no_aggr, per_thread, json, group, all_user, all_kernel;
+	bool big_num_given;
+	struct stat_cgroup_opt *filters;	/* each --filter and the -e it follows */
+	int nr_filters;
+	const char *cputype;
+	int td_level;
+	bool ignored;				/* options without effect on this machine */
+	struct stat_cgroup_opt *cgroup_opts;	/* each -G, in order */
+	int nr_cgroup_opts;
+	const char *for_each_cgroup;
+	const char *control_spec;	/* --control */
+};
+
+/*
+ * Parse ember stat's command line into *o (zeroed or not: set here) and
+ * check the combinations, deriving the aggregation and output modes.
+ * *argc becomes the number of words of the command to run, which start
+ * at argv[0]. Returns -1 to go on, or the exit code (0 after --help, 2 on
+ * a usage error, 1 for what this machine cannot do; the message printed).
+ * Free with stat_options__exit().
+ */
+int stat_options__parse(struct stat_opts *o, int *argc, const char **argv);
+void stat_options__exit(struct stat_opts *o);
+
+/* Say "ember stat: MSG (see 'ember stat --help')" on stderr. Returns 2, the usage error's code. */
+int stat_options__usage_error(const char *msg);
 
 #endif

@@ -7,46 +7,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include "stat/events.h"
 #include "stat/print.h"
 
-/* Folding readings into statistics and metric totals, and rows for the display. */
-
-int stat_counts__process(struct ember_evlist *evlist, const struct stat_config *config,
-			 struct stat_metrics *sh, bool delta, FILE *out)
-{
-	struct ember_evsel *pos;
-	int err = 0;
-
-	ember_evlist__for_each(evlist, pos) {
-		struct stat_evsel *se = stat_evsel(pos);
-		struct stat_counter *c = se->counter;
-		bool tool = se->tool != EMBER_TOOL_NONE;
-		enum stat_aggr_mode mode = tool ? STAT_AGGR_GLOBAL : config->aggr_mode;
-
-		if (!se->supported && !tool)
-			continue;
-		stat_counter__aggregate(c, mode, delta && !tool, config->scale);
-		stat_counter__update_stats(c);
-		for (int s = 0; s < c->nr_slots && !err; s++)
-			err = stat_metrics__update(sh, se->kind, se->ctx, s,
-						   (double)c->slots[s].counts.val);
-		if (config->verbose > 0 && out) {
-			for (int s = 0; s < c->nr_slots; s++) {
-				const struct ember_counts *v = &c->slots[s].counts;
-
-				if (mode == STAT_AGGR_GLOBAL)
-					fprintf(out, "%s: %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-						ember_evsel__name(pos), v->val, v->ena, v->run);
-				else
-					fprintf(out, "%s: %d: %" PRIu64 " %" PRIu64 " %" PRIu64
-						"\n", ember_evsel__name(pos), s, v->val, v->ena,
-						v->run);
-			}
-		}
-	}
-	return err;
-}
+/* Every event's rows for the display. */
 
 /* Fill the cpu, thread or topology columns of a slot's row. */
 static void slot_identity(const struct stat_print_ctx *p, int slot, struct stat_row *row)
@@ -355,4 +321,52 @@ void stat_print__summary(struct stat_run *r)
 	f.nmi_watchdog_hint = r->not_counted && nmi_watchdog_enabled();
 	stat_display__footer(&r->display, &f);
 	stat_print__flush(&r->display);
+}
+
+int stat_print__open_output(struct stat_config *c, bool *close_out)
+{
+	*close_out = false;
+	c->out = stderr;
+	if (c->output_name) {
+		time_t now = time(NULL);
+
+		c->out = fopen(c->output_name, c->append ? "ae" : "we");
+		if (!c->out) {
+			fprintf(stderr, "ember stat: cannot open '%s': %s\n", c->output_name,
+				strerror(errno));
+			return 1;
+		}
+		*close_out = true;
+		fprintf(c->out, "# started on %s\n", ctime(&now));
+	} else if (c->log_fd >= 0) {
+		c->out = fdopen(c->log_fd, c->append ? "a" : "w");
+		if (!c->out) {
+			fprintf(stderr, "ember stat: cannot write to fd %d: %s\n", c->log_fd,
+				strerror(errno));
+			return 1;
+		}
+		*close_out = true;
+	}
+	return 0;
+}
+
+int stat_print__close_output(struct stat_config *c, const struct stat_display *d, bool close_out,
+			     int ret)
+{
+	int err = d->write_err;
+
+	errno = 0;
+	if ((fflush(c->out) == EOF || ferror(c->out)) && !err)
+		err = errno ? errno : EIO;
+	if (close_out && fclose(c->out) == EOF && !err)
+		err = errno ? errno : EIO;
+	if (!err)
+		return ret;
+	if (c->output_name)
+		fprintf(stderr, "ember stat: cannot write the counts to '%s': %s\n",
+			c->output_name, strerror(err));
+	else if (c->log_fd >= 0)
+		fprintf(stderr, "ember stat: cannot write the counts to fd %d: %s\n", c->log_fd,
+			strerror(err));
+	return ret ? ret : 1;
 }

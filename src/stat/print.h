@@ -17,20 +17,7 @@
 #include "stat/run.h"
 #include "stat/target.h"
 
-/*
- * From readings to printed lines: fold each counter's readings into its
- * slots and statistics and feed the metric totals (process), then turn
- * every slot of every event into a struct stat_row for the display (print).
- */
-
-/*
- * After a read: aggregate (deltas with -I), add one sample to each slot's
- * statistics and record the totals metrics divide by. With verbose > 0
- * prints perf's "name: val ena run" line per event on `out`.
- */
-int stat_counts__process(struct ember_evlist *evlist, const struct stat_config *config,
-			 struct stat_metrics *sh, bool delta, FILE *out);
-
+/* Every slot of every event into a struct stat_row for the display. */
 struct stat_print_ctx {
 	const struct stat_config *config;
 	struct ember_evlist *evlist;
@@ -48,8 +35,6 @@ bool stat_print__counters(const struct stat_print_ctx *p, const struct timespec 
 
 /* --metric-only: a line per slot (its columns; no software metric shows there in perf 6.1). */
 void stat_print__metric_only(const struct stat_print_ctx *p, const struct timespec *interval);
-
-/* The two things ember stat prints: a block per -I interval, and the summary at the end. */
 
 /*
  * One interval: read the counters, take the deltas since the last
@@ -75,5 +60,18 @@ void stat_print__prepare_summary(struct stat_run *r, double elapsed_ns);
  * d->write_err (a full disk's ENOSPC) for the exit code. 0 or -errno.
  */
 int stat_print__flush(struct stat_display *d);
+
+/*
+ * Where the counts go: stderr, -o FILE (after perf's "# started on" line)
+ * or --log-fd; sets c->out and *close_out. Returns 0 or 1 (message printed).
+ */
+int stat_print__open_output(struct stat_config *c, bool *close_out);
+/*
+ * Close the counts' stream. Counts lost on a full disk (-o FILE, --log-fd)
+ * are a failure, said in one line; ret is the exit code so far, returned
+ * unless that happened (1 then).
+ */
+int stat_print__close_output(struct stat_config *c, const struct stat_display *d, bool close_out,
+			     int ret);
 
 #endif
