@@ -92,7 +92,7 @@ static bool print_slot(const struct stat_print_ctx *p, struct ember_evsel *evsel
 		not_counted = true;
 	} else {
 		row.state = STAT_ROW_COUNTED;
-		row.nr_metrics = stat_metrics__metrics(p->shadow, se->kind, se->ctx, slot, row.val,
+		row.nr_metrics = stat_metrics__metrics(p->metrics, se->kind, se->ctx, slot, row.val,
 						       se->scale, row.metrics);
 	}
 	if (se->tool != EMBER_TOOL_NONE && !global && !absent)
@@ -225,7 +225,7 @@ int stat_print__flush(struct stat_display *d)
 static struct stat_print_ctx print_ctx(const struct stat_run *r)
 {
 	struct stat_print_ctx p = {
-		.config = r->config, .evlist = r->evlist, .shadow = &r->shadow,
+		.config = r->config, .evlist = r->evlist, .metrics = &r->metrics,
 		.display = &r->display, .target = r->target,
 	};
 	return p;
@@ -240,12 +240,12 @@ void stat_print__interval(struct stat_run *r, const struct stat_tool_times *tool
 	struct ember_evsel *pos;
 
 	stat_counts__read(r->evlist, tools);
-	stat_metrics__reset(&r->shadow);
+	stat_metrics__reset(&r->metrics);
 	/* perf divides by the interval asked for, not the one measured. */
-	stat_metrics__update_walltime(&r->shadow, (double)r->config->interval_ms * NSEC_PER_MSEC);
+	stat_metrics__update_walltime(&r->metrics, (double)r->config->interval_ms * NSEC_PER_MSEC);
 	ember_evlist__for_each(r->evlist, pos)
 		stat_counter__reset_stats(stat_evsel(pos)->counter);
-	stat_counts__process(r->evlist, r->config, &r->shadow, true, r->display.out);
+	stat_counts__process(r->evlist, r->config, &r->metrics, true, r->display.out);
 	if (r->config->quiet)
 		return;
 	/* perf clears the terminal on stdout, whatever -o says, and repeats the header. */
@@ -269,11 +269,11 @@ void stat_print__prepare_summary(struct stat_run *r, double elapsed_ns)
 {
 	struct ember_evsel *pos;
 
-	stat_metrics__reset(&r->shadow);
-	stat_metrics__update_walltime(&r->shadow, elapsed_ns);
+	stat_metrics__reset(&r->metrics);
+	stat_metrics__update_walltime(&r->metrics, elapsed_ns);
 	ember_evlist__for_each(r->evlist, pos)
 		stat_counter__reset_stats(stat_evsel(pos)->counter);
-	stat_counts__process(r->evlist, r->config, &r->shadow, false, NULL);
+	stat_counts__process(r->evlist, r->config, &r->metrics, false, NULL);
 }
 
 static bool nmi_watchdog_enabled(void)

@@ -21,7 +21,7 @@
 struct stat_print_ctx {
 	const struct stat_config *config;
 	struct ember_evlist *evlist;
-	const struct stat_metrics *shadow;
+	const struct stat_metrics *metrics;
 	const struct stat_display *display;
 	const struct stat_target *target;
 };

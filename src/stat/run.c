@@ -371,8 +371,8 @@ static int run_once(struct stat_run *r, bool first)
 	} else {
 		tool_times(&rs, rs.t1, &tools);
 		stat_counts__read(r->evlist, &tools);
-		stat_counts__process(r->evlist, c, &r->shadow, false, out_of(r));
-		stat_metrics__update_walltime(&r->shadow, (double)(rs.t1 - rs.t0));
+		stat_counts__process(r->evlist, c, &r->metrics, false, out_of(r));
+		stat_metrics__update_walltime(&r->metrics, (double)(rs.t1 - rs.t0));
 	}
 	stat_stats__update(&r->walltime, (double)(rs.t1 - rs.t0));
 	if (c->table) {
@@ -397,7 +397,7 @@ static void reset_for_next_run(struct stat_run *r)
 
 	ember_evlist__for_each(r->evlist, pos)
 		stat_counter__reset_stats(stat_evsel(pos)->counter);
-	stat_metrics__reset(&r->shadow);
+	stat_metrics__reset(&r->metrics);
 	stat_stats__init(&r->walltime);
 	r->nr_run_ns = 0;
 	r->runs = 0;
@@ -408,7 +408,7 @@ int stat_run__all(struct stat_run *r)
 	bool forever = r->config->run_count == 0;
 	int code = 0, err;
 
-	stat_metrics__init(&r->shadow);
+	stat_metrics__init(&r->metrics);
 	stat_stats__init(&r->walltime);
 	err = stat_waiter__init(&r->waiter);
 	if (err) {
@@ -448,6 +448,6 @@ out:
 	r->run_ns = NULL;
 	stat_graveyard__release(&r->graveyard);
 	stat_waiter__exit(&r->waiter);
-	stat_metrics__exit(&r->shadow);
+	stat_metrics__exit(&r->metrics);
 	return code;
 }

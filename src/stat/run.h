@@ -22,7 +22,7 @@ struct stat_run {
 	struct ember_evlist *evlist;
 	struct stat_target *target;
 	struct stat_display display;
-	struct stat_metrics shadow;
+	struct stat_metrics metrics;
 	struct stat_waiter waiter;
 	struct stat_control *control;	/* --control, or NULL; not owned */
 	struct stat_graveyard graveyard;	/* tracepoint fds, closed in the background */
