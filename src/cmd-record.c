@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,17 @@
 #include "record/synth.h"
 #include "record/target.h"
 #include "record/warmup.h"
+
+void record_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ember record: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 static int print_all(enum ember_print_level level, const char *fmt, va_list ap)
 {

@@ -16,13 +16,6 @@
 int record_options__parse(struct record *rec, int argc, const char **argv);
 
 /*
- * Parse an -m argument: a number of pages, or a size with a B/K/M/G
- * suffix, rounded up to a power of two of pages. Returns 0 and *pages,
- * or -EINVAL.
- */
-int record_options__parse_mmap_pages(const char *arg, unsigned int *pages, bool *rounded);
-
-/*
  * Parse a --call-graph argument ("fp", "dwarf[,SIZE]", "lbr") into *mode
  * and *stack_size. Returns 0 or -EINVAL (message printed).
  */
@@ -35,11 +28,5 @@ int record_options__parse_callchain(const char *arg, enum record_callchain *mode
  * kernel takes the event's. Returns 0 or -EINVAL (message printed).
  */
 int record_options__parse_branch(const char *arg, uint64_t *mask);
-
-/* A size with an optional B/K/M/G suffix into *bytes. 0 or -EINVAL. */
-int record_options__parse_size(const char *arg, uint64_t *bytes);
-
-/* --switch-output's argument (NULL: "signal") into o. 0 or -EINVAL (message printed). */
-int record_options__parse_switch_output(struct record_opts *o, const char *arg);
 
 #endif
