@@ -65,10 +65,10 @@ static void enable_tracking(struct record *rec)
 /* The command did not start: one line, and a shell's status (127 not found, 126 not runnable). */
 static int cannot_run(struct record *rec)
 {
-	record_err("cannot run '%s': %s", rec->argv[0], strerror(rec->wl_exec_err));
-	ember_workload__wait(&rec->wl);
-	rec->wl_exited = true;
-	return rec->wl_exec_err == ENOENT ? 127 : 126;
+	record_err("cannot run '%s': %s", rec->target.argv[0], strerror(rec->target.wl_exec_err));
+	ember_workload__wait(&rec->target.wl);
+	rec->target.wl_exited = true;
+	return rec->target.wl_exec_err == ENOENT ? 127 : 126;
 }
 
 /*
@@ -83,32 +83,33 @@ static int start(struct record *rec)
 {
 	int err;
 
-	if (rec->forks && record_synth__workload_comm(rec))
+	if (rec->target.forks && record_synth__workload_comm(rec))
 		return 1;
-	if (record_synth__finished_init(rec) || record_output__sync(rec))
+	if (record_synth__finished_init(rec) || record_output__sync(&rec->out))
 		return 1;
 	/* A command's events enable themselves at its exec (enable_on_exec); -D's wait. */
-	if (!rec->target_none && !rec->opts.delay_ms)
+	if (!rec->target.target_none && !rec->opts.loop.delay_ms)
 		ember_evlist__enable(rec->evlist);
-	else if (!rec->target_none)
+	else if (!rec->target.target_none)
 		enable_tracking(rec);
-	if (!rec->opts.delay_ms)
-		record_warmup__begin(rec, record_loop__now_ns());
-	if (rec->forks) {
-		rec->wl_started = true;
-		err = ember_workload__go(&rec->wl);
+	if (!rec->opts.loop.delay_ms)
+		record_warmup__begin(&rec->warmup, rec->evlist, rec->loop.mmap_bytes,
+				     rec->opts.verbose, record_loop__now_ns());
+	if (rec->target.forks) {
+		rec->target.wl_started = true;
+		err = ember_workload__go(&rec->target.wl);
 		if (err) {
-			rec->wl_exec_err = -err;
+			rec->target.wl_exec_err = -err;
 			return cannot_run(rec);
 		}
 	}
-	if (rec->opts.delay_ms) {
+	if (rec->opts.loop.delay_ms) {
 		/* perf's messages; with -1 the events wait for --control's "enable" */
 		if (!rec->opts.quiet)
 			fprintf(stderr, "Events disabled\n");
-		if (rec->opts.delay_ms > 0)
-			rec->enable_at_ns = record_loop__now_ns() +
-					    (uint64_t)rec->opts.delay_ms * 1000000ULL;
+		if (rec->opts.loop.delay_ms > 0)
+			rec->loop.enable_at_ns = record_loop__now_ns() +
+					    (uint64_t)rec->opts.loop.delay_ms * 1000000ULL;
 	}
 	return 0;
 }
@@ -116,28 +117,28 @@ static int start(struct record *rec)
 /* The command outlives the recording (^C, -p target gone, write error): stop it as perf does. */
 static void stop_workload(struct record *rec)
 {
-	if (!rec->forks || !rec->wl_prepared)
+	if (!rec->target.forks || !rec->target.wl_prepared)
 		return;
-	if (!rec->wl_started) {
-		ember_workload__abort(&rec->wl);
+	if (!rec->target.wl_started) {
+		ember_workload__abort(&rec->target.wl);
 		return;
 	}
-	if (rec->wl_exited || record_loop__reap(rec))
+	if (rec->target.wl_exited || record_loop__reap(rec))
 		return;
-	kill(rec->wl.pid, SIGTERM);
-	ember_workload__wait(&rec->wl);
-	rec->wl_exited = true;
+	kill(rec->target.wl.pid, SIGTERM);
+	ember_workload__wait(&rec->target.wl);
+	rec->target.wl_exited = true;
 }
 
 static int exit_code(struct record *rec)
 {
-	if (rec->write_err) {
-		record_output__report_error(rec);
+	if (rec->out.write_err) {
+		record_output__report_error(&rec->out);
 		return 1;
 	}
-	if (rec->forks)
-		return ember_workload__exit_code(&rec->wl);
-	return rec->stop_signal ? 128 + rec->stop_signal : 0;
+	if (rec->target.forks)
+		return ember_workload__exit_code(&rec->target.wl);
+	return rec->loop.stop_signal ? 128 + rec->loop.stop_signal : 0;
 }
 
 /* Everything after the events are open. Returns an exit code. */
@@ -147,7 +148,7 @@ static int record_run(struct record *rec)
 
 	ret = record_output__open(rec);
 	/* --tail-synthesize (and --overwrite): the existing tasks are described at the end */
-	if (!ret && !rec->opts.tail_synthesize)
+	if (!ret && !rec->opts.synth.tail_synthesize)
 		ret = record_synth__start(rec);
 	if (!ret)
 		ret = start(rec);
@@ -155,7 +156,7 @@ static int record_run(struct record *rec)
 		ret = record_loop__run(rec);
 	if (ret != 127 && ret != 126) {
 		record_loop__check_exec(rec, true);
-		if (rec->wl_exec_err)
+		if (rec->target.wl_exec_err)
 			ret = cannot_run(rec);
 	}
 	if (ret == 127 || ret == 126) {
@@ -166,55 +167,94 @@ static int record_run(struct record *rec)
 	}
 	if (!ret && !rec->opts.quiet)
 		fprintf(stderr, "[ ember record: Woken up %llu times to write data ]\n",
-			(unsigned long long)rec->stats.waking);
-	if (rec->opts.tail_synthesize && rec->target_none && !rec->wl_tail_done &&
-	    rec->wl_started && !rec->wl_exited && !rec->write_err)
+			(unsigned long long)rec->out.stats.waking);
+	if (rec->opts.synth.tail_synthesize && rec->target.target_none &&
+	    !rec->target.wl_tail_done && rec->target.wl_started && !rec->target.wl_exited &&
+	    !rec->out.write_err)
 		record_synth__workload_tail(rec);
 	stop_workload(rec);
-	if (!rec->write_err) {
+	if (!rec->out.write_err) {
 		record_loop__drain(rec);
-		if (rec->opts.tail_synthesize && !rec->write_err && !ret)
+		if (rec->opts.synth.tail_synthesize && !rec->out.write_err && !ret)
 			ret = record_synth__start(rec);
 		/* the flight recorder's contents: what the backward buffers hold at the end */
-		if (rec->nr_owmaps && !rec->write_err)
-			record_overwrite__snapshot(rec);
+		if (rec->ow.nr && !rec->out.write_err)
+			record_overwrite__snapshot(&rec->ow, &rec->out,
+						   record_loop__time_offset(rec));
 		record_loop__lost_samples(rec);
 	}
 	record_close(rec);
 	/* After a failure the file is still finished (readable), without perf's summary. */
-	if (record_output__close(rec, !ret) && !rec->write_err)
+	if (record_output__close(rec, !ret) && !rec->out.write_err)
 		ret = 1;
-	if (!ret && rec->opts.verbose && (rec->stats.lost || rec->stats.lost_samples))
+	if (!ret && rec->opts.verbose && (rec->out.stats.lost || rec->out.stats.lost_samples))
 		record_err("the kernel dropped %llu samples: the ring buffers were full; "
 			   "a larger -m or a lower -F keeps them",
-			   (unsigned long long)(rec->stats.lost + rec->stats.lost_samples));
-	if (ret && !rec->write_err)
+			   (unsigned long long)(rec->out.stats.lost + rec->out.stats.lost_samples));
+	if (ret && !rec->out.write_err)
 		return ret;
 	return exit_code(rec);
+}
+
+/*
+ * Everything before the events open: the command's own line, the events
+ * and their attrs, the target, the output mode, --control, signals, the
+ * command forked and held, -r. Returns 0 or an exit code.
+ */
+static int prepare(struct record *rec, int argc, const char **argv)
+{
+	int ret;
+
+	ret = record_target__init(&rec->target, &rec->opts.target, argc, argv);
+	if (!ret)
+		ret = record_output__init(rec);
+	if (!ret)
+		ret = record_events__setup(rec);
+	if (!ret)
+		ret = record_control__open(&rec->ctl, rec->opts.control);
+	if (ret)
+		return ret;
+	ret = record_signals__init(&rec->sig,
+				   rec->opts.output.switch_output || rec->opts.loop.overwrite);
+	if (ret) {
+		record_err("cannot set up signal handling: %s", strerror(-ret));
+		return 1;
+	}
+	ret = record_target__prepare_workload(&rec->target);
+	if (!ret && rec->opts.loop.realtime_prio) {
+		struct sched_param param = { .sched_priority = rec->opts.loop.realtime_prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
+			record_err("Could not set realtime priority: %s", strerror(errno));
+			ret = 1;
+		}
+	}
+	return ret;
 }
 
 int cmd_record(int argc, const char **argv)
 {
 	struct record rec = {
-		.sig = { .fd = -1 }, .out_fd = -1, .ctl = { .fd = -1, .ack = -1, .pollfd = -1 },
+		.sig = { .fd = -1 }, .out = { .out_fd = -1 },
+		.ctl = { .fd = -1, .ack = -1, .pollfd = -1 },
 	};
 	ember_print_fn_t old_print = NULL;
 	bool print_set = false;
 	int ret;
 
-	rec.orig_argc = argc;
-	rec.orig_argv = calloc((size_t)argc + 1, sizeof(*rec.orig_argv));
+	rec.out.orig_argc = argc;
+	rec.out.orig_argv = calloc((size_t)argc + 1, sizeof(*rec.out.orig_argv));
 	rec.evlist = ember_evlist__new();
-	if (!rec.orig_argv || !rec.evlist) {
+	if (!rec.out.orig_argv || !rec.evlist) {
 		record_err("out of memory");
 		ret = 1;
 		goto out;
 	}
-	memcpy(rec.orig_argv, argv, (size_t)argc * sizeof(*argv));
+	memcpy(rec.out.orig_argv, argv, (size_t)argc * sizeof(*argv));
 	rec.opts.evlist = rec.evlist;
-	rec.opts.synth = RECORD_SYNTH_ALL;
+	rec.opts.synth.synth = RECORD_SYNTH_ALL;
 
-	ret = record_options__parse(&rec, argc, argv);
+	ret = record_options__parse(&rec.opts, &argc, argv);
 	if (ret >= 0)
 		goto out;
 	if (rec.opts.quiet || rec.opts.verbose) {
@@ -225,33 +265,9 @@ int cmd_record(int argc, const char **argv)
 		ret = 0;
 		goto out;
 	}
-	ret = record_target__init(&rec);
+	ret = prepare(&rec, argc, argv);
 	if (!ret)
-		ret = record_output__init(&rec);
-	if (!ret)
-		ret = record_events__setup(&rec);
-	if (ret)
-		goto out;
-	ret = record_control__open(&rec.ctl, rec.opts.control);
-	if (ret)
-		goto out;
-	ret = record_signals__init(&rec.sig, rec.opts.switch_output || rec.opts.overwrite);
-	if (ret) {
-		record_err("cannot set up signal handling: %s", strerror(-ret));
-		ret = 1;
-		goto out;
-	}
-	ret = record_target__prepare_workload(&rec);
-	if (!ret && rec.opts.realtime_prio) {
-		struct sched_param param = { .sched_priority = rec.opts.realtime_prio };
-
-		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
-			record_err("Could not set realtime priority: %s", strerror(errno));
-			ret = 1;
-		}
-	}
-	if (!ret)
-		ret = record_target__maps(&rec);
+		ret = record_target__maps(&rec.target, &rec.opts.target, rec.evlist);
 	if (!ret)
 		ret = record_open(&rec);
 	if (!ret)
@@ -260,21 +276,14 @@ int cmd_record(int argc, const char **argv)
 		stop_workload(&rec);
 out:
 	record_close(&rec);
-	if (rec.writer)
-		ember_data_writer__delete(rec.writer);
-	ember_synth_buildids__delete(rec.buildids);
-	record_output__exit(&rec);
-	if (rec.out_fd >= 0)
-		close(rec.out_fd);
-	if (rec.env_ready)
-		ember_env__exit(&rec.env);
-	record_target__exit(&rec);
+	record_output__exit(&rec.out);
+	record_target__exit(&rec.target);
 	ember_evlist__delete(rec.evlist);
 	ember_evlist__delete(rec.opts.sb_evlist);
 	record_control__close(&rec.ctl);
 	record_signals__exit(&rec.sig);
 	if (print_set)
 		ember_set_print(old_print);
-	free(rec.orig_argv);
+	free(rec.out.orig_argv);
 	return ret;
 }

@@ -277,11 +277,11 @@ static void run(struct record *rec, const char *line)
 		break;
 	case RECORD_CTL_SNAPSHOT:
 		/* ember's SIGUSR2: the --overwrite buffers' contents into the file */
-		if (rec->nr_owmaps)
-			rec->usr2 = true;
+		if (rec->ow.nr)
+			rec->loop.usr2 = true;
 		break;
 	case RECORD_CTL_STOP:
-		rec->done = true;
+		rec->loop.done = true;
 		break;
 	case RECORD_CTL_PING:
 		break;
@@ -296,7 +296,7 @@ void record_control__process(struct record *rec, short revents)
 
 	if (rec->ctl.pollfd < 0)
 		return;
-	p = &rec->pollfds[rec->ctl.pollfd];
+	p = &rec->loop.pollfds[rec->ctl.pollfd];
 	if (revents & POLLIN) {
 		/* every whole line there; poll before each so a blocking fd never waits */
 		for (;;) {

@@ -20,6 +20,7 @@
 #include <ember/event.h>
 #include "record/events.h"
 #include "record/options.h"
+#include "record/record.h"
 
 /* x86_64's PERF_REGS_MASK: every user register but ds, es, fs, gs. */
 #define DWARF_REGS_MASK 0xff0fffULL
@@ -121,99 +122,100 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 	struct perf_event_attr *a = ember_evsel__attr(evsel);
 	bool track = evsel == rec->tracking;
 	/* DWARF unwinding wants data addresses too, as -d. */
-	bool sample_addr = o->sample_addr || o->callchain == RECORD_CALLCHAIN_DWARF;
+	bool sample_addr = o->sample.sample_addr || o->sample.callchain == RECORD_CALLCHAIN_DWARF;
 
 	a->sample_id_all = 1;
-	a->inherit = !o->no_inherit;
+	a->inherit = !o->target.no_inherit;
 	a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	/* perf leaves the time out only of per-thread recordings without inheritance. */
-	if (!o->no_inherit || !o->per_thread || o->system_wide || o->cpu_list || o->timestamp)
+	if (!o->target.no_inherit || !o->target.per_thread || o->target.system_wide ||
+	    o->target.cpu_list || o->sample.timestamp)
 		a->sample_type |= PERF_SAMPLE_TIME;
 
 	/* A period from the event spec (or a tracepoint's 1) holds unless -F/-c is given. */
-	if (!a->sample_period || o->freq_given || o->period_given) {
-		if (o->period_given) {
+	if (!a->sample_period || o->sample.freq_given || o->sample.period_given) {
+		if (o->sample.period_given) {
 			a->freq = 0;
-			a->sample_period = o->period;
+			a->sample_period = o->sample.period;
 		} else {
 			a->freq = 1;
-			a->sample_freq = o->freq;
+			a->sample_freq = o->sample.freq;
 			a->sample_type |= PERF_SAMPLE_PERIOD;
 		}
 	}
-	if (o->sample_period)
+	if (o->sample.sample_period)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	if (sample_addr) {
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		a->mmap_data = track;
 	}
-	config_callchain(o->callchain, o->stack_size, a);
-	if (rec->opts.system_wide || rec->opts.cpu_list || o->sample_cpu)
+	config_callchain(o->sample.callchain, o->sample.stack_size, a);
+	if (rec->opts.target.system_wide || rec->opts.target.cpu_list || o->sample.sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	if (o->raw_samples)
+	if (o->sample.raw_samples)
 		a->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
-	if (o->inherit_stat) {
+	if (o->sample.inherit_stat) {
 		a->inherit_stat = 1;
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	}
 
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = track;
 	a->ksymbol = track;
-	a->bpf_event = track && !o->no_bpf_event;
-	a->context_switch = track && o->switch_events;
-	a->build_id = track && o->buildid_mmap;
-	a->namespaces = track && o->namespaces;
-	a->cgroup = track && o->all_cgroups;
+	a->bpf_event = track && !o->sample.no_bpf_event;
+	a->context_switch = track && o->sample.switch_events;
+	a->build_id = track && o->sample.buildid_mmap;
+	a->namespaces = track && o->sample.namespaces;
+	a->cgroup = track && o->sample.all_cgroups;
 
-	if (o->branch_stack) {
+	if (o->sample.branch_stack) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
-		a->branch_sample_type = o->branch_stack;
+		a->branch_sample_type = o->sample.branch_stack;
 	}
-	if (o->user_regs) {
+	if (o->sample.user_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;
-		a->sample_regs_user |= o->user_regs;
+		a->sample_regs_user |= o->sample.user_regs;
 	}
-	if (o->intr_regs) {
+	if (o->sample.intr_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
-		a->sample_regs_intr = o->intr_regs;
+		a->sample_regs_intr = o->sample.intr_regs;
 	}
-	if (o->phys_addr)
+	if (o->sample.phys_addr)
 		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
-	if (o->data_page_size)
+	if (o->sample.data_page_size)
 		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
-	if (o->code_page_size)
+	if (o->sample.code_page_size)
 		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
 	/* x86's arch_evsel__set_sample_weight(): the struct form */
-	if (o->sample_weight)
+	if (o->sample.sample_weight)
 		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
-	if (o->all_cgroups)
+	if (o->sample.all_cgroups)
 		a->sample_type |= PERF_SAMPLE_CGROUP;
-	if (o->running_time)
+	if (o->sample.running_time)
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if (o->no_samples)
+	if (o->sample.no_samples)
 		a->sample_period = 0;	/* and sample_freq: one union */
-	if (o->no_buffering) {
+	if (o->sample.no_buffering) {
 		a->watermark = 0;
 		a->wakeup_events = 1;
 	}
 	if (a->sample_type & PERF_SAMPLE_CALLCHAIN) {
-		if (o->kernel_callchains && !o->user_callchains)
+		if (o->sample.kernel_callchains && !o->sample.user_callchains)
 			a->exclude_callchain_user = 1;
-		if (o->user_callchains && !o->kernel_callchains)
+		if (o->sample.user_callchains && !o->sample.kernel_callchains)
 			a->exclude_callchain_kernel = 1;
 	}
-	if (o->use_clockid) {
+	if (o->sample.use_clockid) {
 		a->use_clockid = 1;
-		a->clockid = o->clockid;
+		a->clockid = o->sample.clockid;
 	}
-	if (o->overwrite)
+	if (o->loop.overwrite)
 		a->write_backward = 1;
 
 	/* perf's --all-user leaves exclude_hv alone. */
-	if (o->all_user)
+	if (o->sample.all_user)
 		a->exclude_kernel = 1;
-	else if (o->all_kernel)
+	else if (o->sample.all_kernel)
 		a->exclude_user = 1;
 
 	/*
@@ -222,10 +224,10 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 	 * The -a dummy runs from its open to see every mmap.
 	 */
 	a->disabled = ember_evsel__is_group_leader(evsel);
-	a->enable_on_exec = rec->target_none && ember_evsel__is_group_leader(evsel) &&
-			    (!o->delay_ms || track);
+	a->enable_on_exec = rec->target.target_none && ember_evsel__is_group_leader(evsel) &&
+			    (!o->loop.delay_ms || track);
 	if (track && a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY &&
-	    (o->system_wide || o->cpu_list)) {
+	    (o->target.system_wide || o->target.cpu_list)) {
 		a->disabled = 0;
 		a->enable_on_exec = 0;
 	}
@@ -309,8 +311,8 @@ static int apply_terms(struct record *rec, struct ember_evsel *evsel)
 		cg = "fp";
 	if (cg && strcmp(cg, "no"))
 		record_options__parse_callchain(cg, &mode, &(unsigned int){ 0 });
-	if (rec->opts.callchain != RECORD_CALLCHAIN_NONE)
-		reset_callchain(rec->opts.callchain, a);
+	if (rec->opts.sample.callchain != RECORD_CALLCHAIN_NONE)
+		reset_callchain(rec->opts.sample.callchain, a);
 	if (mode == RECORD_CALLCHAIN_NONE)
 		return 0;
 	if (mode == RECORD_CALLCHAIN_DWARF) {
@@ -337,10 +339,12 @@ static void config_sample_id(struct record *rec)
 	struct ember_evsel *pos;
 	bool identifier = false;
 
-	if (ember_evlist__nr_entries(evlist) <= 1 && !rec->pipe && !rec->opts.sample_identifier)
+	if (ember_evlist__nr_entries(evlist) <= 1 && !rec->out.pipe &&
+	    !rec->opts.sample.sample_identifier)
 		return;
 	ember_evlist__for_each(evlist, pos)
-		if (ember_evsel__attr(pos)->sample_type != first || rec->opts.sample_identifier)
+		if (ember_evsel__attr(pos)->sample_type != first ||
+		    rec->opts.sample.sample_identifier)
 			identifier = true;
 	ember_evlist__for_each(evlist, pos) {
 		struct perf_event_attr *a = ember_evsel__attr(pos);
@@ -364,7 +368,7 @@ int record_events__setup(struct record *rec)
 		return 1;
 	}
 	/* --group: every event in one group, led by the first */
-	if (o->group && ember_evlist__nr_entries(rec->evlist) > 1 &&
+	if (o->sample.group && ember_evlist__nr_entries(rec->evlist) > 1 &&
 	    !ember_evlist__nr_groups(rec->evlist))
 		ember_evlist__make_group(rec->evlist, ember_evlist__next(rec->evlist, NULL));
 	rec->tracking = ember_evlist__next(rec->evlist, NULL);
@@ -372,7 +376,8 @@ int record_events__setup(struct record *rec)
 	 * As perf: a dummy tracks mmaps and tasks from the start for -a/-C, and
 	 * from the exec for -D, while the sampling events wait.
 	 */
-	if (o->system_wide || o->cpu_list || (o->delay_ms && rec->target_none)) {
+	if (o->target.system_wide || o->target.cpu_list ||
+	    (o->loop.delay_ms && rec->target.target_none)) {
 		rec->tracking = add_dummy(rec->evlist);
 		if (!rec->tracking) {
 			record_err("out of memory");

@@ -3,7 +3,44 @@
 #ifndef EMBER_RECORD_EVENTS_H
 #define EMBER_RECORD_EVENTS_H
 
-#include "record/record.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <ember/event.h>
+
+#define RECORD_DEFAULT_FREQ	4000
+/* Default user stack dump of --call-graph dwarf, and its maximum. */
+#define RECORD_DWARF_STACK	8192
+#define RECORD_DWARF_STACK_MAX	65528
+
+enum record_callchain {
+	RECORD_CALLCHAIN_NONE,
+	RECORD_CALLCHAIN_FP,
+	RECORD_CALLCHAIN_DWARF,
+	RECORD_CALLCHAIN_LBR,
+};
+
+/* What each sample holds and how often one comes: the attr bits of the command line. */
+struct record_sample_opts {
+	unsigned int freq;		/* -F, when freq_given */
+	bool freq_given, freq_max, strict_freq;
+	unsigned long long period;	/* -c, when period_given */
+	bool period_given;
+	enum record_callchain callchain;
+	unsigned int stack_size;	/* --call-graph dwarf,SIZE */
+	bool raw_samples, sample_addr, sample_cpu, sample_period, inherit_stat;
+	bool timestamp;			/* -T: time even where perf leaves it out */
+	bool switch_events, all_user, all_kernel, no_bpf_event, buildid_mmap;
+	uint64_t branch_stack;		/* -b/-j: PERF_SAMPLE_BRANCH_* filter, 0 off */
+	uint64_t user_regs, intr_regs;	/* --user-regs/-I register masks, 0 off */
+	bool phys_addr, data_page_size, code_page_size, sample_weight, transaction;
+	bool sample_identifier, running_time, no_samples, no_buffering;
+	bool kernel_callchains, user_callchains, group;
+	bool namespaces, all_cgroups;
+	bool use_clockid;
+	int clockid;			/* -k, when use_clockid */
+};
+
+struct record;
 
 /*
  * Complete rec->evlist (the -e events, or perf's default "cycles" when

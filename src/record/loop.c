@@ -16,6 +16,7 @@
 #include "record/loop.h"
 #include "record/output.h"
 #include "record/overwrite.h"
+#include "record/record.h"
 #include "record/sideband.h"
 #include "record/synth.h"
 #include "record/warmup.h"
@@ -52,27 +53,27 @@ size_t record_loop__time_offset(const struct record *rec)
 	return record_loop__ip_offset(rec) + 16;
 }
 
-void record_loop__account(struct record *rec, const struct perf_event_header *ev, size_t toff)
+void record_loop__account(struct record_stats *st, const struct perf_event_header *ev, size_t toff)
 {
 	const uint8_t *body = (const uint8_t *)(ev + 1);
 
 	if (ev->type == PERF_RECORD_SAMPLE) {
 		uint64_t t;
 
-		rec->stats.samples++;
+		st->samples++;
 		if (!toff || ev->size < sizeof(*ev) + toff + sizeof(t))
 			return;
 		__builtin_memcpy(&t, body + toff, sizeof(t));
 		/* buffers are read in turn (and backward ones newest first): keep the extremes */
-		if (!rec->stats.first_time || t < rec->stats.first_time)
-			rec->stats.first_time = t;
-		if (t > rec->stats.last_time)
-			rec->stats.last_time = t;
+		if (!st->first_time || t < st->first_time)
+			st->first_time = t;
+		if (t > st->last_time)
+			st->last_time = t;
 	} else if (ev->type == PERF_RECORD_LOST && ev->size >= sizeof(*ev) + 16) {
 		uint64_t lost;
 
 		__builtin_memcpy(&lost, body + 8, sizeof(lost));
-		rec->stats.lost += lost;
+		st->lost += lost;
 	}
 }
 
@@ -81,12 +82,13 @@ static void adjust_affinity(struct record *rec, int idx)
 {
 	int cpu;
 
-	if (rec->opts.affinity == RECORD_AFFINITY_SYS || idx >= ember_cpu_map__nr(rec->cpus))
+	if (rec->opts.loop.affinity == RECORD_AFFINITY_SYS ||
+	    idx >= ember_cpu_map__nr(rec->target.cpus))
 		return;
-	cpu = ember_cpu_map__cpu(rec->cpus, idx);
-	if (cpu < 0 || cpu == rec->affinity_cpu)
+	cpu = ember_cpu_map__cpu(rec->target.cpus, idx);
+	if (cpu < 0 || cpu == rec->loop.affinity_cpu)
 		return;
-	if (rec->opts.affinity == RECORD_AFFINITY_CPU) {
+	if (rec->opts.loop.affinity == RECORD_AFFINITY_CPU) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
@@ -128,7 +130,7 @@ static void adjust_affinity(struct record *rec, int idx)
 			break;
 		}
 	}
-	rec->affinity_cpu = cpu;
+	rec->loop.affinity_cpu = cpu;
 }
 
 /*
@@ -144,24 +146,24 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 	};
 	struct ember_evlist *evlist = rec->evlist;
 	size_t toff = record_loop__time_offset(rec);
-	size_t copied = 0, release = rec->mmap_bytes / 4 ?: 1;
+	size_t copied = 0, release = rec->loop.mmap_bytes / 4 ?: 1;
 	int64_t total = 0;
 	int err = 0;
 
-	record_warmup__pass(rec);
+	record_warmup__pass(&rec->warmup);
 	for (int i = 0; i < ember_evlist__nr_mmaps(evlist) && !err; i++) {
 		struct ember_mmap *map = ember_evlist__mmap_at(evlist, i);
 		const struct perf_event_header *ev;
 		size_t avail;
 
 		avail = ember_mmap__read_init(map);
-		if (!avail || (!all && avail < rec->mmap_flush))
+		if (!avail || (!all && avail < rec->loop.mmap_flush))
 			continue;
-		record_warmup__data(rec, i);
+		record_warmup__data(&rec->warmup, rec->target.cpus, i);
 		adjust_affinity(rec, i);
 		while ((ev = ember_mmap__read_event(map)) != NULL) {
-			record_loop__account(rec, ev, toff);
-			err = record_output__write_ring(rec, ev, ev->size);
+			record_loop__account(&rec->out.stats, ev, toff);
+			err = record_output__write_ring(&rec->out, ev, ev->size);
 			if (err)
 				break;
 			total += ev->size;
@@ -180,73 +182,73 @@ static int64_t read_pass_flush(struct record *rec, bool all)
 		copied = 0;
 	}
 	if (!err && total) {
-		err = record_output__write(rec, &round, sizeof(round));
+		err = record_output__write(&rec->out, &round, sizeof(round));
 		if (!err)
-			record_output__flush(rec);
-		err = rec->write_err;
+			record_output__flush(&rec->out);
+		err = rec->out.write_err;
 	}
 	return err ? err : total;
 }
 
 static int64_t read_pass(struct record *rec)
 {
-	return read_pass_flush(rec, rec->done || rec->draining);
+	return read_pass_flush(rec, rec->loop.done || rec->loop.draining);
 }
 
 bool record_loop__reap(struct record *rec)
 {
-	if (!rec->wl_started || rec->wl_exited)
-		return rec->wl_exited;
+	if (!rec->target.wl_started || rec->target.wl_exited)
+		return rec->target.wl_exited;
 	/* --tail-synthesize: describe the command while it is a zombie, as perf does */
-	if (rec->opts.tail_synthesize && rec->target_none && !rec->wl_tail_done &&
-	    ember_workload__exited(&rec->wl))
+	if (rec->opts.synth.tail_synthesize && rec->target.target_none &&
+	    !rec->target.wl_tail_done && ember_workload__exited(&rec->target.wl))
 		record_synth__workload_tail(rec);
-	if (ember_workload__try_wait(&rec->wl) > 0)
-		rec->wl_exited = true;
-	return rec->wl_exited;
+	if (ember_workload__try_wait(&rec->target.wl) > 0)
+		rec->target.wl_exited = true;
+	return rec->target.wl_exited;
 }
 
 void record_loop__check_exec(struct record *rec, bool wait)
 {
 	int r;
 
-	if (!rec->wl_started)
+	if (!rec->target.wl_started)
 		return;
-	r = ember_workload__exec_result(&rec->wl, wait);
+	r = ember_workload__exec_result(&rec->target.wl, wait);
 	if (r < 0) {
-		rec->wl_exec_err = -r;
-		rec->done = true;
+		rec->target.wl_exec_err = -r;
+		rec->loop.done = true;
 	}
 }
 
 /* Signals, the command's exit, and buffers whose task is gone. */
 static void after_poll(struct record *rec)
 {
-	int nr_buffers = rec->sig_pollfd, live = 0;
-	struct pollfd *sigp = &rec->pollfds[nr_buffers];
+	int nr_buffers = rec->loop.sig_pollfd, live = 0;
+	struct pollfd *sigp = &rec->loop.pollfds[nr_buffers];
 
 	if (sigp->revents & POLLIN) {
 		bool child = false, usr2 = false;
 		int sig = record_signals__read(&rec->sig, &child, &usr2);
 
 		if (sig) {
-			rec->stop_signal = sig;
-			rec->done = true;
+			rec->loop.stop_signal = sig;
+			rec->loop.done = true;
 		}
 		if (usr2)
-			rec->usr2 = true;
+			rec->loop.usr2 = true;
 		if (child && record_loop__reap(rec))
-			rec->done = true;
+			rec->loop.done = true;
 	}
 	sigp->revents = 0;
-	if (rec->ctl.pollfd >= 0 && rec->pollfds[rec->ctl.pollfd].revents) {
-		record_control__process(rec, rec->pollfds[rec->ctl.pollfd].revents);
-		rec->pollfds[rec->ctl.pollfd].revents = 0;
+	if (rec->ctl.pollfd >= 0 && rec->loop.pollfds[rec->ctl.pollfd].revents) {
+		record_control__process(rec, rec->loop.pollfds[rec->ctl.pollfd].revents);
+		rec->loop.pollfds[rec->ctl.pollfd].revents = 0;
 	}
 
 	/* A per-task buffer hangs up when its task exits: stop polling it, end when all did. */
 	for (int i = 0; i < nr_buffers; i++) {
-		struct pollfd *p = &rec->pollfds[i];
+		struct pollfd *p = &rec->loop.pollfds[i];
 
 		if (p->fd >= 0 && (p->revents & (POLLHUP | POLLERR)))
 			p->fd = -1;
@@ -255,7 +257,7 @@ static void after_poll(struct record *rec)
 		p->revents = 0;
 	}
 	if (nr_buffers > 0 && !live)
-		rec->draining = true;
+		rec->loop.draining = true;
 }
 
 /* Rewrite the header's data size at most once a period, when records came in since. */
@@ -266,11 +268,11 @@ static void maybe_sync(struct record *rec, bool *dirty)
 	if (!*dirty)
 		return;
 	now = record_loop__now_ns();
-	if (now - rec->last_sync_ns < RECORD_SYNC_INTERVAL_MS * 1000000ULL)
+	if (now - rec->loop.last_sync_ns < RECORD_SYNC_INTERVAL_MS * 1000000ULL)
 		return;
-	rec->last_sync_ns = now;
+	rec->loop.last_sync_ns = now;
 	*dirty = false;
-	record_output__sync(rec);
+	record_output__sync(&rec->out);
 }
 
 /*
@@ -283,12 +285,12 @@ static int poll_timeout(const struct record *rec, bool dirty)
 	int timeout = RECORD_SYNC_INTERVAL_MS;
 
 	if (dirty) {
-		since = now - rec->last_sync_ns;
+		since = now - rec->loop.last_sync_ns;
 		timeout = since >= period ? 0 : (int)((period - since + 999999) / 1000000);
 	}
 	/* -D's enable and --switch-output's time are deadlines too */
 	for (int i = 0; i < 2; i++) {
-		uint64_t at = i ? rec->switch_at_ns : rec->enable_at_ns;
+		uint64_t at = i ? rec->loop.switch_at_ns : rec->loop.enable_at_ns;
 		int ms;
 
 		if (!at)
@@ -303,9 +305,9 @@ static int poll_timeout(const struct record *rec, bool dirty)
 /* -D: the sampling events start once the delay after the exec is over. */
 static void check_delay(struct record *rec)
 {
-	if (!rec->enable_at_ns || record_loop__now_ns() < rec->enable_at_ns)
+	if (!rec->loop.enable_at_ns || record_loop__now_ns() < rec->loop.enable_at_ns)
 		return;
-	rec->enable_at_ns = 0;
+	rec->loop.enable_at_ns = 0;
 	ember_evlist__enable(rec->evlist);
 	if (!rec->opts.quiet)
 		fprintf(stderr, "Events enabled\n");
@@ -316,15 +318,15 @@ static void check_max_size(struct record *rec)
 {
 	uint64_t size;
 
-	if (!rec->opts.max_size || rec->done || !rec->writer)
+	if (!rec->opts.output.max_size || rec->loop.done || !rec->out.writer)
 		return;
-	size = ember_data_writer__data_size(rec->writer);
-	if (size < rec->opts.max_size)
+	size = ember_data_writer__data_size(rec->out.writer);
+	if (size < rec->opts.output.max_size)
 		return;
 	if (!rec->opts.quiet)
 		fprintf(stderr, "[ ember record: perf size limit reached (%llu KB), stopping "
 			"session ]\n", (unsigned long long)(size >> 10));
-	rec->done = true;
+	rec->loop.done = true;
 }
 
 /* --switch-output: SIGUSR2, a size or a period ends the current file. 0 or 1. */
@@ -332,32 +334,34 @@ static int check_switch(struct record *rec)
 {
 	bool due = false;
 
-	if (!rec->opts.switch_output || rec->done || !rec->writer)
+	if (!rec->opts.output.switch_output || rec->loop.done || !rec->out.writer)
 		return 0;
-	if (rec->opts.switch_signal && rec->usr2)
+	if (rec->opts.output.switch_signal && rec->loop.usr2)
 		due = true;
-	if (rec->opts.switch_size &&
-	    ember_data_writer__data_size(rec->writer) >= rec->opts.switch_size)
+	if (rec->opts.output.switch_size &&
+	    ember_data_writer__data_size(rec->out.writer) >= rec->opts.output.switch_size)
 		due = true;
-	if (rec->switch_at_ns && record_loop__now_ns() >= rec->switch_at_ns) {
+	if (rec->loop.switch_at_ns && record_loop__now_ns() >= rec->loop.switch_at_ns) {
 		due = true;
-		rec->switch_at_ns = record_loop__now_ns() + rec->opts.switch_time_s * 1000000000ULL;
+		rec->loop.switch_at_ns =
+		    record_loop__now_ns() + rec->opts.output.switch_time_s * 1000000000ULL;
 	}
 	if (!due)
 		return 0;
-	rec->usr2 = false;
+	rec->loop.usr2 = false;
 	/* the flight recorder's contents go with the file being finished */
-	if (rec->nr_owmaps && record_overwrite__snapshot(rec))
+	if (rec->ow.nr &&
+	    record_overwrite__snapshot(&rec->ow, &rec->out, record_loop__time_offset(rec)))
 		return 1;
 	/* --tail-synthesize: each file ends with its description of the tasks */
-	if (rec->opts.tail_synthesize) {
-		rec->wl_tail_done = false;
+	if (rec->opts.synth.tail_synthesize) {
+		rec->target.wl_tail_done = false;
 		if (record_synth__workload_tail(rec) || record_synth__start(rec))
 			return 1;
 	}
 	if (record_output__switch(rec) || record_synth__restart(rec))
 		return 1;
-	rec->wl_tail_done = false;	/* the new file describes the command again */
+	rec->target.wl_tail_done = false;	/* the new file describes the command again */
 	return 0;
 }
 
@@ -366,10 +370,11 @@ int record_loop__run(struct record *rec)
 	bool disabled = false, dirty = false;
 	uint64_t last_check;
 
-	rec->last_sync_ns = last_check = record_loop__now_ns();
-	rec->affinity_cpu = -1;
-	if (rec->opts.switch_time_s)
-		rec->switch_at_ns = last_check + rec->opts.switch_time_s * 1000000000ULL;
+	rec->loop.last_sync_ns = last_check = record_loop__now_ns();
+	rec->loop.affinity_cpu = -1;
+	if (rec->opts.output.switch_time_s)
+		rec->loop.switch_at_ns =
+		    last_check + rec->opts.output.switch_time_s * 1000000000ULL;
 	for (;;) {
 		int64_t n = read_pass(rec);
 		bool busy;
@@ -381,37 +386,39 @@ int record_loop__run(struct record *rec)
 		record_loop__check_exec(rec, false);
 		dirty |= n > 0;
 		maybe_sync(rec, &dirty);
-		if (rec->write_err)
+		if (rec->out.write_err)
 			return 1;
 		check_delay(rec);
 		check_max_size(rec);
-		if (rec->usr2 && rec->nr_owmaps && !rec->opts.switch_output) {
-			rec->usr2 = false;
-			if (record_overwrite__snapshot(rec))
+		if (rec->loop.usr2 && rec->ow.nr && !rec->opts.output.switch_output) {
+			rec->loop.usr2 = false;
+			if (record_overwrite__snapshot(&rec->ow, &rec->out,
+						       record_loop__time_offset(rec)))
 				return 1;
 		}
-		if (record_sideband__fired(rec))
-			rec->usr2 = true;
+		if (record_sideband__fired(rec->opts.sb_evlist))
+			rec->loop.usr2 = true;
 		if (check_switch(rec))
 			return 1;
 		if (n == 0) {
-			if (rec->done || rec->draining)
+			if (rec->loop.done || rec->loop.draining)
 				break;
 			/* small buffers, just started: look again without sleeping */
-			busy = record_warmup__busy(rec, record_loop__now_ns());
+			busy = record_warmup__busy(&rec->warmup, record_loop__now_ns());
 			timeout = busy ? 0 : poll_timeout(rec, dirty);
-			if (poll(rec->pollfds, (nfds_t)rec->nr_pollfds, timeout) > 0 && !busy)
-				rec->stats.waking++;
+			if (poll(rec->loop.pollfds, (nfds_t)rec->loop.nr_pollfds, timeout) > 0 &&
+			    !busy)
+				rec->out.stats.waking++;
 			after_poll(rec);
 			last_check = record_loop__now_ns();
 		} else if (record_loop__now_ns() - last_check >= RECORD_CHECK_INTERVAL_MS * 1000000ULL) {
 			/* Records keep coming: look at signals and hang-ups without sleeping. */
-			poll(rec->pollfds, (nfds_t)rec->nr_pollfds, 0);
+			poll(rec->loop.pollfds, (nfds_t)rec->loop.nr_pollfds, 0);
 			after_poll(rec);
 			last_check = record_loop__now_ns();
 		}
 		/* A command's events die with it; a target ember did not start is stopped here. */
-		if (rec->done && !disabled && !rec->target_none) {
+		if (rec->loop.done && !disabled && !rec->target.target_none) {
 			ember_evlist__disable(rec->evlist);
 			disabled = true;
 		}

@@ -8,6 +8,7 @@
 #include <ember/synth.h>
 #include "record/loop.h"
 #include "record/output.h"
+#include "record/record.h"
 
 static int write_lost(struct record *rec, const struct ember_evsel *evsel, uint64_t id,
 		      uint64_t lost)
@@ -24,9 +25,9 @@ static int write_lost(struct record *rec, const struct ember_evsel *evsel, uint6
 	ev.rec.header.type = PERF_RECORD_LOST_SAMPLES;
 	ev.rec.header.size = (uint16_t)(sizeof(ev.rec) + n);
 	ev.rec.lost = lost;
-	rec->stats.lost_samples += lost;
+	rec->out.stats.lost_samples += lost;
 	/* contiguous: the trailer follows the 16-byte record directly */
-	return record_output__write(rec, &ev, ev.rec.header.size);
+	return record_output__write(&rec->out, &ev, ev.rec.header.size);
 }
 
 int record_loop__lost_samples(struct record *rec)

@@ -13,6 +13,7 @@
 #include "record/events.h"
 #include "record/open.h"
 #include "record/overwrite.h"
+#include "record/record.h"
 #include "record/sideband.h"
 
 static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
@@ -43,9 +44,9 @@ static int open_error(struct record *rec, struct ember_evsel *evsel, int err)
 			   "area event such as Intel PT as group leader)", ember_evsel__name(evsel));
 		return 1;
 	}
-	if (err == -ESRCH && (rec->opts.pid || rec->opts.tid)) {
-		record_err("no such %s: %s", rec->opts.pid ? "process" : "thread",
-			   rec->opts.pid ? rec->opts.pid : rec->opts.tid);
+	if (err == -ESRCH && (rec->opts.target.pid || rec->opts.target.tid)) {
+		record_err("no such %s: %s", rec->opts.target.pid ? "process" : "thread",
+			   rec->opts.target.pid ? rec->opts.target.pid : rec->opts.target.tid);
 		return 1;
 	}
 	ember_evsel__strerror_open(evsel, err, buf, sizeof(buf));
@@ -75,38 +76,39 @@ static int build_pollfds(struct record *rec)
 	/* none with --overwrite: every buffer is a backward one */
 	int nr = ember_evlist__nr_mmaps(evlist), nr_sb = sb ? ember_evlist__nr_mmaps(sb) : 0, n = 0;
 
-	rec->pollfds = calloc((size_t)(nr + rec->nr_owmaps + nr_sb) + 2, sizeof(*rec->pollfds));
-	if (!rec->pollfds)
+	rec->loop.pollfds =
+	    calloc((size_t)(nr + rec->ow.nr + nr_sb) + 2, sizeof(*rec->loop.pollfds));
+	if (!rec->loop.pollfds)
 		return -ENOMEM;
 	for (int i = 0; i < nr; i++) {
-		rec->pollfds[n].fd = ember_mmap__fd(ember_evlist__mmap_at(evlist, i));
-		rec->pollfds[n++].events = POLLIN;
+		rec->loop.pollfds[n].fd = ember_mmap__fd(ember_evlist__mmap_at(evlist, i));
+		rec->loop.pollfds[n++].events = POLLIN;
 	}
-	for (int i = 0; i < rec->nr_owmaps; i++) {
-		rec->pollfds[n].fd = record_overwrite__fd(rec, i);
-		rec->pollfds[n++].events = 0;
+	for (int i = 0; i < rec->ow.nr; i++) {
+		rec->loop.pollfds[n].fd = record_overwrite__fd(&rec->ow, i);
+		rec->loop.pollfds[n++].events = 0;
 	}
-	rec->sig_pollfd = n;
-	rec->pollfds[n].fd = rec->sig.fd;
-	rec->pollfds[n++].events = POLLIN;
+	rec->loop.sig_pollfd = n;
+	rec->loop.pollfds[n].fd = rec->sig.fd;
+	rec->loop.pollfds[n++].events = POLLIN;
 	rec->ctl.pollfd = -1;
 	if (rec->ctl.fd >= 0) {
 		rec->ctl.pollfd = n;
-		rec->pollfds[n].fd = rec->ctl.fd;
-		rec->pollfds[n++].events = POLLIN;
+		rec->loop.pollfds[n].fd = rec->ctl.fd;
+		rec->loop.pollfds[n++].events = POLLIN;
 	}
 	for (int i = 0; i < nr_sb; i++) {
-		rec->pollfds[n].fd = ember_mmap__fd(ember_evlist__mmap_at(sb, i));
-		rec->pollfds[n++].events = POLLIN;
+		rec->loop.pollfds[n].fd = ember_mmap__fd(ember_evlist__mmap_at(sb, i));
+		rec->loop.pollfds[n++].events = POLLIN;
 	}
-	rec->nr_pollfds = n;
+	rec->loop.nr_pollfds = n;
 	return 0;
 }
 
 int record_open(struct record *rec)
 {
 	ember_print_fn_t old_print = NULL;
-	size_t pages = rec->opts.mmap_pages ? rec->opts.mmap_pages : RECORD_DEFAULT_PAGES;
+	size_t pages = rec->opts.loop.mmap_pages ? rec->opts.loop.mmap_pages : RECORD_DEFAULT_PAGES;
 	int err;
 
 	/* Each failure is explained below in one line; the library's notes only with -v. */
@@ -136,16 +138,16 @@ int record_open(struct record *rec)
 
 	/* the forward buffers; the backward ones apart (overwrite.c) */
 	err = ember_evlist__mmap(rec->evlist, pages);
-	if (!err && record_overwrite__wanted(rec))
-		err = record_overwrite__mmap(rec, pages);
+	if (!err && record_overwrite__wanted(rec->evlist))
+		err = record_overwrite__mmap(&rec->ow, rec->evlist, pages);
 	if (err)
 		return mmap_error(rec, err, pages);
-	rec->mmap_bytes = pages * (size_t)sysconf(_SC_PAGESIZE);
+	rec->loop.mmap_bytes = pages * (size_t)sysconf(_SC_PAGESIZE);
 	/* perf caps --mmap-flush at a quarter of the buffer */
-	rec->mmap_flush = rec->opts.mmap_flush;
-	if (rec->mmap_flush > pages * (size_t)sysconf(_SC_PAGESIZE) / 4)
-		rec->mmap_flush = pages * (size_t)sysconf(_SC_PAGESIZE) / 4;
-	err = record_sideband__open(rec);
+	rec->loop.mmap_flush = rec->opts.loop.mmap_flush;
+	if (rec->loop.mmap_flush > pages * (size_t)sysconf(_SC_PAGESIZE) / 4)
+		rec->loop.mmap_flush = pages * (size_t)sysconf(_SC_PAGESIZE) / 4;
+	err = record_sideband__open(rec->opts.sb_evlist);
 	if (err)
 		return err;
 	if (build_pollfds(rec)) {
@@ -157,10 +159,10 @@ int record_open(struct record *rec)
 
 void record_close(struct record *rec)
 {
-	free(rec->pollfds);
-	rec->pollfds = NULL;
-	rec->nr_pollfds = 0;
-	record_overwrite__unmap(rec);
-	record_sideband__close(rec);
+	free(rec->loop.pollfds);
+	rec->loop.pollfds = NULL;
+	rec->loop.nr_pollfds = 0;
+	record_overwrite__unmap(&rec->ow);
+	record_sideband__close(rec->opts.sb_evlist);
 	ember_evlist__close(rec->evlist);
 }

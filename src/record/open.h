@@ -3,7 +3,7 @@
 #ifndef EMBER_RECORD_OPEN_H
 #define EMBER_RECORD_OPEN_H
 
-#include "record/record.h"
+struct record;
 
 /*
  * Open every evsel on the target's maps, with perf's fallbacks, then map

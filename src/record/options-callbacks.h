@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include "util/parse-options.h"
 
-struct record;
+struct record_opts;
 
 /* options-events.c */
 int record_opt_event(const struct option *opt, const char *arg, bool unset);
@@ -42,9 +42,10 @@ int record_opt_intr_regs(const struct option *opt, const char *arg, bool unset);
 int record_opt_clockid(const struct option *opt, const char *arg, bool unset);
 
 /*
- * The combinations perf refuses or overrides, after parsing. Returns -1
- * to go on, or an exit code (message printed).
+ * The combinations perf refuses or overrides, after parsing (argc: the
+ * words of the command to run). Returns -1 to go on, or an exit code
+ * (message printed).
  */
-int record_options__check(struct record *rec);
+int record_options__check(struct record_opts *o, int argc);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "record/err.h"
 #include "record/options-callbacks.h"
 #include "record/options.h"
 
@@ -35,24 +36,24 @@ static int config_freq(struct record_opts *o)
 {
 	unsigned int max = max_sample_rate();
 
-	if (o->freq_given && o->period_given)
+	if (o->sample.freq_given && o->sample.period_given)
 		return usage_error("cannot set frequency (-F) and period (-c) at the same time");
-	if (o->freq_max) {
+	if (o->sample.freq_max) {
 		if (!max)
 			return usage_error("-F max: cannot read "
 					   "/proc/sys/kernel/perf_event_max_sample_rate");
-		o->freq = max;
+		o->sample.freq = max;
 		if (!o->quiet)
 			fprintf(stderr, "info: Using a maximum frequency rate of %u Hz\n", max);
 	}
-	if (!o->freq_given)
-		o->freq = RECORD_DEFAULT_FREQ;
-	if (o->period_given ? o->period == 0 : o->freq == 0)
+	if (!o->sample.freq_given)
+		o->sample.freq = RECORD_DEFAULT_FREQ;
+	if (o->sample.period_given ? o->sample.period == 0 : o->sample.freq == 0)
 		return usage_error("frequency and count are zero, aborting");
-	if (!max || o->period_given)
+	if (!max || o->sample.period_given)
 		return 0;
-	if (o->freq_given && o->freq > max) {
-		if (o->strict_freq) {
+	if (o->sample.freq_given && o->sample.freq > max) {
+		if (o->sample.strict_freq) {
 			fprintf(stderr,
 				"error: Maximum frequency rate (%u Hz) exceeded.\n"
 				"       Please use -F freq option with a lower value or consider\n"
@@ -69,67 +70,69 @@ static int config_freq(struct record_opts *o)
 				"         The kernel will lower it when perf's interrupts take too "
 				"long.\n"
 				"         Use --strict-freq to disable this throttling, refusing "
-				"to record.\n", max, o->freq, max);
-		o->freq = max;
+				"to record.\n",
+				max, o->sample.freq, max);
+		o->sample.freq = max;
 	}
-	if (o->freq > max) {
+	if (o->sample.freq > max) {
 		if (!o->quiet)
-			fprintf(stderr, "Lowering default frequency rate from %u to %u.\n"
+			fprintf(stderr,
+				"Lowering default frequency rate from %u to %u.\n"
 				"Please consider tweaking "
-				"/proc/sys/kernel/perf_event_max_sample_rate.\n", o->freq, max);
-		o->freq = max;
+				"/proc/sys/kernel/perf_event_max_sample_rate.\n",
+				o->sample.freq, max);
+		o->sample.freq = max;
 	}
 	return 0;
 }
 
-int record_options__check(struct record *rec)
+int record_options__check(struct record_opts *o, int argc)
 {
-	struct record_opts *o = &rec->opts;
 	int err;
 
-	if (o->pid && o->tid)
+	if (o->target.pid && o->target.tid)
 		return usage_error("use either -p or -t, not both");
-	if (o->uid && (o->pid || o->tid))
+	if (o->target.uid && (o->target.pid || o->target.tid))
 		return usage_error("use either -u or -p/-t, not both");
-	if (o->uid && (o->system_wide || o->cpu_list)) {
+	if (o->target.uid && (o->target.system_wide || o->target.cpu_list)) {
 		if (!o->quiet)
 			fprintf(stderr, "Warning:\nUID switch overriding %s\n",
-				o->system_wide ? "SYSTEM" : "CPU");
-		o->system_wide = false;
-		o->cpu_list = NULL;
+				o->target.system_wide ? "SYSTEM" : "CPU");
+		o->target.system_wide = false;
+		o->target.cpu_list = NULL;
 	}
-	if ((o->pid || o->tid) && (o->system_wide || o->cpu_list)) {
+	if ((o->target.pid || o->target.tid) && (o->target.system_wide || o->target.cpu_list)) {
 		/* perf: "PID/TID switch overriding SYSTEM" */
 		if (!o->quiet)
 			fprintf(stderr, "Warning:\nPID/TID switch overriding %s\n",
-				o->system_wide ? "SYSTEM" : "CPU");
-		o->system_wide = false;
-		o->cpu_list = NULL;
+				o->target.system_wide ? "SYSTEM" : "CPU");
+		o->target.system_wide = false;
+		o->target.cpu_list = NULL;
 	}
 	/* As perf: without a command or a target, the whole system until ^C. */
-	if (!rec->argc && !o->pid && !o->tid && !o->uid && !o->cpu_list)
-		o->system_wide = true;
-	if (o->all_user && o->all_kernel)
+	if (!argc && !o->target.pid && !o->target.tid && !o->target.uid && !o->target.cpu_list)
+		o->target.system_wide = true;
+	if (o->sample.all_user && o->sample.all_kernel)
 		return usage_error("--all-user and --all-kernel cannot be used together");
 	/* As perf: events on cpus get per-cpu buffers; --per-thread only matters for tasks. */
-	if (o->per_thread && (o->system_wide || o->cpu_list))
-		o->per_thread = false;
+	if (o->target.per_thread && (o->target.system_wide || o->target.cpu_list))
+		o->target.per_thread = false;
 	/*
 	 * As perf: -t records exactly the threads given, without their future
 	 * children; per-thread buffers cannot take inherited events.
 	 */
-	if (o->tid || o->per_thread)
-		o->no_inherit = true;
-	if (o->mmap_rounded && !o->quiet) {
-		unsigned long long bytes = (unsigned long long)o->mmap_pages *
+	if (o->target.tid || o->target.per_thread)
+		o->target.no_inherit = true;
+	if (o->loop.mmap_rounded && !o->quiet) {
+		unsigned long long bytes = (unsigned long long)o->loop.mmap_pages *
 					   (unsigned long long)sysconf(_SC_PAGESIZE);
 
 		if (!(bytes & ((1ULL << 20) - 1)))
 			fprintf(stderr, "rounding mmap pages size to %lluM (%u pages)\n",
-				bytes >> 20, o->mmap_pages);
+				bytes >> 20, o->loop.mmap_pages);
 		else
 			fprintf(stderr, "rounding mmap pages size to %lluK (%u pages)\n",
-				bytes >> 10, o->mmap_pages);
+				bytes >> 10, o->loop.mmap_pages);
 	}
 	if (o->kcore) {
 		record_err("--kcore (a copy of /proc/kcore's kernel text in a perf.data directory) is "
@@ -152,25 +155,23 @@ int record_options__check(struct record *rec)
 			   "-e sched:sched_switch -g records the switches");
 		return 1;
 	}
-	if (o->delay_ms < -1)
+	if (o->loop.delay_ms < -1)
 		return usage_error("-D/--delay takes milliseconds, or -1 to start disabled");
-	if (o->delay_ms > 0 && !rec->argc)
+	if (o->loop.delay_ms > 0 && !argc)
 		return usage_error("-D/--delay applies to a command ember starts (-D -1, events "
 				   "enabled through --control, applies to any target)");
-	if (o->switch_output && rec->pipe_to_stdout)
+	if (o->output.switch_output && o->output.output && !strcmp(o->output.output, "-"))
 		return usage_error("--switch-output cannot write to a pipe");
-	if (o->switch_output && o->output && !strcmp(o->output, "-"))
-		return usage_error("--switch-output cannot write to a pipe");
-	if (o->switch_output)
-		o->timestamp_filename = true;
+	if (o->output.switch_output)
+		o->output.timestamp_filename = true;
 	/* As perf: the overwrite buffers are only read at the end: describe the tasks then. */
-	if (o->overwrite)
-		o->tail_synthesize = true;
+	if (o->loop.overwrite)
+		o->synth.tail_synthesize = true;
 	if (o->threads_given && !o->quiet)
 		fprintf(stderr, "Warning:\nember record reads every ring buffer from one thread "
 			"and writes one perf.data file; --threads changes nothing\n");
 	/* The file is perf's; only ember's readers fall short, so say it here too. */
-	if (o->callchain == RECORD_CALLCHAIN_DWARF && !o->quiet)
+	if (o->sample.callchain == RECORD_CALLCHAIN_DWARF && !o->quiet)
 		fprintf(stderr, "Note: --call-graph dwarf records user stack copies as perf does; "
 			"ember report and script do not unwind them yet (perf report does).\n");
 	err = config_freq(o);

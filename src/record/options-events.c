@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <ember/event.h>
 #include "record/control.h"
+#include "record/err.h"
 #include "record/options-callbacks.h"
 #include "record/options.h"
 
@@ -78,7 +79,7 @@ int record_opt_switch_output_event(const struct option *opt, const char *arg, bo
 	}
 	if (parse_into(o->sb_evlist, arg))
 		return -1;
-	o->switch_output = o->switch_signal = true;
+	o->output.switch_output = o->output.switch_signal = true;
 	return 0;
 }
 

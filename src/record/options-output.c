@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "record/err.h"
 #include "record/options-callbacks.h"
 #include "record/options.h"
 
@@ -64,12 +65,12 @@ int record_opt_mmap_pages(const struct option *opt, const char *arg, bool unset)
 		return 0;
 	/* perf's "pages[,aux pages]": there is no AUX area to map here. */
 	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - arg) : (int)strlen(arg), arg);
-	if (parse_mmap_pages(first, &o->mmap_pages, &rounded)) {
+	if (parse_mmap_pages(first, &o->loop.mmap_pages, &rounded)) {
 		record_err("invalid argument for --mmap-pages/-m: '%s' (a number of pages, or a "
 			   "size such as 512K)", arg);
 		return -1;
 	}
-	o->mmap_rounded = rounded;
+	o->loop.mmap_rounded = rounded;
 	return 0;
 }
 
@@ -80,7 +81,7 @@ int record_opt_comp_level(const struct option *opt, const char *arg, bool unset)
 	long v;
 
 	if (unset) {
-		o->comp_level = 0;
+		o->output.comp_level = 0;
 		return 0;
 	}
 	errno = 0;
@@ -89,7 +90,7 @@ int record_opt_comp_level(const struct option *opt, const char *arg, bool unset)
 		record_err("-z/--compression-level expects a level from 1 to 22, not '%s'", arg);
 		return -1;
 	}
-	o->comp_level = v > 22 ? 22 : (int)v;
+	o->output.comp_level = v > 22 ? 22 : (int)v;
 	return 0;
 }
 
@@ -122,10 +123,10 @@ int record_opt_max_size(const struct option *opt, const char *arg, bool unset)
 	struct record_opts *o = opt->value;
 
 	if (unset) {
-		o->max_size = 0;
+		o->output.max_size = 0;
 		return 0;
 	}
-	if (parse_size(arg, &o->max_size)) {
+	if (parse_size(arg, &o->output.max_size)) {
 		record_err("invalid --max-size '%s' (a size such as 200M)", arg);
 		return -1;
 	}
@@ -137,10 +138,10 @@ int record_opt_mmap_flush(const struct option *opt, const char *arg, bool unset)
 	struct record_opts *o = opt->value;
 
 	if (unset) {
-		o->mmap_flush = 0;
+		o->loop.mmap_flush = 0;
 		return 0;
 	}
-	if (parse_size(arg, &o->mmap_flush)) {
+	if (parse_size(arg, &o->loop.mmap_flush)) {
 		record_err("invalid --mmap-flush '%s' (bytes, or a size such as 4K)", arg);
 		return -1;
 	}
@@ -152,11 +153,11 @@ int record_opt_affinity(const struct option *opt, const char *arg, bool unset)
 	struct record_opts *o = opt->value;
 
 	if (unset || !strcmp(arg, "sys"))
-		o->affinity = RECORD_AFFINITY_SYS;
+		o->loop.affinity = RECORD_AFFINITY_SYS;
 	else if (!strcmp(arg, "node"))
-		o->affinity = RECORD_AFFINITY_NODE;
+		o->loop.affinity = RECORD_AFFINITY_NODE;
 	else if (!strcmp(arg, "cpu"))
-		o->affinity = RECORD_AFFINITY_CPU;
+		o->loop.affinity = RECORD_AFFINITY_CPU;
 	else {
 		record_err("--affinity takes node or cpu, not '%s'", arg);
 		return -1;
@@ -165,7 +166,7 @@ int record_opt_affinity(const struct option *opt, const char *arg, bool unset)
 }
 
 /* --switch-output[=signal|SIZE|TIME]: perf's forms, SIZE in B/K/M/G, TIME in s/m/h/d. */
-static int parse_switch_output(struct record_opts *o, const char *arg)
+static int parse_switch_output(struct record_output_opts *o, const char *arg)
 {
 	size_t len = arg ? strlen(arg) : 0;
 	unsigned long long v;
@@ -201,11 +202,11 @@ int record_opt_switch_output(const struct option *opt, const char *arg, bool uns
 	struct record_opts *o = opt->value;
 
 	if (unset) {
-		o->switch_output = o->switch_signal = false;
-		o->switch_size = o->switch_time_s = 0;
+		o->output.switch_output = o->output.switch_signal = false;
+		o->output.switch_size = o->output.switch_time_s = 0;
 		return 0;
 	}
-	return parse_switch_output(o, arg) ? -1 : 0;
+	return parse_switch_output(&o->output, arg) ? -1 : 0;
 }
 
 int record_opt_threads(const struct option *opt, const char *arg, bool unset)
@@ -223,23 +224,23 @@ int record_opt_synth(const struct option *opt, const char *arg, bool unset)
 	const char *p = arg;
 
 	if (unset) {
-		o->synth = RECORD_SYNTH_ALL;
+		o->synth.synth = RECORD_SYNTH_ALL;
 		return 0;
 	}
-	o->synth = 0;
+	o->synth.synth = 0;
 	while (*p) {
 		size_t len = strcspn(p, ",");
 
 		if (len == 2 && !strncmp(p, "no", 2))
-			o->synth = 0;
+			o->synth.synth = 0;
 		else if (len == 3 && !strncmp(p, "all", 3))
-			o->synth = RECORD_SYNTH_ALL;
+			o->synth.synth = RECORD_SYNTH_ALL;
 		else if (len == 4 && !strncmp(p, "task", 4))
-			o->synth |= RECORD_SYNTH_TASK;
+			o->synth.synth |= RECORD_SYNTH_TASK;
 		else if (len == 4 && !strncmp(p, "mmap", 4))
-			o->synth |= RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP;
+			o->synth.synth |= RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP;
 		else if (len == 6 && !strncmp(p, "cgroup", 6))
-			o->synth |= RECORD_SYNTH_CGROUP;
+			o->synth.synth |= RECORD_SYNTH_CGROUP;
 		else {
 			record_err("--synth takes no, all, task, mmap or cgroup, not '%.*s'",
 				   (int)len, p);

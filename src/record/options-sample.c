@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include "record/err.h"
 #include "record/options-callbacks.h"
 #include "record/options.h"
 
@@ -21,9 +22,9 @@ int record_opt_freq(const struct option *opt, const char *arg, bool unset)
 
 	if (unset)
 		return 0;
-	o->freq_given = true;
+	o->sample.freq_given = true;
 	if (!strcmp(arg, "max")) {
-		o->freq_max = true;
+		o->sample.freq_max = true;
 		return 0;
 	}
 	errno = 0;
@@ -32,8 +33,8 @@ int record_opt_freq(const struct option *opt, const char *arg, bool unset)
 		record_err("-F expects a frequency in Hz or 'max', not '%s'", arg);
 		return -1;
 	}
-	o->freq = (unsigned int)v;
-	o->freq_max = false;
+	o->sample.freq = (unsigned int)v;
+	o->sample.freq_max = false;
 	return 0;
 }
 
@@ -45,12 +46,12 @@ int record_opt_period(const struct option *opt, const char *arg, bool unset)
 	if (unset)
 		return 0;
 	errno = 0;
-	o->period = strtoull(arg, &end, 0);
+	o->sample.period = strtoull(arg, &end, 0);
 	if (errno || end == arg || *end || arg[0] == '-') {
 		record_err("-c expects a sample period (events between samples), not '%s'", arg);
 		return -1;
 	}
-	o->period_given = true;
+	o->sample.period_given = true;
 	return 0;
 }
 
@@ -101,10 +102,12 @@ int record_opt_call_graph(const struct option *opt, const char *arg, bool unset)
 	struct record_opts *o = opt->value;
 
 	if (unset) {
-		o->callchain = RECORD_CALLCHAIN_NONE;
+		o->sample.callchain = RECORD_CALLCHAIN_NONE;
 		return 0;
 	}
-	return record_options__parse_callchain(arg, &o->callchain, &o->stack_size) ? -1 : 0;
+	if (record_options__parse_callchain(arg, &o->sample.callchain, &o->sample.stack_size))
+		return -1;
+	return 0;
 }
 
 /* -g: frame-pointer call graphs, unless --call-graph already chose a mode. */
@@ -113,9 +116,9 @@ int record_opt_g(const struct option *opt, const char *arg, bool unset)
 	struct record_opts *o = opt->value;
 
 	if (unset)
-		o->callchain = RECORD_CALLCHAIN_NONE;
-	else if (o->callchain == RECORD_CALLCHAIN_NONE)
-		o->callchain = RECORD_CALLCHAIN_FP;
+		o->sample.callchain = RECORD_CALLCHAIN_NONE;
+	else if (o->sample.callchain == RECORD_CALLCHAIN_NONE)
+		o->sample.callchain = RECORD_CALLCHAIN_FP;
 	return 0;
 }
 
@@ -178,12 +181,12 @@ int record_opt_branch_filter(const struct option *opt, const char *arg, bool uns
 	uint64_t mask;
 
 	if (unset) {
-		o->branch_stack = 0;
+		o->sample.branch_stack = 0;
 		return 0;
 	}
 	if (record_options__parse_branch(arg, &mask))
 		return -1;
-	o->branch_stack |= mask;
+	o->sample.branch_stack |= mask;
 	return 0;
 }
 
@@ -191,7 +194,7 @@ int record_opt_branch_any(const struct option *opt, const char *arg, bool unset)
 {
 	struct record_opts *o = opt->value;
 
-	o->branch_stack = unset ? 0 : o->branch_stack | PERF_SAMPLE_BRANCH_ANY;
+	o->sample.branch_stack = unset ? 0 : o->sample.branch_stack | PERF_SAMPLE_BRANCH_ANY;
 	return 0;
 }
 
@@ -242,10 +245,10 @@ int record_opt_user_regs(const struct option *opt, const char *arg, bool unset)
 	struct record_opts *o = opt->value;
 
 	if (unset) {
-		o->user_regs = 0;
+		o->sample.user_regs = 0;
 		return 0;
 	}
-	return parse_regs("--user-regs", arg, &o->user_regs);
+	return parse_regs("--user-regs", arg, &o->sample.user_regs);
 }
 
 int record_opt_intr_regs(const struct option *opt, const char *arg, bool unset)
@@ -253,10 +256,10 @@ int record_opt_intr_regs(const struct option *opt, const char *arg, bool unset)
 	struct record_opts *o = opt->value;
 
 	if (unset) {
-		o->intr_regs = 0;
+		o->sample.intr_regs = 0;
 		return 0;
 	}
-	return parse_regs("--intr-regs", arg, &o->intr_regs);
+	return parse_regs("--intr-regs", arg, &o->sample.intr_regs);
 }
 
 /* perf's clockid names (util/clockid.c), and numbers. */
@@ -278,15 +281,15 @@ int record_opt_clockid(const struct option *opt, const char *arg, bool unset)
 	long v;
 
 	if (unset) {
-		o->use_clockid = false;
+		o->sample.use_clockid = false;
 		return 0;
 	}
 	if (!strncasecmp(name, "CLOCK_", 6))
 		name += 6;
 	for (size_t i = 0; i < sizeof(clockids) / sizeof(clockids[0]); i++) {
 		if (!strcasecmp(clockids[i].name, name)) {
-			o->use_clockid = true;
-			o->clockid = clockids[i].id;
+			o->sample.use_clockid = true;
+			o->sample.clockid = clockids[i].id;
 			return 0;
 		}
 	}
@@ -303,7 +306,7 @@ int record_opt_clockid(const struct option *opt, const char *arg, bool unset)
 			   "realtime, boottime or tai", v);
 		return -1;
 	}
-	o->use_clockid = true;
-	o->clockid = (int)v;
+	o->sample.use_clockid = true;
+	o->sample.clockid = (int)v;
 	return 0;
 }

@@ -24,26 +24,28 @@
 #include <ember/trace.h>
 #include "record/loop.h"
 #include "record/output.h"
+#include "record/record.h"
 
 int record_output__init(struct record *rec)
 {
-	const char *out = rec->opts.output;
+	const char *out = rec->opts.output.output;
 	struct stat st;
 
-	rec->out_fd = -1;
+	rec->out.out_fd = -1;
 	if (!out && fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
 		out = "-";
-	rec->path = out ? out : RECORD_DEFAULT_OUTPUT;
-	rec->pipe = !strcmp(rec->path, "-");
-	if (!rec->pipe)
+	rec->out.path = out ? out : RECORD_DEFAULT_OUTPUT;
+	rec->out.pipe = !strcmp(rec->out.path, "-");
+	if (!rec->out.pipe)
 		return 0;
-	if (rec->opts.switch_output || rec->opts.timestamp_filename) {
+	if (rec->opts.output.switch_output || rec->opts.output.timestamp_filename) {
 		record_err("%s writes files; standard output is a pipe (use -o FILE)",
-			   rec->opts.switch_output ? "--switch-output" : "--timestamp-filename");
+			   rec->opts.output.switch_output ? "--switch-output"
+							  : "--timestamp-filename");
 		return 2;
 	}
-	rec->out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (rec->out_fd < 0) {
+	rec->out.out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (rec->out.out_fd < 0) {
 		record_err("cannot use standard output for pipe mode: %s", strerror(errno));
 		return 1;
 	}
@@ -95,9 +97,9 @@ static int add_tracing_data(struct record *rec)
 	free(tps);
 	if (err)
 		return err;
-	rec->env.tracing_data.data = data;
-	rec->env.tracing_data.size = size;
-	ember_env__set_feat(&rec->env, EMBER_FEAT_TRACING_DATA, true);
+	rec->out.env.tracing_data.data = data;
+	rec->out.env.tracing_data.size = size;
+	ember_env__set_feat(&rec->out.env, EMBER_FEAT_TRACING_DATA, true);
 	return 0;
 }
 
@@ -112,54 +114,54 @@ static int add_groups(struct record *rec)
 			nr++;
 	if (!nr)
 		return 0;
-	rec->env.groups = calloc(nr, sizeof(*rec->env.groups));
-	if (!rec->env.groups)
+	rec->out.env.groups = calloc(nr, sizeof(*rec->out.env.groups));
+	if (!rec->out.env.groups)
 		return -ENOMEM;
 	ember_evlist__for_each(rec->evlist, pos) {
 		struct ember_env_group *g;
 
 		if (!ember_evsel__is_group_leader(pos) || ember_evsel__nr_members(pos) < 2)
 			continue;
-		g = &rec->env.groups[rec->env.nr_groups++];
+		g = &rec->out.env.groups[rec->out.env.nr_groups++];
 		g->name = strdup("{anon_group}");
 		if (!g->name)
 			return -ENOMEM;
 		g->leader_idx = (uint32_t)ember_evsel__idx(pos);
 		g->nr_members = (uint32_t)ember_evsel__nr_members(pos);
 	}
-	ember_env__set_feat(&rec->env, EMBER_FEAT_GROUP_DESC, true);
+	ember_env__set_feat(&rec->out.env, EMBER_FEAT_GROUP_DESC, true);
 	return 0;
 }
 
 static int setup_env(struct record *rec)
 {
-	int err = ember_env__gather(&rec->env);
+	int err = ember_env__gather(&rec->out.env);
 
 	if (err)
 		return err;
-	rec->env_ready = true;
-	err = ember_env__set_cmdline(&rec->env, rec->orig_argc, rec->orig_argv);
+	rec->out.env_ready = true;
+	err = ember_env__set_cmdline(&rec->out.env, rec->out.orig_argc, rec->out.orig_argv);
 	if (err)
 		return err;
 	/* -k: the clock's resolution, and a wall-clock reference for it (perf's record__init_clock) */
-	if (rec->opts.use_clockid) {
+	if (rec->opts.sample.use_clockid) {
 		struct timespec res, ref;
 		struct timeval tod;
 
-		if (!clock_getres(rec->opts.clockid, &res) && !res.tv_sec)
-			rec->env.clockid_res_ns = (uint64_t)res.tv_nsec;
-		ember_env__set_feat(&rec->env, EMBER_FEAT_CLOCKID, true);
-		if (!gettimeofday(&tod, NULL) && !clock_gettime(rec->opts.clockid, &ref)) {
-			rec->env.clockid = (uint32_t)rec->opts.clockid;
-			rec->env.clock_tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL +
+		if (!clock_getres(rec->opts.sample.clockid, &res) && !res.tv_sec)
+			rec->out.env.clockid_res_ns = (uint64_t)res.tv_nsec;
+		ember_env__set_feat(&rec->out.env, EMBER_FEAT_CLOCKID, true);
+		if (!gettimeofday(&tod, NULL) && !clock_gettime(rec->opts.sample.clockid, &ref)) {
+			rec->out.env.clockid = (uint32_t)rec->opts.sample.clockid;
+			rec->out.env.clock_tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL +
 						(uint64_t)tod.tv_usec * 1000ULL;
-			rec->env.clock_clockid_ns = (uint64_t)ref.tv_sec * 1000000000ULL +
+			rec->out.env.clock_clockid_ns = (uint64_t)ref.tv_sec * 1000000000ULL +
 						    (uint64_t)ref.tv_nsec;
-			ember_env__set_feat(&rec->env, EMBER_FEAT_CLOCK_DATA, true);
+			ember_env__set_feat(&rec->out.env, EMBER_FEAT_CLOCK_DATA, true);
 		}
 	}
 	/* Filled at close; in pipe mode perf sends the section with zero times too. */
-	ember_env__set_feat(&rec->env, EMBER_FEAT_SAMPLE_TIME, true);
+	ember_env__set_feat(&rec->out.env, EMBER_FEAT_SAMPLE_TIME, true);
 	err = add_groups(rec);
 	if (err)
 		return err;
@@ -194,7 +196,7 @@ static int add_attrs(struct record *rec)
 			for (int t = 0; t < nr_threads; t++)
 				if (ember_evsel__fd(pos, c, t) >= 0)
 					ids[nr_ids++] = ember_evsel__id(pos, c, t);
-		err = ember_data_writer__add_attr(rec->writer, ember_evsel__attr(pos), ids,
+		err = ember_data_writer__add_attr(rec->out.writer, ember_evsel__attr(pos), ids,
 						  (uint32_t)nr_ids, ember_evsel__name(pos));
 		free(ids);
 		if (err < 0)
@@ -208,9 +210,9 @@ static int open_file(struct record *rec)
 {
 	struct ember_data_writer_opts wo = {
 		.sz = sizeof(wo),
-		.pipe = rec->pipe,
-		.fd = rec->out_fd,
-		.compress_level = rec->opts.comp_level,
+		.pipe = rec->out.pipe,
+		.fd = rec->out.out_fd,
+		.compress_level = rec->opts.output.comp_level,
 		/*
 		 * Room for a whole read pass, so the write() happens after it
 		 * (record_output__flush), when every ring buffer was just emptied,
@@ -221,25 +223,25 @@ static int open_file(struct record *rec)
 	int err;
 
 	/* As perf: no build-ids in pipe mode, with -B, or when the maps carry them. */
-	if (!rec->pipe && !rec->opts.no_buildid && !rec->opts.buildid_mmap) {
-		rec->buildids = ember_synth_buildids__new(rec->opts.buildid_all);
-		rec->ip_offset = record_loop__ip_offset(rec);
-		if (!rec->buildids) {
+	if (!rec->out.pipe && !rec->opts.output.no_buildid && !rec->opts.sample.buildid_mmap) {
+		rec->out.buildids = ember_synth_buildids__new(rec->opts.output.buildid_all);
+		rec->out.ip_offset = record_loop__ip_offset(rec);
+		if (!rec->out.buildids) {
 			record_err("out of memory");
 			return 1;
 		}
 	}
-	rec->writer = ember_data_writer__open(rec->pipe ? NULL : rec->path, &wo);
-	if (!rec->writer) {
-		record_err("cannot create %s: %s", rec->pipe ? "the pipe output" : rec->path,
-			   strerror(errno));
+	rec->out.writer = ember_data_writer__open(rec->out.pipe ? NULL : rec->out.path, &wo);
+	if (!rec->out.writer) {
+		record_err("cannot create %s: %s",
+			   rec->out.pipe ? "the pipe output" : rec->out.path, strerror(errno));
 		return 1;
 	}
 	err = add_attrs(rec);
 	if (!err)
-		err = ember_data_writer__start(rec->writer, &rec->env);
+		err = ember_data_writer__start(rec->out.writer, &rec->out.env);
 	if (err) {
-		rec->write_err = err;
+		rec->out.write_err = err;
 		return 1;
 	}
 	return 0;
@@ -254,10 +256,10 @@ int record_output__open(struct record *rec)
 		record_err("cannot describe this machine for the header: %s", strerror(-err));
 		return 1;
 	}
-	if (!rec->pipe) {
-		err = backup(rec->path);
+	if (!rec->out.pipe) {
+		err = backup(rec->out.path);
 		if (err) {
-			record_err("cannot rename %s to %s.old: %s", rec->path, rec->path,
+			record_err("cannot rename %s to %s.old: %s", rec->out.path, rec->out.path,
 				   strerror(-err));
 			return 1;
 		}
@@ -265,137 +267,137 @@ int record_output__open(struct record *rec)
 	return open_file(rec);
 }
 
-static int write_record(struct record *rec, const void *data, size_t size, bool ring)
+static int write_record(struct record_output *out, const void *data, size_t size, bool ring)
 {
 	const struct perf_event_header *h = data;	/* every caller writes one record */
 	int err;
 
-	if (rec->write_err)
-		return rec->write_err;
-	if (rec->buildids) {
+	if (out->write_err)
+		return out->write_err;
+	if (out->buildids) {
 		if (h->type == PERF_RECORD_SAMPLE)
-			err = ember_synth_buildids__sample(rec->buildids, h, rec->ip_offset);
+			err = ember_synth_buildids__sample(out->buildids, h, out->ip_offset);
 		else if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2)
-			err = ember_synth_buildids__note(rec->buildids, h);
+			err = ember_synth_buildids__note(out->buildids, h);
 		else
 			err = 0;
 		if (err)
-			return rec->write_err = err;
+			return out->write_err = err;
 	}
 	/* -z compresses what the ring buffers give, as perf: its own records stay plain */
-	err = ring ? ember_data_writer__write(rec->writer, data, size)
-		   : ember_data_writer__write_plain(rec->writer, data, size);
+	err = ring ? ember_data_writer__write(out->writer, data, size)
+		   : ember_data_writer__write_plain(out->writer, data, size);
 	if (err) {
-		rec->write_err = err;
+		out->write_err = err;
 		return err;
 	}
-	rec->stats.bytes += size;
-	rec->stats.records++;
+	out->stats.bytes += size;
+	out->stats.records++;
 	if (h->type == PERF_RECORD_LOST)
-		rec->stats.lost_records++;
+		out->stats.lost_records++;
 	return 0;
 }
 
-int record_output__write(struct record *rec, const void *data, size_t size)
+int record_output__write(struct record_output *out, const void *data, size_t size)
 {
-	return write_record(rec, data, size, false);
+	return write_record(out, data, size, false);
 }
 
-int record_output__write_ring(struct record *rec, const void *data, size_t size)
+int record_output__write_ring(struct record_output *out, const void *data, size_t size)
 {
-	return write_record(rec, data, size, true);
+	return write_record(out, data, size, true);
 }
 
-void record_output__flush(struct record *rec)
+void record_output__flush(struct record_output *out)
 {
 	uint64_t size;
 
-	if (rec->write_err || !rec->writer)
+	if (out->write_err || !out->writer)
 		return;
-	size = ember_data_writer__data_size(rec->writer);
+	size = ember_data_writer__data_size(out->writer);
 	/*
 	 * The ring buffers' space went back to the kernel when their records
 	 * were copied here, so writing less often delays no buffer; it only
 	 * saves a write() and a header update per pass (a pass of -m 1 buffers
 	 * holds a few KB).
 	 */
-	if (size - rec->flushed_size < RECORD_FLUSH_BYTES)
+	if (size - out->flushed_size < RECORD_FLUSH_BYTES)
 		return;
-	record_output__sync(rec);
-	rec->flushed_size = ember_data_writer__data_size(rec->writer);
+	record_output__sync(out);
+	out->flushed_size = ember_data_writer__data_size(out->writer);
 }
 
-int record_output__sync(struct record *rec)
+int record_output__sync(struct record_output *out)
 {
 	int err;
 
-	if (rec->write_err || !rec->writer)
-		return rec->write_err;
-	err = ember_data_writer__sync(rec->writer);
+	if (out->write_err || !out->writer)
+		return out->write_err;
+	err = ember_data_writer__sync(out->writer);
 	if (err)
-		rec->write_err = err;
+		out->write_err = err;
 	return err;
 }
 
-void record_output__report_error(struct record *rec)
+void record_output__report_error(struct record_output *out)
 {
-	int err = -rec->write_err;
+	int err = -out->write_err;
 
 	if (err == EPIPE) {
 		record_err("the reader of the pipe went away; recording stopped");
 		return;
 	}
-	if (rec->pipe) {
+	if (out->pipe) {
 		record_err("cannot write to the pipe: %s", strerror(err));
 		return;
 	}
 	record_err("cannot write %s: %s%s; recording stopped, what was written before is "
-		   "kept and readable", rec->path, strerror(err),
+		   "kept and readable", out->path, strerror(err),
 		   err == ENOSPC || err == EDQUOT ? " (the disk is full)" : "");
 }
 
 /*
  * Finish the file: the build-ids of what was mapped, SAMPLE_TIME and the
  * other features, the final header. Returns 0, or 1 after a write error
- * (kept in rec->write_err; the last sync's header stays, salvaged).
+ * (kept in rec->out.write_err; the last sync's header stays, salvaged).
  */
 static int finish_file(struct record *rec)
 {
 	int err;
 
-	rec->env.first_sample_time = rec->stats.first_time;
-	rec->env.last_sample_time = rec->stats.last_time;
+	rec->out.env.first_sample_time = rec->out.stats.first_time;
+	rec->out.env.last_sample_time = rec->out.stats.last_time;
 	/* Flush first so the data size is final; on error the last sync's header stays. */
-	err = record_output__sync(rec);
-	rec->file_bytes = ember_data_writer__data_size(rec->writer);
-	ember_data_writer__compressed(rec->writer, &rec->zin, &rec->zout);
+	err = record_output__sync(&rec->out);
+	rec->out.file_bytes = ember_data_writer__data_size(rec->out.writer);
+	ember_data_writer__compressed(rec->out.writer, &rec->out.zin, &rec->out.zout);
 	if (err) {
-		ember_data_writer__delete(rec->writer);
-		rec->writer = NULL;
-		if (!rec->pipe)
-			ember_data_writer__salvage(rec->path);
+		ember_data_writer__delete(rec->out.writer);
+		rec->out.writer = NULL;
+		if (!rec->out.pipe)
+			ember_data_writer__salvage(rec->out.path);
 		return 1;
 	}
-	if (rec->buildids) {
-		err = ember_synth_buildids__read(rec->buildids, &rec->env);
-		ember_synth_buildids__delete(rec->buildids);
-		rec->buildids = NULL;
+	if (rec->out.buildids) {
+		err = ember_synth_buildids__read(rec->out.buildids, &rec->out.env);
+		ember_synth_buildids__delete(rec->out.buildids);
+		rec->out.buildids = NULL;
 		if (err) {
-			rec->write_err = err;
-			ember_data_writer__delete(rec->writer);
-			rec->writer = NULL;
+			rec->out.write_err = err;
+			ember_data_writer__delete(rec->out.writer);
+			rec->out.writer = NULL;
 			return 1;
 		}
 	}
-	err = ember_data_writer__close(rec->writer, &rec->env);
-	rec->writer = NULL;
+	err = ember_data_writer__close(rec->out.writer, &rec->out.env);
+	rec->out.writer = NULL;
 	/* The next file (--switch-output) lists its own. */
-	for (uint32_t i = 0; i < rec->env.nr_build_ids; i++)
-		free(rec->env.build_ids[i].filename);
-	rec->env.nr_build_ids = 0;
-	ember_env__set_feat(&rec->env, EMBER_FEAT_BUILD_ID, false);
+	for (uint32_t i = 0; i < rec->out.env.nr_build_ids; i++)
+		free(rec->out.env.build_ids[i].filename);
+	rec->out.env.nr_build_ids = 0;
+	ember_env__set_feat(&rec->out.env, EMBER_FEAT_BUILD_ID, false);
 	if (err) {
-		rec->write_err = err;
+		rec->out.write_err = err;
 		return 1;
 	}
 	return 0;
@@ -420,37 +422,38 @@ static int dump_file(struct record *rec)
 	char ts[32], *name;
 
 	timestamp(ts, sizeof(ts));
-	if (asprintf(&name, "%s.%s", rec->path, ts) < 0) {
+	if (asprintf(&name, "%s.%s", rec->out.path, ts) < 0) {
 		record_err("out of memory");
 		return 1;
 	}
-	if (rename(rec->path, name) < 0) {
-		record_err("cannot rename %s to %s: %s", rec->path, name, strerror(errno));
+	if (rename(rec->out.path, name) < 0) {
+		record_err("cannot rename %s to %s: %s", rec->out.path, name, strerror(errno));
 		free(name);
 		return 1;
 	}
 	if (!rec->opts.quiet)
 		fprintf(stderr, "[ ember record: Dump %s ]\n", name);
-	if (rec->opts.switch_max_files) {
-		unsigned int max = rec->opts.switch_max_files;
+	if (rec->opts.output.switch_max_files) {
+		unsigned int max = rec->opts.output.switch_max_files;
 
-		if (!rec->dumped) {
-			rec->dumped = calloc(max, sizeof(*rec->dumped));
-			if (!rec->dumped) {
+		if (!rec->out.dumped) {
+			rec->out.dumped = calloc(max, sizeof(*rec->out.dumped));
+			if (!rec->out.dumped) {
 				free(name);
 				return 1;
 			}
+			rec->out.max_dumped = max;
 		}
 		/* a ring of the newest names: the one it replaces is removed */
-		if (rec->dumped[rec->nr_dumped % max]) {
-			unlink(rec->dumped[rec->nr_dumped % max]);
-			free(rec->dumped[rec->nr_dumped % max]);
+		if (rec->out.dumped[rec->out.nr_dumped % max]) {
+			unlink(rec->out.dumped[rec->out.nr_dumped % max]);
+			free(rec->out.dumped[rec->out.nr_dumped % max]);
 		}
-		rec->dumped[rec->nr_dumped % max] = name;
+		rec->out.dumped[rec->out.nr_dumped % max] = name;
 	} else {
 		free(name);
 	}
-	rec->nr_dumped++;
+	rec->out.nr_dumped++;
 	return 0;
 }
 
@@ -458,11 +461,11 @@ int record_output__switch(struct record *rec)
 {
 	if (!rec->opts.quiet)
 		fprintf(stderr, "[ ember record: dump data: Woken up %llu times ]\n",
-			(unsigned long long)rec->stats.waking);
+			(unsigned long long)rec->out.stats.waking);
 	if (finish_file(rec) || dump_file(rec))
 		return 1;
-	memset(&rec->stats, 0, sizeof(rec->stats));
-	rec->flushed_size = 0;
+	memset(&rec->out.stats, 0, sizeof(rec->out.stats));
+	rec->out.flushed_size = 0;
 	return open_file(rec);
 }
 
@@ -475,13 +478,13 @@ int record_output__switch(struct record *rec)
 static void print_lost(const struct record *rec)
 {
 	struct ember_session_stats st = {
-		.nr_records = rec->stats.records,
-		.nr_samples = rec->stats.samples,
-		.nr_lost_records = rec->stats.lost_records,
-		.nr_lost_samples = rec->stats.lost_samples,
+		.nr_records = rec->out.stats.records,
+		.nr_samples = rec->out.stats.samples,
+		.nr_lost_records = rec->out.stats.lost_records,
+		.nr_lost_samples = rec->out.stats.lost_samples,
 	};
 
-	if (rec->pipe || rec->opts.no_buildid || rec->opts.comp_level > 0)
+	if (rec->out.pipe || rec->opts.output.no_buildid || rec->opts.output.comp_level > 0)
 		return;
 	ember_session_stats__fprintf_lost(&st, stderr);
 }
@@ -489,14 +492,16 @@ static void print_lost(const struct record *rec)
 /* perf's closing line, with "ember" for "perf". */
 static void print_summary(const struct record *rec, uint64_t size)
 {
-	fprintf(stderr, "[ ember record: Captured and wrote %.3f MB %s%s",
-		size / 1024.0 / 1024.0, rec->path, rec->opts.timestamp_filename ? ".<timestamp>" : "");
-	if (rec->stats.samples)
-		fprintf(stderr, " (%llu samples)", (unsigned long long)rec->stats.samples);
+	const struct record_output *out = &rec->out;
+
+	fprintf(stderr, "[ ember record: Captured and wrote %.3f MB %s%s", size / 1024.0 / 1024.0,
+		out->path, rec->opts.output.timestamp_filename ? ".<timestamp>" : "");
+	if (out->stats.samples)
+		fprintf(stderr, " (%llu samples)", (unsigned long long)out->stats.samples);
 	/* of the ring buffers' records, the ones compressed, as perf */
-	if (rec->opts.comp_level > 0 && rec->zin && rec->zout)
+	if (rec->opts.output.comp_level > 0 && out->zin && out->zout)
 		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
-			rec->zin / 1024.0 / 1024.0, (double)rec->zin / rec->zout);
+			out->zin / 1024.0 / 1024.0, (double)out->zin / out->zout);
 	fprintf(stderr, " ]\n");
 }
 
@@ -505,14 +510,14 @@ int record_output__close(struct record *rec, bool summary)
 	uint64_t size;
 	struct stat st;
 
-	if (!rec->writer)
+	if (!rec->out.writer)
 		return 0;
 	if (finish_file(rec))
 		return 1;
-	size = rec->file_bytes;
-	if (!rec->pipe && stat(rec->path, &st) == 0)
+	size = rec->out.file_bytes;
+	if (!rec->out.pipe && stat(rec->out.path, &st) == 0)
 		size = (uint64_t)st.st_size;
-	if (!rec->pipe && rec->opts.timestamp_filename && dump_file(rec))
+	if (!rec->out.pipe && rec->opts.output.timestamp_filename && dump_file(rec))
 		return 1;
 	if (summary && !rec->opts.quiet) {
 		print_lost(rec);
@@ -521,10 +526,21 @@ int record_output__close(struct record *rec, bool summary)
 	return 0;
 }
 
-void record_output__exit(struct record *rec)
+void record_output__exit(struct record_output *out)
 {
-	for (unsigned int i = 0; rec->dumped && i < rec->opts.switch_max_files; i++)
-		free(rec->dumped[i]);
-	free(rec->dumped);
-	rec->dumped = NULL;
+	if (out->writer)
+		ember_data_writer__delete(out->writer);
+	out->writer = NULL;
+	ember_synth_buildids__delete(out->buildids);
+	out->buildids = NULL;
+	if (out->out_fd >= 0)
+		close(out->out_fd);
+	out->out_fd = -1;
+	if (out->env_ready)
+		ember_env__exit(&out->env);
+	out->env_ready = false;
+	for (unsigned int i = 0; out->dumped && i < out->max_dumped; i++)
+		free(out->dumped[i]);
+	free(out->dumped);
+	out->dumped = NULL;
 }

@@ -41,26 +41,26 @@ struct record_owmap {
 	unsigned char *snap;		/* one buffer's worth, copied while paused */
 };
 
-bool record_overwrite__wanted(const struct record *rec)
+bool record_overwrite__wanted(const struct ember_evlist *evlist)
 {
 	struct ember_evsel *pos;
 
-	ember_evlist__for_each(rec->evlist, pos)
+	ember_evlist__for_each(evlist, pos)
 		if (ember_evsel__attr(pos)->write_backward)
 			return true;
 	return false;
 }
 
-static int add_map(struct record *rec, int fd, int key, bool per_thread, size_t pages)
+static int add_map(struct record_overwrite *ow, int fd, int key, bool per_thread, size_t pages)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct record_owmap *m;
-	void *grown = realloc(rec->owmaps, (size_t)(rec->nr_owmaps + 1) * sizeof(*m));
+	void *grown = realloc(ow->maps, (size_t)(ow->nr + 1) * sizeof(*m));
 
 	if (!grown)
 		return -ENOMEM;
-	rec->owmaps = grown;
-	m = &rec->owmaps[rec->nr_owmaps];
+	ow->maps = grown;
+	m = &ow->maps[ow->nr];
 	memset(m, 0, sizeof(*m));
 	m->fd = fd;
 	m->key = key;
@@ -73,18 +73,19 @@ static int add_map(struct record *rec, int fd, int key, bool per_thread, size_t 
 	m->pc = m->base;
 	m->data = (unsigned char *)m->base + (m->pc->data_offset ?: (uint64_t)page);
 	m->mask = (m->pc->data_size ?: pages * (uint64_t)page) - 1;
-	rec->nr_owmaps++;
+	ow->nr++;
 	m->snap = malloc(m->mask + 1);
 	if (!m->snap)
 		return -ENOMEM;
 	return 0;
 }
 
-int record_overwrite__mmap(struct record *rec, size_t pages)
+int record_overwrite__mmap(struct record_overwrite *ow, const struct ember_evlist *evlist,
+			   size_t pages)
 {
 	struct ember_evsel *pos;
 
-	ember_evlist__for_each(rec->evlist, pos) {
+	ember_evlist__for_each(evlist, pos) {
 		if (!ember_evsel__attr(pos)->write_backward)
 			continue;
 		for (int c = 0; c < ember_evsel__nr_cpus(pos); c++) {
@@ -96,16 +97,17 @@ int record_overwrite__mmap(struct record *rec, size_t pages)
 
 				if (fd < 0)
 					continue;
-				key = per_thread ? ember_thread_map__pid(ember_evsel__threads(pos), t) :
-						   cpu;
-				for (i = 0; i < rec->nr_owmaps; i++)
-					if (rec->owmaps[i].key == key &&
-					    rec->owmaps[i].per_thread == per_thread)
+				key = per_thread ?
+					      ember_thread_map__pid(ember_evsel__threads(pos), t) :
+					      cpu;
+				for (i = 0; i < ow->nr; i++)
+					if (ow->maps[i].key == key &&
+					    ow->maps[i].per_thread == per_thread)
 						break;
-				if (i == rec->nr_owmaps)
-					err = add_map(rec, fd, key, per_thread, pages);
+				if (i == ow->nr)
+					err = add_map(ow, fd, key, per_thread, pages);
 				else
-					err = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rec->owmaps[i].fd) ?
+					err = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ow->maps[i].fd) ?
 						      -errno : 0;
 				if (err)
 					return err;
@@ -115,20 +117,20 @@ int record_overwrite__mmap(struct record *rec, size_t pages)
 	return 0;
 }
 
-int record_overwrite__fd(const struct record *rec, int i)
+int record_overwrite__fd(const struct record_overwrite *ow, int i)
 {
-	return rec->owmaps[i].fd;
+	return ow->maps[i].fd;
 }
 
-void record_overwrite__unmap(struct record *rec)
+void record_overwrite__unmap(struct record_overwrite *ow)
 {
-	for (int i = 0; i < rec->nr_owmaps; i++) {
-		munmap(rec->owmaps[i].base, rec->owmaps[i].len);
-		free(rec->owmaps[i].snap);
+	for (int i = 0; i < ow->nr; i++) {
+		munmap(ow->maps[i].base, ow->maps[i].len);
+		free(ow->maps[i].snap);
 	}
-	free(rec->owmaps);
-	rec->owmaps = NULL;
-	rec->nr_owmaps = 0;
+	free(ow->maps);
+	ow->maps = NULL;
+	ow->nr = 0;
 }
 
 /*
@@ -162,7 +164,7 @@ static size_t copy_ring(const struct record_owmap *m, uint64_t start, uint64_t e
 }
 
 /* Write the whole records of m->snap[0, len) to the output. 0 or the write error. */
-static int write_records(struct record *rec, const struct record_owmap *m, size_t len,
+static int write_records(struct record_output *out, const struct record_owmap *m, size_t len,
 			 size_t toff, bool *wrote)
 {
 	size_t pos = 0;
@@ -173,8 +175,8 @@ static int write_records(struct record *rec, const struct record_owmap *m, size_
 
 		if (h->size < sizeof(*h) || h->size > len - pos)
 			break;
-		record_loop__account(rec, h, toff);
-		err = record_output__write_ring(rec, h, h->size);
+		record_loop__account(&out->stats, h, toff);
+		err = record_output__write_ring(out, h, h->size);
 		if (err)
 			return err;
 		*wrote = true;
@@ -183,18 +185,18 @@ static int write_records(struct record *rec, const struct record_owmap *m, size_
 	return 0;
 }
 
-int record_overwrite__snapshot(struct record *rec)
+int record_overwrite__snapshot(struct record_overwrite *ow, struct record_output *out,
+			       size_t toff)
 {
 	static const struct perf_event_header round = {
 		.type = EMBER_RECORD_FINISHED_ROUND,
 		.size = sizeof(round),
 	};
-	size_t toff = record_loop__time_offset(rec);
 	bool wrote = false;
 	int err = 0;
 
-	for (int i = 0; i < rec->nr_owmaps && !err; i++) {
-		struct record_owmap *m = &rec->owmaps[i];
+	for (int i = 0; i < ow->nr && !err; i++) {
+		struct record_owmap *m = &ow->maps[i];
 		uint64_t head, end;
 		size_t len;
 
@@ -206,9 +208,9 @@ int record_overwrite__snapshot(struct record *rec)
 		len = copy_ring(m, head, end);
 		m->prev = head;
 		ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
-		err = write_records(rec, m, len, toff, &wrote);
+		err = write_records(out, m, len, toff, &wrote);
 	}
 	if (!err && wrote)
-		err = record_output__write(rec, &round, sizeof(round));
+		err = record_output__write(out, &round, sizeof(round));
 	return err ? 1 : 0;
 }

@@ -3,29 +3,43 @@
 #ifndef EMBER_RECORD_OVERWRITE_H
 #define EMBER_RECORD_OVERWRITE_H
 
-#include "record/record.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <ember/event.h>
+
+struct record_owmap;
+
+/* The backward buffers: one per cpu (per thread for per-thread events). */
+struct record_overwrite {
+	struct record_owmap *maps;
+	int nr;
+};
+
+struct record_output;
 
 /* Whether some event writes backward (--overwrite, or an "overwrite" term). */
-bool record_overwrite__wanted(const struct record *rec);
+bool record_overwrite__wanted(const struct ember_evlist *evlist);
 
 /*
  * Map a read-only buffer of `pages` data pages per cpu (per thread for
  * per-thread events) for the backward events, their other fds redirected
  * into it. Returns 0 or -errno.
  */
-int record_overwrite__mmap(struct record *rec, size_t pages);
+int record_overwrite__mmap(struct record_overwrite *ow, const struct ember_evlist *evlist,
+			   size_t pages);
 
-/* The fd of backward buffer i (< rec->nr_owmaps), for its hang-up. */
-int record_overwrite__fd(const struct record *rec, int i);
+/* The fd of backward buffer i (< ow->nr), for its hang-up. */
+int record_overwrite__fd(const struct record_overwrite *ow, int i);
 
 /* Unmap them. Safe when none are mapped. */
-void record_overwrite__unmap(struct record *rec);
+void record_overwrite__unmap(struct record_overwrite *ow);
 
 /*
  * Copy what every backward buffer gained since the last snapshot (pausing
  * the kernel's writes meanwhile) to the output, newest first, then a
  * FINISHED_ROUND. 0, or 1 after a write error.
  */
-int record_overwrite__snapshot(struct record *rec);
+int record_overwrite__snapshot(struct record_overwrite *ow, struct record_output *out,
+			       size_t toff);
 
 #endif

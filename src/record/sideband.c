@@ -3,15 +3,14 @@
 #include <errno.h>
 #include <string.h>
 #include <ember/ember.h>
-#include "record/record.h"
+#include "record/err.h"
 #include "record/sideband.h"
 
 /* Enough for a burst of samples; a full buffer still tells it fired. */
 #define SIDEBAND_PAGES 4
 
-int record_sideband__open(struct record *rec)
+int record_sideband__open(struct ember_evlist *sb)
 {
-	struct ember_evlist *sb = rec->opts.sb_evlist;
 	struct ember_cpu_map *cpus;
 	struct ember_thread_map *threads;
 	struct ember_evsel *pos;
@@ -66,9 +65,8 @@ int record_sideband__open(struct record *rec)
 	return 0;
 }
 
-bool record_sideband__fired(struct record *rec)
+bool record_sideband__fired(struct ember_evlist *sb)
 {
-	struct ember_evlist *sb = rec->opts.sb_evlist;
 	bool fired = false;
 
 	if (!sb)
@@ -87,10 +85,8 @@ bool record_sideband__fired(struct record *rec)
 	return fired;
 }
 
-void record_sideband__close(struct record *rec)
+void record_sideband__close(struct ember_evlist *sb)
 {
-	struct ember_evlist *sb = rec->opts.sb_evlist;
-
 	if (!sb)
 		return;
 	ember_evlist__munmap(sb);

@@ -10,15 +10,15 @@
 
 #include <stdbool.h>
 
-struct record;
+struct ember_evlist;
 
-/* Open and map rec->opts.sb_evlist, when there is one. 0 or an exit code (message printed). */
-int record_sideband__open(struct record *rec);
+/* Open and map sb (NULL: no side-band events). 0 or an exit code (message printed). */
+int record_sideband__open(struct ember_evlist *sb);
 
 /* Empty the side-band buffers; true when they held a sample (the output is due to switch). */
-bool record_sideband__fired(struct record *rec);
+bool record_sideband__fired(struct ember_evlist *sb);
 
 /* Unmap and close them. Safe when none were opened. */
-void record_sideband__close(struct record *rec);
+void record_sideband__close(struct ember_evlist *sb);
 
 #endif

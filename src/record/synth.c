@@ -13,6 +13,7 @@
 #include <string.h>
 #include <ember/synth.h>
 #include "record/output.h"
+#include "record/record.h"
 #include "record/synth.h"
 
 static int emit(void *ctx, const struct perf_event_header *hdr)
@@ -22,14 +23,16 @@ static int emit(void *ctx, const struct perf_event_header *hdr)
 
 static int synth_init(struct record *rec, struct ember_synth *s)
 {
+	const struct ember_evsel *first = ember_evlist__next(rec->evlist, NULL);
 	struct ember_synth_opts o = {
-		.namespaces = rec->opts.namespaces,
+		.namespaces = rec->opts.sample.namespaces,
 		.emit = emit,
-		.ctx = rec,
+		.ctx = &rec->out,
 		.sample_id_all = true,
-		.sample_type = ember_evsel__attr(ember_evlist__next(rec->evlist, NULL))->sample_type,
-		.mmap_data = rec->opts.sample_addr || rec->opts.callchain == RECORD_CALLCHAIN_DWARF,
-		.proc_map_timeout_ms = rec->opts.proc_map_timeout,
+		.sample_type = ember_evsel__attr(first)->sample_type,
+		.mmap_data = rec->opts.sample.sample_addr ||
+			     rec->opts.sample.callchain == RECORD_CALLCHAIN_DWARF,
+		.proc_map_timeout_ms = rec->opts.synth.proc_map_timeout,
 	};
 	int err = ember_synth__init(s, &o);
 
@@ -41,7 +44,7 @@ static int synth_init(struct record *rec, struct ember_synth *s)
 /* An error from a synthesis step: the writer's (reported later) or one to explain now. */
 static int synth_error(struct record *rec, const char *what, int err)
 {
-	if (rec->write_err)
+	if (rec->out.write_err)
 		return 1;
 	record_err("%s: %s", what, strerror(-err));
 	return 1;
@@ -77,7 +80,7 @@ static int id_index(struct record *rec)
 			}
 		}
 	}
-	err = ember_synth__id_index(emit, rec, e, nr);
+	err = ember_synth__id_index(emit, &rec->out, e, nr);
 	free(e);
 	return err;
 }
@@ -114,7 +117,7 @@ static int event_update_names(struct record *rec)
 		ev->type = 2;	/* PERF_EVENT_UPDATE__NAME */
 		ev->id = first_id(pos);
 		memcpy(ev->data, name, strlen(name));
-		err = record_output__write(rec, ev, size);
+		err = record_output__write(&rec->out, ev, size);
 		free(ev);
 		if (err)
 			return err;
@@ -124,8 +127,8 @@ static int event_update_names(struct record *rec)
 
 static int maps(struct record *rec)
 {
-	int nr_threads = ember_thread_map__nr(rec->threads);
-	int nr_cpus = ember_cpu_map__nr(rec->cpus);
+	int nr_threads = ember_thread_map__nr(rec->target.threads);
+	int nr_cpus = ember_cpu_map__nr(rec->target.cpus);
 	pid_t *pids = calloc((size_t)nr_threads + 1, sizeof(*pids));
 	int *cpus = calloc((size_t)nr_cpus + 1, sizeof(*cpus));
 	int err = -ENOMEM;
@@ -133,12 +136,12 @@ static int maps(struct record *rec)
 	if (!pids || !cpus)
 		goto out;
 	for (int i = 0; i < nr_threads; i++)
-		pids[i] = ember_thread_map__pid(rec->threads, i);
+		pids[i] = ember_thread_map__pid(rec->target.threads, i);
 	for (int i = 0; i < nr_cpus; i++)
-		cpus[i] = ember_cpu_map__cpu(rec->cpus, i);
-	err = ember_synth__thread_map(emit, rec, pids, NULL, nr_threads);
+		cpus[i] = ember_cpu_map__cpu(rec->target.cpus, i);
+	err = ember_synth__thread_map(emit, &rec->out, pids, NULL, nr_threads);
 	if (!err)
-		err = ember_synth__cpu_map(emit, rec, cpus, nr_cpus);
+		err = ember_synth__cpu_map(emit, &rec->out, cpus, nr_cpus);
 out:
 	free(pids);
 	free(cpus);
@@ -162,7 +165,7 @@ static int kernel(struct record *rec, struct ember_synth *s)
 	if (exclude_kernel(rec->evlist))
 		return 0;
 	err = ember_synth__kernel(s);
-	if (err && !rec->write_err) {
+	if (err && !rec->out.write_err) {
 		/* As perf: warn and go on; kernel samples will not resolve. */
 		if (!rec->opts.quiet)
 			fprintf(stderr, "Couldn't record kernel reference relocation symbol\n"
@@ -177,24 +180,24 @@ static int kernel(struct record *rec, struct ember_synth *s)
 static int tasks(struct record *rec, struct ember_synth *s)
 {
 	const struct record_opts *o = &rec->opts;
-	int nr = ember_thread_map__nr(rec->threads), err;
+	int nr = ember_thread_map__nr(rec->target.threads), err;
 	pid_t *tids;
 
 	/* --synth=no (or cgroup alone): the tasks that exist are not described */
-	if (!(o->synth & (RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP)))
+	if (!(o->synth.synth & (RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP)))
 		return 0;
-	if (o->system_wide || o->cpu_list) {
+	if (o->target.system_wide || o->target.cpu_list) {
 		err = ember_synth__all_processes(s);
 		return err ? synth_error(rec, "cannot read the processes in /proc", err) : 0;
 	}
-	if (!o->pid && !o->tid)
+	if (!o->target.pid && !o->target.tid)
 		return 0;
 	tids = calloc((size_t)nr, sizeof(*tids));
 	if (!tids)
 		return synth_error(rec, "cannot list the threads", -ENOMEM);
 	for (int i = 0; i < nr; i++)
-		tids[i] = ember_thread_map__pid(rec->threads, i);
-	if (o->uid_pids) {
+		tids[i] = ember_thread_map__pid(rec->target.threads, i);
+	if (rec->target.uid_pids) {
 		/* -u: a user's processes come and go; one that vanished or hides its maps is skipped */
 		err = 0;
 		for (int i = 0; i < nr && !err; i++) {
@@ -207,19 +210,20 @@ static int tasks(struct record *rec, struct ember_synth *s)
 	}
 	err = ember_synth__threads(s, tids, nr);
 	free(tids);
-	if (!err || rec->write_err)
-		return rec->write_err ? 1 : 0;
+	if (!err || rec->out.write_err)
+		return rec->out.write_err ? 1 : 0;
 	if (err == -EACCES) {
 		record_err("cannot read the memory maps of %s %s (/proc/PID/maps): permission "
-			   "denied", o->pid ? "process" : "thread", o->pid ? o->pid : o->tid);
+			   "denied", o->target.pid ? "process" : "thread",
+			   o->target.pid ? o->target.pid : o->target.tid);
 		return 1;
 	}
 	/* described at the end (--tail-synthesize, --overwrite): it may have exited by then */
-	if (err == -ESRCH && o->tail_synthesize)
+	if (err == -ESRCH && o->synth.tail_synthesize)
 		return 0;
 	if (err == -ESRCH) {
-		record_err("no such %s: %s", o->pid ? "process" : "thread",
-			   o->pid ? o->pid : o->tid);
+		record_err("no such %s: %s", o->target.pid ? "process" : "thread",
+			   o->target.pid ? o->target.pid : o->target.tid);
 		return 1;
 	}
 	return synth_error(rec, "cannot describe the target's threads", err);
@@ -231,11 +235,11 @@ static int cgroups(struct record *rec, struct ember_synth *s)
 	char mount[4096];
 	int err;
 
-	if (!rec->opts.all_cgroups || !(rec->opts.synth & RECORD_SYNTH_CGROUP) ||
+	if (!rec->opts.sample.all_cgroups || !(rec->opts.synth.synth & RECORD_SYNTH_CGROUP) ||
 	    ember_synth__cgroup_mount(mount, sizeof(mount)))
 		return 0;
 	err = ember_synth__cgroups(s, mount);
-	if (err && !rec->write_err && !rec->opts.quiet) {
+	if (err && !rec->out.write_err && !rec->opts.quiet) {
 		/* samples keep their cgroup ids; only the names are missing */
 		fprintf(stderr, "Warning:\nember record: cannot list the cgroups under %s: %s\n",
 			mount, strerror(-err));
@@ -247,10 +251,11 @@ static int cgroups(struct record *rec, struct ember_synth *s)
 /* The workload's threads again, for a file --switch-output starts: COMM and MMAP2s. */
 static int workload_tasks(struct record *rec, struct ember_synth *s)
 {
-	pid_t pid = rec->wl.pid;
+	pid_t pid = rec->target.wl.pid;
 	int err;
 
-	if (!rec->target_none || !rec->wl_started || rec->wl_exited || !rec->wl_prepared)
+	if (!rec->target.target_none || !rec->target.wl_started || rec->target.wl_exited ||
+	    !rec->target.wl_prepared)
 		return 0;
 	err = ember_synth__threads(s, &pid, 1);
 	return err == -ESRCH ? 0 : err;
@@ -266,7 +271,7 @@ static int synthesize(struct record *rec, bool restart)
 	err = id_index(rec);
 	if (!err)
 		err = kernel(rec, &s);
-	if (!err && rec->pipe)
+	if (!err && rec->out.pipe)
 		err = event_update_names(rec);
 	if (!err)
 		err = maps(rec);
@@ -292,7 +297,7 @@ int record_synth__start(struct record *rec)
 
 int record_synth__restart(struct record *rec)
 {
-	int ret = rec->opts.tail_synthesize ? 0 : synthesize(rec, true);
+	int ret = rec->opts.synth.tail_synthesize ? 0 : synthesize(rec, true);
 
 	return ret ? ret : record_synth__finished_init(rec);
 }
@@ -302,11 +307,11 @@ int record_synth__workload_comm(struct record *rec)
 	struct ember_synth s;
 	pid_t ret;
 
-	if (!rec->forks)
+	if (!rec->target.forks)
 		return 0;
 	if (synth_init(rec, &s))
 		return 1;
-	ret = ember_synth__comm(&s, rec->wl.pid);
+	ret = ember_synth__comm(&s, rec->target.wl.pid);
 	ember_synth__exit(&s);
 	if (ret < 0 && ret != -ESRCH)
 		return synth_error(rec, "cannot describe the command", ret);
@@ -318,10 +323,10 @@ int record_synth__workload_tail(struct record *rec)
 	struct ember_synth s;
 	int err;
 
-	rec->wl_tail_done = true;
+	rec->target.wl_tail_done = true;
 	if (synth_init(rec, &s))
 		return 1;
-	rec->wl_tail_done = true;
+	rec->target.wl_tail_done = true;
 	err = workload_tasks(rec, &s);
 	ember_synth__exit(&s);
 	return err ? synth_error(rec, "cannot describe the command", err) : 0;
@@ -329,7 +334,7 @@ int record_synth__workload_tail(struct record *rec)
 
 int record_synth__finished_init(struct record *rec)
 {
-	int err = ember_synth__finished_init(emit, rec);
+	int err = ember_synth__finished_init(emit, &rec->out);
 
 	return err ? synth_error(rec, "cannot write", err) : 0;
 }

@@ -3,7 +3,22 @@
 #ifndef EMBER_RECORD_SYNTH_H
 #define EMBER_RECORD_SYNTH_H
 
-#include "record/record.h"
+#include <stdbool.h>
+
+/* --synth: which records describe the machine before the samples (perf's PERF_SYNTH_*). */
+#define RECORD_SYNTH_TASK	(1u << 0)
+#define RECORD_SYNTH_MMAP	(1u << 1)
+#define RECORD_SYNTH_CGROUP	(1u << 2)
+#define RECORD_SYNTH_ALL	(RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP | RECORD_SYNTH_CGROUP)
+
+/* What is described besides the samples, and when. */
+struct record_synth_opts {
+	unsigned int synth;		/* --synth: RECORD_SYNTH_* bits */
+	unsigned int proc_map_timeout;	/* ms; 0: the synthesizer's default */
+	bool tail_synthesize;		/* the existing tasks are described at the end */
+};
+
+struct record;
 
 /*
  * Write what perf 6.1's record__synthesize() writes, in its order:

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <ember/event.h>
+#include "record/err.h"
 #include "record/target.h"
 
 /* The uid -u names: a user name or a number. Returns 0 or -ENOENT. */
@@ -39,9 +40,8 @@ static int lookup_uid(const char *user, uid_t *uid)
  * perf's -u: every process the user owns when recording starts (but
  * ember itself), as a -p list. Returns 0 or an exit code (message printed).
  */
-static int uid_pids(struct record *rec)
+static int uid_pids(struct record_target *t, struct record_target_opts *o)
 {
-	struct record_opts *o = &rec->opts;
 	size_t len = 0, cap = 0;
 	char *list = NULL;
 	struct dirent *d;
@@ -85,38 +85,39 @@ static int uid_pids(struct record *rec)
 		record_err("user %s has no processes to record", o->uid);
 		return 1;
 	}
-	o->uid_pids = list;
+	t->uid_pids = list;
 	o->pid = list;
 	return 0;
 }
 
-int record_target__init(struct record *rec)
+int record_target__init(struct record_target *t, struct record_target_opts *o, int argc,
+			const char **argv)
 {
-	struct record_opts *o = &rec->opts;
-
+	t->argc = argc;
+	t->argv = argv;
 	if (o->uid && !o->pid && !o->tid) {
-		int err = uid_pids(rec);
+		int err = uid_pids(t, o);
 
 		if (err)
 			return err;
 	}
-	rec->forks = rec->argc > 0;
-	rec->target_none = rec->forks && !o->pid && !o->tid && !o->system_wide && !o->cpu_list;
+	t->forks = argc > 0;
+	t->target_none = t->forks && !o->pid && !o->tid && !o->system_wide && !o->cpu_list;
 	return 0;
 }
 
-int record_target__prepare_workload(struct record *rec)
+int record_target__prepare_workload(struct record_target *t)
 {
 	int err;
 
-	if (!rec->forks)
+	if (!t->forks)
 		return 0;
-	err = ember_workload__prepare(&rec->wl, rec->argv);
+	err = ember_workload__prepare(&t->wl, t->argv);
 	if (err) {
-		record_err("cannot start '%s': %s", rec->argv[0], strerror(-err));
+		record_err("cannot start '%s': %s", t->argv[0], strerror(-err));
 		return 1;
 	}
-	rec->wl_prepared = true;
+	t->wl_prepared = true;
 	return 0;
 }
 
@@ -142,47 +143,47 @@ static int thread_map_error(const char *what, const char *list, int err)
 	return err == EINVAL ? 2 : 1;
 }
 
-int record_target__maps(struct record *rec)
+int record_target__maps(struct record_target *t, struct record_target_opts *o,
+			struct ember_evlist *evlist)
 {
-	const struct record_opts *o = &rec->opts;
 	bool cpu_wide = o->system_wide || o->cpu_list;
 
-	rec->cpus = o->per_thread ? ember_cpu_map__new_any() :
+	t->cpus = o->per_thread ? ember_cpu_map__new_any() :
 				    ember_cpu_map__new(cpu_wide ? o->cpu_list : NULL);
-	if (!rec->cpus)
+	if (!t->cpus)
 		return cpu_map_error(cpu_wide ? o->cpu_list : NULL, errno);
 
 	errno = 0;
 	if (o->pid) {
-		rec->threads = ember_thread_map__new_pids(o->pid);
+		t->threads = ember_thread_map__new_pids(o->pid);
 		/*
 		 * -u: one of the user's processes may exit between the listing
 		 * and here (perf's thread_map__new_by_uid() skips it): list again.
 		 */
-		for (int tries = 0; !rec->threads && errno == ESRCH && o->uid_pids && tries < 10;
+		for (int tries = 0; !t->threads && errno == ESRCH && t->uid_pids && tries < 10;
 		     tries++) {
 			int ret;
 
-			free(rec->opts.uid_pids);
-			rec->opts.uid_pids = NULL;
-			rec->opts.pid = NULL;
-			ret = uid_pids(rec);
+			free(t->uid_pids);
+			t->uid_pids = NULL;
+			o->pid = NULL;
+			ret = uid_pids(t, o);
 			if (ret)
 				return ret;
 			errno = 0;
-			rec->threads = ember_thread_map__new_pids(o->pid);
+			t->threads = ember_thread_map__new_pids(o->pid);
 		}
 	} else if (o->tid)
-		rec->threads = ember_thread_map__new_tids(o->tid);
+		t->threads = ember_thread_map__new_tids(o->tid);
 	else if (cpu_wide)
-		rec->threads = ember_thread_map__new_any();
+		t->threads = ember_thread_map__new_any();
 	else
-		rec->threads = ember_thread_map__new_pid(rec->wl.pid);
-	if (!rec->threads || ember_thread_map__nr(rec->threads) == 0) {
+		t->threads = ember_thread_map__new_pid(t->wl.pid);
+	if (!t->threads || ember_thread_map__nr(t->threads) == 0) {
 		int err = errno ? errno : ESRCH;
 
-		ember_thread_map__put(rec->threads);
-		rec->threads = NULL;
+		ember_thread_map__put(t->threads);
+		t->threads = NULL;
 		if (o->pid)
 			return thread_map_error("process", o->pid, err);
 		if (o->tid)
@@ -190,16 +191,16 @@ int record_target__maps(struct record *rec)
 		record_err("out of memory");
 		return 1;
 	}
-	ember_evlist__set_maps(rec->evlist, rec->cpus, rec->threads);
+	ember_evlist__set_maps(evlist, t->cpus, t->threads);
 	return 0;
 }
 
-void record_target__exit(struct record *rec)
+void record_target__exit(struct record_target *t)
 {
-	ember_cpu_map__put(rec->cpus);
-	ember_thread_map__put(rec->threads);
-	rec->cpus = NULL;
-	rec->threads = NULL;
-	free(rec->opts.uid_pids);
-	rec->opts.uid_pids = NULL;
+	ember_cpu_map__put(t->cpus);
+	ember_thread_map__put(t->threads);
+	t->cpus = NULL;
+	t->threads = NULL;
+	free(t->uid_pids);
+	t->uid_pids = NULL;
 }

@@ -6,7 +6,6 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <ember/event.h>
-#include "record/record.h"
 #include "record/warmup.h"
 
 /*
@@ -24,12 +23,13 @@ static uint64_t sample_bytes(const struct ember_evsel *evsel)
  * event sampling at its frequency on the buffer's cpu. Events sampling by
  * period (-c) have no rate to go by, and then nothing is assumed.
  */
-static bool buffers_small(const struct record *rec, uint64_t *bytes_per_s_out)
+static bool buffers_small(const struct ember_evlist *evlist, size_t mmap_bytes,
+			  uint64_t *bytes_per_s_out)
 {
 	struct ember_evsel *pos;
 	uint64_t bytes_per_s = 0;
 
-	ember_evlist__for_each(rec->evlist, pos) {
+	ember_evlist__for_each(evlist, pos) {
 		const struct perf_event_attr *a = ember_evsel__attr(pos);
 
 		if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
@@ -39,7 +39,7 @@ static bool buffers_small(const struct record *rec, uint64_t *bytes_per_s_out)
 		bytes_per_s += a->sample_freq * sample_bytes(pos);
 	}
 	*bytes_per_s_out = bytes_per_s;
-	return bytes_per_s && rec->mmap_bytes * 1000 < bytes_per_s * RECORD_WARMUP_MS;
+	return bytes_per_s && mmap_bytes * 1000 < bytes_per_s * RECORD_WARMUP_MS;
 }
 
 /* The slice hint: the thread's own policy and nice value, a shorter slice. */
@@ -71,56 +71,58 @@ static bool may_run_elsewhere(void)
 	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1;
 }
 
-void record_warmup__begin(struct record *rec, uint64_t now_ns)
+void record_warmup__begin(struct record_warmup *w, const struct ember_evlist *evlist,
+			  size_t mmap_bytes, bool verbose, uint64_t now_ns)
 {
 	uint64_t bytes_per_s = 0;
 	bool busy;
 
-	rec->warmup.until_ns = 0;
-	if (!ember_evlist__nr_mmaps(rec->evlist) || !buffers_small(rec, &bytes_per_s))
+	w->until_ns = 0;
+	if (!ember_evlist__nr_mmaps(evlist) || !buffers_small(evlist, mmap_bytes, &bytes_per_s))
 		return;
 	ask_short_slice();
 	busy = may_run_elsewhere();
 	if (busy)
-		rec->warmup.until_ns = now_ns + RECORD_WARMUP_MS * 1000000ULL;
-	if (!rec->opts.verbose)
+		w->until_ns = now_ns + RECORD_WARMUP_MS * 1000000ULL;
+	if (!verbose)
 		return;
-	fprintf(stderr, "a ring buffer holds about %.1f ms of samples: the reader asks for a %llu us "
-		"time slice", (double)rec->mmap_bytes * 1000 / (double)bytes_per_s,
-		RECORD_WARMUP_SLICE_NS / 1000);
+	fprintf(stderr,
+		"a ring buffer holds about %.1f ms of samples: the reader asks for a %llu us "
+		"time slice",
+		(double)mmap_bytes * 1000 / (double)bytes_per_s, RECORD_WARMUP_SLICE_NS / 1000);
 	if (busy)
 		fprintf(stderr, " and polls without sleeping for its first %d ms", RECORD_WARMUP_MS);
 	fputc('\n', stderr);
 }
 
-void record_warmup__pass(struct record *rec)
+void record_warmup__pass(struct record_warmup *w)
 {
-	if (!rec->warmup.until_ns)
+	if (!w->until_ns)
 		return;
-	rec->warmup.cpu = sched_getcpu();
-	rec->warmup.pass_had_data = false;
+	w->cpu = sched_getcpu();
+	w->pass_had_data = false;
 }
 
-void record_warmup__data(struct record *rec, int buffer)
+void record_warmup__data(struct record_warmup *w, const struct ember_cpu_map *cpus, int buffer)
 {
-	if (!rec->warmup.until_ns)
+	if (!w->until_ns)
 		return;
-	if (!rec->warmup.pass_had_data) {
-		rec->warmup.pass_had_data = true;
-		rec->warmup.own_cpu_data = false;
+	if (!w->pass_had_data) {
+		w->pass_had_data = true;
+		w->own_cpu_data = false;
 	}
-	if (buffer < ember_cpu_map__nr(rec->cpus) &&
-	    ember_cpu_map__cpu(rec->cpus, buffer) == rec->warmup.cpu)
-		rec->warmup.own_cpu_data = true;
+	if (buffer < ember_cpu_map__nr(cpus) &&
+	    ember_cpu_map__cpu(cpus, buffer) == w->cpu)
+		w->own_cpu_data = true;
 }
 
-bool record_warmup__busy(struct record *rec, uint64_t now_ns)
+bool record_warmup__busy(struct record_warmup *w, uint64_t now_ns)
 {
-	if (!rec->warmup.until_ns)
+	if (!w->until_ns)
 		return false;
-	if (now_ns >= rec->warmup.until_ns) {
-		rec->warmup.until_ns = 0;
+	if (now_ns >= w->until_ns) {
+		w->until_ns = 0;
 		return false;
 	}
-	return !rec->warmup.own_cpu_data;
+	return !w->own_cpu_data;
 }

@@ -25,13 +25,15 @@
 #define EMBER_RECORD_WARMUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RECORD_WARMUP_MS 20
 /* the reader's time slice for small buffers, in ns */
 #define RECORD_WARMUP_SLICE_NS 100000ULL
 
-struct record;
+struct ember_cpu_map;
+struct ember_evlist;
 
 struct record_warmup {
 	uint64_t until_ns;	/* busy-poll until then (CLOCK_MONOTONIC); 0 when off */
@@ -45,13 +47,14 @@ struct record_warmup {
  * the busy-poll window when the buffers hold less than RECORD_WARMUP_MS of
  * samples at the events' frequency and the reader may run on another cpu.
  */
-void record_warmup__begin(struct record *rec, uint64_t now_ns);
+void record_warmup__begin(struct record_warmup *w, const struct ember_evlist *evlist,
+			  size_t mmap_bytes, bool verbose, uint64_t now_ns);
 
 /* The read loop, around each pass: the cpu it runs on, and a buffer with data. */
-void record_warmup__pass(struct record *rec);
-void record_warmup__data(struct record *rec, int buffer);
+void record_warmup__pass(struct record_warmup *w);
+void record_warmup__data(struct record_warmup *w, const struct ember_cpu_map *cpus, int buffer);
 
 /* After a pass that found nothing: true to poll again without sleeping. */
-bool record_warmup__busy(struct record *rec, uint64_t now_ns);
+bool record_warmup__busy(struct record_warmup *w, uint64_t now_ns);
 
 #endif
