@@ -52,25 +52,3 @@ struct ember_evsel_terms *ember_evsel_terms__clone(const struct ember_evsel_term
 	}
 	return c;
 }
-
-const char *ember_evsel_term__name(enum ember_evsel_term term)
-{
-	switch (term) {
-	case EMBER_TERM_PERIOD:		return "period";
-	case EMBER_TERM_FREQ:		return "freq";
-	case EMBER_TERM_TIME:		return "time";
-	case EMBER_TERM_CALLGRAPH:	return "call-graph";
-	case EMBER_TERM_STACK_SIZE:	return "stack-size";
-	case EMBER_TERM_MAX_STACK:	return "max-stack";
-	case EMBER_TERM_INHERIT:	return "inherit";
-	case EMBER_TERM_OVERWRITE:	return "overwrite";
-	case EMBER_TERM_PERCORE:	return "percore";
-	case EMBER_TERM_AUX_OUTPUT:	return "aux-output";
-	case EMBER_TERM_AUX_SAMPLE_SIZE: return "aux-sample-size";
-	case EMBER_TERM_BRANCH_TYPE:	return "branch_type";
-	case EMBER_TERM_DRV_CFG:	return "driver-config";
-	case EMBER_TERM_NR:		return "nr";
-	case EMBER_TERM_METRIC_ID:	return "metric-id";
-	}
-	return "?";
-}

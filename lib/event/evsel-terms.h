@@ -16,7 +16,4 @@ struct ember_evsel_terms *ember_evsel_terms__clone(const struct ember_evsel_term
 /* Free. NULL is fine. */
 void ember_evsel_terms__delete(struct ember_evsel_terms *t);
 
-/* The term's name as perf spells it ("call-graph", "no-inherit" for inherit=0...). */
-const char *ember_evsel_term__name(enum ember_evsel_term term);
-
 #endif

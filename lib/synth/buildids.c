@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The build-ids of the files a recording mapped executable (see buildids.h). */
+/* The build-ids of the files a recording mapped executable (see <ember/synth.h>). */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>

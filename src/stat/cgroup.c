@@ -182,13 +182,6 @@ int stat_cgroups__idx_of(const struct stat_cgroups *cg, const struct ember_evsel
 	return -1;
 }
 
-const char *stat_cgroups__name_of(const struct stat_cgroups *cg, const struct ember_evsel *evsel)
-{
-	int i = stat_cgroups__idx_of(cg, evsel);
-
-	return i < 0 ? NULL : cg->v[i].name;
-}
-
 void stat_cgroups__exit(struct stat_cgroups *cg)
 {
 	for (int i = 0; i < cg->nr; i++) {

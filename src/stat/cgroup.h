@@ -41,8 +41,7 @@ int stat_cgroups__assign(struct stat_cgroups *cg, struct ember_evlist *evlist, c
 			 int nr_before);
 /* --for-each-cgroup: every event once per cgroup of `list`, cgroup by cgroup. 0 or -errno. */
 int stat_cgroups__expand(struct stat_cgroups *cg, struct ember_evlist *evlist, const char *list);
-/* The cgroup an event counts in, NULL when none; and its index in the table, or -1. */
-const char *stat_cgroups__name_of(const struct stat_cgroups *cg, const struct ember_evsel *evsel);
+/* The index in the table of the cgroup an event counts in, or -1. */
 int stat_cgroups__idx_of(const struct stat_cgroups *cg, const struct ember_evsel *evsel);
 /* The last path tried (for "no access to cgroup PATH"). */
 const char *stat_cgroups__path(const struct stat_cgroups *cg);
