@@ -330,6 +330,15 @@ struct ember_evsel_terms {
 /* The terms its spec gave ("cpu-clock/period=1000/"), NULL when none; owned by the evsel. */
 EMBER_API const struct ember_evsel_terms *ember_evsel__terms(const struct ember_evsel *evsel);
 
+/*
+ * perf's fallback for an event refused because the kernel may not be
+ * measured (perf_event_paranoid > 1): exclude the kernel and the
+ * hypervisor, and say so in the name: "cycles" becomes "cycles:u",
+ * "cycles:p" and "cpu/cycles/" get a bare "u". Returns 0, or -ENOMEM
+ * with the evsel unchanged.
+ */
+EMBER_API int ember_evsel__exclude_kernel(struct ember_evsel *evsel);
+
 /* Count only inside a cgroup: cgroup_fd is its directory (open, kept by the caller). */
 EMBER_API int ember_evsel__set_cgroup(struct ember_evsel *evsel, int cgroup_fd);
 /* The cgroup directory fd given to ember_evsel__set_cgroup(), or -1. */
@@ -434,6 +443,13 @@ EMBER_API int ember_event_names__attr_name(const struct perf_event_attr *attr, c
  * perf list does: as is, then with exclude_kernel, then exclude_guest.
  */
 EMBER_API bool ember_event__is_supported(uint32_t type, uint64_t config);
+
+/*
+ * kernel.perf_event_paranoid: -1 no limits, 0 cpu-wide events, 1 the
+ * kernel, 2 user space only (for users without CAP_PERFMON). 2, as perf
+ * assumes, when it cannot be read.
+ */
+EMBER_API int ember_event__paranoid(void);
 
 /* Called per PMU event alias; core: the CPU's core PMU (its events go by bare names). */
 typedef int (*ember_pmu_event_fn)(const char *pmu, const char *event, bool core, void *arg);

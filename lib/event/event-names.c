@@ -375,6 +375,19 @@ int ember_event_names__for_each(int (*fn)(const char *name, void *arg), void *ar
 	return 0;
 }
 
+int ember_event__paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int level = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
 static bool try_open(struct perf_event_attr *attr)
 {
 	int fd = syscall(SYS_perf_event_open, attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);

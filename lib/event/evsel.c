@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Event selectors: construction, configuration and teardown. Opening lives in evsel-open.c. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,6 +183,20 @@ int ember_evsel__apply_filter(struct ember_evsel *evsel, const char *filter)
 			return err;
 		}
 	}
+	return 0;
+}
+
+int ember_evsel__exclude_kernel(struct ember_evsel *evsel)
+{
+	const char *name = ember_evsel__name(evsel);
+	char *renamed;
+
+	if (asprintf(&renamed, "%s%su", name, strchr(name, '/') || strchr(name, ':') ? "" : ":") < 0)
+		return -ENOMEM;
+	free(evsel->name);
+	evsel->name = renamed;
+	evsel->attr.exclude_kernel = 1;
+	evsel->attr.exclude_hv = 1;
 	return 0;
 }
 

@@ -25,23 +25,10 @@
 /* x86_64's PERF_REGS_MASK: every user register but ds, es, fs, gs. */
 #define DWARF_REGS_MASK 0xff0fffULL
 
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 /* perf_event_can_profile_kernel(): root, or a paranoid level of 1 or less. */
 static bool can_profile_kernel(void)
 {
-	return geteuid() == 0 || read_paranoid() <= 1;
+	return geteuid() == 0 || ember_event__paranoid() <= 1;
 }
 
 /* Name an evsel from its attr alone, as perf's evsel__name() does for unnamed evsels. */
@@ -418,24 +405,17 @@ static bool fallback_cycles(struct record *rec, struct ember_evsel *evsel, int e
 static bool fallback_paranoid(struct record *rec, struct ember_evsel *evsel, int err)
 {
 	struct perf_event_attr *a = ember_evsel__attr(evsel);
-	const char *name = ember_evsel__name(evsel);
-	char buf[256];
 	int paranoid;
 
 	if ((err != -EACCES && err != -EPERM) || a->exclude_kernel || a->exclude_user)
 		return false;
-	paranoid = read_paranoid();
+	paranoid = ember_event__paranoid();
 	if (paranoid <= 1)
 		return false;
 	if (rec->opts.verbose)
 		fprintf(stderr, "Warning:\nkernel.perf_event_paranoid=%d, trying to fall back to "
 			"excluding kernel and hypervisor  samples\n", paranoid);
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-	snprintf(buf, sizeof(buf), "%s%su", name,
-		 strchr(name, ':') || strchr(name, '/') ? "" : ":");
-	ember_evsel__set_name(evsel, buf);
-	return true;
+	return ember_evsel__exclude_kernel(evsel) == 0;
 }
 
 bool record_events__fallback(struct record *rec, struct ember_evsel *evsel, int err)

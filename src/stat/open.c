@@ -29,19 +29,6 @@ static void configure(struct ember_evsel *evsel, const struct stat_open_opts *op
 	attr->enable_on_exec = leader && opts->enable_on_exec;
 }
 
-static long paranoid_level(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	long level = 2;
-
-	if (f) {
-		if (fscanf(f, "%ld", &level) != 1)
-			level = 2;
-		fclose(f);
-	}
-	return level;
-}
-
 /*
  * perf's fallback for a refused event when only user space may be
  * measured: exclude the kernel and hypervisor and say so in the name.
@@ -49,29 +36,17 @@ static long paranoid_level(void)
  */
 static bool fallback_user_only(struct ember_evsel *evsel, int err, int verbose)
 {
-	struct perf_event_attr *attr = ember_evsel__attr(evsel);
-	const char *name = ember_evsel__name(evsel), *sep;
-	long level;
-	char *new_name;
+	const struct perf_event_attr *attr = ember_evsel__attr(evsel);
+	int level;
 
 	if ((err != -EACCES && err != -EPERM) || attr->exclude_kernel || attr->exclude_user)
 		return false;
-	level = paranoid_level();
-	if (level <= 1)
+	level = ember_event__paranoid();
+	if (level <= 1 || ember_evsel__exclude_kernel(evsel))
 		return false;
-	/* "cycles" becomes "cycles:u"; "cycles:p" and "cpu/cycles/" get a bare "u". */
-	sep = strchr(name, '/') || strchr(name, ':') ? "" : ":";
-	if (asprintf(&new_name, "%s%su", name, sep) < 0)
-		return false;
-	err = ember_evsel__set_name(evsel, new_name);
-	free(new_name);
-	if (err)
-		return false;
-	attr->exclude_kernel = 1;
-	attr->exclude_hv = 1;
 	stat_evsel__refresh(evsel);
 	if (verbose)
-		fprintf(stderr, "kernel.perf_event_paranoid=%ld, trying to fall back to excluding "
+		fprintf(stderr, "kernel.perf_event_paranoid=%d, trying to fall back to excluding "
 			"kernel and hypervisor samples\n", level);
 	return true;
 }
