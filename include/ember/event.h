@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Events: perf's event syntax, cpu and thread maps, opening and reading
- * counters. Objects are opaque; the ember command reaches their fields
- * through the headers in lib/event/, SDK users through the accessors here.
+ * counters, their ring buffers, and the catalog of events this machine
+ * has. Objects are opaque: programs, the ember command among them, use
+ * the accessors here.
  */
 #ifndef EMBER_EVENT_H
 #define EMBER_EVENT_H

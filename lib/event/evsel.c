@@ -174,14 +174,17 @@ int ember_evsel__set_filter(struct ember_evsel *evsel, const char *filter)
 
 int ember_evsel__apply_filter(struct ember_evsel *evsel, const char *filter)
 {
-	for (int i = 0; evsel->fds && i < evsel->nr_fds_cpus * evsel->nr_fds_threads; i++) {
-		if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
-			int err = -errno;
+	int n = evsel->fds ? evsel->nr_fds_cpus * evsel->nr_fds_threads : 0;
 
-			pr_debug("%s: cannot set filter '%s': %s\n", ember_evsel__name(evsel), filter,
-				 strerror(-err));
-			return err;
-		}
+	for (int i = 0; i < n; i++) {
+		int err;
+
+		if (evsel->fds[i] < 0 || !ioctl(evsel->fds[i], PERF_EVENT_IOC_SET_FILTER, filter))
+			continue;
+		err = -errno;
+		pr_debug("%s: cannot set filter '%s': %s\n", ember_evsel__name(evsel), filter,
+			 strerror(-err));
+		return err;
 	}
 	return 0;
 }
@@ -189,9 +192,11 @@ int ember_evsel__apply_filter(struct ember_evsel *evsel, const char *filter)
 int ember_evsel__exclude_kernel(struct ember_evsel *evsel)
 {
 	const char *name = ember_evsel__name(evsel);
+	/* after modifiers or a PMU's slash a bare "u" */
+	const char *sep = strchr(name, '/') || strchr(name, ':') ? "" : ":";
 	char *renamed;
 
-	if (asprintf(&renamed, "%s%su", name, strchr(name, '/') || strchr(name, ':') ? "" : ":") < 0)
+	if (asprintf(&renamed, "%s%su", name, sep) < 0)
 		return -ENOMEM;
 	free(evsel->name);
 	evsel->name = renamed;
