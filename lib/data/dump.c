@@ -375,7 +375,7 @@ static void print_event_update(FILE *fp, const struct perf_event_header *h)
 static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
 
 static void print_kernel(FILE *fp, const struct perf_event_header *h, const struct ember_sample *s,
-			 bool unhandled)
+			 uint64_t present, bool unhandled)
 {
 	const void *p = h;
 
@@ -434,7 +434,10 @@ static void print_kernel(FILE *fp, const struct perf_event_header *h, const stru
 	case PERF_RECORD_LOST_SAMPLES: {
 		const struct ember_record_lost_samples *l = p;
 
-		fprintf(fp, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", s->id, l->lost);
+		/* perf's "absent" id is -1, as the columns' (print_tstamp()) */
+		uint64_t id = present & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER) ? s->id : (uint64_t)-1;
+
+		fprintf(fp, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", id, l->lost);
 		break;
 	}
 	case PERF_RECORD_READ: {
@@ -672,6 +675,7 @@ int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
 	const struct ember_env *env = ember_data_reader__env(r);
 	const struct ember_data_attr *a = NULL;
 	struct ember_sample s;
+	uint64_t present;
 	int err = 0;
 
 	fprintf(fp, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", rec->offset, file_name, h->size,
@@ -699,12 +703,13 @@ int ember_data__dump_record(FILE *fp, const struct ember_data_reader *r,
 			return err;
 		}
 	}
-	print_tstamp(fp, r, h, &s, present_fields(h, a));
+	present = present_fields(h, a);
+	print_tstamp(fp, r, h, &s, present);
 	fprintf(fp, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", rec->offset, h->size, name);
 	if (h->type == PERF_RECORD_SAMPLE)
 		print_sample(fp, h, &a->attr, &s, env->arch);
 	else if (h->type < EMBER_RECORD_HEADER_ATTR)
-		print_kernel(fp, h, &s, report);
+		print_kernel(fp, h, &s, present, report);
 	else
 		print_user(fp, h, report);
 	return 0;
