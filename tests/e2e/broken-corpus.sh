@@ -136,7 +136,9 @@ fi
 # Events whose sample_types differ (made from a real recording by
 # mixed-sample-type.py): report -D shows the fields a record lacks as perf
 # does, cpu 4294967295 and pid/tid -1, not 0, and closes with perf's
-# counts. perf's session lines (thread, dso) are not the dumper's business.
+# counts. Its thread and dso lines are left out: perf puts a sample
+# without TID on a thread of its own (":-1", nothing resolved), ember on
+# swapper's; report.sh compares them on whole recordings.
 if [ $have_ember = 1 ] && have_perf && [ -x "$WL/hotloop" ] && command -v python3 >/dev/null; then
 	"$PERF" record -q -e cpu-clock -e page-faults --sample-cpu -o "$TMP/mix2.data" \
 		-- "$WL/hotloop" 20 >/dev/null 2>&1

@@ -59,6 +59,9 @@ if rec g -g -- "$WL/hotloop" 300; then
 	same symbols-filter -i g.data --symbols hot_a
 	same dsos-filter -i g.data --no-children --dsos hotloop
 	same quiet -i g.data -q --no-children
+	# -D: every record, each sample with the thread and dso perf resolves it to
+	same dump -i g.data -D
+	same stats -i g.data --stats
 fi
 
 # 2. the whole system, kernel stacks, many processes
@@ -77,6 +80,7 @@ if rec sys -a -g -- sh -c "$WL/hotloop 400 & for i in \$(seq 50); do ls / >/dev/
 	same sys-max-stack-self -i sys.data --max-stack 4 --no-children
 	same sys-max-stack-caller -i sys.data --max-stack 2 --no-children -g caller
 	same sys-max-stack-0 -i sys.data --max-stack 0
+	same sys-dump -i sys.data -D
 	FILTER=cat
 fi
 
@@ -86,6 +90,13 @@ if "$PERF" record -q -g -o - -- "$WL/hotloop" 200 >pipe.data 2>pipe.err && [ -s 
 	same_pipe pipe-self pipe.data --no-children
 else
 	fail record-pipe "$(tail -3 pipe.err)"
+fi
+
+# 3b. lost samples: -D shows a LOST_SAMPLES record without an id as perf
+# (id -1) and counts its samples per event for --stats only
+if rec lost -F max -m 1 -- "$WL/hotloop" 100; then
+	same lost-dump -i lost.data -D
+	same lost-stats -i lost.data --stats
 fi
 
 # 4. zstd-compressed records
