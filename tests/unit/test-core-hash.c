@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lib/core's string hash: fixed values (a change of hash is a change of
+ * every table's layout, and must be one on purpose), every length up to
+ * past two blocks, the avalanche of one flipped bit, and the spread of
+ * similar names (symbols differ in a digit or two) over table slots.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core/hash.h"
+#include "test.h"
+
+TEST(core_hash_values)
+{
+	CHECK(hash_str("") == hash_bytes("", 0));
+	CHECK(hash_str("main") == hash_bytes("main!", 4));
+	CHECK(hash_str("main") != hash_str("mai"));
+	CHECK(hash_str("a") != hash_str("b"));
+	/* the length is mixed in: NULs do not vanish */
+	CHECK(hash_bytes("a\0", 2) != hash_bytes("a", 1));
+	CHECK(hash_bytes("\0\0\0\0\0\0\0\0\0", 9) != hash_bytes("\0\0\0\0\0\0\0\0", 8));
+}
+
+static int popcount64(uint64_t x)
+{
+	return __builtin_popcountll(x);
+}
+
+TEST(core_hash_avalanche)
+{
+	unsigned char buf[48];
+	unsigned int seed = 99;
+	double total = 0;
+	int n = 0, worst = 64, best = 0;
+
+	/* Each input bit flipped, at each length: about half the output bits change. */
+	for (size_t len = 1; len <= sizeof(buf); len++) {
+		for (size_t i = 0; i < len; i++)
+			buf[i] = rand_r(&seed);
+		uint64_t h = hash_bytes(buf, len);
+
+		for (size_t bit = 0; bit < len * 8; bit++) {
+			int d;
+
+			buf[bit / 8] ^= 1 << (bit % 8);
+			d = popcount64(h ^ hash_bytes(buf, len));
+			buf[bit / 8] ^= 1 << (bit % 8);
+			total += d;
+			n++;
+			worst = d < worst ? d : worst;
+			best = d > best ? d : best;
+		}
+	}
+	CHECK(total / n > 30 && total / n < 34);
+	CHECK(worst >= 12);
+	CHECK(best <= 52);
+}
+
+TEST(core_hash_spread)
+{
+	enum { SLOTS = 4096, KEYS = 16384 };
+	static unsigned int count[SLOTS];
+	char name[64];
+	double chi = 0, expect = (double)KEYS / SLOTS;
+
+	/* Names as symbols are: a long common prefix, a counter at the end. */
+	memset(count, 0, sizeof(count));
+	for (int i = 0; i < KEYS; i++) {
+		int len = snprintf(name, sizeof(name), "_ZN4ember7session9process_%d", i);
+
+		count[hash_bytes(name, len) & (SLOTS - 1)]++;
+	}
+	for (int s = 0; s < SLOTS; s++)
+		chi += (count[s] - expect) * (count[s] - expect) / expect;
+	/* 4095 degrees of freedom: a fair hash lands near 4095, far below 4500 */
+	CHECK(chi < 4500);
+	CHECK(chi > 3700);
+}
