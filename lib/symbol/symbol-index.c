@@ -21,17 +21,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include "symbol/symbol.h"
-#include "symbol/symbol-tree.h"
+#include "core/rbtree.h"
 
 struct cluster {
 	size_t first, last;	/* syms[first..last], at least two */
 	uint64_t start, end;
 };
 
+/* A node of perf's tree, numbered by seq; perf's insert puts an equal key right. */
+struct replay_node {
+	struct rb_node rb;
+	uint64_t key;
+};
+
 struct replay {
-	struct sym_rbtree tree;
+	struct replay_node *n;	/* by seq */
+	struct rb_root root;
 	uint32_t *idx_of;	/* node (seq) -> index into syms, SYMTAB_NONE if erased */
 };
+
+static void replay__insert(struct replay *r, uint32_t seq, uint64_t key)
+{
+	struct rb_node *parent = NULL, **link = &r->root.node;
+
+	while (*link) {
+		parent = *link;
+		link = &parent->child[key >= rb_entry(parent, struct replay_node, rb)->key];
+	}
+	r->n[seq].key = key;
+	rb_insert(&r->root, &r->n[seq].rb, parent, link);
+}
 
 static uint64_t span_end(const struct ember_symbol *s)
 {
@@ -92,15 +111,18 @@ static int replay__build(struct replay *r, const struct symtab *t)
 	uint8_t *seen;
 	size_t e = 0;
 
+	r->root.node = NULL;
 	r->idx_of = malloc((n ? n : 1) * sizeof(*r->idx_of));
+	r->n = calloc(n ? n : 1, sizeof(*r->n));
 	key = malloc((n ? n : 1) * sizeof(*key));
 	seen = calloc(n ? n : 1, 1);
-	if (!r->idx_of || !key || !seen || sym_rbtree__init(&r->tree, n)) {
+	if (!r->idx_of || !r->n || !key || !seen) {
 		free(key);
 		free(seen);
 		free(r->idx_of);
+		free(r->n);
 		r->idx_of = NULL;
-		sym_rbtree__exit(&r->tree);
+		r->n = NULL;
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -119,9 +141,9 @@ static int replay__build(struct replay *r, const struct symtab *t)
 	for (uint32_t seq = 0; seq <= n; seq++) {
 		/* Erases logged when seq symbols had been inserted happen before the next. */
 		for (; e < t->nr_erased && t->erased[e].when <= seq; e++)
-			sym_rbtree__erase(&r->tree, t->erased[e].seq);
+			rb_erase(&r->root, &r->n[t->erased[e].seq].rb);
 		if (seq < n && seen[seq])
-			sym_rbtree__insert(&r->tree, seq, key[seq]);
+			replay__insert(r, seq, key[seq]);
 	}
 	free(key);
 	free(seen);
@@ -130,25 +152,25 @@ static int replay__build(struct replay *r, const struct symtab *t)
 
 static void replay__exit(struct replay *r)
 {
-	sym_rbtree__exit(&r->tree);
+	free(r->n);
 	free(r->idx_of);
 }
 
 /* perf's symbols__find() on the rebuilt tree: an index into syms or SYMTAB_NONE. */
 static uint32_t replay__find(const struct replay *r, const struct ember_symbol *syms, uint64_t ip)
 {
-	uint32_t x = r->tree.root;
+	const struct rb_node *x = r->root.node;
 
-	while (x != SYM_RB_NIL) {
-		const struct sym_rbnode *node = &r->tree.n[x];
-		const struct ember_symbol *s = &syms[r->idx_of[x]];
+	while (x) {
+		uint32_t seq = rb_entry(x, struct replay_node, rb) - r->n;
+		const struct ember_symbol *s = &syms[r->idx_of[seq]];
 
 		if (ip < s->start)
-			x = node->left;
+			x = x->left;
 		else if (ip > s->end || (ip == s->end && ip != s->start))
-			x = node->right;
+			x = x->right;
 		else
-			return r->idx_of[x];
+			return r->idx_of[seq];
 	}
 	return SYMTAB_NONE;
 }

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "symbol/symbol.h"
-#include "symbol/symbol-tree.h"
 
 int symtab__reserve(struct symtab *t, size_t more)
 {

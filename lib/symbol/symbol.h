@@ -10,7 +10,7 @@
  * nested or re-JITted symbols) the answer depends on the tree's shape.
  * The table remembers the order perf would have inserted and erased its
  * symbols in; symtab__index() replays that history on a copy of perf's
- * tree (symbol/symbol-tree.h), when and only when symbols overlap, and
+ * tree (core/rbtree.h, in symbol-index.c), when and only when symbols overlap, and
  * keeps just the address ranges where perf's answer is not the plain
  * lookup's (the last symbol starting at or before the address).
  */
