@@ -13,15 +13,6 @@
 
 #define ID_MAX INT32_MAX
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return hash_mix64(h);
-}
-
 /*
  * Make room for one more entry in two arrays that grow together (sizes
  * a_size and b_size; b may be NULL): 0 or -ENOMEM, both unchanged then.
@@ -50,104 +41,65 @@ static int grow2(void **a, size_t a_size, void **b, size_t b_size, size_t *alloc
 	return 0;
 }
 
-static int intern_grow(struct intern *ix, void *ctx, uint64_t (*hash_of)(void *ctx, uint32_t id))
+struct frame_key {
+	const struct ember_heatmap_density *d;
+	const char *name;
+};
+
+static bool frame_eq(uint64_t val, const void *key)
 {
-	size_t cap = ix->cap ? 2 * ix->cap : 1024;
-	uint32_t *slots = calloc(cap, sizeof(*slots));
+	const struct frame_key *k = key;
 
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < ix->cap; i++) {
-		size_t j;
-
-		if (!ix->slots[i])
-			continue;
-		j = hash_of(ctx, ix->slots[i] - 1) & (cap - 1);
-		while (slots[j])
-			j = (j + 1) & (cap - 1);
-		slots[j] = ix->slots[i];
-	}
-	free(ix->slots);
-	ix->slots = slots;
-	ix->cap = cap;
-	return 0;
-}
-
-static uint64_t frame_hash_of(void *ctx, uint32_t id)
-{
-	return ((struct ember_heatmap_density *)ctx)->frame_hash[id];
-}
-
-static uint64_t node_hash(int32_t parent, uint32_t frame)
-{
-	return hash_mix64(((uint64_t)(uint32_t)parent << 32) | frame);
-}
-
-static uint64_t node_hash_of(void *ctx, uint32_t id)
-{
-	const struct density_node *n = &((struct ember_heatmap_density *)ctx)->nodes[id];
-
-	return node_hash(n->parent, n->frame);
+	return !strcmp(k->d->frames[val - 1], k->name);
 }
 
 static int frame_id(struct ember_heatmap_density *d, const char *name, uint32_t *id)
 {
+	struct frame_key key = { d, name };
 	uint64_t h = hash_str(name);
-	size_t i;
+	struct hashtab_slot *slot;
 	char *dup;
 
-	if ((d->frame_index.nr + 1) * 2 > d->frame_index.cap &&
-	    intern_grow(&d->frame_index, d, frame_hash_of))
+	if (hashtab__reserve(&d->frame_index, 1))
 		return -ENOMEM;
-	for (i = h & (d->frame_index.cap - 1); d->frame_index.slots[i];
-	     i = (i + 1) & (d->frame_index.cap - 1)) {
-		uint32_t f = d->frame_index.slots[i] - 1;
-
-		if (d->frame_hash[f] == h && !strcmp(d->frames[f], name)) {
-			*id = f;
-			return 0;
-		}
+	slot = hashtab__slot(&d->frame_index, h, frame_eq, &key);
+	if (slot->val) {
+		*id = slot->val - 1;
+		return 0;
 	}
 	if (d->nr_frames >= ID_MAX)
 		return -ENOMEM;
-	if (grow2((void **)&d->frames, sizeof(*d->frames), (void **)&d->frame_hash,
-		  sizeof(*d->frame_hash), &d->alloc_frames, d->nr_frames))
+	if (grow2((void **)&d->frames, sizeof(*d->frames), NULL, 0, &d->alloc_frames,
+		  d->nr_frames))
 		return -ENOMEM;
-	dup = strdup(name);
+	dup = arena__strndup(&d->names, name, strlen(name));
 	if (!dup)
 		return -ENOMEM;
 	d->frames[d->nr_frames] = dup;
-	d->frame_hash[d->nr_frames] = h;
-	d->frame_index.slots[i] = d->nr_frames + 1;
-	d->frame_index.nr++;
+	hashtab__fill(&d->frame_index, slot, h, d->nr_frames + 1);
 	*id = d->nr_frames++;
 	return 0;
 }
 
 static int node_id(struct ember_heatmap_density *d, int32_t parent, uint32_t frame, int32_t *id)
 {
-	uint64_t h = node_hash(parent, frame);
-	size_t i;
+	/* a bijection of (parent, frame): equal hashes are equal keys */
+	uint64_t h = hash_mix64(((uint64_t)(uint32_t)parent << 32) | frame);
+	struct hashtab_slot *slot;
 
-	if ((d->node_index.nr + 1) * 2 > d->node_index.cap &&
-	    intern_grow(&d->node_index, d, node_hash_of))
+	if (hashtab__reserve(&d->node_index, 1))
 		return -ENOMEM;
-	for (i = h & (d->node_index.cap - 1); d->node_index.slots[i];
-	     i = (i + 1) & (d->node_index.cap - 1)) {
-		uint32_t n = d->node_index.slots[i] - 1;
-
-		if (d->nodes[n].parent == parent && d->nodes[n].frame == frame) {
-			*id = n;
-			return 0;
-		}
+	slot = hashtab__slot(&d->node_index, h, hashtab__eq_hash, NULL);
+	if (slot->val) {
+		*id = slot->val - 1;
+		return 0;
 	}
 	if (d->nr_nodes >= ID_MAX)
 		return -ENOMEM;
 	if (grow2((void **)&d->nodes, sizeof(*d->nodes), NULL, 0, &d->alloc_nodes, d->nr_nodes))
 		return -ENOMEM;
 	d->nodes[d->nr_nodes] = (struct density_node){ .parent = parent, .frame = frame };
-	d->node_index.slots[i] = d->nr_nodes + 1;
-	d->node_index.nr++;
+	hashtab__fill(&d->node_index, slot, h, d->nr_nodes + 1);
 	*id = d->nr_nodes++;
 	return 0;
 }
@@ -173,13 +125,11 @@ void ember_heatmap_density__delete(struct ember_heatmap_density *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nr_frames; i++)
-		free(d->frames[i]);
 	free(d->frames);
-	free(d->frame_hash);
-	free(d->frame_index.slots);
+	arena__exit(&d->names);
+	hashtab__exit(&d->frame_index);
 	free(d->nodes);
-	free(d->node_index.slots);
+	hashtab__exit(&d->node_index);
 	free(d->times);
 	free(d->leaf);
 	free(d);

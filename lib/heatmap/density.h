@@ -5,13 +5,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* An open-addressing index of ids by hash; equality is the owner's to check. */
-struct intern {
-	uint32_t *slots;	/* id + 1; 0 empty */
-	size_t cap;
-	size_t nr;
-};
+#include "core/arena.h"
+#include "core/hashtab.h"
 
 struct density_node {
 	int32_t parent;		/* -1: a root */
@@ -20,13 +15,13 @@ struct density_node {
 
 struct ember_heatmap_density {
 	unsigned int rows;
-	char **frames;		/* interned names */
-	uint64_t *frame_hash;
+	char **frames;		/* interned names, in names */
 	size_t nr_frames, alloc_frames;
-	struct intern frame_index;
+	struct arena names;
+	struct hashtab frame_index;	/* frame id + 1 by name */
 	struct density_node *nodes;	/* parents before children */
 	size_t nr_nodes, alloc_nodes;
-	struct intern node_index;
+	struct hashtab node_index;	/* node id + 1 by (parent, frame) */
 	uint64_t *times;	/* per sample */
 	int32_t *leaf;		/* per sample: its stack's last node, -1 for none */
 	size_t nr_samples, alloc_samples;
