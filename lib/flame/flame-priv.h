@@ -161,15 +161,7 @@ void flame_palette_color_v(enum ember_flame_palette palette, const char *name,
 			   enum ember_flame_kind kind, double v1, double v2, double v3, char *buf,
 			   size_t size);
 
-/* xml.c: text for XML character data and attribute values, and for JS string literals. */
-#include <stdio.h>
-void flame_xml_escape(FILE *fp, const char *s, size_t len);
-/*
- * The same for a file in another encoding than UTF-8 (--encoding): bytes
- * >= 0x80 go as they are; forbidden control characters become &#xFFFD;.
- */
-void flame_xml_escape_bytes(FILE *fp, const char *s, size_t len);
-void flame_js_string(FILE *fp, const char *s);
+/* xml.c (escaping is lib/core/escape.h's) */
 /* Bytes of s that hold at most `chars` UTF-8 characters; *nchars gets how many there are. */
 size_t flame_utf8_prefix(const char *s, size_t len, size_t chars, size_t *nchars);
 

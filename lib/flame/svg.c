@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "flame-priv.h"
 #include "flame-svg.h"
 
@@ -224,10 +225,7 @@ static const char *default_bgcolors(enum ember_flame_palette palette)
 
 static void xml_text(const struct svg *s, const char *str, size_t len)
 {
-	if (s->bytes)
-		flame_xml_escape_bytes(s->fp, str, len);
-	else
-		flame_xml_escape(s->fp, str, len);
+	escape_write(s->fp, str, len, s->bytes ? ESCAPE_XML_BYTES : ESCAPE_XML);
 }
 
 static int frame_color(struct svg *s, const struct flame_node *n, char *buf, size_t size)
@@ -295,8 +293,7 @@ static void write_header(struct svg *s)
 	FILE *fp = s->fp;
 
 	fputs("<?xml version=\"1.0\" encoding=\"", fp);
-	flame_xml_escape(fp, s->encoding ? s->encoding : "UTF-8",
-			 strlen(s->encoding ? s->encoding : "UTF-8"));
+	escape_puts(fp, s->encoding ? s->encoding : "UTF-8", ESCAPE_XML);
 	fputs("\" standalone=\"no\"?>\n", fp);
 	fprintf(fp,
 		"<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" onload=\"init(evt)\" "
@@ -326,7 +323,7 @@ static void write_header(struct svg *s)
 		s->bg1, s->bg2);
 	fprintf(fp, "\t</linearGradient>\n</defs>\n");
 	fprintf(fp, "<style type=\"text/css\">\n\ttext { font-family:");
-	flame_xml_escape(fp, s->fonttype, strlen(s->fonttype));
+	escape_puts(fp, s->fonttype, ESCAPE_XML);
 	fprintf(fp,
 		"; font-size:%gpx; fill:rgb(0,0,0); }\n"
 		"\t#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
@@ -342,7 +339,9 @@ static void write_header(struct svg *s)
 	fprintf(fp, "<script type=\"text/ecmascript\">\n<![CDATA[\n");
 	fprintf(fp, "var cfg = { width: %.0f, xpad: %g, fontsize: %g, fontwidth: %g, nametype: ",
 		s->width, XPAD, s->fontsize, s->fontwidth);
-	flame_js_string(fp, s->nametype);
+	fputc('"', fp);
+	escape_puts(fp, s->nametype, ESCAPE_JS);
+	fputc('"', fp);
 	fprintf(fp, ", searchcolor: \"%s\" };\n", SEARCH_COLOR);
 	fputs(flame_svg_script, fp);
 	fprintf(fp, "]]>\n</script>\n");

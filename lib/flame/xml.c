@@ -1,165 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Text into XML and JavaScript. Frame names come from binaries and from
- * files anyone can write: whatever bytes they hold, the SVG must stay
- * well-formed UTF-8 XML, so invalid sequences and the control characters
- * XML 1.0 forbids become U+FFFD.
+ * Text measures and numbers for the SVG: how much of a name fits, and
+ * numbers printed as the reference tool prints them, without the generic
+ * float formatter. (Escaping is lib/core/escape.h's.)
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "flame-priv.h"
-
-#define REPLACEMENT "\xef\xbf\xbd"
-
-/*
- * Length of the valid UTF-8 sequence at s (at most len bytes) that XML
- * allows, or 0 when the bytes there are not one.
- */
-static size_t utf8_char(const unsigned char *s, size_t len, uint32_t *cp)
-{
-	uint32_t c = s[0], min;
-	size_t n;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		c &= 0x1f;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		c &= 0x0f;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates, beyond Unicode, and XML's non-characters. */
-	if (c < min || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff || c == 0xfffe || c == 0xffff)
-		return 0;
-	*cp = c;
-	return n;
-}
-
-static bool xml_char_ok(uint32_t cp)
-{
-	return cp >= 0x20 || cp == '\t' || cp == '\n' || cp == '\r';
-}
-
-void flame_xml_escape(FILE *fp, const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0;
-
-	while (i < len) {
-		uint32_t cp;
-		size_t n = utf8_char(s + i, len - i, &cp);
-		const char *rep = NULL;
-
-		if (!n || !xml_char_ok(cp)) {
-			rep = REPLACEMENT;
-			n = n ? n : 1;
-		} else if (cp == '&') {
-			rep = "&amp;";
-		} else if (cp == '<') {
-			rep = "&lt;";
-		} else if (cp == '>') {
-			rep = "&gt;";
-		} else if (cp == '"') {
-			rep = "&quot;";
-		} else if (cp == '\'') {
-			rep = "&apos;";
-		} else if (cp == '\t' || cp == '\n' || cp == '\r') {
-			/* Attribute values would fold them into spaces: keep them as written. */
-			rep = cp == '\t' ? "&#9;" : cp == '\n' ? "&#10;" : "&#13;";
-		}
-		if (rep) {
-			if (i > run)
-				fwrite(s + run, 1, i - run, fp);
-			fputs(rep, fp);
-			i += n;
-			run = i;
-		} else {
-			i += n;
-		}
-	}
-	if (i > run)
-		fwrite(s + run, 1, i - run, fp);
-}
-
-void flame_xml_escape_bytes(FILE *fp, const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t run = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		const char *rep;
-
-		switch (s[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
-		case '\t': rep = "&#9;"; break;
-		case '\n': rep = "&#10;"; break;
-		case '\r': rep = "&#13;"; break;
-		default: rep = s[i] < 0x20 ? "&#xFFFD;" : NULL; break;
-		}
-		if (!rep)
-			continue;
-		if (i > run)
-			fwrite(s + run, 1, i - run, fp);
-		fputs(rep, fp);
-		run = i + 1;
-	}
-	if (len > run)
-		fwrite(s + run, 1, len - run, fp);
-}
-
-void flame_js_string(FILE *fp, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t len = strlen(str), i = 0;
-
-	fputc('"', fp);
-	while (i < len) {
-		uint32_t cp;
-		size_t n = utf8_char(s + i, len - i, &cp);
-
-		if (!n) {
-			fputs("\\ufffd", fp);
-			i++;
-			continue;
-		}
-		/*
-		 * Inside <![CDATA[ ]]> nothing may spell "]]>", and nothing
-		 * should look like markup: escape every such character.
-		 */
-		if (cp < 0x20 || cp == '"' || cp == '\\' || cp == '<' || cp == '>' || cp == '&' ||
-		    cp == ']' || cp == 0x2028 || cp == 0x2029)
-			fprintf(fp, "\\u%04x", (unsigned int)cp);
-		else
-			fwrite(s + i, 1, n, fp);
-		i += n;
-	}
-	fputc('"', fp);
-}
 
 size_t flame_utf8_prefix(const char *str, size_t len, size_t chars, size_t *nchars)
 {

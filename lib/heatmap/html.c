@@ -9,7 +9,7 @@
 #include <ember/heatmap.h>
 #include "heatmap/density.h"
 #include "heatmap/html-page.h"
-#include "heatmap/xml.h"
+#include "core/escape.h"
 
 struct cell_sample {
 	uint64_t cell;		/* col * rows + row */
@@ -28,7 +28,7 @@ static int cmp_cell_sample(const void *a, const void *b)
 static void write_json_string(FILE *fp, const char *s)
 {
 	fputc('"', fp);
-	heatmap_json_puts(fp, s);
+	escape_puts(fp, s, ESCAPE_JSON);
 	fputc('"', fp);
 }
 
@@ -95,13 +95,13 @@ int ember_heatmap_density__write_html(const struct ember_heatmap_density *d,
 		return -E2BIG;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", fp);
-	heatmap_xml_puts(fp, title);
+	escape_puts(fp, title, ESCAPE_XML_TEXT);
 	fprintf(fp, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1 id=\"title\">",
 		heatmap_html_style);
-	heatmap_xml_puts(fp, title);
+	escape_puts(fp, title, ESCAPE_XML_TEXT);
 	fputs("</h1>\n<div id=\"subtitle\">", fp);
 	if (subtitle)
-		heatmap_xml_puts(fp, subtitle);
+		escape_puts(fp, subtitle, ESCAPE_XML_TEXT);
 	fputs("</div>\n<svg id=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n"
 	      "<div id=\"details\">&#160;</div>\n"
 	      "<div>Columns are seconds, rows the offset within the second (0 at the bottom). "

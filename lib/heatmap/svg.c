@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <ember/heatmap.h>
 #include "heatmap/grid.h"
-#include "heatmap/xml.h"
+#include "core/escape.h"
 
 /* The details line needs room even for a map of a few columns. */
 #define MIN_WIDTH 400
@@ -43,9 +43,9 @@ static void text(FILE *fp, const struct svg_layout *l, const char *color, double
 {
 	fprintf(fp, "<text text-anchor=\"%s\" x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" "
 		"font-family=\"", anchor, x, y, size);
-	heatmap_xml_puts(fp, l->font);
+	escape_puts(fp, l->font, ESCAPE_XML_TEXT);
 	fprintf(fp, "\" fill=\"%s\"%s%s>", color, extra ? " " : "", extra ? extra : "");
-	heatmap_xml_puts(fp, str);
+	escape_puts(fp, str, ESCAPE_XML_TEXT);
 	fputs("</text>\n", fp);
 }
 
@@ -129,7 +129,7 @@ static void cells(FILE *fp, const struct ember_heatmap *hm, const struct svg_lay
 				fprintf(fp, "-%.15g", t0 - 1 + l->o->step_sec);
 			fprintf(fp, "s, range %.15g-%.15g", hm->min_lat + r * hm->step_lat,
 				row_end(hm, r));
-			heatmap_xml_puts(fp, l->units);
+			escape_puts(fp, l->units, ESCAPE_XML_TEXT);
 			fprintf(fp, ", count: %llu, pct: %.0f%%, acc: %llu, acc pct: %.0f%%</title>"
 				"</rect>\n", (unsigned long long)c, floor((double)c / total * 100),
 				(unsigned long long)acc, floor((double)acc / total * 100));
