@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <ember/ember.h>
+#include "core/clock.h"
 #include "builtin.h"
 #include "record/control.h"
 #include "record/events.h"
@@ -94,7 +95,7 @@ static int start(struct record *rec)
 		enable_tracking(rec);
 	if (!rec->opts.loop.delay_ms)
 		record_warmup__begin(&rec->warmup, rec->evlist, rec->loop.mmap_bytes,
-				     rec->opts.verbose, record_loop__now_ns());
+				     rec->opts.verbose, clock_now_ns());
 	if (rec->target.forks) {
 		rec->target.wl_started = true;
 		err = ember_workload__go(&rec->target.wl);
@@ -108,7 +109,7 @@ static int start(struct record *rec)
 		if (!rec->opts.quiet)
 			fprintf(stderr, "Events disabled\n");
 		if (rec->opts.loop.delay_ms > 0)
-			rec->loop.enable_at_ns = record_loop__now_ns() +
+			rec->loop.enable_at_ns = clock_now_ns() +
 					    (uint64_t)rec->opts.loop.delay_ms * 1000000ULL;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <linux/perf_event.h>
+#include "core/clock.h"
 #include "session/machine.h"
 
 /* Re-read a process's maps at most this often when addresses miss them. */
@@ -27,14 +28,6 @@ struct ember_symbolizer {
 	struct ember_machine *machine;
 	struct pid_state *pids[256];
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 struct ember_symbolizer *ember_symbolizer__new(const struct ember_symbol_opts *opts)
 {
@@ -146,7 +139,7 @@ static int symbolizer__read_maps(struct ember_symbolizer *s, pid_t pid)
 static int symbolizer__refresh(struct ember_symbolizer *s, pid_t pid, bool miss)
 {
 	struct pid_state **slot = symbolizer__slot(s, pid), *p = *slot;
-	uint64_t now = now_ns();
+	uint64_t now = clock_now_ns();
 	int err;
 
 	if (p && (!miss || now - p->read_ns < SYMBOLIZER_REREAD_NS))

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include "core/clock.h"
 #include "core/log.h"
 #include "synth/synth-int.h"
 
@@ -150,14 +151,6 @@ static bool parse_maps_line(const char *p, struct maps_line *m)
 	return true;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static int emit_mmap2(struct ember_synth *s, pid_t tgid, pid_t pid, const struct maps_line *m,
 		      const char *name, uint16_t misc)
 {
@@ -209,7 +202,7 @@ static int synth_mmaps(struct ember_synth *s, pid_t pid, pid_t tgid)
 		return errno == EACCES || errno == EPERM ? DENIED : -errno;
 	}
 	synth_lines__init(&l, fd, buf, sizeof(buf));
-	t0 = now_ns();
+	t0 = clock_now_ns();
 	while ((line = synth_lines__next(&l, &len))) {
 		struct maps_line m;
 		const char *name;
@@ -225,7 +218,7 @@ static int synth_mmaps(struct ember_synth *s, pid_t pid, pid_t tgid)
 			name = "//anon";
 			m.flags |= MAP_HUGETLB;
 		}
-		timed_out = now_ns() - t0 > timeout;
+		timed_out = clock_now_ns() - t0 > timeout;
 		if (timed_out) {
 			/* As perf: this line goes out flagged, whatever it is, and we stop. */
 			misc |= PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;

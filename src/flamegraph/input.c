@@ -20,6 +20,7 @@
 #include <ember/perf-data.h>
 #include <ember/session.h>
 
+#include "core/clock.h"
 #include "flamegraph/flamegraph.h"
 
 #define PROGRESS_MIN_BYTES (16u << 20)	/* smaller inputs read too fast to need one */
@@ -32,14 +33,6 @@ struct progress {
 	uint64_t count;
 	uint64_t last_ns;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static void progress_init(struct progress *p, const struct fg_opts *opts, const char *name, int fd)
 {
@@ -55,12 +48,12 @@ static void progress_init(struct progress *p, const struct fg_opts *opts, const 
 		p->size = st.st_size;
 	}
 	p->on = true;
-	p->last_ns = now_ns();
+	p->last_ns = clock_now_ns();
 }
 
 static void progress_show(struct progress *p, uint64_t pos, const char *unit)
 {
-	uint64_t t = now_ns();
+	uint64_t t = clock_now_ns();
 
 	/* The first at once (a big input is known to take a while), then a few a second. */
 	if (p->shown && t - p->last_ns < PROGRESS_EVERY_NS)

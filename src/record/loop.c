@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <ember/event.h>
 #include <ember/mmap.h>
+#include "core/clock.h"
 #include "record/loop.h"
 #include "record/output.h"
 #include "record/overwrite.h"
@@ -20,14 +21,6 @@
 #include "record/sideband.h"
 #include "record/synth.h"
 #include "record/warmup.h"
-
-uint64_t record_loop__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Byte offset of the ip in a sample's body: every evsel samples IP and TID,
@@ -267,7 +260,7 @@ static void maybe_sync(struct record *rec, bool *dirty)
 
 	if (!*dirty)
 		return;
-	now = record_loop__now_ns();
+	now = clock_now_ns();
 	if (now - rec->loop.last_sync_ns < RECORD_SYNC_INTERVAL_MS * 1000000ULL)
 		return;
 	rec->loop.last_sync_ns = now;
@@ -281,7 +274,7 @@ static void maybe_sync(struct record *rec, bool *dirty)
  */
 static int poll_timeout(const struct record *rec, bool dirty)
 {
-	uint64_t period = RECORD_SYNC_INTERVAL_MS * 1000000ULL, since, now = record_loop__now_ns();
+	uint64_t period = RECORD_SYNC_INTERVAL_MS * 1000000ULL, since, now = clock_now_ns();
 	int timeout = RECORD_SYNC_INTERVAL_MS;
 
 	if (dirty) {
@@ -305,7 +298,7 @@ static int poll_timeout(const struct record *rec, bool dirty)
 /* -D: the sampling events start once the delay after the exec is over. */
 static void check_delay(struct record *rec)
 {
-	if (!rec->loop.enable_at_ns || record_loop__now_ns() < rec->loop.enable_at_ns)
+	if (!rec->loop.enable_at_ns || clock_now_ns() < rec->loop.enable_at_ns)
 		return;
 	rec->loop.enable_at_ns = 0;
 	ember_evlist__enable(rec->evlist);
@@ -341,10 +334,10 @@ static int check_switch(struct record *rec)
 	if (rec->opts.output.switch_size &&
 	    ember_data_writer__data_size(rec->out.writer) >= rec->opts.output.switch_size)
 		due = true;
-	if (rec->loop.switch_at_ns && record_loop__now_ns() >= rec->loop.switch_at_ns) {
+	if (rec->loop.switch_at_ns && clock_now_ns() >= rec->loop.switch_at_ns) {
 		due = true;
 		rec->loop.switch_at_ns =
-		    record_loop__now_ns() + rec->opts.output.switch_time_s * 1000000000ULL;
+		    clock_now_ns() + rec->opts.output.switch_time_s * 1000000000ULL;
 	}
 	if (!due)
 		return 0;
@@ -370,7 +363,7 @@ int record_loop__run(struct record *rec)
 	bool disabled = false, dirty = false;
 	uint64_t last_check;
 
-	rec->loop.last_sync_ns = last_check = record_loop__now_ns();
+	rec->loop.last_sync_ns = last_check = clock_now_ns();
 	rec->loop.affinity_cpu = -1;
 	if (rec->opts.output.switch_time_s)
 		rec->loop.switch_at_ns =
@@ -404,18 +397,18 @@ int record_loop__run(struct record *rec)
 			if (rec->loop.done || rec->loop.draining)
 				break;
 			/* small buffers, just started: look again without sleeping */
-			busy = record_warmup__busy(&rec->warmup, record_loop__now_ns());
+			busy = record_warmup__busy(&rec->warmup, clock_now_ns());
 			timeout = busy ? 0 : poll_timeout(rec, dirty);
 			if (poll(rec->loop.pollfds, (nfds_t)rec->loop.nr_pollfds, timeout) > 0 &&
 			    !busy)
 				rec->out.stats.waking++;
 			after_poll(rec);
-			last_check = record_loop__now_ns();
-		} else if (record_loop__now_ns() - last_check >= RECORD_CHECK_INTERVAL_MS * 1000000ULL) {
+			last_check = clock_now_ns();
+		} else if (clock_now_ns() - last_check >= RECORD_CHECK_INTERVAL_MS * 1000000ULL) {
 			/* Records keep coming: look at signals and hang-ups without sleeping. */
 			poll(rec->loop.pollfds, (nfds_t)rec->loop.nr_pollfds, 0);
 			after_poll(rec);
-			last_check = record_loop__now_ns();
+			last_check = clock_now_ns();
 		}
 		/* A command's events die with it; a target ember did not start is stopped here. */
 		if (rec->loop.done && !disabled && !rec->target.target_none) {

@@ -65,9 +65,6 @@ int record_loop__run(struct record *rec);
 /* Read what the buffers still hold (after the command is gone). 0 or 1 as above. */
 int record_loop__drain(struct record *rec);
 
-/* CLOCK_MONOTONIC in ns: the clock of the loop's deadlines (-D, --switch-output, warm-up). */
-uint64_t record_loop__now_ns(void);
-
 /* Reap the command if it exited; sets rec->wl_exited. Returns true when it did. */
 bool record_loop__reap(struct record *rec);
 /*

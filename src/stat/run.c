@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <ember/workload.h>
+#include "core/clock.h"
 #include "stat/counts.h"
 #include "stat/events.h"
 #include "stat/open.h"
@@ -114,7 +115,7 @@ static void control(struct stat_run *r)
  */
 static bool wait_delay(struct stat_run *r, struct run_state *rs)
 {
-	uint64_t until = stat_now_ns() + (uint64_t)r->config->delay_ms * NSEC_PER_MSEC;
+	uint64_t until = clock_now_ns() + (uint64_t)r->config->delay_ms * NSEC_PER_MSEC;
 	struct stat_signal sig;
 
 	for (;;) {
@@ -159,7 +160,7 @@ static void wait_loop(struct stat_run *r, struct run_state *rs)
 			deadline = rs->timeout_at;
 		switch (stat_waiter__wait(&r->waiter, deadline, &sig)) {
 		case STAT_WAKE_DEADLINE:
-			now = stat_now_ns();
+			now = clock_now_ns();
 			if (rs->next_tick && now >= rs->next_tick) {
 				print_interval(r, rs, now);
 				while (rs->next_tick <= now)
@@ -222,7 +223,7 @@ static int start(struct stat_run *r, struct run_state *rs)
 	if (enable_now)
 		ember_evlist__enable(r->evlist);
 	getrusage(RUSAGE_CHILDREN, &rs->ru0);
-	rs->t0 = stat_now_ns();
+	rs->t0 = clock_now_ns();
 	if (rs->workload) {
 		err = ember_workload__start(&rs->wl);
 		if (err)
@@ -231,7 +232,7 @@ static int start(struct stat_run *r, struct run_state *rs)
 	if (r->config->delay_ms > 0) {
 		if (!wait_delay(r, rs))
 			return 0;
-		rs->t0 = stat_now_ns();
+		rs->t0 = clock_now_ns();
 	}
 	return 0;
 }
@@ -354,7 +355,7 @@ static int run_once(struct stat_run *r, bool first)
 	}
 	if (!rs.exited && !(r->stop && !rs.workload))
 		wait_loop(r, &rs);
-	rs.t1 = stat_now_ns();
+	rs.t1 = clock_now_ns();
 	stop_workload(&rs);
 	reap_workload(r, &rs);
 	ember_evlist__disable(r->evlist);

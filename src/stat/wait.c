@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include "core/clock.h"
 #include "stat/wait.h"
 
 /* ember stat's one blocking point: poll on a signalfd, pidfds and a deadline. */
@@ -20,14 +21,6 @@
 
 /* Without a pidfd, look at /proc this often. */
 #define POLL_PROC_MS 100
-
-uint64_t stat_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 int stat_waiter__init(struct stat_waiter *w)
 {
@@ -174,7 +167,7 @@ enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 		int n;
 
 		if (deadline_ns) {
-			uint64_t now = stat_now_ns();
+			uint64_t now = clock_now_ns();
 
 			if (now >= deadline_ns) {
 				wake = STAT_WAKE_DEADLINE;

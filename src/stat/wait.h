@@ -63,9 +63,6 @@ void stat_waiter__unwatch_all(struct stat_waiter *w);
 enum stat_wake stat_waiter__wait(struct stat_waiter *w, uint64_t deadline_ns,
 				 struct stat_signal *sig);
 
-/* CLOCK_MONOTONIC in ns. */
-uint64_t stat_now_ns(void);
-
 /*
  * perf stat --control: commands read from a descriptor or a fifo while
  * counting ("enable", "disable", "ping"), each acknowledged with "ack\n"
