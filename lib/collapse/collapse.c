@@ -719,7 +719,7 @@ static int frame_line(struct ember_collapse *c, const char *l, size_t n, size_t 
 		if (!ref) {
 			hash = l + k == c->hint_key && n - k == c->hint_len ?
 				       c->hint_hash :
-				       collapse_hash(l + k, n - k);
+				       hash_bytes(l + k, n - k);
 			ref = frame_cache_find(fc, l + k, n - k, hash, java);
 			if (ref)
 				set_next(fc, c->prev_frame, ref);
@@ -796,7 +796,7 @@ static void hint_next_sample(struct ember_collapse *c)
 		return;
 	c->hint_key = p + k;
 	c->hint_len = nl - p - k;
-	c->hint_hash = collapse_hash(c->hint_key, c->hint_len);
+	c->hint_hash = hash_bytes(c->hint_key, c->hint_len);
 	frame_cache_prefetch(&c->frames, c->hint_hash, 1);
 }
 

@@ -21,6 +21,9 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include "collapse/inline.h"
+#include "core/arena.h"
+#include "core/hash.h"
+#include "core/hashtab.h"
 #include "symbol/demangle.h"
 #include "symbol/dwarf-units.h"
 #include "symbol/dwfl-elf.h"
@@ -53,21 +56,19 @@ struct dso_entry {
 	struct dso_entry *next;
 };
 
+/* A resolved address, key and value in the inliner's arena. */
 struct cache_entry {
-	uint64_t hash;
 	char *key;		/* pc '\0' mod */
 	size_t klen;
 	char *val;
-	struct cache_entry *next;
 };
-
-#define CACHE_BUCKETS 4096
 
 struct inliner {
 	bool context;
 	unsigned long lookups;
 	struct dso_entry *dsos;
-	struct cache_entry *cache[CACHE_BUCKETS];
+	struct hashtab cache;	/* struct cache_entry * by hash_bytes() of the key */
+	struct arena mem;	/* the entries */
 };
 
 struct inliner *inliner__new(bool context)
@@ -96,29 +97,14 @@ void inliner__delete(struct inliner *in)
 		free(d->path);
 		free(d);
 	}
-	for (size_t i = 0; i < CACHE_BUCKETS; i++) {
-		for (struct cache_entry *e = in->cache[i], *next; e; e = next) {
-			next = e->next;
-			free(e->key);
-			free(e->val);
-			free(e);
-		}
-	}
+	hashtab__exit(&in->cache);
+	arena__exit(&in->mem);
 	free(in);
 }
 
 unsigned long inliner__lookups(const struct inliner *in)
 {
 	return in->lookups;
-}
-
-static uint64_t fnv(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
-	return h;
 }
 
 static struct dso_entry *dso_get(struct inliner *in, const char *path, bool *fresh)
@@ -483,33 +469,49 @@ static bool nm_lookup(struct dso_entry *d, const char *name, size_t nlen, uint64
 	return false;
 }
 
+struct cache_key {
+	const char *key;
+	size_t klen;
+};
+
+static bool cache_eq(uint64_t val, const void *key)
+{
+	const struct cache_entry *e = (const struct cache_entry *)(uintptr_t)val;
+	const struct cache_key *k = key;
+
+	return e->klen == k->klen && !memcmp(e->key, k->key, k->klen);
+}
+
 static struct cache_entry *cache_find(struct inliner *in, const char *key, size_t klen,
 				      uint64_t h)
 {
-	for (struct cache_entry *e = in->cache[h % CACHE_BUCKETS]; e; e = e->next)
-		if (e->hash == h && e->klen == klen && !memcmp(e->key, key, klen))
-			return e;
-	return NULL;
+	struct cache_key k = { key, klen };
+
+	return (struct cache_entry *)(uintptr_t)hashtab__get(&in->cache, h, cache_eq, &k);
 }
 
+/* Caches val for key. 0 or -ENOMEM. */
 static int cache_put(struct inliner *in, const char *key, size_t klen, uint64_t h,
 		     const char *val, size_t vlen)
 {
-	struct cache_entry *e = calloc(1, sizeof(*e));
+	struct cache_key k = { key, klen };
+	struct hashtab_slot *s;
+	struct cache_entry *e;
 
-	if (!e || !(e->key = malloc(klen)) || !(e->val = malloc(vlen + 1))) {
-		if (e)
-			free(e->key);
-		free(e);
+	if (hashtab__reserve(&in->cache, 1))
 		return -ENOMEM;
-	}
+	e = arena__new(&in->mem, struct cache_entry);
+	if (!e || !(e->key = arena__alloc(&in->mem, klen, 1)) ||
+	    !(e->val = arena__strndup(&in->mem, val, vlen)))
+		return -ENOMEM;
 	memcpy(e->key, key, klen);
-	memcpy(e->val, val, vlen);
-	e->val[vlen] = '\0';
 	e->klen = klen;
-	e->hash = h;
-	e->next = in->cache[h % CACHE_BUCKETS];
-	in->cache[h % CACHE_BUCKETS] = e;
+	s = hashtab__slot(&in->cache, h, cache_eq, &k);
+	/* a key put again (by a nested resolve) takes the newer value */
+	if (s->val)
+		s->val = (uintptr_t)e;
+	else
+		hashtab__fill(&in->cache, s, h, (uintptr_t)e);
 	return 0;
 }
 
@@ -532,7 +534,7 @@ static int resolve(struct inliner *in, struct span pc, struct span rawfunc, cons
 	err = err ?: sbuf_adds(&key, path);
 	if (err)
 		goto out;
-	h = fnv(key.buf, key.len);
+	h = hash_bytes(key.buf, key.len);
 	if ((ce = cache_find(in, key.buf, key.len, h))) {
 		err = sbuf_adds(out, ce->val);
 		goto out;

@@ -8,61 +8,6 @@
 /* Past this much key text the frame cache stops growing. */
 #define FRAME_CACHE_MAX_BYTES (64u << 20)
 
-static inline uint64_t load64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static inline uint64_t load32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-/* The 128-bit product folded to 64 bits: one multiply mixes 16 bytes. */
-static inline uint64_t mum(uint64_t a, uint64_t b)
-{
-	__uint128_t r = (__uint128_t)a * b;
-
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-
-/*
- * Every input line's key is hashed, so the hash must cost a few cycles
- * per 16 bytes: the last block is read overlapping the one before instead
- * of byte by byte (the length, mixed in, keeps keys apart).
- */
-uint64_t collapse_hash(const void *p, size_t len)
-{
-	const uint64_t k1 = 0xa0761d6478bd642full, k2 = 0xe7037ed1a0b428dbull,
-		       k3 = 0x8ebc6af09c88c6e3ull;
-	const unsigned char *s = p, *end = s + len;
-	uint64_t h = 0x243f6a8885a308d3ull ^ len, x, y;
-
-	if (len > 16) {
-		for (size_t n = len; n > 16; n -= 16, s += 16)
-			h = mum(load64(s) ^ k1, load64(s + 8) ^ h);
-		x = load64(end - 16);
-		y = load64(end - 8);
-	} else if (len >= 8) {
-		x = load64(s);
-		y = load64(end - 8);
-	} else if (len >= 4) {
-		x = load32(s);
-		y = load32(end - 4);
-	} else {
-		x = len ? (uint64_t)s[0] << 16 | (uint64_t)s[len / 2] << 8 | s[len - 1] : 0;
-		y = 0;
-	}
-	h = mum(x ^ k1, y ^ h ^ k2);
-	return mum(h ^ k3, len ^ k1);
-}
-
 int id_vec_grow(struct id_vec *iv, size_t n)
 {
 	size_t alloc = iv->alloc ? iv->alloc : 64;
@@ -87,39 +32,6 @@ void id_vec_free(struct id_vec *iv)
 	memset(iv, 0, sizeof(*iv));
 }
 
-/*
- * Makes room for one more entry in an index over nr entries (each
- * starting with its uint64_t hash, stride bytes apart), keeping the load
- * at most one half. 0 or -ENOMEM.
- */
-static int hindex_reserve(struct hindex *ix, const void *entries, size_t stride, size_t nr)
-{
-	size_t nslots;
-	struct hslot *slots;
-
-	if (nr >= UINT32_MAX - 1)
-		return -ENOMEM;
-	if ((nr + 1) * 2 <= ix->nslots)
-		return 0;
-	nslots = ix->nslots ? ix->nslots * 2 : 1024;
-	slots = calloc(nslots, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++) {
-		uint64_t h;
-		size_t s;
-
-		memcpy(&h, (const char *)entries + i * stride, sizeof(h));
-		for (s = h & (nslots - 1); slots[s].idx; s = (s + 1) & (nslots - 1))
-			;
-		slots[s] = (struct hslot){ (uint32_t)i + 1, (uint32_t)(h >> 32) };
-	}
-	free(ix->slots);
-	ix->slots = slots;
-	ix->nslots = nslots;
-	return 0;
-}
-
 /* Room for one more entry in *v (of *alloc, each size bytes). 0 or -ENOMEM. */
 static int reserve_entry(void **v, size_t *alloc, size_t nr, size_t size)
 {
@@ -139,31 +51,40 @@ static int reserve_entry(void **v, size_t *alloc, size_t nr, size_t size)
 	return 0;
 }
 
+struct name_probe {
+	const struct name_table *t;
+	const char *s;
+	size_t n;
+};
+
+static bool name_eq(uint64_t val, const void *key)
+{
+	const struct name_probe *k = key;
+	const struct name_entry *e = &k->t->v[val - 1];
+
+	return e->len == k->n && !memcmp(k->t->text.buf + e->off, k->s, k->n);
+}
+
 int name_table_intern(struct name_table *t, const char *str, size_t n, uint32_t *id)
 {
-	uint64_t h = collapse_hash(str, n);
-	uint32_t tag = h >> 32;
-	size_t s, mask;
+	struct name_probe k = { t, str, n };
+	uint64_t h = hash_bytes(str, n);
+	struct hashtab_slot *s;
 
-	if (hindex_reserve(&t->ix, t->v, sizeof(*t->v), t->nr))
+	if (t->nr >= UINT32_MAX - 1 || hashtab__reserve(&t->ix, 1))
 		return -ENOMEM;
-	mask = t->ix.nslots - 1;
-	for (s = h & mask; t->ix.slots[s].idx; s = (s + 1) & mask) {
-		const struct hslot *sl = &t->ix.slots[s];
-		const struct name_entry *e = &t->v[sl->idx - 1];
-
-		if (sl->tag == tag && e->len == n && !memcmp(t->text.buf + e->off, str, n)) {
-			*id = sl->idx - 1;
-			return 0;
-		}
+	s = hashtab__slot(&t->ix, h, name_eq, &k);
+	if (s->val) {
+		*id = s->val - 1;
+		return 0;
 	}
 	if (reserve_entry((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
 		return -ENOMEM;
-	t->v[t->nr] = (struct name_entry){ .hash = h, .off = t->text.len, .len = n };
+	t->v[t->nr] = (struct name_entry){ .off = t->text.len, .len = n };
 	if (sbuf_add(&t->text, str, n))
 		return -ENOMEM;
 	*id = t->nr;
-	t->ix.slots[s] = (struct hslot){ (uint32_t)++t->nr, tag };
+	hashtab__fill(&t->ix, s, h, ++t->nr);
 	return 0;
 }
 
@@ -189,7 +110,7 @@ int name_table_split(struct name_table *t, const char *s, size_t n, struct id_ve
 void name_table_free(struct name_table *t)
 {
 	free(t->v);
-	free(t->ix.slots);
+	hashtab__exit(&t->ix);
 	sbuf_free(&t->text);
 	memset(t, 0, sizeof(*t));
 }
@@ -230,94 +151,63 @@ void root_table_free(struct root_table *rt)
 	id_vec_free(&rt->at);
 }
 
-static size_t frame_rec_size(const struct frame_rec *r)
+struct frame_probe {
+	const struct frame_cache *fc;
+	const char *key;
+	size_t len;
+	bool java;
+};
+
+static bool frame_eq(uint64_t val, const void *key)
 {
-	return sizeof(*r) + ((r->key_len + 3) & ~3u) + (r->nids & ~FRAME_REC_JAVA) * sizeof(uint32_t);
-}
+	const struct frame_probe *k = key;
 
-/* As hindex_reserve(), for the records of the arena (their hashes computed again). */
-static int frame_cache_reserve(struct frame_cache *fc)
-{
-	struct hindex ix = { 0 };
-	size_t mask;
-
-	if (fc->nr >= UINT32_MAX - 1)
-		return -ENOMEM;
-	if ((fc->nr + 1) * 2 <= fc->ix.nslots)
-		return 0;
-	ix.nslots = fc->ix.nslots ? fc->ix.nslots * 2 : 1024;
-	ix.slots = calloc(ix.nslots, sizeof(*ix.slots));
-	if (!ix.slots)
-		return -ENOMEM;
-	mask = ix.nslots - 1;
-	for (size_t off = 0; off < fc->arena.len;) {
-		const struct frame_rec *r = frame_rec(fc, off + 1);
-		uint64_t h = collapse_hash(r->key, r->key_len);
-		size_t s;
-
-		for (s = h & mask; ix.slots[s].idx; s = (s + 1) & mask)
-			;
-		ix.slots[s] = (struct hslot){ (uint32_t)off + 1, (uint32_t)(h >> 32) };
-		off += frame_rec_size(r);
-	}
-	free(fc->ix.slots);
-	fc->ix = ix;
-	return 0;
+	return frame_rec_is(frame_rec(k->fc, val), k->key, k->len, k->java);
 }
 
 uint32_t frame_cache_find(const struct frame_cache *fc, const char *key, size_t len, uint64_t hash,
 			  bool java)
 {
-	uint32_t tag = hash >> 32;
-	size_t mask, s;
+	struct frame_probe k = { fc, key, len, java };
 
-	if (!fc->ix.nslots)
-		return 0;
-	mask = fc->ix.nslots - 1;
-	for (s = hash & mask; fc->ix.slots[s].idx; s = (s + 1) & mask) {
-		const struct hslot *sl = &fc->ix.slots[s];
-
-		if (sl->tag == tag && frame_rec_is(frame_rec(fc, sl->idx), key, len, java))
-			return sl->idx;
-	}
-	return 0;
+	return hashtab__get(&fc->ix, hash, frame_eq, &k);
 }
 
 void frame_cache_prefetch(const struct frame_cache *fc, uint64_t hash, int stage)
 {
-	const struct hslot *sl;
+	const struct hashtab_slot *sl;
 
-	if (!fc->ix.nslots)
+	if (!fc->ix.slots)
 		return;
-	sl = &fc->ix.slots[hash & (fc->ix.nslots - 1)];
+	sl = hashtab__home(&fc->ix, hash);
 	if (stage == 1)
 		__builtin_prefetch(sl);
-	else if (sl->idx && sl->tag == (uint32_t)(hash >> 32))
-		__builtin_prefetch(frame_rec(fc, sl->idx));
+	else if (sl->val && sl->hash == hash)
+		__builtin_prefetch(frame_rec(fc, sl->val));
 }
 
 int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_t hash, bool java,
 		    const uint32_t *ids, uint32_t nids, uint32_t *ref)
 {
 	struct frame_rec hdr = { .key_len = len, .nids = nids | (java ? FRAME_REC_JAVA : 0) };
+	struct frame_probe k = { fc, key, len, java };
 	static const char pad[4];
-	size_t mask, s, off = fc->arena.len;
+	size_t off = fc->arena.len;
+	struct hashtab_slot *s;
 
 	*ref = 0;
 	if (off + len > FRAME_CACHE_MAX_BYTES || nids >= FRAME_REC_JAVA)
 		return 0;
-	if (frame_cache_reserve(fc))
+	if (fc->nr >= UINT32_MAX - 1 || hashtab__reserve(&fc->ix, 1))
 		return -ENOMEM;
-	mask = fc->ix.nslots - 1;
-	for (s = hash & mask; fc->ix.slots[s].idx; s = (s + 1) & mask)
-		;
+	s = hashtab__slot(&fc->ix, hash, frame_eq, &k);
 	if (sbuf_add(&fc->arena, &hdr, sizeof(hdr)) || sbuf_add(&fc->arena, key, len) ||
 	    sbuf_add(&fc->arena, pad, -len & 3) ||
 	    sbuf_add(&fc->arena, ids, nids * sizeof(*ids))) {
 		fc->arena.len = off;
 		return -ENOMEM;
 	}
-	fc->ix.slots[s] = (struct hslot){ (uint32_t)off + 1, (uint32_t)(hash >> 32) };
+	hashtab__fill(&fc->ix, s, hash, off + 1);
 	fc->nr++;
 	*ref = off + 1;
 	return 0;
@@ -326,7 +216,7 @@ int frame_cache_add(struct frame_cache *fc, const char *key, size_t len, uint64_
 void frame_cache_free(struct frame_cache *fc)
 {
 	sbuf_free(&fc->arena);
-	free(fc->ix.slots);
+	hashtab__exit(&fc->ix);
 	memset(fc, 0, sizeof(*fc));
 }
 
@@ -335,43 +225,17 @@ static struct stack_rec *stack_rec_at(const struct stack_table *t, uint32_t idx)
 	return (struct stack_rec *)(t->arena.buf + (size_t)(idx - 1) * 8);
 }
 
-/* As hindex_reserve(), for the records of the arena. */
-static int stack_table_reserve(struct stack_table *t)
-{
-	struct hindex ix = { 0 };
-	size_t mask;
-
-	if ((t->nr + 1) * 2 <= t->ix.nslots)
-		return 0;
-	ix.nslots = t->ix.nslots ? t->ix.nslots * 2 : 1024;
-	ix.slots = calloc(ix.nslots, sizeof(*ix.slots));
-	if (!ix.slots)
-		return -ENOMEM;
-	mask = ix.nslots - 1;
-	for (size_t i = 0; i < t->nr; i++) {
-		uint64_t h = stack_table_rec(t, i)->hash;
-		size_t s;
-
-		for (s = h & mask; ix.slots[s].idx; s = (s + 1) & mask)
-			;
-		ix.slots[s] = (struct hslot){ (uint32_t)(t->offs[i] / 8 + 1), (uint32_t)(h >> 32) };
-	}
-	free(t->ix.slots);
-	t->ix = ix;
-	return 0;
-}
-
 void stack_table_prefetch(const struct stack_table *t, uint64_t hash, int stage)
 {
-	const struct hslot *sl;
+	const struct hashtab_slot *sl;
 
-	if (!t->ix.nslots)
+	if (!t->ix.slots)
 		return;
-	sl = &t->ix.slots[hash & (t->ix.nslots - 1)];
+	sl = hashtab__home(&t->ix, hash);
 	if (stage == 1) {
 		__builtin_prefetch(sl);
-	} else if (sl->idx && sl->tag == (uint32_t)(hash >> 32)) {
-		const char *r = (const char *)stack_rec_at(t, sl->idx);
+	} else if (sl->val && sl->hash == hash) {
+		const char *r = (const char *)stack_rec_at(t, sl->val);
 
 		/* the header and the first dozen ids: most stacks */
 		__builtin_prefetch(r);
@@ -379,45 +243,46 @@ void stack_table_prefetch(const struct stack_table *t, uint64_t hash, int stage)
 	}
 }
 
-/* The slot of the stack ids[0..n): its record's, or the empty one it would take. */
-static size_t stack_table_slot(const struct stack_table *t, const uint32_t *ids, size_t n,
-			       uint64_t hash)
+struct stack_probe {
+	const struct stack_table *t;
+	const uint32_t *ids;
+	size_t n;
+};
+
+static bool stack_eq(uint64_t val, const void *key)
 {
-	uint32_t tag = hash >> 32;
-	size_t s, mask = t->ix.nslots - 1;
+	const struct stack_probe *k = key;
+	const struct stack_rec *r = stack_rec_at(k->t, val);
 
-	for (s = hash & mask; t->ix.slots[s].idx; s = (s + 1) & mask) {
-		const struct hslot *sl = &t->ix.slots[s];
-		const struct stack_rec *r = stack_rec_at(t, sl->idx);
-
-		if (sl->tag == tag && r->len == n && !memcmp(r->ids, ids, n * sizeof(*ids)))
-			break;
-	}
-	return s;
+	return r->len == k->n && !memcmp(r->ids, k->ids, k->n * sizeof(*k->ids));
 }
 
 bool stack_table_has(const struct stack_table *t, const uint32_t *ids, size_t n, uint64_t hash)
 {
-	return t->ix.nslots && t->ix.slots[stack_table_slot(t, ids, n, hash)].idx;
+	struct stack_probe k = { t, ids, n };
+
+	return hashtab__get(&t->ix, hash, stack_eq, &k);
 }
 
 int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, uint64_t hash,
 		    const struct pnum *count)
 {
-	struct stack_rec hdr = { .hash = hash, .len = n };
-	size_t s, off = t->arena.len, hsz = offsetof(struct stack_rec, ids);
+	struct stack_rec hdr = { .len = n };
+	size_t off = t->arena.len, hsz = offsetof(struct stack_rec, ids);
 	size_t size = hsz + n * sizeof(*ids);
+	struct stack_probe k = { t, ids, n };
 	static const char pad[8];
+	struct hashtab_slot *s;
 	struct stack_rec *r;
 
-	if (stack_table_reserve(t))
+	if (hashtab__reserve(&t->ix, 1))
 		return -ENOMEM;
-	s = stack_table_slot(t, ids, n, hash);
-	if (t->ix.slots[s].idx) {
-		pnum_add(&stack_rec_at(t, t->ix.slots[s].idx)->count, count);
+	s = hashtab__slot(&t->ix, hash, stack_eq, &k);
+	if (s->val) {
+		pnum_add(&stack_rec_at(t, s->val)->count, count);
 		return 0;
 	}
-	/* a slot names a record by a 32-bit offset / 8 */
+	/* a record is named by its offset / 8, in 32 bits */
 	if (off / 8 >= UINT32_MAX - 1 || n >= UINT32_MAX ||
 	    reserve_entry((void **)&t->offs, &t->alloc, t->nr, sizeof(*t->offs)))
 		return -ENOMEM;
@@ -430,7 +295,7 @@ int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, uint64
 	pnum_add(&r->count, count);
 	t->offs[t->nr++] = off;
 	t->nids += n;
-	t->ix.slots[s] = (struct hslot){ (uint32_t)(off / 8 + 1), (uint32_t)(hash >> 32) };
+	hashtab__fill(&t->ix, s, hash, off / 8 + 1);
 	return 0;
 }
 
@@ -551,6 +416,6 @@ void stack_table_free(struct stack_table *t)
 {
 	sbuf_free(&t->arena);
 	free(t->offs);
-	free(t->ix.slots);
+	hashtab__exit(&t->ix);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The collapser's hash tables, all open addressing over arenas:
+ * The collapser's hash tables, lib/core's hash table over arenas:
  *
  * names   each distinct name component (text without ';') gets an id;
  * frames  each distinct frame line (the text after its address) maps to
@@ -25,21 +25,9 @@
 #include <emmintrin.h>
 #endif
 #include "collapse/count.h"
+#include "core/hash.h"
+#include "core/hashtab.h"
 #include "collapse/sbuf.h"
-
-/* A slot: 0 for empty, else the entry's index + 1, with 32 more bits of its hash to skip misses. */
-struct hslot {
-	uint32_t idx;
-	uint32_t tag;
-};
-
-struct hindex {
-	struct hslot *slots;
-	size_t nslots;
-};
-
-/* A word-at-a-time hash of any bytes. */
-uint64_t collapse_hash(const void *p, size_t n);
 
 /* A growable array of ids. */
 struct id_vec {
@@ -69,14 +57,13 @@ static inline int id_vec_add(struct id_vec *iv, const uint32_t *ids, size_t n)
 void id_vec_free(struct id_vec *iv);
 
 struct name_entry {
-	uint64_t hash;
 	size_t off, len;	/* the text in the arena */
 };
 
 struct name_table {
 	struct name_entry *v;
 	size_t nr, alloc;
-	struct hindex ix;
+	struct hashtab ix;	/* id + 1 by hash_bytes() of the text */
 	struct sbuf text;
 };
 
@@ -143,7 +130,7 @@ struct frame_rec {
 struct frame_cache {
 	struct sbuf arena;
 	size_t nr;
-	struct hindex ix;
+	struct hashtab ix;	/* refs by hash_bytes() of the key */
 	uint32_t first;		/* as next, for the first frame line of a sample */
 };
 
@@ -201,7 +188,7 @@ static inline bool frame_rec_is(const struct frame_rec *r, const char *key, size
 	return x == y;
 }
 
-/* The record for key (its hash given, from collapse_hash) and java flag, or 0. */
+/* The record for key (its hash given, from hash_bytes()) and java flag, or 0. */
 uint32_t frame_cache_find(const struct frame_cache *fc, const char *key, size_t len, uint64_t hash,
 			  bool java);
 /*
@@ -225,7 +212,6 @@ void frame_cache_free(struct frame_cache *fc);
  * both can be asked for ahead of time (see stack_table_prefetch()).
  */
 struct stack_rec {
-	uint64_t hash;
 	struct pnum count;
 	uint32_t len;
 	uint32_t ids[];
@@ -236,7 +222,7 @@ struct stack_table {
 	size_t *offs;		/* each record's offset in the arena, in insertion order */
 	size_t nr, alloc;
 	size_t nids;		/* the ids of all records */
-	struct hindex ix;	/* a slot's idx: its record's offset / 8 + 1 */
+	struct hashtab ix;	/* a record's offset / 8 + 1 by its hash */
 };
 
 static inline const struct stack_rec *stack_table_rec(const struct stack_table *t, size_t i)
@@ -246,7 +232,7 @@ static inline const struct stack_rec *stack_table_rec(const struct stack_table *
 
 static inline uint64_t stack_table_hash(const uint32_t *ids, size_t n)
 {
-	return collapse_hash(ids, n * sizeof(*ids));
+	return hash_bytes(ids, n * sizeof(*ids));
 }
 
 /*
