@@ -15,17 +15,18 @@
 #include <ember/session.h>
 
 #include "collapse/sbuf.h"
+#include "core/hashtab.h"
 #include "flame-priv.h"
 
 struct inliner;
 
-struct name_slot {
+/* A callchain entry's frames, cached by (symbol, dso, pc, kind, java). */
+struct name_entry {
 	const void *sym;
 	const void *dso;
 	uint64_t pc;
 	uint8_t kind;
 	bool java;
-	bool used;
 	uint32_t first; /* into ids[] */
 	uint32_t nr;
 };
@@ -59,8 +60,9 @@ struct ember_flame_collapse {
 	bool event_given;
 	uint64_t nr_other;
 
-	struct name_slot *slots;
-	size_t mask, nr_slots;
+	struct name_entry *names;
+	size_t nr_names, alloc_names;
+	struct hashtab name_index;	/* index into names + 1 */
 	uint32_t *ids;
 	size_t nr_ids, alloc_ids;
 

@@ -70,10 +70,6 @@ struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 	c->opts.event = NULL;
 	if (c->opts.inline_frames && !(c->inliner = inliner__new(false)))
 		goto fail;
-	c->mask = 1023;
-	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
-	if (!c->slots)
-		goto fail;
 	/* A flame chart merges with the previous stack only: no leaf is reusable there. */
 	if (!fl->flamechart && !(c->raw = flame_rawstacks__new()))
 		goto fail;
@@ -94,7 +90,8 @@ void ember_flame_collapse__delete(struct ember_flame_collapse *c)
 		free(c->attr_names[i]);
 	free(c->attr_names);
 	free(c->event);
-	free(c->slots);
+	free(c->names);
+	hashtab__exit(&c->name_index);
 	free(c->ids);
 	free(c->stack);
 	free(c->buf);
@@ -454,30 +451,18 @@ static uint64_t name_hash(const uint64_t key[3])
 	return h ^ h >> 32;
 }
 
-static int cache_grow(struct ember_flame_collapse *c)
+struct name_probe {
+	const struct ember_flame_collapse *c;
+	const struct name_entry *k;
+};
+
+static bool name_eq(uint64_t val, const void *key)
 {
-	size_t nmask = c->mask * 2 + 1;
-	struct name_slot *slots = calloc(nmask + 1, sizeof(*slots));
+	const struct name_probe *p = key;
+	const struct name_entry *e = &p->c->names[val - 1], *k = p->k;
 
-	if (!slots)
-		return -ENOMEM;
-	for (size_t j = 0; j <= c->mask; j++) {
-		const struct name_slot *e = &c->slots[j];
-		size_t i;
-
-		if (!e->used)
-			continue;
-		uint64_t key[3] = { (uintptr_t)e->sym, (uintptr_t)e->dso, e->pc ^ e->kind ^
-									  ((uint64_t)e->java << 8) };
-
-		for (i = name_hash(key) & nmask; slots[i].used; i = (i + 1) & nmask)
-			;
-		slots[i] = *e;
-	}
-	free(c->slots);
-	c->slots = slots;
-	c->mask = nmask;
-	return 0;
+	return e->sym == k->sym && e->dso == k->dso && e->pc == k->pc && e->kind == k->kind &&
+	       e->java == k->java;
 }
 
 /* The cached frames of a callchain entry: *first and *nr into c->ids. */
@@ -496,35 +481,39 @@ int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
 			      ? al->addr
 			      : 0;
 	uint64_t key[3] = { (uintptr_t)al->sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
-	struct name_slot *e;
-	size_t i;
+	struct name_entry k = { al->sym, al->dso, pc, kind, java }, *e;
+	struct name_probe probe = { c, &k };
+	uint64_t h = name_hash(key);
+	uint64_t idx = hashtab__get(&c->name_index, h, name_eq, &probe);
 	int n;
 
-	for (i = name_hash(key) & c->mask; c->slots[i].used; i = (i + 1) & c->mask) {
-		e = &c->slots[i];
-		if (e->sym == al->sym && e->dso == al->dso && e->pc == pc && e->kind == kind &&
-		    e->java == java) {
-			*first = e->first;
-			*nr = e->nr;
-			return 0;
-		}
+	if (idx) {
+		*first = c->names[idx - 1].first;
+		*nr = c->names[idx - 1].nr;
+		return 0;
 	}
 	*first = c->nr_ids;
 	n = entry_frames(c, al, kind, java);
 	if (n < 0)
 		return n;
 	*nr = n;
-	e = &c->slots[i];
-	e->sym = al->sym;
-	e->dso = al->dso;
-	e->pc = pc;
-	e->kind = kind;
-	e->java = java;
-	e->used = true;
+	if (c->nr_names == c->alloc_names) {
+		size_t alloc = c->alloc_names ? c->alloc_names * 2 : 1024;
+
+		e = realloc(c->names, alloc * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		c->names = e;
+		c->alloc_names = alloc;
+	}
+	if (hashtab__reserve(&c->name_index, 1))
+		return -ENOMEM;
+	e = &c->names[c->nr_names++];
+	*e = k;
 	e->first = *first;
 	e->nr = *nr;
-	if (++c->nr_slots * 2 > c->mask)
-		return cache_grow(c);
+	hashtab__fill(&c->name_index, hashtab__slot(&c->name_index, h, name_eq, &probe), h,
+		      c->nr_names);
 	return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include <ember/flame.h>
+#include "core/arena.h"
+#include "core/hashtab.h"
 
 #define FLAME_NONE UINT32_MAX
 
@@ -16,7 +18,6 @@ struct flame_frame {
 	const char *name;
 	uint32_t len;
 	uint8_t kind;
-	uint64_t hash;
 };
 
 /*
@@ -51,12 +52,6 @@ struct flame_leaf {
 	uint64_t samples_self;
 };
 
-struct flame_arena_chunk {
-	struct flame_arena_chunk *next;
-	size_t used, size;
-	char data[];
-};
-
 /*
  * A stack added before and the nodes along it: a stack sharing its first
  * frames reaches the same nodes without a probe (nodes never move).
@@ -66,11 +61,6 @@ struct flame_prefix {
 	uint32_t *frames;
 	uint32_t *nodes;
 	size_t len, alloc;
-};
-
-struct flame_child_slot {
-	uint64_t key;
-	uint32_t node;
 };
 
 struct ember_flame {
@@ -84,20 +74,19 @@ struct ember_flame {
 
 	struct flame_frame *frames;
 	uint32_t nr_frames, alloc_frames;
-	uint32_t *frame_slots;	/* open addressing: frame id + 1, 0 empty */
-	size_t frame_mask;
-	struct flame_arena_chunk *arena;
+	struct hashtab frame_index;	/* frame id + 1 by hash_bytes() of the name, and kind */
+	struct arena names;
 
 	struct flame_node *nodes;
 	struct flame_leaf *leaves;	/* alloc_nodes of them too */
 	uint32_t nr_nodes, alloc_nodes;
 	/*
-	 * (parent, frame) -> child, open addressing; keys 0 mean empty (the
-	 * root is never a child). Key and child side by side: one cache
-	 * line per probe in a tree too big for the cache.
+	 * (parent, frame) -> child (never 0: the root is no one's child), by
+	 * hash_mix64() of the pair, a bijection: the slot's hash is the key,
+	 * a probe reads no node (one cache line per probe in a tree too big
+	 * for the cache).
 	 */
-	struct flame_child_slot *children;
-	size_t child_mask, nr_children;
+	struct hashtab children;
 
 	/* Flame chart: the path of the previous stack, to merge with it only. */
 	uint32_t *path;
@@ -119,7 +108,6 @@ int flame_add_path(struct ember_flame *fl, const uint32_t *frames, size_t nr, do
 		   uint64_t samples, enum ember_flame_side side, uint32_t *leaf_node);
 int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t samples,
 		   enum ember_flame_side side);
-uint64_t flame_hash(const void *data, size_t len, uint64_t seed);
 /* Sums value, before and samples up the tree (adds count only leaves). */
 void flame_sum(struct ember_flame *fl);
 

@@ -12,31 +12,6 @@
 #include "core/hash.h"
 #include "flame-priv.h"
 
-#define ARENA_CHUNK (64 * 1024)
-
-uint64_t flame_hash(const void *data, size_t len, uint64_t seed)
-{
-	const unsigned char *p = data;
-	uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ull);
-
-	/* 8 bytes at a time, then the tail: names are short, this is plenty. */
-	while (len >= 8) {
-		uint64_t k;
-
-		memcpy(&k, p, 8);
-		h ^= k * 0xbf58476d1ce4e5b9ull;
-		h = (h << 31 | h >> 33) * 0x94d049bb133111ebull;
-		p += 8;
-		len -= 8;
-	}
-	while (len--)
-		h = (h ^ *p++) * 0x100000001b3ull;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 32;
-	return h;
-}
-
 struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 {
 	struct ember_flame *fl;
@@ -52,14 +27,11 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 		fl->flamechart = opts->flamechart;
 		fl->reverse = opts->reverse;
 	}
-	fl->frame_mask = 1023;
-	fl->frame_slots = calloc(fl->frame_mask + 1, sizeof(*fl->frame_slots));
-	fl->child_mask = 4095;
-	fl->children = calloc(fl->child_mask + 1, sizeof(*fl->children));
 	fl->alloc_nodes = 1024;
 	fl->nodes = malloc(fl->alloc_nodes * sizeof(*fl->nodes));
 	fl->leaves = malloc(fl->alloc_nodes * sizeof(*fl->leaves));
-	if (!fl->frame_slots || !fl->children || !fl->nodes || !fl->leaves) {
+	if (hashtab__reserve(&fl->frame_index, 512) || hashtab__reserve(&fl->children, 2048) ||
+	    !fl->nodes || !fl->leaves) {
 		ember_flame__delete(fl);
 		errno = ENOMEM;
 		return NULL;
@@ -78,19 +50,14 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 
 void ember_flame__delete(struct ember_flame *fl)
 {
-	struct flame_arena_chunk *c, *next;
-
 	if (!fl)
 		return;
-	for (c = fl->arena; c; c = next) {
-		next = c->next;
-		free(c);
-	}
+	arena__exit(&fl->names);
 	free(fl->frames);
-	free(fl->frame_slots);
+	hashtab__exit(&fl->frame_index);
 	free(fl->nodes);
 	free(fl->leaves);
-	free(fl->children);
+	hashtab__exit(&fl->children);
 	free(fl->path);
 	for (size_t i = 0; i < FLAME_PREFIXES; i++) {
 		free(fl->prefix[i].frames);
@@ -100,68 +67,38 @@ void ember_flame__delete(struct ember_flame *fl)
 	free(fl);
 }
 
-static char *arena_alloc(struct ember_flame *fl, size_t size)
+struct frame_probe {
+	const struct ember_flame *fl;
+	const char *name;
+	size_t len;
+	enum ember_flame_kind kind;
+};
+
+static bool frame_eq(uint64_t val, const void *key)
 {
-	struct flame_arena_chunk *c = fl->arena;
+	const struct frame_probe *k = key;
+	const struct flame_frame *f = &k->fl->frames[val - 1];
 
-	if (!c || c->size - c->used < size) {
-		size_t csize = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-
-		c = malloc(sizeof(*c) + csize);
-		if (!c)
-			return NULL;
-		c->size = csize;
-		c->used = 0;
-		/* Keep the current chunk in front when a big name got its own. */
-		if (fl->arena && csize != ARENA_CHUNK) {
-			c->next = fl->arena->next;
-			fl->arena->next = c;
-		} else {
-			c->next = fl->arena;
-			fl->arena = c;
-		}
-	}
-	c->used += size;
-	return c->data + c->used - size;
-}
-
-static int frames_grow(struct ember_flame *fl)
-{
-	size_t nmask = fl->frame_mask * 2 + 1;
-	uint32_t *slots = calloc(nmask + 1, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (uint32_t id = 0; id < fl->nr_frames; id++) {
-		size_t i = fl->frames[id].hash & nmask;
-
-		while (slots[i])
-			i = (i + 1) & nmask;
-		slots[i] = id + 1;
-	}
-	free(fl->frame_slots);
-	fl->frame_slots = slots;
-	fl->frame_mask = nmask;
-	return 0;
+	return f->len == k->len && f->kind == k->kind && !memcmp(f->name, k->name, k->len);
 }
 
 int ember_flame__frame(struct ember_flame *fl, const char *name, size_t len,
 		       enum ember_flame_kind kind)
 {
+	struct frame_probe k = { fl, name, len, kind };
+	struct hashtab_slot *slot;
 	struct flame_frame *f;
 	uint64_t hash;
-	size_t i;
 	char *copy;
 
 	if (!fl || (!name && len) || (unsigned int)kind >= EMBER_FLAME_NR_KINDS || len > UINT32_MAX)
 		return -EINVAL;
-	hash = flame_hash(name, len, kind + 1);
-	for (i = hash & fl->frame_mask; fl->frame_slots[i]; i = (i + 1) & fl->frame_mask) {
-		f = &fl->frames[fl->frame_slots[i] - 1];
-		if (f->hash == hash && f->len == len && f->kind == kind &&
-		    !memcmp(f->name, name, len))
-			return fl->frame_slots[i] - 1;
-	}
+	hash = hash_mix64(hash_bytes(name, len) + kind);
+	if (hashtab__reserve(&fl->frame_index, 1))
+		return -ENOMEM;
+	slot = hashtab__slot(&fl->frame_index, hash, frame_eq, &k);
+	if (slot->val)
+		return slot->val - 1;
 	if (fl->nr_frames >= INT32_MAX)
 		return -E2BIG;
 	if (fl->nr_frames == fl->alloc_frames) {
@@ -173,25 +110,14 @@ int ember_flame__frame(struct ember_flame *fl, const char *name, size_t len,
 		fl->frames = grown;
 		fl->alloc_frames = alloc;
 	}
-	copy = arena_alloc(fl, len + 1);
+	copy = arena__strndup(&fl->names, name, len);
 	if (!copy)
 		return -ENOMEM;
-	if (len)
-		memcpy(copy, name, len);
-	copy[len] = '\0';
 	f = &fl->frames[fl->nr_frames];
 	f->name = copy;
 	f->len = len;
 	f->kind = kind;
-	f->hash = hash;
-	fl->frame_slots[i] = ++fl->nr_frames;
-	/* Keep the table at most half full. */
-	if (fl->nr_frames * 2 > fl->frame_mask) {
-		int err = frames_grow(fl);
-
-		if (err)
-			return err;
-	}
+	hashtab__fill(&fl->frame_index, slot, hash, ++fl->nr_frames);
 	return fl->nr_frames - 1;
 }
 
@@ -203,28 +129,6 @@ const char *ember_flame__frame_name(const struct ember_flame *fl, uint32_t id)
 enum ember_flame_kind ember_flame__frame_kind(const struct ember_flame *fl, uint32_t id)
 {
 	return fl && id < fl->nr_frames ? fl->frames[id].kind : EMBER_FLAME_USER;
-}
-
-static int children_grow(struct ember_flame *fl)
-{
-	size_t nmask = fl->child_mask * 2 + 1;
-	struct flame_child_slot *slots = calloc(nmask + 1, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t j = 0; j <= fl->child_mask; j++) {
-		size_t i;
-
-		if (!fl->children[j].key)
-			continue;
-		for (i = hash_mix64(fl->children[j].key) & nmask; slots[i].key; i = (i + 1) & nmask)
-			;
-		slots[i] = fl->children[j];
-	}
-	free(fl->children);
-	fl->children = slots;
-	fl->child_mask = nmask;
-	return 0;
 }
 
 /* A new child of parent for frame; FLAME_NONE when out of memory. */
@@ -281,21 +185,19 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
  */
 static uint32_t child_findnew(struct ember_flame *fl, uint32_t parent, uint32_t frame)
 {
-	/* +1 keeps key 0 free to mean an empty slot. */
-	uint64_t key = ((uint64_t)parent << 32 | frame) + 1;
-	size_t i;
+	uint64_t hash = hash_mix64((uint64_t)parent << 32 | frame);
+	struct hashtab_slot *slot;
 	uint32_t idx;
 
-	for (i = hash_mix64(key) & fl->child_mask; fl->children[i].key; i = (i + 1) & fl->child_mask)
-		if (fl->children[i].key == key)
-			return fl->children[i].node;
+	if (hashtab__reserve(&fl->children, 1))
+		return FLAME_NONE;
+	slot = hashtab__slot(&fl->children, hash, hashtab__eq_hash, NULL);
+	if (slot->val)
+		return slot->val;
 	idx = node_new(fl, parent, frame);
 	if (idx == FLAME_NONE)
 		return FLAME_NONE;
-	fl->children[i].key = key;
-	fl->children[i].node = idx;
-	if (++fl->nr_children * 2 > fl->child_mask && children_grow(fl))
-		return FLAME_NONE;
+	hashtab__fill(&fl->children, slot, hash, idx);
 	return idx;
 }
 

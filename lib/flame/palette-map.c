@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/atomic-file.h"
+#include "core/hash.h"
 #include "flame-priv.h"
 
 struct palette_entry {
@@ -22,65 +23,60 @@ struct palette_entry {
 struct ember_flame_palette_map {
 	struct palette_entry *v;
 	size_t nr, alloc;
-	size_t *slots;		/* open addressing: index + 1, 0 empty */
-	size_t mask;
+	struct hashtab index;	/* index into v + 1 by hash_str() of the key */
 };
 
-static int map_rehash(struct ember_flame_palette_map *map, size_t mask)
+struct key_probe {
+	const struct ember_flame_palette_map *map;
+	const char *key;
+};
+
+static bool key_eq(uint64_t val, const void *key)
 {
-	size_t *slots = calloc(mask + 1, sizeof(*slots));
+	const struct key_probe *k = key;
 
-	if (!slots)
-		return -ENOMEM;
-	for (size_t e = 0; e < map->nr; e++) {
-		size_t i = flame_hash(map->v[e].key, strlen(map->v[e].key), 0) & mask;
-
-		while (slots[i])
-			i = (i + 1) & mask;
-		slots[i] = e + 1;
-	}
-	free(map->slots);
-	map->slots = slots;
-	map->mask = mask;
-	return 0;
+	return !strcmp(k->map->v[val - 1].key, k->key);
 }
 
-static size_t *map_slot(const struct ember_flame_palette_map *map, const char *key)
+/* The slot of key: its entry's, or the empty one where it goes. */
+static struct hashtab_slot *map_slot(const struct ember_flame_palette_map *map, const char *key,
+				     uint64_t hash)
 {
-	size_t i = flame_hash(key, strlen(key), 0) & map->mask;
+	struct key_probe k = { map, key };
 
-	for (; map->slots[i]; i = (i + 1) & map->mask)
-		if (!strcmp(map->v[map->slots[i] - 1].key, key))
-			break;
-	return &map->slots[i];
+	return hashtab__slot(&map->index, hash, key_eq, &k);
 }
 
 const char *ember_flame_palette_map__get(const struct ember_flame_palette_map *map,
 					 const char *key)
 {
-	size_t *slot;
+	struct hashtab_slot *slot;
 
 	if (!map || !key)
 		return NULL;
-	slot = map_slot(map, key);
-	return *slot ? map->v[*slot - 1].color : NULL;
+	slot = map_slot(map, key, hash_str(key));
+	return slot->val ? map->v[slot->val - 1].color : NULL;
 }
 
 int ember_flame_palette_map__set(struct ember_flame_palette_map *map, const char *key,
 				 const char *color)
 {
-	size_t *slot;
+	struct hashtab_slot *slot;
+	uint64_t hash;
 	char *c;
 
 	if (!map || !key || !color || strchr(key, '\n') || strchr(color, '\n'))
 		return -EINVAL;
 	c = strdup(color);
-	if (!c)
+	if (!c || hashtab__reserve(&map->index, 1)) {
+		free(c);
 		return -ENOMEM;
-	slot = map_slot(map, key);
-	if (*slot) {
-		free(map->v[*slot - 1].color);
-		map->v[*slot - 1].color = c;
+	}
+	hash = hash_str(key);
+	slot = map_slot(map, key, hash);
+	if (slot->val) {
+		free(map->v[slot->val - 1].color);
+		map->v[slot->val - 1].color = c;
 		return 0;
 	}
 	if (map->nr == map->alloc) {
@@ -100,9 +96,7 @@ int ember_flame_palette_map__set(struct ember_flame_palette_map *map, const char
 		return -ENOMEM;
 	}
 	map->v[map->nr].color = c;
-	*slot = ++map->nr;
-	if (map->nr * 2 > map->mask)
-		return map_rehash(map, map->mask * 2 + 1);
+	hashtab__fill(&map->index, slot, hash, ++map->nr);
 	return 0;
 }
 
@@ -120,7 +114,7 @@ void ember_flame_palette_map__delete(struct ember_flame_palette_map *map)
 		free(map->v[i].color);
 	}
 	free(map->v);
-	free(map->slots);
+	hashtab__exit(&map->index);
 	free(map);
 }
 
@@ -145,7 +139,7 @@ struct ember_flame_palette_map *ember_flame_palette_map__read(const char *path)
 
 	if (!map)
 		return NULL;
-	if (map_rehash(map, 255)) {
+	if (hashtab__reserve(&map->index, 128)) {
 		free(map);
 		errno = ENOMEM;
 		return NULL;
