@@ -1,55 +1,27 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Start/end matching by key: an open-addressing hash of key -> start
- * time, with tombstones for ends (a block device reuses sectors, a thread
- * enters syscalls again and again, so keys come and go all the time).
+ * Start/end matching by key: lib/core's hash table of key -> start time
+ * (a block device reuses sectors, a thread enters syscalls again and
+ * again, so keys come and go all the time: an end removes its key, and
+ * its entry is reused by a later start).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ember/heatmap.h>
+#include "core/hash.h"
+#include "core/hashtab.h"
 
 #define MAX_KEYS 8
 
-enum slot_state { SLOT_EMPTY, SLOT_USED, SLOT_GONE };
-
 struct ember_heatmap_pairs {
 	unsigned int nr_keys;
-	size_t cap;		/* a power of two */
-	size_t used;		/* SLOT_USED */
-	size_t gone;		/* SLOT_GONE */
-	uint8_t *state;
-	uint64_t *keys;		/* cap * nr_keys */
-	uint64_t *times;
+	struct hashtab index;	/* entry + 1 by hash_words() of the key */
+	/* entries of 1 + nr_keys words: the start time, then the key */
+	uint64_t *pool;
+	size_t nr_pool, alloc_pool;
+	size_t free_head;	/* a free entry + 1, 0: none; its time word holds the next */
 };
-
-static uint64_t hash_key(const uint64_t *key, unsigned int n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull;
-
-	for (unsigned int i = 0; i < n; i++) {
-		h ^= key[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 33;
-	}
-	return h;
-}
-
-static int pairs_alloc(struct ember_heatmap_pairs *pp, size_t cap)
-{
-	pp->state = calloc(cap, 1);
-	pp->keys = calloc(cap * pp->nr_keys, sizeof(*pp->keys));
-	pp->times = calloc(cap, sizeof(*pp->times));
-	if (!pp->state || !pp->keys || !pp->times) {
-		free(pp->state);
-		free(pp->keys);
-		free(pp->times);
-		return -ENOMEM;
-	}
-	pp->cap = cap;
-	pp->used = pp->gone = 0;
-	return 0;
-}
 
 struct ember_heatmap_pairs *ember_heatmap_pairs__new(unsigned int nr_keys)
 {
@@ -60,16 +32,12 @@ struct ember_heatmap_pairs *ember_heatmap_pairs__new(unsigned int nr_keys)
 		return NULL;
 	}
 	pp = calloc(1, sizeof(*pp));
-	if (!pp) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	pp->nr_keys = nr_keys;
-	if (pairs_alloc(pp, 1024)) {
+	if (!pp || hashtab__reserve(&pp->index, 512)) {
 		free(pp);
 		errno = ENOMEM;
 		return NULL;
 	}
+	pp->nr_keys = nr_keys;
 	return pp;
 }
 
@@ -77,102 +45,89 @@ void ember_heatmap_pairs__delete(struct ember_heatmap_pairs *pp)
 {
 	if (!pp)
 		return;
-	free(pp->state);
-	free(pp->keys);
-	free(pp->times);
+	hashtab__exit(&pp->index);
+	free(pp->pool);
 	free(pp);
 }
 
-/* The slot holding key, or (insert) the first free one on its probe path; -1 when absent. */
-static long find(const struct ember_heatmap_pairs *pp, const uint64_t *key, bool insert)
+static uint64_t *entry(const struct ember_heatmap_pairs *pp, uint64_t val)
 {
-	size_t mask = pp->cap - 1, i = hash_key(key, pp->nr_keys) & mask;
-	long free_slot = -1;
-
-	for (size_t probes = 0; probes < pp->cap; probes++, i = (i + 1) & mask) {
-		if (pp->state[i] == SLOT_EMPTY)
-			return insert ? (free_slot >= 0 ? free_slot : (long)i) : -1;
-		if (pp->state[i] == SLOT_GONE) {
-			if (free_slot < 0)
-				free_slot = i;
-			continue;
-		}
-		if (!memcmp(&pp->keys[i * pp->nr_keys], key, pp->nr_keys * sizeof(*key)))
-			return i;
-	}
-	return insert ? free_slot : -1;
+	return &pp->pool[(val - 1) * (1 + pp->nr_keys)];
 }
 
-/* Rehash into a table sized for the live keys (dropping tombstones). */
-static int grow(struct ember_heatmap_pairs *pp)
+struct key_probe {
+	const struct ember_heatmap_pairs *pp;
+	const uint64_t *key;
+};
+
+static bool key_eq(uint64_t val, const void *key)
 {
-	struct ember_heatmap_pairs old = *pp;
-	size_t cap = pp->cap;
-	int err;
+	const struct key_probe *k = key;
 
-	while (cap < 4 * (pp->used + 1))
-		cap *= 2;
-	err = pairs_alloc(pp, cap);
-	if (err) {
-		*pp = old;
-		return err;
-	}
-	for (size_t i = 0; i < old.cap; i++) {
-		long j;
+	return !memcmp(entry(k->pp, val) + 1, k->key, k->pp->nr_keys * sizeof(*k->key));
+}
 
-		if (old.state[i] != SLOT_USED)
-			continue;
-		j = find(pp, &old.keys[i * old.nr_keys], true);
-		pp->state[j] = SLOT_USED;
-		memcpy(&pp->keys[j * pp->nr_keys], &old.keys[i * old.nr_keys],
-		       pp->nr_keys * sizeof(*pp->keys));
-		pp->times[j] = old.times[i];
-		pp->used++;
+/* A free entry + 1 (taken from the free list or the pool's end), 0 on ENOMEM. */
+static uint64_t entry_new(struct ember_heatmap_pairs *pp)
+{
+	size_t stride = 1 + pp->nr_keys;
+
+	if (pp->free_head) {
+		uint64_t val = pp->free_head;
+
+		pp->free_head = entry(pp, val)[0];
+		return val;
 	}
-	free(old.state);
-	free(old.keys);
-	free(old.times);
-	return 0;
+	if (pp->nr_pool == pp->alloc_pool) {
+		size_t alloc = pp->alloc_pool ? pp->alloc_pool * 2 : 256;
+		uint64_t *p = realloc(pp->pool, alloc * stride * sizeof(*p));
+
+		if (!p)
+			return 0;
+		pp->pool = p;
+		pp->alloc_pool = alloc;
+	}
+	return ++pp->nr_pool;
 }
 
 int ember_heatmap_pairs__start(struct ember_heatmap_pairs *pp, const uint64_t *key, uint64_t time)
 {
-	long i;
+	struct key_probe k = { pp, key };
+	uint64_t h = hash_words(key, pp->nr_keys), val;
+	struct hashtab_slot *s;
 
-	/* Keep at least a quarter of the slots empty so probes stay short. */
-	if ((pp->used + pp->gone + 1) * 4 > pp->cap * 3) {
-		int err = grow(pp);
-
-		if (err)
-			return err;
+	if (hashtab__reserve(&pp->index, 1))
+		return -ENOMEM;
+	s = hashtab__slot(&pp->index, h, key_eq, &k);
+	if (!s->val) {
+		val = entry_new(pp);
+		if (!val)
+			return -ENOMEM;
+		memcpy(entry(pp, val) + 1, key, pp->nr_keys * sizeof(*key));
+		hashtab__fill(&pp->index, s, h, val);
 	}
-	i = find(pp, key, true);
-	if (pp->state[i] != SLOT_USED) {
-		if (pp->state[i] == SLOT_GONE)
-			pp->gone--;
-		pp->state[i] = SLOT_USED;
-		memcpy(&pp->keys[i * pp->nr_keys], key, pp->nr_keys * sizeof(*key));
-		pp->used++;
-	}
-	pp->times[i] = time;
+	entry(pp, s->val)[0] = time;
 	return 0;
 }
 
 int ember_heatmap_pairs__end(struct ember_heatmap_pairs *pp, const uint64_t *key,
 			     uint64_t *start_time)
 {
-	long i = find(pp, key, false);
+	struct key_probe k = { pp, key };
+	uint64_t h = hash_words(key, pp->nr_keys), val;
+	struct hashtab_slot *s = hashtab__slot(&pp->index, h, key_eq, &k);
 
-	if (i < 0)
+	if (!s->val)
 		return 0;
-	*start_time = pp->times[i];
-	pp->state[i] = SLOT_GONE;
-	pp->used--;
-	pp->gone++;
+	val = s->val;
+	*start_time = entry(pp, val)[0];
+	hashtab__remove(&pp->index, s);
+	entry(pp, val)[0] = pp->free_head;
+	pp->free_head = val;
 	return 1;
 }
 
 size_t ember_heatmap_pairs__pending(const struct ember_heatmap_pairs *pp)
 {
-	return pp->used;
+	return pp->index.nr;
 }

@@ -16,6 +16,7 @@
 #include <ember/session.h>
 #include <ember/trace.h>
 #include <traceevent/event-parse.h>
+#include "core/hash.h"
 #include "heatmap/heatmap.h"
 #include "heatmap/session.h"
 
@@ -164,16 +165,6 @@ static int parse_keys(struct latency *l, struct ember_trace *t, const char *spec
 	}
 	free(dup);
 	return ret;
-}
-
-/* FNV-1a: string keys (a comm, a device name) as one number. */
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
 }
 
 /* The key of a sample of event `which` (0 start, 1 end); false when a field cannot be read. */
