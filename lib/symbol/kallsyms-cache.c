@@ -123,8 +123,7 @@ static uint64_t modules_hash(const char *path)
 
 		if (sscanf(line, "%255s %llu", name, &size) != 2)
 			continue;
-		for (const char *s = name; *s; s++)
-			w[0] = (w[0] ^ (unsigned char)*s) * 0x100000001b3ULL;
+		w[0] = hash_str(name);
 		w[1] = size;
 		w[2] = x ? strtoull(x + 1, NULL, 16) : 0;
 		h = hash_mix64(h ^ hash_words(w, 3));
@@ -370,7 +369,7 @@ int kallsyms_cache__fill(struct kallsyms_cache *c, struct symtab *t,
 	memset(t, 0, sizeof(*t));
 	/* else one copy of all the names: the table's pool owns them, as if added one by one */
 	if (!lend_names)
-		names = strpool__add(&t->names, names, h->names_size - 1);
+		names = arena__strndup(&t->names, names, h->names_size - 1);
 	t->syms = malloc((h->nr_syms ? h->nr_syms : 1) * sizeof(*t->syms));
 	if (h->nr_erased)
 		t->erased = malloc(h->nr_erased * sizeof(*t->erased));

@@ -1,27 +1,28 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * An append-only string arena: strings copied in stay at the same address
- * until the pool is freed, so symbol and comm names can be handed out as
- * plain pointers. One allocation per 64 KiB of names, not one per name.
+ * The string pool under its old name, for src/report/tracekey.c alone
+ * until src/report moves to lib/hist: lib/core's arena does the work.
+ * New code uses struct arena and arena__strndup() directly.
  */
 #ifndef EMBER_LIB_STRPOOL_H
 #define EMBER_LIB_STRPOOL_H
 
-#include <stddef.h>
-
-struct strpool_chunk;
+#include "core/arena.h"
 
 struct strpool {
-	struct strpool_chunk *chunks;	/* newest first */
-	size_t used;			/* bytes used in the newest chunk */
-	size_t size;			/* capacity of the newest chunk */
+	struct arena arena;
 };
 
-/* Reserves len bytes plus one for a NUL the caller writes; returns them (owned by the pool) or NULL. */
-char *strpool__alloc(struct strpool *pool, size_t len);
 /* Copies len bytes of s plus a NUL; returns the copy (owned by the pool) or NULL. */
-char *strpool__add(struct strpool *pool, const char *s, size_t len);
+static inline char *strpool__add(struct strpool *pool, const char *s, size_t len)
+{
+	return arena__strndup(&pool->arena, s, len);
+}
+
 /* Frees every string of the pool; the pool is empty and reusable afterwards. */
-void strpool__exit(struct strpool *pool);
+static inline void strpool__exit(struct strpool *pool)
+{
+	arena__exit(&pool->arena);
+}
 
 #endif

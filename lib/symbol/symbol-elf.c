@@ -225,7 +225,7 @@ static bool pread_all(int fd, char *buf, size_t size, off_t off)
  * table's names to point into: copying each name (and finding its length)
  * touched every name of a big binary at load, most never shown.
  */
-static void strtab__init(struct strtab *st, struct symsrc *ss, size_t idx, struct strpool *pool)
+static void strtab__init(struct strtab *st, struct symsrc *ss, size_t idx, struct arena *pool)
 {
 	Elf *elf = ss->elf;
 	Elf_Scn *scn = elf_getscn(elf, idx);
@@ -247,7 +247,7 @@ static void strtab__init(struct strtab *st, struct symsrc *ss, size_t idx, struc
 		return;
 	st->buf = d->d_buf;
 	if (pool && ss->fd >= 0) {
-		copy = strpool__alloc(pool, d->d_size);
+		copy = arena__alloc(pool, d->d_size + 1, 1);
 		if (copy && pread_all(ss->fd, copy, d->d_size, (off_t)shdr.sh_offset)) {
 			copy[d->d_size] = '\0';
 			st->buf = copy;

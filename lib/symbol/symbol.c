@@ -69,7 +69,7 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 
 	if (!s)
 		return -ENOMEM;
-	s->name = strpool__add(&t->names, name, namelen);
+	s->name = arena__strndup(&t->names, name, namelen);
 	if (!s->name)
 		return -ENOMEM;
 	symtab__commit(t, s, start, len, binding, type);
@@ -137,7 +137,7 @@ int symtab__add_plt(struct symtab *t, uint64_t start, uint64_t len, const char *
 	s = symtab__slot(t);
 	n = plt_name(NULL, name, namelen);
 	if (s)
-		s->name = strpool__alloc(&t->names, n);
+		s->name = arena__alloc(&t->names, n + 1, 1);
 	if (!s || !s->name) {
 		free(demangled);
 		return -ENOMEM;
@@ -792,6 +792,6 @@ void symtab__exit(struct symtab *t)
 	free(t->erased);
 	free(t->spans);
 	free(t->block_start);
-	strpool__exit(&t->names);
+	arena__exit(&t->names);
 	memset(t, 0, sizeof(*t));
 }

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <ember/symbol.h>
 #include "symbol/demangle.h"
-#include "symbol/strpool.h"
+#include "core/arena.h"
 
 struct ember_symbol {
 	uint64_t start;
@@ -65,7 +65,7 @@ struct symtab {
 	size_t nr;
 	size_t nr_sorted;	/* syms[0, nr_sorted) are sorted and searchable */
 	size_t alloc;
-	struct strpool names;
+	struct arena names;
 	uint32_t nr_added;	/* symbols ever added: the next one's seq */
 	/* The erase history, until symtab__index() has used it. */
 	struct symtab_erased *erased;
@@ -91,7 +91,7 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 		const char *name, size_t namelen);
 /*
  * Appends a symbol named name itself, not a copy: name must live as long
- * as t (in t's pool, from strpool__alloc(&t->names)). 0 or -ENOMEM.
+ * as t (in t's pool, from arena__alloc(&t->names, ...)). 0 or -ENOMEM.
  */
 int symtab__add_ref(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding, uint8_t type,
 		    const char *name);
