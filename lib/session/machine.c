@@ -10,52 +10,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
+#include "core/hash.h"
 #include "core/log.h"
 #include "session/machine.h"
 
-static size_t hash_str(const char *s)
+static bool comm_eq(uint64_t val, const void *key)
 {
-	size_t h = 14695981039346656037ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
+	return !strcmp((const char *)(uintptr_t)val, key);
 }
 
 /* The interned copy of comm: equal comms share one pointer. NULL on ENOMEM. */
 static const char *machine__intern_comm(struct ember_machine *m, const char *comm)
 {
-	size_t mask, i;
+	uint64_t h = hash_str(comm);
+	struct hashtab_slot *s;
+	char *copy;
 
-	if (m->nr_comms * 2 >= m->nr_comm_slots) {
-		size_t nr = m->nr_comm_slots ? m->nr_comm_slots * 2 : 256;
-		const char **slots = calloc(nr, sizeof(*slots));
-
-		if (!slots)
-			return NULL;
-		for (size_t k = 0; k < m->nr_comm_slots; k++) {
-			const char *c = m->comms[k];
-
-			if (!c)
-				continue;
-			for (i = hash_str(c) & (nr - 1); slots[i]; i = (i + 1) & (nr - 1))
-				;
-			slots[i] = c;
-		}
-		free(m->comms);
-		m->comms = slots;
-		m->nr_comm_slots = nr;
-	}
-	mask = m->nr_comm_slots - 1;
-	for (i = hash_str(comm) & mask; m->comms[i]; i = (i + 1) & mask) {
-		if (!strcmp(m->comms[i], comm))
-			return m->comms[i];
-	}
-	m->comms[i] = strpool__add(&m->comm_pool, comm, strlen(comm));
-	if (!m->comms[i])
+	if (hashtab__reserve(&m->comms, 1))
 		return NULL;
-	m->nr_comms++;
-	return m->comms[i];
+	s = hashtab__slot(&m->comms, h, comm_eq, comm);
+	if (s->val)
+		return (const char *)(uintptr_t)s->val;
+	copy = arena__strndup(&m->comm_pool, comm, strlen(comm));
+	if (copy)
+		hashtab__fill(&m->comms, s, h, (uintptr_t)copy);
+	return copy;
 }
 
 int machine__set_comm(struct ember_machine *m, struct ember_thread *thread, const char *comm,
@@ -80,9 +59,7 @@ struct ember_machine *ember_machine__new(const struct ember_symbol_opts *opts)
 	if (dsos__init(&m->dsos, opts))
 		goto out_free;
 	m->kmaps = maps__new(&m->graveyard);
-	m->nr_buckets = 1024;
-	m->threads = calloc(m->nr_buckets, sizeof(*m->threads));
-	if (!m->kmaps || !m->threads)
+	if (!m->kmaps || hashtab__reserve(&m->threads, 512))
 		goto out_delete;
 	return m;
 
@@ -98,57 +75,28 @@ out_nomem:
 
 void ember_machine__delete(struct ember_machine *m)
 {
+	struct hashtab_slot *s;
+
 	if (!m)
 		return;
-	for (size_t i = 0; m->threads && i < m->nr_buckets; i++) {
-		struct ember_thread *t = m->threads[i];
-
-		while (t) {
-			struct ember_thread *next = t->hash_next;
-
-			thread__free(t);
-			t = next;
-		}
-	}
+	hashtab__for_each(&m->threads, s)
+		thread__free((struct ember_thread *)(uintptr_t)s->val);
 	for (size_t i = 0; i < m->nr_dead; i++)
 		thread__free(m->dead[i]);
 	maps__put(m->kmaps);
 	map_graveyard__exit(&m->graveyard);
 	dsos__exit(&m->dsos);
-	strpool__exit(&m->comm_pool);
-	free(m->comms);
+	arena__exit(&m->comm_pool);
+	hashtab__exit(&m->comms);
 	free(m->dead);
-	free(m->threads);
+	hashtab__exit(&m->threads);
 	free(m);
 }
 
-static size_t tid__hash(pid_t tid, size_t nr)
+/* A bijection of the tid: equal hashes are equal tids, the table needs no equality. */
+static uint64_t tid__hash(pid_t tid)
 {
-	return ((size_t)tid * 2654435761u) & (nr - 1);
-}
-
-static void machine__grow_threads(struct ember_machine *m)
-{
-	size_t nr = m->nr_buckets * 2;
-	struct ember_thread **b = calloc(nr, sizeof(*b));
-
-	if (!b)
-		return; /* longer chains, still correct */
-	for (size_t i = 0; i < m->nr_buckets; i++) {
-		struct ember_thread *t = m->threads[i];
-
-		while (t) {
-			struct ember_thread *next = t->hash_next;
-			size_t h = tid__hash(t->tid, nr);
-
-			t->hash_next = b[h];
-			b[h] = t;
-			t = next;
-		}
-	}
-	free(m->threads);
-	m->threads = b;
-	m->nr_buckets = nr;
+	return hash_mix64((uint32_t)tid);
 }
 
 static struct ember_thread *machine__lookup_tid(struct ember_machine *m, pid_t tid)
@@ -157,39 +105,33 @@ static struct ember_thread *machine__lookup_tid(struct ember_machine *m, pid_t t
 
 	if (t && t->tid == tid)
 		return t;
-	for (t = m->threads[tid__hash(tid, m->nr_buckets)]; t; t = t->hash_next) {
-		if (t->tid == tid) {
-			m->last_thread = t;
-			return t;
-		}
-	}
-	return NULL;
+	t = (struct ember_thread *)(uintptr_t)hashtab__get(&m->threads, tid__hash(tid),
+							   hashtab__eq_hash, NULL);
+	if (t)
+		m->last_thread = t;
+	return t;
 }
 
 void machine__remove_thread(struct ember_machine *m, struct ember_thread *thread)
 {
-	struct ember_thread **p = &m->threads[tid__hash(thread->tid, m->nr_buckets)];
+	struct hashtab_slot *s = hashtab__slot(&m->threads, tid__hash(thread->tid),
+					       hashtab__eq_hash, NULL);
 
-	for (; *p; p = &(*p)->hash_next) {
-		if (*p != thread)
-			continue;
-		*p = thread->hash_next;
-		thread->hash_next = NULL;
-		m->nr_threads--;
-		if (m->last_thread == thread)
-			m->last_thread = NULL;
-		if (m->nr_dead == m->alloc_dead) {
-			size_t alloc = m->alloc_dead ? m->alloc_dead * 2 : 64;
-			struct ember_thread **d = realloc(m->dead, alloc * sizeof(*d));
-
-			if (!d)
-				return; /* leaked, not freed: callers may still hold it */
-			m->dead = d;
-			m->alloc_dead = alloc;
-		}
-		m->dead[m->nr_dead++] = thread;
+	if (s->val != (uintptr_t)thread)
 		return;
+	hashtab__remove(&m->threads, s);
+	if (m->last_thread == thread)
+		m->last_thread = NULL;
+	if (m->nr_dead == m->alloc_dead) {
+		size_t alloc = m->alloc_dead ? m->alloc_dead * 2 : 64;
+		struct ember_thread **d = realloc(m->dead, alloc * sizeof(*d));
+
+		if (!d)
+			return; /* leaked, not freed: callers may still hold it */
+		m->dead = d;
+		m->alloc_dead = alloc;
 	}
+	m->dead[m->nr_dead++] = thread;
 }
 
 
@@ -215,24 +157,23 @@ struct ember_thread *machine__findnew_thread(struct ember_machine *m, pid_t pid,
 {
 	struct ember_thread *t = machine__lookup_tid(m, tid);
 	char comm[32];
-	size_t h;
 
 	if (t) {
 		machine__update_thread_pid(m, t, pid);
 		return t;
 	}
+	if (hashtab__reserve(&m->threads, 1))
+		return NULL;
 	snprintf(comm, sizeof(comm), ":%d", tid);
 	t = thread__new(m, pid, tid, machine__intern_comm(m, comm));
 	if (!t || !t->comm) {
 		free(t);
 		return NULL;
 	}
-	h = tid__hash(tid, m->nr_buckets);
-	t->hash_next = m->threads[h];
-	m->threads[h] = t;
+	/* the reserve made room: no other thread came in meanwhile */
+	hashtab__fill(&m->threads, hashtab__slot(&m->threads, tid__hash(tid), hashtab__eq_hash, NULL),
+		      tid__hash(tid), (uintptr_t)t);
 	m->last_thread = t;
-	if (++m->nr_threads > m->nr_buckets)
-		machine__grow_threads(m);
 
 	/* A process leader (or a thread of unknown process) has its own maps... */
 	if (pid == tid || pid == -1) {

@@ -11,7 +11,8 @@
 #include "session/map.h"
 #include "session/thread.h"
 #include "symbol/dso.h"
-#include "symbol/strpool.h"
+#include "core/arena.h"
+#include "core/hashtab.h"
 
 struct ember_machine {
 	struct dsos dsos;
@@ -19,16 +20,14 @@ struct ember_machine {
 	struct maps *kmaps;		/* kernel, modules, BPF programs */
 	struct ember_map *kernel_map;	/* [kernel.kallsyms] in kmaps, NULL until known */
 
-	struct ember_thread **threads;	/* hash by tid */
-	size_t nr_buckets, nr_threads;
+	struct hashtab threads;		/* struct ember_thread * by hash_mix64(tid) */
 	struct ember_thread *last_thread; /* the last one found: samples come in runs */
 	struct ember_thread **dead;	/* removed threads, freed with the machine */
 	size_t nr_dead, alloc_dead;
 
-	/* Interned comm strings. */
-	struct strpool comm_pool;
-	const char **comms;
-	size_t nr_comm_slots, nr_comms;
+	/* Interned comm strings: the copies in comm_pool, by hash_str(). */
+	struct arena comm_pool;
+	struct hashtab comms;
 };
 
 /* The thread with tid (its pid updated if it was unknown), created when new; NULL on ENOMEM. */

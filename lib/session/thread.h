@@ -21,7 +21,6 @@ struct ember_thread {
 	bool exited;
 	struct maps *maps;	/* one reference */
 	struct ember_machine *machine;
-	struct ember_thread *hash_next;
 };
 
 /* A thread with comm (interned) and no maps; NULL on ENOMEM. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
 #include "symbol/dso.h"
 
 #define OPTS_HAS(opts, field) \
@@ -208,24 +209,18 @@ const struct ember_symbol *dso__find_symbol(struct ember_dso *dso, uint64_t addr
 
 /* ---- the cache ----------------------------------------------------------- */
 
-static size_t name__hash(const char *s)
+static bool name_eq(uint64_t val, const void *key)
 {
-	size_t h = 14695981039346656037ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
+	return !strcmp(((const struct ember_dso *)(uintptr_t)val)->name, key);
 }
 
 int dsos__init(struct dsos *dsos, const struct ember_symbol_opts *opts)
 {
 	memset(dsos, 0, sizeof(*dsos));
-	dsos->nr_buckets = 256;
-	dsos->buckets = calloc(dsos->nr_buckets, sizeof(*dsos->buckets));
-	if (!dsos->buckets)
+	if (hashtab__reserve(&dsos->by_name, 128))
 		return -ENOMEM;
 	if (sym_conf__init(&dsos->conf, opts)) {
-		free(dsos->buckets);
+		hashtab__exit(&dsos->by_name);
 		return -ENOMEM;
 	}
 	return 0;
@@ -233,45 +228,22 @@ int dsos__init(struct dsos *dsos, const struct ember_symbol_opts *opts)
 
 void dsos__exit(struct dsos *dsos)
 {
+	struct hashtab_slot *s;
+
 	dsos__prefetch_exit(dsos);
-	for (size_t i = 0; i < dsos->nr_buckets; i++) {
-		struct ember_dso *dso = dsos->buckets[i];
+	hashtab__for_each(&dsos->by_name, s) {
+		struct ember_dso *dso = (struct ember_dso *)(uintptr_t)s->val;
 
 		while (dso) {
-			struct ember_dso *next = dso->hash_next;
+			struct ember_dso *older = dso->older;
 
 			dso__free(dso);
-			dso = next;
+			dso = older;
 		}
 	}
-	free(dsos->buckets);
+	hashtab__exit(&dsos->by_name);
 	sym_conf__exit(&dsos->conf);
 	memset(dsos, 0, sizeof(*dsos));
-}
-
-static int dsos__grow(struct dsos *dsos)
-{
-	size_t nr = dsos->nr_buckets * 2;
-	struct ember_dso **b = calloc(nr, sizeof(*b));
-
-	if (!b)
-		return -ENOMEM;
-	for (size_t i = 0; i < dsos->nr_buckets; i++) {
-		struct ember_dso *dso = dsos->buckets[i];
-
-		while (dso) {
-			struct ember_dso *next = dso->hash_next;
-			size_t h = name__hash(dso->name) & (nr - 1);
-
-			dso->hash_next = b[h];
-			b[h] = dso;
-			dso = next;
-		}
-	}
-	free(dsos->buckets);
-	dsos->buckets = b;
-	dsos->nr_buckets = nr;
-	return 0;
 }
 
 /* Two descriptions of a file may be the same file: no known field differs. */
@@ -305,26 +277,25 @@ static void dso_id__merge(struct ember_dso_id *dst, const struct ember_dso_id *s
 
 struct ember_dso *dsos__find(struct dsos *dsos, const char *name)
 {
-	struct ember_dso *dso = dsos->buckets[name__hash(name) & (dsos->nr_buckets - 1)];
-
-	for (; dso; dso = dso->hash_next) {
-		if (!strcmp(dso->name, name))
-			return dso;
-	}
-	return NULL;
+	return (struct ember_dso *)(uintptr_t)hashtab__get(&dsos->by_name, hash_str(name), name_eq,
+							    name);
 }
 
 struct ember_dso *dsos__findnew(struct dsos *dsos, const char *name, enum dso_kind kind,
 				const struct ember_dso_id *id)
 {
 	static const struct ember_dso_id no_id;
+	uint64_t h = hash_str(name);
+	struct hashtab_slot *s;
 	struct ember_dso *dso;
-	size_t h;
 
 	if (!id)
 		id = &no_id;
-	h = name__hash(name) & (dsos->nr_buckets - 1);
-	for (dso = dsos->buckets[h]; dso; dso = dso->hash_next) {
+	if (hashtab__reserve(&dsos->by_name, 1))
+		return NULL;
+	s = hashtab__slot(&dsos->by_name, h, name_eq, name);
+	/* newest first, as perf's list */
+	for (dso = (struct ember_dso *)(uintptr_t)s->val; dso; dso = dso->older) {
 		if (strcmp(dso->name, name) || !dso_id__compatible(&dso->id, id))
 			continue;
 		/* A build-id learnt after loading cannot change which file was used. */
@@ -337,10 +308,11 @@ struct ember_dso *dsos__findnew(struct dsos *dsos, const char *name, enum dso_ki
 		return NULL;
 	dso->id = *id;
 	dso->dsos = dsos;
-	dso->hash_next = dsos->buckets[h];
-	dsos->buckets[h] = dso;
-	if (++dsos->nr > dsos->nr_buckets)
-		dsos__grow(dsos);
+	dso->older = (struct ember_dso *)(uintptr_t)s->val;
+	if (s->val)
+		s->val = (uintptr_t)dso;
+	else
+		hashtab__fill(&dsos->by_name, s, h, (uintptr_t)dso);
 	return dso;
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <ember/symbol.h>
+#include "core/hashtab.h"
 #include "symbol/demangle.h"
 #include "symbol/symbol.h"
 
@@ -62,7 +63,7 @@ struct ember_dso {
 	const struct sym_conf *conf;
 	struct sym_conf *own_conf;	/* standalone dsos (ember_dso__open) own theirs */
 	struct dsos *dsos;		/* the cache it belongs to, NULL when standalone */
-	struct ember_dso *hash_next;
+	struct ember_dso *older;	/* the dso made before this one with its name */
 	/*
 	 * Recent lookups, direct-mapped by address: a profile asks for the
 	 * same few thousand addresses over and over, and each binary search
@@ -83,9 +84,7 @@ struct ember_dso {
 struct kallsyms_prefetch;
 
 struct dsos {
-	struct ember_dso **buckets;
-	size_t nr_buckets;
-	size_t nr;
+	struct hashtab by_name;	/* the newest dso of each name, by hash_str() */
 	struct sym_conf conf;
 	struct ember_dso *kernel;	/* the host kernel, once created */
 	/* conf.kallsyms being read by a thread, NULL when not asked for */

@@ -392,6 +392,7 @@ static void kallsyms__split(struct ember_dso *kernel, int64_t delta)
 	struct symtab *t = &kernel->symtab;
 	struct dsos *dsos = kernel->dsos;
 	size_t w = 0;
+	struct hashtab_slot *slot;
 
 	for (size_t i = 0; i < t->nr; i++) {
 		struct ember_symbol s = t->syms[i];
@@ -417,8 +418,9 @@ static void kallsyms__split(struct ember_dso *kernel, int64_t delta)
 	t->nr = t->nr_sorted = w;
 	if (!dsos)
 		return;
-	for (size_t b = 0; b < dsos->nr_buckets; b++) {
-		for (struct ember_dso *mod = dsos->buckets[b]; mod; mod = mod->hash_next) {
+	hashtab__for_each(&dsos->by_name, slot) {
+		for (struct ember_dso *mod = (struct ember_dso *)(uintptr_t)slot->val; mod;
+		     mod = mod->older) {
 			if (mod->kind != DSO_KIND_MODULE || mod->loaded)
 				continue;
 			symtab__sort(&mod->symtab);
