@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
+#include "core/hashtab.h"
 #include "synth/buildid-hits.h"
 
 #define PAGE_MASK_BITS	12
@@ -17,8 +19,7 @@ struct bid_map {
 };
 
 struct bid_hits {
-	uint64_t *slots;	/* open addressing of page keys, 0 empty */
-	size_t nr, nr_slots;
+	struct hashtab pages;	/* page keys (the values) by hash_mix64(key), a bijection */
 	uint64_t last;		/* the key added last: most samples repeat it */
 
 	struct bid_map *maps;
@@ -34,7 +35,7 @@ void bid_hits__delete(struct bid_hits *h)
 {
 	if (!h)
 		return;
-	free(h->slots);
+	hashtab__exit(&h->pages);
 	free(h->maps);
 	free(h);
 }
@@ -63,48 +64,19 @@ int bid_hits__add_map(struct bid_hits *h, uint64_t start, uint64_t len, uint32_t
 	return 0;
 }
 
-static size_t slot_of(uint64_t key, size_t nr_slots)
-{
-	return (size_t)(((key >> PAGE_MASK_BITS) * 0x9e3779b97f4a7c15ULL) >> 32) & (nr_slots - 1);
-}
-
-static int grow(struct bid_hits *h)
-{
-	size_t n = h->nr_slots ? h->nr_slots * 2 : 256;
-	uint64_t *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->nr_slots; i++) {
-		size_t s;
-
-		if (!h->slots[i])
-			continue;
-		for (s = slot_of(h->slots[i], n); slots[s]; s = (s + 1) & (n - 1))
-			;
-		slots[s] = h->slots[i];
-	}
-	free(h->slots);
-	h->slots = slots;
-	h->nr_slots = n;
-	return 0;
-}
-
 int bid_hits__add_ip(struct bid_hits *h, uint64_t ip, bool kernel)
 {
-	uint64_t key = PAGE_START(ip) | (kernel ? KEY_KERNEL : 0);
-	size_t s;
+	uint64_t key = PAGE_START(ip) | (kernel ? KEY_KERNEL : 0), hash = hash_mix64(key);
+	struct hashtab_slot *s;
 
 	if (key == h->last || !key)
 		return 0;
 	h->last = key;
-	if ((h->nr + 1) * 2 > h->nr_slots && grow(h))
+	if (hashtab__reserve(&h->pages, 1))
 		return -ENOMEM;
-	for (s = slot_of(key, h->nr_slots); h->slots[s]; s = (s + 1) & (h->nr_slots - 1))
-		if (h->slots[s] == key)
-			return 0;
-	h->slots[s] = key;
-	h->nr++;
+	s = hashtab__slot(&h->pages, hash, hashtab__eq_hash, NULL);
+	if (!s->val)
+		hashtab__fill(&h->pages, s, hash, key);
 	return 0;
 }
 
@@ -133,24 +105,23 @@ static size_t lower_bound(const uint64_t *pages, size_t n, uint64_t at)
 
 int bid_hits__resolve(struct bid_hits *h, bool *hit, size_t nr_files)
 {
+	struct hashtab_slot *s;
 	uint64_t *pages[2];	/* user, kernel: sorted page addresses */
 	size_t nr[2] = { 0, 0 };
 	bool *claimed;		/* kernel pages inside some kernel map */
 	int kernel_image = 0;
 
-	pages[0] = malloc((h->nr + 1) * sizeof(uint64_t));
-	pages[1] = malloc((h->nr + 1) * sizeof(uint64_t));
-	claimed = calloc(h->nr + 1, sizeof(*claimed));
+	pages[0] = malloc((h->pages.nr + 1) * sizeof(uint64_t));
+	pages[1] = malloc((h->pages.nr + 1) * sizeof(uint64_t));
+	claimed = calloc(h->pages.nr + 1, sizeof(*claimed));
 	if (!pages[0] || !pages[1] || !claimed) {
 		kernel_image = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < h->nr_slots; i++) {
-		uint64_t key = h->slots[i];
-		int k = (key & KEY_KERNEL) != 0;
+	hashtab__for_each(&h->pages, s) {
+		int k = (s->val & KEY_KERNEL) != 0;
 
-		if (key)
-			pages[k][nr[k]++] = key & ~KEY_KERNEL;
+		pages[k][nr[k]++] = s->val & ~KEY_KERNEL;
 	}
 	qsort(pages[0], nr[0], sizeof(uint64_t), cmp_u64);
 	qsort(pages[1], nr[1], sizeof(uint64_t), cmp_u64);

@@ -13,6 +13,8 @@
 #include <sys/mman.h>
 #include <ember/perf-data.h>
 #include <ember/synth.h>
+#include "core/hash.h"
+#include "core/hashtab.h"
 #include "symbol/build-id.h"
 #include "synth/buildid-hits.h"
 
@@ -31,14 +33,12 @@ enum bid_kind { BID_FILE, BID_KERNEL, BID_MODULE, BID_VDSO };
 struct bid_file {
 	char *name;
 	enum bid_kind kind;
-	uint32_t hash;
 };
 
 struct ember_synth_buildids {
 	struct bid_file *files;		/* in the order first seen */
 	size_t nr, cap;
-	uint32_t *slots;		/* open addressing: index + 1 into files, 0 empty */
-	size_t nr_slots;
+	struct hashtab index;		/* index into files + 1 by hash_bytes() of the name */
 	/* the maps and the pages samples hit; NULL: every file, hit or not (--buildid-all) */
 	struct bid_hits *hits;
 };
@@ -70,7 +70,7 @@ void ember_synth_buildids__delete(struct ember_synth_buildids *b)
 	for (size_t i = 0; i < b->nr; i++)
 		free(b->files[i].name);
 	free(b->files);
-	free(b->slots);
+	hashtab__exit(&b->index);
 	bid_hits__delete(b->hits);
 	free(b);
 }
@@ -80,50 +80,34 @@ size_t ember_synth_buildids__nr(const struct ember_synth_buildids *b)
 	return b ? b->nr : 0;
 }
 
-/* FNV-1a over the name: paths repeat across processes (-a), the set stays small. */
-static uint32_t hash_name(const char *s, size_t len)
+struct name_probe {
+	const struct ember_synth_buildids *b;
+	const char *name;
+	size_t len;
+};
+
+static bool name_eq(uint64_t val, const void *key)
 {
-	uint32_t h = 2166136261u;
+	const struct name_probe *k = key;
+	const char *name = k->b->files[val - 1].name;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	return h;
-}
-
-static int grow_slots(struct ember_synth_buildids *b)
-{
-	size_t n = b->nr_slots ? b->nr_slots * 2 : 64;
-	uint32_t *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->nr; i++) {
-		size_t s = b->files[i].hash & (n - 1);
-
-		while (slots[s])
-			s = (s + 1) & (n - 1);
-		slots[s] = (uint32_t)i + 1;
-	}
-	free(b->slots);
-	b->slots = slots;
-	b->nr_slots = n;
-	return 0;
+	return !strncmp(name, k->name, k->len) && !name[k->len];
 }
 
 /* The file's number (first seen, first numbered), added if new; or -ENOMEM. */
 static int add(struct ember_synth_buildids *b, const char *name, size_t len, enum bid_kind kind)
 {
-	uint32_t h = hash_name(name, len);
+	struct name_probe k = { b, name, len };
+	uint64_t h = hash_bytes(name, len);
+	struct hashtab_slot *s;
 	struct bid_file *f;
-	size_t s;
 
-	if ((b->nr + 1) * 2 > b->nr_slots && grow_slots(b))
+	/* paths repeat across processes (-a): the set stays small */
+	if (b->nr >= INT32_MAX || hashtab__reserve(&b->index, 1))
 		return -ENOMEM;
-	for (s = h & (b->nr_slots - 1); b->slots[s]; s = (s + 1) & (b->nr_slots - 1)) {
-		f = &b->files[b->slots[s] - 1];
-		if (f->hash == h && !strncmp(f->name, name, len) && !f->name[len])
-			return (int)(b->slots[s] - 1);
-	}
+	s = hashtab__slot(&b->index, h, name_eq, &k);
+	if (s->val)
+		return (int)(s->val - 1);
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 32;
 
@@ -138,8 +122,7 @@ static int add(struct ember_synth_buildids *b, const char *name, size_t len, enu
 	if (!f->name)
 		return -ENOMEM;
 	f->kind = kind;
-	f->hash = h;
-	b->slots[s] = (uint32_t)++b->nr;
+	hashtab__fill(&b->index, s, h, ++b->nr);
 	return (int)b->nr - 1;
 }
 
