@@ -13,11 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
+#include "core/hashtab.h"
 #include "script/srcline.h"
 #include "symbol/srcline.h"
 
-struct sl_slot {
-	const struct ember_dso *dso; /* NULL: free slot */
+/* The answers for one (dso, address). */
+struct sl_entry {
+	const struct ember_dso *dso;
 	uint64_t addr;
 	char *val;	/* file:line, or the fallback when addr2line knew nothing */
 	char *fallback; /* "dso[addr]" */
@@ -41,8 +44,9 @@ struct sl_dso {
 
 struct script_srclines {
 	struct srclines *lines;
-	struct sl_slot *slots;
-	size_t mask, nr;
+	struct sl_entry *entries;
+	size_t nr, alloc;
+	struct hashtab index;	/* entry + 1 by (dso, address) */
 	struct sl_dso *dsos;
 	size_t nr_dsos;
 	bool full_path;
@@ -55,10 +59,8 @@ struct script_srclines *script_srclines__new(bool full_path)
 	if (!c)
 		return NULL;
 	c->full_path = full_path;
-	c->mask = 255;
-	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
 	c->lines = srclines__new();
-	if (!c->slots || !c->lines) {
+	if (!c->lines) {
 		script_srclines__delete(c);
 		return NULL;
 	}
@@ -69,11 +71,12 @@ void script_srclines__delete(struct script_srclines *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; c->slots && i <= c->mask; i++) {
-		free(c->slots[i].val);
-		free(c->slots[i].fallback);
+	for (size_t i = 0; i < c->nr; i++) {
+		free(c->entries[i].val);
+		free(c->entries[i].fallback);
 	}
-	free(c->slots);
+	free(c->entries);
+	hashtab__exit(&c->index);
 	free(c->dsos);
 	srclines__delete(c->lines);
 	free(c);
@@ -91,16 +94,23 @@ static const char *a2l_path(struct ember_dso *dso)
 	return name;
 }
 
-static size_t slot_of(const struct ember_dso *dso, uint64_t addr, size_t mask)
-{
-	uint64_t h = (uintptr_t)dso * 31 + addr * 0x9e3779b97f4a7c15ULL;
+struct sl_key {
+	const struct script_srclines *c;
+	const struct ember_dso *dso;
+	uint64_t addr;
+};
 
-	return (h ^ h >> 29) & mask;
+static bool sl_eq(uint64_t val, const void *key)
+{
+	const struct sl_key *k = key;
+	const struct sl_entry *e = &k->c->entries[val - 1];
+
+	return e->dso == k->dso && e->addr == k->addr;
 }
 
 /* Fills sl's answers for al; -ENOMEM or 0. */
 static int srcline_of(struct script_srclines *c, const struct ember_addr_location *al,
-		      struct sl_slot *sl)
+		      struct sl_entry *sl)
 {
 	struct ember_dso *dso = al->dso;
 	const char *path = a2l_path(dso), *file;
@@ -151,61 +161,43 @@ static int dso_state(struct script_srclines *c, const struct ember_dso *dso, uin
 	return 0;
 }
 
-static int grow(struct script_srclines *c)
-{
-	size_t mask = c->mask * 2 + 1;
-	struct sl_slot *slots = calloc(mask + 1, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i <= c->mask; i++) {
-		struct sl_slot *o = &c->slots[i];
-		size_t j;
-
-		if (!o->dso)
-			continue;
-		j = slot_of(o->dso, o->addr, mask);
-		while (slots[j].dso)
-			j = (j + 1) & mask;
-		slots[j] = *o;
-	}
-	free(c->slots);
-	c->slots = slots;
-	c->mask = mask;
-	return 0;
-}
-
 int script_srclines__print(struct script_srclines *c, struct outbuf *ob,
 			   const struct ember_addr_location *al)
 {
-	struct sl_slot *sl;
+	struct sl_key k = { c, al->dso, al->addr };
+	uint64_t h = hash_mix64((uintptr_t)al->dso ^ hash_mix64(al->addr));
+	struct hashtab_slot *s;
+	struct sl_entry *sl;
 	struct sl_dso *d;
 	const char *val;
-	size_t i;
 
 	if (!al->map || !al->dso)
 		return 0;
-	i = slot_of(al->dso, al->addr, c->mask);
-	for (;; i = (i + 1) & c->mask) {
-		sl = &c->slots[i];
-		if (!sl->dso || (sl->dso == al->dso && sl->addr == al->addr))
-			break;
-	}
-	if (!sl->dso) {
-		if (c->nr * 4 >= c->mask * 3) {
-			if (grow(c))
+	if (hashtab__reserve(&c->index, 1))
+		return -ENOMEM;
+	s = hashtab__slot(&c->index, h, sl_eq, &k);
+	if (s->val) {
+		sl = &c->entries[s->val - 1];
+	} else {
+		if (c->nr == c->alloc) {
+			size_t alloc = c->alloc ? c->alloc * 2 : 256;
+
+			sl = realloc(c->entries, alloc * sizeof(*sl));
+			if (!sl)
 				return -ENOMEM;
-			return script_srclines__print(c, ob, al);
+			c->entries = sl;
+			c->alloc = alloc;
 		}
+		sl = &c->entries[c->nr];
+		memset(sl, 0, sizeof(*sl));
 		if (dso_state(c, al->dso, &sl->dso_idx) || srcline_of(c, al, sl)) {
 			free(sl->val);
 			free(sl->fallback);
-			memset(sl, 0, sizeof(*sl));
 			return -ENOMEM;
 		}
 		sl->dso = al->dso;
 		sl->addr = al->addr;
-		c->nr++;
+		hashtab__fill(&c->index, s, h, ++c->nr);
 	}
 	d = &c->dsos[sl->dso_idx];
 	if (d->off) {
