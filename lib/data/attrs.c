@@ -2,54 +2,20 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash.h"
 #include "data/attrs.h"
 #include "data/format.h"
 
-struct data_attr_slot {
-	uint64_t id;
-	uint32_t idx;
-	uint32_t used;
-};
-
-static size_t hash_id(uint64_t id)
+/* Points id at attr idx (a later attr with the same id takes it over); room was reserved. */
+static void id_put(struct data_attrs *t, uint64_t id, uint32_t idx)
 {
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return (size_t)id;
-}
+	uint64_t h = hash_mix64(id);
+	struct hashtab_slot *s = hashtab__slot(&t->by_id, h, hashtab__eq_hash, NULL);
 
-static void slot_put(struct data_attr_slot *slots, size_t nslots, uint64_t id, uint32_t idx)
-{
-	size_t i = hash_id(id) & (nslots - 1);
-
-	while (slots[i].used && slots[i].id != id)
-		i = (i + 1) & (nslots - 1);
-	slots[i].id = id;
-	slots[i].idx = idx;
-	slots[i].used = 1;
-}
-
-static int grow_slots(struct data_attrs *t, size_t need)
-{
-	size_t n = t->nslots ? t->nslots : 64;
-	struct data_attr_slot *s;
-
-	if ((t->nused + need) * 2 <= t->nslots)
-		return 0;
-	while ((t->nused + need) * 2 > n)
-		n *= 2;
-	s = calloc(n, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nslots; i++) {
-		if (t->slots[i].used)
-			slot_put(s, n, t->slots[i].id, t->slots[i].idx);
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = n;
-	return 0;
+	if (s->val)
+		s->val = idx + 1;
+	else
+		hashtab__fill(&t->by_id, s, h, idx + 1);
 }
 
 static int calc_id_pos(uint64_t st)
@@ -130,7 +96,7 @@ int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uin
 		t->v = v;
 		t->cap = cap;
 	}
-	if (grow_slots(t, nr_ids))
+	if (hashtab__reserve(&t->by_id, nr_ids))
 		return -ENOMEM;
 	a = calloc(1, sizeof(*a));
 	if (nr_ids)
@@ -151,10 +117,8 @@ int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uin
 		memcpy(idcopy, ids, nr_ids * sizeof(*idcopy));
 	a->ids = idcopy;
 	a->name = namecopy;
-	for (uint32_t i = 0; i < nr_ids; i++) {
-		slot_put(t->slots, t->nslots, idcopy[i], a->idx);
-		t->nused++;
-	}
+	for (uint32_t i = 0; i < nr_ids; i++)
+		id_put(t, idcopy[i], a->idx);
 	if (t->nr == 0) {
 		t->id_pos = calc_id_pos(attr->sample_type);
 		t->is_pos = calc_is_pos(attr->sample_type);
@@ -194,7 +158,7 @@ int data_attrs_set_name(struct data_attrs *t, uint32_t idx, const char *name)
 
 const struct ember_data_attr *data_attrs_find(const struct data_attrs *t, uint64_t id)
 {
-	size_t i;
+	uint64_t idx;
 
 	if (t->dmap_len) {
 		uint64_t d = id - t->dmap_min;
@@ -204,15 +168,8 @@ const struct ember_data_attr *data_attrs_find(const struct data_attrs *t, uint64
 			return NULL;
 		return t->v[t->dmap[d] - 1];
 	}
-	if (!t->nslots)
-		return NULL;
-	i = hash_id(id) & (t->nslots - 1);
-	while (t->slots[i].used) {
-		if (t->slots[i].id == id)
-			return t->v[t->slots[i].idx];
-		i = (i + 1) & (t->nslots - 1);
-	}
-	return NULL;
+	idx = hashtab__get(&t->by_id, hash_mix64(id), hashtab__eq_hash, NULL);
+	return idx ? t->v[idx - 1] : NULL;
 }
 
 const struct ember_data_attr *data_attrs_of(const struct data_attrs *t,
@@ -256,7 +213,7 @@ void data_attrs_exit(struct data_attrs *t)
 		free(t->old_names[i]);
 	free(t->old_names);
 	free(t->v);
-	free(t->slots);
+	hashtab__exit(&t->by_id);
 	free(t->dmap);
 	memset(t, 0, sizeof(*t));
 }

@@ -4,14 +4,12 @@
 #define EMBER_LIB_DATA_ATTRS_H
 
 #include <ember/perf-data.h>
-
-struct data_attr_slot;
+#include "core/hashtab.h"
 
 struct data_attrs {
 	struct ember_data_attr **v;	/* each allocated alone, so pointers stay valid */
 	uint32_t nr, cap;
-	struct data_attr_slot *slots;	/* open addressing, power-of-two size */
-	size_t nslots, nused;
+	struct hashtab by_id;		/* attr index + 1 by hash_mix64(id), a bijection */
 	/*
 	 * The ids of a file mostly are a few consecutive numbers: then the
 	 * table is indexed by id - dmap_min (attr index + 1, 0: none), every
