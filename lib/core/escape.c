@@ -87,6 +87,7 @@ static const char *replace(enum escape_mode mode, uint32_t cp, bool ok, char buf
 			break;
 		return NULL;
 	case ESCAPE_JSON:
+	case ESCAPE_JSON_BYTES:
 		if (!ok)
 			return "\\ufffd";
 		if (cp == '"' || cp == '\\') {
@@ -95,7 +96,8 @@ static const char *replace(enum escape_mode mode, uint32_t cp, bool ok, char buf
 			buf[2] = '\0';
 			return buf;
 		}
-		if (cp < 0x20 || cp == '<' || cp == '>' || cp == '&' || cp == 0x7f)
+		if (cp < 0x20 || (mode == ESCAPE_JSON &&
+				  (cp == '<' || cp == '>' || cp == '&' || cp == 0x7f)))
 			break;
 		return NULL;
 	}
@@ -110,7 +112,8 @@ void escape_write(FILE *fp, const char *str, size_t len, enum escape_mode mode)
 
 	while (i < len) {
 		uint32_t cp = s[i];
-		size_t n = mode == ESCAPE_XML_BYTES ? 1 : utf8_char(s + i, len - i, &cp);
+		bool bytes = mode == ESCAPE_XML_BYTES || mode == ESCAPE_JSON_BYTES;
+		size_t n = bytes ? 1 : utf8_char(s + i, len - i, &cp);
 		char buf[8];
 		const char *rep = replace(mode, cp, n != 0, buf);
 

@@ -44,6 +44,12 @@ enum escape_mode {
 	 * not UTF-8 as \ufffd.
 	 */
 	ESCAPE_JSON,
+	/*
+	 * The body of a JSON string, byte by byte without UTF-8 decoding:
+	 * " and \ as \" and \\, control bytes as \u00XX, every other byte
+	 * as it is. perf stat -j's.
+	 */
+	ESCAPE_JSON_BYTES,
 };
 
 /* Writes s[0..len) to fp escaped as mode says. */

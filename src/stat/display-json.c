@@ -6,21 +6,14 @@
  * same keys, no printf artefact. Strings are escaped, so every line parses.
  */
 #include <inttypes.h>
+#include "core/escape.h"
 #include "stat/display.h"
 
 static void json_str(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
+	if (s)
+		escape_puts(out, s, ESCAPE_JSON_BYTES);
 	fputc('"', out);
 }
 

@@ -77,6 +77,14 @@ TEST(core_escape_json)
 	CHECK_STR(E("\xe2\x80\xa8\xc3\xa9\xc3", ESCAPE_JSON), "\xe2\x80\xa8\xc3\xa9\\ufffd");
 }
 
+TEST(core_escape_json_bytes)
+{
+	CHECK_STR(E("a\"b\\c", ESCAPE_JSON_BYTES), "a\\\"b\\\\c");
+	CHECK_STR(E("<>&\x7f\n", ESCAPE_JSON_BYTES), "<>&\x7f\\u000a");
+	/* bytes as they are, valid UTF-8 or not */
+	CHECK_STR(E("\xff\xc3\xa9\xe2\x80\xa8", ESCAPE_JSON_BYTES), "\xff\xc3\xa9\xe2\x80\xa8");
+}
+
 TEST(core_escape_utf8_char)
 {
 	uint32_t cp = 0;
