@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collapse/table.h"
+#include "core/array.h"
 
 /* Past this much key text the frame cache stops growing. */
 #define FRAME_CACHE_MAX_BYTES (64u << 20)
@@ -30,25 +31,6 @@ void id_vec_free(struct id_vec *iv)
 {
 	free(iv->v);
 	memset(iv, 0, sizeof(*iv));
-}
-
-/* Room for one more entry in *v (of *alloc, each size bytes). 0 or -ENOMEM. */
-static int reserve_entry(void **v, size_t *alloc, size_t nr, size_t size)
-{
-	size_t n;
-	void *p;
-
-	if (nr < *alloc)
-		return 0;
-	n = *alloc ? *alloc * 2 : 256;
-	if (n > (size_t)-1 / size)
-		return -ENOMEM;
-	p = realloc(*v, n * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*alloc = n;
-	return 0;
 }
 
 struct name_probe {
@@ -78,7 +60,7 @@ int name_table_intern(struct name_table *t, const char *str, size_t n, uint32_t 
 		*id = s->val - 1;
 		return 0;
 	}
-	if (reserve_entry((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
+	if (array__reserve((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
 		return -ENOMEM;
 	t->v[t->nr] = (struct name_entry){ .off = t->text.len, .len = n };
 	if (sbuf_add(&t->text, str, n))
@@ -284,7 +266,7 @@ int stack_table_add(struct stack_table *t, const uint32_t *ids, size_t n, uint64
 	}
 	/* a record is named by its offset / 8, in 32 bits */
 	if (off / 8 >= UINT32_MAX - 1 || n >= UINT32_MAX ||
-	    reserve_entry((void **)&t->offs, &t->alloc, t->nr, sizeof(*t->offs)))
+	    array__reserve((void **)&t->offs, &t->alloc, t->nr, sizeof(*t->offs)))
 		return -ENOMEM;
 	if (sbuf_add(&t->arena, &hdr, hsz) || sbuf_add(&t->arena, ids, n * sizeof(*ids)) ||
 	    sbuf_add(&t->arena, pad, -size & 7)) {

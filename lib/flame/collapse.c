@@ -34,6 +34,7 @@
 
 #include "collapse/inline.h"
 #include "collapse/parse.h"
+#include "core/array.h"
 #include "core/hash.h"
 #include "event/event-names.h"
 #include "symbol/dso.h"
@@ -497,16 +498,8 @@ int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
 	if (n < 0)
 		return n;
 	*nr = n;
-	if (c->nr_names == c->alloc_names) {
-		size_t alloc = c->alloc_names ? c->alloc_names * 2 : 1024;
-
-		e = realloc(c->names, alloc * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		c->names = e;
-		c->alloc_names = alloc;
-	}
-	if (hashtab__reserve(&c->name_index, 1))
+	if (array__reserve((void **)&c->names, &c->alloc_names, c->nr_names, sizeof(*e)) ||
+	    hashtab__reserve(&c->name_index, 1))
 		return -ENOMEM;
 	e = &c->names[c->nr_names++];
 	*e = k;

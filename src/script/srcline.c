@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/array.h"
 #include "core/hash.h"
 #include "core/hashtab.h"
 #include "script/srcline.h"
@@ -179,15 +180,8 @@ int script_srclines__print(struct script_srclines *c, struct outbuf *ob,
 	if (s->val) {
 		sl = &c->entries[s->val - 1];
 	} else {
-		if (c->nr == c->alloc) {
-			size_t alloc = c->alloc ? c->alloc * 2 : 256;
-
-			sl = realloc(c->entries, alloc * sizeof(*sl));
-			if (!sl)
-				return -ENOMEM;
-			c->entries = sl;
-			c->alloc = alloc;
-		}
+		if (array__reserve((void **)&c->entries, &c->alloc, c->nr, sizeof(*sl)))
+			return -ENOMEM;
 		sl = &c->entries[c->nr];
 		memset(sl, 0, sizeof(*sl));
 		if (dso_state(c, al->dso, &sl->dso_idx) || srcline_of(c, al, sl)) {
