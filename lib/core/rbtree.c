@@ -6,7 +6,17 @@
 
 static bool is_red(const struct rb_node *x)
 {
-	return x && x->red;
+	return x && rb_is_red(x);
+}
+
+static void set_parent(struct rb_node *x, struct rb_node *parent)
+{
+	x->parent_color = (uintptr_t)parent | (x->parent_color & 1);
+}
+
+static void set_red(struct rb_node *x, bool red)
+{
+	x->parent_color = (x->parent_color & ~(uintptr_t)1) | red;
 }
 
 /* Points old's parent (or the root) at new instead. */
@@ -24,14 +34,14 @@ static void change_child(struct rb_root *root, struct rb_node *old, struct rb_no
 /* x's child on side `dir` (1: right) takes x's place; x becomes its child on the other side. */
 static void rotate(struct rb_root *root, struct rb_node *x, int dir)
 {
-	struct rb_node *y = x->child[dir], *parent = x->parent;
+	struct rb_node *y = x->child[dir], *parent = rb_parent(x);
 
 	x->child[dir] = y->child[!dir];
 	if (y->child[!dir])
-		y->child[!dir]->parent = x;
+		set_parent(y->child[!dir], x);
 	y->child[!dir] = x;
-	x->parent = y;
-	y->parent = parent;
+	set_parent(x, y);
+	set_parent(y, parent);
 	change_child(root, x, y, parent);
 }
 
@@ -40,26 +50,26 @@ void rb_insert(struct rb_root *root, struct rb_node *n, struct rb_node *parent,
 {
 	struct rb_node *x = n;
 
-	n->parent = parent;
+	n->parent_color = (uintptr_t)parent | 1;
 	n->left = n->right = NULL;
-	n->red = true;
 	*link = n;
 	for (;;) {
-		struct rb_node *p = x->parent, *g, *uncle;
+		struct rb_node *p = rb_parent(x), *g, *uncle;
 		int side;
 
 		if (!p) {
-			x->red = false;
+			set_red(x, false);
 			return;
 		}
-		if (!p->red)
+		if (!rb_is_red(p))
 			return;
-		g = p->parent; /* a red parent is never the root */
+		g = rb_parent(p); /* a red parent is never the root */
 		side = p == g->right;
 		uncle = g->child[!side];
 		if (is_red(uncle)) {
-			p->red = uncle->red = false;
-			g->red = true;
+			set_red(p, false);
+			set_red(uncle, false);
+			set_red(g, true);
 			x = g;
 			continue;
 		}
@@ -69,8 +79,8 @@ void rb_insert(struct rb_root *root, struct rb_node *n, struct rb_node *parent,
 			p = x;
 		}
 		rotate(root, g, side);
-		p->red = false;
-		g->red = true;
+		set_red(p, false);
+		set_red(g, true);
 		return;
 	}
 }
@@ -91,33 +101,33 @@ static void erase_fixup(struct rb_root *root, struct rb_node *parent)
 		int side = parent->right == x;
 		struct rb_node *s = parent->child[!side], *far, *near;
 
-		if (is_red(s)) {
-			s->red = false;
-			parent->red = true;
+		if (rb_is_red(s)) {
+			set_red(s, false);
+			set_red(parent, true);
 			rotate(root, parent, !side);
 			s = parent->child[!side];
 		}
 		far = s->child[!side];
 		near = s->child[side];
 		if (!is_red(far) && !is_red(near)) {
-			s->red = true;
-			if (parent->red) {
-				parent->red = false;
+			set_red(s, true);
+			if (rb_is_red(parent)) {
+				set_red(parent, false);
 				return;
 			}
 			x = parent;
-			parent = x->parent;
+			parent = rb_parent(x);
 			continue;
 		}
 		if (!is_red(far)) {
-			near->red = false;
-			s->red = true;
+			set_red(near, false);
+			set_red(s, true);
 			rotate(root, s, side);
 			s = parent->child[!side];
 		}
-		s->red = parent->red;
-		parent->red = false;
-		s->child[!side]->red = false;
+		set_red(s, rb_is_red(parent));
+		set_red(parent, false);
+		set_red(s->child[!side], false);
 		rotate(root, parent, !side);
 		return;
 	}
@@ -125,7 +135,7 @@ static void erase_fixup(struct rb_root *root, struct rb_node *parent)
 
 void rb_erase(struct rb_root *root, struct rb_node *n)
 {
-	struct rb_node *left = n->left, *right = n->right, *parent = n->parent;
+	struct rb_node *left = n->left, *right = n->right, *parent = rb_parent(n);
 	struct rb_node *rebalance = NULL;
 
 	if (!left || !right) {
@@ -134,9 +144,8 @@ void rb_erase(struct rb_root *root, struct rb_node *n)
 		change_child(root, n, child, parent);
 		if (child) {
 			/* A lone child is red under a black node: it takes its place and colour. */
-			child->parent = parent;
-			child->red = n->red;
-		} else if (!n->red) {
+			child->parent_color = n->parent_color;
+		} else if (!rb_is_red(n)) {
 			rebalance = parent;
 		}
 	} else {
@@ -145,29 +154,30 @@ void rb_erase(struct rb_root *root, struct rb_node *n)
 
 		while (succ->left)
 			succ = succ->left;
-		succ_red = succ->red;
+		succ_red = rb_is_red(succ);
 		child2 = succ->right;
 		if (succ == right) {
 			sparent = succ;
 		} else {
-			sparent = succ->parent;
+			sparent = rb_parent(succ);
 			sparent->left = child2;
 			if (child2)
-				child2->parent = sparent;
+				set_parent(child2, sparent);
 			succ->right = right;
-			right->parent = succ;
+			set_parent(right, succ);
 		}
 		succ->left = left;
-		left->parent = succ;
+		set_parent(left, succ);
 		change_child(root, n, succ, parent);
-		succ->parent = parent;
-		succ->red = n->red;
+		/* the successor takes n's place and colour */
+		succ->parent_color = n->parent_color;
 		if (child2)
-			child2->red = false;
+			set_red(child2, false);
 		else if (!succ_red)
 			rebalance = sparent;
 	}
-	n->left = n->right = n->parent = NULL;
+	n->left = n->right = NULL;
+	n->parent_color = 0;
 	if (rebalance)
 		erase_fixup(root, rebalance);
 }
@@ -189,7 +199,7 @@ static struct rb_node *neighbour(const struct rb_node *n, int side)
 		return leftmost(n->child[side], !side);
 	do {
 		c = n;
-		n = n->parent;
+		n = rb_parent(n);
 	} while (n && n->child[side] == c);
 	return (struct rb_node *)n;
 }

@@ -29,16 +29,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+/* 24 bytes, as the kernel's: the colour is the parent pointer's low bit. */
 struct rb_node {
-	struct rb_node *parent;
+	uintptr_t parent_color;		/* the parent, | 1 when red */
 	union {
 		struct {
 			struct rb_node *left, *right;
 		};
 		struct rb_node *child[2];	/* [0] left, [1] right: a branch-free descent */
 	};
-	bool red;
 };
 
 struct rb_root {
@@ -46,6 +47,16 @@ struct rb_root {
 };
 
 #define rb_entry(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+
+static inline struct rb_node *rb_parent(const struct rb_node *n)
+{
+	return (struct rb_node *)(n->parent_color & ~(uintptr_t)1);
+}
+
+static inline bool rb_is_red(const struct rb_node *n)
+{
+	return n->parent_color & 1;
+}
 
 /*
  * Links n at *link, a NULL child pointer of parent (or root->node, parent

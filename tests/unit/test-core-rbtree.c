@@ -57,7 +57,7 @@ static void shape_of(const struct rb_node *x, char *buf, size_t size)
 	if (!x || size < 2)
 		return;
 	len = strlen(buf);
-	snprintf(buf + len, size - len, "%lu%c", kn(x)->key, x->red ? 'R' : 'B');
+	snprintf(buf + len, size - len, "%lu%c", kn(x)->key, rb_is_red(x) ? 'R' : 'B');
 	if (!x->left && !x->right)
 		return;
 	strncat(buf, "(", size - strlen(buf) - 1);
@@ -201,9 +201,9 @@ static int check_node(const struct rb_node *x, const struct rb_node *parent)
 
 	if (!x)
 		return 1;
-	if (x->parent != parent)
+	if (rb_parent(x) != parent)
 		return -1;
-	if (x->red && ((x->left && x->left->red) || (x->right && x->right->red)))
+	if (rb_is_red(x) && ((x->left && rb_is_red(x->left)) || (x->right && rb_is_red(x->right))))
 		return -1;
 	if ((x->left && kn(x->left)->key > kn(x)->key) ||
 	    (x->right && kn(x->right)->key < kn(x)->key))
@@ -212,7 +212,7 @@ static int check_node(const struct rb_node *x, const struct rb_node *parent)
 	r = check_node(x->right, x);
 	if (l < 0 || l != r)
 		return -1;
-	return l + !x->red;
+	return l + !rb_is_red(x);
 }
 
 TEST(core_rbtree_random_histories)
@@ -245,7 +245,7 @@ TEST(core_rbtree_random_histories)
 			}
 			if (id % 97 == 0)
 				bad += check_node(tr->root.node, NULL) < 0 ||
-				       (tr->root.node && tr->root.node->red);
+				       (tr->root.node && rb_is_red(tr->root.node));
 		}
 		/* In order: keys rising, equal ones in the order they were inserted. */
 		for (x = rb_first(&tr->root); x; prev = x, x = rb_next(x), nr++)
