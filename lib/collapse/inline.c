@@ -474,8 +474,9 @@ struct cache_key {
 	size_t klen;
 };
 
-static bool cache_eq(uint64_t val, const void *key)
+static bool cache_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct cache_entry *e = (const struct cache_entry *)(uintptr_t)val;
 	const struct cache_key *k = key;
 

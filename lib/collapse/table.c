@@ -39,8 +39,9 @@ struct name_probe {
 	size_t n;
 };
 
-static bool name_eq(uint64_t val, const void *key)
+static bool name_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct name_probe *k = key;
 	const struct name_entry *e = &k->t->v[val - 1];
 
@@ -140,8 +141,9 @@ struct frame_probe {
 	bool java;
 };
 
-static bool frame_eq(uint64_t val, const void *key)
+static bool frame_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct frame_probe *k = key;
 
 	return frame_rec_is(frame_rec(k->fc, val), k->key, k->len, k->java);
@@ -231,8 +233,9 @@ struct stack_probe {
 	size_t n;
 };
 
-static bool stack_eq(uint64_t val, const void *key)
+static bool stack_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct stack_probe *k = key;
 	const struct stack_rec *r = stack_rec_at(k->t, val);
 

@@ -6,10 +6,11 @@
 
 #define HASHTAB_MIN_SLOTS 16
 
-int hashtab__reserve(struct hashtab *t, size_t more)
+int hashtab__grow(struct hashtab *t, size_t more)
 {
 	size_t nslots = t->slots ? t->mask + 1 : HASHTAB_MIN_SLOTS, need;
-	struct hashtab_slot *slots;
+	size_t stride = t->stride ? t->stride : sizeof(struct hashtab_slot);
+	unsigned char *slots;
 
 	if (more > SIZE_MAX / 4 - t->nr)
 		return -ENOMEM;
@@ -18,60 +19,67 @@ int hashtab__reserve(struct hashtab *t, size_t more)
 		return 0;
 	while (nslots < need)
 		nslots *= 2;
-	if (nslots > SIZE_MAX / sizeof(*slots))
+	if (nslots > SIZE_MAX / stride)
 		return -ENOMEM;
-	slots = calloc(nslots, sizeof(*slots));
+	slots = calloc(nslots, stride);
 	if (!slots)
 		return -ENOMEM;
 	for (size_t i = 0; t->slots && i <= t->mask; i++) {
-		const struct hashtab_slot *s = &t->slots[i];
+		const struct hashtab_slot *s = hashtab__at(t, i);
 		size_t j;
 
 		if (!s->val)
 			continue;
-		for (j = s->hash & (nslots - 1); slots[j].val; j = (j + 1) & (nslots - 1))
+		for (j = s->hash & (nslots - 1); ((struct hashtab_slot *)(slots + j * stride))->val;
+		     j = (j + 1) & (nslots - 1))
 			;
-		slots[j] = *s;
+		memcpy(slots + j * stride, s, stride);
 	}
 	free(t->slots);
 	t->slots = slots;
 	t->mask = nslots - 1;
+	t->stride = stride;
 	return 0;
 }
 
 void hashtab__clear(struct hashtab *t)
 {
 	if (t->slots)
-		memset(t->slots, 0, (t->mask + 1) * sizeof(*t->slots));
+		memset(t->slots, 0, (t->mask + 1) * t->stride);
 	t->nr = 0;
 }
 
 void hashtab__exit(struct hashtab *t)
 {
+	size_t stride = t->stride;
+
 	free(t->slots);
 	memset(t, 0, sizeof(*t));
+	t->stride = stride;
 }
 
 void hashtab__remove(struct hashtab *t, struct hashtab_slot *s)
 {
-	size_t hole = s - t->slots, i = hole;
+	size_t hole = ((unsigned char *)s - t->slots) / t->stride, i = hole;
 
 	/*
 	 * Each later slot of the run moves into the hole unless its home lies
 	 * cyclically in (hole, i]: a probe from there would not pass the hole.
 	 */
 	for (;;) {
+		struct hashtab_slot *si;
 		size_t home;
 
 		i = (i + 1) & t->mask;
-		if (!t->slots[i].val)
+		si = hashtab__at(t, i);
+		if (!si->val)
 			break;
-		home = t->slots[i].hash & t->mask;
+		home = si->hash & t->mask;
 		if (((i - home) & t->mask) >= ((i - hole) & t->mask)) {
-			t->slots[hole] = t->slots[i];
+			memcpy(hashtab__at(t, hole), si, t->stride);
 			hole = i;
 		}
 	}
-	t->slots[hole] = (struct hashtab_slot){ 0 };
+	memset(hashtab__at(t, hole), 0, t->stride);
 	t->nr--;
 }

@@ -20,15 +20,16 @@
 
 struct inliner;
 
-/* A callchain entry's frames, cached by (symbol, dso, pc, kind, java). */
-struct name_entry {
+/*
+ * The key of a callchain entry's cached frames, kept in the name cache's
+ * slots (the frames, first into ids[] and their number, are the value).
+ */
+struct entry_key {
 	const void *sym;
 	const void *dso;
 	uint64_t pc;
 	uint8_t kind;
 	bool java;
-	uint32_t first; /* into ids[] */
-	uint32_t nr;
 };
 
 /*
@@ -60,9 +61,8 @@ struct ember_flame_collapse {
 	bool event_given;
 	uint64_t nr_other;
 
-	struct name_entry *names;
-	size_t nr_names, alloc_names;
-	struct hashtab name_index;	/* index into names + 1 */
+	/* entry_keys in the slots, (nr << 32 | first) + 1 as values */
+	struct hashtab names;
 	uint32_t *ids;
 	size_t nr_ids, alloc_ids;
 

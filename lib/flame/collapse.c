@@ -34,7 +34,6 @@
 
 #include "collapse/inline.h"
 #include "collapse/parse.h"
-#include "core/array.h"
 #include "core/hash.h"
 #include "event/event-names.h"
 #include "symbol/dso.h"
@@ -68,6 +67,7 @@ struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 		if (!c->event)
 			goto fail;
 	}
+	c->names.stride = sizeof(struct hashtab_slot) + sizeof(struct entry_key);
 	c->opts.event = NULL;
 	if (c->opts.inline_frames && !(c->inliner = inliner__new(false)))
 		goto fail;
@@ -91,8 +91,7 @@ void ember_flame_collapse__delete(struct ember_flame_collapse *c)
 		free(c->attr_names[i]);
 	free(c->attr_names);
 	free(c->event);
-	free(c->names);
-	hashtab__exit(&c->name_index);
+	hashtab__exit(&c->names);
 	free(c->ids);
 	free(c->stack);
 	free(c->buf);
@@ -452,15 +451,9 @@ static uint64_t name_hash(const uint64_t key[3])
 	return h ^ h >> 32;
 }
 
-struct name_probe {
-	const struct ember_flame_collapse *c;
-	const struct name_entry *k;
-};
-
-static bool name_eq(uint64_t val, const void *key)
+static inline bool name_eq(const struct hashtab_slot *slot, const void *key)
 {
-	const struct name_probe *p = key;
-	const struct name_entry *e = &p->c->names[val - 1], *k = p->k;
+	const struct entry_key *e = hashtab__payload(slot), *k = key;
 
 	return e->sym == k->sym && e->dso == k->dso && e->pc == k->pc && e->kind == k->kind &&
 	       e->java == k->java;
@@ -482,15 +475,14 @@ int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
 			      ? al->addr
 			      : 0;
 	uint64_t key[3] = { (uintptr_t)al->sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
-	struct name_entry k = { al->sym, al->dso, pc, kind, java }, *e;
-	struct name_probe probe = { c, &k };
-	uint64_t h = name_hash(key);
-	uint64_t idx = hashtab__get(&c->name_index, h, name_eq, &probe);
+	struct entry_key k = { al->sym, al->dso, pc, kind, java };
+	uint64_t h = name_hash(key), val = hashtab__get(&c->names, h, name_eq, &k);
+	struct hashtab_slot *s;
 	int n;
 
-	if (idx) {
-		*first = c->names[idx - 1].first;
-		*nr = c->names[idx - 1].nr;
+	if (val) {
+		*first = (uint32_t)(val - 1);
+		*nr = (val - 1) >> 32;
 		return 0;
 	}
 	*first = c->nr_ids;
@@ -498,15 +490,11 @@ int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
 	if (n < 0)
 		return n;
 	*nr = n;
-	if (array__reserve((void **)&c->names, &c->alloc_names, c->nr_names, sizeof(*e)) ||
-	    hashtab__reserve(&c->name_index, 1))
+	if (hashtab__reserve(&c->names, 1))
 		return -ENOMEM;
-	e = &c->names[c->nr_names++];
-	*e = k;
-	e->first = *first;
-	e->nr = *nr;
-	hashtab__fill(&c->name_index, hashtab__slot(&c->name_index, h, name_eq, &probe), h,
-		      c->nr_names);
+	s = hashtab__slot(&c->names, h, name_eq, &k);
+	memcpy(hashtab__payload(s), &k, sizeof(k));
+	hashtab__fill(&c->names, s, h, ((uint64_t)*nr << 32 | *first) + 1);
 	return 0;
 }
 

@@ -74,8 +74,9 @@ struct frame_probe {
 	enum ember_flame_kind kind;
 };
 
-static bool frame_eq(uint64_t val, const void *key)
+static bool frame_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct frame_probe *k = key;
 	const struct flame_frame *f = &k->fl->frames[val - 1];
 

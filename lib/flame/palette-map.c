@@ -31,8 +31,9 @@ struct key_probe {
 	const char *key;
 };
 
-static bool key_eq(uint64_t val, const void *key)
+static bool key_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct key_probe *k = key;
 
 	return !strcmp(k->map->v[val - 1].key, k->key);

@@ -46,8 +46,9 @@ struct frame_key {
 	const char *name;
 };
 
-static bool frame_eq(uint64_t val, const void *key)
+static bool frame_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct frame_key *k = key;
 
 	return !strcmp(k->d->frames[val - 1], k->name);

@@ -60,8 +60,9 @@ struct key_probe {
 	const uint64_t *key;
 };
 
-static bool key_eq(uint64_t val, const void *key)
+static bool key_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct key_probe *k = key;
 
 	return !memcmp(entry(k->pp, val) + 1, k->key, k->pp->nr_keys * sizeof(*k->key));

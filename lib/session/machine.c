@@ -14,8 +14,9 @@
 #include "core/log.h"
 #include "session/machine.h"
 
-static bool comm_eq(uint64_t val, const void *key)
+static bool comm_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	return !strcmp((const char *)(uintptr_t)val, key);
 }
 

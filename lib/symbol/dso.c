@@ -209,8 +209,9 @@ const struct ember_symbol *dso__find_symbol(struct ember_dso *dso, uint64_t addr
 
 /* ---- the cache ----------------------------------------------------------- */
 
-static bool name_eq(uint64_t val, const void *key)
+static bool name_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	return !strcmp(((const struct ember_dso *)(uintptr_t)val)->name, key);
 }
 

@@ -86,8 +86,9 @@ struct name_probe {
 	size_t len;
 };
 
-static bool name_eq(uint64_t val, const void *key)
+static bool name_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct name_probe *k = key;
 	const char *name = k->b->files[val - 1].name;
 

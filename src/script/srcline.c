@@ -101,8 +101,9 @@ struct sl_key {
 	uint64_t addr;
 };
 
-static bool sl_eq(uint64_t val, const void *key)
+static bool sl_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct sl_key *k = key;
 	const struct sl_entry *e = &k->c->entries[val - 1];
 

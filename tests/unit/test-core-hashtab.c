@@ -16,8 +16,9 @@ struct word_key {
 	const char *s;
 };
 
-static bool word_eq(uint64_t val, const void *key)
+static bool word_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	const struct word_key *k = key;
 
 	return !strcmp(k->words[val - 1], k->s);
@@ -68,8 +69,9 @@ TEST(core_hashtab_words)
 }
 
 /* Items whose hash is only their low bits: long runs, equality decides. */
-static bool int_eq(uint64_t val, const void *key)
+static bool int_eq(const struct hashtab_slot *slot, const void *key)
 {
+	uint64_t val = slot->val;
 	return val == *(const uint64_t *)key;
 }
 
@@ -128,17 +130,17 @@ TEST(core_hashtab_remove_wraps)
 		hashtab__fill(&tab, hashtab__slot(&tab, 15, int_eq, &v), 15, v);
 	v = 4;
 	hashtab__fill(&tab, hashtab__slot(&tab, 16, int_eq, &v), 16, v);
-	CHECK_EQ(tab.slots[15].val, 1);
-	CHECK_EQ(tab.slots[0].val, 2);
-	CHECK_EQ(tab.slots[1].val, 3);
-	CHECK_EQ(tab.slots[2].val, 4);
+	CHECK_EQ(hashtab__at(&tab, 15)->val, 1);
+	CHECK_EQ(hashtab__at(&tab, 0)->val, 2);
+	CHECK_EQ(hashtab__at(&tab, 1)->val, 3);
+	CHECK_EQ(hashtab__at(&tab, 2)->val, 4);
 	v = 1;
 	hashtab__remove(&tab, hashtab__slot(&tab, 15, int_eq, &v));
 	/* 2 and 3 move back over the wrap, 4 (home 0) moves up behind them */
-	CHECK_EQ(tab.slots[15].val, 2);
-	CHECK_EQ(tab.slots[0].val, 3);
-	CHECK_EQ(tab.slots[1].val, 4);
-	CHECK_EQ(tab.slots[2].val, 0);
+	CHECK_EQ(hashtab__at(&tab, 15)->val, 2);
+	CHECK_EQ(hashtab__at(&tab, 0)->val, 3);
+	CHECK_EQ(hashtab__at(&tab, 1)->val, 4);
+	CHECK_EQ(hashtab__at(&tab, 2)->val, 0);
 	for (v = 2; v <= 3; v++)
 		bad += hashtab__get(&tab, 15, int_eq, &v) != v;
 	v = 4;
@@ -173,4 +175,71 @@ TEST(core_hashtab_bijective_keys)
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(tab.nr, 100000);
 	hashtab__exit(&tab);
+}
+
+/* A payload in the slot: the key and the answer, one cache line a lookup. */
+struct pair_key {
+	uint64_t a, b;
+};
+
+static inline bool pair_eq(const struct hashtab_slot *slot, const void *key)
+{
+	const struct pair_key *p = hashtab__payload(slot), *k = key;
+
+	return p->a == k->a && p->b == k->b;
+}
+
+TEST(core_hashtab_payload)
+{
+	struct hashtab tab = { .stride = sizeof(struct hashtab_slot) + sizeof(struct pair_key) };
+	struct hashtab_slot *s;
+	int bad = 0;
+	size_t seen = 0;
+
+	for (uint64_t i = 0; i < 5000; i++) {
+		/* many keys share a, and the hash ignores b: equality decides */
+		struct pair_key k = { i % 50, i };
+		uint64_t h = hash_mix64(k.a);
+
+		if (hashtab__reserve(&tab, 1)) {
+			bad++;
+			break;
+		}
+		s = hashtab__slot(&tab, h, pair_eq, &k);
+		bad += s->val != 0;
+		memcpy(hashtab__payload(s), &k, sizeof(k));
+		hashtab__fill(&tab, s, h, i * 3 + 1);
+	}
+	for (uint64_t i = 0; i < 5000; i += 7) {
+		struct pair_key k = { i % 50, i };
+
+		bad += hashtab__get(&tab, hash_mix64(k.a), pair_eq, &k) != i * 3 + 1;
+	}
+	/* remove half: the others keep their payloads through the shifts */
+	for (uint64_t i = 0; i < 5000; i += 2) {
+		struct pair_key k = { i % 50, i };
+
+		s = hashtab__find(&tab, hash_mix64(k.a), pair_eq, &k);
+		if (s)
+			hashtab__remove(&tab, s);
+		else
+			bad++;
+	}
+	for (uint64_t i = 0; i < 5000; i++) {
+		struct pair_key k = { i % 50, i };
+		uint64_t v = hashtab__get(&tab, hash_mix64(k.a), pair_eq, &k);
+
+		bad += v != (i % 2 ? i * 3 + 1 : 0);
+	}
+	hashtab__for_each(&tab, s) {
+		const struct pair_key *p = hashtab__payload(s);
+
+		bad += s->val != p->b * 3 + 1;
+		seen++;
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(seen, 2500);
+	CHECK_EQ(tab.nr, 2500);
+	hashtab__exit(&tab);
+	CHECK_EQ(tab.stride, sizeof(struct hashtab_slot) + sizeof(struct pair_key));
 }
