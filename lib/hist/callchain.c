@@ -167,21 +167,18 @@ static int match_chain(const struct chain_node *b, const struct frame_key *f)
  * this. On a miss, *at and *left say where the new child goes.
  */
 static struct chain_node *walk_kids(struct chain_node *parent, const struct frame_key *f,
-				    struct hist_rb_node **at, bool *left)
+				    struct rb_node **at, struct rb_node ***link)
 {
-	struct hist_rb_node *cur = parent->kids;
-
 	*at = NULL;
-	*left = false;
-	while (cur) {
-		struct chain_node *b = (struct chain_node *)cur;
+	*link = &parent->kids.node;
+	while (**link) {
+		struct chain_node *b = rb_entry(**link, struct chain_node, rb);
 		int m = match_chain(b, f);
 
 		if (!m)
 			return b;
-		*at = cur;
-		*left = m < 0;
-		cur = *left ? cur->left : cur->right;
+		*at = **link;
+		*link = &(*at)->child[m > 0];
 	}
 	return NULL;
 }
@@ -216,10 +213,9 @@ static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node
 					const struct ember_hist_frame *fr)
 {
 	struct frame_key f = { .dso = fr->dso, .ip = fr->ip };
-	bool mixed = parent->rb.aux == (KIDS_SYM | KIDS_NOSYM);
-	struct hist_rb_node *at;
+	bool mixed = parent->kid_kinds == (KIDS_SYM | KIDS_NOSYM);
+	struct rb_node *at, **link;
 	struct chain_node *n;
-	bool left;
 
 	frame_ident(c, fr, &f.sym, &f.key);
 	/*
@@ -228,7 +224,7 @@ static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node
 	 */
 	if (!mixed && (n = hash_lookup(c, parent, &f)))
 		return n;
-	n = walk_kids(parent, &f, &at, &left);
+	n = walk_kids(parent, &f, &at, &link);
 	if (n)
 		return n;
 	n = node_alloc(c);
@@ -247,9 +243,9 @@ static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node
 			n->pub.srcline = c->srcline(c->srcline_ctx, fr);
 	}
 	n->pub.ip = fr->ip;
-	hist_rb_insert(&parent->kids, &n->rb, at, left);
+	rb_insert(&parent->kids, &n->rb, at, link);
 	parent->pub.nr_children++;
-	parent->rb.aux |= f.sym ? KIDS_SYM : KIDS_NOSYM;
+	parent->kid_kinds |= f.sym ? KIDS_SYM : KIDS_NOSYM;
 	return hash_insert(c, n) ? NULL : n;
 }
 
@@ -285,18 +281,18 @@ ember_callchain_node__parent(const struct ember_callchain_node *n)
 	return p ? &p->pub : NULL;
 }
 
-static const struct ember_callchain_node *pub_of(const struct hist_rb_node *rb)
+static const struct ember_callchain_node *pub_of(const struct rb_node *rb)
 {
-	return rb ? &((const struct chain_node *)rb)->pub : NULL;
+	return rb ? &rb_entry(rb, const struct chain_node, rb)->pub : NULL;
 }
 
 const struct ember_callchain_node *
 ember_callchain_node__first_child(const struct ember_callchain_node *n)
 {
-	return pub_of(hist_rb_first(chain_node__of(n)->kids));
+	return pub_of(rb_first(&chain_node__of(n)->kids));
 }
 
 const struct ember_callchain_node *ember_callchain_node__next(const struct ember_callchain_node *n)
 {
-	return pub_of(hist_rb_next(&chain_node__of(n)->rb));
+	return pub_of(rb_next(&chain_node__of(n)->rb));
 }

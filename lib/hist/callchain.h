@@ -13,17 +13,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <ember/hist.h>
-#include "hist/rbtree.h"
+#include "core/rbtree.h"
 
 struct chain_node {
-	/* first: among its siblings, in perf's tree; rb.aux: KIDS_*, its children's kinds */
-	struct hist_rb_node rb;
-	struct hist_rb_node *kids;	/* the children's tree (perf's rb_root_in) */
+	struct rb_node rb;		/* first: among its siblings, in perf's tree */
+	struct rb_root kids;		/* the children's tree (perf's rb_root_in) */
 	struct chain_node *parent;
 	const void *dso;
 	const void *sym;
 	uint64_t key;			/* symbol start, or ip: perf's match order */
 	struct ember_callchain_node pub; /* what callers see */
+	uint8_t kid_kinds;		/* KIDS_*: the kinds of its children */
 };
 
 static inline struct chain_node *chain_node__of(const struct ember_callchain_node *n)

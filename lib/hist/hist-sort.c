@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist/hist-priv.h"
-#include "hist/rbtree.h"
+#include "core/rbtree.h"
 
 static int field_cmp(uint64_t a, uint64_t b)
 {
@@ -275,10 +275,10 @@ int ember_hist__resort(struct ember_hist *h)
 		if (!a)
 			return -ENOMEM;
 		qsort(h->sorted, n, sizeof(*h->sorted), cmp_seq);
-		err = hist_rb_order((void *const *)h->sorted, n, (void **)a, input_left, h);
+		err = rb_order((void *const *)h->sorted, n, (void **)a, input_left, h);
 		/* only comm has a collapse step among the keys here */
 		if (!err && (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_COMM))) {
-			err = hist_rb_order((void *const *)a, n, (void **)h->sorted, input_left, h);
+			err = rb_order((void *const *)a, n, (void **)h->sorted, input_left, h);
 			memcpy(a, h->sorted, n * sizeof(*a));
 		}
 		if (!err) {
@@ -297,7 +297,7 @@ int ember_hist__resort(struct ember_hist *h)
 					h->sorted[k++] = a[j];
 			memcpy(a, h->sorted, n * sizeof(*a));
 			err =
-			    hist_rb_order((void *const *)a, f, (void **)h->sorted, output_left, h);
+			    rb_order((void *const *)a, f, (void **)h->sorted, output_left, h);
 		}
 		free(a);
 		return err;
