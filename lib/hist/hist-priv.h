@@ -6,16 +6,15 @@
 #include <regex.h>
 #include <stddef.h>
 #include <ember/hist.h>
+#include "core/arena.h"
+#include "core/hashtab.h"
 
-struct entry_block;
-struct str_slot;
 struct hist_chains;
 struct chain_node;
 
 /* An entry: what callers see, then what only the library uses. */
 struct hist_entry {
 	struct ember_hist_entry pub;
-	uint64_t hash;
 	uint32_t seq;		  /* creation order */
 	uint32_t max_depth;	  /* of the chains added from it */
 	struct chain_node *chain; /* callchain tree root, NULL when none */
@@ -37,9 +36,8 @@ struct ember_hist {
 	uint64_t mask; /* layout.key_mask */
 	struct hist_chains *chains;
 	/* entries */
-	struct entry_block *blocks;
-	struct hist_entry **table;
-	size_t emask;
+	struct arena entry_mem;		/* the entries */
+	struct hashtab entries;		/* struct hist_entry * by key_hash() */
 	uint32_t nr_entries;
 	struct hist_entry **sorted;
 	size_t nr_sorted;
@@ -48,9 +46,8 @@ struct ember_hist {
 	const struct ember_hist_frame **cursor;
 	struct hist_entry **cache;
 	uint32_t cursor_alloc;
-	/* interned strings */
-	struct str_slot *ptrs, *strs;
-	size_t ptr_mask, str_mask, nr_ptrs, nr_strs;
+	/* interned strings: the canonical one by pointer (hash_mix64) and by text */
+	struct hashtab ptrs, strs;
 	regex_t parent_re;
 	bool have_re;
 	/* two passes: entries, then the callchains that will be printed */

@@ -239,7 +239,8 @@ static int cmp_seq(const void *pa, const void *pb)
 
 int ember_hist__resort(struct ember_hist *h)
 {
-	size_t i, n = 0;
+	struct hashtab_slot *s;
+	size_t n = 0;
 
 	/* the second pass is over */
 	free(h->memo);
@@ -251,11 +252,9 @@ int ember_hist__resort(struct ember_hist *h)
 		return -ENOMEM;
 	h->stats.total_period = 0;
 	h->stats.total_non_filtered_period = 0;
-	for (i = 0; i <= h->emask; i++) {
-		struct hist_entry *e = h->table[i];
+	hashtab__for_each(&h->entries, s) {
+		struct hist_entry *e = (struct hist_entry *)(uintptr_t)s->val;
 
-		if (!e)
-			continue;
 		h->sorted[n++] = e;
 		h->stats.total_period += e->pub.self.period;
 		if (!e->pub.filtered)

@@ -19,91 +19,35 @@
 
 #define ENTRY_BLOCK 1024
 
-struct entry_block {
-	struct entry_block *next;
-	size_t used;
-	struct hist_entry e[ENTRY_BLOCK];
-};
-
 /* ---- interned strings: pointer cache in front of a string table ------------ */
 
-struct str_slot {
-	const char *ptr;	/* as given */
-	const char *canon;	/* first pointer seen with this content */
-};
-
-static uint64_t str_hash(const char *s)
+static inline bool str_eq(const struct hashtab_slot *slot, const void *key)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static int slots_grow(struct str_slot **tab, size_t *mask, bool by_ptr)
-{
-	size_t nmask = *mask ? *mask * 2 + 1 : 255, i;
-	struct str_slot *nt = calloc(nmask + 1, sizeof(*nt));
-
-	if (!nt)
-		return -ENOMEM;
-	for (i = 0; *tab && i <= *mask; i++) {
-		struct str_slot *s = &(*tab)[i];
-		size_t j;
-
-		if (!s->ptr)
-			continue;
-		j = (by_ptr ? hash_mix64((uintptr_t)s->ptr) : str_hash(s->ptr)) & nmask;
-		while (nt[j].ptr)
-			j = (j + 1) & nmask;
-		nt[j] = *s;
-	}
-	free(*tab);
-	*tab = nt;
-	*mask = nmask;
-	return 0;
+	return !strcmp((const char *)(uintptr_t)slot->val, key);
 }
 
 const char *hist__intern(struct ember_hist *h, const char *s)
 {
-	size_t i;
+	uint64_t ph = hash_mix64((uintptr_t)s), sh;
+	struct hashtab_slot *ps, *ss;
 
 	if (!s)
 		return NULL;
-	if ((h->nr_ptrs + 1) * 2 > h->ptr_mask && slots_grow(&h->ptrs, &h->ptr_mask, true))
+	/* the pointer's hash is a bijection of it: no equality */
+	if (hashtab__reserve(&h->ptrs, 1))
 		return NULL;
-	i = hash_mix64((uintptr_t)s) & h->ptr_mask;
-	while (h->ptrs[i].ptr) {
-		if (h->ptrs[i].ptr == s)
-			return h->ptrs[i].canon;
-		i = (i + 1) & h->ptr_mask;
-	}
+	ps = hashtab__slot(&h->ptrs, ph, hashtab__eq_hash, NULL);
+	if (ps->val)
+		return (const char *)(uintptr_t)ps->val;
 	/* a pointer not seen before: find the content */
-	if ((h->nr_strs + 1) * 2 > h->str_mask && slots_grow(&h->strs, &h->str_mask, false))
+	sh = hash_str(s);
+	if (hashtab__reserve(&h->strs, 1))
 		return NULL;
-	{
-		size_t j = str_hash(s) & h->str_mask;
-		const char *canon = NULL;
-
-		while (h->strs[j].ptr) {
-			if (!strcmp(h->strs[j].ptr, s)) {
-				canon = h->strs[j].canon;
-				break;
-			}
-			j = (j + 1) & h->str_mask;
-		}
-		if (!canon) {
-			canon = s;
-			h->strs[j].ptr = s;
-			h->strs[j].canon = s;
-			h->nr_strs++;
-		}
-		h->ptrs[i].ptr = s;
-		h->ptrs[i].canon = canon;
-		h->nr_ptrs++;
-		return canon;
-	}
+	ss = hashtab__slot(&h->strs, sh, str_eq, s);
+	if (!ss->val)
+		hashtab__fill(&h->strs, ss, sh, (uintptr_t)s);
+	hashtab__fill(&h->ptrs, ps, ph, ss->val);
+	return (const char *)(uintptr_t)ss->val;
 }
 
 /* ---- entries ---------------------------------------------------------------- */
@@ -127,9 +71,8 @@ struct ember_hist *ember_hist__new(const struct ember_hist_opts *opts)
 	h->chains = hist_chains__new(h->opts.chain.key);
 	if (h->chains && h->opts.chain_srcline)
 		hist_chains__set_srcline(h->chains, h->opts.chain_srcline, h->opts.srcline_ctx);
-	h->emask = 1023;
-	h->table = calloc(h->emask + 1, sizeof(*h->table));
-	if (!h->chains || !h->table)
+	h->entry_mem.chunk_size = ENTRY_BLOCK * sizeof(struct hist_entry);
+	if (!h->chains || hashtab__reserve(&h->entries, 512))
 		goto fail;
 	if (h->mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT)) {
 		const char *pat =
@@ -153,22 +96,17 @@ fail:
 
 void ember_hist__delete(struct ember_hist *h)
 {
-	struct entry_block *b, *next;
-
 	if (!h)
 		return;
-	for (b = h->blocks; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	arena__exit(&h->entry_mem);
 	hist_chains__delete(h->chains);
-	free(h->table);
+	hashtab__exit(&h->entries);
 	free(h->sorted);
 	free(h->cursor);
 	free(h->cache);
 	free(h->memo);
-	free(h->ptrs);
-	free(h->strs);
+	hashtab__exit(&h->ptrs);
+	hashtab__exit(&h->strs);
 	if (h->have_re)
 		regfree(&h->parent_re);
 	free(h);
@@ -361,68 +299,41 @@ static uint8_t reached_src(const struct ember_hist *h, const struct ember_hist_e
 	return bits;
 }
 
-static int table_grow(struct ember_hist *h)
+struct entry_probe {
+	const struct ember_hist *h;
+	const struct ember_hist_entry *k;
+};
+
+static inline bool entry_eq(const struct hashtab_slot *slot, const void *key)
 {
-	size_t nmask = h->emask * 2 + 1, i;
-	struct hist_entry **nt = calloc(nmask + 1, sizeof(*nt));
+	const struct entry_probe *p = key;
+	const struct hist_entry *e = (const struct hist_entry *)(uintptr_t)slot->val;
 
-	if (!nt)
-		return -ENOMEM;
-	for (i = 0; i <= h->emask; i++) {
-		struct hist_entry *e = h->table[i];
-		size_t j;
-
-		if (!e)
-			continue;
-		j = e->hash & nmask;
-		while (nt[j])
-			j = (j + 1) & nmask;
-		nt[j] = e;
-	}
-	free(h->table);
-	h->table = nt;
-	h->emask = nmask;
-	return 0;
-}
-
-static struct hist_entry *entry_alloc(struct ember_hist *h)
-{
-	struct entry_block *b = h->blocks;
-
-	if (!b || b->used == ENTRY_BLOCK) {
-		b = malloc(sizeof(*b));
-		if (!b)
-			return NULL;
-		b->used = 0;
-		b->next = h->blocks;
-		h->blocks = b;
-	}
-	return &b->e[b->used++];
+	return key_eq(p->h, &e->pub, p->k);
 }
 
 static struct hist_entry *findnew(struct ember_hist *h, const struct ember_hist_entry *k)
 {
+	struct entry_probe p = { h, k };
 	uint64_t hash = key_hash(h, k);
-	size_t i = hash & h->emask;
+	struct hashtab_slot *s;
 	struct hist_entry *e;
 
-	while ((e = h->table[i])) {
-		if (e->hash == hash && key_eq(h, &e->pub, k)) {
-			/* perf found it comparing every key, the lazy ones computed */
-			src_seen_all(h, &e->pub);
-			return e;
-		}
-		i = (i + 1) & h->emask;
+	if (hashtab__reserve(&h->entries, 1))
+		return NULL;
+	s = hashtab__slot(&h->entries, hash, entry_eq, &p);
+	if (s->val) {
+		e = (struct hist_entry *)(uintptr_t)s->val;
+		/* perf found it comparing every key, the lazy ones computed */
+		src_seen_all(h, &e->pub);
+		return e;
 	}
-	e = entry_alloc(h);
+	e = arena__new(&h->entry_mem, struct hist_entry);
 	if (!e)
 		return NULL;
 	*e = (struct hist_entry){ .pub = *k };
-	e->hash = hash;
 	e->seq = h->nr_entries++;
-	h->table[i] = e;
-	if (h->nr_entries * 2 > h->emask && table_grow(h))
-		return NULL;
+	hashtab__fill(&h->entries, s, hash, (uintptr_t)e);
 	return e;
 }
 
@@ -671,18 +582,16 @@ void hist__begin_entries(struct ember_hist *h)
 
 void hist__begin_chains(struct ember_hist *h, bool filter_relative, double min_percent)
 {
-	size_t i;
+	struct hashtab_slot *s;
 
 	/* the totals the resort will find: the thresholds are of them */
 	h->stats.total_period = h->stats.total_non_filtered_period = 0;
-	for (i = 0; i <= h->emask; i++) {
-		const struct hist_entry *e = h->table[i];
+	hashtab__for_each(&h->entries, s) {
+		const struct hist_entry *e = (const struct hist_entry *)(uintptr_t)s->val;
 
-		if (e) {
-			h->stats.total_period += e->pub.self.period;
-			if (!e->pub.filtered)
-				h->stats.total_non_filtered_period += e->pub.self.period;
-		}
+		h->stats.total_period += e->pub.self.period;
+		if (!e->pub.filtered)
+			h->stats.total_non_filtered_period += e->pub.self.period;
 	}
 	h->filter_relative = filter_relative;
 	h->min_percent = min_percent;
