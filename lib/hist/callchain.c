@@ -10,24 +10,19 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/arena.h"
 #include "core/hash.h"
+#include "core/hashtab.h"
 #include "hist/callchain.h"
 
 #define BLOCK_NODES 4096
-
-struct node_block {
-	struct node_block *next;
-	size_t used;
-	struct chain_node nodes[BLOCK_NODES];
-};
 
 struct hist_chains {
 	enum ember_callchain_key key;
 	const char *(*srcline)(void *ctx, const struct ember_hist_frame *f);
 	void *srcline_ctx;
-	struct node_block *blocks;
-	struct chain_node **table; /* open addressing, power of two */
-	size_t mask, used;
+	struct arena nodes;	/* chunks of BLOCK_NODES nodes */
+	struct hashtab table;	/* struct chain_node * by node_hash() */
 };
 
 /* The identity a frame is merged by: perf's match_chain(). */
@@ -56,9 +51,8 @@ struct hist_chains *hist_chains__new(enum ember_callchain_key key)
 	if (!c)
 		return NULL;
 	c->key = key;
-	c->mask = 4095;
-	c->table = calloc(c->mask + 1, sizeof(*c->table));
-	if (!c->table) {
+	c->nodes.chunk_size = BLOCK_NODES * sizeof(struct chain_node);
+	if (hashtab__reserve(&c->table, 2048)) {
 		free(c);
 		return NULL;
 	}
@@ -67,31 +61,16 @@ struct hist_chains *hist_chains__new(enum ember_callchain_key key)
 
 void hist_chains__delete(struct hist_chains *c)
 {
-	struct node_block *b, *next;
-
 	if (!c)
 		return;
-	for (b = c->blocks; b; b = next) {
-		next = b->next;
-		free(b);
-	}
-	free(c->table);
+	arena__exit(&c->nodes);
+	hashtab__exit(&c->table);
 	free(c);
 }
 
 static struct chain_node *node_alloc(struct hist_chains *c)
 {
-	struct node_block *b = c->blocks;
-
-	if (!b || b->used == BLOCK_NODES) {
-		b = malloc(sizeof(*b));
-		if (!b)
-			return NULL;
-		b->used = 0;
-		b->next = c->blocks;
-		c->blocks = b;
-	}
-	return memset(&b->nodes[b->used++], 0, sizeof(struct chain_node));
+	return arena__zalloc(&c->nodes, sizeof(struct chain_node), _Alignof(struct chain_node));
 }
 
 void hist_chains__set_srcline(struct hist_chains *c,
@@ -105,30 +84,6 @@ void hist_chains__set_srcline(struct hist_chains *c,
 struct chain_node *hist_chains__new_root(struct hist_chains *c)
 {
 	return node_alloc(c);
-}
-
-static int table_grow(struct hist_chains *c)
-{
-	size_t nmask = c->mask * 2 + 1, i;
-	struct chain_node **nt = calloc(nmask + 1, sizeof(*nt));
-
-	if (!nt)
-		return -ENOMEM;
-	for (i = 0; i <= c->mask; i++) {
-		struct chain_node *n = c->table[i];
-		size_t j;
-
-		if (!n)
-			continue;
-		j = node_hash(n->parent, n->dso, n->sym, n->key) & nmask;
-		while (nt[j])
-			j = (j + 1) & nmask;
-		nt[j] = n;
-	}
-	free(c->table);
-	c->table = nt;
-	c->mask = nmask;
-	return 0;
 }
 
 /* The kinds of children a node has: perf compares the two kinds differently. */
@@ -183,29 +138,47 @@ static struct chain_node *walk_kids(struct chain_node *parent, const struct fram
 	return NULL;
 }
 
+struct node_probe {
+	const struct chain_node *parent;
+	const struct frame_key *f;
+};
+
+static inline bool node_eq(const struct hashtab_slot *slot, const void *key)
+{
+	const struct chain_node *n = (const struct chain_node *)(uintptr_t)slot->val;
+	const struct node_probe *p = key;
+
+	return n->parent == p->parent && n->dso == p->f->dso && n->sym == p->f->sym &&
+	       n->key == p->f->key;
+}
+
 static struct chain_node *hash_lookup(const struct hist_chains *c, const struct chain_node *parent,
 				      const struct frame_key *f)
 {
-	size_t i = node_hash(parent, f->dso, f->sym, f->key) & c->mask;
-	struct chain_node *n;
+	struct node_probe p = { parent, f };
 
-	while ((n = c->table[i])) {
-		if (n->parent == parent && n->dso == f->dso && n->sym == f->sym && n->key == f->key)
-			return n;
-		i = (i + 1) & c->mask;
-	}
-	return NULL;
+	return (struct chain_node *)(uintptr_t)hashtab__get(
+		&c->table, node_hash(parent, f->dso, f->sym, f->key), node_eq, &p);
 }
 
+/*
+ * Adds n. perf's walk among children of both kinds can add a second
+ * child equal to one it missed: the table keeps the first, and is not
+ * asked about that parent's children again (its kinds stay mixed).
+ * 0 or -ENOMEM.
+ */
 static int hash_insert(struct hist_chains *c, struct chain_node *n)
 {
-	size_t i = node_hash(n->parent, n->dso, n->sym, n->key) & c->mask;
+	uint64_t h = node_hash(n->parent, n->dso, n->sym, n->key);
+	struct frame_key f = { .dso = n->dso, .sym = n->sym, .key = n->key };
+	struct node_probe p = { n->parent, &f };
+	struct hashtab_slot *s;
 
-	while (c->table[i])
-		i = (i + 1) & c->mask;
-	c->table[i] = n;
-	if (++c->used * 2 > c->mask)
-		return table_grow(c);
+	if (hashtab__reserve(&c->table, 1))
+		return -ENOMEM;
+	s = hashtab__slot(&c->table, h, node_eq, &p);
+	if (!s->val)
+		hashtab__fill(&c->table, s, h, (uintptr_t)n);
 	return 0;
 }
 
