@@ -2,91 +2,69 @@
 /*
  * The placeholders perf renames: per thread seen under ":TID", the comm
  * its first COMM gave it. Few threads are ever in here (those sampled
- * before the recording knew their name), so a small open table will do.
+ * before the recording knew their name): lib/core's table, names in the slots.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include "core/hash.h"
+#include "core/hashtab.h"
 #include "hist/comms.h"
 
-struct comm_slot {
-	const void *thread;
+/* A thread's names, in its slot (the thread is the value, hash_mix64() of it the hash). */
+struct comm_names {
 	const char *placeholder;
 	const char *name;	/* NULL until the thread's first COMM */
 };
 
 struct hist_comms {
-	struct comm_slot *slots;
-	size_t mask, nr;
+	struct hashtab threads;
 };
 
 struct hist_comms *hist_comms__new(void)
 {
-	return calloc(1, sizeof(struct hist_comms));
+	struct hist_comms *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->threads.stride = sizeof(struct hashtab_slot) + sizeof(struct comm_names);
+	return c;
 }
 
 void hist_comms__delete(struct hist_comms *c)
 {
 	if (!c)
 		return;
-	free(c->slots);
+	hashtab__exit(&c->threads);
 	free(c);
 }
 
-static struct comm_slot *find(const struct hist_comms *c, const void *thread)
+static struct comm_names *find(const struct hist_comms *c, const void *thread)
 {
-	size_t i;
+	/* the pointer's hash is a bijection of it: no equality */
+	struct hashtab_slot *s = hashtab__find(&c->threads, hash_mix64((uintptr_t)thread),
+					       hashtab__eq_hash, NULL);
 
-	if (!c->slots)
-		return NULL;
-	for (i = hash_mix64((uintptr_t)thread) & c->mask; c->slots[i].thread; i = (i + 1) & c->mask)
-		if (c->slots[i].thread == thread)
-			return &c->slots[i];
-	return NULL;
-}
-
-static int grow(struct hist_comms *c)
-{
-	size_t nmask = c->mask ? c->mask * 2 + 1 : 63, i;
-	struct comm_slot *ns = calloc(nmask + 1, sizeof(*ns));
-
-	if (!ns)
-		return -ENOMEM;
-	for (i = 0; c->slots && i <= c->mask; i++) {
-		size_t j;
-
-		if (!c->slots[i].thread)
-			continue;
-		for (j = hash_mix64((uintptr_t)c->slots[i].thread) & nmask; ns[j].thread;
-		     j = (j + 1) & nmask)
-			;
-		ns[j] = c->slots[i];
-	}
-	free(c->slots);
-	c->slots = ns;
-	c->mask = nmask;
-	return 0;
+	return s ? hashtab__payload(s) : NULL;
 }
 
 int hist_comms__placeholder(struct hist_comms *c, const void *thread, const char *comm)
 {
-	size_t i;
+	uint64_t h = hash_mix64((uintptr_t)thread);
+	struct hashtab_slot *s;
 
-	if (find(c, thread))
-		return 0;
-	if ((c->nr + 1) * 2 > c->mask && grow(c))
+	if (hashtab__reserve(&c->threads, 1))
 		return -ENOMEM;
-	for (i = hash_mix64((uintptr_t)thread) & c->mask; c->slots[i].thread; i = (i + 1) & c->mask)
-		;
-	c->slots[i] = (struct comm_slot){ .thread = thread, .placeholder = comm };
-	c->nr++;
+	s = hashtab__slot(&c->threads, h, hashtab__eq_hash, NULL);
+	if (s->val)
+		return 0;
+	*(struct comm_names *)hashtab__payload(s) = (struct comm_names){ .placeholder = comm };
+	hashtab__fill(&c->threads, s, h, (uintptr_t)thread);
 	return 0;
 }
 
 void hist_comms__set(struct hist_comms *c, const void *thread, const char *comm)
 {
-	struct comm_slot *s = find(c, thread);
+	struct comm_names *s = find(c, thread);
 
 	if (s && !s->name)
 		s->name = comm;
@@ -94,7 +72,7 @@ void hist_comms__set(struct hist_comms *c, const void *thread, const char *comm)
 
 const char *hist_comms__get(const struct hist_comms *c, const void *thread, const char *comm)
 {
-	const struct comm_slot *s = c && c->nr ? find(c, thread) : NULL;
+	const struct comm_names *s = c && c->threads.nr ? find(c, thread) : NULL;
 
 	return s && s->name && s->placeholder == comm ? s->name : comm;
 }

@@ -15,18 +15,18 @@
 #include <string.h>
 #include <ember/symbol.h>
 #include "core/hash.h"
+#include "core/hashtab.h"
 #include "hist/srcline.h"
 #include "symbol/srcline.h"
 
 #define SRCLINE_UNKNOWN "??:0"
 
-struct sl_slot {
+/* What a string is cached under, in its slot (the string, malloc'd, is the value). */
+struct sl_key {
 	const void *dso;
 	uint64_t ip;
 	uint64_t sym_start;
 	uint8_t kind;		/* enum sl_kind */
-	bool used;
-	char *val;
 };
 
 /* The strings cached: a key's srcline or srcfile, or a callchain entry's srcline. */
@@ -34,8 +34,7 @@ enum sl_kind { SL_SRCLINE, SL_SRCFILE, SL_CHAIN };
 
 struct hist_srclines {
 	struct srclines *lines;
-	struct sl_slot *slots;
-	size_t mask, nr;
+	struct hashtab cache;	/* by slot_hash() */
 };
 
 struct hist_srclines *hist_srclines__new(void)
@@ -44,10 +43,9 @@ struct hist_srclines *hist_srclines__new(void)
 
 	if (!c)
 		return NULL;
-	c->mask = 1023;
-	c->slots = calloc(c->mask + 1, sizeof(*c->slots));
+	c->cache.stride = sizeof(struct hashtab_slot) + sizeof(struct sl_key);
 	c->lines = srclines__new();
-	if (!c->slots || !c->lines) {
+	if (hashtab__reserve(&c->cache, 512) || !c->lines) {
 		hist_srclines__delete(c);
 		return NULL;
 	}
@@ -56,11 +54,13 @@ struct hist_srclines *hist_srclines__new(void)
 
 void hist_srclines__delete(struct hist_srclines *c)
 {
+	struct hashtab_slot *s;
+
 	if (!c)
 		return;
-	for (size_t i = 0; c->slots && i <= c->mask; i++)
-		free(c->slots[i].val);
-	free(c->slots);
+	hashtab__for_each(&c->cache, s)
+		free((char *)(uintptr_t)s->val);
+	hashtab__exit(&c->cache);
 	srclines__delete(c->lines);
 	free(c);
 }
@@ -149,28 +149,12 @@ static uint64_t slot_hash(const void *dso, uint64_t ip, uint64_t sym_start, uint
 	return hash_mix64((uintptr_t)dso ^ hash_mix64(ip ^ (sym_start << 1)) ^ kind);
 }
 
-static int grow(struct hist_srclines *c)
+static inline bool sl_eq(const struct hashtab_slot *slot, const void *key)
 {
-	size_t nmask = c->mask * 2 + 1;
-	struct sl_slot *nt = calloc(nmask + 1, sizeof(*nt));
+	const struct sl_key *s = hashtab__payload(slot), *k = key;
 
-	if (!nt)
-		return -ENOMEM;
-	for (size_t i = 0; i <= c->mask; i++) {
-		struct sl_slot *s = &c->slots[i];
-		size_t j;
-
-		if (!s->used)
-			continue;
-		j = slot_hash(s->dso, s->ip, s->sym_start, s->kind) & nmask;
-		while (nt[j].used)
-			j = (j + 1) & nmask;
-		nt[j] = *s;
-	}
-	free(c->slots);
-	c->slots = nt;
-	c->mask = nmask;
-	return 0;
+	return s->dso == k->dso && s->ip == k->ip && s->sym_start == k->sym_start &&
+	       s->kind == k->kind;
 }
 
 /* The cached string of kind for frame f at ip, made on a miss; NULL on ENOMEM. */
@@ -179,20 +163,22 @@ static const char *lookup(struct hist_srclines *c, const struct ember_hist_frame
 {
 	/* the symbol's start: its name and offset are part of a failed lookup's answer */
 	uint64_t sym_start = f->sym ? f->sym_start : UINT64_MAX;
-	size_t i = slot_hash(f->dso, ip, sym_start, kind) & c->mask;
-	struct sl_slot *s;
+	struct sl_key k = { .dso = f->dso, .ip = ip, .sym_start = sym_start, .kind = kind };
+	uint64_t h = slot_hash(f->dso, ip, sym_start, kind);
+	struct hashtab_slot *s;
 	char *val;
 
-	for (; (s = &c->slots[i])->used; i = (i + 1) & c->mask)
-		if (s->dso == f->dso && s->ip == ip && s->sym_start == sym_start && s->kind == kind)
-			return s->val;
+	if (hashtab__reserve(&c->cache, 1))
+		return NULL;
+	s = hashtab__slot(&c->cache, h, sl_eq, &k);
+	if (s->val)
+		return (const char *)(uintptr_t)s->val;
 	val = kind == SL_SRCFILE ? srcfile_of(c, f, ip) : srcline_of(c, f, ip, kind == SL_SRCLINE);
 	if (!val)
 		return NULL;
-	*s = (struct sl_slot){ .dso = f->dso, .ip = ip, .sym_start = sym_start, .kind = kind,
-			       .used = true, .val = val };
-	if (++c->nr * 2 > c->mask && grow(c))
-		return NULL;
+	/* the lookups above touch no cache: s still names the free slot */
+	memcpy(hashtab__payload(s), &k, sizeof(k));
+	hashtab__fill(&c->cache, s, h, (uintptr_t)val);
 	return val;
 }
 
