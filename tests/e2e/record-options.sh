@@ -16,10 +16,17 @@ if [ ! -x "$EMBER" ] || [ ! -x "$WL/hotloop" ]; then
 fi
 cd "$TMP" || exit 1
 
-# stderr of both tools for the same options, "perf" and "ember" lines dropped.
+# stderr of both tools for the same options, "perf" and "ember" lines dropped,
+# and the warning of what the kernel dropped: at -F max a loaded machine makes
+# either tool lose chunks now and then, whatever the options say.
 msgs() {
 	"$1" record -o "$TMP/m.data" "${@:2}" -- true 2>&1 >/dev/null |
-		grep -v -e '^\[ perf record:' -e '^\[ ember record:'
+		grep -v -e '^\[ perf record:' -e '^\[ ember record:' |
+		awk '/^Warning:$/ { held = $0; next }
+		     /^Processed [0-9]+ (events|samples) and lost / { held = ""; skip = 1; next }
+		     skip && (/^$/ || /^Check IO\/CPU overload!$/) { next }
+		     { skip = 0; if (held != "") print held; held = ""; print }
+		     END { if (held != "") print held }'
 }
 same_msgs() { # NAME ARGS...
 	local name=$1
