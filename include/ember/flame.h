@@ -316,7 +316,7 @@ EMBER_API int ember_flame__write_svg(struct ember_flame *fl, FILE *fp,
 
 /* ---- perf.data samples: stackcollapse-perf.pl's folding ------------------------ */
 
-struct ember_flame_collapse;
+struct ember_flame_fold;
 
 /* Which frames of a stack to keep. */
 enum ember_flame_frames {
@@ -325,7 +325,7 @@ enum ember_flame_frames {
 	EMBER_FLAME_FRAMES_USER,	/* user frames of samples taken in user space */
 };
 
-struct ember_flame_collapse_opts {
+struct ember_flame_fold_opts {
 	size_t sz;
 	bool include_pid;	/* root "comm-PID" (stackcollapse-perf.pl --pid) */
 	bool include_tid;	/* root "comm-PID/TID" (--tid) */
@@ -363,22 +363,22 @@ struct ember_flame_collapse_opts {
  * one, and for tracepoints). Frame kinds come from the sample's cpumode
  * and the dso (perf-PID.map and jitted-*.so are JIT). NULL with errno.
  */
-EMBER_API struct ember_flame_collapse *
-ember_flame_collapse__new(struct ember_flame *fl, const struct ember_flame_collapse_opts *opts);
-EMBER_API void ember_flame_collapse__delete(struct ember_flame_collapse *c);
+EMBER_API struct ember_flame_fold *
+ember_flame_fold__new(struct ember_flame *fl, const struct ember_flame_fold_opts *opts);
+EMBER_API void ember_flame_fold__delete(struct ember_flame_fold *c);
 /*
  * Adds one sample on `side`. Returns 1 when it was added, 0 when it was
  * left out (another event, or no frame of the kept kind), or -errno.
  */
-EMBER_API int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_session *s,
+EMBER_API int ember_flame_fold__sample(struct ember_flame_fold *c, struct ember_session *s,
 					   const struct ember_session_sample *ss,
 					   enum ember_flame_side side);
 /* The event the samples were taken from (the chosen one), or NULL before any. */
-EMBER_API const char *ember_flame_collapse__event(const struct ember_flame_collapse *c);
+EMBER_API const char *ember_flame_fold__event(const struct ember_flame_fold *c);
 /* Samples left out because they were of another event. */
-EMBER_API uint64_t ember_flame_collapse__nr_other_event(const struct ember_flame_collapse *c);
+EMBER_API uint64_t ember_flame_fold__nr_other_event(const struct ember_flame_fold *c);
 /* With inline_frames: dsos that could not be read for DWARF (their frames stay as they are). */
-EMBER_API uint64_t ember_flame_collapse__nr_no_debuginfo(const struct ember_flame_collapse *c);
+EMBER_API uint64_t ember_flame_fold__nr_no_debuginfo(const struct ember_flame_fold *c);
 
 #ifdef __cplusplus
 }

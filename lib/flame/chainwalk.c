@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The callchain walk of the collapse (collapse.c): a plain callchain's
- * entries are folded from the words recorded, each entry's frames cached
+ * The callchain walk of the sample folding (sample-fold.c): a plain
+ * callchain's entries are folded from the words recorded, each entry's frames cached
  * by (maps generation, mode, ip) in the ipframes table, so that an entry
  * seen before costs one probe and no address resolution.
  */
@@ -12,7 +12,7 @@
 #include <ember/session.h>
 
 #include "symbol/dso.h"
-#include "collapse-priv.h"
+#include "sample-fold.h"
 
 /*
  * Whether every marker in the callchain is one the session takes (the
@@ -34,7 +34,7 @@ bool flame_chain_is_plain(const struct ember_sample *sm)
 	return true;
 }
 
-static int entries_reserve(struct ember_flame_collapse *c, size_t n)
+static int entries_reserve(struct ember_flame_fold *c, size_t n)
 {
 	if (n <= c->alloc_entries)
 		return 0;
@@ -65,12 +65,12 @@ static uint64_t ip_gen(uint64_t gen, uint8_t cpumode)
 
 /*
  * The frames of a callchain entry in the thread's maps: from the ipframes
- * cache, else resolved, named through flame_collapse_entry_lookup() and cached under the
+ * cache, else resolved, named through flame_fold_entry_lookup() and cached under the
  * maps generation the lookup ended in (it may have made the kernel's
  * maps). A kernel address left without its symbol is not cached: the
  * session may be deferring kernel symbols (ember_session__resolve_late()).
  */
-static int ip_entry(struct ember_flame_collapse *c, struct ember_thread *thread, uint64_t *gen,
+static int ip_entry(struct ember_flame_fold *c, struct ember_thread *thread, uint64_t *gen,
 		    uint8_t cpumode, uint64_t ip, bool java, struct chain_entry *e)
 {
 	uint32_t mode = cpumode | (uint32_t)java << 8 | 1u << 16;
@@ -82,7 +82,7 @@ static int ip_entry(struct ember_flame_collapse *c, struct ember_thread *thread,
 	ember_thread__resolve(thread, cpumode, ip, &al);
 	/* Only a lookup changes the generation (it may make the kernel's maps). */
 	*gen = ember_thread__maps_gen(thread);
-	err = flame_collapse_entry_lookup(c, &al, flame_collapse_cpumode_kind(c, &al), java,
+	err = flame_fold_entry_lookup(c, &al, flame_fold_cpumode_kind(c, &al), java,
 					  &e->first, &e->nr);
 	if (err)
 		return err;
@@ -98,7 +98,7 @@ static int ip_entry(struct ember_flame_collapse *c, struct ember_thread *thread,
  * the number of entries (at most max_stack of the recorded ones and of
  * those the session added, the leaf's end kept), or -errno.
  */
-int flame_chain_frames(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
+int flame_chain_frames(struct ember_flame_fold *c, const struct ember_session_sample *ss,
 		       bool java, size_t *nr)
 {
 	const struct ember_sample *sm = ss->sample;

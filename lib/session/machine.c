@@ -393,7 +393,7 @@ uint64_t ember_thread__maps_gen(const struct ember_thread *thread)
 	/*
 	 * Generations come from one counter per machine: the pair is unique
 	 * while under 2^32. The low half is the kernel's alone: the flame
-	 * collapse keys kernel addresses by it (lib/flame/collapse.c ip_gen()).
+	 * collapse keys kernel addresses by it (lib/flame/sample-fold.c ip_gen()).
 	 */
 	return (thread->maps ? thread->maps->gen : 0) << 32 ^ (k ? k->gen : 0);
 }

@@ -120,7 +120,7 @@ static ssize_t peek_magic(int fd, char magic[8])
 }
 
 struct perf_read {
-	struct ember_flame_collapse *collapse;
+	struct ember_flame_fold *fold;
 	const struct fg_opts *opts;
 	struct fg_input_stats *st;
 	enum ember_flame_side side;
@@ -142,7 +142,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		r->st->skipped++;
 		return 0;
 	}
-	ret = ember_flame_collapse__sample(r->collapse, s, ss, r->side);
+	ret = ember_flame_fold__sample(r->fold, s, ss, r->side);
 	if (ret < 0)
 		return ret;
 	r->st->samples += ret;
@@ -178,10 +178,10 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 			.symfs = opts->symfs,
 			.kallsyms = opts->kallsyms,
 		},
-		/* The collapse resolves a sample's ip only when it needs it. */
+		/* The folding resolves a sample's ip only when it needs it. */
 		.lazy_sample_ip = true,
 	};
-	struct ember_flame_collapse_opts copts = {
+	struct ember_flame_fold_opts copts = {
 		.sz = sizeof(copts),
 		.include_pid = opts->show_pid,
 		.include_tid = opts->show_tid,
@@ -235,8 +235,8 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 			return -1;
 		}
 	}
-	r.collapse = ember_flame_collapse__new(fl, &copts);
-	if (!r.collapse) {
+	r.fold = ember_flame_fold__new(fl, &copts);
+	if (!r.fold) {
 		fprintf(stderr, "ember flamegraph: out of memory\n");
 		free(r.pct);
 		ember_session__delete(s);
@@ -247,15 +247,15 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 	progress_init(&r.progress, opts, name, fd);
 	err = ember_session__process(s, &ops, &r);
 	progress_done(&r.progress);
-	if (ember_flame_collapse__event(r.collapse)) {
-		st->event_buf = strdup(ember_flame_collapse__event(r.collapse));
+	if (ember_flame_fold__event(r.fold)) {
+		st->event_buf = strdup(ember_flame_fold__event(r.fold));
 		st->event = st->event_buf;
 	}
-	st->other_event = ember_flame_collapse__nr_other_event(r.collapse);
-	st->no_debuginfo = ember_flame_collapse__nr_no_debuginfo(r.collapse);
+	st->other_event = ember_flame_fold__nr_other_event(r.fold);
+	st->no_debuginfo = ember_flame_fold__nr_no_debuginfo(r.fold);
 	if (!opts->quiet)
 		ember_session__fprintf_warnings(s, stderr);
-	ember_flame_collapse__delete(r.collapse);
+	ember_flame_fold__delete(r.fold);
 	free(r.pct);
 	ember_session__delete(s);
 	if (err == -ERANGE) {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The collapse of perf.data samples (collapse.c) and its callchain walk
- * (chainwalk.c): the state they share and the helpers both use.
+ * perf.data samples folded into flame graph stacks (sample-fold.c) and
+ * their callchain walk (chainwalk.c): the state they share and the helpers
+ * both use. lib/collapse/ folds `perf script` text; this folds the samples.
  */
-#ifndef EMBER_LIB_FLAME_COLLAPSE_PRIV_H
-#define EMBER_LIB_FLAME_COLLAPSE_PRIV_H
+#ifndef EMBER_LIB_FLAME_SAMPLE_FOLD_H
+#define EMBER_LIB_FLAME_SAMPLE_FOLD_H
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -54,9 +55,9 @@ struct dso_props {
 	bool jit; /* perf-PID.map or jitted-*.so */
 };
 
-struct ember_flame_collapse {
+struct ember_flame_fold {
 	struct ember_flame *fl;
-	struct ember_flame_collapse_opts opts;
+	struct ember_flame_fold_opts opts;
 	char *event; /* the event kept */
 	bool event_given;
 	uint64_t nr_other;
@@ -115,7 +116,7 @@ struct chain_entry {
 #define RAW_KEY_HEAD 5
 
 /* Whether --kernel-only / --user-only keep an address looked up in cpumode. */
-static inline bool keep_frame(const struct ember_flame_collapse *c, uint8_t cpumode)
+static inline bool keep_frame(const struct ember_flame_fold *c, uint8_t cpumode)
 {
 	bool kernel =
 	    cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
@@ -130,7 +131,7 @@ static inline bool keep_frame(const struct ember_flame_collapse *c, uint8_t cpum
 	}
 }
 
-static inline int stack_push(struct ember_flame_collapse *c, size_t *nr, uint32_t id)
+static inline int stack_push(struct ember_flame_fold *c, size_t *nr, uint32_t id)
 {
 	if (*nr == c->alloc_stack) {
 		size_t alloc = c->alloc_stack ? c->alloc_stack * 2 : 256;
@@ -145,16 +146,16 @@ static inline int stack_push(struct ember_flame_collapse *c, size_t *nr, uint32_
 	return 0;
 }
 
-/* collapse.c: the cached frames of a callchain entry, *first and *nr into c->ids. */
-int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
+/* sample-fold.c: the cached frames of a callchain entry, *first and *nr into c->ids. */
+int flame_fold_entry_lookup(struct ember_flame_fold *c,
 				const struct ember_addr_location *al, enum ember_flame_kind kind,
 				bool java, uint32_t *first, uint32_t *nr);
-enum ember_flame_kind flame_collapse_cpumode_kind(struct ember_flame_collapse *c,
+enum ember_flame_kind flame_fold_cpumode_kind(struct ember_flame_fold *c,
 						  const struct ember_addr_location *al);
 
 /* chainwalk.c: a sample's callchain folded from its recorded words. */
 bool flame_chain_is_plain(const struct ember_sample *sm);
-int flame_chain_frames(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
+int flame_chain_frames(struct ember_flame_fold *c, const struct ember_session_sample *ss,
 		       bool java, size_t *nr);
 
 #endif

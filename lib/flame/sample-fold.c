@@ -37,16 +37,16 @@
 #include "core/hash.h"
 #include "event/event-names.h"
 #include "symbol/dso.h"
-#include "collapse-priv.h"
+#include "sample-fold.h"
 
 #define DEFAULT_MAX_STACK 127
 
-struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
-						       const struct ember_flame_collapse_opts *opts)
+struct ember_flame_fold *ember_flame_fold__new(struct ember_flame *fl,
+						       const struct ember_flame_fold_opts *opts)
 {
-	struct ember_flame_collapse *c;
+	struct ember_flame_fold *c;
 
-	if (!fl || (opts && opts->sz && opts->sz < offsetof(struct ember_flame_collapse_opts, event) +
+	if (!fl || (opts && opts->sz && opts->sz < offsetof(struct ember_flame_fold_opts, event) +
 							  sizeof(opts->event))) {
 		errno = EINVAL;
 		return NULL;
@@ -78,12 +78,12 @@ struct ember_flame_collapse *ember_flame_collapse__new(struct ember_flame *fl,
 		goto fail;
 	return c;
 fail:
-	ember_flame_collapse__delete(c);
+	ember_flame_fold__delete(c);
 	errno = ENOMEM;
 	return NULL;
 }
 
-void ember_flame_collapse__delete(struct ember_flame_collapse *c)
+void ember_flame_fold__delete(struct ember_flame_fold *c)
 {
 	if (!c)
 		return;
@@ -103,22 +103,22 @@ void ember_flame_collapse__delete(struct ember_flame_collapse *c)
 	free(c);
 }
 
-const char *ember_flame_collapse__event(const struct ember_flame_collapse *c)
+const char *ember_flame_fold__event(const struct ember_flame_fold *c)
 {
 	return c ? c->event : NULL;
 }
 
-uint64_t ember_flame_collapse__nr_other_event(const struct ember_flame_collapse *c)
+uint64_t ember_flame_fold__nr_other_event(const struct ember_flame_fold *c)
 {
 	return c ? c->nr_other : 0;
 }
 
-uint64_t ember_flame_collapse__nr_no_debuginfo(const struct ember_flame_collapse *c)
+uint64_t ember_flame_fold__nr_no_debuginfo(const struct ember_flame_fold *c)
 {
 	return c ? c->nr_no_debuginfo : 0;
 }
 
-static int buf_reserve(struct ember_flame_collapse *c, size_t n)
+static int buf_reserve(struct ember_flame_fold *c, size_t n)
 {
 	if (n <= c->alloc_buf)
 		return 0;
@@ -224,7 +224,7 @@ static bool kernel_dso(const char *mod)
 }
 
 /* What the entry's dso name says, searched once per (dso, name). */
-static const struct dso_props *dso_props(struct ember_flame_collapse *c,
+static const struct dso_props *dso_props(struct ember_flame_fold *c,
 					 const struct ember_addr_location *al)
 {
 	uint64_t k = ((uintptr_t)al->dso ^ (uintptr_t)al->dso_name * 0x9e3779b97f4a7c15ULL) *
@@ -241,7 +241,7 @@ static const struct dso_props *dso_props(struct ember_flame_collapse *c,
 	return p;
 }
 
-static int ids_push(struct ember_flame_collapse *c, uint32_t id)
+static int ids_push(struct ember_flame_fold *c, uint32_t id)
 {
 	if (c->nr_ids == c->alloc_ids) {
 		size_t alloc = c->alloc_ids ? c->alloc_ids * 2 : 1024;
@@ -257,7 +257,7 @@ static int ids_push(struct ember_flame_collapse *c, uint32_t id)
 }
 
 /* --inline applies to the entry: a user dso stackcollapse-perf.pl would ask addr2line about. */
-static bool inline_applies(const struct ember_flame_collapse *c,
+static bool inline_applies(const struct ember_flame_fold *c,
 			   const struct ember_addr_location *al)
 {
 	return c->inliner && al->dso_name && al->cpumode != PERF_RECORD_MISC_KERNEL &&
@@ -271,7 +271,7 @@ static bool inline_applies(const struct ember_flame_collapse *c,
  * the address and "SYM+0xOFF" perf script prints. Returns the frames
  * added (0: DWARF knows nothing, keep the plain frame), or -errno.
  */
-static int inline_frames(struct ember_flame_collapse *c, const struct ember_addr_location *al,
+static int inline_frames(struct ember_flame_fold *c, const struct ember_addr_location *al,
 			 enum ember_flame_kind cpu_kind)
 {
 	struct sbuf *ch = &c->chain;
@@ -320,7 +320,7 @@ static int inline_frames(struct ember_flame_collapse *c, const struct ember_addr
  * The frames of one callchain entry, interned, appended to c->ids;
  * returns how many (0: the entry is skipped), or -errno.
  */
-static int entry_frames(struct ember_flame_collapse *c, const struct ember_addr_location *al,
+static int entry_frames(struct ember_flame_fold *c, const struct ember_addr_location *al,
 			enum ember_flame_kind cpu_kind, bool java)
 {
 	const char *mod = al->dso_name ? al->dso_name : "[unknown]";
@@ -460,7 +460,7 @@ static inline bool name_eq(const struct hashtab_slot *slot, const void *key)
 }
 
 /* The cached frames of a callchain entry: *first and *nr into c->ids. */
-int flame_collapse_entry_lookup(struct ember_flame_collapse *c,
+int flame_fold_entry_lookup(struct ember_flame_fold *c,
 				const struct ember_addr_location *al, enum ember_flame_kind kind,
 				bool java, uint32_t *first, uint32_t *nr)
 {
@@ -543,7 +543,7 @@ static size_t root_slot_of(const char *comm, uint32_t pid, uint32_t tid)
 }
 
 /* The root frame, "comm" or "comm-PID" or "comm-PID/TID", spaces made '_'; 0 or -errno, 1: drop. */
-static int root_frame(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
+static int root_frame(struct ember_flame_fold *c, const struct ember_session_sample *ss,
 		      bool has_period, uint64_t printed_period, uint32_t *id, bool *java)
 {
 	const struct ember_sample *sample = ss->sample;
@@ -622,7 +622,7 @@ static int root_frame(struct ember_flame_collapse *c, const struct ember_session
 }
 
 /* The event's name as perf script prints it, made once per attr. */
-static const char *attr_name(struct ember_flame_collapse *c, const struct ember_data_attr *attr)
+static const char *attr_name(struct ember_flame_fold *c, const struct ember_data_attr *attr)
 {
 	if (attr->name)
 		return attr->name;
@@ -657,7 +657,7 @@ static bool event_matches(const char *want, const char *name)
 	return strspn(name + n + 1, "ukhpPGHISDWe") == strlen(name + n + 1);
 }
 
-enum ember_flame_kind flame_collapse_cpumode_kind(struct ember_flame_collapse *c,
+enum ember_flame_kind flame_fold_cpumode_kind(struct ember_flame_fold *c,
 						  const struct ember_addr_location *al)
 {
 	if (al->cpumode == PERF_RECORD_MISC_KERNEL || al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
@@ -676,7 +676,7 @@ enum ember_flame_kind flame_collapse_cpumode_kind(struct ember_flame_collapse *c
  * not worth a key (no thread, a root that depends on time or period, a
  * chain too long).
  */
-static size_t raw_key(struct ember_flame_collapse *c, const struct ember_session_sample *ss,
+static size_t raw_key(struct ember_flame_fold *c, const struct ember_session_sample *ss,
 		      uint32_t root, bool callchain)
 {
 	const struct ember_sample *sm = ss->sample;
@@ -700,7 +700,7 @@ static size_t raw_key(struct ember_flame_collapse *c, const struct ember_session
  * leaves that to us (level 0): most samples are folded from their
  * callchain, or found in the raw stacks, without it.
  */
-static const struct ember_addr_location *sample_location(struct ember_flame_collapse *c,
+static const struct ember_addr_location *sample_location(struct ember_flame_fold *c,
 							 const struct ember_session_sample *ss)
 {
 	if (ss->al.level || !ss->thread)
@@ -709,7 +709,7 @@ static const struct ember_addr_location *sample_location(struct ember_flame_coll
 	return &c->al;
 }
 
-int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_session *s,
+int ember_flame_fold__sample(struct ember_flame_fold *c, struct ember_session *s,
 				 const struct ember_session_sample *ss, enum ember_flame_side side)
 {
 	const struct ember_data_attr *attr = ss->attr;
@@ -818,8 +818,8 @@ int ember_flame_collapse__sample(struct ember_flame_collapse *c, struct ember_se
 
 		if (!keep_frame(c, chain[i].cpumode))
 			continue;
-		err = flame_collapse_entry_lookup(
-		    c, &chain[i], flame_collapse_cpumode_kind(c, &chain[i]), java, &first, &cnt);
+		err = flame_fold_entry_lookup(
+		    c, &chain[i], flame_fold_cpumode_kind(c, &chain[i]), java, &first, &cnt);
 		if (err)
 			return err;
 		for (uint32_t k = 0; k < cnt; k++) {
