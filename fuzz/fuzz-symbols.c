@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 
 static char kallsyms_path[64];
 

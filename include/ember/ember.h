@@ -43,6 +43,7 @@ EMBER_API const char *ember_version(void);
 #include <ember/workload.h>
 #include <ember/synth.h>
 #include <ember/symbol.h>
+#include <ember/machine.h>
 #include <ember/perf-data.h>
 #include <ember/trace.h>
 #include <ember/session.h>

@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <ember/symbol.h>
+#include <ember/machine.h>
 
 #ifndef EMBER_API
 #define EMBER_API __attribute__((visibility("default")))

@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include <ember/perf-data.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 
 #ifndef EMBER_API
 #define EMBER_API __attribute__((visibility("default")))

@@ -55,7 +55,7 @@ static int entries_reserve(struct ember_flame_fold *c, size_t n)
  * The maps generation an entry's frames depend on. A kernel address
  * resolves in the kernel's maps alone, the same for every process: its
  * entries are keyed by the kernel's generation only, the low half of
- * ember_thread__maps_gen() (lib/session/machine.c), so that they are
+ * ember_thread__maps_gen() (lib/machine/machine.c), so that they are
  * shared by all threads and outlive the processes' mmaps.
  */
 static uint64_t ip_gen(uint64_t gen, uint8_t cpumode)

@@ -17,7 +17,7 @@
 #include "hist/stacks.h"
 #include "hist/tracekey.h"
 #include "hist/comms.h"
-#include "session/thread.h"
+#include "machine/thread.h"
 
 static struct ember_hist *hist_of(struct ember_hist_feed *feed, uint32_t idx)
 {

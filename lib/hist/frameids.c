@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 #include "hist/frameids.h"
 #include "symbol/dso.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <ember/trace.h>
 #include "data/reader.h"
-#include "session/machine.h"
+#include "machine/machine.h"
 #include "session/session-priv.h"
 
 /* perf refuses files of other users: someone could feed it a crafted one. */

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 #include "util/perf-time.h"
 
 /* A comma-separated list, split once. */

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <ember/perf-data.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 #include "script/fields.h"
 #include "script/outbuf.h"
 

@@ -9,7 +9,7 @@
 #define EMBER_SCRIPT_SRCLINE_H
 
 #include <stdbool.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 #include "script/outbuf.h"
 
 struct script_srclines;

@@ -15,7 +15,7 @@ if [ ! -f "$LIBA" ] || [ ! -x "$SPIE" ]; then
 	exit 0
 fi
 
-# ---- the driver: a small SDK program over <ember/symbol.h> -------------------
+# ---- the driver: a small SDK program over <ember/machine.h> ------------------
 cat >"$TMP/symtool.c" <<'C'
 #include <errno.h>
 #include <inttypes.h>
@@ -25,7 +25,7 @@ cat >"$TMP/symtool.c" <<'C'
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <ember/ember.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 
 static struct ember_symbol_opts opts = { .sz = sizeof(opts) };
 static int with_comm;

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <ember/ember.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 #include "symbol/kallsyms.h"
 #include "test.h"
 

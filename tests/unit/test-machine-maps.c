@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include <linux/perf_event.h>
-#include <ember/symbol.h>
-#include "session/machine.h"
+#include <ember/machine.h>
+#include "machine/machine.h"
 #include "test.h"
 
 #define USER PERF_RECORD_MISC_USER

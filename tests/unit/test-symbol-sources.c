@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <linux/perf_event.h>
 #include <ember/ember.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 #include "symbol/demangle.h"
 #include "test.h"
 

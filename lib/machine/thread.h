@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include <ember/symbol.h>
-#include "session/map.h"
+#include <ember/machine.h>
+#include "machine/map.h"
 
 struct ember_thread {
 	pid_t pid;		/* -1 until known */

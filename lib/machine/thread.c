@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <stdlib.h>
-#include "session/thread.h"
+#include "machine/thread.h"
 
 struct ember_thread *thread__new(struct ember_machine *machine, pid_t pid, pid_t tid,
 				 const char *comm)

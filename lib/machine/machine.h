@@ -2,14 +2,14 @@
 /*
  * The machine: threads by tid, the kernel's maps, the dso cache, and the
  * record handlers that keep them as perf's machine.c does. Public calls
- * are in <ember/symbol.h>; these are for the ember command and tests.
+ * are in <ember/machine.h>; these are for lib/session and tests.
  */
 #ifndef EMBER_LIB_MACHINE_H
 #define EMBER_LIB_MACHINE_H
 
-#include <ember/symbol.h>
-#include "session/map.h"
-#include "session/thread.h"
+#include <ember/machine.h>
+#include "machine/map.h"
+#include "machine/thread.h"
 #include "symbol/dso.h"
 #include "core/arena.h"
 #include "core/hashtab.h"

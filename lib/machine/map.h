@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <ember/symbol.h>
+#include <ember/machine.h>
 
 struct ember_map {
 	uint64_t start;

@@ -12,7 +12,7 @@
 #include <linux/perf_event.h>
 #include "core/hash.h"
 #include "core/log.h"
-#include "session/machine.h"
+#include "machine/machine.h"
 
 static bool comm_eq(const struct hashtab_slot *slot, const void *key)
 {

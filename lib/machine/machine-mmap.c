@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <linux/perf_event.h>
 #include "core/log.h"
-#include "session/machine.h"
+#include "machine/machine.h"
 #include "symbol/kallsyms.h"
 
 #define VDSO_NAME "[vdso]"

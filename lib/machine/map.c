@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "session/map.h"
+#include "machine/map.h"
 
 struct ember_map *map__new(uint64_t start, uint64_t end, uint64_t pgoff, struct ember_dso *dso)
 {

@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <linux/perf_event.h>
 #include "core/clock.h"
-#include "session/machine.h"
+#include "machine/machine.h"
 
 /* Re-read a process's maps at most this often when addresses miss them. */
 #define SYMBOLIZER_REREAD_NS (100 * 1000 * 1000ULL)
