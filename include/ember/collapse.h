@@ -59,9 +59,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#ifndef EMBER_API
-#define EMBER_API __attribute__((visibility("default")))
-#endif
+#include <ember/common.h>
 
 #ifdef __cplusplus
 extern "C" {

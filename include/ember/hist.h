@@ -37,11 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ember/common.h>
 #include <ember/machine.h>
-
-#ifndef EMBER_API
-#define EMBER_API __attribute__((visibility("default")))
-#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -28,9 +28,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#ifndef EMBER_API
-#define EMBER_API __attribute__((visibility("default")))
-#endif
+#include <ember/common.h>
 #include <ember/symbol.h>
 
 #ifdef __cplusplus

@@ -15,9 +15,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#ifndef EMBER_API
-#define EMBER_API __attribute__((visibility("default")))
-#endif
+#include <ember/common.h>
 
 #ifdef __cplusplus
 extern "C" {

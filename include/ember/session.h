@@ -24,12 +24,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <ember/common.h>
 #include <ember/perf-data.h>
 #include <ember/machine.h>
-
-#ifndef EMBER_API
-#define EMBER_API __attribute__((visibility("default")))
-#endif
 
 #ifdef __cplusplus
 extern "C" {

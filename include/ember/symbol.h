@@ -18,9 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef EMBER_API
-#define EMBER_API __attribute__((visibility("default")))
-#endif
+#include <ember/common.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <ember/ember.h>
+#include <ember/common.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,9 +11,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#ifndef EMBER_API
-#define EMBER_API __attribute__((visibility("default")))
-#endif
+#include <ember/common.h>
 
 #ifdef __cplusplus
 extern "C" {

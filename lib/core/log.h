@@ -3,7 +3,7 @@
 #ifndef EMBER_LIB_LOG_H
 #define EMBER_LIB_LOG_H
 
-#include <ember/ember.h>
+#include <ember/common.h>
 
 __attribute__((format(printf, 2, 3)))
 void ember_log(enum ember_print_level level, const char *fmt, ...);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <ember/ember.h>
+#include <ember/common.h>
 #include <ember/perf-data.h>
 #include "data/format.h"
 
