@@ -31,6 +31,10 @@ CHECK_ENV := PATH="$(abspath $(BUILD))/san-bin:$$PATH" \
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# -Ilib is for lib/'s own internal headers. src/ reaches libember through
+# <ember/...> alone, except lib/core's utility headers (hash table, arena,
+# clock, escapers, atomic file), which the command shares; lib/<module>s use
+# only the modules below them. tests/e2e/lib-layers.sh checks both.
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter -Wno-missing-field-initializers \
 	     -fno-omit-frame-pointer -D_GNU_SOURCE -DEMBER_VERSION='"$(VERSION)"' \

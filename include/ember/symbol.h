@@ -123,6 +123,42 @@ struct ember_dso_id {
 	uint8_t build_id_size; /* 0: none (not PERF_RECORD_MISC_MMAP_BUILD_ID) */
 };
 
+/* ---- source lines ------------------------------------------------------- */
+
+/*
+ * Source lines of addresses, as perf 6.1 (built without libbfd) gets
+ * them: it asks `addr2line -e FILE -i -f` and keeps the first answer's
+ * "file:line". Here the same answer comes from elfutils: the DWARF line
+ * table, and where that knows nothing, binutils' symbol-table fallback
+ * (the nearest function symbol, named after the STT_FILE before it when
+ * it is local; line 0). Each file is opened once and kept.
+ */
+struct ember_srclines;
+
+/* An empty set of files; NULL on ENOMEM. Free with ember_srclines__delete(). */
+EMBER_API struct ember_srclines *ember_srclines__new(void);
+/* Frees the set and every file and name it kept; NULL is fine. */
+EMBER_API void ember_srclines__delete(struct ember_srclines *s);
+/*
+ * addr2line's first location for vaddr (an ELF virtual address) in the
+ * file at path. Returns 1 with *file (the name as DWARF or the symbol
+ * table spells it, NULL for addr2line's "??"; owned by s, valid until
+ * ember_srclines__delete()) and *line (0 for addr2line's "?"); 0 when
+ * addr2line would print "??:0" (nothing known, or no ELF file there); a
+ * negative errno on failure.
+ */
+EMBER_API int ember_srclines__find(struct ember_srclines *s, const char *path, uint64_t vaddr,
+				   const char **file, unsigned int *line);
+/*
+ * The address perf asks addr2line about (perf's map__rip_2objdump(at)),
+ * for a map of dso in which one location was recorded at ip and is addr
+ * dso-relative: for an executable linked at fixed addresses (whose
+ * symbols perf moves to file offsets) the map's start minus its offset is
+ * added back; other dsos take at as it is.
+ */
+EMBER_API uint64_t ember_dso__objdump_addr(struct ember_dso *dso, uint64_t ip, uint64_t addr,
+					   uint64_t at);
+
 /* ---- names -------------------------------------------------------------- */
 
 /*

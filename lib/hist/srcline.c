@@ -17,7 +17,6 @@
 #include "core/hash.h"
 #include "core/hashtab.h"
 #include "hist/srcline.h"
-#include "symbol/srcline.h"
 
 #define SRCLINE_UNKNOWN "??:0"
 
@@ -33,7 +32,7 @@ struct sl_key {
 enum sl_kind { SL_SRCLINE, SL_SRCFILE, SL_CHAIN };
 
 struct hist_srclines {
-	struct srclines *lines;
+	struct ember_srclines *lines;
 	struct hashtab cache;	/* by slot_hash() */
 };
 
@@ -44,7 +43,7 @@ struct hist_srclines *hist_srclines__new(void)
 	if (!c)
 		return NULL;
 	c->cache.stride = sizeof(struct hashtab_slot) + sizeof(struct sl_key);
-	c->lines = srclines__new();
+	c->lines = ember_srclines__new();
 	if (hashtab__reserve(&c->cache, 512) || !c->lines) {
 		hist_srclines__delete(c);
 		return NULL;
@@ -61,7 +60,7 @@ void hist_srclines__delete(struct hist_srclines *c)
 	hashtab__for_each(&c->cache, s)
 		free((char *)(uintptr_t)s->val);
 	hashtab__exit(&c->cache);
-	srclines__delete(c->lines);
+	ember_srclines__delete(c->lines);
 	free(c);
 }
 
@@ -104,10 +103,10 @@ static char *srcline_of(struct hist_srclines *c, const struct ember_hist_frame *
 	 * the raw ip of a callchain's, so that the latter rarely finds a
 	 * line: as perf.
 	 */
-	addr = srclines__objdump_addr(dso, f->ip, f->addr, ip);
+	addr = ember_dso__objdump_addr(dso, f->ip, f->addr, ip);
 	path = a2l_path(dso);
 	if (path)
-		r = srclines__find(c->lines, path, addr, &file, &line);
+		r = ember_srclines__find(c->lines, path, addr, &file, &line);
 	if (r < 0)
 		return NULL;
 	if (r > 0) {

@@ -20,7 +20,6 @@
 #include <ember/symbol.h>
 #include "symbol/dwarf-units.h"
 #include "symbol/dwfl-elf.h"
-#include "symbol/srcline.h"
 
 struct sl_sym {
 	uint64_t value, size;
@@ -48,13 +47,13 @@ struct sl_file {
 	struct sl_file *next;
 };
 
-struct srclines {
+struct ember_srclines {
 	struct sl_file *files;
 };
 
-struct srclines *srclines__new(void)
+struct ember_srclines *ember_srclines__new(void)
 {
-	return calloc(1, sizeof(struct srclines));
+	return calloc(1, sizeof(struct ember_srclines));
 }
 
 static void file_free(struct sl_file *f)
@@ -72,7 +71,7 @@ static void file_free(struct sl_file *f)
 	free(f);
 }
 
-void srclines__delete(struct srclines *s)
+void ember_srclines__delete(struct ember_srclines *s)
 {
 	if (!s)
 		return;
@@ -218,7 +217,7 @@ static struct sl_file *file_open(const char *path)
 	return f;
 }
 
-static struct sl_file *file_get(struct srclines *s, const char *path)
+static struct sl_file *file_get(struct ember_srclines *s, const char *path)
 {
 	struct sl_file *f;
 
@@ -315,8 +314,8 @@ static int unit_line(struct sl_file *f, Dwfl_Module *mod, uint64_t vaddr, const 
 	return 1;
 }
 
-int srclines__find(struct srclines *s, const char *path, uint64_t vaddr, const char **file,
-		   unsigned int *line)
+int ember_srclines__find(struct ember_srclines *s, const char *path, uint64_t vaddr,
+			 const char **file, unsigned int *line)
 {
 	struct sl_file *f = file_get(s, path);
 	const struct sl_sec *sec = NULL;
@@ -367,7 +366,7 @@ symbol:
 	return 1;
 }
 
-uint64_t srclines__objdump_addr(struct ember_dso *dso, uint64_t ip, uint64_t addr, uint64_t at)
+uint64_t ember_dso__objdump_addr(struct ember_dso *dso, uint64_t ip, uint64_t addr, uint64_t at)
 {
 	bool fixed = ip != addr && ember_dso__addr_to_vaddr(dso, addr) == ip;
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <linux/perf_event.h>
 #include <ember/trace.h>
-#include "event/event-names.h"
+#include <ember/event.h>
 #include "report/run.h"
 
 void report_event_name(struct ember_session *s, const struct ember_data_attr *a, char *buf,

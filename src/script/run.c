@@ -9,7 +9,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 #include <ember/trace.h>
-#include "event/event-names.h"
+#include <ember/event.h>
 #include "script/script.h"
 #include "script/sideband.h"
 

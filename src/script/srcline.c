@@ -17,7 +17,6 @@
 #include "core/hash.h"
 #include "core/hashtab.h"
 #include "script/srcline.h"
-#include "symbol/srcline.h"
 
 /* The answers for one (dso, address). */
 struct sl_entry {
@@ -44,7 +43,7 @@ struct sl_dso {
 };
 
 struct script_srclines {
-	struct srclines *lines;
+	struct ember_srclines *lines;
 	struct sl_entry *entries;
 	size_t nr, alloc;
 	struct hashtab index;	/* entry + 1 by (dso, address) */
@@ -60,7 +59,7 @@ struct script_srclines *script_srclines__new(bool full_path)
 	if (!c)
 		return NULL;
 	c->full_path = full_path;
-	c->lines = srclines__new();
+	c->lines = ember_srclines__new();
 	if (!c->lines) {
 		script_srclines__delete(c);
 		return NULL;
@@ -79,7 +78,7 @@ void script_srclines__delete(struct script_srclines *c)
 	free(c->entries);
 	hashtab__exit(&c->index);
 	free(c->dsos);
-	srclines__delete(c->lines);
+	ember_srclines__delete(c->lines);
 	free(c);
 }
 
@@ -116,12 +115,12 @@ static int srcline_of(struct script_srclines *c, const struct ember_addr_locatio
 {
 	struct ember_dso *dso = al->dso;
 	const char *path = a2l_path(dso), *file;
-	uint64_t addr = srclines__objdump_addr(dso, al->ip, al->addr, al->addr);
+	uint64_t addr = ember_dso__objdump_addr(dso, al->ip, al->addr, al->addr);
 	unsigned int line;
 	int r = 0;
 
 	if (path)
-		r = srclines__find(c->lines, path, addr, &file, &line);
+		r = ember_srclines__find(c->lines, path, addr, &file, &line);
 	if (r < 0)
 		return r;
 	if (asprintf(&sl->fallback, "%s[%" PRIx64 "]", ember_dso__short_name(dso), addr) < 0) {

@@ -15,7 +15,6 @@
 #include <ember/symbol.h>
 #include "hist/comms.h"
 #include "hist/srcline.h"
-#include "symbol/srcline.h"
 #include "test.h"
 
 enum { PROBE_LINE = __LINE__ + 2 };
@@ -48,7 +47,7 @@ static const char *base(const char *p)
 
 TEST(srcline_dwarf_line)
 {
-	struct srclines *s = srclines__new();
+	struct ember_srclines *s = ember_srclines__new();
 	uint64_t vaddr = probe_vaddr();
 	const char *file = NULL;
 	unsigned int line = 0;
@@ -57,17 +56,17 @@ TEST(srcline_dwarf_line)
 	CHECK(vaddr != 0);
 	if (!s || !vaddr)
 		goto out;
-	CHECK_EQ(srclines__find(s, "/proc/self/exe", vaddr, &file, &line), 1);
+	CHECK_EQ(ember_srclines__find(s, "/proc/self/exe", vaddr, &file, &line), 1);
 	CHECK_STR(base(file), "test-report-srcline.c");
 	/* the entry is the declaration's line, the brace's, or (optimised) the body's */
 	CHECK(line >= PROBE_LINE && line <= PROBE_LINE + 2);
 	/* again, from the open file */
-	CHECK_EQ(srclines__find(s, "/proc/self/exe", vaddr, &file, &line), 1);
+	CHECK_EQ(ember_srclines__find(s, "/proc/self/exe", vaddr, &file, &line), 1);
 	/* addr2line's "??:0": outside every section, or no file */
-	CHECK_EQ(srclines__find(s, "/proc/self/exe", 0x7fffffff0000ull, &file, &line), 0);
-	CHECK_EQ(srclines__find(s, "/nonexistent/ember-srcline", 0x1000, &file, &line), 0);
+	CHECK_EQ(ember_srclines__find(s, "/proc/self/exe", 0x7fffffff0000ull, &file, &line), 0);
+	CHECK_EQ(ember_srclines__find(s, "/nonexistent/ember-srcline", 0x1000, &file, &line), 0);
 out:
-	srclines__delete(s);
+	ember_srclines__delete(s);
 }
 
 TEST(srcline_report_strings)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * srclines__find() against binutils' addr2line itself: for a sample of
+ * ember_srclines__find() against binutils' addr2line itself: for a sample of
  * addresses from the line tables of glibc's and ld.so's debug files and
  * of ember's own binary, the first record of `addr2line -e FILE -i -f`
  * (what perf 6.1 keeps) must name the same file (base name) and line.
@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <ember/symbol.h>
 #include "symbol/dwfl-elf.h"
-#include "symbol/srcline.h"
 #include "test.h"
 
 enum { SAMPLE = 150 };	/* per kind of row and file */
@@ -209,7 +209,7 @@ static bool have_addr2line(void)
 static long compare_file(struct unit_test *t, const char *path)
 {
 	Dwfl *dwfl = access(path, R_OK) ? NULL : dwfl_elf__open(path);
-	struct srclines *s = srclines__new();
+	struct ember_srclines *s = ember_srclines__new();
 	struct addrs a = { 0 };
 	struct answer *ans = NULL;
 	long n = -1;
@@ -224,7 +224,7 @@ static long compare_file(struct unit_test *t, const char *path)
 		const char *file = NULL, *b;
 		unsigned int line = 0;
 
-		CHECK(srclines__find(s, path, a.v[i], &file, &line) >= 0);
+		CHECK(ember_srclines__find(s, path, a.v[i], &file, &line) >= 0);
 		b = file ? strrchr(file, '/') : NULL;
 		b = b ? b + 1 : file ? file : "??";
 		if (strcmp(b, ans[i].file) || line != ans[i].line) {
@@ -236,7 +236,7 @@ static long compare_file(struct unit_test *t, const char *path)
 out:
 	free(ans);
 	free(a.v);
-	srclines__delete(s);
+	ember_srclines__delete(s);
 	if (dwfl)
 		dwfl_end(dwfl);
 	return n;
