@@ -114,7 +114,7 @@ static bool same(const char *s, const char *name, size_t len)
 	return s && strlen(s) == len && !memcmp(s, name, len);
 }
 
-const struct ember_event_symbol *ember_event_symbol__find(const char *name, size_t len)
+const struct ember_event_symbol *event_symbol__find(const char *name, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(hw_symbols); i++)
 		if (same(hw_symbols[i].name, name, len) || same(hw_symbols[i].alias, name, len))
@@ -132,7 +132,7 @@ const char *ember_tool_event__name(enum ember_tool_event tool)
 	return tool_names[tool];
 }
 
-enum ember_tool_event ember_tool_event__find(const char *name, size_t len)
+enum ember_tool_event tool_event__find(const char *name, size_t len)
 {
 	for (int i = EMBER_TOOL_NONE + 1; i < EMBER_TOOL_MAX; i++)
 		if (same(tool_names[i], name, len))
@@ -147,7 +147,7 @@ enum ember_tool_event ember_tool_event__from_evsel(const struct ember_evsel *evs
 	if (!evsel->pmu_name || strcmp(evsel->pmu_name, EMBER_TOOL_PMU) || !name)
 		return EMBER_TOOL_NONE;
 	/* The evsel's name is the event text: the tool name, maybe ":mods" after it. */
-	return ember_tool_event__find(name, strcspn(name, ":"));
+	return tool_event__find(name, strcspn(name, ":"));
 }
 
 bool ember_hw_cache__op_valid(unsigned int cache, unsigned int op)
@@ -204,7 +204,7 @@ static int match_op_result(const char *s, size_t len, bool whole, size_t *used, 
 	return -1;
 }
 
-int ember_hw_cache__parse(const char *name, size_t len, uint64_t *config)
+int hw_cache__parse(const char *name, size_t len, uint64_t *config)
 {
 	int cache, op = -1, result = -1;
 	size_t used, pos;
@@ -341,7 +341,7 @@ int ember_event_names__attr_name(const struct perf_event_attr *attr, char *buf, 
 	return n + add_modifiers(attr, buf + n, size - n);
 }
 
-int ember_event_names__for_each(int (*fn)(const char *name, void *arg), void *arg)
+int event_names__for_each(int (*fn)(const char *name, void *arg), void *arg)
 {
 	char name[64];
 	int ret;

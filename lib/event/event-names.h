@@ -13,10 +13,10 @@
 #include <ember/event.h>
 
 /* Find a hardware or software symbol by its name or alias (exact, case-sensitive). */
-const struct ember_event_symbol *ember_event_symbol__find(const char *name, size_t len);
+const struct ember_event_symbol *event_symbol__find(const char *name, size_t len);
 
 /* The tool event called name (len bytes), or EMBER_TOOL_NONE. */
-enum ember_tool_event ember_tool_event__find(const char *name, size_t len);
+enum ember_tool_event tool_event__find(const char *name, size_t len);
 
 /*
  * Parse a hardware-cache event name with any of perf's aliases
@@ -25,13 +25,13 @@ enum ember_tool_event ember_tool_event__find(const char *name, size_t len);
  * a cache event name, -EINVAL when it names an op the cache does not have
  * ("L1-icache-stores").
  */
-int ember_hw_cache__parse(const char *name, size_t len, uint64_t *config);
+int hw_cache__parse(const char *name, size_t len, uint64_t *config);
 
 /*
  * Call fn on every name and alias the parser accepts for hardware,
  * software, tool events, and on the canonical hardware-cache names.
  * Stops and returns fn's value when it returns non-zero; else 0.
  */
-int ember_event_names__for_each(int (*fn)(const char *name, void *arg), void *arg);
+int event_names__for_each(int (*fn)(const char *name, void *arg), void *arg);
 
 #endif

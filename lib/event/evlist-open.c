@@ -245,7 +245,7 @@ int ember_evlist__poll(struct ember_evlist *evlist, int timeout_ms)
  * The evsel whose fds carry sample id `id` (PERF_SAMPLE_ID/IDENTIFIER),
  * or NULL. With a single evsel every id is its.
  */
-struct ember_evsel *ember_evlist__id2evsel(const struct ember_evlist *evlist, uint64_t id)
+struct ember_evsel *evlist__id2evsel(const struct ember_evlist *evlist, uint64_t id)
 {
 	struct ember_evsel *pos;
 

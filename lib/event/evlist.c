@@ -24,20 +24,20 @@ void ember_evlist__add(struct ember_evlist *evlist, struct ember_evsel *evsel)
 struct ember_evsel *ember_evlist__add_attr(struct ember_evlist *evlist,
 					   const struct perf_event_attr *attr, const char *name)
 {
-	struct ember_evsel *evsel = ember_evsel__new(attr, name);
+	struct ember_evsel *evsel = evsel__new(attr, name);
 
 	if (evsel)
 		ember_evlist__add(evlist, evsel);
 	return evsel;
 }
 
-void ember_evlist__purge(struct ember_evlist *evlist)
+void evlist__purge(struct ember_evlist *evlist)
 {
 	struct ember_evsel *pos = evlist->first, *next;
 
 	for (; pos; pos = next) {
 		next = pos->next;
-		ember_evsel__delete(pos);
+		evsel__delete(pos);
 	}
 	evlist->first = evlist->last = NULL;
 	evlist->nr_entries = 0;
@@ -50,7 +50,7 @@ void ember_evlist__delete(struct ember_evlist *evlist)
 		return;
 	ember_evlist__munmap(evlist);
 	ember_evlist__close(evlist);
-	ember_evlist__purge(evlist);
+	evlist__purge(evlist);
 	ember_cpu_map__put(evlist->cpus);
 	ember_thread_map__put(evlist->threads);
 	free(evlist);

@@ -24,8 +24,8 @@ struct ember_evlist {
 };
 
 /* Unlink and free every evsel. */
-void ember_evlist__purge(struct ember_evlist *evlist);
+void evlist__purge(struct ember_evlist *evlist);
 /* The evsel that owns a sample id, or NULL. */
-struct ember_evsel *ember_evlist__id2evsel(const struct ember_evlist *evlist, uint64_t id);
+struct ember_evsel *evlist__id2evsel(const struct ember_evlist *evlist, uint64_t id);
 
 #endif

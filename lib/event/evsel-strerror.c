@@ -72,7 +72,7 @@ static bool is_hw_event(const struct ember_evsel *evsel)
 
 	/* A dynamic type counts only when the parser said it is the core PMU. */
 	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW ||
-	       (type >= PERF_TYPE_MAX && evsel->kind == EMBER_EVSEL_HARDWARE);
+	       (type >= PERF_TYPE_MAX && evsel->kind == EVSEL_HARDWARE);
 }
 
 static bool is_sampling(const struct perf_event_attr *attr)
@@ -193,7 +193,7 @@ static const char *explain_unsupported(const struct ember_evsel *evsel, int err,
 		if (is_sampling(attr))
 			return say(buf, size, "this event cannot be sampled (its PMU has no "
 				   "sampling interrupt); count it with 'ember stat' instead");
-		if (evsel->kind == EMBER_EVSEL_PMU)
+		if (evsel->kind == EVSEL_PMU)
 			return say(buf, size, "this PMU counts only whole cpus, not tasks; "
 				   "add -a or -C");
 		return say(buf, size, "operation not supported for this event");

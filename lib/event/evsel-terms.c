@@ -5,12 +5,12 @@
 #include <string.h>
 #include "event/evsel-terms.h"
 
-struct ember_evsel_terms *ember_evsel_terms__new(void)
+struct ember_evsel_terms *evsel_terms__new(void)
 {
 	return calloc(1, sizeof(struct ember_evsel_terms));
 }
 
-void ember_evsel_terms__delete(struct ember_evsel_terms *t)
+void evsel_terms__delete(struct ember_evsel_terms *t)
 {
 	if (!t)
 		return;
@@ -30,7 +30,7 @@ static bool dup_str(char **dst, const char *src)
 	return *dst != NULL;
 }
 
-struct ember_evsel_terms *ember_evsel_terms__clone(const struct ember_evsel_terms *t)
+struct ember_evsel_terms *evsel_terms__clone(const struct ember_evsel_terms *t)
 {
 	struct ember_evsel_terms *c;
 	bool ok;
@@ -46,7 +46,7 @@ struct ember_evsel_terms *ember_evsel_terms__clone(const struct ember_evsel_term
 	ok &= dup_str(&c->drv_cfg, t->drv_cfg);
 	ok &= dup_str(&c->metric_id, t->metric_id);
 	if (!ok) {
-		ember_evsel_terms__delete(c);
+		evsel_terms__delete(c);
 		errno = ENOMEM;
 		return NULL;
 	}

@@ -10,10 +10,10 @@
 #include <ember/event.h>
 
 /* A new, empty set, or NULL. */
-struct ember_evsel_terms *ember_evsel_terms__new(void);
+struct ember_evsel_terms *evsel_terms__new(void);
 /* A deep copy, or NULL (ENOMEM). NULL in gives NULL out. */
-struct ember_evsel_terms *ember_evsel_terms__clone(const struct ember_evsel_terms *t);
+struct ember_evsel_terms *evsel_terms__clone(const struct ember_evsel_terms *t);
 /* Free. NULL is fine. */
-void ember_evsel_terms__delete(struct ember_evsel_terms *t);
+void evsel_terms__delete(struct ember_evsel_terms *t);
 
 #endif

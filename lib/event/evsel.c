@@ -9,7 +9,7 @@
 #include "core/log.h"
 #include "event/evsel.h"
 
-struct ember_evsel *ember_evsel__new(const struct perf_event_attr *attr, const char *name)
+struct ember_evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 {
 	struct ember_evsel *evsel = calloc(1, sizeof(*evsel));
 
@@ -25,9 +25,9 @@ struct ember_evsel *ember_evsel__new(const struct perf_event_attr *attr, const c
 	}
 	/* The parser says more (PMU, tool events); an attr alone tells this much. */
 	if (attr->type == PERF_TYPE_SOFTWARE)
-		evsel->kind = EMBER_EVSEL_SOFTWARE;
+		evsel->kind = EVSEL_SOFTWARE;
 	else if (attr->type == PERF_TYPE_TRACEPOINT)
-		evsel->kind = EMBER_EVSEL_TRACEPOINT;
+		evsel->kind = EVSEL_TRACEPOINT;
 	evsel->leader = evsel;
 	evsel->nr_members = 1;
 	evsel->supported = true;
@@ -48,7 +48,7 @@ static char *dup_or_null(const char *s, bool *failed)
 
 struct ember_evsel *ember_evsel__clone(const struct ember_evsel *orig)
 {
-	struct ember_evsel *evsel = ember_evsel__new(&orig->attr, orig->name);
+	struct ember_evsel *evsel = evsel__new(&orig->attr, orig->name);
 	bool failed = false;
 
 	if (!evsel)
@@ -62,14 +62,14 @@ struct ember_evsel *ember_evsel__clone(const struct ember_evsel *orig)
 	evsel->exclude_guest_default = orig->exclude_guest_default;
 	evsel->precise_max = orig->precise_max;
 	evsel->open_flags = orig->open_flags;
-	if (orig->terms && !(evsel->terms = ember_evsel_terms__clone(orig->terms)))
+	if (orig->terms && !(evsel->terms = evsel_terms__clone(orig->terms)))
 		failed = true;
 	if (orig->own_cpus)
 		evsel->own_cpus = ember_cpu_map__get(orig->own_cpus);
 	if (orig->own_threads)
 		evsel->own_threads = ember_thread_map__get(orig->own_threads);
 	if (failed) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -97,7 +97,7 @@ void ember_evsel__close(struct ember_evsel *evsel)
 	evsel->threads = NULL;
 }
 
-void ember_evsel__delete(struct ember_evsel *evsel)
+void evsel__delete(struct ember_evsel *evsel)
 {
 	if (!evsel)
 		return;
@@ -110,7 +110,7 @@ void ember_evsel__delete(struct ember_evsel *evsel)
 	free(evsel->tp_name);
 	free(evsel->filter);
 	free(evsel->modifiers);
-	ember_evsel_terms__delete(evsel->terms);
+	evsel_terms__delete(evsel->terms);
 	free(evsel);
 }
 
@@ -147,7 +147,7 @@ int ember_evsel__set_name(struct ember_evsel *evsel, const char *name)
 
 bool ember_evsel__tracepoint(const struct ember_evsel *evsel, const char **sys, const char **name)
 {
-	if (evsel->kind != EMBER_EVSEL_TRACEPOINT || !evsel->tp_sys || !evsel->tp_name)
+	if (evsel->kind != EVSEL_TRACEPOINT || !evsel->tp_sys || !evsel->tp_name)
 		return false;
 	if (sys)
 		*sys = evsel->tp_sys;

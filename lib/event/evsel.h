@@ -6,11 +6,11 @@
 #include <ember/event.h>
 #include "event/evsel-terms.h"
 
-enum ember_evsel_kind {
-	EMBER_EVSEL_HARDWARE,	/* PERF_TYPE_HARDWARE, HW_CACHE, RAW, or a core PMU */
-	EMBER_EVSEL_SOFTWARE,
-	EMBER_EVSEL_TRACEPOINT,
-	EMBER_EVSEL_PMU,	/* a named dynamic PMU other than the core one */
+enum evsel_kind {
+	EVSEL_HARDWARE,	/* PERF_TYPE_HARDWARE, HW_CACHE, RAW, or a core PMU */
+	EVSEL_SOFTWARE,
+	EVSEL_TRACEPOINT,
+	EVSEL_PMU,	/* a named dynamic PMU other than the core one */
 };
 
 struct ember_evsel {
@@ -19,7 +19,7 @@ struct ember_evsel {
 	char *pmu_name;			/* "cpu", "software", "tracepoint", ...; owned, may be NULL */
 	char *tp_sys, *tp_name;		/* tracepoints only; owned */
 	char *filter;			/* tracepoint filter (PERF_EVENT_IOC_SET_FILTER); owned */
-	enum ember_evsel_kind kind;
+	enum evsel_kind kind;
 	int idx;			/* position in the list */
 
 	/* Groups: leader points at itself outside a group. */
@@ -54,8 +54,8 @@ struct ember_evsel {
 };
 
 /* A new evsel with a copy of attr and name (may be NULL). Free with __delete. */
-struct ember_evsel *ember_evsel__new(const struct perf_event_attr *attr, const char *name);
+struct ember_evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
 /* Closes and frees. Accepts NULL. */
-void ember_evsel__delete(struct ember_evsel *evsel);
+void evsel__delete(struct ember_evsel *evsel);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "event/parse-events-priv.h"
 
-int ember_parse__fail_hint(struct parser *p, int ret, int pos, char *hint, const char *fmt, ...)
+int parse_events__fail_hint(struct parser *p, int ret, int pos, char *hint, const char *fmt, ...)
 {
 	struct ember_parse_error *err = p->err;
 	va_list ap;

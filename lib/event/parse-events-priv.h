@@ -38,7 +38,7 @@ struct parser {
 
 	char tracefs[PATH_MAX];
 	int tracefs_state;		/* 0: not looked up, 1: found, <0: -errno */
-	struct ember_pmu **pmus;	/* loaded PMUs */
+	struct pmu **pmus;		/* loaded PMUs */
 	int nr_pmus;
 	char **pmu_names;		/* every PMU, once listed */
 	int nr_pmu_names;		/* -1 until listed */
@@ -48,16 +48,16 @@ struct parser {
 
 /* Record the first error at pos; hint (may be NULL) is taken over. Returns ret. */
 __attribute__((format(printf, 5, 6)))
-int ember_parse__fail_hint(struct parser *p, int ret, int pos, char *hint, const char *fmt, ...);
+int parse_events__fail_hint(struct parser *p, int ret, int pos, char *hint, const char *fmt, ...);
 
-static inline char *ember_parse__strdup(const char *s)
+static inline char *parse_events__strdup(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
 
 /* The same with a constant hint. */
 #define parse_fail(p, ret, pos, hint, ...) \
-	ember_parse__fail_hint(p, ret, pos, ember_parse__strdup(hint), __VA_ARGS__)
+	parse_events__fail_hint(p, ret, pos, parse_events__strdup(hint), __VA_ARGS__)
 
 static inline int parse_no_memory(struct parser *p, int pos)
 {
@@ -67,50 +67,49 @@ static inline int parse_no_memory(struct parser *p, int pos)
 /* ---- parse-events.c ---- */
 
 /* perf's event_attr_init(): the ABI size, and guests excluded unless asked for. */
-void ember_parse__default_attr(struct perf_event_attr *attr);
+void parse_events__default_attr(struct perf_event_attr *attr);
 /* Append a new evsel named name (len bytes). NULL when out of memory. */
-struct ember_evsel *ember_parse__add_evsel(struct parser *p, const struct perf_event_attr *attr,
-					   const char *name, size_t name_len,
-					   enum ember_evsel_kind kind, const char *pmu_name);
+struct ember_evsel *parse_events__add_evsel(struct parser *p, const struct perf_event_attr *attr,
+					    const char *name, size_t name_len, enum evsel_kind kind,
+					    const char *pmu_name);
 /* The tracing directory, found (and mounted) once; NULL when unusable. */
-const char *ember_parse__tracefs(struct parser *p);
+const char *parse_events__tracefs(struct parser *p);
 /* The PMU called name, loaded once; NULL with errno when absent. */
-const struct ember_pmu *ember_parse__get_pmu(struct parser *p, const char *name, size_t len);
+const struct pmu *parse_events__get_pmu(struct parser *p, const char *name, size_t len);
 /* How many PMUs there are; p->pmu_names holds their names, sorted. */
-int ember_parse__list_pmus(struct parser *p);
+int parse_events__list_pmus(struct parser *p);
 
 /* ---- parse-mods.c ---- */
 
 /* Check and apply event modifiers spec[start, end) to evsels [first, nr). */
-int ember_parse__event_mods(struct parser *p, int first, int start, int end);
+int parse_events__event_mods(struct parser *p, int first, int start, int end);
 /* Check and apply group modifiers spec[start, end) to evsels [first, nr). */
-int ember_parse__group_mods(struct parser *p, int first, int start, int end);
+int parse_events__group_mods(struct parser *p, int first, int start, int end);
 
 /* ---- parse-terms.c ---- */
 
 /* A decimal or 0x-hex number filling exactly len bytes: 0, -EINVAL or -ERANGE. */
-int ember_parse__u64(const char *s, size_t len, uint64_t *val);
+int parse_events__u64(const char *s, size_t len, uint64_t *val);
 /*
  * Add an event on pmu from terms text (len bytes) at spec offset pos (for
  * an alias's terms, pos is where the alias was named). It is named name
  * (name_len bytes) unless a name= term says otherwise.
  */
-int ember_parse__pmu_event(struct parser *p, const struct ember_pmu *pmu, const char *terms,
-			   int len, int pos, bool in_alias, const char *name, size_t name_len);
+int parse_events__pmu_event(struct parser *p, const struct pmu *pmu, const char *terms, int len,
+			    int pos, bool in_alias, const char *name, size_t name_len);
 /*
  * Apply generic terms text (len bytes, at spec offset pos) to the evsels
  * [first, nr) just added for a symbolic event or a tracepoint: name= renames
  * them, config*, period and freq set their attrs, the rest go to
  * evsel->terms. 0 or the error recorded.
  */
-int ember_parse__event_terms(struct parser *p, int first, const char *terms, int len, int pos);
+int parse_events__event_terms(struct parser *p, int first, const char *terms, int len, int pos);
 
 /* ---- parse-suggest.c ---- */
 
 /* An unknown name spec[s, e): the error, with the closest known name as hint. */
-int ember_parse__unknown_event(struct parser *p, int s, int e);
+int parse_events__unknown_event(struct parser *p, int s, int e);
 /* An unknown tracepoint spec[s, end) with its ':' at colon, under root. */
-int ember_parse__unknown_tracepoint(struct parser *p, int s, int colon, int end,
-				    const char *root);
+int parse_events__unknown_tracepoint(struct parser *p, int s, int colon, int end, const char *root);
 
 #endif

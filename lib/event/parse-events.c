@@ -33,7 +33,7 @@
 
 /* ---- resources, looked up once per parse -------------------------------- */
 
-const char *ember_parse__tracefs(struct parser *p)
+const char *parse_events__tracefs(struct parser *p)
 {
 	if (p->opts && p->opts->tracefs)
 		return p->opts->tracefs;
@@ -51,9 +51,9 @@ static const char *pmu_dir(struct parser *p)
 }
 
 /* The PMU called name (len bytes), loaded once. NULL with errno when absent. */
-const struct ember_pmu *ember_parse__get_pmu(struct parser *p, const char *name, size_t len)
+const struct pmu *parse_events__get_pmu(struct parser *p, const char *name, size_t len)
 {
-	struct ember_pmu *pmu, **grown;
+	struct pmu *pmu, **grown;
 	char *namez;
 
 	for (int i = 0; i < p->nr_pmus; i++)
@@ -62,13 +62,13 @@ const struct ember_pmu *ember_parse__get_pmu(struct parser *p, const char *name,
 	namez = strndup(name, len);
 	if (!namez)
 		return NULL;
-	pmu = ember_pmu__load(pmu_dir(p), namez);
+	pmu = pmu__load(pmu_dir(p), namez);
 	free(namez);
 	if (!pmu)
 		return NULL;
 	grown = realloc(p->pmus, (p->nr_pmus + 1) * sizeof(*grown));
 	if (!grown) {
-		ember_pmu__delete(pmu);
+		pmu__delete(pmu);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -78,10 +78,10 @@ const struct ember_pmu *ember_parse__get_pmu(struct parser *p, const char *name,
 }
 
 /* List every PMU name (sorted); returns how many, 0 when the directory is unreadable. */
-int ember_parse__list_pmus(struct parser *p)
+int parse_events__list_pmus(struct parser *p)
 {
 	if (p->nr_pmu_names < 0) {
-		int nr = ember_pmu__names(pmu_dir(p), &p->pmu_names);
+		int nr = pmu__names(pmu_dir(p), &p->pmu_names);
 
 		p->nr_pmu_names = nr < 0 ? 0 : nr;
 	}
@@ -93,7 +93,7 @@ static char *pmu_list_hint(struct parser *p)
 	size_t len = 0;
 	char *hint;
 
-	ember_parse__list_pmus(p);
+	parse_events__list_pmus(p);
 	for (int i = 0; i < p->nr_pmu_names; i++)
 		len += strlen(p->pmu_names[i]) + 2;
 	hint = malloc(len + 32);
@@ -111,16 +111,16 @@ static char *pmu_list_hint(struct parser *p)
 /* ---- building evsels ---------------------------------------------------- */
 
 /* perf's event_attr_init(): the ABI size, and guests excluded unless asked for. */
-void ember_parse__default_attr(struct perf_event_attr *attr)
+void parse_events__default_attr(struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->exclude_guest = 1;
 }
 
-struct ember_evsel *ember_parse__add_evsel(struct parser *p, const struct perf_event_attr *attr,
-					   const char *name, size_t name_len,
-					   enum ember_evsel_kind kind, const char *pmu_name)
+struct ember_evsel *parse_events__add_evsel(struct parser *p, const struct perf_event_attr *attr,
+					    const char *name, size_t name_len, enum evsel_kind kind,
+					    const char *pmu_name)
 {
 	struct ember_evsel *evsel;
 	char *namez;
@@ -137,14 +137,14 @@ struct ember_evsel *ember_parse__add_evsel(struct parser *p, const struct perf_e
 	namez = strndup(name, name_len);
 	if (!namez)
 		return NULL;
-	evsel = ember_evsel__new(attr, namez);
+	evsel = evsel__new(attr, namez);
 	free(namez);
 	if (!evsel)
 		return NULL;
 	evsel->kind = kind;
 	evsel->exclude_guest_default = true;
 	if (pmu_name && !(evsel->pmu_name = strdup(pmu_name))) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		return NULL;
 	}
 	p->evsels[p->nr++] = evsel;
@@ -164,7 +164,7 @@ static int parse_breakpoint(struct parser *p, int s, int e)
 
 	for (j = i; j < e && spec[j] != '/' && spec[j] != ':'; j++)
 		;
-	if (ember_parse__u64(spec + i, j - i, &addr))
+	if (parse_events__u64(spec + i, j - i, &addr))
 		return parse_fail(p, -EINVAL, i, "as in mem:0x1000 or mem:0x1000/8:w",
 				  "invalid breakpoint address '%.*s'", j - i, spec + i);
 	name_end = j;
@@ -172,7 +172,7 @@ static int parse_breakpoint(struct parser *p, int s, int e)
 		i = j + 1;
 		for (j = i; j < e && spec[j] != ':'; j++)
 			;
-		if (ember_parse__u64(spec + i, j - i, &len) ||
+		if (parse_events__u64(spec + i, j - i, &len) ||
 		    (len != 1 && len != 2 && len != 4 && len != 8))
 			return parse_fail(p, -EINVAL, i, NULL,
 					  "invalid breakpoint length '%.*s': 1, 2, 4 or 8", j - i,
@@ -200,7 +200,7 @@ static int parse_breakpoint(struct parser *p, int s, int e)
 			mods = k;
 		}
 	}
-	ember_parse__default_attr(&attr);
+	parse_events__default_attr(&attr);
 	attr.type = PERF_TYPE_BREAKPOINT;
 	attr.bp_addr = addr;
 	attr.bp_type = access ? access : HW_BREAKPOINT_R | HW_BREAKPOINT_W;
@@ -211,10 +211,9 @@ static int parse_breakpoint(struct parser *p, int s, int e)
 	/* perf's lexer ends the name at '/': "mem:0x1000/8" is named "mem:0x1000". */
 	if (!memchr(spec + s, '/', e - s))
 		name_end = e;
-	if (!ember_parse__add_evsel(p, &attr, spec + s, name_end - s, EMBER_EVSEL_PMU,
-				    "breakpoint"))
+	if (!parse_events__add_evsel(p, &attr, spec + s, name_end - s, EVSEL_PMU, "breakpoint"))
 		return parse_no_memory(p, s);
-	return ember_parse__event_mods(p, first, mods, e);
+	return parse_events__event_mods(p, first, mods, e);
 }
 
 /* hardware, software, tool, cache or raw by name spec[s, end). 1 added, 0 not one, <0 error. */
@@ -222,28 +221,28 @@ static int add_symbolic(struct parser *p, int s, int end, int e)
 {
 	const char *name = p->spec + s;
 	size_t len = end - s;
-	const struct ember_event_symbol *sym = ember_event_symbol__find(name, len);
+	const struct ember_event_symbol *sym = event_symbol__find(name, len);
 	struct perf_event_attr attr;
-	enum ember_evsel_kind kind = EMBER_EVSEL_HARDWARE;
+	enum evsel_kind kind = EVSEL_HARDWARE;
 	const char *pmu_name = NULL;
 	uint64_t config;
 	int ret;
 
-	ember_parse__default_attr(&attr);
+	parse_events__default_attr(&attr);
 	if (sym) {
 		attr.type = sym->type;
 		attr.config = sym->config;
 		if (sym->type == PERF_TYPE_SOFTWARE) {
-			kind = EMBER_EVSEL_SOFTWARE;
+			kind = EVSEL_SOFTWARE;
 			pmu_name = "software";
 		}
-	} else if (ember_tool_event__find(name, len) != EMBER_TOOL_NONE) {
+	} else if (tool_event__find(name, len) != EMBER_TOOL_NONE) {
 		/* Tool events count in the tool; the kernel sees a dummy. */
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = PERF_COUNT_SW_DUMMY;
-		kind = EMBER_EVSEL_SOFTWARE;
+		kind = EVSEL_SOFTWARE;
 		pmu_name = EMBER_TOOL_PMU;
-	} else if ((ret = ember_hw_cache__parse(name, len, &config)) != -ENOENT) {
+	} else if ((ret = hw_cache__parse(name, len, &config)) != -ENOENT) {
 		if (ret)
 			return parse_fail(p, -EINVAL, s, "see 'ember list cache'",
 					  "invalid cache event '%.*s': that cache has no such "
@@ -262,7 +261,7 @@ static int add_symbolic(struct parser *p, int s, int end, int e)
 	} else {
 		return 0;
 	}
-	if (!ember_parse__add_evsel(p, &attr, p->spec + s, e - s, kind, pmu_name))
+	if (!parse_events__add_evsel(p, &attr, p->spec + s, e - s, kind, pmu_name))
 		return parse_no_memory(p, s);
 	return 1;
 }
@@ -270,21 +269,21 @@ static int add_symbolic(struct parser *p, int s, int end, int e)
 /* A bare PMU alias ("tsc" for msr/tsc/), on every PMU that has it. Returns how many. */
 static int add_pmu_alias(struct parser *p, int s, int end, int e)
 {
-	int added = 0, nr = ember_parse__list_pmus(p);
+	int added = 0, nr = parse_events__list_pmus(p);
 
 	for (int i = 0; i < nr; i++) {
 		const char *pmu_name = p->pmu_names[i];
-		const struct ember_pmu *pmu = ember_parse__get_pmu(p, pmu_name, strlen(pmu_name));
-		const struct ember_pmu_alias *alias;
+		const struct pmu *pmu = parse_events__get_pmu(p, pmu_name, strlen(pmu_name));
+		const struct pmu_alias *alias;
 		int ret;
 
 		if (!pmu)
 			continue;
-		alias = ember_pmu__alias(pmu, p->spec + s, end - s);
+		alias = pmu__alias(pmu, p->spec + s, end - s);
 		if (!alias)
 			continue;
-		ret = ember_parse__pmu_event(p, pmu, alias->terms, strlen(alias->terms), s, true,
-					     p->spec + s, e - s);
+		ret = parse_events__pmu_event(p, pmu, alias->terms, strlen(alias->terms), s, true,
+					      p->spec + s, e - s);
 		if (ret)
 			return ret;
 		added++;
@@ -323,13 +322,13 @@ static int add_tracepoint(struct parser *p, const char *sys, const char *name, u
 	char full[512];
 	int n = snprintf(full, sizeof(full), "%s:%s", sys, name);
 
-	ember_parse__default_attr(&attr);
+	parse_events__default_attr(&attr);
 	attr.type = PERF_TYPE_TRACEPOINT;
 	attr.config = id;
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			   PERF_SAMPLE_PERIOD;
-	evsel = ember_parse__add_evsel(p, &attr, full, n, EMBER_EVSEL_TRACEPOINT, "tracepoint");
+	evsel = parse_events__add_evsel(p, &attr, full, n, EVSEL_TRACEPOINT, "tracepoint");
 	if (!evsel || !(evsel->tp_sys = strdup(sys)) || !(evsel->tp_name = strdup(name)))
 		return parse_no_memory(p, pos);
 	return 0;
@@ -371,7 +370,7 @@ static int parse_tracepoint(struct parser *p, int s, int colon, int e)
 	if (!tp_name_ok(spec + colon + 1, end - colon - 1))
 		return parse_fail(p, -EINVAL, colon + 1, HINT_TP, "invalid tracepoint name '%.*s'",
 				  end - colon - 1, spec + colon + 1);
-	root = ember_parse__tracefs(p);
+	root = parse_events__tracefs(p);
 	if (!root)
 		return tracefs_error(p, s);
 	sys = strndup(spec + s, colon - s);
@@ -380,12 +379,12 @@ static int parse_tracepoint(struct parser *p, int s, int colon, int e)
 		ret = parse_no_memory(p, s);
 		goto out;
 	}
-	if (!ember_is_glob(sys, strlen(sys)) && !ember_is_glob(name, strlen(name))) {
+	if (!is_glob(sys, strlen(sys)) && !is_glob(name, strlen(name))) {
 		uint64_t id;
 
-		ret = ember_tracefs__event_id(root, sys, name, &id);
+		ret = tracefs__event_id(root, sys, name, &id);
 		if (ret == -ENOENT || ret == -ENOTDIR)
-			ret = ember_parse__unknown_tracepoint(p, s, colon, end, root);
+			ret = parse_events__unknown_tracepoint(p, s, colon, end, root);
 		else if (ret)
 			ret = parse_fail(p, ret, s, NULL,
 					 "cannot read the id of tracepoint '%s:%s': %s", sys, name,
@@ -407,7 +406,7 @@ static int parse_tracepoint(struct parser *p, int s, int colon, int e)
 					 end - s, spec + s);
 	}
 	if (!ret && end < e)
-		ret = ember_parse__event_mods(p, first, end + 1, e);
+		ret = parse_events__event_mods(p, first, end + 1, e);
 out:
 	free(sys);
 	free(name);
@@ -427,10 +426,10 @@ static int parse_named(struct parser *p, int s, int e)
 	if (ret < 0)
 		return ret;
 	if (ret > 0)
-		return ember_parse__event_mods(p, first, c1 + 1, e);
+		return parse_events__event_mods(p, first, c1 + 1, e);
 	if (colon)
 		return parse_tracepoint(p, s, c1, e);
-	return ember_parse__unknown_event(p, s, e);
+	return parse_events__unknown_event(p, s, e);
 }
 
 /*
@@ -442,7 +441,7 @@ static int parse_pmu_event(struct parser *p, int s, int slash1, int slash2, int 
 {
 	const char *spec = p->spec;
 	const char *colon = memchr(spec + s, ':', slash1 - s);
-	const struct ember_pmu *pmu;
+	const struct pmu *pmu;
 	int first = p->nr, ret;
 
 	if (slash2 + 1 < e && spec[slash2 + 1] == ':')
@@ -460,23 +459,23 @@ static int parse_pmu_event(struct parser *p, int s, int slash1, int slash2, int 
 		ret = 1;
 	}
 	if (ret) {
-		ret = ember_parse__event_terms(p, first, spec + slash1 + 1, slash2 - slash1 - 1,
-					       slash1 + 1);
-		return ret ? ret : ember_parse__event_mods(p, first, slash2 + 1, e);
+		ret = parse_events__event_terms(p, first, spec + slash1 + 1, slash2 - slash1 - 1,
+						slash1 + 1);
+		return ret ? ret : parse_events__event_mods(p, first, slash2 + 1, e);
 	}
-	pmu = ember_parse__get_pmu(p, spec + s, slash1 - s);
+	pmu = parse_events__get_pmu(p, spec + s, slash1 - s);
 	if (!pmu) {
 		if (errno == ENOMEM)
 			return parse_no_memory(p, s);
-		return ember_parse__fail_hint(p, -EINVAL, s, pmu_list_hint(p),
-					      "cannot find PMU '%.*s'; missing kernel support?",
-					      slash1 - s, spec + s);
+		return parse_events__fail_hint(p, -EINVAL, s, pmu_list_hint(p),
+					       "cannot find PMU '%.*s'; missing kernel support?",
+					       slash1 - s, spec + s);
 	}
-	ret = ember_parse__pmu_event(p, pmu, spec + slash1 + 1, slash2 - slash1 - 1, slash1 + 1,
-				     false, spec + s, e - s);
+	ret = parse_events__pmu_event(p, pmu, spec + slash1 + 1, slash2 - slash1 - 1, slash1 + 1,
+				      false, spec + s, e - s);
 	if (ret)
 		return ret;
-	return ember_parse__event_mods(p, first, slash2 + 1, e);
+	return parse_events__event_mods(p, first, slash2 + 1, e);
 }
 
 /*
@@ -568,7 +567,7 @@ static int parse_group(struct parser *p, int *posp)
 		while (spec[pos] && !strchr(",{}", spec[pos]) && !isspace((unsigned char)spec[pos]))
 			pos++;
 		mend = pos;
-		ret = ember_parse__group_mods(p, start, mstart, mend);
+		ret = parse_events__group_mods(p, start, mstart, mend);
 		if (ret)
 			return ret;
 	}
@@ -628,13 +627,13 @@ static void commit(struct parser *p, struct ember_evlist *evlist)
 static void parser_exit(struct parser *p)
 {
 	for (int i = 0; i < p->nr; i++)
-		ember_evsel__delete(p->evsels[i]);
+		evsel__delete(p->evsels[i]);
 	free(p->evsels);
 	free(p->groups);
 	for (int i = 0; i < p->nr_pmus; i++)
-		ember_pmu__delete(p->pmus[i]);
+		pmu__delete(p->pmus[i]);
 	free(p->pmus);
-	ember_pmu__free_names(p->pmu_names, p->nr_pmu_names);
+	pmu__free_names(p->pmu_names, p->nr_pmu_names);
 }
 
 int ember_evlist__parse_events_opts(struct ember_evlist *evlist, const char *spec,

@@ -142,7 +142,7 @@ static int store_mods(struct ember_evsel *evsel, const char *m, size_t len, bool
 }
 
 /* Check and apply the event modifiers spec[start, end) to evsels first.. */
-int ember_parse__event_mods(struct parser *p, int first, int start, int end)
+int parse_events__event_mods(struct parser *p, int first, int start, int end)
 {
 	int ret;
 
@@ -159,7 +159,7 @@ int ember_parse__event_mods(struct parser *p, int first, int start, int end)
 	return 0;
 }
 
-int ember_parse__group_mods(struct parser *p, int first, int start, int end)
+int parse_events__group_mods(struct parser *p, int first, int start, int end)
 {
 	int ret = check_mods(p, start, end);
 

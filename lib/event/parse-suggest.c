@@ -159,7 +159,7 @@ static char *missing_reason(const char *root, const char *sys, const char *name,
 }
 
 /* "sys:name" does not exist: say which part, and suggest the closest. */
-int ember_parse__unknown_tracepoint(struct parser *p, int s, int colon, int end, const char *root)
+int parse_events__unknown_tracepoint(struct parser *p, int s, int colon, int end, const char *root)
 {
 	const char *spec = p->spec;
 	char *sys = strndup(spec + s, colon - s), *name, *why;
@@ -168,13 +168,13 @@ int ember_parse__unknown_tracepoint(struct parser *p, int s, int colon, int end,
 
 	if (!sys)
 		return parse_no_memory(p, s);
-	ember_tracefs__for_each_system(root, sys, count_cb, &nsys);
+	tracefs__for_each_system(root, sys, count_cb, &nsys);
 	name = strndup(spec + colon + 1, end - colon - 1);
 	why = name ? missing_reason(root, sys, name, nsys) : NULL;
 	free(name);
 	if (why) {
-		int ret = ember_parse__fail_hint(p, -EINVAL, nsys ? colon + 1 : s, why,
-						 "unknown tracepoint '%.*s'", end - s, spec + s);
+		int ret = parse_events__fail_hint(p, -EINVAL, nsys ? colon + 1 : s, why,
+						  "unknown tracepoint '%.*s'", end - s, spec + s);
 
 		free(sys);
 		return ret;
@@ -189,7 +189,7 @@ int ember_parse__unknown_tracepoint(struct parser *p, int s, int colon, int end,
 
 		suggest_init(&sym, spec + s, colon - s);
 		sym.suffix = suffix;
-		ember_event_names__for_each(suggest_symbol_cb, &sym);
+		event_names__for_each(suggest_symbol_cb, &sym);
 		free(suffix);
 		if (sym.pick && sym.best <= sg.best) {
 			free(sg.pick);
@@ -197,21 +197,21 @@ int ember_parse__unknown_tracepoint(struct parser *p, int s, int colon, int end,
 		} else {
 			free(sym.pick);
 		}
-		return ember_parse__fail_hint(p, -EINVAL, s, suggest_hint(&sg),
-					      "unknown event or tracepoint '%.*s'", end - s,
-					      spec + s);
+		return parse_events__fail_hint(p, -EINVAL, s, suggest_hint(&sg),
+					       "unknown event or tracepoint '%.*s'", end - s,
+					       spec + s);
 	}
-	return ember_parse__fail_hint(p, -EINVAL, colon + 1, suggest_hint(&sg),
-				      "unknown tracepoint '%.*s'", end - s, spec + s);
+	return parse_events__fail_hint(p, -EINVAL, colon + 1, suggest_hint(&sg),
+				       "unknown tracepoint '%.*s'", end - s, spec + s);
 }
 
 static int suggest_pmu_alias(struct parser *p, struct suggest *sg)
 {
-	int nr = ember_parse__list_pmus(p);
+	int nr = parse_events__list_pmus(p);
 
 	for (int i = 0; i < nr; i++) {
 		const char *name = p->pmu_names[i];
-		const struct ember_pmu *pmu = ember_parse__get_pmu(p, name, strlen(name));
+		const struct pmu *pmu = parse_events__get_pmu(p, name, strlen(name));
 
 		for (int j = 0; pmu && j < pmu->nr_aliases; j++)
 			suggest_consider(sg, pmu->aliases[j].name, NULL, NULL);
@@ -219,17 +219,17 @@ static int suggest_pmu_alias(struct parser *p, struct suggest *sg)
 	return 0;
 }
 
-int ember_parse__unknown_event(struct parser *p, int s, int e)
+int parse_events__unknown_event(struct parser *p, int s, int e)
 {
 	struct suggest sg;
 	const char *root;
 
 	suggest_init(&sg, p->spec + s, e - s);
-	ember_event_names__for_each(suggest_symbol_cb, &sg);
+	event_names__for_each(suggest_symbol_cb, &sg);
 	suggest_pmu_alias(p, &sg);
-	root = ember_parse__tracefs(p);
+	root = parse_events__tracefs(p);
 	if (root)
 		ember_tracefs__for_each_event(root, NULL, NULL, 0, suggest_tp_cb, &sg);
-	return ember_parse__fail_hint(p, -EINVAL, s, suggest_hint(&sg), "unknown event '%.*s'",
-				      e - s, p->spec + s);
+	return parse_events__fail_hint(p, -EINVAL, s, suggest_hint(&sg), "unknown event '%.*s'",
+				       e - s, p->spec + s);
 }

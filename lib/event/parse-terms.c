@@ -12,7 +12,7 @@
 #include "event/parse-events-priv.h"
 
 /* A decimal or 0x-hex number filling exactly len bytes. 0, -EINVAL or -ERANGE. */
-int ember_parse__u64(const char *s, size_t len, uint64_t *val)
+int parse_events__u64(const char *s, size_t len, uint64_t *val)
 {
 	bool hex = len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	unsigned int base = hex ? 16 : 10;
@@ -51,7 +51,7 @@ static bool same(const char *s, size_t len, const char *word)
 		      "stack-size,no-inherit,inherit,max-stack,nr,no-overwrite,overwrite," \
 		      "driver-config,percore,aux-output,aux-sample-size,metric-id"
 
-static char *valid_terms_hint(const struct ember_pmu *pmu)
+static char *valid_terms_hint(const struct pmu *pmu)
 {
 	size_t len = sizeof("valid terms: ") + sizeof(GENERIC_TERMS);
 	char *hint;
@@ -99,7 +99,7 @@ static const struct {
 };
 
 struct term_ctx {
-	const struct ember_pmu *pmu;	/* NULL: a symbolic event or tracepoint, generic terms only */
+	const struct pmu *pmu;	/* NULL: a symbolic event or tracepoint, generic terms only */
 	struct perf_event_attr *attr;
 	char **name;
 	struct ember_evsel_terms **terms; /* allocated at the first kept term */
@@ -154,7 +154,7 @@ static int keep_term(struct parser *p, struct term_ctx *tc, size_t i, const char
 			return parse_fail(p, -EINVAL, kpos, NULL, "term '%s' needs a value",
 					  term_table[i].name);
 	} else if (val) {
-		ret = ember_parse__u64(val, vlen, &v);
+		ret = parse_events__u64(val, vlen, &v);
 		if (ret == -ERANGE)
 			return parse_fail(p, -EINVAL, vpos, NULL,
 					  "value '%.*s' does not fit in 64 bits", vlen, val);
@@ -177,7 +177,7 @@ static int keep_term(struct parser *p, struct term_ctx *tc, size_t i, const char
 	    v > UINT32_MAX)
 		return parse_fail(p, -EINVAL, vpos, NULL, "value '%.*s' is too big for '%s'", vlen,
 				  val, term_table[i].name);
-	if (!*tc->terms && !(*tc->terms = ember_evsel_terms__new()))
+	if (!*tc->terms && !(*tc->terms = evsel_terms__new()))
 		return parse_no_memory(p, kpos);
 	t = *tc->terms;
 	t->set |= term;
@@ -208,8 +208,8 @@ static int keep_term(struct parser *p, struct term_ctx *tc, size_t i, const char
 static int apply_term(struct parser *p, struct term_ctx *tc, const char *key, int klen,
 		      const char *val, int vlen, int kpos, int vpos)
 {
-	const struct ember_pmu_format *fmt;
-	const struct ember_pmu_alias *alias;
+	const struct pmu_format *fmt;
+	const struct pmu_alias *alias;
 	uint64_t v = 1, *word;
 	int ret;
 
@@ -227,11 +227,10 @@ static int apply_term(struct parser *p, struct term_ctx *tc, const char *key, in
 		*tc->name = strndup(val, vlen);
 		return *tc->name ? 0 : parse_no_memory(p, vpos);
 	}
-	fmt = tc->pmu ? ember_pmu__format(tc->pmu, key, klen) : NULL;
+	fmt = tc->pmu ? pmu__format(tc->pmu, key, klen) : NULL;
 	word = fmt ? NULL : generic_term(tc->attr, key, klen);
 	if (!fmt && !word) {
-		alias = val || tc->in_alias || !tc->pmu ? NULL :
-							  ember_pmu__alias(tc->pmu, key, klen);
+		alias = val || tc->in_alias || !tc->pmu ? NULL : pmu__alias(tc->pmu, key, klen);
 		if (alias) {
 			struct term_ctx sub = *tc;
 
@@ -249,17 +248,17 @@ static int apply_term(struct parser *p, struct term_ctx *tc, const char *key, in
 			return keep_term(p, tc, i, val, vlen, kpos, vpos);
 		}
 		if (!tc->pmu)
-			return ember_parse__fail_hint(p, -EINVAL, kpos, valid_terms_hint(NULL),
-						      "unknown term '%.*s'", klen, key);
-		return ember_parse__fail_hint(p, -EINVAL, kpos, valid_terms_hint(tc->pmu),
-					      "unknown term '%.*s' for pmu '%s'", klen, key,
-					      tc->pmu->name);
+			return parse_events__fail_hint(p, -EINVAL, kpos, valid_terms_hint(NULL),
+						       "unknown term '%.*s'", klen, key);
+		return parse_events__fail_hint(p, -EINVAL, kpos, valid_terms_hint(tc->pmu),
+					       "unknown term '%.*s' for pmu '%s'", klen, key,
+					       tc->pmu->name);
 	}
 	/* A "?" in an alias is a parameter for the user to give; until then, 0. */
 	if (val && tc->in_alias && vlen == 1 && *val == '?')
 		return 0;
 	if (val) {
-		ret = ember_parse__u64(val, vlen, &v);
+		ret = parse_events__u64(val, vlen, &v);
 		if (ret == -ERANGE)
 			return parse_fail(p, -EINVAL, vpos, NULL,
 					  "value '%.*s' does not fit in 64 bits", vlen, val);
@@ -269,11 +268,10 @@ static int apply_term(struct parser *p, struct term_ctx *tc, const char *key, in
 					  key);
 	}
 	if (fmt) {
-		if (ember_pmu_format__encode(fmt, v, tc->attr))
+		if (pmu_format__encode(fmt, v, tc->attr))
 			return parse_fail(p, -EINVAL, val ? vpos : kpos, NULL,
 					  "value too big for format '%s', maximum is %#llx",
-					  fmt->name,
-					  (unsigned long long)ember_pmu_format__max(fmt));
+					  fmt->name, (unsigned long long)pmu_format__max(fmt));
 		return 0;
 	}
 	if (same(key, klen, "freq") && counting(p))
@@ -323,19 +321,18 @@ static int parse_terms(struct parser *p, struct term_ctx *tc, const char *text, 
 	return 0;
 }
 
-static enum ember_evsel_kind pmu_kind(const struct ember_pmu *pmu)
+static enum evsel_kind pmu_kind(const struct pmu *pmu)
 {
-	if (ember_pmu__is_core(pmu) || pmu->type == PERF_TYPE_RAW ||
-	    pmu->type == PERF_TYPE_HARDWARE)
-		return EMBER_EVSEL_HARDWARE;
+	if (pmu__is_core(pmu) || pmu->type == PERF_TYPE_RAW || pmu->type == PERF_TYPE_HARDWARE)
+		return EVSEL_HARDWARE;
 	if (pmu->type == PERF_TYPE_SOFTWARE)
-		return EMBER_EVSEL_SOFTWARE;
-	return EMBER_EVSEL_PMU;
+		return EVSEL_SOFTWARE;
+	return EVSEL_PMU;
 }
 
-int ember_parse__pmu_event(struct parser *p, const struct ember_pmu *pmu, const char *terms,
-			   int terms_len, int terms_pos, bool in_alias, const char *name,
-			   size_t name_len)
+int parse_events__pmu_event(struct parser *p, const struct pmu *pmu, const char *terms,
+			    int terms_len, int terms_pos, bool in_alias, const char *name,
+			    size_t name_len)
 {
 	struct perf_event_attr attr;
 	struct ember_evsel_terms *kept = NULL;
@@ -347,29 +344,29 @@ int ember_parse__pmu_event(struct parser *p, const struct ember_pmu *pmu, const 
 	struct ember_evsel *evsel;
 	int ret;
 
-	ember_parse__default_attr(&attr);
+	parse_events__default_attr(&attr);
 	attr.type = pmu->type;
 	ret = parse_terms(p, &tc, terms, terms_len, terms_pos);
 	if (ret) {
 		free(term_name);
-		ember_evsel_terms__delete(kept);
+		evsel_terms__delete(kept);
 		return ret;
 	}
 	if (term_name) {
 		name = term_name;
 		name_len = strlen(term_name);
 	}
-	evsel = ember_parse__add_evsel(p, &attr, name, name_len, pmu_kind(pmu), pmu->name);
+	evsel = parse_events__add_evsel(p, &attr, name, name_len, pmu_kind(pmu), pmu->name);
 	free(term_name);
 	if (!evsel) {
-		ember_evsel_terms__delete(kept);
+		evsel_terms__delete(kept);
 		return parse_no_memory(p, terms_pos);
 	}
 	evsel->terms = kept;
 	return 0;
 }
 
-int ember_parse__event_terms(struct parser *p, int first, const char *terms, int len, int pos)
+int parse_events__event_terms(struct parser *p, int first, const char *terms, int len, int pos)
 {
 	for (int i = first; i < p->nr; i++) {
 		struct ember_evsel *evsel = p->evsels[i];

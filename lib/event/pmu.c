@@ -33,7 +33,7 @@ static ssize_t read_small(int dirfd, const char *name, char *buf, size_t size)
 }
 
 /* Parse "config1:0-7,32-35" into fmt. Returns 0 or -EINVAL. */
-static int parse_format(const char *text, struct ember_pmu_format *fmt)
+static int parse_format(const char *text, struct pmu_format *fmt)
 {
 	const char *colon = strchr(text, ':');
 	const char *p;
@@ -43,11 +43,11 @@ static int parse_format(const char *text, struct ember_pmu_format *fmt)
 		return -EINVAL;
 	len = colon - text;
 	if (len == 6 && !strncmp(text, "config", 6))
-		fmt->config = EMBER_PMU_CONFIG;
+		fmt->config = PMU_CONFIG;
 	else if (len == 7 && !strncmp(text, "config1", 7))
-		fmt->config = EMBER_PMU_CONFIG1;
+		fmt->config = PMU_CONFIG1;
 	else if (len == 7 && !strncmp(text, "config2", 7))
-		fmt->config = EMBER_PMU_CONFIG2;
+		fmt->config = PMU_CONFIG2;
 	else
 		return -EINVAL;
 	fmt->bits = 0;
@@ -82,8 +82,7 @@ static int parse_format(const char *text, struct ember_pmu_format *fmt)
  * Stops at fn's first non-zero return and returns it.
  */
 static int for_each_entry(int pmufd, const char *subdir,
-			  int (*fn)(struct ember_pmu *pmu, int dirfd, const char *name),
-			  struct ember_pmu *pmu)
+			  int (*fn)(struct pmu *pmu, int dirfd, const char *name), struct pmu *pmu)
 {
 	int fd = openat(pmufd, subdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
 	DIR *dir;
@@ -102,9 +101,9 @@ static int for_each_entry(int pmufd, const char *subdir,
 	return err;
 }
 
-static int add_format(struct ember_pmu *pmu, int dirfd, const char *name)
+static int add_format(struct pmu *pmu, int dirfd, const char *name)
 {
-	struct ember_pmu_format fmt, *grown;
+	struct pmu_format fmt, *grown;
 	char text[256];
 
 	if (name[0] == '.' || read_small(dirfd, name, text, sizeof(text)) < 0)
@@ -122,20 +121,19 @@ static int add_format(struct ember_pmu *pmu, int dirfd, const char *name)
 	return 0;
 }
 
-static int load_formats(int pmufd, struct ember_pmu *pmu)
+static int load_formats(int pmufd, struct pmu *pmu)
 {
 	return for_each_entry(pmufd, "format", add_format, pmu);
 }
 
 static int alias_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct ember_pmu_alias *)a)->name,
-		      ((const struct ember_pmu_alias *)b)->name);
+	return strcmp(((const struct pmu_alias *)a)->name, ((const struct pmu_alias *)b)->name);
 }
 
-static int add_alias(struct ember_pmu *pmu, int dirfd, const char *name)
+static int add_alias(struct pmu *pmu, int dirfd, const char *name)
 {
-	struct ember_pmu_alias alias, *grown;
+	struct pmu_alias alias, *grown;
 	char text[1024];
 
 	/* Skip ".", "..", and the companions "name.scale", "name.unit", ... */
@@ -155,7 +153,7 @@ static int add_alias(struct ember_pmu *pmu, int dirfd, const char *name)
 	return 0;
 }
 
-static int load_aliases(int pmufd, struct ember_pmu *pmu)
+static int load_aliases(int pmufd, struct pmu *pmu)
 {
 	int err = for_each_entry(pmufd, "events", add_alias, pmu);
 
@@ -164,10 +162,10 @@ static int load_aliases(int pmufd, struct ember_pmu *pmu)
 	return err;
 }
 
-struct ember_pmu *ember_pmu__load(const char *devices_dir, const char *name)
+struct pmu *pmu__load(const char *devices_dir, const char *name)
 {
 	char path[PATH_MAX], text[32], *end;
-	struct ember_pmu *pmu;
+	struct pmu *pmu;
 	int fd, err;
 
 	if (!devices_dir)
@@ -204,12 +202,12 @@ struct ember_pmu *ember_pmu__load(const char *devices_dir, const char *name)
 
 out_err:
 	close(fd);
-	ember_pmu__delete(pmu);
+	pmu__delete(pmu);
 	errno = -err;
 	return NULL;
 }
 
-void ember_pmu__delete(struct ember_pmu *pmu)
+void pmu__delete(struct pmu *pmu)
 {
 	if (!pmu)
 		return;
@@ -225,8 +223,7 @@ void ember_pmu__delete(struct ember_pmu *pmu)
 	free(pmu);
 }
 
-const struct ember_pmu_format *ember_pmu__format(const struct ember_pmu *pmu, const char *name,
-						  size_t len)
+const struct pmu_format *pmu__format(const struct pmu *pmu, const char *name, size_t len)
 {
 	for (int i = 0; i < pmu->nr_formats; i++)
 		if (strlen(pmu->formats[i].name) == len && !memcmp(pmu->formats[i].name, name, len))
@@ -234,8 +231,7 @@ const struct ember_pmu_format *ember_pmu__format(const struct ember_pmu *pmu, co
 	return NULL;
 }
 
-const struct ember_pmu_alias *ember_pmu__alias(const struct ember_pmu *pmu, const char *name,
-						size_t len)
+const struct pmu_alias *pmu__alias(const struct pmu *pmu, const char *name, size_t len)
 {
 	for (int i = 0; i < pmu->nr_aliases; i++)
 		if (strlen(pmu->aliases[i].name) == len && !memcmp(pmu->aliases[i].name, name, len))
@@ -243,33 +239,32 @@ const struct ember_pmu_alias *ember_pmu__alias(const struct ember_pmu *pmu, cons
 	return NULL;
 }
 
-uint64_t ember_pmu_format__max(const struct ember_pmu_format *fmt)
+uint64_t pmu_format__max(const struct pmu_format *fmt)
 {
 	int nbits = __builtin_popcountll(fmt->bits);
 
 	return nbits >= 64 ? UINT64_MAX : (1ULL << nbits) - 1;
 }
 
-static uint64_t *config_word(struct perf_event_attr *attr, enum ember_pmu_config config)
+static uint64_t *config_word(struct perf_event_attr *attr, enum pmu_config config)
 {
 	switch (config) {
-	case EMBER_PMU_CONFIG1:
+	case PMU_CONFIG1:
 		return (uint64_t *)&attr->config1;
-	case EMBER_PMU_CONFIG2:
+	case PMU_CONFIG2:
 		return (uint64_t *)&attr->config2;
 	default:
 		return (uint64_t *)&attr->config;
 	}
 }
 
-int ember_pmu_format__encode(const struct ember_pmu_format *fmt, uint64_t value,
-			     struct perf_event_attr *attr)
+int pmu_format__encode(const struct pmu_format *fmt, uint64_t value, struct perf_event_attr *attr)
 {
 	uint64_t *word = config_word(attr, fmt->config);
 	uint64_t out = 0;
 	int vbit = 0;
 
-	if (value > ember_pmu_format__max(fmt))
+	if (value > pmu_format__max(fmt))
 		return -ERANGE;
 	for (int b = 0; b < 64; b++) {
 		if (!(fmt->bits & (1ULL << b)))
@@ -282,7 +277,7 @@ int ember_pmu_format__encode(const struct ember_pmu_format *fmt, uint64_t value,
 	return 0;
 }
 
-bool ember_pmu__is_core(const struct ember_pmu *pmu)
+bool pmu__is_core(const struct pmu *pmu)
 {
 	return !strcmp(pmu->name, "cpu") || !strcmp(pmu->name, "cpu_core") ||
 	       !strcmp(pmu->name, "cpu_atom");
@@ -293,7 +288,7 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int ember_pmu__names(const char *devices_dir, char ***names)
+int pmu__names(const char *devices_dir, char ***names)
 {
 	DIR *dir = opendir(devices_dir ? devices_dir : EMBER_PMU_DEVICES);
 	struct dirent *d;
@@ -313,7 +308,7 @@ int ember_pmu__names(const char *devices_dir, char ***names)
 			list = grown;
 		if (!grown || !(list[nr] = strdup(d->d_name))) {
 			closedir(dir);
-			ember_pmu__free_names(list, nr);
+			pmu__free_names(list, nr);
 			return -ENOMEM;
 		}
 		nr++;
@@ -325,7 +320,7 @@ int ember_pmu__names(const char *devices_dir, char ***names)
 	return nr;
 }
 
-void ember_pmu__free_names(char **names, int nr)
+void pmu__free_names(char **names, int nr)
 {
 	if (!names)
 		return;
@@ -337,22 +332,22 @@ void ember_pmu__free_names(char **names, int nr)
 int ember_pmu__for_each_event(const char *devices_dir, ember_pmu_event_fn fn, void *arg)
 {
 	char **pmus;
-	int nr = ember_pmu__names(devices_dir, &pmus), ret = 0;
+	int nr = pmu__names(devices_dir, &pmus), ret = 0;
 
 	if (nr < 0)
 		return nr;
 	for (int i = 0; i < nr && !ret; i++) {
 		/* a PMU whose directory cannot be read has nothing to list */
-		struct ember_pmu *pmu = ember_pmu__load(devices_dir, pmus[i]);
+		struct pmu *pmu = pmu__load(devices_dir, pmus[i]);
 		bool core;
 
 		if (!pmu)
 			continue;
-		core = ember_pmu__is_core(pmu);
+		core = pmu__is_core(pmu);
 		for (int j = 0; j < pmu->nr_aliases && !ret; j++)
 			ret = fn(pmu->name, pmu->aliases[j].name, core, arg);
-		ember_pmu__delete(pmu);
+		pmu__delete(pmu);
 	}
-	ember_pmu__free_names(pmus, nr);
+	pmu__free_names(pmus, nr);
 	return ret;
 }

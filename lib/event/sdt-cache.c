@@ -14,7 +14,7 @@
 
 #define BUILD_ID_MAX 64	/* hex digits; SHA-1 build-ids have 40 */
 
-const char *ember_sdt_cache__dir(char *buf, size_t size)
+const char *sdt_cache__dir(char *buf, size_t size)
 {
 	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
 	int n;
@@ -119,7 +119,7 @@ int ember_sdt_cache__for_each(const char *dir, ember_sdt_fn fn, void *arg)
 	struct dirent *d;
 	int ret = 0;
 
-	if (!dir && !(dir = ember_sdt_cache__dir(buf, sizeof(buf))))
+	if (!dir && !(dir = sdt_cache__dir(buf, sizeof(buf))))
 		return -ENOENT;
 	snprintf(top, sizeof(top), "%s/.build-id", dir);
 	ids = opendir(top);

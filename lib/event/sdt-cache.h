@@ -15,6 +15,6 @@
  * The build-id cache directory perf uses: $PERF_BUILDID_DIR, else
  * $HOME/.debug. Written into buf; returns buf, or NULL when neither is set.
  */
-const char *ember_sdt_cache__dir(char *buf, size_t size);
+const char *sdt_cache__dir(char *buf, size_t size);
 
 #endif

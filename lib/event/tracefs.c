@@ -112,7 +112,7 @@ static int read_id_at(int dirfd, const char *name, uint64_t *id)
 	return 0;
 }
 
-int ember_tracefs__event_id(const char *root, const char *sys, const char *name, uint64_t *id)
+int tracefs__event_id(const char *root, const char *sys, const char *name, uint64_t *id)
 {
 	char path[PATH_MAX];
 	int fd, err;
@@ -147,7 +147,7 @@ static int walk_system(int sysfd, const char *sys, const char *evt_glob, int fla
 	int ret = 0;
 
 	/* A plain name needs no directory scan: one id read. */
-	if (evt_glob && !ember_is_glob(evt_glob, strlen(evt_glob))) {
+	if (evt_glob && !is_glob(evt_glob, strlen(evt_glob))) {
 		uint64_t id = 0;
 
 		if (!read_id_at(sysfd, evt_glob, &id))
@@ -196,7 +196,7 @@ static int walk(const char *root, const char *sys_glob, const char *evt_glob, in
 	if (!dir)
 		return -errno;
 	/* A plain system name: open it directly. */
-	if (sys_glob && !ember_is_glob(sys_glob, strlen(sys_glob))) {
+	if (sys_glob && !is_glob(sys_glob, strlen(sys_glob))) {
 		sysfd = openat(dirfd(dir), sys_glob, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (sysfd >= 0) {
 			if (systems_only) {
@@ -233,8 +233,8 @@ int ember_tracefs__for_each_event(const char *root, const char *sys_glob, const 
 	return walk(root, sys_glob, evt_glob, flags, false, fn, arg);
 }
 
-int ember_tracefs__for_each_system(const char *root, const char *sys_glob,
-				   ember_tracefs_event_fn fn, void *arg)
+int tracefs__for_each_system(const char *root, const char *sys_glob, ember_tracefs_event_fn fn,
+			     void *arg)
 {
 	return walk(root, sys_glob, NULL, 0, true, fn, arg);
 }
@@ -249,7 +249,7 @@ bool ember_glob_match_nocase(const char *pattern, const char *str)
 	return !fnmatch(pattern, str, FNM_CASEFOLD);
 }
 
-bool ember_is_glob(const char *s, size_t len)
+bool is_glob(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		if (s[i] == '*' || s[i] == '?' || s[i] == '[' || s[i] == '\\')

@@ -14,13 +14,13 @@
 #include <ember/event.h>
 
 /* Read <root>/events/<sys>/<name>/id. Returns 0 and *id, or -errno. */
-int ember_tracefs__event_id(const char *root, const char *sys, const char *name, uint64_t *id);
+int tracefs__event_id(const char *root, const char *sys, const char *name, uint64_t *id);
 
 /* Walk the system directories matching sys_glob (NULL: all); fn gets name=NULL, id=0. */
-int ember_tracefs__for_each_system(const char *root, const char *sys_glob,
-				   ember_tracefs_event_fn fn, void *arg);
+int tracefs__for_each_system(const char *root, const char *sys_glob, ember_tracefs_event_fn fn,
+			     void *arg);
 
 /* Whether s (len bytes) holds glob characters. */
-bool ember_is_glob(const char *s, size_t len);
+bool is_glob(const char *s, size_t len);
 
 #endif

@@ -54,7 +54,7 @@ static bool have_core_pmu(void)
 TEST(evsel_open_task_clock_self)
 {
 	struct perf_event_attr attr = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
-	struct ember_evsel *evsel = ember_evsel__new(&attr, "task-clock");
+	struct ember_evsel *evsel = evsel__new(&attr, "task-clock");
 	struct ember_counts c;
 	int err;
 
@@ -63,7 +63,7 @@ TEST(evsel_open_task_clock_self)
 		return;
 	err = ember_evsel__open(evsel, NULL, NULL);
 	if (DENIED(err)) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		SKIP("perf_event_open denied");
 	}
 	CHECK_EQ(err, 0);
@@ -78,13 +78,13 @@ TEST(evsel_open_task_clock_self)
 	ember_evsel__close(evsel);
 	CHECK_EQ(ember_evsel__fd(evsel, 0, 0), -1);
 	CHECK_EQ(ember_evsel__read(evsel, 0, 0, &c), -EINVAL);
-	ember_evsel__delete(evsel);
+	evsel__delete(evsel);
 }
 
 TEST(evsel_open_per_cpu_self)
 {
 	struct perf_event_attr attr = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
-	struct ember_evsel *evsel = ember_evsel__new(&attr, "task-clock");
+	struct ember_evsel *evsel = evsel__new(&attr, "task-clock");
 	struct ember_cpu_map *cpus = ember_cpu_map__new(NULL);
 	struct ember_thread_map *threads = ember_thread_map__new_pid(0);
 	struct ember_counts c;
@@ -94,7 +94,7 @@ TEST(evsel_open_per_cpu_self)
 	/* Per cpu for this thread: each cpu's fd counts our time there. */
 	err = ember_evsel__open(evsel, cpus, threads);
 	if (DENIED(err)) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		ember_cpu_map__put(cpus);
 		ember_thread_map__put(threads);
 		SKIP("perf_event_open denied");
@@ -107,7 +107,7 @@ TEST(evsel_open_per_cpu_self)
 		total += c.val;
 	}
 	CHECK(total > 1000000);
-	ember_evsel__delete(evsel);
+	evsel__delete(evsel);
 	ember_cpu_map__put(cpus);
 	ember_thread_map__put(threads);
 }
@@ -126,7 +126,7 @@ static void *burn_thread(void *arg)
 TEST(evsel_open_every_thread_of_pid)
 {
 	struct perf_event_attr attr = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
-	struct ember_evsel *evsel = ember_evsel__new(&attr, "task-clock");
+	struct ember_evsel *evsel = evsel__new(&attr, "task-clock");
 	struct ember_thread_map *threads;
 	struct ember_counts c;
 	int pipefd[2], err, nr;
@@ -135,7 +135,7 @@ TEST(evsel_open_every_thread_of_pid)
 	char list[16];
 
 	if (pipe(pipefd) || pthread_create(&th, NULL, burn_thread, pipefd)) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		SKIP("pipe or pthread_create failed");
 	}
 	snprintf(list, sizeof(list), "%d", (int)getpid());
@@ -150,7 +150,7 @@ TEST(evsel_open_every_thread_of_pid)
 	close(pipefd[0]);
 	close(pipefd[1]);
 	if (DENIED(err)) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		ember_thread_map__put(threads);
 		SKIP("perf_event_open denied");
 	}
@@ -164,7 +164,7 @@ TEST(evsel_open_every_thread_of_pid)
 		other += c.val;
 	}
 	CHECK(other > 1000000);
-	ember_evsel__delete(evsel);
+	evsel__delete(evsel);
 	ember_thread_map__put(threads);
 }
 
@@ -219,9 +219,9 @@ TEST(evsel_open_group_read)
 	/* One group read: both values share the same times. */
 	CHECK(lc.ena > 0 && lc.ena == mc.ena && lc.run == mc.run);
 
-	CHECK(ember_evlist__id2evsel(evlist, leader->ids[0]) == leader);
-	CHECK(ember_evlist__id2evsel(evlist, member->ids[0]) == member);
-	CHECK(ember_evlist__id2evsel(evlist, leader->ids[0] + member->ids[0] + 1000) == NULL);
+	CHECK(evlist__id2evsel(evlist, leader->ids[0]) == leader);
+	CHECK(evlist__id2evsel(evlist, member->ids[0]) == member);
+	CHECK(evlist__id2evsel(evlist, leader->ids[0] + member->ids[0] + 1000) == NULL);
 	ember_evlist__close(evlist);
 	CHECK(leader->fds == NULL && member->fds == NULL);
 	goto out;
@@ -293,9 +293,9 @@ TEST(evsel_open_tracepoint_filter)
 	if (id < 0)
 		SKIP("no syscalls:sys_enter_getpid tracepoint in tracefs");
 	attr.config = (uint64_t)id;
-	all = ember_evsel__new(&attr, "syscalls:sys_enter_getpid");
-	none = ember_evsel__new(&attr, "syscalls:sys_enter_getpid");
-	bad = ember_evsel__new(&attr, "syscalls:sys_enter_getpid");
+	all = evsel__new(&attr, "syscalls:sys_enter_getpid");
+	none = evsel__new(&attr, "syscalls:sys_enter_getpid");
+	bad = evsel__new(&attr, "syscalls:sys_enter_getpid");
 	CHECK_EQ(ember_evsel__set_filter(none, "__syscall_nr == -1"), 0);
 	CHECK_EQ(ember_evsel__set_filter(bad, "no_such_field == 1"), 0);
 
@@ -320,15 +320,15 @@ TEST(evsel_open_tracepoint_filter)
 skip:
 	t->skip_reason = "perf_event_open denied";
 out:
-	ember_evsel__delete(all);
-	ember_evsel__delete(none);
-	ember_evsel__delete(bad);
+	evsel__delete(all);
+	evsel__delete(none);
+	evsel__delete(bad);
 }
 
 TEST(evsel_open_dead_pid_esrch)
 {
 	struct perf_event_attr attr = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
-	struct ember_evsel *evsel = ember_evsel__new(&attr, "task-clock");
+	struct ember_evsel *evsel = evsel__new(&attr, "task-clock");
 	struct ember_thread_map *threads;
 	char msg[256];
 	pid_t child = fork();
@@ -340,7 +340,7 @@ TEST(evsel_open_dead_pid_esrch)
 	threads = ember_thread_map__new_pid(child);
 	err = ember_evsel__open(evsel, NULL, threads);
 	if (DENIED(err)) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		ember_thread_map__put(threads);
 		SKIP("perf_event_open denied");
 	}
@@ -349,7 +349,7 @@ TEST(evsel_open_dead_pid_esrch)
 	CHECK(evsel->fds == NULL);
 	ember_evsel__strerror_open(evsel, err, msg, sizeof(msg));
 	CHECK(strstr(msg, "no such process") != NULL);
-	ember_evsel__delete(evsel);
+	evsel__delete(evsel);
 	ember_thread_map__put(threads);
 }
 
@@ -369,7 +369,7 @@ static void fill_fds(void)
 static int emfile_child(void)
 {
 	struct perf_event_attr attr = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
-	struct ember_evsel *evsel = ember_evsel__new(&attr, "task-clock");
+	struct ember_evsel *evsel = evsel__new(&attr, "task-clock");
 	struct rlimit rl, low;
 	char msg[512];
 	int err;
@@ -401,7 +401,7 @@ static int emfile_child(void)
 	ember_evsel__strerror_open(evsel, err, msg, sizeof(msg));
 	if (!strstr(msg, "limit is 64") || !strstr(msg, "ulimit -n"))
 		return 16;
-	ember_evsel__delete(evsel);
+	evsel__delete(evsel);
 	return 0;
 }
 
@@ -431,8 +431,8 @@ TEST(evsel_strerror_messages)
 		.config = PERF_COUNT_HW_CPU_CYCLES,
 	};
 	struct perf_event_attr sw = sw_attr(PERF_COUNT_SW_CPU_CLOCK);
-	struct ember_evsel *cycles = ember_evsel__new(&hw, "cycles");
-	struct ember_evsel *clock = ember_evsel__new(&sw, "cpu-clock");
+	struct ember_evsel *cycles = evsel__new(&hw, "cycles");
+	struct ember_evsel *clock = evsel__new(&sw, "cpu-clock");
 	char msg[512], want[64];
 	struct rlimit rl;
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
@@ -494,14 +494,14 @@ TEST(evsel_strerror_messages)
 	}
 	ember_evsel__strerror_open(clock, -EACCES, msg, 8);
 	CHECK_EQ(strlen(msg), 7);
-	ember_evsel__delete(cycles);
-	ember_evsel__delete(clock);
+	evsel__delete(cycles);
+	evsel__delete(clock);
 }
 
 TEST(evsel_open_skips_exited_thread)
 {
 	struct perf_event_attr attr = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
-	struct ember_evsel *evsel = ember_evsel__new(&attr, "task-clock");
+	struct ember_evsel *evsel = evsel__new(&attr, "task-clock");
 	struct ember_thread_map *threads;
 	struct ember_counts c;
 	char list[32];
@@ -516,7 +516,7 @@ TEST(evsel_open_skips_exited_thread)
 	threads = ember_thread_map__new_tids(list);
 	err = ember_evsel__open(evsel, NULL, threads);
 	if (DENIED(err)) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		ember_thread_map__put(threads);
 		SKIP("perf_event_open denied");
 	}
@@ -528,6 +528,6 @@ TEST(evsel_open_skips_exited_thread)
 	CHECK(c.val > 1000000);
 	CHECK_EQ(ember_evsel__read(evsel, 0, 1, &c), 0);
 	CHECK_EQ(c.val, 0);
-	ember_evsel__delete(evsel);
+	evsel__delete(evsel);
 	ember_thread_map__put(threads);
 }

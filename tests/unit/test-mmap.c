@@ -99,11 +99,11 @@ static struct ember_evsel *open_getpid(const char **reason)
 		return NULL;
 	}
 	attr = getpid_attr(id);
-	evsel = ember_evsel__new(&attr, "syscalls:sys_enter_getpid");
+	evsel = evsel__new(&attr, "syscalls:sys_enter_getpid");
 	err = ember_evsel__open(evsel, NULL, NULL);
 	if (err) {
 		*reason = DENIED(err) ? "perf_event_open denied" : "cannot open the tracepoint";
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		return NULL;
 	}
 	return evsel;
@@ -123,7 +123,7 @@ TEST(mmap_reads_every_sample_across_wraps)
 	map = ember_mmap__new(ember_evsel__fd(evsel, 0, 0), 1);
 	CHECK(map != NULL);
 	if (!map) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		return;
 	}
 	CHECK_EQ(ember_mmap__fd(map), ember_evsel__fd(evsel, 0, 0));
@@ -142,7 +142,7 @@ TEST(mmap_reads_every_sample_across_wraps)
 	/* 40-byte records in a 4 KiB ring: some straddle its end. */
 	CHECK(ty.wraps > 0);
 	ember_mmap__delete(map);
-	ember_evsel__delete(evsel);
+	evsel__delete(evsel);
 }
 
 TEST(mmap_counts_lost_records)
@@ -159,7 +159,7 @@ TEST(mmap_counts_lost_records)
 	map = ember_mmap__new(ember_evsel__fd(evsel, 0, 0), 1);
 	CHECK(map != NULL);
 	if (!map) {
-		ember_evsel__delete(evsel);
+		evsel__delete(evsel);
 		return;
 	}
 	/* 40 KB of samples into 4 KiB without reading: most are dropped. */
@@ -175,7 +175,7 @@ TEST(mmap_counts_lost_records)
 	CHECK_EQ((uint64_t)ty.samples + ember_mmap__lost(map), (uint64_t)n + 1);
 	CHECK_EQ(ty.bad, 0);
 	ember_mmap__delete(map);
-	ember_evsel__delete(evsel);
+	evsel__delete(evsel);
 }
 
 /*
@@ -229,7 +229,7 @@ static void evlist_round_trip(struct unit_test *t, struct ember_cpu_map *cpus, i
 
 			if (ev->type != PERF_RECORD_SAMPLE)
 				continue;
-			owner = ember_evlist__id2evsel(evlist, *(const uint64_t *)(ev + 1));
+			owner = evlist__id2evsel(evlist, *(const uint64_t *)(ev + 1));
 			na += owner == a;
 			nb += owner == b;
 			unknown += !owner;

@@ -236,15 +236,15 @@ TEST(parse_events_kinds)
 	struct parsed p = parse("cycles,cpu-clock,duration_time,L1-dcache-loads,r1");
 
 	CHECK_EQ(p.ret, 0);
-	CHECK_EQ(nth(&p, 0)->kind, EMBER_EVSEL_HARDWARE);
-	CHECK_EQ(nth(&p, 1)->kind, EMBER_EVSEL_SOFTWARE);
+	CHECK_EQ(nth(&p, 0)->kind, EVSEL_HARDWARE);
+	CHECK_EQ(nth(&p, 1)->kind, EVSEL_SOFTWARE);
 	CHECK_STR(nth(&p, 1)->pmu_name, "software");
-	CHECK_EQ(nth(&p, 2)->kind, EMBER_EVSEL_SOFTWARE);
+	CHECK_EQ(nth(&p, 2)->kind, EVSEL_SOFTWARE);
 	CHECK_STR(nth(&p, 2)->pmu_name, EMBER_TOOL_PMU);
 	CHECK_EQ(ember_tool_event__from_evsel(nth(&p, 2)), EMBER_TOOL_DURATION_TIME);
 	CHECK_EQ(ember_tool_event__from_evsel(nth(&p, 1)), EMBER_TOOL_NONE);
-	CHECK_EQ(nth(&p, 3)->kind, EMBER_EVSEL_HARDWARE);
-	CHECK_EQ(nth(&p, 4)->kind, EMBER_EVSEL_HARDWARE);
+	CHECK_EQ(nth(&p, 3)->kind, EVSEL_HARDWARE);
+	CHECK_EQ(nth(&p, 4)->kind, EVSEL_HARDWARE);
 	for (int i = 0; i < 5; i++)
 		CHECK_EQ(nth(&p, i)->idx, i);
 	parsed_exit(&p);
@@ -334,7 +334,7 @@ TEST(parse_events_hw_cache_round_trip)
 					CHECK_STR(name, "invalid-cache");
 					continue;
 				}
-				CHECK_EQ(ember_hw_cache__parse(name, strlen(name), &back), 0);
+				CHECK_EQ(hw_cache__parse(name, strlen(name), &back), 0);
 				CHECK_EQ(back, config);
 				n++;
 			}
@@ -348,10 +348,10 @@ TEST(parse_events_hw_cache_round_trip)
 	CHECK_STR(name, "LLC-stores");
 	ember_hw_cache__name(0x10004, name, sizeof(name));
 	CHECK_STR(name, "iTLB-load-misses");
-	CHECK_EQ(ember_hw_cache__parse("L1-icache-stores", 16, &(uint64_t){ 0 }), -EINVAL);
-	CHECK_EQ(ember_hw_cache__parse("branches-loads", 14, &(uint64_t){ 0 }), -ENOENT);
-	CHECK_EQ(ember_hw_cache__parse("L1-dcache-", 10, &(uint64_t){ 0 }), -ENOENT);
-	CHECK_EQ(ember_hw_cache__parse("L1-DCACHE-LOADS", 15, &(uint64_t){ 0 }), -ENOENT);
+	CHECK_EQ(hw_cache__parse("L1-icache-stores", 16, &(uint64_t){ 0 }), -EINVAL);
+	CHECK_EQ(hw_cache__parse("branches-loads", 14, &(uint64_t){ 0 }), -ENOENT);
+	CHECK_EQ(hw_cache__parse("L1-dcache-", 10, &(uint64_t){ 0 }), -ENOENT);
+	CHECK_EQ(hw_cache__parse("L1-DCACHE-LOADS", 15, &(uint64_t){ 0 }), -ENOENT);
 }
 
 /* ---- modifiers: perf 6.1's attr for each, from perf stat -vv ------------- */
@@ -523,7 +523,7 @@ TEST(parse_events_pmu_fixture)
 	e = nth(&p, 0);
 	CHECK_EQ(e->attr.type, 4);
 	CHECK_EQ(e->attr.config, 0x3c);
-	CHECK_EQ(e->kind, EMBER_EVSEL_HARDWARE);
+	CHECK_EQ(e->kind, EVSEL_HARDWARE);
 	CHECK_STR(e->pmu_name, "cpu");
 	CHECK_STR(e->name, "cpu/event=0x3c,umask=0x0/");
 	CHECK_EQ(e->attr.exclude_guest, 1);
@@ -571,7 +571,7 @@ TEST(parse_events_pmu_fixture)
 	CHECK_EQ(p.ret, 0);
 	CHECK_EQ(nth(&p, 0)->attr.sample_freq, 99);
 	CHECK_EQ(nth(&p, 0)->attr.freq, 1);
-	CHECK_EQ(nth(&p, 0)->kind, EMBER_EVSEL_PMU);
+	CHECK_EQ(nth(&p, 0)->kind, EVSEL_PMU);
 	CHECK_EQ(nth(&p, 0)->attr.type, 17);
 	CHECK_EQ(nth(&p, 1)->attr.config, 0);
 	CHECK_STR(nth(&p, 1)->name, "cpu//");
@@ -664,22 +664,22 @@ TEST(parse_events_pmu_fixture)
 
 TEST(parse_events_pmu_format_encode)
 {
-	struct ember_pmu_format fmt = { .config = EMBER_PMU_CONFIG, .bits = 0xff | 0xfULL << 32 };
+	struct pmu_format fmt = { .config = PMU_CONFIG, .bits = 0xff | 0xfULL << 32 };
 	struct perf_event_attr attr = { .config = ~0ULL };
 
-	CHECK_EQ(ember_pmu_format__max(&fmt), 0xfff);
-	CHECK_EQ(ember_pmu_format__encode(&fmt, 0x1d2, &attr), 0);
+	CHECK_EQ(pmu_format__max(&fmt), 0xfff);
+	CHECK_EQ(pmu_format__encode(&fmt, 0x1d2, &attr), 0);
 	/* Other bits are kept, the field's replaced. */
 	CHECK_EQ(attr.config, (~0ULL & ~fmt.bits) | 0xd2 | 1ULL << 32);
-	CHECK_EQ(ember_pmu_format__encode(&fmt, 0x1000, &attr), -ERANGE);
+	CHECK_EQ(pmu_format__encode(&fmt, 0x1000, &attr), -ERANGE);
 	fmt.bits = ~0ULL;
-	CHECK_EQ(ember_pmu_format__max(&fmt), UINT64_MAX);
+	CHECK_EQ(pmu_format__max(&fmt), UINT64_MAX);
 }
 
 /* The PMUs this machine has (msr, uprobe here), as perf accepts them. */
 TEST(parse_events_pmu_real)
 {
-	struct ember_pmu *msr = ember_pmu__load(NULL, "msr");
+	struct pmu *msr = pmu__load(NULL, "msr");
 	struct parsed p;
 
 	if (!msr)
@@ -696,14 +696,14 @@ TEST(parse_events_pmu_real)
 	p = parse("software/config=3/,breakpoint/config=0/");
 	CHECK_EQ(p.ret, 0);
 	CHECK_EQ(nth(&p, 0)->attr.type, PERF_TYPE_SOFTWARE);
-	CHECK_EQ(nth(&p, 0)->kind, EMBER_EVSEL_SOFTWARE);
+	CHECK_EQ(nth(&p, 0)->kind, EVSEL_SOFTWARE);
 	CHECK_EQ(nth(&p, 1)->attr.type, PERF_TYPE_BREAKPOINT);
 	parsed_exit(&p);
 	p = parse("uprobe/retprobe=1,ref_ctr_offset=5/");
 	if (p.ret == 0 && nth(&p, 0))
 		CHECK_EQ(nth(&p, 0)->attr.config, 0x500000001ULL);
 	parsed_exit(&p);
-	ember_pmu__delete(msr);
+	pmu__delete(msr);
 }
 
 /* ---- breakpoints ---------------------------------------------------------- */
@@ -805,7 +805,7 @@ TEST(parse_events_tracepoints_fixture)
 	CHECK_EQ(e->attr.config, 316);
 	CHECK_EQ(e->attr.sample_period, 1);
 	CHECK_EQ(e->attr.exclude_guest, 1);
-	CHECK_EQ(e->kind, EMBER_EVSEL_TRACEPOINT);
+	CHECK_EQ(e->kind, EVSEL_TRACEPOINT);
 	CHECK_STR(e->tp_sys, "sched");
 	CHECK_STR(e->tp_name, "sched_switch");
 	CHECK_STR(e->name, "sched:sched_switch");
@@ -915,7 +915,7 @@ TEST(parse_events_tracepoints_real)
 
 	if (!real_tracefs(root, sizeof(root)))
 		SKIP("needs root and tracefs");
-	if (ember_tracefs__event_id(root, "sched", "sched_switch", &id))
+	if (tracefs__event_id(root, "sched", "sched_switch", &id))
 		SKIP("no sched:sched_switch tracepoint");
 	p = parse("sched:sched_switch");
 	CHECK_EQ(p.ret, 0);
@@ -1133,18 +1133,18 @@ static int count_names(const char *name, void *arg)
 TEST(event_names_lookup)
 {
 	int n[2] = { 0, 0 };
-	const struct ember_event_symbol *sym = ember_event_symbol__find("migrations", 10);
+	const struct ember_event_symbol *sym = event_symbol__find("migrations", 10);
 	size_t nr;
 
 	CHECK(sym && sym->type == PERF_TYPE_SOFTWARE && sym->config == 4);
-	CHECK(ember_event_symbol__find("cycle", 5) == NULL);
-	CHECK(ember_event_symbol__find("cyclesx", 6) != NULL);	/* len bounds the name */
+	CHECK(event_symbol__find("cycle", 5) == NULL);
+	CHECK(event_symbol__find("cyclesx", 6) != NULL);	/* len bounds the name */
 	CHECK(ember_event_symbols(PERF_TYPE_HARDWARE, &nr) && nr == 10);
 	CHECK(ember_event_symbols(PERF_TYPE_SOFTWARE, &nr) && nr == 12);
 	CHECK(ember_event_symbols(PERF_TYPE_TRACEPOINT, &nr) == NULL && nr == 0);
 	CHECK_STR(ember_tool_event__name(EMBER_TOOL_SYSTEM_TIME), "system_time");
 	CHECK(ember_tool_event__name(EMBER_TOOL_NONE) == NULL);
-	ember_event_names__for_each(count_names, n);
+	event_names__for_each(count_names, n);
 	CHECK_EQ(n[0], 4);
 	/* 10 hw + 4 aliases, 12 sw + 3 aliases, 3 tool, 32 cache */
 	CHECK_EQ(n[1], 64);
@@ -1162,9 +1162,9 @@ TEST(tracefs_glob)
 	CHECK(ember_glob_match("s?hed", "sched"));
 	CHECK(!ember_glob_match("Sched", "sched"));
 	CHECK(ember_glob_match_nocase("*MSR*", "msr/tsc/"));
-	CHECK(ember_is_glob("a*", 2));
-	CHECK(!ember_is_glob("a*", 1));
-	CHECK(!ember_is_glob("sched_switch", 12));
+	CHECK(is_glob("a*", 2));
+	CHECK(!is_glob("a*", 1));
+	CHECK(!is_glob("sched_switch", 12));
 }
 
 /*
@@ -1231,7 +1231,7 @@ TEST(parse_events_event_terms)
 
 		CHECK(c && c->terms && c->terms->inherit == 1);
 		CHECK_STR(c && c->terms ? c->terms->callgraph : NULL, "fp");
-		ember_evsel__delete(c);
+		evsel__delete(c);
 	}
 	parsed_exit(&p);
 

@@ -119,14 +119,14 @@ TEST(sdt_cache_dir)
 	char *saved = old ? strdup(old) : NULL;
 
 	setenv("PERF_BUILDID_DIR", "/some/where", 1);
-	CHECK_STR(ember_sdt_cache__dir(buf, sizeof(buf)), "/some/where");
-	CHECK(ember_sdt_cache__dir(buf, 4) == NULL);
+	CHECK_STR(sdt_cache__dir(buf, sizeof(buf)), "/some/where");
+	CHECK(sdt_cache__dir(buf, 4) == NULL);
 	unsetenv("PERF_BUILDID_DIR");
 	if (getenv("HOME")) {
 		char want[4096];
 
 		snprintf(want, sizeof(want), "%s/.debug", getenv("HOME"));
-		CHECK_STR(ember_sdt_cache__dir(buf, sizeof(buf)), want);
+		CHECK_STR(sdt_cache__dir(buf, sizeof(buf)), want);
 	}
 	if (saved) {
 		setenv("PERF_BUILDID_DIR", saved, 1);

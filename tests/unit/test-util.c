@@ -10,7 +10,7 @@ long test_tracepoint_id(const char *sys, const char *name)
 	uint64_t id;
 
 	if (ember_tracefs__find(root, sizeof(root)) < 0 ||
-	    ember_tracefs__event_id(root, sys, name, &id) < 0)
+	    tracefs__event_id(root, sys, name, &id) < 0)
 		return -1;
 	return (long)id;
 }
