@@ -47,7 +47,7 @@ void record_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static int print_all(enum ember_print_level level, const char *fmt, va_list ap)
+static int print_all(enum ember_log_level level, void *ctx, const char *fmt, va_list ap)
 {
 	return vfprintf(stderr, fmt, ap);
 }
@@ -239,7 +239,7 @@ int cmd_record(int argc, const char **argv)
 		.sig = { .fd = -1 }, .out = { .out_fd = -1 },
 		.ctl = { .fd = -1, .ack = -1, .pollfd = -1 },
 	};
-	ember_print_fn_t old_print = NULL;
+	struct ember_log old_log = { 0 };
 	bool print_set = false;
 	int ret;
 
@@ -259,7 +259,7 @@ int cmd_record(int argc, const char **argv)
 	if (ret >= 0)
 		goto out;
 	if (rec.opts.quiet || rec.opts.verbose) {
-		old_print = ember_set_print(rec.opts.quiet ? NULL : print_all);
+		old_log = ember_set_log(rec.opts.quiet ? NULL : print_all, NULL);
 		print_set = true;
 	}
 	if (rec.opts.dry_run) {
@@ -284,7 +284,7 @@ out:
 	record_control__close(&rec.ctl);
 	record_signals__exit(&rec.sig);
 	if (print_set)
-		ember_set_print(old_print);
+		ember_set_log(old_log.fn, old_log.ctx);
 	free(rec.out.orig_argv);
 	return ret;
 }

@@ -4,8 +4,8 @@
  *
  * Conventions (as libbpf and libperf): functions return 0 or a negative
  * errno; constructors return NULL with errno set. Nothing here prints to
- * stdout or exits; diagnostics go through the print callback of
- * <ember/common.h>. This header includes every public header.
+ * stdout or exits; diagnostics go to the callback ember_set_log() sets
+ * (<ember/common.h>). This header includes every public header.
  */
 #ifndef EMBER_EMBER_H
 #define EMBER_EMBER_H

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include "core/log.h"
 
-static int default_print(enum ember_print_level level, const char *fmt, va_list ap)
+static int default_log(enum ember_log_level level, void *ctx, const char *fmt, va_list ap)
 {
 	if (level != EMBER_WARN)
 		return 0;
@@ -10,24 +10,24 @@ static int default_print(enum ember_print_level level, const char *fmt, va_list 
 }
 
 /* The one piece of process-wide state: the diagnostics sink, as libbpf_set_print. */
-static ember_print_fn_t print_fn = default_print;
+static struct ember_log log_to = { .fn = default_log };
 
-ember_print_fn_t ember_set_print(ember_print_fn_t fn)
+struct ember_log ember_set_log(ember_log_fn_t fn, void *ctx)
 {
-	ember_print_fn_t old = print_fn;
+	struct ember_log old = log_to;
 
-	print_fn = fn;
+	log_to = (struct ember_log){ .fn = fn, .ctx = ctx };
 	return old;
 }
 
-void ember_log(enum ember_print_level level, const char *fmt, ...)
+void log__printf(enum ember_log_level level, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!print_fn)
+	if (!log_to.fn)
 		return;
 	va_start(ap, fmt);
-	print_fn(level, fmt, ap);
+	log_to.fn(level, log_to.ctx, fmt, ap);
 	va_end(ap);
 }
 

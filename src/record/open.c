@@ -107,13 +107,13 @@ static int build_pollfds(struct record *rec)
 
 int record_open(struct record *rec)
 {
-	ember_print_fn_t old_print = NULL;
+	struct ember_log old_log = { 0 };
 	size_t pages = rec->opts.loop.mmap_pages ? rec->opts.loop.mmap_pages : RECORD_DEFAULT_PAGES;
 	int err;
 
 	/* Each failure is explained below in one line; the library's notes only with -v. */
 	if (!rec->opts.verbose)
-		old_print = ember_set_print(NULL);
+		old_log = ember_set_log(NULL, NULL);
 	for (;;) {
 		struct ember_evsel *failed;
 
@@ -125,7 +125,7 @@ int record_open(struct record *rec)
 			break;
 	}
 	if (!rec->opts.verbose)
-		ember_set_print(old_print);
+		ember_set_log(old_log.fn, old_log.ctx);
 	if (err) {
 		struct ember_evsel *failed = ember_evlist__failed(rec->evlist);
 

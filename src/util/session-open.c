@@ -15,7 +15,7 @@
  */
 static char open_why[160], open_warns[512];
 
-static int capture_why(enum ember_print_level level, const char *fmt, va_list ap)
+static int capture_why(enum ember_log_level level, void *ctx, const char *fmt, va_list ap)
 {
 	size_t n;
 
@@ -37,14 +37,14 @@ static int capture_why(enum ember_print_level level, const char *fmt, va_list ap
 struct ember_session *session_open_why(const char *path, const struct ember_session_opts *so,
 				       char *why, size_t whysz)
 {
-	ember_print_fn_t old = ember_set_print(capture_why);
+	struct ember_log old = ember_set_log(capture_why, NULL);
 	struct ember_session *s;
 	int err;
 
 	open_why[0] = open_warns[0] = '\0';
 	s = ember_session__open(path, so);
 	err = errno;
-	ember_set_print(old);
+	ember_set_log(old.fn, old.ctx);
 	if (s)
 		fputs(open_warns, stderr);
 	snprintf(why, whysz, "%s", open_why);

@@ -391,10 +391,10 @@ TEST(data_bad_inputs)
 	spew(g.path, buf, len);
 	{
 		/* the library warns about it; keep the test output quiet */
-		ember_print_fn_t old = ember_set_print(NULL);
+		struct ember_log old = ember_set_log(NULL, NULL);
 
 		CHECK_EQ(read_all(g.path, &trunc), -EPROTONOSUPPORT);
-		ember_set_print(old);
+		ember_set_log(old.fn, old.ctx);
 	}
 	memcpy(buf, "PERFILE2", 8);
 

@@ -287,7 +287,7 @@ TEST(evsel_open_tracepoint_filter)
 	};
 	struct ember_evsel *all, *none, *bad;
 	struct ember_counts c;
-	ember_print_fn_t prev;
+	struct ember_log prev;
 	int err;
 
 	if (id < 0)
@@ -305,9 +305,9 @@ TEST(evsel_open_tracepoint_filter)
 	CHECK_EQ(err, 0);
 	CHECK_EQ(ember_evsel__open(none, NULL, NULL), 0);
 	/* A filter the kernel rejects fails the open and leaves nothing open. */
-	prev = ember_set_print(NULL);
+	prev = ember_set_log(NULL, NULL);
 	CHECK_EQ(ember_evsel__open(bad, NULL, NULL), -EINVAL);
-	ember_set_print(prev);
+	ember_set_log(prev.fn, prev.ctx);
 	CHECK(bad->fds == NULL);
 
 	for (int i = 0; i < 100; i++)

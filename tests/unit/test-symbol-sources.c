@@ -81,10 +81,10 @@ TEST(symbol_kallsyms_file)
 	write_file(path, "0000000000000000 T _text\n0000000000000000 T __x64_sys_write\n");
 	m = ember_machine__new(&opts);
 	if (m) {
-		ember_print_fn_t old = ember_set_print(NULL);
+		struct ember_log old = ember_set_log(NULL, NULL);
 
 		ember_machine__resolve(m, 0, 0, PERF_RECORD_MISC_KERNEL, 0xffffffff81000100ULL, &al);
-		ember_set_print(old);
+		ember_set_log(old.fn, old.ctx);
 		/* As perf: the kernel map covers everything, there are no symbols. */
 		CHECK(al.map != NULL && al.sym == NULL);
 		CHECK_EQ(ember_dso__load(al.dso), -EACCES);
