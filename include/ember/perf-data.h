@@ -602,6 +602,22 @@ EMBER_API int ember_env__set_str(char **field, const char *s);
 
 struct ember_data_reader;
 
+#define EMBER_OPEN_DETAIL_MAX 160
+
+/*
+ * Why opening a perf.data file failed, for a caller that tells a person:
+ * filled by ember_data_reader__open() and ember_session__open() when
+ * their opts point to one. err is the positive errno the open failed
+ * with (0 when it did not fail); detail says in words what is wrong with
+ * the file ("file too short (14 bytes)", "recorded on a machine of the
+ * other endianness; not supported"), without the file's name, or is ""
+ * when err says all (no such file, not owned, empty, out of memory).
+ */
+struct ember_open_error {
+	int err;
+	char detail[EMBER_OPEN_DETAIL_MAX];
+};
+
 struct ember_data_reader_opts {
 	size_t sz;			/* sizeof(struct ember_data_reader_opts) */
 	bool show_compressed;		/* also hand out COMPRESSED records, before their content */
@@ -614,6 +630,8 @@ struct ember_data_reader_opts {
 	 * was given up on.
 	 */
 	bool lenient;
+	/* When not NULL, says why the open failed (see struct ember_open_error). */
+	struct ember_open_error *error;
 };
 
 /* One record handed out by ember_data_reader__next(). */
@@ -633,7 +651,8 @@ struct ember_data_record {
  * sections are read at once (in pipe mode: the leading ATTR, FEATURE and
  * TRACING_DATA records, which next() still hands out). NULL with errno:
  * EINVAL not a perf.data file or a corrupt header, EPROTONOSUPPORT other
- * endianness, ENOMEM, or the open/read error. Free with ember_data_reader__delete().
+ * endianness or an old format, ENOMEM, or the open/read error; what was
+ * wrong in opts->error when given. Free with ember_data_reader__delete().
  */
 EMBER_API struct ember_data_reader *ember_data_reader__open(const char *path,
 							   const struct ember_data_reader_opts *opts);

@@ -50,6 +50,8 @@ struct ember_session_opts {
 	 * rest itself (ember_thread__resolve()) when it does.
 	 */
 	bool lazy_sample_ip;
+	/* When not NULL, says why the open failed (see struct ember_open_error). */
+	struct ember_open_error *error;
 };
 
 /*
@@ -57,7 +59,8 @@ struct ember_session_opts {
  * otherwise: "perf.data"). Returns NULL with errno: EPERM the file is
  * not owned by the current user or root and opts->force is not set,
  * ENODATA an empty file, EINVAL not a perf.data file, or the reader's
- * and open's errors. Free with ember_session__delete().
+ * and open's errors; opts->error, when given, gets the errno and what
+ * was wrong. Free with ember_session__delete().
  */
 EMBER_API struct ember_session *ember_session__open(const char *path,
 						    const struct ember_session_opts *opts);

@@ -22,14 +22,10 @@ static int read_attrs(struct ember_data_reader *r)
 
 	if (!fh->attrs.size)
 		return 0;
-	if (esz < ATTR_SIZE_VER0 + sizeof(struct perf_file_section) || esz > RECORD_MAX_SIZE) {
-		pr_debug("perf.data: bad attr_size %llu\n", (unsigned long long)esz);
-		return -EINVAL;
-	}
-	if (!in_file(r, fh->attrs.offset, fh->attrs.size)) {
-		pr_debug("perf.data: attrs section beyond the end of the file\n");
-		return -EINVAL;
-	}
+	if (esz < ATTR_SIZE_VER0 + sizeof(struct perf_file_section) || esz > RECORD_MAX_SIZE)
+		return data_open_fail(r, -EINVAL, "bad attr_size %llu", (unsigned long long)esz);
+	if (!in_file(r, fh->attrs.offset, fh->attrs.size))
+		return data_open_fail(r, -EINVAL, "attrs section beyond the end of the file");
 	nr = fh->attrs.size / esz;
 	for (uint64_t i = 0; i < nr; i++) {
 		const uint8_t *e = r->mem + fh->attrs.offset + i * esz;
@@ -39,11 +35,9 @@ static int read_attrs(struct ember_data_reader *r)
 		uint64_t *ids = NULL;
 		int ret;
 
-		if (ids_size && !in_file(r, ids_off, ids_size)) {
-			pr_debug("perf.data: ids of attr %llu beyond the end of the file\n",
-				 (unsigned long long)i);
-			return -EINVAL;
-		}
+		if (ids_size && !in_file(r, ids_off, ids_size))
+			return data_open_fail(r, -EINVAL, "ids of attr %llu beyond the end of the file",
+					      (unsigned long long)i);
 		if (ids_size) {
 			ids = malloc(ids_size);
 			if (!ids)
@@ -112,39 +106,29 @@ int data_file_open(struct ember_data_reader *r)
 	int err;
 
 	memset(fh, 0, sizeof(*fh));
-	if (r->file_size < PERF_FILE_HEADER_SIZE_V0) {
-		pr_debug("perf.data: file too short for a header\n");
-		return -EINVAL;
-	}
+	if (r->file_size < PERF_FILE_HEADER_SIZE_V0)
+		return data_open_fail(r, -EINVAL, "file too short for a header");
 	memcpy(fh, r->mem, PERF_FILE_HEADER_SIZE_V0);
 	if (fh->size == sizeof(*fh)) {
 		if (r->file_size < sizeof(*fh))
-			return -EINVAL;
+			return data_open_fail(r, -EINVAL, "file too short for a header");
 		memcpy(fh, r->mem, sizeof(*fh));
 	} else if (fh->size != PERF_FILE_HEADER_SIZE_V0) {
-		pr_debug("perf.data: unknown header size %llu\n", (unsigned long long)fh->size);
-		return -EINVAL;
+		return data_open_fail(r, -EINVAL, "unknown header size %llu",
+				      (unsigned long long)fh->size);
 	}
-	if (fh->attrs.size && fh->size > fh->attrs.offset) {
-		pr_debug("perf.data: header overlaps attrs\n");
-		return -EINVAL;
-	}
-	if (fh->size > fh->data.offset) {
-		pr_debug("perf.data: header overlaps data\n");
-		return -EINVAL;
-	}
+	if (fh->attrs.size && fh->size > fh->attrs.offset)
+		return data_open_fail(r, -EINVAL, "header overlaps attrs");
+	if (fh->size > fh->data.offset)
+		return data_open_fail(r, -EINVAL, "header overlaps data");
 	if (fh->attrs.size &&
 	    ((fh->attrs.offset <= fh->data.offset &&
 	      fh->attrs.offset + fh->attrs.size > fh->data.offset) ||
 	     (fh->attrs.offset > fh->data.offset && fh->data.size &&
-	      fh->data.offset + fh->data.size > fh->attrs.offset))) {
-		pr_debug("perf.data: attrs and data overlap\n");
-		return -EINVAL;
-	}
-	if (fh->data.offset > r->file_size) {
-		pr_debug("perf.data: data section beyond the end of the file\n");
-		return -EINVAL;
-	}
+	      fh->data.offset + fh->data.size > fh->attrs.offset)))
+		return data_open_fail(r, -EINVAL, "attrs and data overlap");
+	if (fh->data.offset > r->file_size)
+		return data_open_fail(r, -EINVAL, "data section beyond the end of the file");
 	err = read_attrs(r);
 	if (err)
 		return err;

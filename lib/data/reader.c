@@ -7,6 +7,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,6 +20,25 @@
 #include "data/reader.h"
 
 #define SCRATCH_SIZE (RECORD_MAX_SIZE + 1)
+
+/* Whether the caller's opts are recent enough to hold field f. */
+#define OPT(o, f) ((o) && (o)->sz >= offsetof(struct ember_data_reader_opts, f) + sizeof((o)->f))
+
+int data_open_fail(struct ember_data_reader *r, int err, const char *fmt, ...)
+{
+	struct ember_open_error *e = r->open_error;
+	char why[EMBER_OPEN_DETAIL_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	pr_debug("perf.data: %s\n", why);
+	/* the first reason is the closest to what was wrong */
+	if (e && !e->detail[0])
+		memcpy(e->detail, why, sizeof(why));
+	return err;
+}
 
 const struct perf_event_header *data_reader_align(struct ember_data_reader *r, const uint8_t *p)
 {
@@ -38,7 +60,9 @@ static int process_attr(struct ember_data_reader *r, const struct perf_event_hea
 	int idx;
 
 	if (avail < ATTR_SIZE_VER0)
-		return -EINVAL;
+		return r->opened ? -EINVAL
+				 : data_open_fail(r, -EINVAL, "an ATTR record of %u bytes, too short",
+						  h->size);
 	fsz = data_attr_from_file(&attr, p, avail);
 	nr_ids = (avail - fsz) / 8;
 	idx = data_attrs_add(&r->attrs, &attr, fsz, p + fsz, nr_ids, NULL);
@@ -55,7 +79,9 @@ static int process_feature(struct ember_data_reader *r, const struct perf_event_
 	int err;
 
 	if (h->size < sizeof(*f))
-		return -EINVAL;
+		return r->opened ? -EINVAL
+				 : data_open_fail(r, -EINVAL, "a FEATURE record of %u bytes, too short",
+						  h->size);
 	/* feat_id EMBER_FEAT_LAST (or beyond, from a newer perf) marks the end */
 	if (f->feat_id == 0 || f->feat_id >= EMBER_FEAT_LAST)
 		return 0;
@@ -116,11 +142,14 @@ static int process_compressed(struct ember_data_reader *r, const struct perf_eve
 	return 0;
 }
 
+#define BAD_SIZE "a record of size %u (smaller than its header) at offset %#llx"
+
 int data_reader_bad_size(struct ember_data_reader *r, uint64_t offset, uint16_t size)
 {
-	pr_debug("perf.data: a record of size %u (smaller than its header) at offset %#llx\n",
-		 size, (unsigned long long)offset);
-	if (!r->lenient || !r->opened)
+	if (!r->opened)
+		return data_open_fail(r, -EINVAL, BAD_SIZE, size, (unsigned long long)offset);
+	pr_debug("perf.data: " BAD_SIZE "\n", size, (unsigned long long)offset);
+	if (!r->lenient)
 		return -EINVAL;
 	/* nothing says where the next record starts: the data ends here */
 	r->end.stopped = true;
@@ -408,20 +437,17 @@ static int slurp(struct ember_data_reader *r, const uint8_t *first, size_t nfirs
 	return 0;
 }
 
-static int check_magic(uint64_t magic)
+static int check_magic(struct ember_data_reader *r, uint64_t magic)
 {
 	if (magic == PERF_MAGIC2)
 		return 0;
-	if (magic == PERF_MAGIC2_SWAPPED) {
-		pr_warn("perf.data: recorded on a machine of the other endianness; not supported\n");
-		return -EPROTONOSUPPORT;
-	}
-	if (!memcmp(&magic, "PERFFILE", 8)) {
-		pr_warn("perf.data: version 1 (PERFFILE) files are not supported\n");
-		return -EPROTONOSUPPORT;
-	}
-	pr_debug("perf.data: bad magic\n");
-	return -EINVAL;
+	if (magic == PERF_MAGIC2_SWAPPED)
+		return data_open_fail(r, -EPROTONOSUPPORT,
+				      "recorded on a machine of the other endianness; not supported");
+	if (!memcmp(&magic, "PERFFILE", 8))
+		return data_open_fail(r, -EPROTONOSUPPORT,
+				      "version 1 (PERFFILE) files are not supported");
+	return data_open_fail(r, -EINVAL, "bad magic");
 }
 
 static int reader_init(struct ember_data_reader *r)
@@ -435,11 +461,9 @@ static int reader_init(struct ember_data_reader *r)
 	r->mtime = st.st_mtime;
 	if (S_ISREG(st.st_mode)) {
 		r->file_size = st.st_size;
-		if (r->file_size < PERF_PIPE_HEADER_SIZE) {
-			pr_debug("perf.data: file too short (%llu bytes)\n",
-				 (unsigned long long)r->file_size);
-			return -EINVAL;
-		}
+		if (r->file_size < PERF_PIPE_HEADER_SIZE)
+			return data_open_fail(r, -EINVAL, "file too short (%llu bytes)",
+					      (unsigned long long)r->file_size);
 		r->mem = mmap(NULL, r->file_size, PROT_READ, MAP_SHARED, r->fd, 0);
 		if (r->mem == MAP_FAILED) {
 			r->mem = NULL;
@@ -459,14 +483,12 @@ static int reader_init(struct ember_data_reader *r)
 				continue;
 			if (n < 0)
 				return -errno;
-			if (n == 0) {
-				pr_debug("perf.data: input ends before the header\n");
-				return -EINVAL;
-			}
+			if (n == 0)
+				return data_open_fail(r, -EINVAL, "input ends before the header");
 			got += n;
 		}
 	}
-	err = check_magic(get_u64(hdr));
+	err = check_magic(r, get_u64(hdr));
 	if (err)
 		return err;
 	if (get_u64(hdr + 8) == PERF_PIPE_HEADER_SIZE) {
@@ -484,36 +506,39 @@ static int reader_init(struct ember_data_reader *r)
 struct ember_data_reader *ember_data_reader__open_fd(int fd,
 						      const struct ember_data_reader_opts *opts)
 {
+	struct ember_open_error *e = OPT(opts, error) ? opts->error : NULL;
 	struct ember_data_reader *r = calloc(1, sizeof(*r));
 	int err;
 
+	if (e)
+		*e = (struct ember_open_error){ 0 };
 	if (!r) {
-		errno = ENOMEM;
-		return NULL;
+		err = -ENOMEM;
+		goto fail;
 	}
 	r->fd = fd;
-	if (opts && opts->sz >= offsetof(struct ember_data_reader_opts, show_compressed) +
-				 sizeof(opts->show_compressed))
+	r->open_error = e;
+	if (OPT(opts, show_compressed))
 		r->show_compressed = opts->show_compressed;
-	if (opts && opts->sz >= offsetof(struct ember_data_reader_opts, lenient) +
-				 sizeof(opts->lenient))
+	if (OPT(opts, lenient))
 		r->lenient = opts->lenient;
 	/* malloc memory is aligned for any u64 access */
 	r->scratch = malloc(SCRATCH_SIZE);
-	if (!r->scratch) {
-		free(r);
-		errno = ENOMEM;
-		return NULL;
-	}
-	err = reader_init(r);
+	err = r->scratch ? reader_init(r) : -ENOMEM;
 	if (err) {
 		ember_data_reader__delete(r);
-		errno = -err;
-		return NULL;
+		goto fail;
 	}
 	/* a bad header record at open still fails it: leniency is for the data */
 	r->opened = true;
+	r->open_error = NULL;
 	return r;
+
+fail:
+	if (e)
+		e->err = -err;
+	errno = -err;
+	return NULL;
 }
 
 struct ember_data_reader *ember_data_reader__open(const char *path,
@@ -522,15 +547,14 @@ struct ember_data_reader *ember_data_reader__open(const char *path,
 	struct ember_data_reader *r;
 	int fd, err;
 
-	if (!path) {
-		errno = EINVAL;
+	if (path && !strcmp(path, "-"))
+		return ember_data_reader__open_fd(STDIN_FILENO, opts);
+	fd = path ? open(path, O_RDONLY | O_CLOEXEC) : (errno = EINVAL, -1);
+	if (fd < 0) {
+		if (OPT(opts, error))
+			*opts->error = (struct ember_open_error){ .err = errno };
 		return NULL;
 	}
-	if (!strcmp(path, "-"))
-		return ember_data_reader__open_fd(STDIN_FILENO, opts);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
 	r = ember_data_reader__open_fd(fd, opts);
 	if (!r) {
 		err = errno;

@@ -61,11 +61,20 @@ struct ember_data_reader {
 	bool truncated, data_size_zero;
 	int error;			/* sticky error of next() */
 
+	/* during open only: where to say why it failed (the caller's opts.error), or NULL */
+	struct ember_open_error *open_error;
+
 	/* lenient mode (after open): what was given up on, for ember_data_reader__end() */
 	bool lenient, opened;
 	struct ember_data_reader_end end;
 };
 
+/*
+ * reader.c: the open fails with err (negative) because of what fmt says:
+ * it goes to the caller's open error and the debug log. Returns err.
+ */
+__attribute__((format(printf, 3, 4)))
+int data_open_fail(struct ember_data_reader *r, int err, const char *fmt, ...);
 /* reader.c: count a record and learn from header records (attrs, features, names). 0/-errno. */
 int data_reader_process(struct ember_data_reader *r, const struct perf_event_header *h,
 			const void *payload, uint64_t payload_size);

@@ -87,14 +87,20 @@ struct ember_session *ember_session__open(const char *path, const struct ember_s
 
 	if (opts)
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (o.error)
+		*o.error = (struct ember_open_error){ 0 };
+	ropts.error = o.error;
 	if (!path || !*path)
 		path = stdin_is_fifo() ? "-" : "perf.data";
 
 	s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
+	if (!s) {
+		err = -ENOMEM;
+		goto fail_early;
+	}
 	s->fd = -1;
 	s->opts = o;
+	s->opts.error = NULL;	/* the caller's, for this call only */
 	ordered_queue__init(&s->queue);
 	s->path = strdup(path);
 	if (!s->path)
@@ -138,7 +144,11 @@ fail:
 		close(fd);
 	s->fd = -1;
 	ember_session__delete(s);
+fail_early:
 	errno = err < 0 ? -err : ENOMEM;
+	/* the reader may have said what was wrong with the file: its detail stays */
+	if (o.error)
+		o.error->err = errno;
 	return NULL;
 }
 

@@ -29,10 +29,13 @@ static int usage(void)
 
 static struct ember_data_reader *open_or_die(const char *path)
 {
-	struct ember_data_reader *r = ember_data_reader__open(path, NULL);
+	struct ember_open_error e;
+	struct ember_data_reader_opts o = { .sz = sizeof(o), .error = &e };
+	struct ember_data_reader *r = ember_data_reader__open(path, &o);
 
 	if (!r) {
-		fprintf(stderr, "data-tool: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "data-tool: %s: %s%s%s\n", path, strerror(e.err),
+			e.detail[0] ? ": " : "", e.detail);
 		exit(1);
 	}
 	return r;

@@ -389,18 +389,41 @@ TEST(data_bad_inputs)
 		buf[7 - i] = c;
 	}
 	spew(g.path, buf, len);
+	CHECK_EQ(read_all(g.path, &trunc), -EPROTONOSUPPORT);
 	{
-		/* the library warns about it; keep the test output quiet */
-		struct ember_log old = ember_set_log(NULL, NULL);
+		/* refused in words, through the opts, with nothing logged */
+		struct ember_open_error e = { .err = -1, .detail = "stale" };
+		struct ember_data_reader_opts o = { .sz = sizeof(o), .error = &e };
 
-		CHECK_EQ(read_all(g.path, &trunc), -EPROTONOSUPPORT);
-		ember_set_log(old.fn, old.ctx);
+		CHECK(ember_data_reader__open(g.path, &o) == NULL);
+		CHECK_EQ(e.err, EPROTONOSUPPORT);
+		CHECK_STR(e.detail, "recorded on a machine of the other endianness; not supported");
 	}
 	memcpy(buf, "PERFILE2", 8);
 
 	/* not perf.data at all */
 	spew(g.path, "hello world, this is not perf data", 34);
 	CHECK_EQ(read_all(g.path, &trunc), -EINVAL);
+	{
+		struct ember_open_error e;
+		struct ember_data_reader_opts o = { .sz = sizeof(o), .error = &e };
+		struct ember_data_reader *r;
+
+		CHECK(ember_data_reader__open(g.path, &o) == NULL);
+		CHECK_EQ(e.err, EINVAL);
+		CHECK_STR(e.detail, "bad magic");
+		/* a missing file: the errno, nothing to add */
+		CHECK(ember_data_reader__open("/nonexistent/perf.data", &o) == NULL);
+		CHECK_EQ(e.err, ENOENT);
+		CHECK_STR(e.detail, "");
+		/* a good one clears it */
+		spew(g.path, buf, len);
+		r = ember_data_reader__open(g.path, &o);
+		CHECK(r != NULL);
+		CHECK_EQ(e.err, 0);
+		CHECK_STR(e.detail, "");
+		ember_data_reader__delete(r);
+	}
 
 	/* a record of size 0 stops iteration with an error, no endless loop */
 	{
