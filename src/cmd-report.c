@@ -195,39 +195,9 @@ static int open_session(struct report *rep)
 			.no_demangle = rep->o.no_demangle,
 		},
 	};
-	const char *path = rep->o.input;
-	char open_why[160];
 
-	rep->session = session_open_why(path, &so, open_why, sizeof(open_why));
-	if (rep->session)
-		return 0;
-	if (!path)
-		path = isatty(STDIN_FILENO) ? "perf.data" : "-";
-	switch (errno) {
-	case EPERM:
-		fprintf(stderr, "File %s not owned by current user or root (use -f to override)\n",
-			path);
-		break;
-	case ENOENT:
-		fprintf(stderr, "failed to open %s: No such file or directory  (try 'ember record' first)\n",
-			path);
-		break;
-	case ENODATA:
-		fprintf(stderr, "zero-sized data (%s), nothing to do!\n", path);
-		break;
-	case EINVAL:
-		fprintf(stderr, "ember report: %s is not a perf.data file (or its header is corrupt)%s%s\n",
-			path, open_why[0] ? ": " : "", open_why);
-		break;
-	case EPROTONOSUPPORT:
-		fprintf(stderr, "ember report: %s: %s\n", path,
-			open_why[0] ? open_why : "a perf.data format this ember does not read");
-		break;
-	default:
-		fprintf(stderr, "failed to open %s: %s\n", path, strerror(errno));
-		break;
-	}
-	return 1;
+	rep->session = session_open("report", rep->o.input, &so);
+	return rep->session ? 0 : 1;
 }
 
 static const char *shown_path(const struct report *rep)

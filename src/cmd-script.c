@@ -55,20 +55,6 @@ static int old_fields_form(struct script *sc, const char *arg)
 	return 0;
 }
 
-static const char *open_error(int err)
-{
-	switch (err) {
-	case ENODATA:
-		return "zero-sized data, nothing to do!";
-	case EINVAL:
-		return "not a perf.data file (incompatible file format)";
-	case EPROTONOSUPPORT:
-		return "recorded on a machine of the other endianness, which is not supported";
-	default:
-		return strerror(err);
-	}
-}
-
 static int open_session(struct script *sc)
 {
 	struct ember_session_opts opts = {
@@ -83,29 +69,10 @@ static int open_session(struct script *sc)
 			.demangle_params = sc->o.verbose > 0,
 		},
 	};
-	const char *path = sc->o.input;
-	char open_why[160];
 
-	sc->session = session_open_why(path, &opts, open_why, sizeof(open_why));
-	if (!sc->session) {
-		int err = errno;
-		const char *shown = path ? path : "perf.data";
-
-		if (err == EPERM)
-			fprintf(stderr,
-				"ember script: File %s not owned by current user or root "
-				"(use -f to override)\n",
-				shown);
-		else if (err == ENOENT)
-			fprintf(stderr, "ember script: failed to open %s: %s (try 'ember record' first)\n",
-				shown, strerror(err));
-		else if (err == EPROTONOSUPPORT && open_why[0])
-			fprintf(stderr, "ember script: %s: %s\n", shown, open_why);
-		else
-			fprintf(stderr, "ember script: %s: %s%s%s\n", shown, open_error(err),
-				err == EINVAL && open_why[0] ? ": " : "", err == EINVAL ? open_why : "");
+	sc->session = session_open("script", sc->o.input, &opts);
+	if (!sc->session)
 		return -1;
-	}
 	sc->reader = ember_session__reader(sc->session);
 	sc->machine = ember_session__machine(sc->session);
 	sc->pipe = ember_data_reader__is_pipe(sc->reader);

@@ -22,6 +22,7 @@
 
 #include "core/clock.h"
 #include "flamegraph/flamegraph.h"
+#include "util/session-open.h"
 
 #define PROGRESS_MIN_BYTES (16u << 20)	/* smaller inputs read too fast to need one */
 #define PROGRESS_EVERY_NS 200000000ull
@@ -205,21 +206,9 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 		copts.annotate_jit = strstr(opts->annotate, "jit") || !strcmp(opts->annotate, "all");
 	}
 	st->perf_data = true;
-	s = ember_session__open(path, &sopts);
-	if (!s) {
-		err = errno;
-		if (err == EPERM)
-			fprintf(stderr, "ember flamegraph: %s is not owned by you or root "
-					"(use -f to read it anyway)\n",
-				name);
-		else if (err == ENODATA)
-			fprintf(stderr, "ember flamegraph: %s is empty (no samples recorded?)\n", name);
-		else if (err == EINVAL)
-			fprintf(stderr, "ember flamegraph: %s is not a valid perf.data file\n", name);
-		else
-			fprintf(stderr, "ember flamegraph: cannot read %s: %s\n", name, strerror(err));
+	s = session_open("flamegraph", path, &sopts);
+	if (!s)
 		return -1;
-	}
 	if (opts->select.time_percent) {
 		const struct ember_env *env = ember_data_reader__env(ember_session__reader(s));
 

@@ -1,34 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Opening perf.data for ember heatmap, with perf's messages. */
-#include <errno.h>
+/* Opening perf.data for ember heatmap. */
 #include <stdio.h>
-#include <string.h>
 #include "heatmap/session.h"
+#include "util/session-open.h"
 
 struct ember_session *heatmap_session_open(const char *path, bool force, bool need_ips)
 {
 	/* latency maps pair tracepoints by their fields: no sample's ip is looked up */
 	struct ember_session_opts opts = { .sz = sizeof(opts), .force = force,
 					   .lazy_sample_ip = !need_ips };
-	struct ember_session *s = ember_session__open(path, &opts);
 
-	if (s)
-		return s;
-	switch (errno) {
-	case ENODATA:
-		fprintf(stderr, "ember heatmap: %s is empty\n", path);
-		break;
-	case EPERM:
-		fprintf(stderr, "ember heatmap: %s is not owned by you or root (use -f to read it "
-			"anyway)\n", path);
-		break;
-	case EINVAL:
-		fprintf(stderr, "ember heatmap: %s is not a perf.data file\n", path);
-		break;
-	default:
-		fprintf(stderr, "ember heatmap: cannot read %s: %s\n", path, strerror(errno));
-	}
-	return NULL;
+	return session_open("heatmap", path, &opts);
 }
 
 void heatmap_session_events(struct ember_session *s, char *buf, size_t size)

@@ -1,53 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Opening a session for report and script, with the reader's reason for a refusal. */
+/* Opening perf.data for report, script, heatmap and flamegraph, with one message for a refusal. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <ember/ember.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "util/session-open.h"
 
-/*
- * What the reader said while opening: the last line is the reason for a
- * refusal (its debug lines name the bad field), the warnings are shown
- * when the open succeeds. The print callback takes no context, so these
- * live here, used only while a session opens.
- */
-static char open_why[160], open_warns[512];
-
-static int capture_why(enum ember_log_level level, void *ctx, const char *fmt, va_list ap)
+void session_open_error__fprintf(FILE *fp, const char *cmd, const char *path,
+				 const struct ember_open_error *e)
 {
-	size_t n;
+	const char *name = strcmp(path, "-") ? path : "standard input";
 
-	if (level == EMBER_INFO)
-		return 0;
-	vsnprintf(open_why, sizeof(open_why), fmt, ap);
-	if (level == EMBER_WARN) {
-		n = strlen(open_warns);
-		snprintf(open_warns + n, sizeof(open_warns) - n, "%s", open_why);
+	switch (e->err) {
+	case ENOENT:
+		fprintf(fp, "failed to open %s: %s  (try 'ember record' first)\n", name,
+			strerror(e->err));
+		break;
+	case EPERM:
+		fprintf(fp, "File %s not owned by current user or root (use -f to override)\n", name);
+		break;
+	case ENODATA:
+		fprintf(fp, "zero-sized data (%s), nothing to do!\n", name);
+		break;
+	case EINVAL:
+		fprintf(fp, "ember %s: %s: not a perf.data file (incompatible file format)%s%s\n", cmd,
+			name, e->detail[0] ? ": " : "", e->detail);
+		break;
+	case EPROTONOSUPPORT:
+		fprintf(fp, "ember %s: %s: %s\n", cmd, name,
+			e->detail[0] ? e->detail : "a perf.data format this ember does not read");
+		break;
+	default:
+		fprintf(fp, "failed to open %s: %s\n", name, strerror(e->err));
+		break;
 	}
-	n = strlen(open_why);
-	if (n && open_why[n - 1] == '\n')
-		open_why[n - 1] = '\0';
-	if (!strncmp(open_why, "perf.data: ", 11))
-		memmove(open_why, open_why + 11, strlen(open_why + 11) + 1);
-	return 0;
 }
 
-struct ember_session *session_open_why(const char *path, const struct ember_session_opts *so,
-				       char *why, size_t whysz)
+/* As perf: with no -i, a pipe on standard input is read rather than perf.data. */
+static const char *default_path(void)
 {
-	struct ember_log old = ember_set_log(capture_why, NULL);
-	struct ember_session *s;
-	int err;
+	struct stat st;
 
-	open_why[0] = open_warns[0] = '\0';
-	s = ember_session__open(path, so);
-	err = errno;
-	ember_set_log(old.fn, old.ctx);
-	if (s)
-		fputs(open_warns, stderr);
-	snprintf(why, whysz, "%s", open_why);
-	errno = err;
+	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+}
+
+struct ember_session *session_open(const char *cmd, const char *path,
+				   const struct ember_session_opts *opts)
+{
+	struct ember_open_error e;
+	struct ember_session_opts o = *opts;
+	struct ember_session *s;
+
+	if (!path || !*path)
+		path = default_path();
+	o.sz = sizeof(o);
+	o.error = &e;
+	s = ember_session__open(path, &o);
+	if (!s) {
+		session_open_error__fprintf(stderr, cmd, path, &e);
+		errno = e.err;
+	}
 	return s;
 }

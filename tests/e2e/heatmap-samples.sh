@@ -100,4 +100,4 @@ out=$("$EMBER" heatmap --samples --pairs -i hot.data 2>&1)
 expect_eq "samples-pairs-usage" "$?" 2
 : >empty.data
 out=$("$EMBER" heatmap --samples -i empty.data 2>&1)
-expect_eq "empty-file" "$?:$out" "1:ember heatmap: empty.data is empty"
+expect_eq "empty-file" "$?:$out" "1:zero-sized data (empty.data), nothing to do!"
