@@ -572,10 +572,8 @@ static int report_file(struct report *rep)
 	if (o->input && strcmp(o->input, "-") && !rep->pipe)
 		rep->dump_name = o->input;
 
-	if (isatty(STDOUT_FILENO) && !o->dump && !o->stats) {
-		report_pager__start();
-		rep->pager = true;
-	}
+	if (isatty(STDOUT_FILENO) && !o->dump && !o->stats)
+		report_pager__start(&rep->pager);
 	if (o->header_only) {
 		ember_data_reader__fprintf_header(rep->reader, stdout, o->show_full_info);
 		return 0;
@@ -603,8 +601,7 @@ int cmd_report(int argc, const char **argv)
 		fprintf(stderr, "ember report: cannot write the report: %s\n", strerror(errno));
 		ret = 1;
 	}
-	if (rep.pager)
-		report_pager__finish();
+	report_pager__finish(&rep.pager);
 	ember_hist_feed__delete(rep.feed);
 	ember_hist_filters__delete(rep.filters);
 	ember_session__delete(rep.session);

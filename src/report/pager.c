@@ -12,21 +12,20 @@
 #include <unistd.h>
 #include "report/run.h"
 
-static pid_t pager_pid = -1;
-
-void report_pager__start(void)
+void report_pager__start(struct report_pager *pager)
 {
-	const char *pager = getenv("PERF_PAGER");
+	const char *cmd = getenv("PERF_PAGER");
 	int fds[2];
 	pid_t pid;
 
+	pager->pid = 0;
 	if (!isatty(STDOUT_FILENO))
 		return;
-	if (!pager)
-		pager = getenv("PAGER");
-	if (!pager)
-		pager = "less";
-	if (!*pager || !strcmp(pager, "cat"))
+	if (!cmd)
+		cmd = getenv("PAGER");
+	if (!cmd)
+		cmd = "less";
+	if (!*cmd || !strcmp(cmd, "cat"))
 		return;
 	if (pipe(fds))
 		return;
@@ -42,7 +41,7 @@ void report_pager__start(void)
 		close(fds[0]);
 		close(fds[1]);
 		setenv("LESS", "FRSX", 0);
-		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
 	dup2(fds[1], STDOUT_FILENO);
@@ -50,16 +49,16 @@ void report_pager__start(void)
 	close(fds[1]);
 	/* a pager that quits early must not kill us with SIGPIPE mid-report */
 	signal(SIGPIPE, SIG_IGN);
-	pager_pid = pid;
+	pager->pid = pid;
 }
 
-void report_pager__finish(void)
+void report_pager__finish(struct report_pager *pager)
 {
-	if (pager_pid < 0)
+	if (pager->pid <= 0)
 		return;
 	fflush(stdout);
 	fclose(stdout);
 	close(STDOUT_FILENO);
-	waitpid(pager_pid, NULL, 0);
-	pager_pid = -1;
+	waitpid(pager->pid, NULL, 0);
+	pager->pid = 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <ember/ember.h>
 #include <ember/session.h>
 #include <ember/hist.h>
@@ -28,6 +29,11 @@ struct report_opts {
 	const char *symfs, *kallsyms;
 };
 
+/* The pager standard output goes through, started by report_pager__start(). */
+struct report_pager {
+	pid_t pid;			/* 0: none */
+};
+
 struct report {
 	struct report_opts o;
 	struct ember_session *session;
@@ -38,7 +44,7 @@ struct report {
 	struct ember_hist_feed *feed;	    /* the histograms, one per event */
 	bool have_callchain;
 	bool pipe;				/* the input is in pipe format */
-	bool pager;				/* the output goes through a pager */
+	struct report_pager pager;		/* the output's, if any */
 	const char *dump_name;
 };
 
@@ -58,9 +64,9 @@ void report__dump_stats(struct report *rep, FILE *fp);
 void report_event_name(struct ember_session *s, const struct ember_data_attr *a, char *buf,
 		       size_t size);
 
-/* Starts $PAGER (or less) on standard output when it is a terminal. */
-void report_pager__start(void);
+/* Starts $PAGER (or less) on standard output when it is a terminal; pager->pid 0 when not. */
+void report_pager__start(struct report_pager *pager);
 /* Flushes and waits for the pager, if one was started. */
-void report_pager__finish(void);
+void report_pager__finish(struct report_pager *pager);
 
 #endif
