@@ -71,16 +71,6 @@ missing:
 	return -ENOTSUP;
 }
 
-bool data_zstd_available(void)
-{
-	struct zstd_api a;
-
-	if (api_load(&a))
-		return false;
-	dlclose(a.handle);
-	return true;
-}
-
 struct data_zstd_dec *data_zstd_dec_new(void)
 {
 	struct data_zstd_dec *d = calloc(1, sizeof(*d));

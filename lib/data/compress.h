@@ -7,14 +7,11 @@
 #ifndef EMBER_LIB_DATA_COMPRESS_H
 #define EMBER_LIB_DATA_COMPRESS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include "data/dbuf.h"
 
 struct data_zstd_dec;
 struct data_zstd_enc;
-
-bool data_zstd_available(void);
 
 /* NULL with errno ENOTSUP (no libzstd) or ENOMEM. */
 struct data_zstd_dec *data_zstd_dec_new(void);

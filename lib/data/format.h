@@ -102,14 +102,4 @@ static inline uint16_t get_u16(const void *p)
 	return v;
 }
 
-static inline void put_u64(void *p, uint64_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void put_u32(void *p, uint32_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
 #endif

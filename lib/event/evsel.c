@@ -57,7 +57,6 @@ struct ember_evsel *ember_evsel__clone(const struct ember_evsel *orig)
 	evsel->tp_sys = dup_or_null(orig->tp_sys, &failed);
 	evsel->tp_name = dup_or_null(orig->tp_name, &failed);
 	evsel->filter = dup_or_null(orig->filter, &failed);
-	evsel->modifiers = dup_or_null(orig->modifiers, &failed);
 	evsel->kind = orig->kind;
 	evsel->exclude_guest_default = orig->exclude_guest_default;
 	evsel->precise_max = orig->precise_max;
@@ -109,7 +108,6 @@ void evsel__delete(struct ember_evsel *evsel)
 	free(evsel->tp_sys);
 	free(evsel->tp_name);
 	free(evsel->filter);
-	free(evsel->modifiers);
 	evsel_terms__delete(evsel->terms);
 	free(evsel);
 }

@@ -30,7 +30,6 @@ struct ember_evsel {
 	/* Modifier bookkeeping, for printing and fallbacks. */
 	bool exclude_guest_default;	/* no :G/:H given */
 	bool precise_max;		/* :P */
-	char *modifiers;		/* the modifier text after ':' as given; owned, may be NULL */
 	struct ember_evsel_terms *terms; /* per-event terms ("/call-graph=fp/"); owned, may be NULL */
 
 	/* Set per evsel to override the list's maps (NULL: the list's). */

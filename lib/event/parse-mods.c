@@ -119,28 +119,6 @@ static int apply_mods(struct ember_evsel *evsel, const char *m, size_t len, bool
 	return 0;
 }
 
-/*
- * Keep the modifier text on the evsel. A group modifier is appended; as in
- * perf it replaces the member's own S, P, W and b, so those are dropped.
- */
-static int store_mods(struct ember_evsel *evsel, const char *m, size_t len, bool group)
-{
-	const char *old = evsel->modifiers ? evsel->modifiers : "";
-	size_t n = 0, olen = strlen(old);
-	char *text = malloc(olen + len + 1);
-
-	if (!text)
-		return -ENOMEM;
-	for (size_t i = 0; i < olen; i++)
-		if (!group || !strchr("SPWb", old[i]))
-			text[n++] = old[i];
-	memcpy(text + n, m, len);
-	text[n + len] = '\0';
-	free(evsel->modifiers);
-	evsel->modifiers = text;
-	return 0;
-}
-
 /* Check and apply the event modifiers spec[start, end) to evsels first.. */
 int parse_events__event_mods(struct parser *p, int first, int start, int end)
 {
@@ -151,11 +129,8 @@ int parse_events__event_mods(struct parser *p, int first, int start, int end)
 	ret = check_mods(p, start, end);
 	if (ret)
 		return ret;
-	for (int i = first; i < p->nr; i++) {
+	for (int i = first; i < p->nr; i++)
 		apply_mods(p->evsels[i], p->spec + start, end - start, false, true);
-		if (store_mods(p->evsels[i], p->spec + start, end - start, false))
-			return parse_no_memory(p, start);
-	}
 	return 0;
 }
 
@@ -170,8 +145,6 @@ int parse_events__group_mods(struct parser *p, int first, int start, int end)
 		if (apply_mods(p->evsels[i], p->spec + start, end - start, true, i == first))
 			return parse_fail(p, -EINVAL, start, NULL,
 					  "bad modifier: precise levels add up past 3");
-		if (store_mods(p->evsels[i], p->spec + start, end - start, true))
-			return parse_no_memory(p, start);
 	}
 	return 0;
 }

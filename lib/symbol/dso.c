@@ -9,7 +9,16 @@
 #define OPTS_HAS(opts, field) \
 	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), field) + sizeof((opts)->field))
 
-int sym_conf__init(struct sym_conf *conf, const struct ember_symbol_opts *opts)
+static void sym_conf__exit(struct sym_conf *conf)
+{
+	free(conf->symfs);
+	free(conf->buildid_dir);
+	free(conf->kallsyms);
+	memset(conf, 0, sizeof(*conf));
+}
+
+/* Initialises conf from opts (NULL: defaults); 0 or -ENOMEM. Free with sym_conf__exit(). */
+static int sym_conf__init(struct sym_conf *conf, const struct ember_symbol_opts *opts)
 {
 	const char *home = getenv("HOME");
 	char buf[4096];
@@ -40,21 +49,15 @@ int sym_conf__init(struct sym_conf *conf, const struct ember_symbol_opts *opts)
 	return 0;
 }
 
-void sym_conf__exit(struct sym_conf *conf)
-{
-	free(conf->symfs);
-	free(conf->buildid_dir);
-	free(conf->kallsyms);
-	memset(conf, 0, sizeof(*conf));
-}
-
 char *sym_conf__path(const struct sym_conf *conf, char *buf, size_t size, const char *path)
 {
 	snprintf(buf, size, "%s%s", conf->symfs, path);
 	return buf;
 }
 
-struct ember_dso *dso__new(const char *name, enum dso_kind kind, const struct sym_conf *conf)
+/* A dso outside any cache (conf must outlive it). Free with dso__free(). */
+static struct ember_dso *dso__new(const char *name, enum dso_kind kind,
+				  const struct sym_conf *conf)
 {
 	struct ember_dso *dso = calloc(1, sizeof(*dso));
 	const char *slash;
@@ -79,7 +82,7 @@ struct ember_dso *dso__new(const char *name, enum dso_kind kind, const struct sy
 	return dso;
 }
 
-void dso__free(struct ember_dso *dso)
+static void dso__free(struct ember_dso *dso)
 {
 	if (!dso)
 		return;

@@ -93,10 +93,6 @@ struct dsos {
 	bool defer_kernel;
 };
 
-/* Initialises conf from opts (NULL: defaults); 0 or -ENOMEM. Free with sym_conf__exit(). */
-int sym_conf__init(struct sym_conf *conf, const struct ember_symbol_opts *opts);
-void sym_conf__exit(struct sym_conf *conf);
-
 /* An empty cache using a copy of opts. 0 or -ENOMEM. */
 int dsos__init(struct dsos *dsos, const struct ember_symbol_opts *opts);
 /* Frees every dso of the cache. */
@@ -122,9 +118,6 @@ struct ember_dso *dsos__findnew(struct dsos *dsos, const char *name, enum dso_ki
 /* The first dso named name, or NULL. */
 struct ember_dso *dsos__find(struct dsos *dsos, const char *name);
 
-/* A dso outside any cache (conf must outlive it). Free with dso__free(). */
-struct ember_dso *dso__new(const char *name, enum dso_kind kind, const struct sym_conf *conf);
-void dso__free(struct ember_dso *dso);
 /* Sets the build-id (truncated to EMBER_BUILD_ID_MAX). */
 void dso__set_build_id(struct ember_dso *dso, const uint8_t *bid, size_t size);
 /* Loads the symbols once; the number of symbols or -errno (see ember_dso__load). */

@@ -5,6 +5,14 @@
 #include <string.h>
 #include "script/filter.h"
 
+static bool str_list__has(const struct str_list *l, const char *s)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i], s))
+			return true;
+	return false;
+}
+
 int str_list__parse(struct str_list *l, const char *s)
 {
 	char *p, *save = NULL;
@@ -34,14 +42,6 @@ void str_list__exit(struct str_list *l)
 	free(l->buf);
 	free(l->items);
 	memset(l, 0, sizeof(*l));
-}
-
-bool str_list__has(const struct str_list *l, const char *s)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		if (!strcmp(l->items[i], s))
-			return true;
-	return false;
 }
 
 static int int_list(const char *s, int **out, size_t *nr, const char *what, FILE *err)

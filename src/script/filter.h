@@ -22,7 +22,6 @@ struct str_list {
 
 int str_list__parse(struct str_list *l, const char *s);
 void str_list__exit(struct str_list *l);
-bool str_list__has(const struct str_list *l, const char *s);
 
 struct script_filter {
 	struct str_list comms, dsos, syms;

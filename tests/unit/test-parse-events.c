@@ -225,7 +225,6 @@ TEST(parse_events_symbols)
 		/* perf's event_attr_init(): guests excluded, nothing else. */
 		CHECK_EQ(e->attr.exclude_guest, 1);
 		CHECK_EQ(e->attr.exclude_user | e->attr.exclude_kernel | e->attr.exclude_hv, 0);
-		CHECK(e->modifiers == NULL);
 		CHECK(ember_evsel__is_group_leader(e));
 		parsed_exit(&p);
 	}
@@ -416,18 +415,6 @@ TEST(parse_events_modifiers)
 	}
 }
 
-TEST(parse_events_modifier_text)
-{
-	struct parsed p = parse("cycles:upp,{cpu-clock:S,faults:u}:kW");
-
-	CHECK_EQ(p.ret, 0);
-	CHECK_STR(nth(&p, 0)->modifiers, "upp");
-	/* A group modifier replaces the members' own S/P/W/b, as in perf. */
-	CHECK_STR(nth(&p, 1)->modifiers, "kW");
-	CHECK_STR(nth(&p, 2)->modifiers, "ukW");
-	parsed_exit(&p);
-}
-
 TEST(parse_events_groups)
 {
 	struct parsed p = parse("{cpu-clock,task-clock}:u");
@@ -538,7 +525,6 @@ TEST(parse_events_pmu_fixture)
 	CHECK_EQ(e->attr.config2, 7);
 	CHECK_EQ(e->attr.exclude_hv, 1);
 	CHECK_EQ(e->attr.exclude_user, 0);
-	CHECK_STR(e->modifiers, "uk");
 	parsed_exit(&p);
 
 	/* Aliases from events/, then the user's terms on top; name= names it. */
@@ -816,7 +802,6 @@ TEST(parse_events_tracepoints_fixture)
 	CHECK_EQ(p.ret, 0);
 	CHECK_STR(nth(&p, 0)->name, "sched:sched_switch");
 	CHECK_EQ(nth(&p, 0)->attr.exclude_kernel, 1);
-	CHECK_STR(nth(&p, 0)->modifiers, "u");
 	parsed_exit(&p);
 
 	/* Globs in either part; events without an id file are not events. */
