@@ -15,6 +15,7 @@
 #include <ember/perf-data.h>
 #include "record/control.h"
 #include "record/record.h"
+#include "util/control-spec.h"
 
 static const struct {
 	const char *tag;
@@ -25,85 +26,60 @@ static const struct {
 	{ "stop", RECORD_CTL_STOP },		{ "ping", RECORD_CTL_PING },
 };
 
-/* fd:N[,M] into the two numbers; -EINVAL when it is not that. */
-static int parse_fds(const char *s, int *fd, int *ack)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (end == s || errno || v < 0 || v > 1 << 20)
-		return -EINVAL;
-	*fd = (int)v;
-	if (!*end)
-		return 0;
-	if (*end != ',')
-		return -EINVAL;
-	s = end + 1;
-	v = strtol(s, &end, 0);
-	if (end == s || *end || errno || v < 0 || v > 1 << 20)
-		return -EINVAL;
-	*ack = (int)v;
-	return 0;
-}
-
 int record_control__check(const char *spec)
 {
-	int fd, ack;
+	struct control_spec cs;
+	int err = control_spec__parse(&cs, spec);
 
-	if (!strncmp(spec, "fd:", 3))
-		return parse_fds(spec + 3, &fd, &ack);
-	if (!strncmp(spec, "fifo:", 5) && spec[5] && spec[5] != ',')
-		return 0;
-	return -EINVAL;
+	control_spec__exit(&cs);
+	return err;
 }
 
 int record_control__open(struct record_control *ctl, const char *spec)
 {
-	char *path, *comma;
+	struct control_spec cs;
+	int err;
 
 	ctl->fd = ctl->ack = ctl->pollfd = -1;
 	ctl->owned = false;
 	if (!spec)
 		return 0;
-	if (!strncmp(spec, "fd:", 3)) {
-		if (parse_fds(spec + 3, &ctl->fd, &ctl->ack))
-			return 2;
-		if (fcntl(ctl->fd, F_GETFD) < 0 ||
-		    (ctl->ack >= 0 && fcntl(ctl->ack, F_GETFD) < 0)) {
+	err = control_spec__parse(&cs, spec);
+	if (err) {
+		control_spec__exit(&cs);
+		if (err == -ENOMEM)
+			record_err("out of memory");
+		return err == -ENOMEM ? 1 : 2;
+	}
+	if (!cs.fifo) {
+		if (fcntl(cs.ctl_fd, F_GETFD) < 0 ||
+		    (cs.ack_fd >= 0 && fcntl(cs.ack_fd, F_GETFD) < 0)) {
 			record_err("--control %s: %s", spec, strerror(errno));
-			ctl->fd = ctl->ack = -1;
 			return 1;
 		}
+		ctl->fd = cs.ctl_fd;
+		ctl->ack = cs.ack_fd;
 		return 0;
 	}
-	path = strdup(spec + 5);
-	if (!path) {
-		record_err("out of memory");
-		return 1;
-	}
-	comma = strchr(path, ',');
-	if (comma)
-		*comma++ = '\0';
-	/* read-write: no hang-up each time a writer closes, and no wait for one at open */
 	ctl->owned = true;
-	ctl->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ctl->fd = control_spec__open_fifo(cs.ctl_path);
 	if (ctl->fd < 0) {
-		record_err("cannot open the control fifo %s: %s", path, strerror(errno));
-		free(path);
+		record_err("cannot open the control fifo %s: %s", cs.ctl_path, strerror(-ctl->fd));
+		ctl->fd = -1;
+		control_spec__exit(&cs);
 		return 1;
 	}
-	if (comma && *comma) {
-		ctl->ack = open(comma, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (cs.ack_path) {
+		ctl->ack = control_spec__open_fifo(cs.ack_path);
 		if (ctl->ack < 0) {
-			record_err("cannot open the ack fifo %s: %s", comma, strerror(errno));
-			free(path);
+			record_err("cannot open the ack fifo %s: %s", cs.ack_path, strerror(-ctl->ack));
+			ctl->ack = -1;
+			control_spec__exit(&cs);
 			record_control__close(ctl);
 			return 1;
 		}
 	}
-	free(path);
+	control_spec__exit(&cs);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include "core/clock.h"
 #include "stat/wait.h"
+#include "util/control-spec.h"
 
 /* ember stat's one blocking point: poll on a signalfd, pidfds and a deadline. */
 
@@ -218,49 +219,24 @@ void stat_control__init(struct stat_control *ctl)
 	ctl->ctl_fd = ctl->ack_fd = -1;
 }
 
-static int parse_fd(const char *s, int *fd)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (end == s || *end || v < 0 || v > 1 << 20)
-		return -EINVAL;
-	*fd = (int)v;
-	return 0;
-}
-
-/* A fifo opened read-write: no wait for a writer, and no end of file when one leaves. */
-static int open_fifo(const char *path, int *fd)
-{
-	*fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
-	return *fd < 0 ? -errno : 0;
-}
-
 int stat_control__parse(struct stat_control *ctl, const char *spec)
 {
-	bool fifo = !strncmp(spec, "fifo:", 5);
-	char *copy, *ack;
-	int err;
+	struct control_spec cs;
+	int err = control_spec__parse(&cs, spec);
 
-	if (!fifo && strncmp(spec, "fd:", 3))
-		return -EINVAL;
-	copy = strdup(spec + (fifo ? 5 : 3));
-	if (!copy)
-		return -ENOMEM;
-	ack = strchr(copy, ',');
-	if (ack)
-		*ack++ = '\0';
-	if (fifo) {
+	if (!err && cs.fifo) {
 		ctl->opened = true;
-		err = open_fifo(copy, &ctl->ctl_fd);
-		if (!err && ack)
-			err = open_fifo(ack, &ctl->ack_fd);
-	} else {
-		err = parse_fd(copy, &ctl->ctl_fd);
-		if (!err && ack)
-			err = parse_fd(ack, &ctl->ack_fd);
+		ctl->ctl_fd = control_spec__open_fifo(cs.ctl_path);
+		err = ctl->ctl_fd < 0 ? ctl->ctl_fd : 0;
+		if (!err && cs.ack_path) {
+			ctl->ack_fd = control_spec__open_fifo(cs.ack_path);
+			err = ctl->ack_fd < 0 ? ctl->ack_fd : 0;
+		}
+	} else if (!err) {
+		ctl->ctl_fd = cs.ctl_fd;
+		ctl->ack_fd = cs.ack_fd;
 	}
-	free(copy);
+	control_spec__exit(&cs);
 	if (err)
 		stat_control__exit(ctl);
 	return err;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ember record --control: the argument's forms and perf's prefix matching of commands. */
+/* --control (record and stat): the argument's forms and perf's prefix matching of commands. */
+#include <errno.h>
 #include "test.h"
 #include "record/control.h"
+#include "util/control-spec.h"
 
 TEST(record_control_spec)
 {
@@ -17,6 +19,32 @@ TEST(record_control_spec)
 	CHECK(record_control__check("fifo:") != 0);
 	CHECK(record_control__check("fifo:,ack") != 0);
 	CHECK(record_control__check("ctl") != 0);
+}
+
+/* The parts record and stat take from the spec, as perf's evlist__parse_control(). */
+TEST(control_spec_parts)
+{
+	struct control_spec cs;
+
+	CHECK_EQ(control_spec__parse(&cs, "fd:0x3,4"), 0);
+	CHECK(!cs.fifo && cs.ctl_fd == 3 && cs.ack_fd == 4);
+	control_spec__exit(&cs);
+	CHECK_EQ(control_spec__parse(&cs, "fd:7"), 0);
+	CHECK(cs.ctl_fd == 7 && cs.ack_fd == -1);
+	control_spec__exit(&cs);
+	CHECK_EQ(control_spec__parse(&cs, "fifo:/a/ctl,/b/ack"), 0);
+	CHECK(cs.fifo);
+	CHECK_STR(cs.ctl_path, "/a/ctl");
+	CHECK_STR(cs.ack_path, "/b/ack");
+	control_spec__exit(&cs);
+	/* an empty ack is none, as in perf */
+	CHECK_EQ(control_spec__parse(&cs, "fifo:ctl,"), 0);
+	CHECK_STR(cs.ctl_path, "ctl");
+	CHECK(cs.ack_path == NULL);
+	control_spec__exit(&cs);
+	CHECK_EQ(control_spec__parse(&cs, "fd:3,4,5"), -EINVAL);
+	control_spec__exit(&cs);
+	CHECK_EQ(control_spec__open_fifo("/nonexistent/ember-ctl"), -ENOENT);
 }
 
 TEST(record_control_commands)
