@@ -121,3 +121,9 @@ for m in "${ORDER[@]}"; do
 	done < <(nm -u "${o[@]}" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u | join - "$defs")
 done
 [ -z "$bad" ] && pass lib-calls-go-down || fail lib-calls-go-down "calls into a module above:$bad"
+
+# 5. what the command calls in libember: its API, and lib/core's utilities
+mapfile -t o < <(for c in src/*.c src/*/*.c; do echo "$BUILD/${c%.c}.o"; done)
+bad=$(nm -u "${o[@]}" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u | join - "$defs" |
+	awk '$1 !~ /^ember_/ && $2 != "core" { printf " %s(%s)", $1, $2 }')
+[ -z "$bad" ] && pass src-calls-public-api || fail src-calls-public-api "internal functions:$bad"
