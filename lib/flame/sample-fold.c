@@ -709,39 +709,19 @@ static const struct ember_addr_location *sample_location(struct ember_flame_fold
 	return &c->al;
 }
 
-int ember_flame_fold__sample(struct ember_flame_fold *c, struct ember_session *s,
-				 const struct ember_session_sample *ss, enum ember_flame_side side)
+/*
+ * Whether attr's samples are drawn: 1 kept, 0 another event's, or
+ * -ENOMEM. The verdict on an attr holds while its name does (a pipe's
+ * EVENT_UPDATE may rename it): the kept event is set by the first
+ * sample and never changes after.
+ */
+static int event_kept(struct ember_flame_fold *c, const struct ember_data_attr *attr,
+		      bool tracepoint)
 {
-	const struct ember_data_attr *attr = ss->attr;
-	const struct ember_sample *sample = ss->sample;
-	const struct ember_addr_location *chain;
-	bool tracepoint, java = false;
-	const char *name;
-	uint64_t period = 1, printed = 0;
-	size_t nr = 0, nkey = 0;
-	uint64_t hash = 0;
-	uint32_t root, leaf;
-	bool callchain;
-	int n, err;
-
-	if (!c || !s || !ss || !attr || !sample)
-		return -EINVAL;
-	/*
-	 * perf script ends a tracepoint's header line with its fields, so
-	 * stackcollapse-perf.pl finds neither period nor event there: each
-	 * counts 1 and passes its event filter. Other events print
-	 * "PERIOD EVENT:" (PERIOD when sampled).
-	 */
-	tracepoint = attr->attr.type == PERF_TYPE_TRACEPOINT;
-	/*
-	 * The verdict on an attr holds while its name does (a pipe's
-	 * EVENT_UPDATE may rename it): the kept event is set by the first
-	 * sample and never changes after.
-	 */
 	if (attr != c->last_attr || attr->name != c->last_attr_name) {
+		const char *name = attr_name(c, attr);
 		bool kept = true;
 
-		name = attr_name(c, attr);
 		if (!name)
 			return -ENOMEM;
 		if (c->event_given) {
@@ -759,9 +739,95 @@ int ember_flame_fold__sample(struct ember_flame_fold *c, struct ember_session *s
 		c->last_attr_name = attr->name;
 		c->last_attr_kept = kept;
 	}
-	if (!c->last_attr_kept) {
-		c->nr_other++;
-		return 0;
+	return c->last_attr_kept;
+}
+
+/*
+ * The frames of a chain the session resolves (or, without callchains,
+ * of the sampled function alone) pushed onto the stack, root first.
+ * Returns the chain's entries (0 for a chain perf drops) or a negative
+ * errno.
+ */
+static int session_chain_frames(struct ember_flame_fold *c, struct ember_session *s,
+				const struct ember_session_sample *ss, bool callchain, bool java,
+				size_t *nr)
+{
+	const struct ember_addr_location *chain;
+	int n, err;
+
+	if (callchain) {
+		n = ember_session__callchain_max(s, ss, c->opts.max_stack, &chain);
+		if (n == -ENOMEM)
+			return n;
+		if (n < 0)
+			n = 0;	/* an unknown context marker: perf drops the chain */
+	} else {
+		/* No callchains recorded: the sampled function alone. */
+		chain = sample_location(c, ss);
+		n = 1;
+	}
+	/* Leaf first in the chain, root first in the stack. */
+	for (int i = n - 1; i >= 0; i--) {
+		uint32_t first, cnt;
+
+		if (!keep_frame(c, chain[i].cpumode))
+			continue;
+		err = flame_fold_entry_lookup(
+		    c, &chain[i], flame_fold_cpumode_kind(c, &chain[i]), java, &first, &cnt);
+		if (err)
+			return err;
+		for (uint32_t k = 0; k < cnt; k++) {
+			err = stack_push(c, nr, c->ids[first + k]);
+			if (err)
+				return err;
+		}
+	}
+	return n;
+}
+
+/*
+ * The raw key in c->key[0, nkey) now names leaf, for the next sample with
+ * these words, under the maps generation the resolution ended in (looking
+ * up may have made the kernel's maps): the hash is made again when it moved.
+ */
+static void remember_stack(struct ember_flame_fold *c, const struct ember_thread *thread,
+			   size_t nkey, uint64_t hash, uint32_t leaf)
+{
+	uint64_t gen = ember_thread__maps_gen(thread);
+
+	if (gen != c->key[2]) {
+		c->key[2] = gen;
+		hash = hash_words(c->key, nkey);
+	}
+	flame_rawstacks__add(c->raw, c->key, nkey, hash, leaf);
+}
+
+int ember_flame_fold__sample(struct ember_flame_fold *c, struct ember_session *s,
+				 const struct ember_session_sample *ss, enum ember_flame_side side)
+{
+	const struct ember_data_attr *attr = ss->attr;
+	const struct ember_sample *sample = ss->sample;
+	bool tracepoint, java = false;
+	uint64_t period = 1, printed = 0;
+	size_t nr = 0, nkey = 0;
+	uint64_t hash = 0;
+	uint32_t root, leaf;
+	bool callchain;
+	int n, err;
+
+	if (!c || !s || !ss || !attr || !sample)
+		return -EINVAL;
+	/*
+	 * perf script ends a tracepoint's header line with its fields, so
+	 * stackcollapse-perf.pl finds neither period nor event there: each
+	 * counts 1 and passes its event filter. Other events print
+	 * "PERIOD EVENT:" (PERIOD when sampled).
+	 */
+	tracepoint = attr->attr.type == PERF_TYPE_TRACEPOINT;
+	err = event_kept(c, attr, tracepoint);
+	if (err <= 0) {
+		c->nr_other += !err;
+		return err;
 	}
 	/* Without PERIOD sampled, perf script prints the attr's fixed period. */
 	if (!tracepoint) {
@@ -795,59 +861,20 @@ int ember_flame_fold__sample(struct ember_flame_fold *c, struct ember_session *s
 	if (err)
 		return err;
 
-	if (callchain && ss->thread && flame_chain_is_plain(sample)) {
+	/* a plain chain from its words and the frame cache, any other through the session */
+	if (callchain && ss->thread && flame_chain_is_plain(sample))
 		n = flame_chain_frames(c, ss, java, &nr);
-		if (n < 0)
-			return n;
-		goto folded;
-	}
-	if (callchain) {
-		n = ember_session__callchain_max(s, ss, c->opts.max_stack, &chain);
-		if (n == -ENOMEM)
-			return n;
-		if (n < 0)
-			n = 0;	/* an unknown context marker: perf drops the chain */
-	} else {
-		/* No callchains recorded: the sampled function alone. */
-		chain = sample_location(c, ss);
-		n = 1;
-	}
-	/* Leaf first in the chain, root first in the stack. */
-	for (int i = n - 1; i >= 0; i--) {
-		uint32_t first, cnt;
-
-		if (!keep_frame(c, chain[i].cpumode))
-			continue;
-		err = flame_fold_entry_lookup(
-		    c, &chain[i], flame_fold_cpumode_kind(c, &chain[i]), java, &first, &cnt);
-		if (err)
-			return err;
-		for (uint32_t k = 0; k < cnt; k++) {
-			err = stack_push(c, &nr, c->ids[first + k]);
-			if (err)
-				return err;
-		}
-	}
-folded:
+	else
+		n = session_chain_frames(c, s, ss, callchain, java, &nr);
+	if (n < 0)
+		return n;
 	if (c->opts.frames != EMBER_FLAME_FRAMES_ALL && nr == 1)
 		return 0;
 	err = flame_add_path(c->fl, c->stack, nr, (double)period, 1, side, &leaf);
 	if (err)
 		return err;
-	/*
-	 * Kept for the next sample with these words, under the maps
-	 * generation the resolution ended in (looking up may have made the
-	 * kernel's maps). A chain voided by an unknown context marker is not
-	 * kept: each such sample is counted by the session.
-	 */
-	if (nkey && (n > 0 || !callchain || !sample->callchain_nr)) {
-		uint64_t gen = ember_thread__maps_gen(ss->thread);
-
-		if (gen != c->key[2]) {
-			c->key[2] = gen;
-			hash = hash_words(c->key, nkey);
-		}
-		flame_rawstacks__add(c->raw, c->key, nkey, hash, leaf);
-	}
+	/* A chain voided by an unknown context marker is not kept: the session counts each. */
+	if (nkey && (n > 0 || !callchain || !sample->callchain_nr))
+		remember_stack(c, ss->thread, nkey, hash, leaf);
 	return 1;
 }
