@@ -77,8 +77,12 @@ int session__add_user_ip(struct ember_session *s, const struct perf_event_attr *
 	const uint64_t need = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	uint64_t ip, nr = sm->callchain_nr;
 
-	/* perf unwinds only what has both the registers and a stack copy */
-	if ((attr->sample_type & need) != need || !sm->callchain || !sm->user_stack.size)
+	/*
+	 * perf unwinds only what has both the registers and a stack copy with
+	 * bytes in it: its "size" is the dump's dyn_size, 0 when the kernel
+	 * could copy nothing (in execve, in a fault on a fresh stack page).
+	 */
+	if ((attr->sample_type & need) != need || !sm->callchain || !sm->user_stack.dyn_size)
 		return 0;
 	if (!s->ip_reg_known) {
 		s->ip_reg = session__user_ip_reg(ember_data_reader__env(s->reader)->arch);

@@ -91,6 +91,24 @@ for who in perf ember; do
 	done
 done
 
+# Samples taken in execve or in a fault on a fresh stack page carry a stack
+# dump the kernel could fill with nothing (dyn_size 0): perf's unwinder
+# skips them, kernel frames only, and so must ember. A loop of execs has
+# many such samples, so this does not wait for one to happen.
+"$PERF" record -q --call-graph dwarf,4096 -o exec.data -- \
+	sh -c 'for i in $(seq 200); do /bin/true; done' >/dev/null 2>&1
+"$PERF" script -i exec.data >exec.perf-script 2>/dev/null
+"$EMBER" script -i exec.data >exec.ember-script 2>/dev/null
+compared exec-script-like-perf script exec.perf-script exec.ember-script
+n=$(awk '/^[^\t]/ { if (hdr && !user) n++; hdr = 1; user = 0; next }
+	 /^\t/ && $1 !~ /^ffffffff/ { user = 1 } END { if (hdr && !user) n++; print n + 0 }' \
+	exec.perf-script)
+if [ "$n" -gt 0 ]; then
+	pass exec-kernel-only-samples
+else
+	fail exec-kernel-only-samples "no sample without user frames in perf's script"
+fi
+
 # ember's own dwarf file is one perf unwinds (the recorder's side of it)
 if "$PERF" report --stdio --no-children --sort sym -g caller -i ember.data 2>/dev/null |
 	grep -q -- '---.*main'; then
