@@ -391,7 +391,7 @@ struct ember_sample {
 	} user_regs, intr_regs;
 	struct {
 		uint64_t size;			/* bytes copied */
-		const void *data;
+		const void *data;		/* size bytes (where they would be, when 0) */
 		uint64_t dyn_size;		/* bytes of it that are valid */
 	} user_stack;
 	uint64_t weight;			/* full u64 (WEIGHT) or var1_dw (WEIGHT_STRUCT) */

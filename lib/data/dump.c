@@ -212,11 +212,14 @@ static void print_sample(FILE *fp, const struct perf_event_header *h,
 	if (st & PERF_SAMPLE_REGS_INTR)
 		print_regs(fp, "intr", &s->intr_regs, arch);
 	if (st & PERF_SAMPLE_STACK_USER) {
-		/* offset of the size field within the record, as perf reports it */
-		unsigned int off = s->user_stack.data ?
-			(unsigned int)((const uint8_t *)s->user_stack.data - 8 - (const uint8_t *)h) : 0;
+		/*
+		 * perf's "size" is the bytes the kernel could fill (dyn_size),
+		 * its offset that of the size field within the record
+		 */
+		unsigned int off = (unsigned int)((const uint8_t *)s->user_stack.data - 8 -
+						  (const uint8_t *)h);
 
-		fprintf(fp, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->user_stack.size, off);
+		fprintf(fp, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->user_stack.dyn_size, off);
 	}
 	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
 		fprintf(fp, "... weight: %" PRIu64, s->weight);

@@ -219,10 +219,11 @@ static __attribute__((noinline)) int parse_general(struct ember_sample *s,
 		return -EINVAL;
 	if (st & PERF_SAMPLE_STACK_USER) {
 		TAKE_U64(&r, s->user_stack.size);
+		/* data points past the size even when it is 0: dump's offset */
+		s->user_stack.data = take(&r, s->user_stack.size);
+		if (!s->user_stack.data)
+			return -EINVAL;
 		if (s->user_stack.size) {
-			s->user_stack.data = take(&r, s->user_stack.size);
-			if (!s->user_stack.data)
-				return -EINVAL;
 			TAKE_U64(&r, s->user_stack.dyn_size);
 			if (s->user_stack.dyn_size > s->user_stack.size)
 				s->user_stack.dyn_size = s->user_stack.size;

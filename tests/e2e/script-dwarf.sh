@@ -103,6 +103,14 @@ compared exec-script-like-perf script exec.perf-script exec.ember-script
 n=$(awk '/^[^\t]/ { if (hdr && !user) n++; hdr = 1; user = 0; next }
 	 /^\t/ && $1 !~ /^ffffffff/ { user = 1 } END { if (hdr && !user) n++; print n + 0 }' \
 	exec.perf-script)
+# and report -D says of that dump what perf says: the bytes filled in
+"$PERF" report -D -i exec.data >exec.perf-dump 2>/dev/null
+"$EMBER" report -D -i exec.data >exec.ember-dump 2>/dev/null
+if grep -q 'ustack: size 0,' exec.perf-dump && cmp -s exec.perf-dump exec.ember-dump; then
+	pass exec-dump-like-perf
+else
+	fail exec-dump-like-perf "$(diff exec.perf-dump exec.ember-dump | head -4)"
+fi
 if [ "$n" -gt 0 ]; then
 	pass exec-kernel-only-samples
 else

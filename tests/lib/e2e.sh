@@ -13,7 +13,12 @@ PERF=${PERF:-perf}
 EMBER_RESULTS=${EMBER_RESULTS:-/dev/null}
 SUITE=$(basename "$0" .sh)
 TMP=$(mktemp -d /tmp/ember-e2e.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+# EMBER_E2E_KEEP=1 keeps the scratch directory, to look at after a failure
+if [ -n "${EMBER_E2E_KEEP:-}" ]; then
+	trap 'echo "kept $TMP" >&2' EXIT
+else
+	trap 'rm -rf "$TMP"' EXIT
+fi
 
 _report() { # status name [reason]
 	local line

@@ -45,6 +45,7 @@ static void setup(struct fixture *f)
 	f->sm.user_regs.regs = f->regs;
 	f->sm.user_stack.size = sizeof(f->stack);
 	f->sm.user_stack.data = f->stack;
+	f->sm.user_stack.dyn_size = sizeof(f->stack);
 }
 
 TEST(session_user_ip_added)
@@ -83,6 +84,11 @@ TEST(session_user_ip_not_added)
 	/* no stack copied (perf does not unwind then) */
 	setup(&f);
 	f.sm.user_stack.size = 0;
+	f.sm.user_stack.dyn_size = 0;
+	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	/* a stack copied with nothing in it (in execve): nor then */
+	setup(&f);
+	f.sm.user_stack.dyn_size = 0;
 	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
 	/* no registers: a kernel thread's sample */
 	setup(&f);
