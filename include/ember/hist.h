@@ -188,13 +188,9 @@ struct ember_hist_frame {
 	uint8_t sym_type;	/* STT_* of the symbol, 0 when unresolved */
 };
 
-/*
- * The frame of a location a session resolved. need_end: the symbol's end
- * is looked up (the symbol_size key and --children entries need it); else
- * sym_end = sym_start. The frame points into the session's machine.
- */
+/* The frame of a location a session resolved; it points into the session's machine. */
 EMBER_API void ember_hist_frame__from_al(struct ember_hist_frame *f,
-					 const struct ember_addr_location *al, bool need_end);
+					 const struct ember_addr_location *al);
 
 /* Why a sample is filtered (ember_hist_sample.filtered): counted in the totals, not shown. */
 #define EMBER_HIST_FILTER_COMM   (1 << 0)

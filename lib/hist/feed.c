@@ -160,7 +160,7 @@ static void resolve_late(struct ember_hist_frame *f, void *ctx)
 	ember_session__resolve_late(feed->session, &al);
 	/* the kernel's symbols have one per start: their ends never split entries */
 	if (al.sym || !al.dso)
-		ember_hist_frame__from_al(f, &al, true);
+		ember_hist_frame__from_al(f, &al);
 }
 
 static int replay_one(uint32_t hist, const struct ember_hist_sample *sm, void *ctx)

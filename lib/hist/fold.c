@@ -105,7 +105,7 @@ static void push_id(struct ember_hist_feed *feed, int64_t id, uint32_t *k)
  * (markers not counted) or -ENOMEM.
  */
 static int chain_ids(struct ember_hist_feed *feed, const struct ember_session_sample *ss,
-		     bool need_end, uint32_t *k, uint32_t *added)
+		     uint32_t *k, uint32_t *added)
 {
 	const struct ember_sample *sm = ss->sample;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
@@ -119,8 +119,7 @@ static int chain_ids(struct ember_hist_feed *feed, const struct ember_session_sa
 		/* a call only for perf's markers: most words are addresses */
 		if (ip >= PERF_CONTEXT_MAX && ember_callchain__context(ip, &cpumode))
 			continue;
-		id = hist_frameids__ip(feed->frameids, feed->stacks, ss->thread, cpumode, ip,
-				       need_end);
+		id = hist_frameids__ip(feed->frameids, feed->stacks, ss->thread, cpumode, ip);
 		if (id < 0)
 			return (int)id;
 		if (i >= ss->callchain_recorded && !from)
@@ -134,7 +133,7 @@ static int chain_ids(struct ember_hist_feed *feed, const struct ember_session_sa
 
 /* The same from the session's resolved chain: for a chain it may find invalid, or no thread. */
 static int session_chain_ids(struct ember_hist_feed *feed, struct ember_session *s,
-			     const struct ember_session_sample *ss, bool need_end, uint32_t *k)
+			     const struct ember_session_sample *ss, uint32_t *k)
 {
 	const struct ember_addr_location *chain = NULL;
 	struct ember_hist_frame fr;
@@ -145,7 +144,7 @@ static int session_chain_ids(struct ember_hist_feed *feed, struct ember_session 
 	for (int i = 0; i < nr; i++) {
 		int64_t id;
 
-		ember_hist_frame__from_al(&fr, &chain[i], need_end);
+		ember_hist_frame__from_al(&fr, &chain[i]);
 		id = hist_stacks__frame(feed->stacks, &fr);
 		if (id < 0)
 			return (int)id;
@@ -189,9 +188,6 @@ static int sample_ids(struct ember_hist_feed *feed, struct ember_session *s,
 		      uint32_t hist, const struct ember_hist_sample *sm, bool with_chain,
 		      uint32_t *n, uint64_t *hash)
 {
-	/* chain frames become entries with --children: their symbols' ends matter then */
-	bool need_end = feed->hopts.children ||
-			(feed->layout.key_mask & EMBER_HIST_KEY(EMBER_HIST_DIM_SYMBOL_SIZE));
 	uint64_t start = hist_stacks__hash_start(hist, sm), h = start;
 	/*
 	 * Only perf's host context markers in the chain (else the session
@@ -215,21 +211,20 @@ static int sample_ids(struct ember_hist_feed *feed, struct ember_session *s,
 	else
 		h = start;
 	if (al == &ss->al && sample_ip_lazy(ss)) {
-		id = hist_frameids__ip(feed->frameids, feed->stacks, ss->thread, al->cpumode,
-				       al->ip, true);
+		id = hist_frameids__ip(feed->frameids, feed->stacks, ss->thread, al->cpumode, al->ip);
 	} else {
 		struct ember_hist_frame fr;
 
-		ember_hist_frame__from_al(&fr, al, true);
+		ember_hist_frame__from_al(&fr, al);
 		id = hist_stacks__frame(feed->stacks, &fr);
 	}
 	if (id < 0)
 		return (int)id;
 	feed->ids[0] = (uint32_t)id;
 	if (plain)
-		nr = chain_ids(feed, ss, need_end, &k, &added);
+		nr = chain_ids(feed, ss, &k, &added);
 	else if (with_chain)	/* a chain the session voids: nothing to split */
-		nr = session_chain_ids(feed, s, ss, need_end, &k);
+		nr = session_chain_ids(feed, s, ss, &k);
 	if (nr < 0)
 		return nr;
 	limit_chain(feed, &k, added);

@@ -129,8 +129,7 @@ void hist_frameids__delete(struct hist_frameids *c)
 	free(c);
 }
 
-void ember_hist_frame__from_al(struct ember_hist_frame *f, const struct ember_addr_location *al,
-			       bool need_end)
+void ember_hist_frame__from_al(struct ember_hist_frame *f, const struct ember_addr_location *al)
 {
 	f->dso = al->map ? (const void *)al->dso : NULL;
 	f->sym = al->sym;
@@ -145,7 +144,12 @@ void ember_hist_frame__from_al(struct ember_hist_frame *f, const struct ember_ad
 	f->map_size = al->map ? ember_map__end(al->map) - ember_map__start(al->map) : 0;
 	if (al->sym) {
 		f->sym_start = al->addr - al->sym_off;
-		f->sym_end = need_end ? ember_symbol__end(al->sym) : f->sym_start;
+		/*
+		 * Always the real end, a field's read: perf compares entries'
+		 * symbols by start, then end, and a frame is cached by address
+		 * whatever first asked for it (a chain or a sample's own ip).
+		 */
+		f->sym_end = ember_symbol__end(al->sym);
 	} else {
 		f->sym_start = f->sym_end = 0;
 	}
@@ -292,7 +296,7 @@ static inline struct ip_table *gen_table(struct gen_tables *g, uint64_t gen)
 
 /* ip resolved now and found (or added) among the distinct frames, without the cache. */
 static int64_t resolve(struct hist_frameids *c, struct hist_stacks *s, struct ember_thread *thread,
-		       uint8_t cpumode, uint64_t ip, bool need_end, bool *stable)
+		       uint8_t cpumode, uint64_t ip, bool *stable)
 {
 	struct ember_addr_location al;
 	struct ember_hist_frame f;
@@ -307,7 +311,7 @@ static int64_t resolve(struct hist_frameids *c, struct hist_stacks *s, struct em
 	 * lookup may find one, so it is not remembered.
 	 */
 	*stable = al.sym || !al.dso || al.dso->kind != DSO_KIND_KERNEL;
-	ember_hist_frame__from_al(&f, &al, need_end);
+	ember_hist_frame__from_al(&f, &al);
 	return hist_stacks__frame(s, &f);
 }
 
@@ -328,14 +332,14 @@ static inline uint64_t wide_key(struct hist_frameids *c, const struct ember_thre
  */
 static __attribute__((noinline)) int64_t wide_miss(struct hist_frameids *c, struct hist_stacks *s,
 						   struct ember_thread *thread, uint8_t cpumode,
-						   uint64_t ip, bool need_end, uint64_t key,
+						   uint64_t ip, uint64_t key,
 						   struct ip_table *t)
 {
 	struct ip_slot *slot;
 	bool stable;
 	int64_t id;
 
-	id = resolve(c, s, thread, cpumode, ip, need_end, &stable);
+	id = resolve(c, s, thread, cpumode, ip, &stable);
 	/* ids are kept + 1 in 32 bits */
 	if (id < 0 || !stable || id >= UINT32_MAX)
 		return id;
@@ -356,8 +360,7 @@ static __attribute__((noinline)) int64_t wide_miss(struct hist_frameids *c, stru
 }
 
 static inline int64_t wide_ip(struct hist_frameids *c, struct hist_stacks *s,
-			      struct ember_thread *thread, uint8_t cpumode, uint64_t ip,
-			      bool need_end)
+			      struct ember_thread *thread, uint8_t cpumode, uint64_t ip)
 {
 	uint64_t key = wide_key(c, thread, cpumode);
 	struct ip_table *t = gen_table(&c->wide, key);
@@ -368,7 +371,7 @@ static inline int64_t wide_ip(struct hist_frameids *c, struct hist_stacks *s,
 	slot = slot_of(t, ip);
 	if (slot->id)
 		return slot->id - 1;
-	return wide_miss(c, s, thread, cpumode, ip, need_end, key, t);
+	return wide_miss(c, s, thread, cpumode, ip, key, t);
 }
 
 static inline uint64_t kip_hash(uint32_t ip)
@@ -406,8 +409,7 @@ static int kgrow(struct ktable *k)
 }
 
 static __attribute__((noinline)) int64_t kernel_miss(struct hist_frameids *c, struct hist_stacks *s,
-						     struct ember_thread *thread, uint64_t ip,
-						     bool need_end)
+						     struct ember_thread *thread, uint64_t ip)
 {
 	struct ktable *k = &c->kernel;
 	struct kslot *slot;
@@ -415,7 +417,7 @@ static __attribute__((noinline)) int64_t kernel_miss(struct hist_frameids *c, st
 	bool stable;
 	int64_t id;
 
-	id = resolve(c, s, thread, PERF_RECORD_MISC_KERNEL, ip, need_end, &stable);
+	id = resolve(c, s, thread, PERF_RECORD_MISC_KERNEL, ip, &stable);
 	if (id < 0 || !stable || id >= UINT32_MAX)
 		return id;
 	/* the lookup may have made the kernel's maps: the address is kept under their generation */
@@ -432,7 +434,7 @@ static __attribute__((noinline)) int64_t kernel_miss(struct hist_frameids *c, st
 }
 
 static inline int64_t kernel_ip(struct hist_frameids *c, struct hist_stacks *s,
-				struct ember_thread *thread, uint64_t ip, bool need_end)
+				struct ember_thread *thread, uint64_t ip)
 {
 	struct ktable *k = &c->kernel;
 	uint32_t gen = ip_gen(c, thread, PERF_RECORD_MISC_KERNEL);
@@ -443,22 +445,22 @@ static inline int64_t kernel_ip(struct hist_frameids *c, struct hist_stacks *s,
 	slot = kslot_of(k, (uint32_t)ip);
 	if (slot->id)
 		return slot->id - 1;
-	return kernel_miss(c, s, thread, ip, need_end);
+	return kernel_miss(c, s, thread, ip);
 }
 
 /* All cases: the generation asked for, the tables made or changed, the misses resolved. */
 static __attribute__((noinline)) int64_t lookup(struct hist_frameids *c, struct hist_stacks *s,
 						struct ember_thread *thread, uint8_t cpumode,
-						uint64_t ip, bool need_end)
+						uint64_t ip)
 {
 	bool stable;
 
 	if (cpumode == PERF_RECORD_MISC_KERNEL && ip >> 32 == 0xffffffff)
-		return kernel_ip(c, s, thread, ip, need_end);
+		return kernel_ip(c, s, thread, ip);
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER)
-		return wide_ip(c, s, thread, cpumode, ip, need_end);
+		return wide_ip(c, s, thread, cpumode, ip);
 	/* other modes (guest, hypervisor) resolve to no map: rare, not worth a slot */
-	return resolve(c, s, thread, cpumode, ip, need_end, &stable);
+	return resolve(c, s, thread, cpumode, ip, &stable);
 }
 
 /*
@@ -466,12 +468,12 @@ static __attribute__((noinline)) int64_t lookup(struct hist_frameids *c, struct 
  * call): no registers to save and restore around them.
  */
 int64_t hist_frameids__ip(struct hist_frameids *c, struct hist_stacks *s,
-			  struct ember_thread *thread, uint8_t cpumode, uint64_t ip, bool need_end)
+			  struct ember_thread *thread, uint8_t cpumode, uint64_t ip)
 {
 	uint64_t gen;
 
 	if (c->gen_thread != thread)
-		return lookup(c, s, thread, cpumode, ip, need_end);
+		return lookup(c, s, thread, cpumode, ip);
 	gen = c->gen;
 	if (cpumode == PERF_RECORD_MISC_KERNEL && ip >> 32 == 0xffffffff) {
 		if ((uint32_t)gen == c->kernel.gen) {
@@ -492,7 +494,7 @@ int64_t hist_frameids__ip(struct hist_frameids *c, struct hist_stacks *s,
 				return slot->id - 1;
 		}
 	}
-	return lookup(c, s, thread, cpumode, ip, need_end);
+	return lookup(c, s, thread, cpumode, ip);
 }
 
 void hist_frameids__sample(struct hist_frameids *c, const struct ember_thread *thread)

@@ -26,7 +26,7 @@ void hist_frameids__delete(struct hist_frameids *c);
  * ember_thread__resolve() would give it; or -ENOMEM.
  */
 int64_t hist_frameids__ip(struct hist_frameids *c, struct hist_stacks *s,
-			  struct ember_thread *thread, uint8_t cpumode, uint64_t ip, bool need_end);
+			  struct ember_thread *thread, uint8_t cpumode, uint64_t ip);
 
 /*
  * A new sample of thread comes: the maps may have changed since the last

@@ -443,3 +443,133 @@ TEST(hist_api_feed_a_file)
 	fed_free(&fd);
 	unlink(path);
 }
+
+/* ---- a chain address seen before a sample lands on it --------------------------------- */
+
+/* This program's executable mapping, from /proc/self/maps. */
+static int own_text(char *path, size_t size, uint64_t *start, uint64_t *end, uint64_t *pgoff)
+{
+	char line[4096], exe[1024], perms[8], file[1024];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f;
+	int err = -ENOENT;
+
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e, off;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %1023s", &s, &e, perms, &off, file) == 5 &&
+		    perms[2] == 'x' && !strcmp(file, exe) && (size_t)n < size) {
+			memcpy(path, exe, n + 1);
+			*start = s;
+			*end = e;
+			*pgoff = off;
+			err = 0;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+/*
+ * pid 1234 maps this program's text; a sample at ip `caller` called from
+ * `callee_ret` (an address inside the function that is sampled next),
+ * then a sample at callee_ret itself.
+ */
+static int write_chain_first_file(const char *path, uint64_t caller, uint64_t callee_ret)
+{
+	struct ember_data_writer_opts o = { .sz = sizeof(o) };
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 100,
+		.sample_type = SAMPLE_TYPE, .exclude_kernel = 1,
+	};
+	struct {
+		struct perf_event_header hdr;
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, ino_generation;
+		uint32_t prot, flags;
+		char filename[1024];
+	} mmap2 = { .hdr = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 0 }, .pid = 1234,
+		    .tid = 1234, .prot = 5, .flags = 2 };
+	uint64_t end = 0, id = 1;
+	struct ember_data_writer *w;
+	int err;
+
+	err = own_text(mmap2.filename, sizeof(mmap2.filename), &mmap2.start, &end, &mmap2.pgoff);
+	if (err)
+		return err;
+	mmap2.len = end - mmap2.start;
+	mmap2.hdr.size = offsetof(typeof(mmap2), filename) +
+			 ((strlen(mmap2.filename) + 8) & ~(size_t)7);
+	w = ember_data_writer__open(path, &o);
+	if (!w)
+		return -errno;
+	err = ember_data_writer__add_attr(w, &attr, &id, 1, "cpu-clock");
+	if (err >= 0)
+		err = ember_data_writer__start(w, NULL);
+	if (!err)
+		err = ember_data_writer__write(w, &mmap2, mmap2.hdr.size);
+	for (int i = 0; i < 2 && !err; i++) {
+		uint64_t r[9] = {
+			0, i ? callee_ret : caller, (uint64_t)1234 << 32 | 1234, 0, 100,
+			i ? 2 : 3, PERF_CONTEXT_USER, i ? callee_ret : caller, callee_ret,
+		};
+		struct perf_event_header hdr = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+						 i ? 8 * 8 : 9 * 8 };
+
+		memcpy(r, &hdr, sizeof(hdr));
+		err = ember_data_writer__write(w, r, hdr.size);
+	}
+	if (err) {
+		ember_data_writer__delete(w);
+		return err;
+	}
+	return ember_data_writer__close(w, NULL);
+}
+
+/*
+ * perf compares the entries' symbols by start, then end (sort__sym_cmp()),
+ * whether the address was first met in a chain or as a sample's own: the
+ * entry of the second sample has its symbol's real end, as it would had
+ * no chain passed there before (a frame cached from a chain once kept
+ * sym_end = sym_start, and split such entries from the others).
+ */
+TEST(hist_api_feed_chain_address_first)
+{
+	char path[] = "/tmp/ember-unit-hist.XXXXXX";
+	uint64_t callee = (uintptr_t)&chain_depth, caller = (uintptr_t)&write_file;
+	const struct ember_hist_entry *e = NULL;
+	struct fed fd;
+	int tmp = mkstemp(path);
+
+	if (tmp < 0)
+		SKIP("no temporary file");
+	close(tmp);
+	if (write_chain_first_file(path, caller + 4, callee + 4)) {
+		unlink(path);
+		SKIP("this program's text mapping is not in /proc/self/maps");
+	}
+	CHECK_EQ(feed_file(&fd, path, NULL, 0), 0);
+	for (size_t i = 0; fd.h && i < ember_hist__nr_entries(fd.h); i++) {
+		const struct ember_hist_entry *x = ember_hist__entry(fd.h, i);
+
+		if (x->sym_name && !strcmp(x->sym_name, "chain_depth"))
+			e = x;
+	}
+	CHECK(e != NULL);
+	if (e) {
+		CHECK_EQ(e->self.nr_events, 1);
+		/* the sample was 4 bytes into it */
+		CHECK(e->sym_end > e->sym_start + 4);
+	}
+	fed_free(&fd);
+	unlink(path);
+}
