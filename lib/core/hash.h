@@ -2,10 +2,11 @@
 /*
  * The hashes every table of libember and of the ember command uses:
  * hash_mix64() for one word (pointers, ids, addresses: a bijection, so a
- * table may take equal hashes for equal keys), hash_words() for arrays of
- * words (raw stacks), hash_step() for words that come one at a time,
- * hash_bytes()/hash_str() for text and any other bytes; all but the first
- * are made of hash_mum(), one 64 x 64 -> 128-bit multiply folded.
+ * table may take equal hashes for equal keys; hash_mix32() the same for
+ * 32-bit keys), hash_words() for arrays of words (raw stacks),
+ * hash_step() for words that come one at a time, hash_bytes()/hash_str()
+ * for text and any other bytes; all but the mixers are made of
+ * hash_mum(), one 64 x 64 -> 128-bit multiply folded.
  *
  * hash_bytes() is the one string hash. It replaces the FNV-1a copies
  * (a multiply per byte, and two copies had a wrong offset basis): it
@@ -30,6 +31,20 @@ static inline uint64_t hash_mix64(uint64_t h)
 	h ^= h >> 33;
 	h *= 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 33;
+	return h;
+}
+
+/*
+ * MurmurHash3's 32-bit finaliser: a bijection of 32 bits, for the keys of
+ * narrow table slots (hashtab32__eq_hash()).
+ */
+static inline uint32_t hash_mix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bU;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35U;
+	h ^= h >> 16;
 	return h;
 }
 

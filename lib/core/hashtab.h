@@ -26,6 +26,12 @@
  * (every insert) stay short, and the biggest tables (millions of
  * entries) still cost 32 bytes an entry with 16-byte slots.
  *
+ * Narrow slots (stride 8: the hash's low half and a 32-bit value) are
+ * for the hottest tables of indices, looked up for every frame of every
+ * sample: twice the slots a cache line, half the table to keep in the
+ * cache and to move when it grows. The same table, growth, removal and
+ * clearing serve both widths; only the probes are typed (hashtab32__*).
+ *
  * Why not a library: uthash (Debian's uthash-dev) chains intrusive
  * nodes, a pointer chase per probe and a handle in every item; klib's
  * khash (not packaged on its own) generates a table per key type from
@@ -50,9 +56,19 @@ struct hashtab_slot {
 };
 
 /*
+ * A narrow slot: the low half of the item's hash (its home is that &
+ * mask, so a narrow table stays under 2^32 slots) and a 32-bit value, 0
+ * marking an empty slot.
+ */
+struct hashtab_slot32 {
+	uint32_t hash;
+	uint32_t val;		/* 0: empty */
+};
+
+/*
  * A zeroed struct is an empty table of 16-byte slots; it allocates on the
  * first hashtab__reserve(). For a payload, set stride (a multiple of 8,
- * 16 and up) before that.
+ * 16 and up) before that; for narrow slots, set it to 8.
  */
 struct hashtab {
 	unsigned char *slots;
@@ -90,10 +106,11 @@ void hashtab__clear(struct hashtab *t);
 /* Frees the slots (not the items); the table is empty and reusable (stride kept). */
 void hashtab__exit(struct hashtab *t);
 /*
- * Removes the value in slot s (from hashtab__slot()); later slots of its
- * probe run move back, so slot pointers are stale after it.
+ * Removes the value in slot s (from hashtab__slot() or hashtab32__slot());
+ * later slots of its probe run move back, so slot pointers are stale
+ * after it.
  */
-void hashtab__remove(struct hashtab *t, struct hashtab_slot *s);
+void hashtab__remove(struct hashtab *t, void *s);
 
 /* Slot i of the table (which has slots). */
 static inline struct hashtab_slot *hashtab__at(const struct hashtab *t, size_t i)
@@ -183,11 +200,64 @@ static inline struct hashtab_slot *hashtab__after(const struct hashtab *t,
 	return next < t->slots + (t->mask + 1) * t->stride ? (struct hashtab_slot *)next : NULL;
 }
 
-/* Every full slot s of t, in slot order (not insertion order). */
+/* Every full slot s of t (16-byte slots and up), in slot order (not insertion order). */
 #define hashtab__for_each(t, s)							\
 	for ((s) = (t)->slots ? hashtab__at((t), 0) : NULL; (s);			\
 	     (s) = hashtab__after((t), (s)))					\
 		if (!(s)->val) {						\
 		} else
+
+/* ---- narrow slots (stride 8): the same probes on struct hashtab_slot32 ---- */
+
+/* Whether the item of narrow slot s (its half hash already equal) is key. */
+typedef bool (*hashtab32_eq_fn)(const struct hashtab_slot32 *s, const void *key);
+
+/*
+ * For keys of 32 bits whose hash's low half is a bijection of the key
+ * (hash_mix32()): equal halves are equal keys.
+ */
+static inline bool hashtab32__eq_hash(const struct hashtab_slot32 *s, const void *key)
+{
+	return true;
+}
+
+/* Slot i of a narrow table (which has slots). */
+static inline struct hashtab_slot32 *hashtab32__at(const struct hashtab *t, size_t i)
+{
+	return (struct hashtab_slot32 *)t->slots + i;
+}
+
+/* As hashtab__slot(), in a narrow table: hash's low half is what the slot keeps. */
+__attribute__((always_inline))
+static inline struct hashtab_slot32 *hashtab32__slot(const struct hashtab *t, uint64_t hash,
+						     hashtab32_eq_fn eq, const void *key)
+{
+	size_t i = hash & t->mask;
+
+	for (;;) {
+		struct hashtab_slot32 *s = hashtab32__at(t, i);
+
+		if (!s->val || (s->hash == (uint32_t)hash && eq(s, key)))
+			return s;
+		i = (i + 1) & t->mask;
+	}
+}
+
+/* The value of the item equal to key in a narrow table, 0 when there is none. */
+__attribute__((always_inline))
+static inline uint32_t hashtab32__get(const struct hashtab *t, uint64_t hash,
+				      hashtab32_eq_fn eq, const void *key)
+{
+	return t->slots ? hashtab32__slot(t, hash, eq, key)->val : 0;
+}
+
+/* As hashtab__fill(): val (not 0) under hash in the empty narrow slot s. */
+static inline void hashtab32__fill(struct hashtab *t, struct hashtab_slot32 *s, uint64_t hash,
+				   uint32_t val)
+{
+	s->hash = (uint32_t)hash;
+	s->val = val;
+	t->nr++;
+}
 
 #endif

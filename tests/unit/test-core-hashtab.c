@@ -243,3 +243,91 @@ TEST(core_hashtab_payload)
 	hashtab__exit(&tab);
 	CHECK_EQ(tab.stride, sizeof(struct hashtab_slot) + sizeof(struct pair_key));
 }
+
+/* Narrow slots: an index table whose equality reads the owner's array, through growth and removal. */
+static const uint64_t *narrow_items;
+
+static inline bool narrow_eq(const struct hashtab_slot32 *slot, const void *key)
+{
+	return narrow_items[slot->val - 1] == *(const uint64_t *)key;
+}
+
+static size_t nr_gone(const bool *gone, size_t n)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0; i < n; i++)
+		nr += gone[i];
+	return nr;
+}
+
+TEST(core_hashtab_narrow_slots)
+{
+	static uint64_t items[20000];
+	static bool gone[20000];
+	struct hashtab tab = { .stride = sizeof(struct hashtab_slot32) };
+	unsigned int seed = 3;
+	int bad = 0;
+
+	narrow_items = items;
+	for (uint32_t i = 0; i < 20000; i++) {
+		/* hashes alike in their low half, apart in the high one: equality decides */
+		uint64_t h = i % 3000 ? hash_mix64(i) : (uint64_t)i << 32 | 5;
+		struct hashtab_slot32 *s;
+
+		items[i] = i * 11 + 1;
+		CHECK_EQ(hashtab__reserve(&tab, 1), 0);
+		s = hashtab32__slot(&tab, h, narrow_eq, &items[i]);
+		bad += s->val != 0;
+		hashtab32__fill(&tab, s, h, i + 1);
+	}
+	CHECK_EQ(tab.stride, 8);
+	CHECK(tab.nr * 2 <= tab.mask + 1);
+	for (uint32_t i = 0; i < 20000; i++) {
+		uint64_t h = i % 3000 ? hash_mix64(i) : (uint64_t)i << 32 | 5;
+
+		bad += hashtab32__get(&tab, h, narrow_eq, &items[i]) != i + 1;
+	}
+	/* removal shifts narrow slots back as it does wide ones */
+	for (int n = 0; n < 5000; n++) {
+		uint32_t i = rand_r(&seed) % 20000;
+		uint64_t h = i % 3000 ? hash_mix64(i) : (uint64_t)i << 32 | 5;
+		struct hashtab_slot32 *s = hashtab32__slot(&tab, h, narrow_eq, &items[i]);
+
+		bad += s->val != (gone[i] ? 0 : i + 1);
+		if (s->val)
+			hashtab__remove(&tab, s);
+		gone[i] = true;
+	}
+	for (uint32_t i = 0; i < 20000; i++) {
+		uint64_t h = i % 3000 ? hash_mix64(i) : (uint64_t)i << 32 | 5;
+
+		bad += hashtab32__get(&tab, h, narrow_eq, &items[i]) != (gone[i] ? 0 : i + 1);
+	}
+	CHECK_EQ(tab.nr, 20000 - nr_gone(gone, 20000));
+	CHECK_EQ(bad, 0);
+	hashtab__exit(&tab);
+	CHECK_EQ(tab.stride, 8);
+}
+
+TEST(core_hashtab_narrow_bijective_keys)
+{
+	struct hashtab tab = { .stride = sizeof(struct hashtab_slot32) };
+	int bad = 0;
+
+	/* kernel text addresses by their low half: hash_mix32 decides, no equality */
+	for (uint32_t ip = 0x81000000; ip < 0x81000000 + 50000 * 7; ip += 7) {
+		struct hashtab_slot32 *s;
+
+		CHECK_EQ(hashtab__reserve(&tab, 1), 0);
+		s = hashtab32__slot(&tab, hash_mix32(ip), hashtab32__eq_hash, NULL);
+		bad += s->val != 0;
+		hashtab32__fill(&tab, s, hash_mix32(ip), ip - 0x80000000);
+	}
+	for (uint32_t ip = 0x81000000; ip < 0x81000000 + 50000 * 7; ip++)
+		bad += hashtab32__get(&tab, hash_mix32(ip), hashtab32__eq_hash, NULL) !=
+		       ((ip - 0x81000000) % 7 ? 0 : ip - 0x80000000);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(tab.nr, 50000);
+	hashtab__exit(&tab);
+}
