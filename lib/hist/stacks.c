@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
+#include "core/array.h"
+#include "core/hash.h"
+#include "core/hashtab.h"
 #include "hist/rawstacks.h"
 #include "hist/stacks.h"
 
@@ -44,14 +47,12 @@ struct hist_stacks {
 	struct recent_frame recent[RECENT_FRAMES];
 	/* distinct frames */
 	struct ember_hist_frame *frames;
-	uint32_t nr_frames, frames_alloc;
-	uint64_t *ftable;	/* slots, see slot_make() */
-	size_t fmask;
+	size_t nr_frames, frames_alloc;
+	struct hashtab ftable;	/* narrow: frame_hash(), the frame's index + 1 */
 	/* distinct stacks, in first-seen order */
 	struct stack *stacks;
-	uint32_t nr_stacks, stacks_alloc;
-	uint64_t *stable;	/* slots, see slot_make() */
-	size_t smask;
+	size_t nr_stacks, stacks_alloc;
+	struct hashtab stable;	/* narrow: the stack's hash (stacks.h), its index + 1 */
 	/* frame indices of all stacks */
 	uint32_t *pool;
 	size_t pool_len, pool_alloc;
@@ -64,11 +65,10 @@ struct hist_stacks *hist_stacks__new(void)
 
 	if (!s)
 		return NULL;
-	s->fmask = 1023;
-	s->smask = 4095;
-	s->ftable = calloc(s->fmask + 1, sizeof(*s->ftable));
-	s->stable = calloc(s->smask + 1, sizeof(*s->stable));
-	if (!s->ftable || !s->stable) {
+	/* looked up for every frame and stack: narrow slots, twice a cache line */
+	s->ftable.stride = sizeof(struct hashtab_slot32);
+	s->stable.stride = sizeof(struct hashtab_slot32);
+	if (hashtab__reserve(&s->ftable, 512) || hashtab__reserve(&s->stable, 2048)) {
 		hist_stacks__delete(s);
 		return NULL;
 	}
@@ -80,9 +80,9 @@ void hist_stacks__delete(struct hist_stacks *s)
 	if (!s)
 		return;
 	free(s->frames);
-	free(s->ftable);
+	hashtab__exit(&s->ftable);
 	free(s->stacks);
-	free(s->stable);
+	hashtab__exit(&s->stable);
 	free(s->pool);
 	hist_raw__delete(s->raw);
 	free(s);
@@ -108,18 +108,6 @@ static bool frame_eq(const struct ember_hist_frame *a, const struct ember_hist_f
 	       a->addr == b->addr;
 }
 
-/* 64 x 64 -> 128 multiply, folded: every bit of x and y reaches the result. */
-static inline uint64_t mum(uint64_t x, uint64_t y)
-{
-	__uint128_t p = (__uint128_t)x * y;
-
-	return (uint64_t)p ^ (uint64_t)(p >> 64);
-}
-
-#define K0 0xa0761d6478bd642fULL
-#define K1 0xe7037ed1a0b428dbULL
-#define K2 0x8ebc6af09c88c6e3ULL
-
 /*
  * Of the address and mode alone, known before the address is resolved:
  * the frame's slots can be asked for then (hist_stacks__prefetch_frame()).
@@ -128,56 +116,12 @@ static inline uint64_t mum(uint64_t x, uint64_t y)
  */
 static inline uint64_t ip_frame_hash(uint64_t ip, uint8_t cpumode)
 {
-	return mum(ip ^ K0, (uint64_t)cpumode ^ K1);
+	return hash_mum(ip ^ HASH_K0, (uint64_t)cpumode ^ HASH_K1);
 }
 
 static uint64_t frame_hash(const struct ember_hist_frame *f)
 {
 	return ip_frame_hash(f->ip, f->cpumode);
-}
-
-/*
- * A table slot: the index of its entry + 1 in the low half (0: empty),
- * the low half of the entry's hash in the high half. An entry's home is
- * hash & mask: probing passes other entries' slots without reading the
- * entries, and a bigger table places them without hashing them again
- * (tables stay below 2^32 slots).
- */
-static inline uint64_t slot_make(uint64_t hash, uint32_t idx)
-{
-	return (uint64_t)(uint32_t)hash << 32 | (idx + 1);
-}
-
-static inline uint64_t slot_tag(uint64_t hash)
-{
-	return (uint64_t)(uint32_t)hash << 32;
-}
-
-#define SLOT_TAG_MASK 0xffffffff00000000ULL
-
-static int grow_table(uint64_t **table, size_t *mask)
-{
-	size_t nmask = *mask * 2 + 1, i, j;
-	uint64_t *nt;
-
-	if (*mask >= UINT32_MAX)
-		return -ENOMEM;
-	nt = calloc(nmask + 1, sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	for (i = 0; i <= *mask; i++) {
-		uint64_t v = (*table)[i];
-
-		if (!v)
-			continue;
-		for (j = (v >> 32) & nmask; nt[j]; j = (j + 1) & nmask)
-			;
-		nt[j] = v;
-	}
-	free(*table);
-	*table = nt;
-	*mask = nmask;
-	return 0;
 }
 
 static bool recent_eq(const struct recent_frame *r, const struct ember_hist_frame *f)
@@ -192,43 +136,42 @@ static inline struct recent_frame *recent_of(struct hist_stacks *s, uint64_t has
 	return &s->recent[(hash >> 32) & (RECENT_FRAMES - 1)];
 }
 
+struct frame_probe {
+	const struct ember_hist_frame *frames, *f;
+};
+
+static inline bool frame_slot_eq(const struct hashtab_slot32 *slot, const void *key)
+{
+	const struct frame_probe *p = key;
+
+	return frame_eq(&p->frames[slot->val - 1], p->f);
+}
+
 /* The index of frame f (of hash frame_hash()) in the frame table, added when new; -1 on ENOMEM. */
 static int64_t frame_index(struct hist_stacks *s, const struct ember_hist_frame *f, uint64_t hash)
 {
-	uint64_t tag = slot_tag(hash), v;
 	struct recent_frame *r = recent_of(s, hash);
-	size_t i = hash & s->fmask;
+	struct frame_probe p = { s->frames, f };
+	struct hashtab_slot32 *slot;
 	uint32_t x;
 
 	/* a profile's frames repeat: the last one with this slot is likely the one */
 	if (r->idx && recent_eq(r, f))
 		return r->idx - 1;
-	while ((v = s->ftable[i])) {
-		x = (uint32_t)v;
-		if ((v & SLOT_TAG_MASK) == tag && frame_eq(&s->frames[x - 1], f))
-			goto found;
-		i = (i + 1) & s->fmask;
-	}
-	if (s->nr_frames == s->frames_alloc) {
-		uint32_t alloc = s->frames_alloc ? 2 * s->frames_alloc : 1024;
-		struct ember_hist_frame *nf = realloc(s->frames, alloc * sizeof(*nf));
-
-		if (!nf)
-			return -1;
-		s->frames = nf;
-		s->frames_alloc = alloc;
-	}
-	s->frames[s->nr_frames] = *f;
-	s->ftable[i] = slot_make(hash, s->nr_frames);
-	x = ++s->nr_frames;
-	/*
-	 * Tables grow at 3/4 full, not 1/2: a smaller table takes fewer new
-	 * pages and more of it stays in the cache, which outweighs the
-	 * longer probes (over slots, not entries).
-	 */
-	if ((size_t)s->nr_frames * 4 > s->fmask * 3 && grow_table(&s->ftable, &s->fmask))
+	if (hashtab__reserve(&s->ftable, 1))
 		return -1;
-found:
+	slot = hashtab32__slot(&s->ftable, hash, frame_slot_eq, &p);
+	x = slot->val;
+	if (!x) {
+		/* indices + 1 in 32 bits */
+		if (s->nr_frames >= UINT32_MAX - 1 ||
+		    array__reserve((void **)&s->frames, &s->frames_alloc, s->nr_frames,
+				   sizeof(*s->frames)))
+			return -1;
+		s->frames[s->nr_frames] = *f;
+		x = ++s->nr_frames;
+		hashtab32__fill(&s->ftable, slot, hash, x);
+	}
 	*r = (struct recent_frame){
 		.dso = f->dso, .sym = f->sym, .ip = f->ip, .addr = f->addr, .map_size = f->map_size,
 		.idx = x, .level = f->level, .cpumode = f->cpumode,
@@ -244,6 +187,19 @@ static bool stack_eq(const struct hist_stacks *s, const struct stack *st, const 
 	       st->pid == k->pid && st->tid == k->tid && st->filtered == k->filtered &&
 	       st->time == k->time && st->trace == k->trace &&
 	       !memcmp(&s->pool[st->first], frames, (k->nr + 1) * sizeof(*frames));
+}
+
+struct stack_probe {
+	const struct hist_stacks *s;
+	const struct stack *k;
+	const uint32_t *ids;
+};
+
+static inline bool stack_slot_eq(const struct hashtab_slot32 *slot, const void *key)
+{
+	const struct stack_probe *p = key;
+
+	return stack_eq(p->s, &p->s->stacks[slot->val - 1], p->k, p->ids);
 }
 
 void hist_stacks__add_to(struct hist_stacks *s, uint32_t idx, uint64_t period, uint64_t count)
@@ -264,7 +220,7 @@ void hist_stacks__prefetch_frame(const struct hist_stacks *s, uint64_t ip, uint8
 	uint64_t h = ip_frame_hash(ip, cpumode);
 
 	__builtin_prefetch(&s->recent[(h >> 32) & (RECENT_FRAMES - 1)]);
-	__builtin_prefetch(&s->ftable[h & s->fmask]);
+	hashtab__prefetch(&s->ftable, h);
 }
 
 const struct ember_hist_frame *hist_stacks__frame_at(const struct hist_stacks *s, uint32_t id)
@@ -274,27 +230,26 @@ const struct ember_hist_frame *hist_stacks__frame_at(const struct hist_stacks *s
 
 uint64_t hist_stacks__hash_start(uint32_t hist, const struct ember_hist_sample *sm)
 {
-	return mum((uintptr_t)sm->comm ^ K0, (uintptr_t)sm->thread ^ K1) ^
-	       mum(((uint64_t)hist << 40 ^ (uint64_t)(uint32_t)sm->cpu << 8 ^ sm->filtered) ^ K2,
-		   (sm->time ^ (uintptr_t)sm->trace) ^ K0);
-}
+	const uint64_t key[4] = {
+		(uintptr_t)sm->comm,
+		(uintptr_t)sm->thread,
+		(uint64_t)hist << 40 ^ (uint64_t)(uint32_t)sm->cpu << 8 ^ sm->filtered,
+		sm->time ^ (uintptr_t)sm->trace,
+	};
 
-/* One frame more: chained, so the same frames in another order hash apart. */
-static inline uint64_t hash_ip(uint64_t h, uint64_t ip)
-{
-	return mum(h ^ ip, K1);
+	return hash_words(key, 4);
 }
 
 /* One pass over the chain: its words were not read before (the first touch waits for memory). */
 bool hist_stacks__hash_words(uint64_t *h, uint64_t self, const uint64_t *words, uint64_t n)
 {
-	uint64_t x = hash_ip(*h, self);
+	uint64_t x = hash_step(*h, self);
 
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t w = words[i];
 
 		if (w < PERF_CONTEXT_MAX)
-			x = hash_ip(x, w);
+			x = hash_step(x, w);
 		else if (w != PERF_CONTEXT_HV && w != PERF_CONTEXT_KERNEL && w != PERF_CONTEXT_USER)
 			return false;
 	}
@@ -306,13 +261,13 @@ uint64_t hist_stacks__hash_ids(const struct hist_stacks *s, uint64_t h, const ui
 			       uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
-		h = hash_ip(h, s->frames[ids[i]].ip);
+		h = hash_step(h, s->frames[ids[i]].ip);
 	return h;
 }
 
 void hist_stacks__prefetch(const struct hist_stacks *s, uint64_t h)
 {
-	__builtin_prefetch(&s->stable[h & s->smask]);
+	hashtab__prefetch(&s->stable, h);
 }
 
 int hist_stacks__add_ids(struct hist_stacks *s, uint32_t hist, const struct ember_hist_sample *sm,
@@ -330,20 +285,20 @@ int hist_stacks__add_ids(struct hist_stacks *s, uint32_t hist, const struct embe
 		.time = sm->time,
 		.trace = sm->trace,
 	};
-	uint64_t tag = slot_tag(h), v;
-	size_t j = h & s->smask;
+	struct stack_probe p = { s, &k, ids };
+	struct hashtab_slot32 *slot;
 
-	while ((v = s->stable[j])) {
-		struct stack *st = &s->stacks[(uint32_t)v - 1];
+	if (hashtab__reserve(&s->stable, 1))
+		return -ENOMEM;
+	slot = hashtab32__slot(&s->stable, h, stack_slot_eq, &p);
+	if (slot->val) {
+		struct stack *st = &s->stacks[slot->val - 1];
 
-		if ((v & SLOT_TAG_MASK) == tag && stack_eq(s, st, &k, ids)) {
-			st->period += sm->period;
-			st->count += sm->nr_samples;
-			if (idx)
-				*idx = (uint32_t)v - 1;
-			return 0;
-		}
-		j = (j + 1) & s->smask;
+		st->period += sm->period;
+		st->count += sm->nr_samples;
+		if (idx)
+			*idx = slot->val - 1;
+		return 0;
 	}
 	if (s->pool_len + n > s->pool_alloc) {
 		size_t alloc = (s->pool_alloc + n) * 2;
@@ -354,15 +309,9 @@ int hist_stacks__add_ids(struct hist_stacks *s, uint32_t hist, const struct embe
 		s->pool = np;
 		s->pool_alloc = alloc;
 	}
-	if (s->nr_stacks == s->stacks_alloc) {
-		uint32_t alloc = s->stacks_alloc ? 2 * s->stacks_alloc : 1024;
-		struct stack *ns = realloc(s->stacks, alloc * sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		s->stacks = ns;
-		s->stacks_alloc = alloc;
-	}
+	if (s->nr_stacks >= UINT32_MAX - 1 ||
+	    array__reserve((void **)&s->stacks, &s->stacks_alloc, s->nr_stacks, sizeof(*s->stacks)))
+		return -ENOMEM;
 	k.first = s->pool_len;
 	k.period = sm->period;
 	k.count = sm->nr_samples;
@@ -371,10 +320,7 @@ int hist_stacks__add_ids(struct hist_stacks *s, uint32_t hist, const struct embe
 	s->stacks[s->nr_stacks] = k;
 	if (idx)
 		*idx = s->nr_stacks;
-	s->stable[j] = slot_make(h, s->nr_stacks);
-	/* at 3/4 full, as the frame table */
-	if ((size_t)++s->nr_stacks * 4 > s->smask * 3 && grow_table(&s->stable, &s->smask))
-		return -ENOMEM;
+	hashtab32__fill(&s->stable, slot, h, ++s->nr_stacks);
 	return 0;
 }
 
@@ -382,7 +328,7 @@ void hist_stacks__update_frames(struct hist_stacks *s,
 				void (*fn)(struct ember_hist_frame *f, void *ctx), void *ctx)
 {
 	/* the frame table's hashes go stale: nothing is added after this */
-	for (uint32_t i = 0; i < s->nr_frames; i++)
+	for (size_t i = 0; i < s->nr_frames; i++)
 		fn(&s->frames[i], ctx);
 }
 
