@@ -60,22 +60,38 @@ TEST(core_hash_avalanche)
 	CHECK(best <= 52);
 }
 
-TEST(core_hash_spread)
+enum { SLOTS = 4096, KEYS = 16384 };
+
+/*
+ * Pearson's chi-square of KEYS keys over SLOTS table slots (their hashes'
+ * low bits) against an even spread, key i hashing to hash_of(i).
+ */
+static double chi_square(uint64_t (*hash_of)(int i))
 {
-	enum { SLOTS = 4096, KEYS = 16384 };
 	static unsigned int count[SLOTS];
-	char name[64];
 	double chi = 0, expect = (double)KEYS / SLOTS;
 
-	/* Names as symbols are: a long common prefix, a counter at the end. */
 	memset(count, 0, sizeof(count));
-	for (int i = 0; i < KEYS; i++) {
-		int len = snprintf(name, sizeof(name), "_ZN4ember7session9process_%d", i);
-
-		count[hash_bytes(name, len) & (SLOTS - 1)]++;
-	}
+	for (int i = 0; i < KEYS; i++)
+		count[hash_of(i) & (SLOTS - 1)]++;
 	for (int s = 0; s < SLOTS; s++)
 		chi += (count[s] - expect) * (count[s] - expect) / expect;
+	return chi;
+}
+
+/* Names as symbols are: a long common prefix, a counter at the end. */
+static uint64_t symbol_name_hash(int i)
+{
+	char name[64];
+	int len = snprintf(name, sizeof(name), "_ZN4ember7session9process_%d", i);
+
+	return hash_bytes(name, len);
+}
+
+TEST(core_hash_spread)
+{
+	double chi = chi_square(symbol_name_hash);
+
 	/* 4095 degrees of freedom: a fair hash lands near 4095, far below 4500 */
 	CHECK(chi < 4500);
 	CHECK(chi > 3700);
@@ -99,23 +115,21 @@ TEST(core_hash_words_order_and_length)
 	CHECK(h != g);
 }
 
+/* Stacks as recorded: a common root, return addresses a few bytes apart. */
+static uint64_t stack_hash(int i)
+{
+	uint64_t key[12];
+
+	for (int j = 0; j < 12; j++)
+		key[j] = 0x555555554000ULL + 0x40 * j;
+	key[3 + i % 9] += i / 9 * 5;
+	return hash_words(key, 12);
+}
+
 TEST(core_hash_words_spread)
 {
-	enum { SLOTS = 4096, KEYS = 16384 };
-	static unsigned int count[SLOTS];
-	uint64_t key[12];
-	double chi = 0, expect = (double)KEYS / SLOTS;
+	double chi = chi_square(stack_hash);
 
-	/* stacks as recorded: a common root, return addresses a few bytes apart */
-	memset(count, 0, sizeof(count));
-	for (int i = 0; i < KEYS; i++) {
-		for (int j = 0; j < 12; j++)
-			key[j] = 0x555555554000ULL + 0x40 * j;
-		key[3 + i % 9] += i / 9 * 5;
-		count[hash_words(key, 12) & (SLOTS - 1)]++;
-	}
-	for (int s = 0; s < SLOTS; s++)
-		chi += (count[s] - expect) * (count[s] - expect) / expect;
 	CHECK(chi < 4500);
 	CHECK(chi > 3700);
 }

@@ -292,8 +292,8 @@ static int write_sample(struct ember_data_writer *w, uint64_t ip, uint32_t cpu)
 	return ember_data_writer__write(w, r, sizeof(r));
 }
 
-/* Three samples at 0x1000 on cpu 0, one at 0x1100 on cpu 1, of a thread named "prog". */
-static int write_file(const char *path)
+/* A perf.data at path of one cpu-clock event, started; NULL with errno set. */
+static struct ember_data_writer *start_file(const char *path)
 {
 	struct ember_data_writer_opts o = { .sz = sizeof(o) };
 	struct perf_event_attr attr = {
@@ -301,29 +301,50 @@ static int write_file(const char *path)
 		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 100,
 		.sample_type = SAMPLE_TYPE, .exclude_kernel = 1,
 	};
-	struct {
-		struct perf_event_header hdr;
-		uint32_t pid, tid;
-		char comm[16];
-	} comm = { { PERF_RECORD_COMM, 0, sizeof(comm) }, 1234, 1234, "prog" };
 	struct ember_data_writer *w = ember_data_writer__open(path, &o);
 	uint64_t id = 1;
 	int err;
 
 	if (!w)
-		return -errno;
+		return NULL;
 	err = ember_data_writer__add_attr(w, &attr, &id, 1, "cpu-clock");
 	if (err >= 0)
 		err = ember_data_writer__start(w, NULL);
-	if (!err)
-		err = ember_data_writer__write(w, &comm, sizeof(comm));
-	for (int i = 0; i < 4 && !err; i++)
-		err = write_sample(w, i < 3 ? 0x1000 : 0x1100, i < 3 ? 0 : 1);
+	if (err) {
+		ember_data_writer__delete(w);
+		errno = -err;
+		return NULL;
+	}
+	return w;
+}
+
+/* The file of w closed; or after an error err, given up (and err returned). */
+static int end_file(struct ember_data_writer *w, int err)
+{
 	if (err) {
 		ember_data_writer__delete(w);
 		return err;
 	}
 	return ember_data_writer__close(w, NULL);
+}
+
+/* Three samples at 0x1000 on cpu 0, one at 0x1100 on cpu 1, of a thread named "prog". */
+static int write_file(const char *path)
+{
+	struct {
+		struct perf_event_header hdr;
+		uint32_t pid, tid;
+		char comm[16];
+	} comm = { { PERF_RECORD_COMM, 0, sizeof(comm) }, 1234, 1234, "prog" };
+	struct ember_data_writer *w = start_file(path);
+	int err;
+
+	if (!w)
+		return -errno;
+	err = ember_data_writer__write(w, &comm, sizeof(comm));
+	for (int i = 0; i < 4 && !err; i++)
+		err = write_sample(w, i < 3 ? 0x1000 : 0x1100, i < 3 ? 0 : 1);
+	return end_file(w, err);
 }
 
 struct fed {
@@ -483,12 +504,6 @@ static int own_text(char *path, size_t size, uint64_t *start, uint64_t *end, uin
  */
 static int write_chain_first_file(const char *path, uint64_t caller, uint64_t callee_ret)
 {
-	struct ember_data_writer_opts o = { .sz = sizeof(o) };
-	struct perf_event_attr attr = {
-		.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 100,
-		.sample_type = SAMPLE_TYPE, .exclude_kernel = 1,
-	};
 	struct {
 		struct perf_event_header hdr;
 		uint32_t pid, tid;
@@ -499,8 +514,8 @@ static int write_chain_first_file(const char *path, uint64_t caller, uint64_t ca
 		char filename[1024];
 	} mmap2 = { .hdr = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 0 }, .pid = 1234,
 		    .tid = 1234, .prot = 5, .flags = 2 };
-	uint64_t end = 0, id = 1;
 	struct ember_data_writer *w;
+	uint64_t end = 0;
 	int err;
 
 	err = own_text(mmap2.filename, sizeof(mmap2.filename), &mmap2.start, &end, &mmap2.pgoff);
@@ -509,14 +524,10 @@ static int write_chain_first_file(const char *path, uint64_t caller, uint64_t ca
 	mmap2.len = end - mmap2.start;
 	mmap2.hdr.size = offsetof(typeof(mmap2), filename) +
 			 ((strlen(mmap2.filename) + 8) & ~(size_t)7);
-	w = ember_data_writer__open(path, &o);
+	w = start_file(path);
 	if (!w)
 		return -errno;
-	err = ember_data_writer__add_attr(w, &attr, &id, 1, "cpu-clock");
-	if (err >= 0)
-		err = ember_data_writer__start(w, NULL);
-	if (!err)
-		err = ember_data_writer__write(w, &mmap2, mmap2.hdr.size);
+	err = ember_data_writer__write(w, &mmap2, mmap2.hdr.size);
 	for (int i = 0; i < 2 && !err; i++) {
 		uint64_t r[9] = {
 			0, i ? callee_ret : caller, (uint64_t)1234 << 32 | 1234, 0, 100,
@@ -528,11 +539,7 @@ static int write_chain_first_file(const char *path, uint64_t caller, uint64_t ca
 		memcpy(r, &hdr, sizeof(hdr));
 		err = ember_data_writer__write(w, r, hdr.size);
 	}
-	if (err) {
-		ember_data_writer__delete(w);
-		return err;
-	}
-	return ember_data_writer__close(w, NULL);
+	return end_file(w, err);
 }
 
 /*
