@@ -440,15 +440,10 @@ out:
 	return err ? err : nr;
 }
 
-/* The name cache's hash of (symbol, dso, pc/kind/java): a multiply a word, then a mix. */
+/* The name cache's hash of (symbol, dso, pc/kind/java) */
 static uint64_t name_hash(const uint64_t key[3])
 {
-	uint64_t h = key[0] * 0x9e3779b97f4a7c15ULL ^ key[1] * 0xc2b2ae3d27d4eb4fULL ^
-		     key[2] * 0x165667b19e3779f9ULL;
-
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ h >> 32;
+	return hash_words(key, 3);
 }
 
 static inline bool name_eq(const struct hashtab_slot *slot, const void *key)
