@@ -87,6 +87,10 @@ static ssize_t peek_magic(int fd, char magic[8])
 
 	if (fstat(fd, &st))
 		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
 	if (S_ISREG(st.st_mode)) {
 		off_t pos = lseek(fd, 0, SEEK_CUR);
 

@@ -183,6 +183,7 @@ fi
 printf 'a;b 5\nc;d 123456789012345678901234567890\n' >"$TMP/huge"
 bad bad-huge-count 1 'huge:2: count too large' "$EMBER" flamegraph "$TMP/huge" -o "$TMP/x.svg"
 bad bad-missing-file 1 'cannot open .*nope: No such file' "$EMBER" flamegraph "$TMP/nope" -o "$TMP/x.svg"
+bad bad-directory 1 'cannot read .*: Is a directory' "$EMBER" flamegraph "$TMP" -o "$TMP/x.svg"
 bad bad-option 2 'unknown option' "$EMBER" flamegraph --bogus
 bad bad-palette 2 "unknown palette 'pink'" "$EMBER" flamegraph --colors pink "$TMP/in.folded"
 bad bad-minwidth 2 'minwidth' "$EMBER" flamegraph --minwidth 5x "$TMP/in.folded"
