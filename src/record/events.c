@@ -22,8 +22,16 @@
 #include "record/options.h"
 #include "record/record.h"
 
+#if defined(__x86_64__)
 /* x86_64's PERF_REGS_MASK: every user register but ds, es, fs, gs. */
 #define DWARF_REGS_MASK 0xff0fffULL
+/* perf's DWARF_MINIMAL_REGS: PERF_REG_X86_SP and PERF_REG_X86_IP */
+#define DWARF_MINIMAL_REGS ((1ULL << 7) | (1ULL << 8))
+#else
+/* refused before (record_options__check()): no register layout known here */
+#define DWARF_REGS_MASK 0ULL
+#define DWARF_MINIMAL_REGS 0ULL
+#endif
 
 /* perf_event_can_profile_kernel(): root, or a paranoid level of 1 or less. */
 static bool can_profile_kernel(void)
@@ -77,9 +85,16 @@ static struct ember_evsel *add_dummy(struct ember_evlist *evlist)
 	return ember_evlist__add_attr(evlist, &attr, name);
 }
 
+/*
+ * perf's evsel__config_callchain(). A dwarf call graph samples every user
+ * register, or with --user-regs (OR-ed in later) only the IP and SP it
+ * cannot do without. max_stack: fp,DEPTH or the max-stack term, 0 none.
+ */
 static void config_callchain(enum record_callchain mode, unsigned int stack_size,
-			     struct perf_event_attr *a)
+			     unsigned int max_stack, uint64_t user_regs, struct perf_event_attr *a)
 {
+	if (mode != RECORD_CALLCHAIN_NONE)
+		a->sample_max_stack = (uint16_t)(max_stack > 0xffff ? 0xffff : max_stack);
 	switch (mode) {
 	case RECORD_CALLCHAIN_NONE:
 		return;
@@ -89,7 +104,7 @@ static void config_callchain(enum record_callchain mode, unsigned int stack_size
 	case RECORD_CALLCHAIN_DWARF:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER;
-		a->sample_regs_user = DWARF_REGS_MASK;
+		a->sample_regs_user = user_regs ? DWARF_MINIMAL_REGS : DWARF_REGS_MASK;
 		a->sample_stack_user = stack_size ? stack_size : RECORD_DWARF_STACK;
 		a->exclude_callchain_user = 1;
 		return;
@@ -137,7 +152,8 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		a->mmap_data = track;
 	}
-	config_callchain(o->sample.callchain, o->sample.stack_size, a);
+	config_callchain(o->sample.callchain, o->sample.stack_size, o->sample.max_stack,
+			 o->sample.user_regs, a);
 	if (rec->opts.target.system_wide || rec->opts.target.cpu_list || o->sample.sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (o->sample.raw_samples)
@@ -245,6 +261,7 @@ static int apply_terms(struct record *rec, struct ember_evsel *evsel)
 	struct perf_event_attr *a = ember_evsel__attr(evsel);
 	enum record_callchain mode = RECORD_CALLCHAIN_NONE;
 	const char *cg = NULL;
+	unsigned int depth;
 
 	if (!t)
 		return 0;
@@ -296,8 +313,10 @@ static int apply_terms(struct record *rec, struct ember_evsel *evsel)
 		cg = t->callgraph;
 	else if ((t->set & EMBER_TERM_MAX_STACK) && t->max_stack)
 		cg = "fp";
+	/* as perf: the max-stack term, unless call-graph=fp,DEPTH says otherwise */
+	depth = (t->set & EMBER_TERM_MAX_STACK) ? t->max_stack : 0;
 	if (cg && strcmp(cg, "no"))
-		record_options__parse_callchain(cg, &mode, &(unsigned int){ 0 });
+		record_options__parse_callchain(cg, &mode, &(unsigned int){ 0 }, &depth);
 	if (rec->opts.sample.callchain != RECORD_CALLCHAIN_NONE)
 		reset_callchain(rec->opts.sample.callchain, a);
 	if (mode == RECORD_CALLCHAIN_NONE)
@@ -307,9 +326,7 @@ static int apply_terms(struct record *rec, struct ember_evsel *evsel)
 		a->mmap_data = evsel == rec->tracking;
 	}
 	config_callchain(mode, (t->set & EMBER_TERM_STACK_SIZE) ? (t->stack_size + 7) & ~7u : 0,
-			 a);
-	if ((t->set & EMBER_TERM_MAX_STACK) && t->max_stack)
-		a->sample_max_stack = (uint16_t)(t->max_stack > 0xffff ? 0xffff : t->max_stack);
+			 depth, rec->opts.sample.user_regs, a);
 	return 0;
 }
 

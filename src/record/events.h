@@ -27,6 +27,7 @@ struct record_sample_opts {
 	bool period_given;
 	enum record_callchain callchain;
 	unsigned int stack_size;	/* --call-graph dwarf,SIZE */
+	unsigned int max_stack;		/* --call-graph fp,DEPTH; 0: the kernel's */
 	bool raw_samples, sample_addr, sample_cpu, sample_period, inherit_stat;
 	bool timestamp;			/* -T: time even where perf leaves it out */
 	bool switch_events, all_user, all_kernel, no_bpf_event, buildid_mmap;

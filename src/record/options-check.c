@@ -170,6 +170,18 @@ int record_options__check(struct record_opts *o, int argc)
 	if (o->threads_given && !o->quiet)
 		fprintf(stderr, "Warning:\nember record reads every ring buffer from one thread "
 			"and writes one perf.data file; --threads changes nothing\n");
+#if !defined(__x86_64__)
+	if (o->sample.callchain == RECORD_CALLCHAIN_DWARF) {
+		record_err("--call-graph dwarf: ember knows the user registers of x86_64 only so "
+			   "far; use --call-graph fp");
+		return 1;
+	}
+#endif
+	if (o->sample.callchain == RECORD_CALLCHAIN_DWARF && o->sample.user_regs && !o->quiet)
+		fprintf(stderr, "WARNING: The use of --call-graph=dwarf may require all the user "
+			"registers, specifying a subset with --user-regs may render DWARF "
+			"unwinding unreliable, so the minimal registers set (IP, SP) is "
+			"explicitly forced.\n");
 	/* The file is perf's; only ember's readers fall short, so say it here too. */
 	if (o->sample.callchain == RECORD_CALLCHAIN_DWARF && !o->quiet)
 		fprintf(stderr, "Note: --call-graph dwarf records user stack copies as perf does; "

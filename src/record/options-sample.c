@@ -55,41 +55,99 @@ int record_opt_period(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
-int record_options__parse_callchain(const char *arg, enum record_callchain *mode,
-				    unsigned int *stack_size)
+/*
+ * The next of perf's --call-graph tokens at *p: split at commas, empty
+ * ones skipped (perf takes them with strtok_r()). Its length in *len;
+ * NULL when there is none.
+ */
+static const char *callchain_token(const char **p, size_t *len)
 {
-	const char *comma = strchr(arg, ',');
-	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+	const char *tok = *p + strspn(*p, ",");
 
-	if (len == 2 && !strncmp(arg, "fp", 2) && !comma) {
+	if (!*tok)
+		return NULL;
+	*len = strcspn(tok, ",");
+	*p = tok + *len;
+	return tok;
+}
+
+/* perf's get_stack_size(): a number, rounded up to 8 bytes, 8 to 65528 */
+static int parse_stack_size(const char *tok, size_t len, unsigned int *stack_size)
+{
+	char buf[32], *end;
+	unsigned long long size = 0;
+
+	if (len < sizeof(buf)) {
+		memcpy(buf, tok, len);
+		buf[len] = 0;
+		errno = 0;
+		size = strtoull(buf, &end, 0);
+		if (errno || end == buf || *end || buf[0] == '-')
+			size = 0;
+	}
+	size = (size + 7) & ~7ULL;
+	if (!size || size > RECORD_DWARF_STACK_MAX) {
+		record_err("callchain: Incorrect stack dump size (max %d): %.*s",
+			   RECORD_DWARF_STACK_MAX, (int)len, tok);
+		return -EINVAL;
+	}
+	*stack_size = (unsigned int)size;
+	return 0;
+}
+
+/* perf's sysctl__max_stack(): the kernel's deepest callchain, 127 unless told */
+static unsigned long kernel_max_stack(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	unsigned long v = 127;
+
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 127;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * perf's parse_callchain_record(): the mode, then for fp a stack depth
+ * (taken when below the kernel's, anything else ignored), for dwarf a
+ * stack dump size; what follows is ignored; lbr takes nothing more.
+ */
+int record_options__parse_callchain(const char *arg, enum record_callchain *mode,
+				    unsigned int *stack_size, unsigned int *max_stack)
+{
+	const char *p = arg, *tok;
+	size_t len = 0;
+
+	tok = callchain_token(&p, &len);
+	if (tok && len == 2 && !strncmp(tok, "fp", 2)) {
 		*mode = RECORD_CALLCHAIN_FP;
+		tok = callchain_token(&p, &len);
+		if (tok) {
+			unsigned long depth = strtoul(tok, NULL, 0);
+
+			if (depth < kernel_max_stack())
+				*max_stack = (unsigned int)depth;
+		}
 		return 0;
 	}
-	if (len == 3 && !strncmp(arg, "lbr", 3) && !comma) {
+	if (tok && len == 3 && !strncmp(tok, "lbr", 3)) {
+		if (callchain_token(&p, &len)) {
+			record_err("callchain: No more arguments needed for --call-graph lbr");
+			return -EINVAL;
+		}
 		*mode = RECORD_CALLCHAIN_LBR;
 		return 0;
 	}
-	if (len == 5 && !strncmp(arg, "dwarf", 5)) {
-		unsigned long long size = RECORD_DWARF_STACK;
+	if (tok && len == 5 && !strncmp(tok, "dwarf", 5)) {
+		unsigned int size = RECORD_DWARF_STACK;
 
-		if (comma) {
-			char *end;
-
-			errno = 0;
-			size = strtoull(comma + 1, &end, 0);
-			if (errno || end == comma + 1 || *end || size == 0) {
-				record_err("callchain: Incorrect stack dump size: %s", comma + 1);
-				return -EINVAL;
-			}
-			size = (size + 7) & ~7ULL;
-			if (size > RECORD_DWARF_STACK_MAX) {
-				record_err("callchain: Incorrect stack dump size (max %d): %s",
-					   RECORD_DWARF_STACK_MAX, comma + 1);
-				return -EINVAL;
-			}
-		}
+		tok = callchain_token(&p, &len);
+		if (tok && parse_stack_size(tok, len, &size))
+			return -EINVAL;
 		*mode = RECORD_CALLCHAIN_DWARF;
-		*stack_size = (unsigned int)size;
+		*stack_size = size;
 		return 0;
 	}
 	record_err("callchain: Unknown --call-graph option value: %s (use fp, dwarf[,size] or lbr)",
@@ -105,7 +163,8 @@ int record_opt_call_graph(const struct option *opt, const char *arg, bool unset)
 		o->sample.callchain = RECORD_CALLCHAIN_NONE;
 		return 0;
 	}
-	if (record_options__parse_callchain(arg, &o->sample.callchain, &o->sample.stack_size))
+	if (record_options__parse_callchain(arg, &o->sample.callchain, &o->sample.stack_size,
+					    &o->sample.max_stack))
 		return -1;
 	return 0;
 }

@@ -57,11 +57,12 @@ struct record_opts {
 int record_options__parse(struct record_opts *o, int *argc, const char **argv);
 
 /*
- * Parse a --call-graph argument ("fp", "dwarf[,SIZE]", "lbr") into *mode
- * and *stack_size. Returns 0 or -EINVAL (message printed).
+ * Parse a --call-graph argument ("fp[,DEPTH]", "dwarf[,SIZE]", "lbr") into
+ * *mode, *stack_size (dwarf) and *max_stack (fp; left alone otherwise).
+ * Returns 0 or -EINVAL (message printed).
  */
 int record_options__parse_callchain(const char *arg, enum record_callchain *mode,
-				    unsigned int *stack_size);
+				    unsigned int *stack_size, unsigned int *max_stack);
 
 /*
  * Parse a branch filter ("any", "any_call,u", ...: perf's -j names) into

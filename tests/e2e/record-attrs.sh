@@ -59,6 +59,20 @@ compare kernel -e cpu-clock:k
 compare call-graph-fp --call-graph fp
 compare call-graph-dwarf --call-graph dwarf
 compare call-graph-dwarf-size --call-graph dwarf,4096
+# perf's tokens: empty ones skipped, what follows the size ignored; fp's is a
+# depth (sample_max_stack) when below the kernel's perf_event_max_stack
+compare call-graph-dwarf-empty-size --call-graph dwarf,
+compare call-graph-dwarf-size-after-empty --call-graph dwarf,,1024
+compare call-graph-dwarf-size-then-more --call-graph dwarf,2048,x
+compare call-graph-dwarf-size-rounded --call-graph dwarf,100
+compare call-graph-fp-depth --call-graph fp,123
+compare call-graph-fp-depth-over-max --call-graph fp,200
+compare call-graph-fp-depth-not-a-number --call-graph fp,x
+compare term-cg-dwarf-after-fp-depth --call-graph fp,3 -e cpu-clock/call-graph=dwarf/
+# --user-regs with dwarf: only IP and SP forced, not every register
+compare call-graph-dwarf-user-regs --user-regs=ip,sp --call-graph dwarf
+compare call-graph-dwarf-user-regs-ax --user-regs=ax --call-graph dwarf,1024
+compare term-cg-dwarf-user-regs --user-regs=ip -e cpu-clock/call-graph=dwarf/
 compare system-wide -a
 compare system-wide-g -a -g
 compare cpu-list -C 0

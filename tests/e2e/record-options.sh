@@ -126,6 +126,23 @@ if is_root; then
 else
 	skip "no-target" "system-wide recording needs root"
 fi
+# --call-graph values perf refuses: its one line (ember's prefix aside), a usage error.
+for v in dwarf,0 dwarf,65536 dwarf,abc dwarf,-8 lbr,1; do
+	want=$("$PERF" record -q --call-graph "$v" -o m.data -- true 2>&1 >/dev/null | head -1)
+	got=$("$EMBER" record -q --call-graph "$v" -o m.data -- true 2>&1 >/dev/null)
+	rc=$?
+	expect_eq "call-graph-$v-message" "${got#ember record: }" "$want"
+	expect_eq "call-graph-$v-exit" "$rc" 2
+done
+# --user-regs with a dwarf call graph: perf's warning that IP and SP are forced.
+want=$("$PERF" record --user-regs=ip --call-graph dwarf -o m.data -- true 2>&1 >/dev/null | grep WARNING)
+got=$("$EMBER" record --user-regs=ip --call-graph dwarf -o m.data -- true 2>&1 >/dev/null | grep WARNING)
+if [ -n "$want" ]; then
+	expect_eq "dwarf-user-regs-warning" "$got" "$want"
+else
+	fail "dwarf-user-regs-warning" "perf printed no warning"
+fi
+
 # An unknown option: usage error.
 "$EMBER" record --no-such-option -- true 2>/dev/null
 expect_eq "unknown-option" "$?" 2
