@@ -17,25 +17,12 @@
 #include "report/run.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
+#include "util/sysctl.h"
 
 static const char *const report_usage[] = {
 	"ember report [<options>]",
 	NULL,
 };
-
-/* perf's default --max-stack: kernel.perf_event_max_stack, 127 when it cannot be read */
-static unsigned int sysctl_max_stack(void)
-{
-	FILE *fp = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
-	unsigned int v = 127;
-
-	if (fp) {
-		if (fscanf(fp, "%u", &v) != 1)
-			v = 127;
-		fclose(fp);
-	}
-	return v;
-}
 
 static int opt_children(const struct option *opt, const char *arg, bool unset)
 {
@@ -590,7 +577,7 @@ static int report_file(struct report *rep)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report rep = { .o = { .children = -1, .max_stack = sysctl_max_stack() } };
+	struct report rep = { .o = { .children = -1, .max_stack = sysctl__max_stack() } };
 	struct report_args args = { 0 };
 	int ret = parse_args(&rep, argc, argv, &args);
 

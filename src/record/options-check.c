@@ -6,6 +6,7 @@
 #include "record/err.h"
 #include "record/options-callbacks.h"
 #include "record/options.h"
+#include "util/sysctl.h"
 
 static int usage_error(const char *msg)
 {
@@ -16,15 +17,7 @@ static int usage_error(const char *msg)
 /* /proc/sys/kernel/perf_event_max_sample_rate, or 0 when unreadable. */
 static unsigned int max_sample_rate(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
-	unsigned int rate = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%u", &rate) != 1)
-		rate = 0;
-	fclose(f);
-	return rate;
+	return sysctl__kernel_uint("perf_event_max_sample_rate", 0);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include "record/err.h"
 #include "record/options-callbacks.h"
 #include "record/options.h"
+#include "util/sysctl.h"
 
 int record_opt_freq(const struct option *opt, const char *arg, bool unset)
 {
@@ -95,20 +96,6 @@ static int parse_stack_size(const char *tok, size_t len, unsigned int *stack_siz
 	return 0;
 }
 
-/* perf's sysctl__max_stack(): the kernel's deepest callchain, 127 unless told */
-static unsigned long kernel_max_stack(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
-	unsigned long v = 127;
-
-	if (f) {
-		if (fscanf(f, "%lu", &v) != 1)
-			v = 127;
-		fclose(f);
-	}
-	return v;
-}
-
 /*
  * perf's parse_callchain_record(): the mode, then for fp a stack depth
  * (taken when below the kernel's, anything else ignored), for dwarf a
@@ -127,7 +114,7 @@ int record_options__parse_callchain(const char *arg, enum record_callchain *mode
 		if (tok) {
 			unsigned long depth = strtoul(tok, NULL, 0);
 
-			if (depth < kernel_max_stack())
+			if (depth < sysctl__max_stack())
 				*max_stack = (unsigned int)depth;
 		}
 		return 0;
