@@ -13,7 +13,7 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 BUILD     ?= build
 CC        ?= cc
-PKGS      := libelf libdw libtraceevent
+PKGS      := libelf libdw libtraceevent capstone
 WERROR    ?= -Werror
 
 # SANITIZE=1: the whole build and `make check` under ASan and UBSan, in build-san/
@@ -48,10 +48,11 @@ have_header = $(shell printf '\043include <%s>\n' '$(1)' | \
 FEATURES  := $(call have_header,elfutils/libdwfl.h,HAVE_DWARF_SUPPORT) \
 	     $(call have_header,gelf.h,HAVE_LIBELF_SUPPORT) \
 	     $(call have_header,traceevent/event-parse.h,HAVE_LIBTRACEEVENT) \
-	     $(call have_header,zstd.h,HAVE_ZSTD_SUPPORT)
+	     $(call have_header,zstd.h,HAVE_ZSTD_SUPPORT) \
+	     $(call have_header,capstone/capstone.h,HAVE_LIBCAPSTONE_SUPPORT)
 CFLAGS    += $(strip $(FEATURES))
 LDFLAGS   += $(SANFLAGS)
-LIBS      := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -ltraceevent) -lm
+LIBS      := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -ltraceevent -lcapstone) -lm
 
 # libiberty demangles C++ and Rust as Debian's perf does.
 ifneq ($(wildcard /usr/include/libiberty/demangle.h),)

@@ -52,12 +52,13 @@ static const struct build_option build_options[] = {
 	  true
 #endif
 	},
-	/* nothing in ember uses these yet: BPF counters, disassembly */
+	/* nothing in ember uses this yet: BPF counters */
 	{ "bpf", "HAVE_LIBBPF_SUPPORT",
 #ifdef HAVE_LIBBPF_SUPPORT
 	  true
 #endif
 	},
+	/* ember annotate's disassembly */
 	{ "libcapstone", "HAVE_LIBCAPSTONE_SUPPORT",
 #ifdef HAVE_LIBCAPSTONE_SUPPORT
 	  true

@@ -24,5 +24,6 @@
 #include <ember/collapse.h>
 #include <ember/heatmap.h>
 #include <ember/hist.h>
+#include <ember/annotate.h>
 
 #endif

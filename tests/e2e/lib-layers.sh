@@ -10,11 +10,11 @@
 . "$(dirname "$0")/../lib/e2e.sh"
 cd "$TOP" || exit 1
 
-ORDER=(core data event symbol trace synth collapse machine session hist flame heatmap)
+ORDER=(core data event symbol trace synth collapse machine session hist flame heatmap annotate)
 declare -A HEADER_OF=(
 	[common]=core [perf-data]=data [event]=event [mmap]=event [workload]=event
 	[symbol]=symbol [trace]=trace [synth]=synth [collapse]=collapse [machine]=machine
-	[session]=session [hist]=hist [flame]=flame [heatmap]=heatmap
+	[session]=session [hist]=hist [flame]=flame [heatmap]=heatmap [annotate]=annotate
 )
 declare -A RANK
 for i in "${!ORDER[@]}"; do RANK[${ORDER[$i]}]=$i; done

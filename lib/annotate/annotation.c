@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A symbol's instructions: its bytes read from the binary (the file the
+ * symbols came from when it holds code, else the binary itself), decoded
+ * by capstone, written as objdump -d writes them, with the targets of
+ * direct jumps and calls named <sym+0xoff> and RIP-relative operands
+ * followed by "# addr <sym>", and each instruction's source line from the
+ * DWARF line table (lib/symbol's srclines).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <capstone/capstone.h>
+#include <dwarf.h>
+#include <ember/annotate.h>
+#include "annotate/elf-syms.h"
+#include "annotate/insn-text.h"
+#include "core/arena.h"
+#include "symbol/dso.h"
+#include "symbol/dwfl-elf.h"
+
+struct ember_annotation {
+	uint64_t addr;
+	char *path;
+	uint8_t *bytes;
+	size_t nr_insns;
+	struct ember_annotation_insn *insns;
+	uint64_t sym_size;
+	struct arena arena;		/* the texts */
+	struct elf_syms syms;		/* for naming targets, as objdump does */
+};
+
+/* Reads size bytes at vaddr from the ELF file at path: 0, -ENOENT, -ENODATA (no code there). */
+static int read_code(const char *path, uint64_t vaddr, uint8_t *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENODATA;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		close(fd);
+		return -ENODATA;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (vaddr < sh.sh_addr || vaddr + size > sh.sh_addr + sh.sh_size)
+			continue;
+		if (sh.sh_type == SHT_NOBITS)
+			break;
+		if (pread(fd, buf, size, (off_t)(sh.sh_offset + (vaddr - sh.sh_addr))) == (ssize_t)size)
+			err = 0;
+		break;
+	}
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/* Finds the file holding the symbol's bytes; 0 with *path malloc'd, or -errno. */
+static int load_bytes(struct ember_dso *dso, uint64_t vaddr, uint8_t *buf, size_t size,
+		      char **path)
+{
+	char tmp[4096];
+	const char *src = ember_dso__symsrc_path(dso);
+	int err = -ENOENT;
+
+	if (src && *src && !(err = read_code(src, vaddr, buf, size))) {
+		*path = strdup(src);
+		return *path ? 0 : -ENOMEM;
+	}
+	sym_conf__path(dso->conf, tmp, sizeof(tmp), dso->name);
+	if (!src || strcmp(src, tmp)) {
+		int e = read_code(tmp, vaddr, buf, size);
+
+		if (!e) {
+			*path = strdup(tmp);
+			return *path ? 0 : -ENOMEM;
+		}
+		/* a missing binary says more than a debug file without code */
+		if (err != -ENODATA || e != -ENOENT)
+			err = e;
+	}
+	return err;
+}
+
+/* "name" or "name+0xoff" of vaddr, as objdump names an address; NULL when none. */
+static const char *name_of(struct ember_annotation *a, uint64_t vaddr)
+{
+	const char *name = a->syms.syms ? elf_syms__name(&a->syms, vaddr, &(uint64_t){ 0 }) : NULL;
+	uint64_t off = 0;
+	char tmp[512];
+
+	if (!name)
+		return NULL;
+	elf_syms__name(&a->syms, vaddr, &off);
+	if (off)
+		snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, off);
+	else
+		snprintf(tmp, sizeof(tmp), "%s", name);
+	return arena__strndup(&a->arena, tmp, strlen(tmp));
+}
+
+static bool is_group(csh h, const cs_insn *in, int group)
+{
+	return cs_insn_group(h, in, (uint8_t)group);
+}
+
+static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h, const cs_insn *in,
+		       bool intel, struct ember_annotation_insn *out)
+{
+	const cs_x86 *x = &in->detail->x86;
+	struct insn_text_in ti = {
+		.mnemonic = in->mnemonic,
+		.base = cs_insn_name(h, in->id),
+		.ops = in->op_str,
+		.intel = intel,
+	};
+	char target[600], text[1024];
+	int64_t rip_disp = 0;
+	bool rip = false;
+	const char *name;
+	size_t len;
+
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_IMM && !ti.imm_size)
+			ti.imm_size = op->size;
+		if (op->type == X86_OP_MEM && !op->mem.disp && op->mem.base != X86_REG_RIP &&
+		    ((x->modrm >> 6) == 1 || (x->modrm >> 6) == 2))
+			ti.zero_disp = true;
+		if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP) {
+			rip = true;
+			rip_disp = op->mem.disp;
+		}
+	}
+	ti.branch_or_stack = is_group(h, in, CS_GRP_JUMP) || is_group(h, in, CS_GRP_CALL) ||
+			     is_group(h, in, CS_GRP_RET) || in->id == X86_INS_PUSH ||
+			     in->id == X86_INS_POP;
+	if ((is_group(h, in, CS_GRP_JUMP) || is_group(h, in, CS_GRP_CALL)) && x->op_count == 1 &&
+	    x->operands[0].type == X86_OP_IMM) {
+		out->has_target = true;
+		out->is_call = is_group(h, in, CS_GRP_CALL);
+		out->target = (uint64_t)x->operands[0].imm;
+		name = name_of(a, out->target);
+		if (name)
+			snprintf(target, sizeof(target), "%" PRIx64 " <%s>", out->target, name);
+		else
+			snprintf(target, sizeof(target), "%" PRIx64, out->target);
+		ti.target_text = target;
+	}
+	insn_text__format(text, sizeof(text), &ti);
+	len = strlen(text);
+	if (rip) {
+		uint64_t at = in->address + in->size + (uint64_t)rip_disp;
+
+		name = name_of(a, at);
+		if (name)
+			snprintf(text + len, sizeof(text) - len, "        # %" PRIx64 " <%s>", at, name);
+		else
+			snprintf(text + len, sizeof(text) - len, "        # %" PRIx64, at);
+		len = strlen(text);
+	}
+	out->text = arena__strndup(&a->arena, text, len);
+	return out->text ? 0 : -ENOMEM;
+}
+
+/*
+ * Source lines as objdump -l names them: libdw's file name of the line
+ * table row (the directory joined to a relative name), its line, and
+ * " (discriminator N)" where the row has one.
+ */
+static int add_source(struct ember_annotation *a, struct ember_dso *dso)
+{
+	const char *src = ember_dso__symsrc_path(dso);
+	Dwfl *dwfl = dwfl_elf__open(src && *src ? src : a->path);
+	Dwfl_Module *mod = NULL;
+	const char *prev = NULL, *prev_name = NULL;
+
+	if (dwfl)
+		mod = dwfl_addrmodule(dwfl, a->addr);
+	for (size_t i = 0; mod && i < a->nr_insns; i++) {
+		struct ember_annotation_insn *in = &a->insns[i];
+		Dwfl_Line *l = dwfl_module_getsrc(mod, in->addr);
+		unsigned int disc = 0;
+		Dwarf_Addr bias;
+		Dwarf_Line *dl;
+		const char *name, *comp_dir;
+		Dwarf_Attribute attr;
+		Dwarf_Die *cu;
+		char tmp[4096];
+		int line = 0;
+
+		if (!l || !(name = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
+			continue;
+		dl = dwfl_dwarf_line(l, &bias);
+		if (dl)
+			dwarf_linediscriminator(dl, &disc);
+		in->src_line = line > 0 ? (unsigned int)line : 0;
+		in->src_discriminator = disc;
+		if (prev_name && !strcmp(prev_name, name)) {
+			in->src_file = prev;
+			continue;
+		}
+		/* binutils joins a name still relative to the unit's directory */
+		comp_dir = NULL;
+		if (name[0] != '/' && (cu = dwfl_linecu(l)) &&
+		    dwarf_attr(cu, DW_AT_comp_dir, &attr))
+			comp_dir = dwarf_formstring(&attr);
+		if (comp_dir)
+			snprintf(tmp, sizeof(tmp), "%s/%s", comp_dir, name);
+		else
+			snprintf(tmp, sizeof(tmp), "%s", name);
+		in->src_file = arena__strndup(&a->arena, tmp, strlen(tmp));
+		if (!in->src_file) {
+			dwfl_end(dwfl);
+			return -ENOMEM;
+		}
+		prev = in->src_file;
+		prev_name = in->src_file;
+	}
+	if (dwfl)
+		dwfl_end(dwfl);
+	return 0;
+}
+
+static int disassemble(struct ember_annotation *a, struct ember_dso *dso, bool intel)
+{
+	cs_insn *insns = NULL;
+	size_t n, alloc = 0, off = 0;
+	csh h;
+	int err = 0;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return -EOPNOTSUPP;
+	cs_option(h, CS_OPT_SYNTAX, intel ? CS_OPT_SYNTAX_INTEL : CS_OPT_SYNTAX_ATT);
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	while (off < a->sym_size) {
+		n = cs_disasm(h, a->bytes + off, a->sym_size - off, a->addr + off, 0, &insns);
+		if (a->nr_insns + n + 1 > alloc) {
+			struct ember_annotation_insn *p;
+
+			alloc = (a->nr_insns + n + 1) * 2;
+			p = realloc(a->insns, alloc * sizeof(*p));
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			a->insns = p;
+		}
+		for (size_t i = 0; i < n && !err; i++) {
+			struct ember_annotation_insn *in = &a->insns[a->nr_insns++];
+
+			memset(in, 0, sizeof(*in));
+			in->addr = insns[i].address;
+			in->offset = in->addr - a->addr;
+			in->size = insns[i].size;
+			in->bytes = a->bytes + in->offset;
+			err = format_insn(a, dso, h, &insns[i], intel, in);
+			off = in->offset + in->size;
+		}
+		cs_free(insns, n);
+		if (err || off >= a->sym_size)
+			break;
+		/* bytes capstone cannot decode: one "(bad)" byte, as objdump */
+		struct ember_annotation_insn *bad = &a->insns[a->nr_insns++];
+
+		memset(bad, 0, sizeof(*bad));
+		bad->addr = a->addr + off;
+		bad->offset = off;
+		bad->size = 1;
+		bad->bytes = a->bytes + off;
+		bad->text = "(bad)";
+		off++;
+	}
+	cs_close(&h);
+	return err;
+}
+
+struct ember_annotation *ember_annotation__new(struct ember_dso *dso, const struct ember_symbol *sym,
+					       const struct ember_annotation_opts *opts)
+{
+	struct ember_annotation_opts o = { 0 };
+	struct ember_annotation *a;
+	int err;
+
+	if (!opts || !opts->sz) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (dso->kind != DSO_KIND_USER) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->addr = ember_dso__addr_to_vaddr(dso, ember_symbol__start(sym));
+	a->sym_size = ember_symbol__end(sym) - ember_symbol__start(sym);
+	a->bytes = malloc(a->sym_size ? a->sym_size : 1);
+	if (!a->bytes) {
+		err = -ENOMEM;
+		goto out_err;
+	}
+	err = a->sym_size ? load_bytes(dso, a->addr, a->bytes, a->sym_size, &a->path) : -ENODATA;
+	if (!err) {
+		/* objdump names addresses after the symbols of the debug file when there is one */
+		const char *src = ember_dso__symsrc_path(dso);
+
+		if ((!src || !*src || elf_syms__load(&a->syms, src)) &&
+		    elf_syms__load(&a->syms, a->path) == -ENOMEM)
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = disassemble(a, dso, o.intel);
+	if (!err && !o.no_source)
+		err = add_source(a, dso);
+	if (!err)
+		return a;
+out_err:
+	ember_annotation__delete(a);
+	errno = -err;
+	return NULL;
+}
+
+void ember_annotation__delete(struct ember_annotation *a)
+{
+	if (!a)
+		return;
+	arena__exit(&a->arena);
+	elf_syms__exit(&a->syms);
+	free(a->insns);
+	free(a->bytes);
+	free(a->path);
+	free(a);
+}
+
+uint64_t ember_annotation__addr(const struct ember_annotation *a)
+{
+	return a->addr;
+}
+
+const char *ember_annotation__path(const struct ember_annotation *a)
+{
+	return a->path;
+}
+
+size_t ember_annotation__nr_insns(const struct ember_annotation *a)
+{
+	return a->nr_insns;
+}
+
+const struct ember_annotation_insn *ember_annotation__insn(const struct ember_annotation *a,
+							  size_t idx)
+{
+	return idx < a->nr_insns ? &a->insns[idx] : NULL;
+}
+
+void ember_annotation__sum(const struct ember_annotation *a, size_t idx,
+			   const struct ember_annotate_hist *hist, uint32_t event, uint64_t *nr,
+			   uint64_t *period)
+{
+	uint64_t from, to;
+
+	*nr = 0;
+	*period = 0;
+	if (idx >= a->nr_insns)
+		return;
+	from = a->insns[idx].offset;
+	to = idx + 1 < a->nr_insns ? a->insns[idx + 1].offset : a->sym_size;
+	ember_annotate_hist__range(hist, event, from, to, nr, period);
+}

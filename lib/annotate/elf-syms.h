@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Every symbol of an ELF file, functions and data, as objdump names an
+ * address: "<sym+0xoff>" after the nearest symbol at or before it in the
+ * same section.
+ */
+#ifndef EMBER_ANNOTATE_ELF_SYMS_H
+#define EMBER_ANNOTATE_ELF_SYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/arena.h"
+
+struct elf_sym_ent {
+	uint64_t addr;
+	const char *name;
+	uint32_t shndx;
+	uint32_t rank;		/* objdump's order among symbols of one address */
+};
+
+struct elf_sect {
+	uint64_t addr, size;
+};
+
+struct elf_syms {
+	struct elf_sym_ent *syms;	/* by address, then rank */
+	size_t nr;
+	struct elf_sect *sects;		/* by section index */
+	size_t nr_sects;
+	struct arena names;
+};
+
+/* Reads .symtab (else .dynsym) of path: 0, -ENOENT, -ENODATA, -ENOMEM. */
+int elf_syms__load(struct elf_syms *s, const char *path);
+void elf_syms__exit(struct elf_syms *s);
+/* The symbol objdump names addr after, and addr's offset from it; NULL when none. */
+const char *elf_syms__name(const struct elf_syms *s, uint64_t addr, uint64_t *off);
+
+#endif

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * An instruction's text as objdump -d prints it, from capstone's: the
+ * mnemonic padded to six columns, operands joined by a bare comma,
+ * numbers in hex (negative immediates as the operand size's unsigned
+ * value), AT&T size suffixes only where no register gives the size, the
+ * scale of an indexed address always written, Intel's size words in
+ * capitals. Branch targets and RIP-relative comments are the caller's.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "annotate/insn-text.h"
+
+struct out {
+	char *buf;
+	size_t size, len;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && o->len + 1 < o->size; i++)
+		o->buf[o->len++] = s[i];
+	o->buf[o->len] = '\0';
+}
+
+static void puts_(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+static void put_hex(struct out *o, uint64_t v)
+{
+	char tmp[24];
+
+	snprintf(tmp, sizeof(tmp), "0x%" PRIx64, v);
+	puts_(o, tmp);
+}
+
+static uint64_t mask_to(int64_t v, unsigned int size)
+{
+	if (size == 0 || size >= 8)
+		return (uint64_t)v;
+	return (uint64_t)v & ((1ULL << (size * 8)) - 1);
+}
+
+/* Parses a number capstone printed ("-8", "0x2eb0", "12") at *p; returns its length, 0 if none. */
+static size_t parse_num(const char *p, int64_t *v, bool *neg)
+{
+	const char *s = p;
+	uint64_t u = 0;
+
+	*neg = *s == '-';
+	if (*neg)
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		while (isxdigit((unsigned char)*s)) {
+			u = u * 16 + (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' :
+						 (tolower((unsigned char)*s) - 'a' + 10));
+			s++;
+		}
+	} else {
+		while (isdigit((unsigned char)*s))
+			u = u * 10 + (uint64_t)(*s++ - '0');
+	}
+	if (isalnum((unsigned char)*s) || *s == '_')
+		return 0;
+	*v = *neg ? -(int64_t)u : (int64_t)u;
+	return (size_t)(s - p);
+}
+
+static void att_operands(struct out *o, const char *ops, unsigned int imm_size, bool zero_disp)
+{
+	const char *p = ops;
+	bool tok_start = true;
+
+	while (*p) {
+		int64_t v;
+		bool neg;
+		size_t n;
+
+		if (*p == ',' && p[1] == ' ') {
+			puts_(o, ",");
+			p += 2;
+			tok_start = true;
+			continue;
+		}
+		if (*p == '$' && (n = parse_num(p + 1, &v, &neg))) {
+			puts_(o, "$");
+			put_hex(o, mask_to(v, imm_size));
+			p += 1 + n;
+			tok_start = false;
+			continue;
+		}
+		if (tok_start && (n = parse_num(p, &v, &neg))) {
+			/* a displacement or an absolute address */
+			if (neg && p[n] == '(') {
+				puts_(o, "-");
+				put_hex(o, (uint64_t)-v);
+			} else {
+				put_hex(o, (uint64_t)v);
+			}
+			p += n;
+			tok_start = false;
+			continue;
+		}
+		if (*p == '(') {
+			const char *close = strchr(p, ')');
+			int commas = 0;
+
+			if (tok_start && zero_disp)
+				puts_(o, "0x0");
+			if (!close)
+				close = p + strlen(p) - 1;
+			for (const char *q = p; q < close; q++) {
+				if (*q == ' ')
+					continue;
+				if (*q == ',')
+					commas++;
+				put(o, q, 1);
+			}
+			if (commas == 1)
+				puts_(o, ",1");
+			if (*close == ')')
+				puts_(o, ")");
+			p = close + 1;
+			tok_start = false;
+			continue;
+		}
+		tok_start = *p == ':' || *p == '*' || *p == ' ';
+		put(o, p, 1);
+		p++;
+	}
+}
+
+static bool is_size_word(const char *w, size_t n)
+{
+	static const char *const words[] = { "byte", "word", "dword", "qword", "tbyte", "xword",
+					     "xmmword", "ymmword", "zmmword", "ptr" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && !strncmp(words[i], w, n))
+			return true;
+	return false;
+}
+
+static void intel_operands(struct out *o, const char *ops, unsigned int imm_size)
+{
+	const char *p = ops;
+	bool operand_start = true;
+
+	while (*p) {
+		int64_t v;
+		bool neg;
+		size_t n;
+
+		if (*p == ',' && p[1] == ' ') {
+			puts_(o, ",");
+			p += 2;
+			operand_start = true;
+			continue;
+		}
+		if (*p == ' ' && (p[1] == '+' || p[1] == '-') && p[2] == ' ') {
+			put(o, p + 1, 1);
+			p += 3;
+			continue;
+		}
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *w = p;
+
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			if (is_size_word(w, (size_t)(p - w))) {
+				for (const char *q = w; q < p; q++) {
+					char c = (char)toupper((unsigned char)*q);
+
+					put(o, &c, 1);
+				}
+			} else {
+				put(o, w, (size_t)(p - w));
+			}
+			operand_start = false;
+			continue;
+		}
+		if ((n = parse_num(p, &v, &neg))) {
+			put_hex(o, operand_start ? mask_to(v, imm_size) : (uint64_t)v);
+			p += n;
+			operand_start = false;
+			continue;
+		}
+		put(o, p, 1);
+		p++;
+	}
+}
+
+/* AT&T: capstone writes every size suffix; objdump only where no register operand sets it. */
+static bool has_register_operand(const char *ops)
+{
+	const char *p = ops;
+
+	while (*p) {
+		const char *end = p;
+		int depth = 0;
+
+		while (*end && (depth || *end != ',')) {
+			depth += *end == '(';
+			depth -= *end == ')';
+			end++;
+		}
+		while (*p == ' ' || *p == '*')
+			p++;
+		if (*p == '%' && !memchr(p, ':', (size_t)(end - p)) && !memchr(p, '(', (size_t)(end - p)))
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+static void att_mnemonic(char *m, size_t msize, const char *mnemonic, const char *base,
+			 const char *ops, bool always_strip)
+{
+	size_t bl = strlen(base), ml = strlen(mnemonic);
+
+	snprintf(m, msize, "%s", mnemonic);
+	if (ml != bl + 1 || strncmp(mnemonic, base, bl) || !strchr("bwlq", mnemonic[bl]))
+		return;
+	if (always_strip || has_register_operand(ops))
+		m[bl] = '\0';
+}
+
+void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
+{
+	struct out o = { buf, size, 0 };
+	char m[64];
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	if (in->intel)
+		snprintf(m, sizeof(m), "%s", in->mnemonic);
+	else
+		att_mnemonic(m, sizeof(m), in->mnemonic, in->base, in->ops, in->branch_or_stack);
+	puts_(&o, m);
+	if (in->target_text) {
+		for (size_t n = strlen(m); n < 6; n++)
+			puts_(&o, " ");
+		puts_(&o, " ");
+		puts_(&o, in->target_text);
+		return;
+	}
+	if (!*in->ops)
+		return;
+	for (size_t n = strlen(m); n < 6; n++)
+		puts_(&o, " ");
+	puts_(&o, " ");
+	if (in->intel)
+		intel_operands(&o, in->ops, in->imm_size);
+	else
+		att_operands(&o, in->ops, in->imm_size, in->zero_disp);
+}
