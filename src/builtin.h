@@ -9,6 +9,7 @@ int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
+int cmd_annotate(int argc, const char **argv);
 int cmd_collapse(int argc, const char **argv);
 int cmd_heatmap(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);

@@ -12,6 +12,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "annotate",	cmd_annotate,	"Read perf.data (created by ember or perf record) and display annotated code" },
 	{ "collapse",	cmd_collapse,	"Fold perf script output into stacks, as stackcollapse-perf.pl" },
 	{ "flamegraph",	cmd_flamegraph,	"Draw an interactive flame graph from perf.data or folded stacks" },
 	{ "heatmap",	cmd_heatmap,	"Draw a latency or sample-density heat map" },

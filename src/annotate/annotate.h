@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ember annotate's printing: perf annotate --stdio's text for one symbol
+ * from libember's annotation model (include/ember/annotate.h):
+ *
+ *   ember_annotation ──source.c──> the lines objdump -l -S would print
+ *        (headers, file:line markers, source text, instructions)
+ *   lines + histogram ──print.c──> perf's header, percent column and
+ *        line numbers
+ */
+#ifndef EMBER_ANNOTATE_PRINT_H
+#define EMBER_ANNOTATE_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <ember/annotate.h>
+
+enum annotate_percent_type {
+	ANNOTATE_LOCAL_PERIOD,
+	ANNOTATE_GLOBAL_PERIOD,
+	ANNOTATE_LOCAL_HITS,
+	ANNOTATE_GLOBAL_HITS,
+};
+
+struct annotate_print_opts {
+	bool show_nr_samples;		/* -n: samples instead of percents */
+	bool show_total_period;		/* --show-total-period: periods instead */
+	bool source;			/* --source (default): objdump -S's source text */
+	bool asm_raw;			/* --asm-raw: the instruction bytes too */
+	enum annotate_percent_type percent_type;
+};
+
+/* One line as objdump -l [-S] prints it for a symbol. */
+struct annotate_line {
+	const char *text;		/* without the address for an instruction */
+	long insn;			/* index of the instruction, -1 for other lines */
+};
+
+struct annotate_lines {
+	struct annotate_line *lines;
+	size_t nr, alloc;
+	char **owned;			/* texts made here */
+	size_t nr_owned, alloc_owned;
+};
+
+/* Source files read once for all symbols; file texts split in lines. */
+struct annotate_sources;
+
+struct annotate_sources *annotate_sources__new(void);
+void annotate_sources__delete(struct annotate_sources *s);
+
+/*
+ * The lines objdump -l (and -S when source) prints for the annotation of
+ * sym_name: 0 or -ENOMEM. Free with annotate_lines__exit().
+ */
+int annotate_lines__build(struct annotate_lines *out, const struct ember_annotation *a,
+			  const char *sym_name, bool source, bool asm_raw,
+			  struct annotate_sources *srcs);
+void annotate_lines__exit(struct annotate_lines *l);
+
+struct annotate_symbol_print {
+	const struct ember_annotation *a;
+	const struct ember_annotate_hist *hist;
+	uint32_t event;
+	const char *dso_name;		/* as the header names it */
+	const char *event_name;
+	uint64_t total_period;		/* the event's, for the global percent types */
+	uint64_t total_samples;
+};
+
+/* Prints one symbol's annotation as perf annotate --stdio does. */
+void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
+			      const struct annotate_lines *lines,
+			      const struct annotate_print_opts *po);
+
+#endif

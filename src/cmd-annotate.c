@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember annotate: perf annotate 6.1's --stdio output from a perf.data
+ * file: for every sampled symbol, hottest first (or the symbols named),
+ * its instructions with the share of the samples each got, and the
+ * source lines behind them. Instructions come from capstone
+ * (lib/annotate), not from an objdump run per symbol.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ember/annotate.h>
+#include <ember/hist.h>
+#include <ember/session.h>
+#include "builtin.h"
+#include "annotate/annotate.h"
+#include "report/run.h"
+#include "util/parse-options.h"
+#include "util/session-open.h"
+
+static const char *const annotate_usage[] = {
+	"ember annotate [<options>]",
+	NULL,
+};
+
+struct annotate_opts {
+	const char *input, *dsos, *symbol, *disassembler_style, *percent_type;
+	const char *symfs, *kallsyms;
+	bool force, stdio, stdio2, tui, gtk, print_line, full_paths, asm_raw, skip_missing;
+	bool show_nr_samples, show_total_period, group, no_source, quiet;
+	int verbose;
+};
+
+struct annotate {
+	struct annotate_opts o;
+	struct annotate_print_opts po;
+	struct ember_session *session;
+	struct ember_annotate_hists *hists;
+	struct ember_hist **order;	/* per event: entries in perf's order */
+	uint32_t nr_events;
+	struct ember_hist_layout layout;
+	int err;
+};
+
+static bool dso_listed(const char *list, const char *short_name, const char *long_name)
+{
+	const char *p = list;
+	size_t n;
+
+	while (*p) {
+		n = strcspn(p, ",");
+		if ((strlen(short_name) == n && !strncmp(p, short_name, n)) ||
+		    (long_name && strlen(long_name) == n && !strncmp(p, long_name, n)))
+			return true;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
+{
+	struct annotate *an = ctx;
+	const struct ember_addr_location *al = &ss->al;
+	uint32_t ev = ss->attr->idx;
+	struct ember_hist_frame f;
+	struct ember_hist_sample hs = { .sz = sizeof(hs) };
+	int err;
+
+	if (ev >= an->nr_events || !al->sym)
+		return 0;
+	if (an->o.dsos && !dso_listed(an->o.dsos, al->dso_short_name, al->dso_name))
+		return 0;
+	if (an->o.symbol && strcmp(an->o.symbol, al->sym_name))
+		return 0;
+	if (!an->order[ev]) {
+		struct ember_hist_opts ho = { .sz = sizeof(ho), .layout = &an->layout };
+
+		ember_callchain_param__init(&ho.chain);
+		an->order[ev] = ember_hist__new(&ho);
+		if (!an->order[ev])
+			return -ENOMEM;
+	}
+	ember_hist_frame__from_al(&f, al);
+	hs.self = &f;
+	hs.period = ss->sample->period;
+	hs.nr_samples = 1;
+	hs.pid = (int32_t)ss->sample->pid;
+	hs.tid = (int32_t)ss->sample->tid;
+	hs.cpu = (int32_t)ss->sample->cpu;
+	hs.comm = al->comm;
+	hs.thread = al->thread;
+	err = ember_hist__add(an->order[ev], &hs);
+	return err ?: ember_annotate_hists__add(an->hists, al, ev, ss->sample->period);
+}
+
+/* Whether the symbol was printed already (perf prints each once, where it is hottest). */
+struct seen {
+	const void **syms;
+	size_t nr, alloc;
+};
+
+static bool seen_has(const struct seen *s, const void *dso, const void *sym)
+{
+	for (size_t i = 0; i + 1 < s->nr; i += 2)
+		if (s->syms[i] == dso && s->syms[i + 1] == sym)
+			return true;
+	return false;
+}
+
+/* 1 when seen already, else 0 once added, or -ENOMEM. */
+static int seen_add(struct seen *s, const void *dso, const void *sym)
+{
+	if (seen_has(s, dso, sym))
+		return 1;
+	if (s->nr + 2 > s->alloc) {
+		size_t alloc = s->alloc ? s->alloc * 2 : 64;
+		const void **p = realloc(s->syms, alloc * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->syms = p;
+		s->alloc = alloc;
+	}
+	s->syms[s->nr++] = dso;
+	s->syms[s->nr++] = sym;
+	return 0;
+}
+
+static const char *cannot_annotate(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "its binary is not there (try --symfs, or --skip-missing)";
+	case ENODATA:
+		return "no code for it in the binary (stripped, or a debug file only)";
+	case EOPNOTSUPP:
+		return "no vmlinux with its build-id, and /proc/kcore is not readable here";
+	default:
+		return strerror(err);
+	}
+}
+
+static int annotate_event(struct annotate *an, uint32_t ev, struct annotate_sources *srcs,
+			  struct seen *seen, struct seen *warned)
+{
+	struct ember_hist *h = an->order[ev];
+	const struct ember_data_attr *attr =
+		ember_data_reader__attr(ember_session__reader(an->session), ev);
+	const struct ember_session_stats *st = ember_session__stats(an->session);
+	struct ember_annotation_opts ao = {
+		.sz = sizeof(ao),
+		.intel = an->o.disassembler_style && !strcmp(an->o.disassembler_style, "intel"),
+	};
+	char name[256];
+	int r;
+
+	report_event_name(an->session, attr, name, sizeof(name));
+	for (size_t i = 0; i < ember_hist__nr_entries(h); i++) {
+		const struct ember_hist_entry *e = ember_hist__entry(h, i);
+		struct ember_dso *dso = (struct ember_dso *)e->dso;
+		const struct ember_symbol *sym = e->sym;
+		struct annotate_lines al;
+		struct ember_annotation *a;
+
+		if (!sym || !dso)
+			continue;
+		if (seen_has(warned, dso, NULL))
+			continue;
+		r = seen_add(seen, dso, sym);
+		if (r < 0)
+			return r;
+		if (r)
+			continue;
+		a = ember_annotation__new(dso, sym, &ao);
+		if (!a) {
+			int err = errno;
+
+			if (err == ENOMEM)
+				return -ENOMEM;
+			/* one line per binary, as perf warns once per dso */
+			if (seen_add(warned, dso, NULL) < 0)
+				return -ENOMEM;
+			if (!(an->o.skip_missing && err == ENOENT))
+				fprintf(stderr, "ember annotate: cannot annotate %s in %s: %s\n",
+					ember_symbol__name(sym), ember_dso__name(dso),
+					cannot_annotate(err));
+			continue;
+		}
+		r = annotate_lines__build(&al, a, ember_symbol__name(sym), an->po.source,
+					  an->o.asm_raw, srcs);
+		if (!r) {
+			struct annotate_symbol_print sp = {
+				.a = a,
+				.hist = ember_annotate_hists__find(an->hists, dso, sym),
+				.event = ev,
+				.dso_name = an->o.full_paths ? ember_dso__name(dso) :
+							       ember_dso__short_name(dso),
+				.event_name = name,
+				.total_period = ev < st->nr_events ? st->events[ev].total_period : 0,
+				.total_samples = ev < st->nr_events ? st->events[ev].nr_samples : 0,
+			};
+
+			annotate__fprintf_symbol(stdout, &sp, &al, &an->po);
+			annotate_lines__exit(&al);
+		}
+		ember_annotation__delete(a);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_percent_type(const char *s, enum annotate_percent_type *t)
+{
+	static const char *const names[] = { "local-period", "global-period", "local-hits",
+					     "global-hits" };
+
+	for (int i = 0; i < 4; i++) {
+		if (!strcmp(s, names[i])) {
+			*t = (enum annotate_percent_type)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int run(struct annotate *an)
+{
+	struct ember_session_opts so = {
+		.sz = sizeof(so),
+		.force = an->o.force,
+		.symbol = {
+			.sz = sizeof(so.symbol),
+			.symfs = an->o.symfs,
+			.kallsyms = an->o.kallsyms,
+		},
+	};
+	struct ember_session_ops ops = { .sample = on_sample };
+	struct ember_hist_layout_opts lo = { .sz = sizeof(lo) };
+	struct annotate_sources *srcs = NULL;
+	struct seen seen = { 0 }, warned = { 0 };
+	char bad[64], why[256];
+	bool any = false;
+	int err;
+
+	if (ember_hist_layout__setup(&an->layout, &lo, bad, sizeof(bad)))
+		return 1;
+	an->session = session_open("annotate", an->o.input, &so);
+	if (!an->session)
+		return 1;
+	an->nr_events = ember_data_reader__nr_attrs(ember_session__reader(an->session));
+	an->hists = ember_annotate_hists__new(an->nr_events);
+	an->order = calloc(an->nr_events ? an->nr_events : 1, sizeof(*an->order));
+	srcs = annotate_sources__new();
+	if (!an->hists || !an->order || !srcs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = ember_session__process(an->session, &ops, an);
+	if (err)
+		goto out;
+	if (ember_session__nothing_usable(an->session, why, sizeof(why))) {
+		fprintf(stderr, "ember annotate: %s\n", why);
+		err = 1;
+		goto out;
+	}
+	for (uint32_t ev = 0; ev < an->nr_events && !err; ev++) {
+		if (!an->order[ev])
+			continue;
+		any = true;
+		err = ember_hist__resort(an->order[ev]);
+		if (!err)
+			err = annotate_event(an, ev, srcs, &seen, &warned);
+	}
+	if (!err && !any) {
+		if (an->o.symbol)
+			fprintf(stderr, "ember annotate: no samples of symbol '%s' in %s\n",
+				an->o.symbol, ember_session__path(an->session));
+		else
+			fprintf(stderr, "ember annotate: %s has no samples\n",
+				ember_session__path(an->session));
+		err = 1;
+	}
+out:
+	if (err < 0)
+		fprintf(stderr, "ember annotate: %s: %s\n", ember_session__path(an->session),
+			strerror(-err));
+	fflush(stdout);
+	free(seen.syms);
+	free(warned.syms);
+	annotate_sources__delete(srcs);
+	for (uint32_t ev = 0; an->order && ev < an->nr_events; ev++)
+		ember_hist__delete(an->order[ev]);
+	free(an->order);
+	ember_annotate_hists__delete(an->hists);
+	ember_session__delete(an->session);
+	return err ? 1 : 0;
+}
+
+int cmd_annotate(int argc, const char **argv)
+{
+	struct annotate an = { .po = { .source = true } };
+	struct annotate_opts *o = &an.o;
+	const struct option options[] = {
+		OPT_STRING('i', "input", &o->input, "file", "input file name"),
+		OPT_STRING('d', "dsos", &o->dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		OPT_STRING('s', "symbol", &o->symbol, "symbol", "symbol to annotate"),
+		OPT_BOOLEAN('f', "force", &o->force, "don't complain, do it"),
+		OPT_INCR('v', "verbose", &o->verbose, "be more verbose (show symbol address, etc)"),
+		OPT_BOOLEAN('q', "quiet", &o->quiet, "do not show any warnings or messages"),
+		OPT_BOOLEAN(0, "stdio", &o->stdio, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "stdio2", &o->stdio2, "Use the stdio interface (perf's second layout: not done, the first is printed)"),
+		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface (not done: the stdio output is printed)"),
+		OPT_BOOLEAN(0, "gtk", &o->gtk, "Use the GTK interface (not in ember: the stdio output is printed)"),
+		OPT_BOOLEAN('l', "print-line", &o->print_line, "print matching source lines (may be slow)"),
+		OPT_BOOLEAN('P', "full-paths", &o->full_paths, "Don't shorten the displayed pathnames"),
+		OPT_BOOLEAN(0, "skip-missing", &o->skip_missing, "Skip symbols that cannot be annotated"),
+		OPT_BOOLEAN(0, "group", &o->group, "Show event group information together"),
+		OPT_STRING(0, "symfs", &o->symfs, "directory", "Look for files with symbols relative to this directory"),
+		OPT_STRING('k', "vmlinux", &o->kallsyms, "file", "vmlinux pathname (kallsyms here)"),
+		OPT_BOOLEAN(0, "asm-raw", &o->asm_raw, "Display raw encoding of assembly instructions (default)"),
+		OPT_STRING('M', "disassembler-style", &o->disassembler_style, "disassembler style", "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		OPT_BOOLEAN('n', "show-nr-samples", &o->show_nr_samples, "Show a column with the number of samples"),
+		OPT_BOOLEAN(0, "show-total-period", &o->show_total_period, "Show a column with the sum of periods"),
+		OPT_BOOLEAN(0, "no-source", &o->no_source, "Do not interleave source code with assembly code"),
+		OPT_STRING(0, "percent-type", &o->percent_type, "local-period", "Set percent type local/global-period/hits"),
+		OPT_END()
+	};
+	int argc2, r;
+
+	argc2 = parse_options(argc, argv, options, annotate_usage, 0);
+	if ((r = parse_options_exit_code(argc2)) >= 0)
+		return r;
+	if (argc2 > 1) {
+		fprintf(stderr, "ember annotate: one symbol at a time (got '%s' and '%s')\n", argv[0],
+			argv[1]);
+		return 2;
+	}
+	if (argc2 == 1)
+		o->symbol = argv[0];
+	if (o->disassembler_style && strcmp(o->disassembler_style, "intel") &&
+	    strcmp(o->disassembler_style, "att")) {
+		fprintf(stderr, "ember annotate: -M takes 'intel' or 'att', not '%s'\n",
+			o->disassembler_style);
+		return 2;
+	}
+	if (o->percent_type && parse_percent_type(o->percent_type, &an.po.percent_type)) {
+		fprintf(stderr,
+			"ember annotate: --percent-type takes local-period, global-period, local-hits or global-hits, not '%s'\n",
+			o->percent_type);
+		return 2;
+	}
+	if (o->tui || o->gtk || o->stdio2)
+		fprintf(stderr, "ember annotate: --%s is not done yet; printing the --stdio output\n",
+			o->tui ? "tui" : o->gtk ? "gtk" : "stdio2");
+	an.po.show_nr_samples = o->show_nr_samples;
+	an.po.show_total_period = o->show_total_period;
+	an.po.source = !o->no_source;
+	an.po.asm_raw = o->asm_raw;
+	return run(&an);
+}
