@@ -33,70 +33,6 @@ struct annotate_opts {
 	int verbose;
 };
 
-struct annotate {
-	struct annotate_opts o;
-	struct annotate_print_opts po;
-	struct ember_session *session;
-	struct ember_annotate_hists *hists;
-	struct ember_hist **order;	/* per event: entries in perf's order */
-	uint32_t nr_events;
-	struct ember_hist_layout layout;
-	int err;
-};
-
-static bool dso_listed(const char *list, const char *short_name, const char *long_name)
-{
-	const char *p = list;
-	size_t n;
-
-	while (*p) {
-		n = strcspn(p, ",");
-		if ((strlen(short_name) == n && !strncmp(p, short_name, n)) ||
-		    (long_name && strlen(long_name) == n && !strncmp(p, long_name, n)))
-			return true;
-		p += n;
-		if (*p)
-			p++;
-	}
-	return false;
-}
-
-static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
-{
-	struct annotate *an = ctx;
-	const struct ember_addr_location *al = &ss->al;
-	uint32_t ev = ss->attr->idx;
-	struct ember_hist_frame f;
-	struct ember_hist_sample hs = { .sz = sizeof(hs) };
-	int err;
-
-	if (ev >= an->nr_events || !al->sym)
-		return 0;
-	if (an->o.dsos && !dso_listed(an->o.dsos, al->dso_short_name, al->dso_name))
-		return 0;
-	if (an->o.symbol && strcmp(an->o.symbol, al->sym_name))
-		return 0;
-	if (!an->order[ev]) {
-		struct ember_hist_opts ho = { .sz = sizeof(ho), .layout = &an->layout };
-
-		ember_callchain_param__init(&ho.chain);
-		an->order[ev] = ember_hist__new(&ho);
-		if (!an->order[ev])
-			return -ENOMEM;
-	}
-	ember_hist_frame__from_al(&f, al);
-	hs.self = &f;
-	hs.period = ss->sample->period;
-	hs.nr_samples = 1;
-	hs.pid = (int32_t)ss->sample->pid;
-	hs.tid = (int32_t)ss->sample->tid;
-	hs.cpu = (int32_t)ss->sample->cpu;
-	hs.comm = al->comm;
-	hs.thread = al->thread;
-	err = ember_hist__add(an->order[ev], &hs);
-	return err ?: ember_annotate_hists__add(an->hists, al, ev, ss->sample->period);
-}
-
 /* Whether the symbol was printed already (perf prints each once, where it is hottest). */
 struct seen {
 	const void **syms;
@@ -128,6 +64,77 @@ static int seen_add(struct seen *s, const void *dso, const void *sym)
 	s->syms[s->nr++] = dso;
 	s->syms[s->nr++] = sym;
 	return 0;
+}
+
+struct annotate {
+	struct annotate_opts o;
+	struct annotate_print_opts po;
+	struct ember_session *session;
+	struct ember_annotate_hists *hists;
+	struct ember_hist **order;	/* per event: entries in perf's order */
+	uint32_t nr_events;
+	struct ember_hist_layout layout;
+	struct seen nosyms;		/* binaries with samples and no symbols */
+	size_t nr_printed;
+};
+
+static bool dso_listed(const char *list, const char *short_name, const char *long_name)
+{
+	const char *p = list;
+	size_t n;
+
+	while (*p) {
+		n = strcspn(p, ",");
+		if ((strlen(short_name) == n && !strncmp(p, short_name, n)) ||
+		    (long_name && strlen(long_name) == n && !strncmp(p, long_name, n)))
+			return true;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
+{
+	struct annotate *an = ctx;
+	const struct ember_addr_location *al = &ss->al;
+	uint32_t ev = ss->attr->idx;
+	struct ember_hist_frame f;
+	struct ember_hist_sample hs = { .sz = sizeof(hs) };
+	int err;
+
+	if (ev >= an->nr_events || !al->dso)
+		return 0;
+	if (an->o.dsos && !dso_listed(an->o.dsos, al->dso_short_name, al->dso_name))
+		return 0;
+	if (!al->sym) {
+		/* a binary without symbols (stripped): said once at the end */
+		if (al->dso_name && al->dso_name[0] == '/' && ember_dso__load(al->dso) <= 0)
+			return seen_add(&an->nosyms, al->dso, (void *)(intptr_t)ember_dso__load(al->dso)) < 0 ? -ENOMEM : 0;
+		return 0;
+	}
+	if (an->o.symbol && strcmp(an->o.symbol, al->sym_name))
+		return 0;
+	if (!an->order[ev]) {
+		struct ember_hist_opts ho = { .sz = sizeof(ho), .layout = &an->layout };
+
+		ember_callchain_param__init(&ho.chain);
+		an->order[ev] = ember_hist__new(&ho);
+		if (!an->order[ev])
+			return -ENOMEM;
+	}
+	ember_hist_frame__from_al(&f, al);
+	hs.self = &f;
+	hs.period = ss->sample->period;
+	hs.nr_samples = 1;
+	hs.pid = (int32_t)ss->sample->pid;
+	hs.tid = (int32_t)ss->sample->tid;
+	hs.cpu = (int32_t)ss->sample->cpu;
+	hs.comm = al->comm;
+	hs.thread = al->thread;
+	err = ember_hist__add(an->order[ev], &hs);
+	return err ?: ember_annotate_hists__add(an->hists, al, ev, ss->sample->period);
 }
 
 static const char *cannot_annotate(int err)
@@ -205,6 +212,7 @@ static int annotate_event(struct annotate *an, uint32_t ev, struct annotate_sour
 			};
 
 			annotate__fprintf_symbol(stdout, &sp, &al, &an->po);
+			an->nr_printed++;
 			annotate_lines__exit(&al);
 		}
 		ember_annotation__delete(a);
@@ -276,13 +284,24 @@ static int run(struct annotate *an)
 		if (!err)
 			err = annotate_event(an, ev, srcs, &seen, &warned);
 	}
-	if (!err && !any) {
+	for (size_t i = 0; !err && i < an->nosyms.nr; i += 2)
+		fprintf(stderr, "ember annotate: %s %s: its samples are not annotated\n",
+			ember_dso__name((struct ember_dso *)an->nosyms.syms[i]),
+			(intptr_t)an->nosyms.syms[i + 1] == -ENOENT ?
+				"not found (nor in the build-id cache)" :
+				"has no symbols (stripped)");
+	if (!err && !any && an->nosyms.nr) {
+		err = 1;
+	} else if (!err && !any) {
 		if (an->o.symbol)
 			fprintf(stderr, "ember annotate: no samples of symbol '%s' in %s\n",
 				an->o.symbol, ember_session__path(an->session));
 		else
 			fprintf(stderr, "ember annotate: %s has no samples\n",
 				ember_session__path(an->session));
+		err = 1;
+	} else if (!err && !an->nr_printed) {
+		/* every symbol sampled was one that cannot be annotated: said above */
 		err = 1;
 	}
 out:
@@ -291,6 +310,7 @@ out:
 			strerror(-err));
 	fflush(stdout);
 	free(seen.syms);
+	free(an->nosyms.syms);
 	free(warned.syms);
 	annotate_sources__delete(srcs);
 	for (uint32_t ev = 0; an->order && ev < an->nr_events; ev++)

@@ -83,6 +83,7 @@ struct ember_annotation_insn {
 	const char *src_file;		/* NULL: not known */
 	unsigned int src_line;		/* 0: not known */
 	unsigned int src_discriminator;	/* 0: none */
+	const char *src_function;	/* the function or inlined call it is in; NULL: unknown */
 };
 
 struct ember_annotation;
@@ -101,6 +102,8 @@ EMBER_API struct ember_annotation *ember_annotation__new(struct ember_dso *dso,
 EMBER_API void ember_annotation__delete(struct ember_annotation *a);
 /* The symbol's address as objdump prints it, and the file its bytes came from. */
 EMBER_API uint64_t ember_annotation__addr(const struct ember_annotation *a);
+/* The name objdump labels the symbol's start with (its symbol table's, versioned); NULL: none. */
+EMBER_API const char *ember_annotation__label(const struct ember_annotation *a);
 EMBER_API const char *ember_annotation__path(const struct ember_annotation *a);
 /* Instructions in address order: idx in [0, ember_annotation__nr_insns()). */
 EMBER_API size_t ember_annotation__nr_insns(const struct ember_annotation *a);

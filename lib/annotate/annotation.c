@@ -33,65 +33,78 @@ struct ember_annotation {
 	uint64_t sym_size;
 	struct arena arena;		/* the texts */
 	struct elf_syms syms;		/* for naming targets, as objdump does */
+	const char *label;
 };
 
-/* Reads size bytes at vaddr from the ELF file at path: 0, -ENOENT, -ENODATA (no code there). */
-static int read_code(const char *path, uint64_t vaddr, uint8_t *buf, size_t size)
+/* Copies size bytes at vaddr from an ELF file's sections: 0, or -ENODATA (no code there). */
+static int read_code(Elf *elf, uint64_t vaddr, uint8_t *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENODATA;
 	Elf_Scn *scn = NULL;
+	Elf_Data *data;
 	GElf_Shdr sh;
-	Elf *elf;
 
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf) {
-		close(fd);
-		return -ENODATA;
-	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
 			continue;
 		if (vaddr < sh.sh_addr || vaddr + size > sh.sh_addr + sh.sh_size)
 			continue;
-		if (sh.sh_type == SHT_NOBITS)
-			break;
-		if (pread(fd, buf, size, (off_t)(sh.sh_offset + (vaddr - sh.sh_addr))) == (ssize_t)size)
-			err = 0;
-		break;
+		if (sh.sh_type == SHT_NOBITS || !(data = elf_getdata(scn, NULL)) || !data->d_buf ||
+		    data->d_size < vaddr - sh.sh_addr + size)
+			return -ENODATA;
+		memcpy(buf, (const uint8_t *)data->d_buf + (vaddr - sh.sh_addr), size);
+		return 0;
 	}
-	elf_end(elf);
-	close(fd);
-	return err;
+	return -ENODATA;
 }
 
-/* Finds the file holding the symbol's bytes; 0 with *path malloc'd, or -errno. */
-static int load_bytes(struct ember_dso *dso, uint64_t vaddr, uint8_t *buf, size_t size,
-		      char **path)
+/*
+ * The symbol's bytes, and the symbols objdump would name addresses
+ * after: from the file the symbols came from when it has the code (a
+ * build-id cache copy, the vdso), else from the binary, with the debug
+ * file's symbols when there is one. 0, or -errno.
+ */
+static int load_bytes(struct ember_annotation *a, struct ember_dso *dso)
 {
-	char tmp[4096];
 	const char *src = ember_dso__symsrc_path(dso);
-	int err = -ENOENT;
+	struct elf_file code, syms;
+	char tmp[4096];
+	int err = -ENOENT, e;
 
-	if (src && *src && !(err = read_code(src, vaddr, buf, size))) {
-		*path = strdup(src);
-		return *path ? 0 : -ENOMEM;
+	if (src && *src && !elf_file__open(&syms, src)) {
+		if (!read_code(syms.elf, a->addr, a->bytes, a->sym_size)) {
+			a->path = strdup(src);
+			err = a->path ? elf_syms__load(&a->syms, syms.elf) : -ENOMEM;
+			if (!err)
+				err = elf_syms__add_plt(&a->syms, syms.elf);
+			elf_file__close(&syms);
+			return err == -ENOMEM ? err : 0;
+		}
+		err = -ENODATA;
+	} else {
+		syms.elf = NULL;
 	}
 	sym_conf__path(dso->conf, tmp, sizeof(tmp), dso->name);
-	if (!src || strcmp(src, tmp)) {
-		int e = read_code(tmp, vaddr, buf, size);
-
+	e = elf_file__open(&code, tmp);
+	if (!e) {
+		e = read_code(code.elf, a->addr, a->bytes, a->sym_size);
 		if (!e) {
-			*path = strdup(tmp);
-			return *path ? 0 : -ENOMEM;
+			a->path = strdup(tmp);
+			e = a->path ? elf_syms__load(&a->syms, syms.elf ? syms.elf : code.elf) :
+				      -ENOMEM;
+			if (e == -ENODATA && syms.elf)
+				e = elf_syms__load(&a->syms, code.elf);
+			if (!e)
+				e = elf_syms__add_plt(&a->syms, code.elf);
+			e = e == -ENOMEM ? e : 0;
 		}
-		/* a missing binary says more than a debug file without code */
-		if (err != -ENODATA || e != -ENOENT)
-			err = e;
+		elf_file__close(&code);
 	}
-	return err;
+	if (syms.elf)
+		elf_file__close(&syms);
+	/* a missing binary says more than a debug file without code */
+	if (e && err == -ENODATA && e == -ENOENT)
+		return err;
+	return e;
 }
 
 /* "name" or "name+0xoff" of vaddr, as objdump names an address; NULL when none. */
@@ -137,8 +150,10 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 
 		if (op->type == X86_OP_IMM && !ti.imm_size)
 			ti.imm_size = op->size;
+		/* a zero displacement that is encoded (disp8, disp32, or no base) */
 		if (op->type == X86_OP_MEM && !op->mem.disp && op->mem.base != X86_REG_RIP &&
-		    ((x->modrm >> 6) == 1 || (x->modrm >> 6) == 2))
+		    ((x->modrm >> 6) == 1 || (x->modrm >> 6) == 2 ||
+		     op->mem.base == X86_REG_INVALID))
 			ti.zero_disp = true;
 		if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP) {
 			rip = true;
@@ -160,7 +175,15 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 			snprintf(target, sizeof(target), "%" PRIx64, out->target);
 		ti.target_text = target;
 	}
+	/* shifts and rotates by an implicit 1 (D0, D1): objdump writes no count */
+	if ((x->opcode[0] == 0xd0 || x->opcode[0] == 0xd1) && !strncmp(ti.ops, "$1, ", 4))
+		ti.ops += 4;
 	insn_text__format(text, sizeof(text), &ti);
+	/* 66 90, the two-byte nop, is xchg %ax,%ax to objdump; capstone's movd of a 64-bit register is movq */
+	if (in->size == 2 && in->bytes[0] == 0x66 && in->bytes[1] == 0x90)
+		snprintf(text, sizeof(text), "%s", intel ? "xchg   ax,ax" : "xchg   %ax,%ax");
+	else if (!strncmp(text, "movd ", 5) && (strstr(text, "%r") || strstr(text, " r")))
+		text[3] = 'q';
 	len = strlen(text);
 	if (rip) {
 		uint64_t at = in->address + in->size + (uint64_t)rip_disp;
@@ -177,6 +200,45 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 }
 
 /*
+ * The function objdump -l names for addr: the innermost function or
+ * inlined call covering it, by its linkage name (demangled) or its name.
+ */
+static const char *function_of(struct ember_annotation *a, Dwfl_Module *mod, uint64_t addr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL;
+	const char *name = NULL;
+	int n;
+
+	if (!cu || (n = dwarf_getscopes(cu, addr - bias, &scopes)) <= 0)
+		return NULL;
+	for (int i = 0; i < n && !name; i++) {
+		Dwarf_Attribute attr;
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		if (dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr) ||
+		    dwarf_attr_integrate(&scopes[i], DW_AT_MIPS_linkage_name, &attr)) {
+			char *d = ember_demangle(dwarf_formstring(&attr) ?: "", true);
+
+			if (d) {
+				name = arena__strndup(&a->arena, d, strlen(d));
+				free(d);
+				break;
+			}
+			name = dwarf_formstring(&attr);
+		}
+		if (!name && dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr))
+			name = dwarf_formstring(&attr);
+		if (name)
+			name = arena__strndup(&a->arena, name, strlen(name));
+	}
+	free(scopes);
+	return name;
+}
+
+/*
  * Source lines as objdump -l names them: libdw's file name of the line
  * table row (the directory joined to a relative name), its line, and
  * " (discriminator N)" where the row has one.
@@ -184,7 +246,11 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 static int add_source(struct ember_annotation *a, struct ember_dso *dso)
 {
 	const char *src = ember_dso__symsrc_path(dso);
-	Dwfl *dwfl = dwfl_elf__open(src && *src ? src : a->path);
+	Dwfl *dwfl;
+
+	if (dso->kind == DSO_KIND_VDSO)
+		return 0;
+	dwfl = dwfl_elf__open(src && *src ? src : a->path);
 	Dwfl_Module *mod = NULL;
 	const char *prev = NULL, *prev_name = NULL;
 
@@ -204,6 +270,9 @@ static int add_source(struct ember_annotation *a, struct ember_dso *dso)
 
 		if (!l || !(name = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
 			continue;
+		/* binutils' name for rows before a sequence's first set_file (lib/symbol's rule) */
+		name = dwfl_elf__line_file(l, name);
+		in->src_function = function_of(a, mod, in->addr);
 		dl = dwfl_dwarf_line(l, &bias);
 		if (dl)
 			dwarf_linediscriminator(dl, &disc);
@@ -300,7 +369,7 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso, const stru
 		return NULL;
 	}
 	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	if (dso->kind != DSO_KIND_USER) {
+	if (dso->kind != DSO_KIND_USER && dso->kind != DSO_KIND_VDSO) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -314,17 +383,14 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso, const stru
 		err = -ENOMEM;
 		goto out_err;
 	}
-	err = a->sym_size ? load_bytes(dso, a->addr, a->bytes, a->sym_size, &a->path) : -ENODATA;
+	err = a->sym_size ? load_bytes(a, dso) : -ENODATA;
 	if (!err) {
-		/* objdump names addresses after the symbols of the debug file when there is one */
-		const char *src = ember_dso__symsrc_path(dso);
+		uint64_t off = 1;
+		const char *name = elf_syms__name(&a->syms, a->addr, &off);
 
-		if ((!src || !*src || elf_syms__load(&a->syms, src)) &&
-		    elf_syms__load(&a->syms, a->path) == -ENOMEM)
-			err = -ENOMEM;
-	}
-	if (!err)
+		a->label = name && !off ? name : NULL;
 		err = disassemble(a, dso, o.intel);
+	}
 	if (!err && !o.no_source)
 		err = add_source(a, dso);
 	if (!err)
@@ -350,6 +416,11 @@ void ember_annotation__delete(struct ember_annotation *a)
 uint64_t ember_annotation__addr(const struct ember_annotation *a)
 {
 	return a->addr;
+}
+
+const char *ember_annotation__label(const struct ember_annotation *a)
+{
+	return a->label;
 }
 
 const char *ember_annotation__path(const struct ember_annotation *a)

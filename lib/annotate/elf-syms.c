@@ -2,95 +2,189 @@
 /*
  * All symbols of an ELF file for naming addresses as objdump -d does:
  * data objects too (a RIP-relative operand names the variable), no
- * section or file symbols, and among symbols of one address the first
- * in objdump's order: functions, then objects, then the rest; globals
- * before locals; then as the table lists them.
+ * section or file symbols, PLT entries as "name@plt", and among
+ * symbols of one address the first in objdump's order: functions, then
+ * objects, then the rest; globals before locals; then by name. An
+ * address with no symbol before it in its section is named after the
+ * nearest symbol of any section (an absolute one, like a version's).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "annotate/elf-syms.h"
+#include "symbol/dso.h"
 
+/* objdump's order at one address: functions, objects, the rest; then by name */
 static int cmp_sym(const void *pa, const void *pb)
 {
 	const struct elf_sym_ent *a = pa, *b = pb;
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
-	return a->rank < b->rank ? -1 : a->rank > b->rank;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return strcmp(a->name, b->name);
 }
 
-static uint32_t rank_of(const GElf_Sym *sym, uint32_t idx)
+static uint32_t rank_of(const GElf_Sym *sym)
 {
-	int type = GELF_ST_TYPE(sym->st_info), bind = GELF_ST_BIND(sym->st_info);
+	int type = GELF_ST_TYPE(sym->st_info);
 	uint32_t r = type == STT_FUNC || type == STT_GNU_IFUNC ? 0 : type == STT_OBJECT ? 1 : 2;
 
-	r = r * 2 + (bind == STB_LOCAL);
-	return (r << 24) | (idx & 0xffffff);
+	return r * 2 + (GELF_ST_BIND(sym->st_info) == STB_LOCAL);
+}
+
+/* The version objdump appends to a dynamic symbol's name: "@@GLIBC_2.2.5", "@GLIBC_2.2.5". */
+struct versions {
+	Elf_Data *versym, *verdef;
+	size_t verdef_strs;		/* section index of verdef's names */
+};
+
+static void find_versions(Elf *elf, struct versions *v)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	memset(v, 0, sizeof(*v));
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_GNU_versym) {
+			v->versym = elf_getdata(scn, NULL);
+		} else if (sh.sh_type == SHT_GNU_verdef) {
+			v->verdef = elf_getdata(scn, NULL);
+			v->verdef_strs = sh.sh_link;
+		}
+	}
+}
+
+static const char *version_of(Elf *elf, const struct versions *v, size_t idx, bool *hidden)
+{
+	GElf_Versym vs;
+	GElf_Verdef vd;
+	GElf_Verdaux va;
+	size_t off = 0;
+
+	if (!v->versym || !v->verdef || !gelf_getversym(v->versym, (int)idx, &vs))
+		return NULL;
+	*hidden = vs & 0x8000;
+	vs &= 0x7fff;
+	if (vs <= 1)
+		return NULL;
+	while (gelf_getverdef(v->verdef, (int)off, &vd)) {
+		if (vd.vd_ndx == vs && gelf_getverdaux(v->verdef, (int)(off + vd.vd_aux), &va))
+			return elf_strptr(elf, v->verdef_strs, va.vda_name);
+		if (!vd.vd_next)
+			break;
+		off += vd.vd_next;
+	}
+	return NULL;
 }
 
 static int read_table(struct elf_syms *s, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
+	struct versions v;
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 
 	if (!data)
 		return -ENODATA;
+	if (sh->sh_type == SHT_DYNSYM)
+		find_versions(elf, &v);
+	else
+		memset(&v, 0, sizeof(v));
 	s->syms = calloc(n ? n : 1, sizeof(*s->syms));
 	if (!s->syms)
 		return -ENOMEM;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
-		const char *name;
+		const char *name, *ver;
+		bool hidden = false;
 		int type;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		if (type == STT_SECTION || type == STT_FILE || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_shndx >= SHN_LORESERVE)
+		    (sym.st_shndx >= SHN_LORESERVE && sym.st_shndx != SHN_ABS))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		name = arena__strndup(&s->names, name, strlen(name));
+		ver = version_of(elf, &v, i, &hidden);
+		if (ver) {
+			char *full = arena__alloc(&s->names, strlen(name) + strlen(ver) + 3, 1);
+
+			if (full)
+				sprintf(full, "%s%s%s", name, hidden ? "@" : "@@", ver);
+			name = full;
+		} else {
+			name = arena__strndup(&s->names, name, strlen(name));
+		}
 		if (!name)
 			return -ENOMEM;
 		s->syms[s->nr++] = (struct elf_sym_ent){ sym.st_value, name, sym.st_shndx,
-							 rank_of(&sym, (uint32_t)i) };
+							 rank_of(&sym) };
 	}
 	qsort(s->syms, s->nr, sizeof(*s->syms), cmp_sym);
 	return 0;
 }
 
-int elf_syms__load(struct elf_syms *s, const char *path)
+int elf_file__open(struct elf_file *f, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENODATA;
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	GElf_Shdr sh;
-	size_t nsects = 0;
-	Elf *elf;
+	size_t size = 0;
 
-	memset(s, 0, sizeof(*s));
-	if (fd < 0)
-		return -errno;
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_getshdrnum(elf, &nsects)) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
+	if (!strcmp(path, "[vdso]")) {
+		f->image = vdso__copy_self(&size);
+		if (!f->image)
+			return -ENOENT;
+		f->elf = elf_memory(f->image, size);
+	} else {
+		f->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0)
+			return -errno;
+		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		elf_file__close(f);
 		return -ENODATA;
 	}
+	return 0;
+}
+
+void elf_file__close(struct elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->image);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+int elf_syms__load(struct elf_syms *s, Elf *elf)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	size_t nsects = 0;
+	int err = -ENODATA;
+	GElf_Shdr sh;
+
+	memset(s, 0, sizeof(*s));
+	if (elf_getshdrnum(elf, &nsects))
+		return -ENODATA;
 	s->sects = calloc(nsects ? nsects : 1, sizeof(*s->sects));
-	if (!s->sects) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!s->sects)
+		return -ENOMEM;
 	s->nr_sects = nsects;
 	while ((scn = elf_nextscn(elf, scn))) {
 		size_t idx = elf_ndxscn(scn);
@@ -107,11 +201,122 @@ int elf_syms__load(struct elf_syms *s, const char *path)
 	scn = symtab ? symtab : dynsym;
 	if (scn && gelf_getshdr(scn, &sh))
 		err = read_table(s, elf, scn, &sh);
-out:
-	elf_end(elf);
-	close(fd);
 	if (err)
 		elf_syms__exit(s);
+	return err;
+}
+
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+
+	if (elf_getshdrstrndx(elf, &strndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, strndx, sh->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+static int add_sym(struct elf_syms *s, size_t *alloc, uint64_t addr, const char *name,
+		   uint32_t shndx)
+{
+	if (s->nr == *alloc) {
+		size_t n = *alloc ? *alloc * 2 : 64;
+		struct elf_sym_ent *p = realloc(s->syms, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->syms = p;
+		*alloc = n;
+	}
+	s->syms[s->nr++] = (struct elf_sym_ent){ addr, name, shndx, 0 };
+	return 0;
+}
+
+/* The GOT slot a PLT entry jumps through (jmp *disp(%rip), maybe bnd), 0 when none. */
+static uint64_t plt_got_slot(const uint8_t *p, size_t len, uint64_t addr)
+{
+	for (size_t i = 0; i + 6 <= len; i++) {
+		if (p[i] == 0xff && p[i + 1] == 0x25) {
+			int32_t disp;
+
+			memcpy(&disp, p + i + 2, 4);
+			return addr + i + 6 + (uint64_t)(int64_t)disp;
+		}
+	}
+	return 0;
+}
+
+/* Names the entries of one PLT section after the relocations of the GOT slots they jump through. */
+static int add_plt_entries(struct elf_syms *s, size_t *alloc, Elf *elf, const char *plt_name,
+			   const char *rela_name, size_t first)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rela = section_named(elf, rela_name, &rsh);
+	Elf_Scn *plt = section_named(elf, plt_name, &psh), *dyn;
+	Elf_Data *rdata, *pdata, *ddata;
+	size_t nrel, step;
+
+	if (!rela || !plt || psh.sh_type == SHT_NOBITS || rsh.sh_type != SHT_RELA ||
+	    !(dyn = elf_getscn(elf, rsh.sh_link)) || !gelf_getshdr(dyn, &dsh) ||
+	    !(rdata = elf_getdata(rela, NULL)) || !(pdata = elf_getdata(plt, NULL)) ||
+	    !(ddata = elf_getdata(dyn, NULL)) || !pdata->d_buf)
+		return 0;
+	step = psh.sh_entsize >= 8 ? psh.sh_entsize : 16;
+	nrel = rsh.sh_entsize ? rsh.sh_size / rsh.sh_entsize : 0;
+	for (size_t off = first; off + step <= pdata->d_size; off += step) {
+		uint64_t got = plt_got_slot((const uint8_t *)pdata->d_buf + off, step,
+					    psh.sh_addr + off);
+
+		for (size_t r = 0; got && r < nrel; r++) {
+			GElf_Rela rel;
+			GElf_Sym sym;
+			const char *name = NULL;
+			char *full;
+			int err;
+
+			if (!gelf_getrela(rdata, (int)r, &rel) || rel.r_offset != got)
+				continue;
+			if (GELF_R_SYM(rel.r_info) &&
+			    (!gelf_getsym(ddata, (int)GELF_R_SYM(rel.r_info), &sym) ||
+			     !(name = elf_strptr(elf, dsh.sh_link, sym.st_name))))
+				break;
+			full = arena__alloc(&s->names, (name ? strlen(name) : 32) + 5, 1);
+			if (!full)
+				return -ENOMEM;
+			if (name)
+				sprintf(full, "%s@plt", name);
+			else	/* an IRELATIVE slot: objdump's "*ABS*+0xaddend@plt" */
+				sprintf(full, "*ABS*+0x%" PRIx64 "@plt", (uint64_t)rel.r_addend);
+			err = add_sym(s, alloc, psh.sh_addr + off, full, (uint32_t)elf_ndxscn(plt));
+			if (err)
+				return err;
+			break;
+		}
+	}
+	return 0;
+}
+
+int elf_syms__add_plt(struct elf_syms *s, Elf *elf)
+{
+	GElf_Shdr sh;
+	size_t alloc = s->nr;
+	int err;
+
+	/* with IBT the calls go to .plt.sec; .plt's first entry is the resolver's */
+	if (section_named(elf, ".plt.sec", &sh))
+		err = add_plt_entries(s, &alloc, elf, ".plt.sec", ".rela.plt", 0);
+	else
+		err = add_plt_entries(s, &alloc, elf, ".plt", ".rela.plt", 16);
+	if (!err)
+		err = add_plt_entries(s, &alloc, elf, ".plt.got", ".rela.dyn", 0);
+	qsort(s->syms, s->nr, sizeof(*s->syms), cmp_sym);
 	return err;
 }
 
@@ -135,7 +340,7 @@ static bool in_section(const struct elf_syms *s, uint32_t shndx, uint64_t addr)
 
 const char *elf_syms__name(const struct elf_syms *s, uint64_t addr, uint64_t *off)
 {
-	size_t lo = 0, hi = s->nr;
+	size_t lo = 0, hi = s->nr, end;
 
 	/* the first symbol past addr */
 	while (lo < hi) {
@@ -146,6 +351,7 @@ const char *elf_syms__name(const struct elf_syms *s, uint64_t addr, uint64_t *of
 		else
 			hi = mid;
 	}
+	end = lo;
 	/* back to the nearest address at or before addr in addr's section, its first symbol */
 	while (lo > 0) {
 		const struct elf_sym_ent *e = &s->syms[lo - 1];
@@ -160,6 +366,17 @@ const char *elf_syms__name(const struct elf_syms *s, uint64_t addr, uint64_t *of
 			}
 		}
 		lo = first;
+	}
+	/* none before it in its section: the nearest symbol below it, whatever its section */
+	if (end > 0) {
+		size_t i = end - 1;
+
+		while (i > 0 && s->syms[i - 1].addr == s->syms[i].addr)
+			i--;
+		if (s->syms[i].addr <= addr) {
+			*off = addr - s->syms[i].addr;
+			return s->syms[i].name;
+		}
 	}
 	return NULL;
 }

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <gelf.h>
 #include "core/arena.h"
 
 struct elf_sym_ent {
@@ -30,8 +31,25 @@ struct elf_syms {
 	struct arena names;
 };
 
-/* Reads .symtab (else .dynsym) of path: 0, -ENOENT, -ENODATA, -ENOMEM. */
-int elf_syms__load(struct elf_syms *s, const char *path);
+/*
+ * An ELF file opened for reading: path, or "[vdso]" for this process's
+ * vdso image (the one the kernel maps into every process). 0 or -errno.
+ */
+struct elf_file {
+	Elf *elf;
+	int fd;
+	void *image;
+};
+int elf_file__open(struct elf_file *f, const char *path);
+void elf_file__close(struct elf_file *f);
+
+/* Reads .symtab (else .dynsym) of an open file: 0, -ENODATA, -ENOMEM. */
+int elf_syms__load(struct elf_syms *s, Elf *elf);
+/*
+ * Adds objdump's synthetic "name@plt" symbols for the PLT entries of elf
+ * (the binary: a debug file has no PLT code). 0 or -ENOMEM.
+ */
+int elf_syms__add_plt(struct elf_syms *s, Elf *elf);
 void elf_syms__exit(struct elf_syms *s);
 /* The symbol objdump names addr after, and addr's offset from it; NULL when none. */
 const char *elf_syms__name(const struct elf_syms *s, uint64_t addr, uint64_t *off);

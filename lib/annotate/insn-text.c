@@ -148,8 +148,32 @@ static bool is_size_word(const char *w, size_t n)
 	return false;
 }
 
-static void intel_operands(struct out *o, const char *ops, unsigned int imm_size)
+/* Intel memory "[base + index]": objdump writes the scale always and an encoded 0 displacement */
+static const char *intel_memory(struct out *o, const char *p, bool zero_disp)
 {
+	const char *close = strchr(p, ']');
+	bool has_num = false, has_scale = false;
+	int regs = 0;
+
+	if (!close)
+		return NULL;
+	for (const char *q = p + 1; q < close; q++) {
+		if (*q == '*')
+			has_scale = true;
+		else if (isdigit((unsigned char)*q) && (q[-1] == ' ' || q[-1] == '['))
+			has_num = true;
+		else if (isalpha((unsigned char)*q) && !isalnum((unsigned char)q[-1]))
+			regs++;
+	}
+	(void)o;
+	if (regs == 2 && !has_scale)
+		return zero_disp && !has_num ? "*1+0x0" : "*1";
+	return zero_disp && !has_num ? "+0x0" : NULL;
+}
+
+static void intel_operands(struct out *o, const char *ops, unsigned int imm_size, bool zero_disp)
+{
+	const char *mem_tail = NULL;
 	const char *p = ops;
 	bool operand_start = true;
 
@@ -163,6 +187,12 @@ static void intel_operands(struct out *o, const char *ops, unsigned int imm_size
 			p += 2;
 			operand_start = true;
 			continue;
+		}
+		if (*p == '[')
+			mem_tail = intel_memory(o, p, zero_disp);
+		if (*p == ']' && mem_tail) {
+			puts_(o, mem_tail);
+			mem_tail = NULL;
 		}
 		if (*p == ' ' && (p[1] == '+' || p[1] == '-') && p[2] == ' ') {
 			put(o, p + 1, 1);
@@ -197,6 +227,13 @@ static void intel_operands(struct out *o, const char *ops, unsigned int imm_size
 	}
 }
 
+/* A general-purpose register sets an operation's size; %xmm, %st or a segment does not. */
+static bool is_gpr(const char *p)
+{
+	return strncmp(p, "%xmm", 4) && strncmp(p, "%ymm", 4) && strncmp(p, "%zmm", 4) &&
+	       strncmp(p, "%st", 3) && strncmp(p, "%mm", 3) && strncmp(p, "%k", 2);
+}
+
 /* AT&T: capstone writes every size suffix; objdump only where no register operand sets it. */
 static bool has_register_operand(const char *ops)
 {
@@ -213,7 +250,8 @@ static bool has_register_operand(const char *ops)
 		}
 		while (*p == ' ' || *p == '*')
 			p++;
-		if (*p == '%' && !memchr(p, ':', (size_t)(end - p)) && !memchr(p, '(', (size_t)(end - p)))
+		if (*p == '%' && is_gpr(p) && !memchr(p, ':', (size_t)(end - p)) &&
+		    !memchr(p, '(', (size_t)(end - p)))
 			return true;
 		p = *end ? end + 1 : end;
 	}
@@ -235,7 +273,8 @@ static void att_mnemonic(char *m, size_t msize, const char *mnemonic, const char
 void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
 {
 	struct out o = { buf, size, 0 };
-	char m[64];
+	const char *opstr = in->ops, *seg;
+	char m[64], ops[256];
 
 	if (!size)
 		return;
@@ -244,6 +283,18 @@ void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
 		snprintf(m, sizeof(m), "%s", in->mnemonic);
 	else
 		att_mnemonic(m, sizeof(m), in->mnemonic, in->base, in->ops, in->branch_or_stack);
+	/* a segment override on a nop (padding) is a prefix to objdump: "cs nopw 0x0(...)" */
+	if (!strncmp(in->mnemonic, "nop", 3) && (seg = strstr(in->ops, in->intel ? "cs:" : "%cs:"))) {
+		size_t ml = strlen(m);
+
+		if (ml + 4 <= sizeof(m)) {
+			memmove(m + 3, m, ml + 1);
+			memcpy(m, "cs ", 3);
+		}
+		snprintf(ops, sizeof(ops), "%.*s%s", (int)(seg - in->ops), in->ops,
+			 seg + (in->intel ? 3 : 4));
+		opstr = ops;
+	}
 	puts_(&o, m);
 	if (in->target_text) {
 		for (size_t n = strlen(m); n < 6; n++)
@@ -252,13 +303,13 @@ void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
 		puts_(&o, in->target_text);
 		return;
 	}
-	if (!*in->ops)
+	if (!*opstr)
 		return;
 	for (size_t n = strlen(m); n < 6; n++)
 		puts_(&o, " ");
 	puts_(&o, " ");
 	if (in->intel)
-		intel_operands(&o, in->ops, in->imm_size);
+		intel_operands(&o, opstr, in->imm_size, in->zero_disp);
 	else
-		att_operands(&o, in->ops, in->imm_size, in->zero_disp);
+		att_operands(&o, opstr, in->imm_size, in->zero_disp);
 }

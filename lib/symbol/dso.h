@@ -128,6 +128,8 @@ const struct ember_symbol *dso__find_symbol(struct ember_dso *dso, uint64_t addr
 /* The loaders dso__load() dispatches to, by kind; each returns a count or -errno. */
 int dso__load_elf(struct ember_dso *dso);	/* dso-elf.c */
 int dso__load_vdso(struct ember_dso *dso);	/* vdso.c */
+/* Copies this process's [vdso] mapping: a malloc'd image (size in *size), or NULL. */
+void *vdso__copy_self(size_t *size);
 int dso__load_kallsyms(struct ember_dso *dso);	/* kallsyms.c */
 int dso__load_perf_map(struct ember_dso *dso);	/* perf-map.c */
 

@@ -16,8 +16,7 @@
 #include "symbol/build-id.h"
 #include "symbol/symbol-elf.h"
 
-/* Copies this process's [vdso] mapping; returns a malloc'd image or NULL. */
-static void *vdso__copy_self(size_t *size)
+void *vdso__copy_self(size_t *size)
 {
 	char line[512];
 	void *image = NULL;

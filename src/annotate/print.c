@@ -43,6 +43,34 @@ static int addr_width(const struct ember_annotation *a)
 	return snprintf(tmp, sizeof(tmp), "%" PRIx64, last);
 }
 
+/*
+ * An instruction as perf prints objdump's line "  addr:\ttext": from the
+ * address on, its tabs expanded to the next multiple of 8.
+ */
+static void print_insn(FILE *fp, uint64_t addr, const char *text)
+{
+	char buf[64];
+	int col = snprintf(buf, sizeof(buf), "%" PRIx64 ":", addr);
+
+	fprintf(fp, " :   %s", buf);
+	do {
+		fputc(' ', fp);
+		col++;
+	} while (col % 8);
+	for (const char *p = text; *p; p++) {
+		if (*p == '\t') {
+			do {
+				fputc(' ', fp);
+				col++;
+			} while (col % 8);
+		} else {
+			fputc(*p, fp);
+			col++;
+		}
+	}
+	fputc('\n', fp);
+}
+
 static double percent(uint64_t part, uint64_t total)
 {
 	return total ? 100.0 * (double)part / (double)total : 0.0;
@@ -98,7 +126,11 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 				pct = percent(nr, sym_nr);
 				break;
 			case ANNOTATE_GLOBAL_HITS:
-				pct = percent(nr, sp->total_samples);
+				/*
+				 * perf 6.1 divides by its hists' sample count, which
+				 * annotate never counts: every line is 0.00 there.
+				 */
+				pct = 0.0;
 				break;
 			default:
 				pct = percent(period, sym_period);
@@ -106,7 +138,6 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 			}
 			fprintf(fp, " %*.2f", width - 1, pct);
 		}
-		fprintf(fp, " :   %*" PRIx64 ":   %s\n", awidth,
-			ember_annotation__insn(sp->a, (size_t)l->insn)->addr, l->text);
+		print_insn(fp, ember_annotation__insn(sp->a, (size_t)l->insn)->addr, l->text);
 	}
 }

@@ -192,7 +192,7 @@ int annotate_lines__build(struct annotate_lines *out, const struct ember_annotat
 	const char *prev_file = NULL;
 	unsigned int prev_line = 0, prev_disc = 0;
 	struct shown *sh = calloc(nr + 1, sizeof(*sh));
-	bool named = false;
+	const char *prev_fn = "";
 	char *s;
 	int err;
 
@@ -205,20 +205,23 @@ int annotate_lines__build(struct annotate_lines *out, const struct ember_annotat
 	err = err ?: add(out, "", -1);
 	err = err ?: add(out, "Disassembly of section .text:", -1);
 	err = err ?: add(out, "", -1);
-	if (!err && asprintf(&s, "%016" PRIx64 " <%s>:", ember_annotation__addr(a), sym_name) >= 0)
+	if (!err && asprintf(&s, "%016" PRIx64 " <%s>:", ember_annotation__addr(a),
+				 ember_annotation__label(a) ?: sym_name) >= 0)
 		err = add_owned(out, s, -1);
 	else if (!err)
 		err = -ENOMEM;
 	for (size_t i = 0; i < nr && !err; i++) {
 		const struct ember_annotation_insn *in = ember_annotation__insn(a, i);
 
+		const char *fn = in->src_function ? in->src_function : prev_fn ? prev_fn : sym_name;
+
+		/* objdump -l: the function when it changes, the marker when anything does */
 		if (in->src_file &&
 		    (!prev_file || strcmp(in->src_file, prev_file) || in->src_line != prev_line ||
-		     in->src_discriminator != prev_disc)) {
-			if (!named) {
-				err = asprintf(&s, "%s():", sym_name) < 0 ? -ENOMEM : add_owned(out, s, -1);
-				named = true;
-			}
+		     in->src_discriminator != prev_disc || strcmp(fn, prev_fn))) {
+			if (strcmp(fn, prev_fn))
+				err = asprintf(&s, "%s():", fn) < 0 ? -ENOMEM : add_owned(out, s, -1);
+			prev_fn = fn;
 			if (!err && in->src_discriminator)
 				err = asprintf(&s, "%s:%u (discriminator %u)", in->src_file,
 					       in->src_line, in->src_discriminator) < 0 ?

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember annotate against perf annotate 6.1 on the same files: a workload
+# of several shapes (tests/workloads/mixwork.c) built -O0 PIE, -O2 PIE and
+# -O2 fixed-address calling a shared library of its own, and hotloop.
+# For every symbol perf annotates, the addresses and the percentages (and
+# -n's samples, --show-total-period's periods, each --percent-type) must
+# be perf's; the whole text is compared too, and must stay identical
+# where capstone's decoding agrees with objdump's (every file here today).
+# Bad input: one clear line and a non-zero exit.
+. "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/report-lib.bash"
+
+if ! have_perf; then
+	skip setup "perf is not installed"
+	exit 0
+fi
+if ! command -v objdump >/dev/null; then
+	skip setup "objdump (binutils) is not installed: perf annotate cannot run"
+	exit 0
+fi
+cd "$TMP" || exit 1
+
+CC=${CC:-cc}
+src=$TOP/tests/workloads/mixwork.c
+
+# the numbers: percent (or samples, period) and address of each instruction, and the headers
+numbers() {
+	awk '/^ Percent|^ Samples|^ Period/ { print; next }
+	     /^ +[0-9.]+ : +[0-9a-f]+:/ { split($0, f, ":"); print f[1] ":" f[2] }'
+}
+
+# same NAME ARGS...: the numbers, then the whole text, of both
+same() {
+	local name=$1
+	shift
+	"$PERF" annotate --stdio "$@" >"$name.perf" 2>/dev/null
+	"$EMBER" annotate --stdio "$@" >"$name.ember" 2>"$name.err"
+	if ! grep -q '^ Percent\|^ Samples\|^ Period' "$name.perf"; then
+		fail "$name" "perf annotated nothing"
+		return
+	fi
+	numbers <"$name.perf" >"$name.perf.nr"
+	numbers <"$name.ember" >"$name.ember.nr"
+	if cmp -s "$name.perf.nr" "$name.ember.nr"; then
+		pass "$name-numbers"
+	else
+		fail "$name-numbers" "$(diff "$name.perf.nr" "$name.ember.nr" | head -12; head -3 "$name.err")"
+	fi
+	if cmp -s "$name.perf" "$name.ember"; then
+		pass "$name-text"
+	else
+		fail "$name-text" "$(diff "$name.perf" "$name.ember" | head -12)"
+	fi
+}
+
+build() { # NAME CC-ARGS...
+	local name=$1
+	shift
+	if ! $CC -g -o "$name" "$src" "$@" 2>"$name.cc"; then
+		skip "$name" "cannot build: $(head -c 200 "$name.cc")"
+		return 1
+	fi
+}
+
+build o0 -O0 -fPIE -pie && rec o0 -F 2999 -- ./o0 400 && same o0 -i o0.data
+build o2 -O2 -fPIE -pie && rec o2 -F 2999 -- ./o2 400 && same o2 -i o2.data
+if build libmixwork.so -O2 -DMIXWORK_LIB -shared -fPIC &&
+	build o2-nopie -O2 -no-pie -DMIXWORK_USE_LIB -L. -lmixwork -Wl,-rpath,"$TMP" &&
+	rec nopie -F 2999 -- ./o2-nopie 400; then
+	same nopie -i nopie.data
+	if grep -q 'Disassembly of libmixwork.so' nopie.perf; then
+		pass nopie-library-annotated
+	else
+		fail nopie-library-annotated "no symbol of libmixwork.so in perf's annotate"
+	fi
+	same nopie-n -i nopie.data -n
+	same nopie-period -i nopie.data --show-total-period
+	for t in global-period local-hits global-hits; do
+		same "nopie-$t" -i nopie.data --percent-type "$t"
+	done
+	same nopie-symbol -i nopie.data int_work
+	same nopie-s -i nopie.data -s switch_work
+	same nopie-dsos -i nopie.data -d libmixwork.so
+	same nopie-no-source -i nopie.data --no-source
+	same nopie-P -i nopie.data -P int_work
+	same nopie-asm-raw -i nopie.data --asm-raw int_work
+	same nopie-intel -i nopie.data -M intel float_work
+fi
+rec hot -F 999 -- "$WL/hotloop" 300 && same hotloop -i hot.data
+
+# source lines: the C text of the hot loop is there
+if grep -q 'x = x \* 2654435761u' o2.ember 2>/dev/null; then
+	pass source-lines
+else
+	fail source-lines "no source line of int_work in ember's annotate of o2"
+fi
+
+# bad input: one line, non-zero
+bad() { # NAME WANT-IN-MESSAGE ARGS...
+	local name=$1 want=$2 rc
+	shift 2
+	"$EMBER" annotate --stdio "$@" >"$name.out" 2>"$name.err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$name.err")" -eq 1 ] && grep -q -- "$want" "$name.err"; then
+		pass "$name"
+	else
+		fail "$name" "rc $rc, stderr: $(head -3 "$name.err")"
+	fi
+}
+if [ -e hot.data ]; then
+	bad bad-no-symbol "no samples of symbol 'no_such_symbol'" -i hot.data no_such_symbol
+	head -c 4096 /dev/urandom >garbage.data
+	bad bad-not-perf-data "garbage.data" -i garbage.data
+	bad bad-no-file "nosuch.data" -i nosuch.data
+	bad bad-intel "-M takes" -i hot.data -M nasm
+	bad bad-percent-type "percent-type" -i hot.data --percent-type all
+fi
+# a binary gone since the recording, and one stripped of its symbols: one line each
+# (-N: perf record keeps no copy of it in the build-id cache)
+if build gone -O2 && rec gone -N -F 999 -- ./gone 200; then
+	rm -f gone
+	"$EMBER" annotate --stdio -i gone.data int_work >gone.out 2>gone.err
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <gone.err)" -eq 1 ] && grep -q 'gone.*not found' gone.err; then
+		pass bad-missing-binary
+	else
+		fail bad-missing-binary "rc $rc: $(head -3 gone.err)"
+	fi
+fi
+if build stripped -O2 && strip stripped && rec stripped -N -F 999 -- ./stripped 200; then
+	"$EMBER" annotate --stdio -i stripped.data -d stripped >stripped.out 2>stripped.err
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <stripped.err)" -eq 1 ] && grep -q 'no symbols' stripped.err; then
+		pass bad-stripped
+	else
+		fail bad-stripped "rc $rc: $(head -3 stripped.err)"
+	fi
+fi
