@@ -75,6 +75,8 @@ struct annotate {
 	uint32_t nr_events;
 	struct ember_hist_layout layout;
 	struct seen nosyms;		/* binaries with samples and no symbols */
+	struct ember_srclines *srclines;	/* -l */
+	struct ember_annotate_cache *cache;
 	size_t nr_printed;
 };
 
@@ -137,6 +139,18 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	return err ?: ember_annotate_hists__add(an->hists, al, ev, ss->sample->period);
 }
 
+/* perf's dso__name() for addr2line: the debug file when there is one, else the binary. */
+static const char *a2l_path(struct ember_dso *dso)
+{
+	const char *src = ember_dso__symsrc_path(dso);
+
+	const char *name = ember_dso__name(dso);
+
+	if (src && *src && src[0] != '[')
+		return src;
+	return name && name[0] != '[' ? name : NULL;
+}
+
 static const char *cannot_annotate(int err)
 {
 	switch (err) {
@@ -161,6 +175,8 @@ static int annotate_event(struct annotate *an, uint32_t ev, struct annotate_sour
 	struct ember_annotation_opts ao = {
 		.sz = sizeof(ao),
 		.intel = an->o.disassembler_style && !strcmp(an->o.disassembler_style, "intel"),
+		.no_source = an->o.no_source,
+		.cache = an->cache,
 	};
 	char name[256];
 	int r;
@@ -206,9 +222,13 @@ static int annotate_event(struct annotate *an, uint32_t ev, struct annotate_sour
 				.event = ev,
 				.dso_name = an->o.full_paths ? ember_dso__name(dso) :
 							       ember_dso__short_name(dso),
+				.dso_long_name = ember_dso__name(dso),
+				.dso_short_name = ember_dso__short_name(dso),
 				.event_name = name,
 				.total_period = ev < st->nr_events ? st->events[ev].total_period : 0,
 				.total_samples = ev < st->nr_events ? st->events[ev].nr_samples : 0,
+				.a2l_path = a2l_path(dso),
+				.srclines = an->srclines,
 			};
 
 			annotate__fprintf_symbol(stdout, &sp, &al, &an->po);
@@ -264,7 +284,12 @@ static int run(struct annotate *an)
 	an->hists = ember_annotate_hists__new(an->nr_events);
 	an->order = calloc(an->nr_events ? an->nr_events : 1, sizeof(*an->order));
 	srcs = annotate_sources__new();
-	if (!an->hists || !an->order || !srcs) {
+	an->cache = ember_annotate_cache__new();
+	if (an->po.print_line && !(an->srclines = ember_srclines__new())) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!an->hists || !an->order || !srcs || !an->cache) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -313,6 +338,8 @@ out:
 	free(an->nosyms.syms);
 	free(warned.syms);
 	annotate_sources__delete(srcs);
+	ember_srclines__delete(an->srclines);
+	ember_annotate_cache__delete(an->cache);
 	for (uint32_t ev = 0; an->order && ev < an->nr_events; ev++)
 		ember_hist__delete(an->order[ev]);
 	free(an->order);
@@ -374,6 +401,8 @@ int cmd_annotate(int argc, const char **argv)
 			o->percent_type);
 		return 2;
 	}
+	if (o->group)
+		fprintf(stderr, "ember annotate: --group is not done yet; each event is shown on its own\n");
 	if (o->tui || o->gtk || o->stdio2)
 		fprintf(stderr, "ember annotate: --%s is not done yet; printing the --stdio output\n",
 			o->tui ? "tui" : o->gtk ? "gtk" : "stdio2");
@@ -381,5 +410,6 @@ int cmd_annotate(int argc, const char **argv)
 	an.po.show_total_period = o->show_total_period;
 	an.po.source = !o->no_source;
 	an.po.asm_raw = o->asm_raw;
+	an.po.print_line = o->print_line;
 	return run(&an);
 }

@@ -63,10 +63,24 @@ EMBER_API void ember_annotate_hist__range(const struct ember_annotate_hist *hist
 
 /* ---- a symbol's instructions ------------------------------------------------- */
 
+/*
+ * What the annotations of one dso share (its symbol names, its DWARF),
+ * kept across ember_annotation__new() calls given the same cache: a
+ * whole-file annotate reads each binary's debug information once.
+ */
+struct ember_annotate_cache;
+
+/* An empty cache; NULL on ENOMEM. Delete it after the annotations made with it. */
+EMBER_API struct ember_annotate_cache *ember_annotate_cache__new(void);
+EMBER_API void ember_annotate_cache__delete(struct ember_annotate_cache *cache);
+
 struct ember_annotation_opts {
 	size_t sz;			/* sizeof(struct ember_annotation_opts) */
 	bool intel;			/* -M intel; AT&T otherwise */
-	bool no_source;			/* skip the source lines */
+	/* no source text: perf --no-source, whose objdump then names addresses after the binary's symbols */
+	bool no_source;
+	/* Shared with other annotations (must outlive them); NULL: the annotation's own. */
+	struct ember_annotate_cache *cache;
 };
 
 /* One instruction. Read-only; owned by the annotation. */

@@ -32,7 +32,8 @@ struct ember_annotation {
 	struct ember_annotation_insn *insns;
 	uint64_t sym_size;
 	struct arena arena;		/* the texts */
-	struct elf_syms syms;		/* for naming targets, as objdump does */
+	struct dso_ctx *ctx;		/* owned by the cache */
+	struct ember_annotate_cache *own_cache;
 	const char *label;
 };
 
@@ -58,65 +59,174 @@ static int read_code(Elf *elf, uint64_t vaddr, uint8_t *buf, size_t size)
 }
 
 /*
- * The symbol's bytes, and the symbols objdump would name addresses
- * after: from the file the symbols came from when it has the code (a
- * build-id cache copy, the vdso), else from the binary, with the debug
- * file's symbols when there is one. 0, or -errno.
+ * What every symbol of one dso needs, made once: the file its code is
+ * read from (the file the symbols came from when it has code, a build-id
+ * cache copy or the vdso; else the binary), the symbols objdump names
+ * addresses after (the debug file's when there is one, unless no_source)
+ * with its PLT entries, and the DWARF of its lines and functions.
  */
-static int load_bytes(struct ember_annotation *a, struct ember_dso *dso)
+struct dso_ctx {
+	const struct ember_dso *dso;
+	bool no_source;
+	int err;			/* 0, or why its symbols cannot be annotated */
+	char *code_path;
+	struct elf_syms syms;
+	Dwfl *dwfl;			/* NULL: no DWARF */
+	Dwfl_Module *mod;
+};
+
+struct ember_annotate_cache {
+	struct dso_ctx **v;
+	size_t nr, alloc;
+};
+
+/* Whether the file has code (a debug file's text is SHT_NOBITS). */
+static bool has_code(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
+		    sh.sh_type == SHT_PROGBITS && sh.sh_size)
+			return true;
+	return false;
+}
+
+static int first_module(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+			void *arg)
+{
+	*(Dwfl_Module **)arg = mod;
+	return DWARF_CB_ABORT;
+}
+
+static int dso_ctx__init(struct dso_ctx *c, struct ember_dso *dso, bool no_source)
 {
 	const char *src = ember_dso__symsrc_path(dso);
-	struct elf_file code, syms;
+	struct elf_file code = { .fd = -1 }, syms = { .fd = -1 };
 	char tmp[4096];
-	int err = -ENOENT, e;
+	int err;
 
-	if (src && *src && !elf_file__open(&syms, src)) {
-		if (!read_code(syms.elf, a->addr, a->bytes, a->sym_size)) {
-			a->path = strdup(src);
-			err = a->path ? elf_syms__load(&a->syms, syms.elf) : -ENOMEM;
-			if (!err)
-				err = elf_syms__add_plt(&a->syms, syms.elf);
-			elf_file__close(&syms);
-			return err == -ENOMEM ? err : 0;
-		}
-		err = -ENODATA;
+	c->dso = dso;
+	c->no_source = no_source;
+	if (src && *src && !elf_file__open(&syms, src) && has_code(syms.elf)) {
+		code = syms;
+		syms = (struct elf_file){ .fd = -1 };
+		c->code_path = strdup(src);
 	} else {
-		syms.elf = NULL;
-	}
-	sym_conf__path(dso->conf, tmp, sizeof(tmp), dso->name);
-	e = elf_file__open(&code, tmp);
-	if (!e) {
-		e = read_code(code.elf, a->addr, a->bytes, a->sym_size);
-		if (!e) {
-			a->path = strdup(tmp);
-			e = a->path ? elf_syms__load(&a->syms, syms.elf ? syms.elf : code.elf) :
-				      -ENOMEM;
-			if (e == -ENODATA && syms.elf)
-				e = elf_syms__load(&a->syms, code.elf);
-			if (!e)
-				e = elf_syms__add_plt(&a->syms, code.elf);
-			e = e == -ENOMEM ? e : 0;
+		sym_conf__path(dso->conf, tmp, sizeof(tmp), dso->name);
+		err = elf_file__open(&code, tmp);
+		if (err) {
+			elf_file__close(&syms);
+			/* a missing binary, or (with a debug file) one without code */
+			return syms.elf || err != -ENOENT ? err : (src && *src ? -ENODATA : err);
 		}
-		elf_file__close(&code);
+		c->code_path = strdup(tmp);
 	}
-	if (syms.elf)
-		elf_file__close(&syms);
-	/* a missing binary says more than a debug file without code */
-	if (e && err == -ENODATA && e == -ENOENT)
+	err = c->code_path ? 0 : -ENOMEM;
+	/* objdump reads a debug file's symbols only with -S (perf's --source) */
+	if (!err && syms.elf && !no_source)
+		err = elf_syms__load(&c->syms, syms.elf);
+	if (!err && !c->syms.syms)
+		err = elf_syms__load(&c->syms, code.elf);
+	if (err == -ENODATA)
+		err = 0;
+	if (!err)
+		err = elf_syms__add_plt(&c->syms, code.elf);
+	elf_file__close(&code);
+	elf_file__close(&syms);
+	if (!err && dso->kind != DSO_KIND_VDSO) {
+		c->dwfl = dwfl_elf__open(src && *src ? src : c->code_path);
+		c->mod = c->dwfl ? dwfl_addrmodule(c->dwfl, 0) : NULL;
+		if (c->dwfl && !c->mod) {
+			/* the module is the file's only one */
+			Dwfl_Module *m = NULL;
+
+			dwfl_getmodules(c->dwfl, first_module, &m, 0);
+			c->mod = m;
+		}
+	}
+	return err;
+}
+
+static void dso_ctx__delete(struct dso_ctx *c)
+{
+	if (!c)
+		return;
+	if (c->dwfl)
+		dwfl_end(c->dwfl);
+	elf_syms__exit(&c->syms);
+	free(c->code_path);
+	free(c);
+}
+
+struct ember_annotate_cache *ember_annotate_cache__new(void)
+{
+	return calloc(1, sizeof(struct ember_annotate_cache));
+}
+
+void ember_annotate_cache__delete(struct ember_annotate_cache *cache)
+{
+	if (!cache)
+		return;
+	for (size_t i = 0; i < cache->nr; i++)
+		dso_ctx__delete(cache->v[i]);
+	free(cache->v);
+	free(cache);
+}
+
+/* The dso's context, made on first use; NULL on ENOMEM. */
+static struct dso_ctx *dso_ctx__get(struct ember_annotate_cache *cache, struct ember_dso *dso,
+				    bool no_source)
+{
+	struct dso_ctx *c;
+
+	for (size_t i = 0; i < cache->nr; i++)
+		if (cache->v[i]->dso == dso && cache->v[i]->no_source == no_source)
+			return cache->v[i];
+	if (cache->nr == cache->alloc) {
+		size_t n = cache->alloc ? cache->alloc * 2 : 16;
+		struct dso_ctx **p = realloc(cache->v, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		cache->v = p;
+		cache->alloc = n;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->err = dso_ctx__init(c, dso, no_source);
+	if (c->err == -ENOMEM) {
+		dso_ctx__delete(c);
+		return NULL;
+	}
+	cache->v[cache->nr++] = c;
+	return c;
+}
+
+static int load_bytes(struct ember_annotation *a)
+{
+	struct elf_file code;
+	int err = elf_file__open(&code, a->ctx->code_path);
+
+	if (err)
 		return err;
-	return e;
+	err = read_code(code.elf, a->addr, a->bytes, a->sym_size);
+	elf_file__close(&code);
+	return err;
 }
 
 /* "name" or "name+0xoff" of vaddr, as objdump names an address; NULL when none. */
 static const char *name_of(struct ember_annotation *a, uint64_t vaddr)
 {
-	const char *name = a->syms.syms ? elf_syms__name(&a->syms, vaddr, &(uint64_t){ 0 }) : NULL;
+	const char *name = a->ctx->syms.syms ? elf_syms__name(&a->ctx->syms, vaddr, &(uint64_t){ 0 }) : NULL;
 	uint64_t off = 0;
 	char tmp[512];
 
 	if (!name)
 		return NULL;
-	elf_syms__name(&a->syms, vaddr, &off);
+	elf_syms__name(&a->ctx->syms, vaddr, &off);
 	if (off)
 		snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, off);
 	else
@@ -199,9 +309,31 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 	return out->text ? 0 : -ENOMEM;
 }
 
+/* A function's or inlined call's name as binutils gives it: the linkage name demangled, or the name. */
+static const char *die_name(struct ember_annotation *a, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr)) {
+		char *d = ember_demangle(dwarf_formstring(&attr) ?: "", true);
+
+		if (d) {
+			name = arena__strndup(&a->arena, d, strlen(d));
+			free(d);
+			return name;
+		}
+		name = dwarf_formstring(&attr);
+	}
+	if (!name && dwarf_attr_integrate(die, DW_AT_name, &attr))
+		name = dwarf_formstring(&attr);
+	return name ? arena__strndup(&a->arena, name, strlen(name)) : NULL;
+}
+
 /*
  * The function objdump -l names for addr: the innermost function or
- * inlined call covering it, by its linkage name (demangled) or its name.
+ * inlined call covering it (libdw's scopes at addr).
  */
 static const char *function_of(struct ember_annotation *a, Dwfl_Module *mod, uint64_t addr)
 {
@@ -213,29 +345,106 @@ static const char *function_of(struct ember_annotation *a, Dwfl_Module *mod, uin
 	if (!cu || (n = dwarf_getscopes(cu, addr - bias, &scopes)) <= 0)
 		return NULL;
 	for (int i = 0; i < n && !name; i++) {
-		Dwarf_Attribute attr;
 		int tag = dwarf_tag(&scopes[i]);
 
-		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-			continue;
-		if (dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr) ||
-		    dwarf_attr_integrate(&scopes[i], DW_AT_MIPS_linkage_name, &attr)) {
-			char *d = ember_demangle(dwarf_formstring(&attr) ?: "", true);
-
-			if (d) {
-				name = arena__strndup(&a->arena, d, strlen(d));
-				free(d);
-				break;
-			}
-			name = dwarf_formstring(&attr);
-		}
-		if (!name && dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr))
-			name = dwarf_formstring(&attr);
-		if (name)
-			name = arena__strndup(&a->arena, name, strlen(name));
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			name = die_name(a, &scopes[i]);
 	}
 	free(scopes);
 	return name;
+}
+
+/*
+ * The same for every instruction at once: the ranges of the function
+ * holding the symbol's start and of the calls inlined into it, deepest
+ * last, walked once instead of libdw's scopes per instruction (a
+ * function of glibc has thousands of instructions and its unit
+ * thousands of entries).
+ */
+struct fn_range {
+	uint64_t lo, hi;
+	int depth;
+	const char *name;
+};
+
+struct fn_ranges {
+	struct fn_range *v;
+	size_t nr, alloc;
+};
+
+static int add_ranges(struct ember_annotation *a, struct fn_ranges *r, Dwarf_Die *die, int depth,
+		      Dwarf_Addr bias)
+{
+	Dwarf_Addr base, lo, hi;
+	const char *name = die_name(a, die);
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (r->nr == r->alloc) {
+			size_t n = r->alloc ? r->alloc * 2 : 32;
+			struct fn_range *p = realloc(r->v, n * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			r->v = p;
+			r->alloc = n;
+		}
+		r->v[r->nr++] = (struct fn_range){ lo + bias, hi + bias, depth, name };
+	}
+	return 0;
+}
+
+static int walk_inlines(struct ember_annotation *a, struct fn_ranges *r, Dwarf_Die *parent,
+			int depth, Dwarf_Addr bias)
+{
+	Dwarf_Die child;
+	int err = 0;
+
+	if (dwarf_child(parent, &child))
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			err = add_ranges(a, r, &child, depth + 1, bias);
+			if (!err)
+				err = walk_inlines(a, r, &child, depth + 1, bias);
+		} else if (tag == DW_TAG_lexical_block) {
+			err = walk_inlines(a, r, &child, depth, bias);
+		}
+	} while (!err && !dwarf_siblingof(&child, &child));
+	return err;
+}
+
+/* The functions of the symbol's instructions, into src_function. */
+static int add_functions(struct ember_annotation *a, Dwfl_Module *mod)
+{
+	struct fn_ranges r = { 0 };
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, a->addr, &bias), *scopes = NULL, *top = NULL;
+	int n = cu ? dwarf_getscopes(cu, a->addr - bias, &scopes) : 0, err = 0;
+
+	for (int i = 0; i < n; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			top = &scopes[i];
+	if (top) {
+		err = add_ranges(a, &r, top, 0, bias);
+		if (!err)
+			err = walk_inlines(a, &r, top, 0, bias);
+	}
+	for (size_t i = 0; !err && i < a->nr_insns; i++) {
+		struct ember_annotation_insn *in = &a->insns[i];
+		const struct fn_range *best = NULL;
+
+		for (size_t j = 0; j < r.nr; j++)
+			if (in->addr >= r.v[j].lo && in->addr < r.v[j].hi &&
+			    (!best || r.v[j].depth > best->depth))
+				best = &r.v[j];
+		in->src_function = best ? best->name : function_of(a, mod, in->addr);
+	}
+	free(scopes);
+	free(r.v);
+	return err;
 }
 
 /*
@@ -243,19 +452,13 @@ static const char *function_of(struct ember_annotation *a, Dwfl_Module *mod, uin
  * table row (the directory joined to a relative name), its line, and
  * " (discriminator N)" where the row has one.
  */
-static int add_source(struct ember_annotation *a, struct ember_dso *dso)
+static int add_source(struct ember_annotation *a)
 {
-	const char *src = ember_dso__symsrc_path(dso);
-	Dwfl *dwfl;
-
-	if (dso->kind == DSO_KIND_VDSO)
-		return 0;
-	dwfl = dwfl_elf__open(src && *src ? src : a->path);
-	Dwfl_Module *mod = NULL;
+	Dwfl_Module *mod = a->ctx->mod;
 	const char *prev = NULL, *prev_name = NULL;
 
-	if (dwfl)
-		mod = dwfl_addrmodule(dwfl, a->addr);
+	if (mod && add_functions(a, mod))
+		return -ENOMEM;
 	for (size_t i = 0; mod && i < a->nr_insns; i++) {
 		struct ember_annotation_insn *in = &a->insns[i];
 		Dwfl_Line *l = dwfl_module_getsrc(mod, in->addr);
@@ -272,7 +475,6 @@ static int add_source(struct ember_annotation *a, struct ember_dso *dso)
 			continue;
 		/* binutils' name for rows before a sequence's first set_file (lib/symbol's rule) */
 		name = dwfl_elf__line_file(l, name);
-		in->src_function = function_of(a, mod, in->addr);
 		dl = dwfl_dwarf_line(l, &bias);
 		if (dl)
 			dwarf_linediscriminator(dl, &disc);
@@ -292,15 +494,11 @@ static int add_source(struct ember_annotation *a, struct ember_dso *dso)
 		else
 			snprintf(tmp, sizeof(tmp), "%s", name);
 		in->src_file = arena__strndup(&a->arena, tmp, strlen(tmp));
-		if (!in->src_file) {
-			dwfl_end(dwfl);
+		if (!in->src_file)
 			return -ENOMEM;
-		}
 		prev = in->src_file;
 		prev_name = in->src_file;
 	}
-	if (dwfl)
-		dwfl_end(dwfl);
 	return 0;
 }
 
@@ -361,6 +559,7 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso, const stru
 					       const struct ember_annotation_opts *opts)
 {
 	struct ember_annotation_opts o = { 0 };
+	struct ember_annotate_cache *cache;
 	struct ember_annotation *a;
 	int err;
 
@@ -376,6 +575,20 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso, const stru
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return NULL;
+	cache = o.cache;
+	if (!cache && !(cache = a->own_cache = ember_annotate_cache__new())) {
+		err = -ENOMEM;
+		goto out_err;
+	}
+	a->ctx = dso_ctx__get(cache, dso, o.no_source);
+	if (!a->ctx) {
+		err = -ENOMEM;
+		goto out_err;
+	}
+	if (a->ctx->err) {
+		err = a->ctx->err;
+		goto out_err;
+	}
 	a->addr = ember_dso__addr_to_vaddr(dso, ember_symbol__start(sym));
 	a->sym_size = ember_symbol__end(sym) - ember_symbol__start(sym);
 	a->bytes = malloc(a->sym_size ? a->sym_size : 1);
@@ -383,16 +596,13 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso, const stru
 		err = -ENOMEM;
 		goto out_err;
 	}
-	err = a->sym_size ? load_bytes(a, dso) : -ENODATA;
+	err = a->sym_size ? load_bytes(a) : -ENODATA;
 	if (!err) {
-		uint64_t off = 1;
-		const char *name = elf_syms__name(&a->syms, a->addr, &off);
-
-		a->label = name && !off ? name : NULL;
+		a->label = name_of(a, a->addr);
 		err = disassemble(a, dso, o.intel);
 	}
-	if (!err && !o.no_source)
-		err = add_source(a, dso);
+	if (!err)
+		err = add_source(a);
 	if (!err)
 		return a;
 out_err:
@@ -406,10 +616,9 @@ void ember_annotation__delete(struct ember_annotation *a)
 	if (!a)
 		return;
 	arena__exit(&a->arena);
-	elf_syms__exit(&a->syms);
+	ember_annotate_cache__delete(a->own_cache);
 	free(a->insns);
 	free(a->bytes);
-	free(a->path);
 	free(a);
 }
 
@@ -425,7 +634,7 @@ const char *ember_annotation__label(const struct ember_annotation *a)
 
 const char *ember_annotation__path(const struct ember_annotation *a)
 {
-	return a->path;
+	return a->ctx ? a->ctx->code_path : NULL;
 }
 
 size_t ember_annotation__nr_insns(const struct ember_annotation *a)

@@ -261,13 +261,17 @@ static bool has_register_operand(const char *ops)
 static void att_mnemonic(char *m, size_t msize, const char *mnemonic, const char *base,
 			 const char *ops, bool always_strip)
 {
-	size_t bl = strlen(base), ml = strlen(mnemonic);
+	const char *word = strrchr(mnemonic, ' ');	/* after a prefix: "lock cmpxchgl" */
+	size_t bl = strlen(base), ml, at;
 
+	word = word ? word + 1 : mnemonic;
+	ml = strlen(word);
+	at = (size_t)(word - mnemonic) + bl;
 	snprintf(m, msize, "%s", mnemonic);
-	if (ml != bl + 1 || strncmp(mnemonic, base, bl) || !strchr("bwlq", mnemonic[bl]))
+	if (ml != bl + 1 || strncmp(word, base, bl) || !strchr("bwlq", word[bl]) || at >= msize)
 		return;
 	if (always_strip || has_register_operand(ops))
-		m[bl] = '\0';
+		m[at] = '\0';
 }
 
 void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)

@@ -28,6 +28,7 @@ struct annotate_print_opts {
 	bool show_total_period;		/* --show-total-period: periods instead */
 	bool source;			/* --source (default): objdump -S's source text */
 	bool asm_raw;			/* --asm-raw: the instruction bytes too */
+	bool print_line;		/* -l: perf's summary of the source lines hit */
 	enum annotate_percent_type percent_type;
 };
 
@@ -64,9 +65,14 @@ struct annotate_symbol_print {
 	const struct ember_annotate_hist *hist;
 	uint32_t event;
 	const char *dso_name;		/* as the header names it */
+	const char *dso_long_name;	/* -l's summary: the binary's path */
+	const char *dso_short_name;
 	const char *event_name;
 	uint64_t total_period;		/* the event's, for the global percent types */
 	uint64_t total_samples;
+	/* -l: the file addr2line is asked about and the lines found there */
+	const char *a2l_path;
+	struct ember_srclines *srclines;
 };
 
 /* Prints one symbol's annotation as perf annotate --stdio does. */

@@ -7,6 +7,7 @@
  * the lines printed since.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ static int addr_width(const struct ember_annotation *a)
  * An instruction as perf prints objdump's line "  addr:\ttext": from the
  * address on, its tabs expanded to the next multiple of 8.
  */
-static void print_insn(FILE *fp, uint64_t addr, const char *text)
+static void print_insn(FILE *fp, uint64_t addr, const char *text, const char *srcline)
 {
 	char buf[64];
 	int col = snprintf(buf, sizeof(buf), "%" PRIx64 ":", addr);
@@ -68,12 +69,86 @@ static void print_insn(FILE *fp, uint64_t addr, const char *text)
 			col++;
 		}
 	}
+	if (srcline)
+		fprintf(fp, " // %s", srcline);
 	fputc('\n', fp);
 }
 
 static double percent(uint64_t part, uint64_t total)
 {
 	return total ? 100.0 * (double)part / (double)total : 0.0;
+}
+
+/* -l: each instruction hit, named "file.c:LINE" as perf's srcline (addr2line) names it */
+struct hit_line {
+	char *path;
+	double pct;
+};
+
+static char *srcline_of(const struct annotate_symbol_print *sp, uint64_t addr)
+{
+	const char *file, *base;
+	unsigned int line;
+	char *s;
+
+	if (!sp->srclines)
+		return NULL;
+	if (!sp->a2l_path ||
+	    ember_srclines__find(sp->srclines, sp->a2l_path, addr, &file, &line) <= 0 || !file) {
+		/* perf's srcline of an address addr2line knows nothing of: "dso[addr]" */
+		if (asprintf(&s, "%s[%" PRIx64 "]", sp->dso_short_name, addr) < 0)
+			return NULL;
+		return s;
+	}
+	base = strrchr(file, '/');
+	if (asprintf(&s, "%s:%u", base ? base + 1 : file, line) < 0)
+		return NULL;
+	return s;
+}
+
+static int cmp_hit(const void *pa, const void *pb)
+{
+	const struct hit_line *a = pa, *b = pb;
+
+	/* perf's ties: its tree of lines keyed by path, walked from the greatest path */
+	if (a->pct != b->pct)
+		return a->pct > b->pct ? -1 : 1;
+	return strcmp(b->path, a->path);
+}
+
+/*
+ * perf's "Sorted summary for file": the percent of each source line (its
+ * instructions' percents summed), highest first; paths[i] gets instruction
+ * i's line (NULL when not hit), shown after it in the listing.
+ */
+static void print_summary(FILE *fp, const struct annotate_symbol_print *sp, double *pcts,
+			  char **paths)
+{
+	size_t n = ember_annotation__nr_insns(sp->a), nr = 0;
+	struct hit_line *hits = calloc(n ? n : 1, sizeof(*hits));
+
+	if (!hits)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		/* perf leaves out instructions of 0.5 % and less */
+		if (pcts[i] <= 0.5 || !(paths[i] = srcline_of(sp, ember_annotation__insn(sp->a, i)->addr)))
+			continue;
+		for (j = 0; j < nr && strcmp(hits[j].path, paths[i]); j++)
+			;
+		if (j == nr)
+			hits[nr++].path = paths[i];
+		hits[j].pct += pcts[i];
+	}
+	qsort(hits, nr, sizeof(*hits), cmp_hit);
+	fprintf(fp, "\nSorted summary for file %s\n", sp->dso_long_name);
+	fprintf(fp, "----------------------------------------------\n\n");
+	if (!nr)
+		fprintf(fp, " Nothing higher than 0.5%%\n");
+	for (size_t j = 0; j < nr; j++)
+		fprintf(fp, " %7.2f %s\n", hits[j].pct, hits[j].path);
+	free(hits);
 }
 
 void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
@@ -86,6 +161,24 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 						   "Percent";
 	uint64_t sym_nr = ember_annotate_hist__nr_samples(sp->hist, sp->event);
 	uint64_t sym_period = ember_annotate_hist__period(sp->hist, sp->event);
+	size_t nr_insns = ember_annotation__nr_insns(sp->a);
+	double *pcts = NULL;
+	char **paths = NULL;
+	const char *shown = NULL;
+
+	if (po->print_line) {
+		pcts = calloc(nr_insns + 1, sizeof(*pcts));
+		paths = calloc(nr_insns + 1, sizeof(*paths));
+	}
+	if (pcts && paths) {
+		for (size_t i = 0; i < nr_insns; i++) {
+			uint64_t nr, period;
+
+			ember_annotation__sum(sp->a, i, sp->hist, sp->event, &nr, &period);
+			pcts[i] = percent(period, sym_period);
+		}
+		print_summary(fp, sp, pcts, paths);
+	}
 
 	len = fprintf(fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64
 			  " samples, percent: %s)\n",
@@ -138,6 +231,15 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 			}
 			fprintf(fp, " %*.2f", width - 1, pct);
 		}
-		print_insn(fp, ember_annotation__insn(sp->a, (size_t)l->insn)->addr, l->text);
+		print_insn(fp, ember_annotation__insn(sp->a, (size_t)l->insn)->addr, l->text,
+			   paths && paths[l->insn] && (!shown || strcmp(shown, paths[l->insn])) ?
+				   paths[l->insn] :
+				   NULL);
+		if (paths && paths[l->insn])
+			shown = paths[l->insn];
 	}
+	for (size_t i = 0; paths && i < nr_insns; i++)
+		free(paths[i]);
+	free(paths);
+	free(pcts);
 }
