@@ -73,6 +73,7 @@ struct dso_ctx {
 	struct elf_syms syms;
 	Dwfl *dwfl;			/* NULL: no DWARF */
 	Dwfl_Module *mod;
+	struct dwfl_elf_lines *lines;	/* line tables' units, for dwfl_elf__line_file_cached() */
 };
 
 struct ember_annotate_cache {
@@ -137,6 +138,7 @@ static int dso_ctx__init(struct dso_ctx *c, struct ember_dso *dso, bool no_sourc
 	elf_file__close(&syms);
 	if (!err && dso->kind != DSO_KIND_VDSO) {
 		c->dwfl = dwfl_elf__open(src && *src ? src : c->code_path);
+		c->lines = dwfl_elf_lines__new();
 		c->mod = c->dwfl ? dwfl_addrmodule(c->dwfl, 0) : NULL;
 		if (c->dwfl && !c->mod) {
 			/* the module is the file's only one */
@@ -155,6 +157,7 @@ static void dso_ctx__delete(struct dso_ctx *c)
 		return;
 	if (c->dwfl)
 		dwfl_end(c->dwfl);
+	dwfl_elf_lines__delete(c->lines);
 	elf_syms__exit(&c->syms);
 	free(c->code_path);
 	free(c);
@@ -474,7 +477,7 @@ static int add_source(struct ember_annotation *a)
 		if (!l || !(name = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
 			continue;
 		/* binutils' name for rows before a sequence's first set_file (lib/symbol's rule) */
-		name = dwfl_elf__line_file(l, name);
+		name = dwfl_elf__line_file_cached(a->ctx->lines, l, name);
 		dl = dwfl_dwarf_line(l, &bias);
 		if (dl)
 			dwarf_linediscriminator(dl, &disc);
