@@ -223,13 +223,24 @@ static int load_bytes(struct ember_annotation *a)
 /* "name" or "name+0xoff" of vaddr, as objdump names an address; NULL when none. */
 static const char *name_of(struct ember_annotation *a, uint64_t vaddr)
 {
-	const char *name = a->ctx->syms.syms ? elf_syms__name(&a->ctx->syms, vaddr, &(uint64_t){ 0 }) : NULL;
+	const char *name;
 	uint64_t off = 0;
+	int64_t soff = 0;
 	char tmp[512];
 
+	/* a GOT slot: after its relocation's symbol */
+	if ((name = elf_syms__slot(&a->ctx->syms, vaddr, &soff))) {
+		if (soff > 0)
+			snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, (uint64_t)soff);
+		else if (soff < 0)
+			snprintf(tmp, sizeof(tmp), "%s-0x%" PRIx64, name, (uint64_t)-soff);
+		else
+			snprintf(tmp, sizeof(tmp), "%s", name);
+		return arena__strndup(&a->arena, tmp, strlen(tmp));
+	}
+	name = a->ctx->syms.syms ? elf_syms__name(&a->ctx->syms, vaddr, &off) : NULL;
 	if (!name)
 		return NULL;
-	elf_syms__name(&a->ctx->syms, vaddr, &off);
 	if (off)
 		snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, off);
 	else

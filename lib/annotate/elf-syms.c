@@ -20,6 +20,13 @@
 #include "annotate/elf-syms.h"
 #include "symbol/dso.h"
 
+static int cmp_slot(const void *pa, const void *pb)
+{
+	const struct elf_slot *a = pa, *b = pb;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
 /* objdump's order at one address: functions, objects, the rest; then by name */
 static int cmp_sym(const void *pa, const void *pb)
 {
@@ -42,8 +49,9 @@ static uint32_t rank_of(const GElf_Sym *sym)
 
 /* The version objdump appends to a dynamic symbol's name: "@@GLIBC_2.2.5", "@GLIBC_2.2.5". */
 struct versions {
-	Elf_Data *versym, *verdef;
+	Elf_Data *versym, *verdef, *verneed;
 	size_t verdef_strs;		/* section index of verdef's names */
+	size_t verneed_strs;
 };
 
 static void find_versions(Elf *elf, struct versions *v)
@@ -60,6 +68,9 @@ static void find_versions(Elf *elf, struct versions *v)
 		} else if (sh.sh_type == SHT_GNU_verdef) {
 			v->verdef = elf_getdata(scn, NULL);
 			v->verdef_strs = sh.sh_link;
+		} else if (sh.sh_type == SHT_GNU_verneed) {
+			v->verneed = elf_getdata(scn, NULL);
+			v->verneed_strs = sh.sh_link;
 		}
 	}
 }
@@ -83,6 +94,37 @@ static const char *version_of(Elf *elf, const struct versions *v, size_t idx, bo
 		if (!vd.vd_next)
 			break;
 		off += vd.vd_next;
+	}
+	return NULL;
+}
+
+/* The version an undefined dynamic symbol needs ("GLIBC_PRIVATE"), or NULL. */
+static const char *needed_version(Elf *elf, const struct versions *v, size_t idx)
+{
+	GElf_Versym vs;
+	GElf_Verneed vn;
+	GElf_Vernaux va;
+	size_t off = 0;
+
+	if (!v->versym || !v->verneed || !gelf_getversym(v->versym, (int)idx, &vs))
+		return NULL;
+	vs &= 0x7fff;
+	if (vs <= 1)
+		return NULL;
+	while (gelf_getverneed(v->verneed, (int)off, &vn)) {
+		size_t aoff = off + vn.vn_aux;
+
+		for (unsigned int i = 0; i < vn.vn_cnt && gelf_getvernaux(v->verneed, (int)aoff, &va);
+		     i++) {
+			if (va.vna_other == vs)
+				return elf_strptr(elf, v->verneed_strs, va.vna_name);
+			if (!va.vna_next)
+				break;
+			aoff += va.vna_next;
+		}
+		if (!vn.vn_next)
+			break;
+		off += vn.vn_next;
 	}
 	return NULL;
 }
@@ -303,6 +345,78 @@ static int add_plt_entries(struct elf_syms *s, size_t *alloc, Elf *elf, const ch
 	return 0;
 }
 
+/*
+ * The slots dynamic relocations fill (GOT entries): objdump names such an
+ * address after the relocation's symbol, versioned, at its offset from
+ * the symbol's value (none for an undefined symbol).
+ */
+static int add_dyn_relocs(struct elf_syms *s, Elf *elf)
+{
+	GElf_Shdr rsh, dsh;
+	Elf_Scn *rela = section_named(elf, ".rela.dyn", &rsh), *dyn;
+	Elf_Data *rdata, *ddata;
+	struct versions v;
+	size_t nrel, alloc = 0;
+
+	if (!rela || rsh.sh_type != SHT_RELA || !(dyn = elf_getscn(elf, rsh.sh_link)) ||
+	    !gelf_getshdr(dyn, &dsh) || !(rdata = elf_getdata(rela, NULL)) ||
+	    !(ddata = elf_getdata(dyn, NULL)))
+		return 0;
+	find_versions(elf, &v);
+	nrel = rsh.sh_entsize ? rsh.sh_size / rsh.sh_entsize : 0;
+	for (size_t r = 0; r < nrel; r++) {
+		size_t idx;
+		GElf_Rela rel;
+		GElf_Sym sym;
+		const char *name, *ver;
+		bool hidden = false, undef;
+		char *full;
+
+		if (!gelf_getrela(rdata, (int)r, &rel) || !(idx = GELF_R_SYM(rel.r_info)) ||
+		    !gelf_getsym(ddata, (int)idx, &sym) ||
+		    !(name = elf_strptr(elf, dsh.sh_link, sym.st_name)) || !*name)
+			continue;
+		undef = sym.st_shndx == SHN_UNDEF;
+		ver = undef ? needed_version(elf, &v, idx) : version_of(elf, &v, idx, &hidden);
+		full = arena__alloc(&s->names, strlen(name) + (ver ? strlen(ver) : 0) + 3, 1);
+		if (!full)
+			return -ENOMEM;
+		sprintf(full, "%s%s%s", name, ver ? (undef || hidden ? "@" : "@@") : "", ver ? ver : "");
+		if (s->nr_slots == alloc) {
+			size_t n = alloc ? alloc * 2 : 64;
+			struct elf_slot *p = realloc(s->slots, n * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			s->slots = p;
+			alloc = n;
+		}
+		s->slots[s->nr_slots++] = (struct elf_slot){ rel.r_offset, full,
+							      undef ? rel.r_offset : sym.st_value };
+	}
+	qsort(s->slots, s->nr_slots, sizeof(*s->slots), cmp_slot);
+	return 0;
+}
+
+const char *elf_syms__slot(const struct elf_syms *s, uint64_t addr, int64_t *off)
+{
+	size_t lo = 0, hi = s->nr_slots;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->slots[mid].addr == addr) {
+			*off = (int64_t)(addr - s->slots[mid].value);
+			return s->slots[mid].name;
+		}
+		if (s->slots[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 int elf_syms__add_plt(struct elf_syms *s, Elf *elf)
 {
 	GElf_Shdr sh;
@@ -317,12 +431,15 @@ int elf_syms__add_plt(struct elf_syms *s, Elf *elf)
 	if (!err)
 		err = add_plt_entries(s, &alloc, elf, ".plt.got", ".rela.dyn", 0);
 	qsort(s->syms, s->nr, sizeof(*s->syms), cmp_sym);
+	if (!err && !s->slots)
+		err = add_dyn_relocs(s, elf);
 	return err;
 }
 
 void elf_syms__exit(struct elf_syms *s)
 {
 	free(s->syms);
+	free(s->slots);
 	free(s->sects);
 	arena__exit(&s->names);
 	memset(s, 0, sizeof(*s));

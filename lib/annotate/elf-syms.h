@@ -23,9 +23,18 @@ struct elf_sect {
 	uint64_t addr, size;
 };
 
+/* A slot a dynamic relocation fills: named after its symbol */
+struct elf_slot {
+	uint64_t addr;
+	const char *name;	/* versioned: "stderr@@GLIBC_2.2.5", "_rtld_global_ro@GLIBC_PRIVATE" */
+	uint64_t value;		/* the symbol's (the slot's own for an undefined one) */
+};
+
 struct elf_syms {
 	struct elf_sym_ent *syms;	/* by address, then rank */
 	size_t nr;
+	struct elf_slot *slots;		/* by address */
+	size_t nr_slots;
 	struct elf_sect *sects;		/* by section index */
 	size_t nr_sects;
 	struct arena names;
@@ -51,6 +60,8 @@ int elf_syms__load(struct elf_syms *s, Elf *elf);
  */
 int elf_syms__add_plt(struct elf_syms *s, Elf *elf);
 void elf_syms__exit(struct elf_syms *s);
+/* The symbol of the dynamic relocation filling addr, and addr's offset from its value; NULL: none. */
+const char *elf_syms__slot(const struct elf_syms *s, uint64_t addr, int64_t *off);
 /* The symbol objdump names addr after, and addr's offset from it; NULL when none. */
 const char *elf_syms__name(const struct elf_syms *s, uint64_t addr, uint64_t *off);
 
