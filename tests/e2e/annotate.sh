@@ -56,8 +56,8 @@ same() {
 		fail "$name-text" "$(diff "$name.perf.own" "$name.ember.own" | head -12)"
 	fi
 	# the system's libraries: which of their functions get a sample varies
-	# from run to run, and some of objdump's names (GOT slots named after
-	# their dynamic relocation) are not made yet
+	# from run to run, and with it which of objdump's ways of writing and
+	# naming ember meets (see BUGS in doc/ember-annotate.1)
 	if cmp -s "$name.perf" "$name.ember"; then
 		pass "$name-text-all"
 	else
