@@ -16,6 +16,7 @@
 #include <ember/session.h>
 #include "builtin.h"
 #include "annotate/annotate.h"
+#include "core/array.h"
 #include "report/run.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
@@ -52,15 +53,8 @@ static int seen_add(struct seen *s, const void *dso, const void *sym)
 {
 	if (seen_has(s, dso, sym))
 		return 1;
-	if (s->nr + 2 > s->alloc) {
-		size_t alloc = s->alloc ? s->alloc * 2 : 64;
-		const void **p = realloc(s->syms, alloc * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->syms = p;
-		s->alloc = alloc;
-	}
+	if (array__reserve((void **)&s->syms, &s->alloc, s->nr + 1, sizeof(*s->syms)))
+		return -ENOMEM;
 	s->syms[s->nr++] = dso;
 	s->syms[s->nr++] = sym;
 	return 0;

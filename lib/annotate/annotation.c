@@ -21,6 +21,7 @@
 #include "annotate/elf-syms.h"
 #include "annotate/insn-text.h"
 #include "core/arena.h"
+#include "core/array.h"
 #include "symbol/dso.h"
 #include "symbol/dwfl-elf.h"
 
@@ -187,15 +188,8 @@ static struct dso_ctx *dso_ctx__get(struct ember_annotate_cache *cache, struct e
 	for (size_t i = 0; i < cache->nr; i++)
 		if (cache->v[i]->dso == dso && cache->v[i]->no_source == no_source)
 			return cache->v[i];
-	if (cache->nr == cache->alloc) {
-		size_t n = cache->alloc ? cache->alloc * 2 : 16;
-		struct dso_ctx **p = realloc(cache->v, n * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		cache->v = p;
-		cache->alloc = n;
-	}
+	if (array__reserve((void **)&cache->v, &cache->alloc, cache->nr, sizeof(*cache->v)))
+		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
@@ -394,15 +388,8 @@ static int add_ranges(struct ember_annotation *a, struct fn_ranges *r, Dwarf_Die
 	ptrdiff_t off = 0;
 
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
-		if (r->nr == r->alloc) {
-			size_t n = r->alloc ? r->alloc * 2 : 32;
-			struct fn_range *p = realloc(r->v, n * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			r->v = p;
-			r->alloc = n;
-		}
+		if (array__reserve((void **)&r->v, &r->alloc, r->nr, sizeof(*r->v)))
+			return -ENOMEM;
 		r->v[r->nr++] = (struct fn_range){ lo + bias, hi + bias, depth, name };
 	}
 	return 0;

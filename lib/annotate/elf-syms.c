@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "annotate/elf-syms.h"
+#include "core/array.h"
 #include "symbol/dso.h"
 
 static int cmp_slot(const void *pa, const void *pb)
@@ -268,15 +269,8 @@ static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
 static int add_sym(struct elf_syms *s, size_t *alloc, uint64_t addr, const char *name,
 		   uint32_t shndx)
 {
-	if (s->nr == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 64;
-		struct elf_sym_ent *p = realloc(s->syms, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->syms = p;
-		*alloc = n;
-	}
+	if (array__reserve((void **)&s->syms, alloc, s->nr, sizeof(*s->syms)))
+		return -ENOMEM;
 	s->syms[s->nr++] = (struct elf_sym_ent){ addr, name, shndx, 0 };
 	return 0;
 }
@@ -382,15 +376,8 @@ static int add_dyn_relocs(struct elf_syms *s, Elf *elf)
 		if (!full)
 			return -ENOMEM;
 		sprintf(full, "%s%s%s", name, ver ? (undef || hidden ? "@" : "@@") : "", ver ? ver : "");
-		if (s->nr_slots == alloc) {
-			size_t n = alloc ? alloc * 2 : 64;
-			struct elf_slot *p = realloc(s->slots, n * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			s->slots = p;
-			alloc = n;
-		}
+		if (array__reserve((void **)&s->slots, &alloc, s->nr_slots, sizeof(*s->slots)))
+			return -ENOMEM;
 		s->slots[s->nr_slots++] = (struct elf_slot){ rel.r_offset, full,
 							      undef ? rel.r_offset : sym.st_value };
 	}

@@ -73,68 +73,83 @@ static size_t parse_num(const char *p, int64_t *v, bool *neg)
 	return (size_t)(s - p);
 }
 
-static void att_operands(struct out *o, const char *ops, unsigned int imm_size, bool zero_disp)
+/* Where the operand walk is, for the syntax's step. */
+struct walk {
+	unsigned int imm_size;
+	bool zero_disp;
+	bool start;			/* at the start of an operand (or of a token, AT&T) */
+	const char *mem_tail;		/* Intel: what to write before the next ']' */
+};
+
+/* One step of an operand walk: writes what it read at p, returns how many bytes (>= 1). */
+typedef size_t (*step_fn)(struct out *o, const char *p, struct walk *w);
+
+/* Capstone's operands, ", "-separated, each step of the syntax writing objdump's form. */
+static void operands(struct out *o, const char *ops, struct walk *w, step_fn step)
 {
 	const char *p = ops;
-	bool tok_start = true;
 
+	w->start = true;
 	while (*p) {
-		int64_t v;
-		bool neg;
-		size_t n;
-
 		if (*p == ',' && p[1] == ' ') {
 			puts_(o, ",");
 			p += 2;
-			tok_start = true;
+			w->start = true;
 			continue;
 		}
-		if (*p == '$' && (n = parse_num(p + 1, &v, &neg))) {
-			puts_(o, "$");
-			put_hex(o, mask_to(v, imm_size));
-			p += 1 + n;
-			tok_start = false;
-			continue;
-		}
-		if (tok_start && (n = parse_num(p, &v, &neg))) {
-			/* a displacement or an absolute address */
-			if (neg && p[n] == '(') {
-				puts_(o, "-");
-				put_hex(o, (uint64_t)-v);
-			} else {
-				put_hex(o, (uint64_t)v);
-			}
-			p += n;
-			tok_start = false;
-			continue;
-		}
-		if (*p == '(') {
-			const char *close = strchr(p, ')');
-			int commas = 0;
-
-			if (tok_start && zero_disp)
-				puts_(o, "0x0");
-			if (!close)
-				close = p + strlen(p) - 1;
-			for (const char *q = p; q < close; q++) {
-				if (*q == ' ')
-					continue;
-				if (*q == ',')
-					commas++;
-				put(o, q, 1);
-			}
-			if (commas == 1)
-				puts_(o, ",1");
-			if (*close == ')')
-				puts_(o, ")");
-			p = close + 1;
-			tok_start = false;
-			continue;
-		}
-		tok_start = *p == ':' || *p == '*' || *p == ' ';
-		put(o, p, 1);
-		p++;
+		p += step(o, p, w);
 	}
+}
+
+static size_t att_step(struct out *o, const char *p, struct walk *w)
+{
+	const char *close;
+	int64_t v;
+	bool neg;
+	size_t n;
+	int commas = 0;
+
+	if (*p == '$' && (n = parse_num(p + 1, &v, &neg))) {
+		puts_(o, "$");
+		put_hex(o, mask_to(v, w->imm_size));
+		w->start = false;
+		return 1 + n;
+	}
+	if (w->start && (n = parse_num(p, &v, &neg))) {
+		/* a displacement or an absolute address */
+		if (neg && p[n] == '(') {
+			puts_(o, "-");
+			put_hex(o, (uint64_t)-v);
+		} else {
+			put_hex(o, (uint64_t)v);
+		}
+		w->start = false;
+		return n;
+	}
+	if (*p != '(') {
+		w->start = *p == ':' || *p == '*' || *p == ' ';
+		put(o, p, 1);
+		return 1;
+	}
+	/* (base,index,scale): no spaces, the scale always written */
+	close = strchr(p, ')');
+	if (w->start && w->zero_disp)
+		puts_(o, "0x0");
+	if (!close)
+		close = p + strlen(p) - 1;
+	for (const char *q = p; q < close; q++) {
+		if (*q == ' ')
+			continue;
+		if (*q == ',')
+			commas++;
+		put(o, q, 1);
+	}
+	if (commas == 1)
+		puts_(o, ",1");
+	if (*close == ')')
+		puts_(o, ")");
+	w->start = false;
+	return (size_t)(close - p) + 1;
 }
 
 static bool is_size_word(const char *w, size_t n)
@@ -149,7 +164,7 @@ static bool is_size_word(const char *w, size_t n)
 }
 
 /* Intel memory "[base + index]": objdump writes the scale always and an encoded 0 displacement */
-static const char *intel_memory(struct out *o, const char *p, bool zero_disp)
+static const char *intel_memory(const char *p, bool zero_disp)
 {
 	const char *close = strchr(p, ']');
 	bool has_num = false, has_scale = false;
@@ -165,66 +180,50 @@ static const char *intel_memory(struct out *o, const char *p, bool zero_disp)
 		else if (isalpha((unsigned char)*q) && !isalnum((unsigned char)q[-1]))
 			regs++;
 	}
-	(void)o;
 	if (regs == 2 && !has_scale)
 		return zero_disp && !has_num ? "*1+0x0" : "*1";
 	return zero_disp && !has_num ? "+0x0" : NULL;
 }
 
-static void intel_operands(struct out *o, const char *ops, unsigned int imm_size, bool zero_disp)
+static size_t intel_step(struct out *o, const char *p, struct walk *w)
 {
-	const char *mem_tail = NULL;
-	const char *p = ops;
-	bool operand_start = true;
+	const char *q = p;
+	int64_t v;
+	bool neg;
+	size_t n;
 
-	while (*p) {
-		int64_t v;
-		bool neg;
-		size_t n;
-
-		if (*p == ',' && p[1] == ' ') {
-			puts_(o, ",");
-			p += 2;
-			operand_start = true;
-			continue;
-		}
-		if (*p == '[')
-			mem_tail = intel_memory(o, p, zero_disp);
-		if (*p == ']' && mem_tail) {
-			puts_(o, mem_tail);
-			mem_tail = NULL;
-		}
-		if (*p == ' ' && (p[1] == '+' || p[1] == '-') && p[2] == ' ') {
-			put(o, p + 1, 1);
-			p += 3;
-			continue;
-		}
-		if (isalpha((unsigned char)*p) || *p == '_') {
-			const char *w = p;
-
-			while (isalnum((unsigned char)*p) || *p == '_')
-				p++;
-			if (is_size_word(w, (size_t)(p - w))) {
-				for (const char *q = w; q < p; q++) {
-					char c = (char)toupper((unsigned char)*q);
-
-					put(o, &c, 1);
-				}
-			} else {
-				put(o, w, (size_t)(p - w));
-			}
-			operand_start = false;
-			continue;
-		}
-		if ((n = parse_num(p, &v, &neg))) {
-			put_hex(o, operand_start ? mask_to(v, imm_size) : (uint64_t)v);
-			p += n;
-			operand_start = false;
-			continue;
-		}
-		put(o, p, 1);
-		p++;
+	if (*p == '[')
+		w->mem_tail = intel_memory(p, w->zero_disp);
+	if (*p == ']' && w->mem_tail) {
+		puts_(o, w->mem_tail);
+		w->mem_tail = NULL;
 	}
+	if (*p == ' ' && (p[1] == '+' || p[1] == '-') && p[2] == ' ') {
+		put(o, p + 1, 1);
+		return 3;
+	}
+	if (isalpha((unsigned char)*p) || *p == '_') {
+		while (isalnum((unsigned char)*q) || *q == '_')
+			q++;
+		if (is_size_word(p, (size_t)(q - p))) {
+			for (const char *c = p; c < q; c++) {
+				char up = (char)toupper((unsigned char)*c);
+
+				put(o, &up, 1);
+			}
+		} else {
+			put(o, p, (size_t)(q - p));
+		}
+		w->start = false;
+		return (size_t)(q - p);
+	}
+	if ((n = parse_num(p, &v, &neg))) {
+		put_hex(o, w->start ? mask_to(v, w->imm_size) : (uint64_t)v);
+		w->start = false;
+		return n;
+	}
+	put(o, p, 1);
+	return 1;
 }
 
 /* A general-purpose register sets an operation's size; %xmm, %st or a segment does not. */
@@ -312,8 +311,6 @@ void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
 	for (size_t n = strlen(m); n < 6; n++)
 		puts_(&o, " ");
 	puts_(&o, " ");
-	if (in->intel)
-		intel_operands(&o, opstr, in->imm_size, in->zero_disp);
-	else
-		att_operands(&o, opstr, in->imm_size, in->zero_disp);
+	operands(&o, opstr, &(struct walk){ .imm_size = in->imm_size, .zero_disp = in->zero_disp },
+		 in->intel ? intel_step : att_step);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "annotate/annotate.h"
+#include "core/array.h"
 
 #define CONTEXT_LINES 5
 
@@ -75,15 +76,8 @@ static struct source_file *source_file(struct annotate_sources *s, const char *p
 	for (size_t i = 0; i < s->nr; i++)
 		if (!strcmp(s->files[i].path, path))
 			return &s->files[i];
-	if (s->nr == s->alloc) {
-		size_t alloc = s->alloc ? s->alloc * 2 : 8;
-		struct source_file *p = realloc(s->files, alloc * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		s->files = p;
-		s->alloc = alloc;
-	}
+	if (array__reserve((void **)&s->files, &s->alloc, s->nr, sizeof(*s->files)))
+		return NULL;
 	f = &s->files[s->nr];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(path);
@@ -109,15 +103,8 @@ static struct source_file *source_file(struct annotate_sources *s, const char *p
 
 static int add(struct annotate_lines *l, const char *text, long insn)
 {
-	if (l->nr == l->alloc) {
-		size_t alloc = l->alloc ? l->alloc * 2 : 256;
-		struct annotate_line *p = realloc(l->lines, alloc * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		l->lines = p;
-		l->alloc = alloc;
-	}
+	if (array__reserve((void **)&l->lines, &l->alloc, l->nr, sizeof(*l->lines)))
+		return -ENOMEM;
 	l->lines[l->nr].text = text;
 	l->lines[l->nr].insn = insn;
 	l->nr++;
@@ -128,16 +115,9 @@ static int add_owned(struct annotate_lines *l, char *text, long insn)
 {
 	if (!text)
 		return -ENOMEM;
-	if (l->nr_owned == l->alloc_owned) {
-		size_t alloc = l->alloc_owned ? l->alloc_owned * 2 : 64;
-		char **p = realloc(l->owned, alloc * sizeof(*p));
-
-		if (!p) {
-			free(text);
-			return -ENOMEM;
-		}
-		l->owned = p;
-		l->alloc_owned = alloc;
+	if (array__reserve((void **)&l->owned, &l->alloc_owned, l->nr_owned, sizeof(*l->owned))) {
+		free(text);
+		return -ENOMEM;
 	}
 	l->owned[l->nr_owned++] = text;
 	return add(l, text, insn);
