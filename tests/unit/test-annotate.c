@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lib/annotate's pure parts: capstone's text written as objdump -d writes
+ * it (the cases met comparing with perf annotate), and the per-symbol
+ * address histograms.
+ */
+#include <errno.h>
+#include <string.h>
+#include <ember/annotate.h>
+#include "annotate/insn-text.h"
+#include "test.h"
+
+static const char *att(const char *mnemonic, const char *base, const char *ops,
+		       unsigned int imm_size, bool branch_or_stack, bool zero_disp)
+{
+	static char buf[256];
+	struct insn_text_in in = {
+		.mnemonic = mnemonic, .base = base, .ops = ops, .imm_size = imm_size,
+		.branch_or_stack = branch_or_stack, .zero_disp = zero_disp,
+	};
+
+	insn_text__format(buf, sizeof(buf), &in);
+	return buf;
+}
+
+static const char *intel(const char *mnemonic, const char *ops, unsigned int imm_size,
+			 bool zero_disp)
+{
+	static char buf[256];
+	struct insn_text_in in = {
+		.mnemonic = mnemonic, .base = mnemonic, .ops = ops, .imm_size = imm_size,
+		.intel = true, .zero_disp = zero_disp,
+	};
+
+	insn_text__format(buf, sizeof(buf), &in);
+	return buf;
+}
+
+TEST(annotate_text_att)
+{
+	/* suffixes: dropped where a general register gives the size */
+	CHECK_STR(att("movl", "mov", "$0, %eax", 4, false, false), "mov    $0x0,%eax");
+	CHECK_STR(att("movq", "mov", "0x2eb0(%rip), %rdx", 0, false, false),
+		  "mov    0x2eb0(%rip),%rdx");
+	CHECK_STR(att("movl", "mov", "$2, -0x4c(%rbp)", 4, false, false),
+		  "movl   $0x2,-0x4c(%rbp)");
+	CHECK_STR(att("cvtsi2sdl", "cvtsi2sd", "-0xc(%rbp), %xmm2", 0, false, false),
+		  "cvtsi2sdl -0xc(%rbp),%xmm2");
+	CHECK_STR(att("lock cmpxchgl", "cmpxchg", "%ecx, (%rdx)", 0, false, false),
+		  "lock cmpxchg %ecx,(%rdx)");
+	/* branches and the stack never carry one; no operands, no padding */
+	CHECK_STR(att("retq", "ret", "", 0, true, false), "ret");
+	CHECK_STR(att("jmpq", "jmp", "*0x10(%rip)", 0, true, false), "jmp    *0x10(%rip)");
+	CHECK_STR(att("pushq", "push", "%rbp", 0, true, false), "push   %rbp");
+	/* numbers in hex, negative immediates as the operand size's unsigned value */
+	CHECK_STR(att("addq", "add", "$-8, %rsp", 8, false, false),
+		  "add    $0xfffffffffffffff8,%rsp");
+	CHECK_STR(att("cmpl", "cmp", "$-1, %eax", 4, false, false), "cmp    $0xffffffff,%eax");
+	CHECK_STR(att("movq", "mov", "8(%rsp), %rax", 0, false, false), "mov    0x8(%rsp),%rax");
+	/* the scale always, an encoded zero displacement written, long mnemonics one space */
+	CHECK_STR(att("nopw", "nop", "(%rax, %rax)", 0, false, true), "nopw   0x0(%rax,%rax,1)");
+	CHECK_STR(att("nopl", "nop", "(%rax)", 0, false, false), "nopl   (%rax)");
+	CHECK_STR(att("movzbl", "movzx", "(%rdi), %eax", 0, false, false), "movzbl (%rdi),%eax");
+	/* a segment override on a nop is a prefix */
+	CHECK_STR(att("nopw", "nop", "%cs:(%rax, %rax)", 0, false, true),
+		  "cs nopw 0x0(%rax,%rax,1)");
+	CHECK_STR(att("movq", "mov", "%fs:0x28, %rax", 0, false, false), "mov    %fs:0x28,%rax");
+}
+
+TEST(annotate_text_target)
+{
+	static char buf[256];
+	struct insn_text_in in = {
+		.mnemonic = "jne", .base = "jne", .ops = "0x1171", .branch_or_stack = true,
+		.target_text = "1171 <hot_a+0x5>",
+	};
+
+	insn_text__format(buf, sizeof(buf), &in);
+	CHECK_STR(buf, "jne    1171 <hot_a+0x5>");
+	in.mnemonic = "callq";
+	in.base = "call";
+	in.target_text = "192f0 <__GI___assert_fail>";
+	insn_text__format(buf, sizeof(buf), &in);
+	CHECK_STR(buf, "call   192f0 <__GI___assert_fail>");
+}
+
+TEST(annotate_text_intel)
+{
+	CHECK_STR(intel("mov", "rdx, qword ptr [rip + 0x2eb0]", 0, false),
+		  "mov    rdx,QWORD PTR [rip+0x2eb0]");
+	CHECK_STR(intel("add", "rsp, -8", 8, false), "add    rsp,0xfffffffffffffff8");
+	CHECK_STR(intel("mov", "rax, qword ptr [rsp + 8]", 0, false),
+		  "mov    rax,QWORD PTR [rsp+0x8]");
+	CHECK_STR(intel("nop", "dword ptr [rax + rax]", 0, true),
+		  "nop    DWORD PTR [rax+rax*1+0x0]");
+	CHECK_STR(intel("shl", "rax, 1", 0, false), "shl    rax,0x1");
+}
+
+TEST(annotate_hists)
+{
+	struct ember_dso *dso = ember_dso__open("/proc/self/exe", NULL);
+	struct ember_annotate_hists *h = ember_annotate_hists__new(2);
+	const struct ember_symbol *sym = NULL;
+	const struct ember_annotate_hist *hist;
+	struct ember_addr_location al = { .dso = dso };
+	uint64_t nr = 0, period = 0, start;
+	int n = dso ? ember_dso__load(dso) : -1;
+
+	CHECK(h != NULL);
+	CHECK(n > 0);
+	for (int i = 0; i < n && !sym; i++)
+		if (!strcmp(ember_symbol__name(ember_dso__symbol(dso, (size_t)i)), "main"))
+			sym = ember_dso__symbol(dso, (size_t)i);
+	CHECK(sym != NULL);
+	if (!h || !sym)
+		goto out;
+	start = ember_symbol__start(sym);
+	al.sym = sym;
+	al.addr = start;
+	CHECK_EQ(ember_annotate_hists__add(h, &al, 0, 100), 0);
+	CHECK_EQ(ember_annotate_hists__add(h, &al, 0, 50), 0);
+	al.addr = start + 3;
+	CHECK_EQ(ember_annotate_hists__add(h, &al, 0, 7), 0);
+	CHECK_EQ(ember_annotate_hists__add(h, &al, 1, 1000), 0);
+	CHECK_EQ(ember_annotate_hists__add(h, &al, 2, 1), -EINVAL);
+	al.sym = NULL;
+	CHECK_EQ(ember_annotate_hists__add(h, &al, 0, 1), 0);	/* no symbol: not counted */
+
+	hist = ember_annotate_hists__find(h, dso, sym);
+	CHECK(hist != NULL);
+	CHECK_EQ(ember_annotate_hist__nr_samples(hist, 0), 3);
+	CHECK_EQ(ember_annotate_hist__period(hist, 0), 157);
+	CHECK_EQ(ember_annotate_hist__nr_samples(hist, 1), 1);
+	CHECK_EQ(ember_annotate_hist__period(hist, 1), 1000);
+	/* an instruction's share: the offsets it covers */
+	ember_annotate_hist__range(hist, 0, 0, 3, &nr, &period);
+	CHECK_EQ(nr, 2);
+	CHECK_EQ(period, 150);
+	nr = period = 0;
+	ember_annotate_hist__range(hist, 0, 0, 4, &nr, &period);
+	CHECK_EQ(period, 157);
+	nr = period = 0;
+	ember_annotate_hist__range(hist, 1, 4, 64, &nr, &period);
+	CHECK_EQ(nr, 0);
+	CHECK(ember_annotate_hists__find(h, dso, NULL) == NULL);
+out:
+	ember_annotate_hists__delete(h);
+	ember_dso__delete(dso);
+}
