@@ -98,6 +98,9 @@ struct ember_annotation_insn {
 	unsigned int src_line;		/* 0: not known */
 	unsigned int src_discriminator;	/* 0: none */
 	const char *src_function;	/* the function or inlined call it is in; NULL: unknown */
+	/* objdump's headings before it: a new section ("Disassembly of section .plt:"), a label */
+	const char *section;		/* NULL: the section goes on */
+	const char *label;		/* a symbol starts here (or a section does): its name */
 };
 
 struct ember_annotation;

@@ -25,7 +25,17 @@
 #include "symbol/dso.h"
 #include "symbol/dwfl-elf.h"
 
+#define MAX_CHUNKS 8
+
+/* A part of the symbol one section holds */
+struct code_chunk {
+	uint64_t off, len;
+	const char *section;
+};
+
 struct ember_annotation {
+	struct code_chunk chunks[MAX_CHUNKS];
+	size_t nr_chunks;
 	uint64_t addr;
 	char *path;
 	uint8_t *bytes;
@@ -38,25 +48,41 @@ struct ember_annotation {
 	const char *label;
 };
 
-/* Copies size bytes at vaddr from an ELF file's sections: 0, or -ENODATA (no code there). */
-static int read_code(Elf *elf, uint64_t vaddr, uint8_t *buf, size_t size)
+/*
+ * The parts of [vaddr, vaddr + size) the file's sections hold, copied to
+ * buf at their offsets, one chunk each (a symbol perf extends to the next
+ * one may run from .init into .plt). 0, or -ENODATA: none, or code that
+ * is not in the file (a debug file's SHT_NOBITS).
+ */
+static int read_code(struct ember_annotation *a, Elf *elf)
 {
+	uint64_t vaddr = a->addr, end = a->addr + a->sym_size;
 	Elf_Scn *scn = NULL;
+	size_t strndx = 0;
 	Elf_Data *data;
 	GElf_Shdr sh;
 
+	elf_getshdrstrndx(elf, &strndx);
+	a->nr_chunks = 0;
 	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		uint64_t lo, hi;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
 			continue;
-		if (vaddr < sh.sh_addr || vaddr + size > sh.sh_addr + sh.sh_size)
+		lo = sh.sh_addr > vaddr ? sh.sh_addr : vaddr;
+		hi = sh.sh_addr + sh.sh_size < end ? sh.sh_addr + sh.sh_size : end;
+		if (lo >= hi)
 			continue;
 		if (sh.sh_type == SHT_NOBITS || !(data = elf_getdata(scn, NULL)) || !data->d_buf ||
-		    data->d_size < vaddr - sh.sh_addr + size)
+		    data->d_size < hi - sh.sh_addr || a->nr_chunks == MAX_CHUNKS)
 			return -ENODATA;
-		memcpy(buf, (const uint8_t *)data->d_buf + (vaddr - sh.sh_addr), size);
-		return 0;
+		memcpy(a->bytes + (lo - vaddr), (const uint8_t *)data->d_buf + (lo - sh.sh_addr),
+		       hi - lo);
+		a->chunks[a->nr_chunks++] = (struct code_chunk){
+			lo - vaddr, hi - lo, elf_strptr(elf, strndx, sh.sh_name) };
 	}
-	return -ENODATA;
+	/* the symbol's start must be code of the file */
+	return a->nr_chunks && !a->chunks[0].off ? 0 : -ENODATA;
 }
 
 /*
@@ -209,7 +235,13 @@ static int load_bytes(struct ember_annotation *a)
 
 	if (err)
 		return err;
-	err = read_code(code.elf, a->addr, a->bytes, a->sym_size);
+	err = read_code(a, code.elf);
+	/* section names live in the file: keep copies */
+	for (size_t i = 0; !err && i < a->nr_chunks; i++)
+		if (a->chunks[i].section &&
+		    !(a->chunks[i].section = arena__strndup(&a->arena, a->chunks[i].section,
+							    strlen(a->chunks[i].section))))
+			err = -ENOMEM;
 	elf_file__close(&code);
 	return err;
 }
@@ -237,6 +269,24 @@ static const char *name_of(struct ember_annotation *a, uint64_t vaddr)
 		return NULL;
 	if (off)
 		snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, off);
+	else
+		snprintf(tmp, sizeof(tmp), "%s", name);
+	return arena__strndup(&a->arena, tmp, strlen(tmp));
+}
+
+/* objdump's heading of a block starting at vaddr: "sym", "sym+0x10", "next@plt-0x10" */
+static const char *label_of(struct ember_annotation *a, uint64_t vaddr)
+{
+	int64_t off = 0;
+	const char *name = elf_syms__label(&a->ctx->syms, vaddr, &off);
+	char tmp[512];
+
+	if (!name)
+		return NULL;
+	if (off > 0)
+		snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, (uint64_t)off);
+	else if (off < 0)
+		snprintf(tmp, sizeof(tmp), "%s-0x%" PRIx64, name, (uint64_t)-off);
 	else
 		snprintf(tmp, sizeof(tmp), "%s", name);
 	return arena__strndup(&a->arena, tmp, strlen(tmp));
@@ -503,30 +553,20 @@ static int add_source(struct ember_annotation *a)
 	return 0;
 }
 
-static int disassemble(struct ember_annotation *a, struct ember_dso *dso, bool intel)
+static int disassemble_chunk(struct ember_annotation *a, struct ember_dso *dso, csh h,
+			     bool intel, const struct code_chunk *c, size_t *alloc)
 {
+	uint64_t off = c->off, end = c->off + c->len;
+	size_t first = a->nr_insns;
 	cs_insn *insns = NULL;
-	size_t n, alloc = 0, off = 0;
-	csh h;
 	int err = 0;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
-		return -EOPNOTSUPP;
-	cs_option(h, CS_OPT_SYNTAX, intel ? CS_OPT_SYNTAX_INTEL : CS_OPT_SYNTAX_ATT);
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	while (off < a->sym_size) {
-		n = cs_disasm(h, a->bytes + off, a->sym_size - off, a->addr + off, 0, &insns);
-		if (a->nr_insns + n + 1 > alloc) {
-			struct ember_annotation_insn *p;
+	while (off < end && !err) {
+		size_t n = cs_disasm(h, a->bytes + off, end - off, a->addr + off, 0, &insns);
 
-			alloc = (a->nr_insns + n + 1) * 2;
-			p = realloc(a->insns, alloc * sizeof(*p));
-			if (!p) {
-				err = -ENOMEM;
-				break;
-			}
-			a->insns = p;
-		}
+		/* room for the n decoded and one "(bad)" byte */
+		while (!err && a->nr_insns + n + 1 > *alloc)
+			err = array__reserve((void **)&a->insns, alloc, *alloc, sizeof(*a->insns));
 		for (size_t i = 0; i < n && !err; i++) {
 			struct ember_annotation_insn *in = &a->insns[a->nr_insns++];
 
@@ -539,7 +579,7 @@ static int disassemble(struct ember_annotation *a, struct ember_dso *dso, bool i
 			off = in->offset + in->size;
 		}
 		cs_free(insns, n);
-		if (err || off >= a->sym_size)
+		if (err || off >= end)
 			break;
 		/* bytes capstone cannot decode: one "(bad)" byte, as objdump */
 		struct ember_annotation_insn *bad = &a->insns[a->nr_insns++];
@@ -552,7 +592,32 @@ static int disassemble(struct ember_annotation *a, struct ember_dso *dso, bool i
 		bad->text = "(bad)";
 		off++;
 	}
+	if (!err && first && a->nr_insns > first)
+		a->insns[first].section = c->section;
+	return err;
+}
+
+static int disassemble(struct ember_annotation *a, struct ember_dso *dso, bool intel)
+{
+	size_t alloc = 0;
+	csh h;
+	int err = 0;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return -EOPNOTSUPP;
+	cs_option(h, CS_OPT_SYNTAX, intel ? CS_OPT_SYNTAX_INTEL : CS_OPT_SYNTAX_ATT);
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	for (size_t i = 0; i < a->nr_chunks && !err; i++)
+		err = disassemble_chunk(a, dso, h, intel, &a->chunks[i], &alloc);
 	cs_close(&h);
+	/* objdump labels every symbol that starts inside the range */
+	for (size_t i = 1; !err && i < a->nr_insns; i++) {
+		uint64_t off = 1;
+		const char *name = elf_syms__name(&a->ctx->syms, a->insns[i].addr, &off);
+
+		if (a->insns[i].section || (name && !off))
+			a->insns[i].label = label_of(a, a->insns[i].addr);
+	}
 	return err;
 }
 
@@ -599,7 +664,7 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso, const stru
 	}
 	err = a->sym_size ? load_bytes(a) : -ENODATA;
 	if (!err) {
-		a->label = name_of(a, a->addr);
+		a->label = label_of(a, a->addr);
 		err = disassemble(a, dso, o.intel);
 	}
 	if (!err)

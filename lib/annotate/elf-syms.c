@@ -21,6 +21,8 @@
 #include "core/array.h"
 #include "symbol/dso.h"
 
+static bool in_section(const struct elf_syms *s, uint32_t shndx, uint64_t addr);
+
 static int cmp_slot(const void *pa, const void *pb)
 {
 	const struct elf_slot *a = pa, *b = pb;
@@ -344,13 +346,13 @@ static int add_plt_entries(struct elf_syms *s, size_t *alloc, Elf *elf, const ch
  * address after the relocation's symbol, versioned, at its offset from
  * the symbol's value (none for an undefined symbol).
  */
-static int add_dyn_relocs(struct elf_syms *s, Elf *elf)
+static int add_dyn_relocs(struct elf_syms *s, Elf *elf, const char *rela_name, size_t *alloc)
 {
 	GElf_Shdr rsh, dsh;
-	Elf_Scn *rela = section_named(elf, ".rela.dyn", &rsh), *dyn;
+	Elf_Scn *rela = section_named(elf, rela_name, &rsh), *dyn;
 	Elf_Data *rdata, *ddata;
 	struct versions v;
-	size_t nrel, alloc = 0;
+	size_t nrel;
 
 	if (!rela || rsh.sh_type != SHT_RELA || !(dyn = elf_getscn(elf, rsh.sh_link)) ||
 	    !gelf_getshdr(dyn, &dsh) || !(rdata = elf_getdata(rela, NULL)) ||
@@ -372,16 +374,20 @@ static int add_dyn_relocs(struct elf_syms *s, Elf *elf)
 			continue;
 		undef = sym.st_shndx == SHN_UNDEF;
 		ver = undef ? needed_version(elf, &v, idx) : version_of(elf, &v, idx, &hidden);
+		/* an unversioned import of a versioned file: objdump's "@Base" */
+		if (!ver && undef && v.versym && v.verneed)
+			ver = "Base";
 		full = arena__alloc(&s->names, strlen(name) + (ver ? strlen(ver) : 0) + 3, 1);
 		if (!full)
 			return -ENOMEM;
 		sprintf(full, "%s%s%s", name, ver ? (undef || hidden ? "@" : "@@") : "", ver ? ver : "");
-		if (array__reserve((void **)&s->slots, &alloc, s->nr_slots, sizeof(*s->slots)))
+		if (array__reserve((void **)&s->slots, alloc, s->nr_slots, sizeof(*s->slots)))
 			return -ENOMEM;
 		s->slots[s->nr_slots++] = (struct elf_slot){ rel.r_offset, full,
 							      undef ? rel.r_offset : sym.st_value };
 	}
-	qsort(s->slots, s->nr_slots, sizeof(*s->slots), cmp_slot);
+	if (s->nr_slots)
+		qsort(s->slots, s->nr_slots, sizeof(*s->slots), cmp_slot);
 	return 0;
 }
 
@@ -404,6 +410,35 @@ const char *elf_syms__slot(const struct elf_syms *s, uint64_t addr, int64_t *off
 	return NULL;
 }
 
+const char *elf_syms__label(const struct elf_syms *s, uint64_t addr, int64_t *off)
+{
+	uint32_t shndx = UINT32_MAX;
+	uint64_t o;
+	const char *name = elf_syms__name(s, addr, &o);
+
+	for (size_t i = 0; i < s->nr_sects; i++)
+		if (in_section(s, (uint32_t)i, addr))
+			shndx = (uint32_t)i;
+	for (size_t i = 0; name && i < s->nr; i++) {
+		if (s->syms[i].name == name && s->syms[i].addr == addr - o) {
+			if (s->syms[i].shndx == shndx) {
+				*off = (int64_t)o;
+				return name;
+			}
+			break;
+		}
+	}
+	/* nothing before it in its section: the first symbol after it there */
+	for (size_t i = 0; i < s->nr; i++) {
+		if (s->syms[i].addr > addr && s->syms[i].shndx == shndx) {
+			*off = -(int64_t)(s->syms[i].addr - addr);
+			return s->syms[i].name;
+		}
+	}
+	*off = (int64_t)o;
+	return name;
+}
+
 int elf_syms__add_plt(struct elf_syms *s, Elf *elf)
 {
 	GElf_Shdr sh;
@@ -418,8 +453,13 @@ int elf_syms__add_plt(struct elf_syms *s, Elf *elf)
 	if (!err)
 		err = add_plt_entries(s, &alloc, elf, ".plt.got", ".rela.dyn", 0);
 	qsort(s->syms, s->nr, sizeof(*s->syms), cmp_sym);
-	if (!err && !s->slots)
-		err = add_dyn_relocs(s, elf);
+	if (!err && !s->slots) {
+		size_t nslots = 0;
+
+		err = add_dyn_relocs(s, elf, ".rela.dyn", &nslots);
+		if (!err)
+			err = add_dyn_relocs(s, elf, ".rela.plt", &nslots);
+	}
 	return err;
 }
 

@@ -60,6 +60,12 @@ int elf_syms__load(struct elf_syms *s, Elf *elf);
  */
 int elf_syms__add_plt(struct elf_syms *s, Elf *elf);
 void elf_syms__exit(struct elf_syms *s);
+/*
+ * The name objdump heads a block at addr with: as elf_syms__name(), but
+ * from the first symbol after addr in its section (a negative *off) when
+ * none is before it there.
+ */
+const char *elf_syms__label(const struct elf_syms *s, uint64_t addr, int64_t *off);
 /* The symbol of the dynamic relocation filling addr, and addr's offset from its value; NULL: none. */
 const char *elf_syms__slot(const struct elf_syms *s, uint64_t addr, int64_t *off);
 /* The symbol objdump names addr after, and addr's offset from it; NULL when none. */

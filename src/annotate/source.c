@@ -195,6 +195,21 @@ int annotate_lines__build(struct annotate_lines *out, const struct ember_annotat
 
 		const char *fn = in->src_function ? in->src_function : prev_fn ? prev_fn : sym_name;
 
+		if (in->section) {
+			err = add(out, "", -1);
+			err = err ?: asprintf(&s, "Disassembly of section %s:", in->section) < 0 ?
+				      -ENOMEM :
+				      add_owned(out, s, -1);
+		}
+		if (!err && in->label) {
+			err = add(out, "", -1);
+			err = err ?: asprintf(&s, "%016" PRIx64 " <%s>:", in->addr, in->label) < 0 ?
+				      -ENOMEM :
+				      add_owned(out, s, -1);
+		}
+		if (err)
+			break;
+
 		/* objdump -l: the function when it changes, the marker when anything does */
 		if (in->src_file &&
 		    (!prev_file || strcmp(in->src_file, prev_file) || in->src_line != prev_line ||
