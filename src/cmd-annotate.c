@@ -34,7 +34,7 @@ struct annotate_opts {
 	int verbose;
 };
 
-/* Whether the symbol was printed already (perf prints each once, where it is hottest). */
+/* Whether the symbol was printed already (perf prints each once per event, where it is hottest). */
 struct seen {
 	const void **syms;
 	size_t nr, alloc;
@@ -300,6 +300,7 @@ static int run(struct annotate *an)
 			continue;
 		any = true;
 		err = ember_hist__resort(an->order[ev]);
+		seen.nr = 0;	/* each event shows its symbols, as perf */
 		if (!err)
 			err = annotate_event(an, ev, srcs, &seen, &warned);
 	}

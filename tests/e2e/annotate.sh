@@ -107,6 +107,14 @@ if build libmixwork.so -O2 -DMIXWORK_LIB -shared -fPIC &&
 	same nopie-print-line -i nopie.data -l
 fi
 rec hot -F 999 -- "$WL/hotloop" 300 && same hotloop -i hot.data
+# two events: each its symbols
+rec two -e cpu-clock,task-clock -F 999 -- ./o2 300 && same two-events -i two.data
+# a file ember recorded
+if "$EMBER" record -q -F 2999 -o ember.data -- ./o2 300 >/dev/null 2>ember-rec.err; then
+	same ember-recorded -i ember.data
+else
+	fail ember-record "$(tail -3 ember-rec.err)"
+fi
 # -l: perf now and then leaves out a symbol's first " // file.c:N" after an
 # instruction (about one run in four here, not reproducible on the same
 # file): the summary and numbers are compared as they are, the text
