@@ -17,9 +17,12 @@
 #include "builtin.h"
 #include "annotate/annotate.h"
 #include "core/array.h"
+#include <ember/perf-data.h>
 #include "report/run.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
+
+#define EMBER_MAX_GROUP 64
 
 static const char *const annotate_usage[] = {
 	"ember annotate [<options>]",
@@ -159,12 +162,96 @@ static const char *cannot_annotate(int err)
 	}
 }
 
-static int annotate_event(struct annotate *an, uint32_t ev, struct annotate_sources *srcs,
-			  struct seen *seen, struct seen *warned)
+/* A symbol to print, with what orders it in a group: each event's period of it. */
+struct sym_ref {
+	struct ember_dso *dso;
+	const struct ember_symbol *sym;
+	size_t idx;			/* in the leader-first walk: the last tie-break */
+	const struct ember_annotate_hists *hists;
+	const uint32_t *events;
+	uint32_t nr_events;
+};
+
+/* perf's group order: the leader's period, then each member's, highest first */
+static int cmp_group(const void *pa, const void *pb)
 {
-	struct ember_hist *h = an->order[ev];
-	const struct ember_data_attr *attr =
-		ember_data_reader__attr(ember_session__reader(an->session), ev);
+	const struct sym_ref *a = pa, *b = pb;
+	const struct ember_annotate_hist *ha = ember_annotate_hists__find(a->hists, a->dso, a->sym);
+	const struct ember_annotate_hist *hb = ember_annotate_hists__find(b->hists, b->dso, b->sym);
+
+	for (uint32_t e = 0; e < a->nr_events; e++) {
+		uint64_t x = ember_annotate_hist__period(ha, a->events[e]);
+		uint64_t y = ember_annotate_hist__period(hb, a->events[e]);
+
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/*
+ * The symbols of a group of events (one event alone, mostly) in perf's
+ * order: the leader's histogram's, then those only its members sampled;
+ * for a group, sorted by the events' periods. *out is malloc'd.
+ */
+static int group_symbols(struct annotate *an, const uint32_t *events, uint32_t nr,
+			 struct sym_ref **out, size_t *nr_out)
+{
+	struct seen listed = { 0 };
+	struct sym_ref *v = NULL;
+	size_t n = 0, alloc = 0;
+	int err = 0;
+
+	for (uint32_t e = 0; e < nr && !err; e++) {
+		struct ember_hist *h = an->order[events[e]];
+
+		for (size_t i = 0; h && i < ember_hist__nr_entries(h) && !err; i++) {
+			const struct ember_hist_entry *en = ember_hist__entry(h, i);
+			int r;
+
+			if (!en->sym || !en->dso)
+				continue;
+			r = seen_add(&listed, en->dso, en->sym);
+			if (r)
+				err = r < 0 ? r : 0;
+			else if (array__reserve((void **)&v, &alloc, n, sizeof(*v)))
+				err = -ENOMEM;
+			else
+				v[n++] = (struct sym_ref){ (struct ember_dso *)en->dso, en->sym, n,
+							   an->hists, events, nr };
+		}
+	}
+	free(listed.syms);
+	if (!err && nr > 1 && n)
+		qsort(v, n, sizeof(*v), cmp_group);
+	*out = v;
+	*nr_out = n;
+	return err;
+}
+
+/* perf's name of a group: "anon group { cpu-clock, task-clock }", forced: "cpu-clock, task-clock" */
+static void group_name(struct annotate *an, const uint32_t *events, uint32_t nr,
+		       const char *name, bool forced, char *buf, size_t size)
+{
+	struct ember_data_reader *r = ember_session__reader(an->session);
+	size_t len = 0;
+	char ev[256];
+
+	buf[0] = '\0';
+	if (nr > 1 && !forced)
+		len += (size_t)snprintf(buf, size, "%s { ",
+					name && strcmp(name, "{anon_group}") ? name : "anon group");
+	for (uint32_t e = 0; e < nr && len < size; e++) {
+		report_event_name(an->session, ember_data_reader__attr(r, events[e]), ev, sizeof(ev));
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", e ? ", " : "", ev);
+	}
+	if (nr > 1 && !forced && len < size)
+		snprintf(buf + len, size - len, " }");
+}
+
+static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t nr,
+			  const char *name, struct annotate_sources *srcs, struct seen *warned)
+{
 	const struct ember_session_stats *st = ember_session__stats(an->session);
 	struct ember_annotation_opts ao = {
 		.sz = sizeof(ao),
@@ -172,35 +259,38 @@ static int annotate_event(struct annotate *an, uint32_t ev, struct annotate_sour
 		.no_source = an->o.no_source,
 		.cache = an->cache,
 	};
-	char name[256];
-	int r;
+	uint64_t totals[EMBER_MAX_GROUP];
+	struct sym_ref *syms;
+	size_t nr_syms;
+	int r = group_symbols(an, events, nr, &syms, &nr_syms);
 
-	report_event_name(an->session, attr, name, sizeof(name));
-	for (size_t i = 0; i < ember_hist__nr_entries(h); i++) {
-		const struct ember_hist_entry *e = ember_hist__entry(h, i);
-		struct ember_dso *dso = (struct ember_dso *)e->dso;
-		const struct ember_symbol *sym = e->sym;
+	for (uint32_t e = 0; e < nr; e++)
+		totals[e] = events[e] < st->nr_events ? st->events[events[e]].total_period : 0;
+	for (size_t i = 0; !r && i < nr_syms; i++) {
+		struct ember_dso *dso = syms[i].dso;
+		const struct ember_symbol *sym = syms[i].sym;
 		struct annotate_lines al;
 		struct ember_annotation *a;
 
-		if (!sym || !dso)
-			continue;
 		if (seen_has(warned, dso, NULL))
 			continue;
-		r = seen_add(seen, dso, sym);
-		if (r < 0)
-			return r;
-		if (r)
+		/* perf shows a group's symbols the leader sampled */
+		if (nr > 1 && !ember_annotate_hist__nr_samples(
+				      ember_annotate_hists__find(an->hists, dso, sym), events[0]))
 			continue;
 		a = ember_annotation__new(dso, sym, &ao);
 		if (!a) {
 			int err = errno;
 
-			if (err == ENOMEM)
-				return -ENOMEM;
+			if (err == ENOMEM) {
+				r = -ENOMEM;
+				break;
+			}
 			/* one line per binary, as perf warns once per dso */
-			if (seen_add(warned, dso, NULL) < 0)
-				return -ENOMEM;
+			if (seen_add(warned, dso, NULL) < 0) {
+				r = -ENOMEM;
+				break;
+			}
 			if (!(an->o.skip_missing && err == ENOENT))
 				fprintf(stderr, "ember annotate: cannot annotate %s in %s: %s\n",
 					ember_symbol__name(sym), ember_dso__name(dso),
@@ -213,14 +303,14 @@ static int annotate_event(struct annotate *an, uint32_t ev, struct annotate_sour
 			struct annotate_symbol_print sp = {
 				.a = a,
 				.hist = ember_annotate_hists__find(an->hists, dso, sym),
-				.event = ev,
+				.events = events,
+				.nr_events = nr,
 				.dso_name = an->o.full_paths ? ember_dso__name(dso) :
 							       ember_dso__short_name(dso),
 				.dso_long_name = ember_dso__name(dso),
 				.dso_short_name = ember_dso__short_name(dso),
 				.event_name = name,
-				.total_period = ev < st->nr_events ? st->events[ev].total_period : 0,
-				.total_samples = ev < st->nr_events ? st->events[ev].nr_samples : 0,
+				.total_period = totals,
 				.a2l_path = a2l_path(dso),
 				.srclines = an->srclines,
 			};
@@ -230,10 +320,53 @@ static int annotate_event(struct annotate *an, uint32_t ev, struct annotate_sour
 			annotate_lines__exit(&al);
 		}
 		ember_annotation__delete(a);
-		if (r)
-			return r;
 	}
-	return 0;
+	free(syms);
+	return r;
+}
+
+/*
+ * The events in groups, as perf shows them: the file's groups (perf
+ * groups a file recorded with -e '{a,b}' without being asked), all events
+ * as one with --group on a file without groups, else each on its own.
+ */
+static int annotate_groups(struct annotate *an, struct annotate_sources *srcs, struct seen *warned)
+{
+	const struct ember_env *env = ember_data_reader__env(ember_session__reader(an->session));
+	uint32_t events[EMBER_MAX_GROUP], nr;
+	char name[1024];
+	int err = 0;
+
+	for (uint32_t ev = 0; ev < an->nr_events && !err; ev += nr ? nr : 1) {
+		const char *gname = NULL;
+		bool forced = false;
+
+		nr = 1;
+		for (uint32_t g = 0; env && g < env->nr_groups; g++) {
+			if (env->groups[g].leader_idx == ev && env->groups[g].nr_members > 1) {
+				nr = env->groups[g].nr_members;
+				gname = env->groups[g].name;
+			}
+		}
+		if (an->o.group && (!env || !env->nr_groups)) {
+			nr = an->nr_events;
+			forced = true;
+		}
+		if (nr > EMBER_MAX_GROUP || ev + nr > an->nr_events)
+			nr = 1;
+		for (uint32_t e = 0; e < nr; e++)
+			events[e] = ev + e;
+		/* a group without samples of any of its events prints nothing */
+		bool sampled = false;
+
+		for (uint32_t e = 0; e < nr; e++)
+			sampled |= an->order[events[e]] != NULL;
+		if (!sampled)
+			continue;
+		group_name(an, events, nr, gname, forced, name, sizeof(name));
+		err = annotate_group(an, events, nr, name, srcs, warned);
+	}
+	return err;
 }
 
 static int parse_percent_type(const char *s, enum annotate_percent_type *t)
@@ -264,7 +397,7 @@ static int run(struct annotate *an)
 	struct ember_session_ops ops = { .sample = on_sample };
 	struct ember_hist_layout_opts lo = { .sz = sizeof(lo) };
 	struct annotate_sources *srcs = NULL;
-	struct seen seen = { 0 }, warned = { 0 };
+	struct seen warned = { 0 };
 	char bad[64], why[256];
 	bool any = false;
 	int err;
@@ -300,10 +433,8 @@ static int run(struct annotate *an)
 			continue;
 		any = true;
 		err = ember_hist__resort(an->order[ev]);
-		seen.nr = 0;	/* each event shows its symbols, as perf */
-		if (!err)
-			err = annotate_event(an, ev, srcs, &seen, &warned);
 	}
+	err = err ?: annotate_groups(an, srcs, &warned);
 	for (size_t i = 0; !err && i < an->nosyms.nr; i += 2)
 		fprintf(stderr, "ember annotate: %s %s: its samples are not annotated\n",
 			ember_dso__name((struct ember_dso *)an->nosyms.syms[i]),
@@ -329,7 +460,6 @@ out:
 		fprintf(stderr, "ember annotate: %s: %s\n", ember_session__path(an->session),
 			strerror(-err));
 	fflush(stdout);
-	free(seen.syms);
 	free(an->nosyms.syms);
 	free(warned.syms);
 	annotate_sources__delete(srcs);
@@ -396,8 +526,6 @@ int cmd_annotate(int argc, const char **argv)
 			o->percent_type);
 		return 2;
 	}
-	if (o->group)
-		fprintf(stderr, "ember annotate: --group is not done yet; each event is shown on its own\n");
 	if (o->tui || o->gtk || o->stdio2)
 		fprintf(stderr, "ember annotate: --%s is not done yet; printing the --stdio output\n",
 			o->tui ? "tui" : o->gtk ? "gtk" : "stdio2");

@@ -63,13 +63,14 @@ void annotate_lines__exit(struct annotate_lines *l);
 struct annotate_symbol_print {
 	const struct ember_annotation *a;
 	const struct ember_annotate_hist *hist;
-	uint32_t event;
+	/* the events shown, a column each: one, or a group's (leader first) */
+	const uint32_t *events;
+	uint32_t nr_events;
 	const char *dso_name;		/* as the header names it */
 	const char *dso_long_name;	/* -l's summary: the binary's path */
 	const char *dso_short_name;
 	const char *event_name;
-	uint64_t total_period;		/* the event's, for the global percent types */
-	uint64_t total_samples;
+	const uint64_t *total_period;	/* each event's, for --percent-type global-period */
 	/* -l: the file addr2line is asked about and the lines found there */
 	const char *a2l_path;
 	struct ember_srclines *srclines;

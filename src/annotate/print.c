@@ -151,16 +151,53 @@ static void print_summary(FILE *fp, const struct annotate_symbol_print *sp, doub
 	free(hits);
 }
 
+/* One event's column of an instruction: its percent, samples or period. */
+static void print_value(FILE *fp, const struct annotate_symbol_print *sp,
+			const struct annotate_print_opts *po, size_t insn, uint32_t e, int width)
+{
+	uint32_t ev = sp->events[e];
+	uint64_t nr, period;
+	double pct;
+
+	ember_annotation__sum(sp->a, insn, sp->hist, ev, &nr, &period);
+	if (po->show_total_period) {
+		fprintf(fp, " %*" PRIu64, width - 1, period);
+		return;
+	}
+	if (po->show_nr_samples) {
+		fprintf(fp, " %*" PRIu64, width - 1, nr);
+		return;
+	}
+	switch (po->percent_type) {
+	case ANNOTATE_GLOBAL_PERIOD:
+		/* perf 6.1 totals only the leader's histogram: a member's column is 0.00 */
+		pct = e ? 0.0 : percent(period, sp->total_period[e]);
+		break;
+	case ANNOTATE_LOCAL_HITS:
+		pct = percent(nr, ember_annotate_hist__nr_samples(sp->hist, ev));
+		break;
+	case ANNOTATE_GLOBAL_HITS:
+		/* perf 6.1 divides by its hists' sample count, which annotate never counts */
+		pct = 0.0;
+		break;
+	default:
+		pct = percent(period, ember_annotate_hist__period(sp->hist, ev));
+		break;
+	}
+	fprintf(fp, " %*.2f", width - 1, pct);
+}
+
 void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 			      const struct annotate_lines *lines,
 			      const struct annotate_print_opts *po)
 {
 	int width = po->show_total_period ? 12 : 8, awidth = addr_width(sp->a), line_nr = 0, len;
+	int cols = width * (int)sp->nr_events;
 	const char *what = po->show_total_period ? "Period" :
 			   po->show_nr_samples	 ? "Samples" :
 						   "Percent";
-	uint64_t sym_nr = ember_annotate_hist__nr_samples(sp->hist, sp->event);
-	uint64_t sym_period = ember_annotate_hist__period(sp->hist, sp->event);
+	uint64_t sym_nr = ember_annotate_hist__nr_samples(sp->hist, sp->events[0]);
+	uint64_t sym_period = ember_annotate_hist__period(sp->hist, sp->events[0]);
 	size_t nr_insns = ember_annotation__nr_insns(sp->a);
 	double *pcts = NULL;
 	char **paths = NULL;
@@ -174,7 +211,7 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 		for (size_t i = 0; i < nr_insns; i++) {
 			uint64_t nr, period;
 
-			ember_annotation__sum(sp->a, i, sp->hist, sp->event, &nr, &period);
+			ember_annotation__sum(sp->a, i, sp->hist, sp->events[0], &nr, &period);
 			pcts[i] = percent(period, sym_period);
 		}
 		print_summary(fp, sp, pcts, paths);
@@ -182,15 +219,13 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 
 	len = fprintf(fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64
 			  " samples, percent: %s)\n",
-		      width, width, what, sp->dso_name, sp->event_name, sym_nr,
+		      cols, cols, what, sp->dso_name, sp->event_name, sym_nr,
 		      percent_type_names[po->percent_type]);
 	for (int i = 0; i < len + 4; i++)
 		fputc('-', fp);
 	fputc('\n', fp);
 	for (size_t i = 0; i < lines->nr; i++) {
 		const struct annotate_line *l = &lines->lines[i];
-		uint64_t nr, period;
-		double pct;
 
 		if (l->insn < 0) {
 			const char *text = l->text + strspn(l->text, " \t");
@@ -198,39 +233,16 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 			if (is_marker(l->text, &line_nr))
 				continue;
 			if (!*text)
-				fprintf(fp, " %*s:\n", width, " ");
+				fprintf(fp, " %*s:\n", cols, " ");
 			else
-				fprintf(fp, " %*s: %-*d %s\n", width, " ", awidth, line_nr, text);
+				fprintf(fp, " %*s: %-*d %s\n", cols, " ", awidth, line_nr, text);
 			line_nr++;
 			continue;
 		}
 		line_nr++;
-		ember_annotation__sum(sp->a, (size_t)l->insn, sp->hist, sp->event, &nr, &period);
-		if (po->show_total_period) {
-			fprintf(fp, " %*" PRIu64, width - 1, period);
-		} else if (po->show_nr_samples) {
-			fprintf(fp, " %*" PRIu64, width - 1, nr);
-		} else {
-			switch (po->percent_type) {
-			case ANNOTATE_GLOBAL_PERIOD:
-				pct = percent(period, sp->total_period);
-				break;
-			case ANNOTATE_LOCAL_HITS:
-				pct = percent(nr, sym_nr);
-				break;
-			case ANNOTATE_GLOBAL_HITS:
-				/*
-				 * perf 6.1 divides by its hists' sample count, which
-				 * annotate never counts: every line is 0.00 there.
-				 */
-				pct = 0.0;
-				break;
-			default:
-				pct = percent(period, sym_period);
-				break;
-			}
-			fprintf(fp, " %*.2f", width - 1, pct);
-		}
+		/* a column per event of the group */
+		for (uint32_t e = 0; e < sp->nr_events; e++)
+			print_value(fp, sp, po, (size_t)l->insn, e, width);
 		print_insn(fp, ember_annotation__insn(sp->a, (size_t)l->insn)->addr, l->text,
 			   paths && paths[l->insn] && (!shown || strcmp(shown, paths[l->insn])) ?
 				   paths[l->insn] :

@@ -109,6 +109,15 @@ fi
 rec hot -F 999 -- "$WL/hotloop" 300 && same hotloop -i hot.data
 # two events: each its symbols
 rec two -e cpu-clock,task-clock -F 999 -- ./o2 300 && same two-events -i two.data
+# a group of events: a column each, ordered by the leader's then the members' periods;
+# --group on a file without groups makes one of all its events
+if rec group -e '{cpu-clock,task-clock}' -F 999 -- ./o2 300; then
+	same group -i group.data
+	same group-n -i group.data -n
+	same group-period -i group.data --show-total-period
+	same group-global -i group.data --percent-type global-period
+fi
+[ -e two.data ] && same group-forced -i two.data --group
 # a file ember recorded
 if "$EMBER" record -q -F 2999 -o ember.data -- ./o2 300 >/dev/null 2>ember-rec.err; then
 	same ember-recorded -i ember.data
