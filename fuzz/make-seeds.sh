@@ -105,6 +105,12 @@ for path in sys.argv[2:]:
     open(f'{out}/seed-{name}-blob-only', 'wb').write(blob)
 PY
 
+# annotate: small ELF files, with DWARF, fixed-address, stripped (fuzz-annotate.c)
+mkdir -p "$C/annotate"
+cc -O1 -g -o "$C/annotate/seed-elf-g" "$C/../../tests/workloads/hotloop.c"
+cc -O2 -no-pie -o "$C/annotate/seed-elf-nopie" "$C/../../tests/workloads/hotloop.c"
+strip -o "$C/annotate/seed-elf-stripped" "$C/annotate/seed-elf-g"
+
 # event specs: the string literals of the parser's unit test, and the -e of the e2e tests
 cd "$OLDPWD" 2>/dev/null || cd "$(dirname "$0")/.."
 cd "$(dirname "$C")/.."

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target: annotation's readers of a binary (lib/annotate): the
+ * input is an ELF file, opened as a dso; for each of its first symbols
+ * the code is read per section, decoded by capstone (AT&T, and Intel for
+ * every other one), its targets named from the symbol table, versions,
+ * PLT entries and dynamic relocations, and its source lines and inlined
+ * functions read from DWARF. Every text is read whole, so ASan checks its
+ * end.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <ember/annotate.h>
+
+#define MAX_SYMS 16
+
+static char elf_path[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	int fd;
+
+	(void)argc;
+	(void)argv;
+	strcpy(elf_path, "/tmp/ember-fuzz-annotate-XXXXXX");
+	fd = mkstemp(elf_path);
+	if (fd < 0)
+		abort();
+	close(fd);
+	return 0;
+}
+
+static size_t read_all(const struct ember_annotation *a)
+{
+	volatile size_t len = 0;
+
+	for (size_t i = 0; i < ember_annotation__nr_insns(a); i++) {
+		const struct ember_annotation_insn *in = ember_annotation__insn(a, i);
+
+		len += strlen(in->text) + in->size;
+		if (in->src_file)
+			len += strlen(in->src_file);
+		if (in->src_function)
+			len += strlen(in->src_function);
+		if (in->label)
+			len += strlen(in->label);
+		if (in->section)
+			len += strlen(in->section);
+	}
+	if (ember_annotation__label(a))
+		len += strlen(ember_annotation__label(a));
+	return len;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ember_annotate_cache *cache;
+	struct ember_dso *dso;
+	FILE *f = fopen(elf_path, "w");
+	int n;
+
+	if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f))
+		abort();
+	dso = ember_dso__open(elf_path, NULL);
+	if (!dso)
+		return 0;
+	cache = ember_annotate_cache__new();
+	n = ember_dso__load(dso);
+	for (int i = 0; cache && i < n && i < MAX_SYMS; i++) {
+		const struct ember_symbol *sym = ember_dso__symbol(dso, (size_t)i);
+		struct ember_annotation_opts o = {
+			.sz = sizeof(o), .intel = i & 1, .no_source = i & 2, .cache = cache,
+		};
+		struct ember_annotation *a;
+
+		/* perf's symbols are small; a fuzzed size is not worth decoding in full */
+		if (ember_symbol__end(sym) - ember_symbol__start(sym) > 1 << 16)
+			continue;
+		a = ember_annotation__new(dso, sym, &o);
+		if (a) {
+			read_all(a);
+			ember_annotation__delete(a);
+		}
+	}
+	ember_annotate_cache__delete(cache);
+	ember_dso__delete(dso);
+	return 0;
+}
