@@ -395,7 +395,7 @@ static int run(struct annotate *an)
 		},
 	};
 	struct ember_session_ops ops = { .sample = on_sample };
-	struct ember_hist_layout_opts lo = { .sz = sizeof(lo) };
+	struct ember_hist_layout_opts lo = { .sz = sizeof(lo), .sort_order = "dso,sym" };
 	struct annotate_sources *srcs = NULL;
 	struct seen warned = { 0 };
 	char bad[64], why[256];

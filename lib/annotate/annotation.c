@@ -307,7 +307,8 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 		.ops = in->op_str,
 		.intel = intel,
 	};
-	char target[600], text[1024];
+	char target[600], text[1024], swapped[160];
+	const char *comma;
 	int64_t rip_disp = 0;
 	bool rip = false;
 	const char *name;
@@ -342,6 +343,13 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 		else
 			snprintf(target, sizeof(target), "%" PRIx64, out->target);
 		ti.target_text = target;
+	}
+	/* xchg's short form (91-97 with eAX): objdump writes the accumulator first */
+	if (x->opcode[0] >= 0x91 && x->opcode[0] <= 0x97 && !strncmp(in->mnemonic, "xchg", 4) &&
+	    (comma = strstr(ti.ops, ", "))) {
+		snprintf(swapped, sizeof(swapped), "%s, %.*s", comma + 2, (int)(comma - ti.ops),
+			 ti.ops);
+		ti.ops = swapped;
 	}
 	/* shifts and rotates by an implicit 1 (D0, D1): objdump writes no count */
 	if ((x->opcode[0] == 0xd0 || x->opcode[0] == 0xd1) && !strncmp(ti.ops, "$1, ", 4))
@@ -414,8 +422,8 @@ static const char *function_of(struct ember_annotation *a, Dwfl_Module *mod, uin
 
 /*
  * The same for every instruction at once: the ranges of the function
- * holding the symbol's start and of the calls inlined into it, deepest
- * last, walked once instead of libdw's scopes per instruction (a
+ * holding the symbol's start and of the calls inlined into it, in the
+ * order of their entries, walked once instead of libdw's scopes per instruction (a
  * function of glibc has thousands of instructions and its unit
  * thousands of entries).
  */
@@ -487,9 +495,10 @@ static int add_functions(struct ember_annotation *a, Dwfl_Module *mod)
 		struct ember_annotation_insn *in = &a->insns[i];
 		const struct fn_range *best = NULL;
 
+		/* binutils' choice: the smallest range holding it, the later entry on a tie */
 		for (size_t j = 0; j < r.nr; j++)
 			if (in->addr >= r.v[j].lo && in->addr < r.v[j].hi &&
-			    (!best || r.v[j].depth > best->depth))
+			    (!best || r.v[j].hi - r.v[j].lo <= best->hi - best->lo))
 				best = &r.v[j];
 		in->src_function = best ? best->name : function_of(a, mod, in->addr);
 	}

@@ -20,6 +20,7 @@
 #include "annotate/elf-syms.h"
 #include "core/array.h"
 #include "symbol/dso.h"
+#include <ember/symbol.h>
 
 static bool in_section(const struct elf_syms *s, uint32_t shndx, uint64_t addr);
 
@@ -132,6 +133,25 @@ static const char *needed_version(Elf *elf, const struct versions *v, size_t idx
 	return NULL;
 }
 
+/*
+ * A name as objdump -C writes it, kept in s's arena: C++ and Rust names
+ * demangled with their parameters, then sep and suffix ("@@GLIBC_2.2.5",
+ * "@plt"). NULL on ENOMEM.
+ */
+static const char *keep_name(struct elf_syms *s, const char *name, const char *sep,
+			     const char *suffix)
+{
+	char *d = !strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2) ? ember_demangle(name, true) :
+									    NULL;
+	const char *base = d ? d : name;
+	char *full = arena__alloc(&s->names, strlen(base) + strlen(sep) + strlen(suffix) + 1, 1);
+
+	if (full)
+		sprintf(full, "%s%s%s", base, sep, suffix);
+	free(d);
+	return full;
+}
+
 static int read_table(struct elf_syms *s, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -163,15 +183,7 @@ static int read_table(struct elf_syms *s, Elf *elf, Elf_Scn *scn, const GElf_Shd
 		if (!name || !*name)
 			continue;
 		ver = version_of(elf, &v, i, &hidden);
-		if (ver) {
-			char *full = arena__alloc(&s->names, strlen(name) + strlen(ver) + 3, 1);
-
-			if (full)
-				sprintf(full, "%s%s%s", name, hidden ? "@" : "@@", ver);
-			name = full;
-		} else {
-			name = arena__strndup(&s->names, name, strlen(name));
-		}
+		name = keep_name(s, name, ver ? (hidden ? "@" : "@@") : "", ver ? ver : "");
 		if (!name)
 			return -ENOMEM;
 		s->syms[s->nr++] = (struct elf_sym_ent){ sym.st_value, name, sym.st_shndx,
@@ -315,8 +327,8 @@ static int add_plt_entries(struct elf_syms *s, size_t *alloc, Elf *elf, const ch
 		for (size_t r = 0; got && r < nrel; r++) {
 			GElf_Rela rel;
 			GElf_Sym sym;
-			const char *name = NULL;
-			char *full;
+			const char *name = NULL, *full;
+			char abs[48];
 			int err;
 
 			if (!gelf_getrela(rdata, (int)r, &rel) || rel.r_offset != got)
@@ -325,13 +337,14 @@ static int add_plt_entries(struct elf_syms *s, size_t *alloc, Elf *elf, const ch
 			    (!gelf_getsym(ddata, (int)GELF_R_SYM(rel.r_info), &sym) ||
 			     !(name = elf_strptr(elf, dsh.sh_link, sym.st_name))))
 				break;
-			full = arena__alloc(&s->names, (name ? strlen(name) : 32) + 5, 1);
+			if (!name) {
+				/* an IRELATIVE slot: objdump's "*ABS*+0xaddend@plt" */
+				snprintf(abs, sizeof(abs), "*ABS*+0x%" PRIx64, (uint64_t)rel.r_addend);
+				name = abs;
+			}
+			full = keep_name(s, name, "", "@plt");
 			if (!full)
 				return -ENOMEM;
-			if (name)
-				sprintf(full, "%s@plt", name);
-			else	/* an IRELATIVE slot: objdump's "*ABS*+0xaddend@plt" */
-				sprintf(full, "*ABS*+0x%" PRIx64 "@plt", (uint64_t)rel.r_addend);
 			err = add_sym(s, alloc, psh.sh_addr + off, full, (uint32_t)elf_ndxscn(plt));
 			if (err)
 				return err;
@@ -364,9 +377,8 @@ static int add_dyn_relocs(struct elf_syms *s, Elf *elf, const char *rela_name, s
 		size_t idx;
 		GElf_Rela rel;
 		GElf_Sym sym;
-		const char *name, *ver;
+		const char *name, *ver, *full;
 		bool hidden = false, undef;
-		char *full;
 
 		if (!gelf_getrela(rdata, (int)r, &rel) || !(idx = GELF_R_SYM(rel.r_info)) ||
 		    !gelf_getsym(ddata, (int)idx, &sym) ||
@@ -377,10 +389,9 @@ static int add_dyn_relocs(struct elf_syms *s, Elf *elf, const char *rela_name, s
 		/* an unversioned import of a versioned file: objdump's "@Base" */
 		if (!ver && undef && v.versym && v.verneed)
 			ver = "Base";
-		full = arena__alloc(&s->names, strlen(name) + (ver ? strlen(ver) : 0) + 3, 1);
+		full = keep_name(s, name, ver ? (undef || hidden ? "@" : "@@") : "", ver ? ver : "");
 		if (!full)
 			return -ENOMEM;
-		sprintf(full, "%s%s%s", name, ver ? (undef || hidden ? "@" : "@@") : "", ver ? ver : "");
 		if (array__reserve((void **)&s->slots, alloc, s->nr_slots, sizeof(*s->slots)))
 			return -ENOMEM;
 		s->slots[s->nr_slots++] = (struct elf_slot){ rel.r_offset, full,

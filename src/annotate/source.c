@@ -214,8 +214,11 @@ int annotate_lines__build(struct annotate_lines *out, const struct ember_annotat
 		if (in->src_file &&
 		    (!prev_file || strcmp(in->src_file, prev_file) || in->src_line != prev_line ||
 		     in->src_discriminator != prev_disc || strcmp(fn, prev_fn))) {
+			/* a demangled name with its parameters gets no "()" */
 			if (strcmp(fn, prev_fn))
-				err = asprintf(&s, "%s():", fn) < 0 ? -ENOMEM : add_owned(out, s, -1);
+				err = asprintf(&s, strchr(fn, '(') ? "%s:" : "%s():", fn) < 0 ?
+					      -ENOMEM :
+					      add_owned(out, s, -1);
 			prev_fn = fn;
 			if (!err && in->src_discriminator)
 				err = asprintf(&s, "%s:%u (discriminator %u)", in->src_file,
