@@ -110,7 +110,10 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	if (!al->sym) {
 		/* a binary without symbols (stripped): said once at the end */
 		if (al->dso_name && al->dso_name[0] == '/' && ember_dso__load(al->dso) <= 0)
-			return seen_add(&an->nosyms, al->dso, (void *)(intptr_t)ember_dso__load(al->dso)) < 0 ? -ENOMEM : 0;
+			return seen_add(&an->nosyms, al->dso,
+					(void *)(intptr_t)ember_dso__load(al->dso)) < 0 ?
+				       -ENOMEM :
+				       0;
 		return 0;
 	}
 	if (an->o.symbol && strcmp(an->o.symbol, al->sym_name))
@@ -229,7 +232,10 @@ static int group_symbols(struct annotate *an, const uint32_t *events, uint32_t n
 	return err;
 }
 
-/* perf's name of a group: "anon group { cpu-clock, task-clock }", forced: "cpu-clock, task-clock" */
+/*
+ * perf's name of a group: "anon group { cpu-clock, task-clock }"; of all
+ * events forced into one: "cpu-clock, task-clock"
+ */
 static void group_name(struct annotate *an, const uint32_t *events, uint32_t nr,
 		       const char *name, bool forced, char *buf, size_t size)
 {
@@ -291,7 +297,7 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 				r = -ENOMEM;
 				break;
 			}
-			if (!(an->o.skip_missing && err == ENOENT))
+			if (!an->o.quiet && !(an->o.skip_missing && err == ENOENT))
 				fprintf(stderr, "ember annotate: cannot annotate %s in %s: %s\n",
 					ember_symbol__name(sym), ember_dso__name(dso),
 					cannot_annotate(err));
@@ -435,7 +441,7 @@ static int run(struct annotate *an)
 		err = ember_hist__resort(an->order[ev]);
 	}
 	err = err ?: annotate_groups(an, srcs, &warned);
-	for (size_t i = 0; !err && i < an->nosyms.nr; i += 2)
+	for (size_t i = 0; !err && !an->o.quiet && i < an->nosyms.nr; i += 2)
 		fprintf(stderr, "ember annotate: %s %s: its samples are not annotated\n",
 			ember_dso__name((struct ember_dso *)an->nosyms.syms[i]),
 			(intptr_t)an->nosyms.syms[i + 1] == -ENOENT ?
@@ -522,7 +528,8 @@ int cmd_annotate(int argc, const char **argv)
 	}
 	if (o->percent_type && parse_percent_type(o->percent_type, &an.po.percent_type)) {
 		fprintf(stderr,
-			"ember annotate: --percent-type takes local-period, global-period, local-hits or global-hits, not '%s'\n",
+			"ember annotate: --percent-type takes local-period, global-period, "
+			"local-hits or global-hits, not '%s'\n",
 			o->percent_type);
 		return 2;
 	}

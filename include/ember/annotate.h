@@ -77,7 +77,10 @@ EMBER_API void ember_annotate_cache__delete(struct ember_annotate_cache *cache);
 struct ember_annotation_opts {
 	size_t sz;			/* sizeof(struct ember_annotation_opts) */
 	bool intel;			/* -M intel; AT&T otherwise */
-	/* no source text: perf --no-source, whose objdump then names addresses after the binary's symbols */
+	/*
+	 * No source text: perf --no-source, whose objdump then names addresses
+	 * after the binary's own symbols.
+	 */
 	bool no_source;
 	/* Shared with other annotations (must outlive them); NULL: the annotation's own. */
 	struct ember_annotate_cache *cache;
@@ -124,8 +127,8 @@ EMBER_API const char *ember_annotation__label(const struct ember_annotation *a);
 EMBER_API const char *ember_annotation__path(const struct ember_annotation *a);
 /* Instructions in address order: idx in [0, ember_annotation__nr_insns()). */
 EMBER_API size_t ember_annotation__nr_insns(const struct ember_annotation *a);
-EMBER_API const struct ember_annotation_insn *ember_annotation__insn(const struct ember_annotation *a,
-								       size_t idx);
+EMBER_API const struct ember_annotation_insn *
+ember_annotation__insn(const struct ember_annotation *a, size_t idx);
 /*
  * What instruction idx got of event in hist: the samples at its bytes
  * (and, as perf counts them, at any address up to the next instruction).

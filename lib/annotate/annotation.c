@@ -355,7 +355,10 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 	if ((x->opcode[0] == 0xd0 || x->opcode[0] == 0xd1) && !strncmp(ti.ops, "$1, ", 4))
 		ti.ops += 4;
 	insn_text__format(text, sizeof(text), &ti);
-	/* 66 90, the two-byte nop, is xchg %ax,%ax to objdump; capstone's movd of a 64-bit register is movq */
+	/*
+	 * 66 90, the two-byte nop, is xchg %ax,%ax to objdump; capstone's movd
+	 * of a 64-bit register is movq
+	 */
 	if (in->size == 2 && in->bytes[0] == 0x66 && in->bytes[1] == 0x90)
 		snprintf(text, sizeof(text), "%s", intel ? "xchg   ax,ax" : "xchg   %ax,%ax");
 	else if (!strncmp(text, "movd ", 5) && (strstr(text, "%r") || strstr(text, " r")))
@@ -375,7 +378,10 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 	return out->text ? 0 : -ENOMEM;
 }
 
-/* A function's or inlined call's name as binutils gives it: the linkage name demangled, or the name. */
+/*
+ * A function's or inlined call's name as binutils gives it: the linkage name demangled,
+ * or the name.
+ */
 static const char *die_name(struct ember_annotation *a, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
@@ -630,7 +636,8 @@ static int disassemble(struct ember_annotation *a, struct ember_dso *dso, bool i
 	return err;
 }
 
-struct ember_annotation *ember_annotation__new(struct ember_dso *dso, const struct ember_symbol *sym,
+struct ember_annotation *ember_annotation__new(struct ember_dso *dso,
+					       const struct ember_symbol *sym,
 					       const struct ember_annotation_opts *opts)
 {
 	struct ember_annotation_opts o = { 0 };

@@ -66,7 +66,10 @@ void elf_syms__exit(struct elf_syms *s);
  * none is before it there.
  */
 const char *elf_syms__label(const struct elf_syms *s, uint64_t addr, int64_t *off);
-/* The symbol of the dynamic relocation filling addr, and addr's offset from its value; NULL: none. */
+/*
+ * The symbol of the dynamic relocation filling addr, and addr's offset
+ * from its value; NULL: none.
+ */
 const char *elf_syms__slot(const struct elf_syms *s, uint64_t addr, int64_t *off);
 /* The symbol objdump names addr after, and addr's offset from it; NULL when none. */
 const char *elf_syms__name(const struct elf_syms *s, uint64_t addr, uint64_t *off);
