@@ -19,6 +19,11 @@
 
 static char elf_path[64];
 
+static void remove_elf(void)
+{
+	unlink(elf_path);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	int fd;
@@ -30,6 +35,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (fd < 0)
 		abort();
 	close(fd);
+	atexit(remove_elf);
 	return 0;
 }
 
