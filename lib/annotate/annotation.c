@@ -247,31 +247,35 @@ static int load_bytes(struct ember_annotation *a)
 }
 
 /* "name" or "name+0xoff" of vaddr, as objdump names an address; NULL when none. */
+/*
+ * "name", "name+0xoff" or, below the symbol, "name-0xoff", kept in the
+ * annotation's arena; NULL for no name. An offset above a symbol is
+ * unsigned, as objdump writes it (one wrapping past 2^63 included).
+ */
+static const char *sym_off(struct ember_annotation *a, const char *name, uint64_t off, bool below)
+{
+	char tmp[512];
+
+	if (!name)
+		return NULL;
+	if (off)
+		snprintf(tmp, sizeof(tmp), "%s%c0x%" PRIx64, name, below ? '-' : '+', off);
+	else
+		snprintf(tmp, sizeof(tmp), "%s", name);
+	return arena__strndup(&a->arena, tmp, strlen(tmp));
+}
+
+/* vaddr as objdump names it in an operand: a GOT slot after its relocation, else a symbol. */
 static const char *name_of(struct ember_annotation *a, uint64_t vaddr)
 {
 	const char *name;
 	uint64_t off = 0;
 	int64_t soff = 0;
-	char tmp[512];
 
-	/* a GOT slot: after its relocation's symbol */
-	if ((name = elf_syms__slot(&a->ctx->syms, vaddr, &soff))) {
-		if (soff > 0)
-			snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, (uint64_t)soff);
-		else if (soff < 0)
-			snprintf(tmp, sizeof(tmp), "%s-0x%" PRIx64, name, (uint64_t)-soff);
-		else
-			snprintf(tmp, sizeof(tmp), "%s", name);
-		return arena__strndup(&a->arena, tmp, strlen(tmp));
-	}
+	if ((name = elf_syms__slot(&a->ctx->syms, vaddr, &soff)))
+		return sym_off(a, name, soff < 0 ? -(uint64_t)soff : (uint64_t)soff, soff < 0);
 	name = a->ctx->syms.syms ? elf_syms__name(&a->ctx->syms, vaddr, &off) : NULL;
-	if (!name)
-		return NULL;
-	if (off)
-		snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, off);
-	else
-		snprintf(tmp, sizeof(tmp), "%s", name);
-	return arena__strndup(&a->arena, tmp, strlen(tmp));
+	return sym_off(a, name, off, false);
 }
 
 /* objdump's heading of a block starting at vaddr: "sym", "sym+0x10", "next@plt-0x10" */
@@ -279,17 +283,8 @@ static const char *label_of(struct ember_annotation *a, uint64_t vaddr)
 {
 	int64_t off = 0;
 	const char *name = elf_syms__label(&a->ctx->syms, vaddr, &off);
-	char tmp[512];
 
-	if (!name)
-		return NULL;
-	if (off > 0)
-		snprintf(tmp, sizeof(tmp), "%s+0x%" PRIx64, name, (uint64_t)off);
-	else if (off < 0)
-		snprintf(tmp, sizeof(tmp), "%s-0x%" PRIx64, name, (uint64_t)-off);
-	else
-		snprintf(tmp, sizeof(tmp), "%s", name);
-	return arena__strndup(&a->arena, tmp, strlen(tmp));
+	return sym_off(a, name, off < 0 ? -(uint64_t)off : (uint64_t)off, off < 0);
 }
 
 static bool is_group(csh h, const cs_insn *in, int group)
