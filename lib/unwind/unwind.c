@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The unwinder (see unwind.h): a Dwfl per process's maps, modules
+ * reported on demand, and libdwfl's frame walk fed with the sample's
+ * registers and stack copy.
+ */
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "core/hash.h"
+#include "core/hashtab.h"
+#include "core/log.h"
+#include "machine/map.h"
+#include "symbol/build-id.h"
+#include "symbol/dso.h"
+#include "unwind/unwind.h"
+
+/* Processes whose Dwfl is kept: a direct-mapped cache by their maps. */
+#define DWFL_SLOTS 16
+
+/* perf's x86 register numbers (uapi asm/perf_regs.h) that DWARF numbers 0-16 name. */
+enum { X86_AX, X86_BX, X86_CX, X86_DX, X86_SI, X86_DI, X86_BP, X86_SP, X86_IP, X86_R8 = 16 };
+static const signed char dwarf_to_perf_x86_64[17] = {
+	X86_AX, X86_DX, X86_CX, X86_BX, X86_SI, X86_DI, X86_BP, X86_SP,
+	X86_R8, X86_R8 + 1, X86_R8 + 2, X86_R8 + 3, X86_R8 + 4, X86_R8 + 5, X86_R8 + 6, X86_R8 + 7,
+	X86_IP,
+};
+
+/* What is warned about once. */
+enum unwind_warning {
+	WARN_REGS,	/* registers missing from the sample's mask */
+	WARN_MODULE,	/* a mapped file that cannot be read (gone, or no ELF) */
+	WARN_NR,
+};
+
+struct dwfl_slot {
+	const struct maps *maps;	/* NULL: empty */
+	Dwfl *dwfl;
+	bool attached;
+};
+
+/* Per dso (the table's payload): whether its file reports, its fd for memory reads. */
+struct dso_state {
+	int fd;			/* -1 not opened (yet), -2 cannot be */
+	int failed;		/* reporting it failed once: not tried again */
+};
+
+struct unwinder {
+	struct dwfl_slot slots[DWFL_SLOTS];
+	int vdso_fd;			/* our [vdso]'s image in a memfd; -1 not made, -2 cannot be */
+	struct hashtab dsos;		/* dso pointer → struct dso_state payload */
+	bool warned[WARN_NR];
+
+	/* The sample being unwound. */
+	struct ember_thread *thread;
+	const struct ember_sample *sm;
+	uint64_t sp;
+	bool have_sp;
+	uint64_t *ips;
+	unsigned int nr, max;
+	bool stale;			/* a module no longer matches its map: rebuild */
+	bool cut;			/* a frame's map could not be reported */
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static void warn_once(struct unwinder *u, enum unwind_warning w, const char *fmt, const char *arg)
+{
+	if (u->warned[w])
+		return;
+	u->warned[w] = true;
+	log__printf(EMBER_WARN, fmt, arg);
+}
+
+struct unwinder *unwinder__new(void)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+
+	if (u)
+		u->vdso_fd = -1;
+	if (u)
+		u->dsos.stride = sizeof(struct hashtab_slot) + sizeof(struct dso_state);
+	return u;
+}
+
+void unwinder__delete(struct unwinder *u)
+{
+	struct hashtab_slot *s;
+
+	if (!u)
+		return;
+	for (int i = 0; i < DWFL_SLOTS; i++)
+		if (u->slots[i].dwfl)
+			dwfl_end(u->slots[i].dwfl);
+	hashtab__for_each(&u->dsos, s) {
+		struct dso_state *st = hashtab__payload(s);
+
+		if (st->fd >= 0)
+			close(st->fd);
+	}
+	hashtab__exit(&u->dsos);
+	if (u->vdso_fd >= 0)
+		close(u->vdso_fd);
+	free(u);
+}
+
+/* The value of perf register reg in the sample, false when not sampled. */
+static bool reg_value(const struct ember_sample_regs *regs, int reg, uint64_t *val)
+{
+	uint64_t bit = 1ULL << reg;
+
+	if (!regs->regs || !(regs->mask & bit))
+		return false;
+	*val = regs->regs[__builtin_popcountll(regs->mask & (bit - 1))];
+	return true;
+}
+
+/* The dso's state, made when new; NULL on ENOMEM. */
+static struct dso_state *dso_state(struct unwinder *u, const struct ember_dso *dso)
+{
+	uint64_t key = (uintptr_t)dso, hash = hash_mix64(key);
+	struct hashtab_slot *s;
+	struct dso_state *st;
+
+	if (hashtab__reserve(&u->dsos, 1))
+		return NULL;
+	s = hashtab__slot(&u->dsos, hash, hashtab__eq_hash, NULL);
+	st = hashtab__payload(s);
+	if (!s->val) {
+		hashtab__fill(&u->dsos, s, hash, key);
+		st->fd = -1;
+		st->failed = 0;
+	}
+	return st;
+}
+
+/* Whether the dso names a file on disk (perf tries every dso; these are the ones that can be). */
+static bool dso_is_file(const struct ember_dso *dso)
+{
+	return dso->kind == DSO_KIND_USER && dso->name[0] == '/';
+}
+
+/*
+ * A new descriptor of our own [vdso]'s image (the kernel maps the same
+ * one into every process of an ABI, as vdso.c says), or -1. perf reads
+ * the copy its recorder left in the build-id cache; that is the second
+ * choice here (dso_path()).
+ */
+static int vdso_fd(struct unwinder *u)
+{
+	size_t size = 0;
+	void *image;
+
+	if (u->vdso_fd == -1) {
+		u->vdso_fd = -2;
+		image = vdso__copy_self(&size);
+		if (image) {
+			int fd = memfd_create("[vdso]", MFD_CLOEXEC);
+
+			if (fd >= 0 && write(fd, image, size) == (ssize_t)size)
+				u->vdso_fd = fd;
+			else if (fd >= 0)
+				close(fd);
+			free(image);
+		}
+	}
+	return u->vdso_fd >= 0 ? dup(u->vdso_fd) : -1;
+}
+
+/*
+ * Where the dso's ELF is, choice which (0, 1): its file under the symfs
+ * (for the [vdso], our own image in *fd), then its copy in the build-id
+ * cache; false when there is no such choice.
+ */
+static bool dso_path(struct unwinder *u, const struct ember_dso *dso, int which, char *buf,
+		     size_t size, int *fd)
+{
+	char hex[BUILD_ID_HEX_MAX];
+	bool vdso = dso->kind == DSO_KIND_VDSO;
+
+	*fd = -1;
+	if (which == 0 && vdso) {
+		snprintf(buf, size, "%s", dso->name);
+		*fd = vdso_fd(u);
+		return *fd >= 0;
+	}
+	if (which == 0) {
+		sym_conf__path(dso->conf, buf, size, dso->name);
+		return true;
+	}
+	if (!dso->id.build_id_size || !dso->conf->buildid_dir[0])
+		return false;
+	build_id__hex(dso->id.build_id, dso->id.build_id_size, hex);
+	if (vdso)
+		return snprintf(buf, size, "%s/[vdso]/%s/vdso", dso->conf->buildid_dir, hex) <
+		       (int)size;
+	return snprintf(buf, size, "%s/.build-id/%.2s/%s/elf", dso->conf->buildid_dir, hex,
+			hex + 2) < (int)size;
+}
+
+/*
+ * Makes sure the module holding ip in dwfl is map's file at map's base
+ * (perf's __report_module()). 0 when it is (or ip has no map: nothing to
+ * report), -1 when the file cannot be reported; a module there for
+ * another file or base marks the Dwfl stale (-1 too).
+ */
+static int report_module(struct unwinder *u, Dwfl *dwfl, uint64_t ip)
+{
+	struct ember_map *map = u->thread->maps ? maps__find(u->thread->maps, ip) : NULL;
+	struct dso_state *st;
+	Dwfl_Module *mod;
+	Dwarf_Addr base;
+	void **userdata;
+	char path[PATH_MAX];
+
+	if (!map || !map->dso)
+		return 0;
+	mod = dwfl_addrmodule(dwfl, ip);
+	if (mod) {
+		dwfl_module_info(mod, &userdata, &base, NULL, NULL, NULL, NULL, NULL);
+		if (*userdata == map->dso && base == map->start - map->pgoff)
+			return 0;
+		u->stale = true;
+		return -1;
+	}
+	st = dso_state(u, map->dso);
+	if (!st)
+		return -1;
+	if (st->failed || (!dso_is_file(map->dso) && map->dso->kind != DSO_KIND_VDSO))
+		return -1;
+	dwfl_report_begin_add(dwfl);
+	for (int which = 0, fd; !mod && which < 2; which++) {
+		if (!dso_path(u, map->dso, which, path, sizeof(path), &fd))
+			continue;
+		mod = dwfl_report_elf(dwfl, map->dso->short_name, path, fd,
+				      map->start - map->pgoff, false);
+		/* consumed when reported */
+		if (!mod && fd >= 0)
+			close(fd);
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod) {
+		st->failed = 1;
+		warn_once(u, WARN_MODULE, "cannot unwind through %s: not readable as ELF\n",
+			  map->dso->name);
+		return -1;
+	}
+	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = map->dso;
+	return dwfl_addrmodule(dwfl, ip) == mod ? 0 : -1;
+}
+
+/* A word of the mapped file that holds addr (perf's access_dso_mem()). */
+static bool read_file_word(struct unwinder *u, uint64_t addr, Dwarf_Word *result)
+{
+	struct ember_map *map = u->thread->maps ? maps__find(u->thread->maps, addr) : NULL;
+	struct dso_state *st;
+	char path[PATH_MAX];
+
+	if (!map || !map->dso || !dso_is_file(map->dso) || map->identity ||
+	    addr + sizeof(*result) > map->end)
+		return false;
+	st = dso_state(u, map->dso);
+	if (!st || st->fd == -2)
+		return false;
+	if (st->fd == -1) {
+		sym_conf__path(map->dso->conf, path, sizeof(path), map->dso->name);
+		st->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (st->fd < 0) {
+			st->fd = -2;
+			return false;
+		}
+	}
+	return pread(st->fd, result, sizeof(*result), (off_t)map__map_ip(map, addr)) ==
+	       sizeof(*result);
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	return 0;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	*thread_argp = arg;
+	return true;
+}
+
+/* A word of the sampled process's memory: the stack copy, else a mapped file. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+	uint64_t size = u->sm->user_stack.dyn_size;
+
+	if (addr + sizeof(*result) < addr)
+		return false;
+	if (u->have_sp && addr >= u->sp && addr + sizeof(*result) <= u->sp + size &&
+	    u->sp + size >= u->sp) {
+		memcpy(result, (const char *)u->sm->user_stack.data + (addr - u->sp),
+		       sizeof(*result));
+		return true;
+	}
+	return read_file_word(u, addr, result);
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwinder *u = arg;
+	Dwarf_Word regs[17];
+	bool missing = false;
+
+	for (int i = 0; i < 17; i++) {
+		uint64_t v = 0;
+
+		/* perf reads a register the mask lacks as 0 */
+		if (!reg_value(&u->sm->user_regs, dwarf_to_perf_x86_64[i], &v))
+			missing = true;
+		regs[i] = v;
+	}
+	if (missing)
+		warn_once(u, WARN_REGS, "%s",
+			  "dwarf unwinding: registers missing from the samples' user regs mask\n");
+	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+static int frame_callback(Dwfl_Frame *state, void *arg)
+{
+	struct unwinder *u = arg;
+	Dwfl_Thread *t = dwfl_frame_thread(state);
+	Dwfl *dwfl = dwfl_thread_dwfl(t);
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	/* the module first: whether the frame is an activation depends on its CFI */
+	report_module(u, dwfl, pc);
+	if (u->stale || !dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	if (report_module(u, dwfl, pc)) {
+		u->cut = true;
+		return DWARF_CB_ABORT;
+	}
+	u->ips[u->nr++] = pc;
+	return u->nr >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* The Dwfl kept for the thread's process, made when there is none. */
+static struct dwfl_slot *dwfl_slot(struct unwinder *u, bool renew)
+{
+	const struct maps *maps = u->thread->maps;
+	struct dwfl_slot *slot = &u->slots[hash_mix64((uintptr_t)maps) % DWFL_SLOTS];
+
+	if (slot->maps == maps && slot->dwfl && !renew)
+		return slot;
+	if (slot->dwfl)
+		dwfl_end(slot->dwfl);
+	slot->dwfl = dwfl_begin(&offline_callbacks);
+	slot->maps = slot->dwfl ? maps : NULL;
+	slot->attached = false;
+	return slot->dwfl ? slot : NULL;
+}
+
+/* One walk; -EAGAIN when a module turned out stale (the slot must be renewed). */
+static int walk(struct unwinder *u, struct dwfl_slot *slot, uint64_t ip)
+{
+	int err;
+
+	u->nr = 0;
+	u->stale = false;
+	u->cut = false;
+	/* perf: no user frame unless the ip's module can be reported */
+	if (report_module(u, slot->dwfl, ip))
+		return u->stale ? -EAGAIN : 0;
+	if (!slot->attached) {
+		/* EM_NONE: the machine of the modules reported */
+		if (!dwfl_attach_state(slot->dwfl, NULL, u->thread->pid > 0 ? u->thread->pid : 1,
+				       &thread_callbacks, u))
+			return 0;
+		slot->attached = true;
+	}
+	err = dwfl_getthread_frames(slot->dwfl, u->thread->tid > 0 ? u->thread->tid : 1,
+				    frame_callback, u);
+	if (u->stale)
+		return -EAGAIN;
+	if (err && !u->nr)
+		return 0;
+	/* the end of the copy or of the CFI: common, and perf says it only in -v */
+	if (err < 0 && !u->cut)
+		pr_debug("unwind: stopped after %u frames: %s\n", u->nr, dwfl_errmsg(-1));
+	return (int)u->nr;
+}
+
+int unwinder__unwind(struct unwinder *u, struct ember_thread *thread,
+		     const struct ember_sample *sm, uint64_t *ips, unsigned int max)
+{
+	struct dwfl_slot *slot;
+	uint64_t ip;
+	int n;
+
+	if (!max || !thread->maps || sm->user_regs.abi != PERF_SAMPLE_REGS_ABI_64 ||
+	    !reg_value(&sm->user_regs, X86_IP, &ip) || !ip)
+		return 0;
+	u->thread = thread;
+	u->sm = sm;
+	u->have_sp = reg_value(&sm->user_regs, X86_SP, &u->sp);
+	u->ips = ips;
+	u->max = max;
+	slot = dwfl_slot(u, false);
+	if (!slot)
+		return -ENOMEM;
+	n = walk(u, slot, ip);
+	if (n == -EAGAIN) {
+		/* a map replaced since the Dwfl saw it: start again with a new one */
+		slot = dwfl_slot(u, true);
+		if (!slot)
+			return -ENOMEM;
+		n = walk(u, slot, ip);
+		if (n < 0)
+			n = 0;
+	}
+	u->thread = NULL;
+	u->sm = NULL;
+	return n;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The user stack of a --call-graph dwarf sample unwound from its copy,
+ * with elfutils' libdwfl from the binaries' CFI (.eh_frame, .debug_frame
+ * of the file or of its separate debuginfo), as perf's libdw unwinder
+ * (tools/perf/util/unwind-libdw.c) does, by the same rules:
+ *
+ * - a module is reported per map at map start - pgoff, from the dso's
+ *   file (under the symfs) or, when that is gone, its build-id cache
+ *   copy; the sample's ip must be in one, or there is no user frame;
+ * - the registers come from the sample's user_regs (a register missing
+ *   from the mask reads 0), memory from the stack copy (its valid bytes,
+ *   from the sampled sp), else from the file a map backs;
+ * - the first frame is the ip as it is, each caller's is its return
+ *   address - 1; the walk stops at max frames, at a frame whose map
+ *   cannot be reported (that frame not taken), at an address no map
+ *   holds (that frame taken) or where the CFI ends; what was taken stays.
+ *
+ * Unlike perf, which builds and tears down a Dwfl per sample, the
+ * unwinder keeps one per process's maps (the modules and their parsed
+ * CFI with it) and checks each module against the map at every frame,
+ * so a map replaced since is reported again. Stack copies are read in
+ * place and never kept.
+ */
+#ifndef EMBER_LIB_UNWIND_H
+#define EMBER_LIB_UNWIND_H
+
+#include <stdint.h>
+#include <ember/perf-data.h>
+#include "machine/thread.h"
+
+struct unwinder;
+
+/* A new unwinder for x86_64 samples; NULL on ENOMEM. Free with unwinder__delete(). */
+struct unwinder *unwinder__new(void);
+void unwinder__delete(struct unwinder *u);
+
+/*
+ * Unwinds sm's user stack (sm has user_regs and a stack copy) taken in
+ * thread: at most max addresses into ips, callee first. Returns how many
+ * (0: no user frame at all, perf's answer when the ip's module cannot be
+ * reported), or -ENOMEM. Warnings about the input (registers missing,
+ * a file gone, CFI that does not parse) go through the log callback,
+ * once per kind for the unwinder's life.
+ */
+int unwinder__unwind(struct unwinder *u, struct ember_thread *thread,
+		     const struct ember_sample *sm, uint64_t *ips, unsigned int max);
+
+#endif
