@@ -175,6 +175,8 @@ static int open_session(struct report *rep)
 		.force = rep->o.force,
 		/* on_sample() resolves the sample's address when no folded stack has it */
 		.lazy_sample_ip = true,
+		/* perf's unwinder takes --max-stack frames */
+		.max_stack = rep->o.max_stack,
 		.symbol = {
 			.sz = sizeof(so.symbol),
 			.symfs = rep->o.symfs,

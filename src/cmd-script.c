@@ -61,6 +61,8 @@ static int open_session(struct script *sc)
 		.sz = sizeof(opts),
 		.force = sc->o.force,
 		.no_ordering = sc->o.dump_unsorted || sc->o.show_round,
+		/* perf's unwinder takes --max-stack frames */
+		.max_stack = sc->o.max_stack,
 		.symbol = {
 			.sz = sizeof(opts.symbol),
 			.symfs = sc->o.symfs,

@@ -29,9 +29,9 @@ static const struct build_option build_options[] = {
 	  true
 #endif
 	},
-	/* unwinding --call-graph dwarf stack copies: not written yet (issue 7) */
-	{ "libdw-dwarf-unwind", "HAVE_DWARF_UNWIND_SUPPORT",
-#ifdef HAVE_DWARF_UNWIND_SUPPORT
+	/* unwinding --call-graph dwarf stack copies (lib/unwind): libdwfl, perf's macro */
+	{ "libdw-dwarf-unwind", "HAVE_DWARF_SUPPORT",
+#ifdef HAVE_DWARF_SUPPORT
 	  true
 #endif
 	},

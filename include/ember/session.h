@@ -52,6 +52,11 @@ struct ember_session_opts {
 	bool lazy_sample_ip;
 	/* When not NULL, says why the open failed (see struct ember_open_error). */
 	struct ember_open_error *error;
+	/*
+	 * The user frames unwound from a --call-graph dwarf sample's stack
+	 * copy at most, as perf's --max-stack; 0: perf's default, 127.
+	 */
+	unsigned int max_stack;
 };
 
 /*

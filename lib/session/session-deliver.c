@@ -129,7 +129,7 @@ static int deliver_sample(struct ember_session *s, const struct perf_event_heade
 		return 0;
 	}
 	ss.callchain_recorded = sample.callchain_nr;
-	if (session__add_user_ip(s, &ss.attr->attr, &sample) < 0)
+	if (session__add_user_frames(s, &ss.attr->attr, &sample) < 0)
 		return -ENOMEM;
 	ss.sample = &sample;
 	s->stats.nr_samples++;

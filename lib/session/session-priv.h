@@ -25,11 +25,13 @@ struct ember_session {
 	struct ember_addr_location *chain;
 	size_t chain_alloc;
 	uint64_t invalid_chain_seq;	/* nr_samples when last counted invalid */
-	/* The last sample's callchain words with its user ip added (user-ip.c). */
+	/* The last sample's callchain words with its user frames added (user-frames.c). */
 	uint64_t *words;
 	size_t words_alloc;
 	int ip_reg;			/* the ip's bit in sample_regs_user, -1 unknown */
 	bool ip_reg_known;
+	bool unwind;			/* the file's arch is one lib/unwind unwinds */
+	struct unwinder *unwinder;	/* made at the first dwarf sample */
 
 	struct ember_session_stats stats;
 	struct ember_session_event_stats *events;
@@ -38,16 +40,21 @@ struct ember_session {
 /* Reads the records through the ordering queue into the machine and ops. */
 int session__process(struct ember_session *s);
 
+/* perf's default --max-stack (the kernel.perf_event_max_stack sysctl's default). */
+#define SESSION_MAX_STACK 127
+
 /*
- * user-ip.c: a --call-graph dwarf sample's chain (registers and a stack
- * copy, no user part recorded) with [PERF_CONTEXT_USER, user ip] added,
- * as perf shows it when its unwinder finds no more: sm->callchain then
- * points into the session until the next sample. 1 when added, 0 when
- * not, -ENOMEM.
+ * user-frames.c: a --call-graph dwarf sample's chain (registers and a
+ * stack copy, no user part recorded) with [PERF_CONTEXT_USER, frames...]
+ * added, the frames perf's unwinder finds (at most opts.max_stack):
+ * sm->callchain then points into the session until the next sample. 1
+ * when added, 0 when not (perf's unwinder found nothing), -ENOMEM.
  */
-int session__add_user_ip(struct ember_session *s, const struct perf_event_attr *attr,
-			 struct ember_sample *sm);
+int session__add_user_frames(struct ember_session *s, const struct perf_event_attr *attr,
+			     struct ember_sample *sm);
 /* The ip's bit in sample_regs_user for a file of arch (NULL: ours), -1 when unknown. */
 int session__user_ip_reg(const char *arch);
+/* Whether files of arch (NULL: ours) are unwound (x86_64), not cut to their user ip. */
+bool session__unwinds_arch(const char *arch);
 
 #endif

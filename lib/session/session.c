@@ -16,6 +16,7 @@
 #include "data/reader.h"
 #include "machine/machine.h"
 #include "session/session-priv.h"
+#include "unwind/unwind.h"
 
 /* perf refuses files of other users: someone could feed it a crafted one. */
 static int check_owner(int fd, bool force)
@@ -164,6 +165,7 @@ void ember_session__delete(struct ember_session *s)
 	ordered_queue__exit(&s->queue);
 	free(s->chain);
 	free(s->words);
+	unwinder__delete(s->unwinder);
 	free(s->events);
 	free(s->path);
 	free(s);
@@ -352,10 +354,12 @@ void ember_session__fprintf_warnings(const struct ember_session *s, FILE *fp)
 		     st->nr_invalid_samples);
 	if (st->nr_unordered)
 		warn(fp, "%" PRIu64 " out of order events recorded.\n", st->nr_unordered);
-	if (st->nr_samples && has_user_stack_copies(s))
-		warn(fp, "%s was recorded with --call-graph dwarf: ember does not unwind user "
-			 "stack copies yet,\nso callchains show their kernel part and the user ip "
-			 "only (perf report unwinds them).\n\n", s->path);
+	if (st->nr_samples && has_user_stack_copies(s) &&
+	    !session__unwinds_arch(ember_data_reader__env(s->reader)->arch))
+		warn(fp, "%s was recorded with --call-graph dwarf on %s: ember unwinds user "
+			 "stack copies of x86_64 only,\nso callchains show their kernel part and "
+			 "the user ip only (perf report unwinds them).\n\n", s->path,
+		     ember_data_reader__env(s->reader)->arch);
 }
 
 const char *ember_session__nothing_usable(const struct ember_session *s, char *buf, size_t len)

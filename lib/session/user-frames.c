@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The user frame of a --call-graph dwarf sample, before its stack copy is
- * unwound. Such a sample's recorded callchain stops at the kernel (the
- * kernel is asked not to walk user stacks): perf appends what its unwinder
- * finds from the user registers and stack copy (machine.c's
- * thread__resolve_callchain_unwind()), and the first thing both its
- * unwinders find is the user registers' ip, taken as it is (an activation
- * frame, not decremented). When the walk goes no further, that ip is the
- * whole user part perf shows, after the kernel part in callee order. This
- * is that: the session appends [PERF_CONTEXT_USER, user ip] to the chain's
- * words, so that every reader of the chain, whether it walks the words or
- * asks ember_session__callchain(), sees the same frames.
+ * The user frames of a --call-graph dwarf sample. Such a sample's
+ * recorded callchain stops at the kernel (the kernel is asked not to walk
+ * user stacks): perf appends what its unwinder finds from the user
+ * registers and stack copy (machine.c's thread__resolve_callchain_unwind()),
+ * after the kernel part in callee order. This is that: the session
+ * appends [PERF_CONTEXT_USER, frames...] to the chain's words, so that
+ * every reader of the chain, whether it walks the words or asks
+ * ember_session__callchain(), sees the same frames. x86_64 files are
+ * unwound (lib/unwind); for other architectures the user registers' ip,
+ * taken as it is, is the one user frame, the first thing perf's
+ * unwinders find.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 #include "data/reader.h"
+#include "machine/machine.h"
 #include "session/session-priv.h"
+#include "unwind/unwind.h"
 
 /*
  * The ip's bit in sample_regs_user for the file's architecture (perf's
@@ -49,6 +51,19 @@ int session__user_ip_reg(const char *arch)
 	return -1;
 }
 
+/* Whether files of arch (NULL or "": ours) are unwound here: x86_64's. */
+bool session__unwinds_arch(const char *arch)
+{
+	if (!arch || !*arch) {
+#if defined(__x86_64__)
+		return true;
+#else
+		return false;
+#endif
+	}
+	return !strcmp(arch, "x86_64");
+}
+
 /* The value of register bit `reg` in regs (packed in mask order); false when not sampled. */
 static bool reg_value(const struct ember_sample_regs *regs, int reg, uint64_t *val)
 {
@@ -71,11 +86,30 @@ static bool has_user_part(const struct ember_sample *sm)
 	return false;
 }
 
-int session__add_user_ip(struct ember_session *s, const struct perf_event_attr *attr,
-			 struct ember_sample *sm)
+/* The frames perf's unwinder would find: how many went to words, 0 none, or -ENOMEM. */
+static int unwound(struct ember_session *s, const struct ember_sample *sm, uint64_t *words,
+		   unsigned int max)
+{
+	struct ember_thread *thread;
+
+	if (!s->unwinder) {
+		s->unwinder = unwinder__new();
+		if (!s->unwinder)
+			return -ENOMEM;
+	}
+	thread = ember_machine__findnew_thread(s->machine, (pid_t)sm->pid, (pid_t)sm->tid);
+	if (!thread)
+		return -ENOMEM;
+	return unwinder__unwind(s->unwinder, thread, sm, words, max);
+}
+
+int session__add_user_frames(struct ember_session *s, const struct perf_event_attr *attr,
+			     struct ember_sample *sm)
 {
 	const uint64_t need = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	uint64_t ip, nr = sm->callchain_nr;
+	uint64_t ip, nr = sm->callchain_nr, need_words;
+	unsigned int max = s->opts.max_stack ? s->opts.max_stack : SESSION_MAX_STACK;
+	int n = 1;
 
 	/*
 	 * perf unwinds only what has both the registers and a stack copy with
@@ -85,24 +119,34 @@ int session__add_user_ip(struct ember_session *s, const struct perf_event_attr *
 	if ((attr->sample_type & need) != need || !sm->callchain || !sm->user_stack.dyn_size)
 		return 0;
 	if (!s->ip_reg_known) {
-		s->ip_reg = session__user_ip_reg(ember_data_reader__env(s->reader)->arch);
+		const char *arch = ember_data_reader__env(s->reader)->arch;
+
+		s->ip_reg = session__user_ip_reg(arch);
+		s->unwind = session__unwinds_arch(arch);
 		s->ip_reg_known = true;
 	}
 	/* an ip of 0 is no frame to perf either */
 	if (!reg_value(&sm->user_regs, s->ip_reg, &ip) || !ip || has_user_part(sm))
 		return 0;
-	if (nr + 2 > s->words_alloc) {
-		uint64_t *w = realloc(s->words, (nr + 2) * sizeof(*w));
+	need_words = nr + 1 + (s->unwind ? max : 1);
+	if (need_words > s->words_alloc) {
+		uint64_t *w = realloc(s->words, need_words * sizeof(*w));
 
 		if (!w)
 			return -ENOMEM;
 		s->words = w;
-		s->words_alloc = nr + 2;
+		s->words_alloc = need_words;
+	}
+	if (s->unwind) {
+		n = unwound(s, sm, s->words + nr + 1, max);
+		if (n <= 0)
+			return n;
+	} else {
+		s->words[nr + 1] = ip;
 	}
 	memcpy(s->words, sm->callchain, nr * sizeof(*s->words));
 	s->words[nr] = PERF_CONTEXT_USER;
-	s->words[nr + 1] = ip;
 	sm->callchain = s->words;
-	sm->callchain_nr = nr + 2;
+	sm->callchain_nr = nr + 1 + n;
 	return 1;
 }

@@ -185,6 +185,8 @@ static int read_perf_data(struct ember_flame *fl, const char *path, enum ember_f
 		},
 		/* The folding resolves a sample's ip only when it needs it. */
 		.lazy_sample_ip = true,
+		/* as perf script's unwinder, --max-stack frames */
+		.max_stack = opts->max_stack,
 	};
 	struct ember_flame_fold_opts copts = {
 		.sz = sizeof(copts),

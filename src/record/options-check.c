@@ -175,10 +175,6 @@ int record_options__check(struct record_opts *o, int argc)
 			"registers, specifying a subset with --user-regs may render DWARF "
 			"unwinding unreliable, so the minimal registers set (IP, SP) is "
 			"explicitly forced.\n");
-	/* The file is perf's; only ember's readers fall short, so say it here too. */
-	if (o->sample.callchain == RECORD_CALLCHAIN_DWARF && !o->quiet)
-		fprintf(stderr, "Note: --call-graph dwarf records user stack copies as perf does; "
-			"ember report and script do not unwind them yet (perf report does).\n");
 	err = config_freq(o);
 	return err ? err : -1;
 }

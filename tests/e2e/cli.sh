@@ -33,8 +33,8 @@ done
 want=OFF
 [ -f /usr/include/libiberty/demangle.h ] && want=on
 expect_eq version-build-libiberty "$(awk '$1 == "libiberty:" { print $3 }' <<<"$rows")" "$want"
-# no unwinder yet: a row that says on would be a lie
-expect_eq version-build-unwind "$(awk '$1 == "libdw-dwarf-unwind:" { print $3 }' <<<"$rows")" OFF
+# the unwinder is libdwfl's (lib/unwind), built with the dwarf row
+expect_eq version-build-unwind "$(awk '$1 == "libdw-dwarf-unwind:" { print $3 }' <<<"$rows")" on
 # the rows perf has too read as perf's, character for character, where both have the feature
 if have_perf; then
 	bad=

@@ -2,7 +2,9 @@
 /*
  * A --call-graph dwarf sample's chain gets its user ip ([PERF_CONTEXT_USER,
  * ip] after the recorded words) when perf would unwind it: registers and a
- * stack copy sampled, no user part recorded; and not otherwise.
+ * stack copy sampled, no user part recorded; and not otherwise. These run
+ * the path of files the unwinder does not take (s.unwind false, no
+ * machine): the user ip alone; tests/e2e/script-dwarf.sh unwinds.
  */
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -53,7 +55,7 @@ TEST(session_user_ip_added)
 	struct fixture f;
 
 	setup(&f);
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 1);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 1);
 	CHECK_EQ(f.sm.callchain_nr, 4);
 	CHECK(f.sm.callchain == f.s.words);
 	if (f.sm.callchain_nr == 4) {
@@ -65,7 +67,7 @@ TEST(session_user_ip_added)
 	/* a user-mode sample: nothing recorded, the ip alone */
 	f.sm.callchain = f.chain;
 	f.sm.callchain_nr = 0;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 1);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 1);
 	CHECK_EQ(f.sm.callchain_nr, 2);
 	CHECK(f.sm.callchain[0] == PERF_CONTEXT_USER && f.sm.callchain[1] == UIP);
 	free(f.s.words);
@@ -79,42 +81,42 @@ TEST(session_user_ip_not_added)
 	setup(&f);
 	f.chain[2] = PERF_CONTEXT_USER;
 	f.sm.callchain_nr = 3;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	CHECK_EQ(f.sm.callchain_nr, 3);
 	/* no stack copied (perf does not unwind then) */
 	setup(&f);
 	f.sm.user_stack.size = 0;
 	f.sm.user_stack.dyn_size = 0;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	/* a stack copied with nothing in it (in execve): nor then */
 	setup(&f);
 	f.sm.user_stack.dyn_size = 0;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	/* no registers: a kernel thread's sample */
 	setup(&f);
 	f.sm.user_regs.abi = 0;
 	f.sm.user_regs.regs = NULL;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	/* registers sampled without the ip */
 	setup(&f);
 	f.sm.user_regs.mask = X86_MASK & ~(1ULL << 8);
 	f.sm.user_regs.nr--;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	/* an ip of 0 is no frame */
 	setup(&f);
 	f.regs[8] = 0;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	/* events without stack copies, or without callchains */
 	setup(&f);
 	f.attr.sample_type &= ~PERF_SAMPLE_STACK_USER;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	setup(&f);
 	f.attr.sample_type &= ~PERF_SAMPLE_CALLCHAIN;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	/* an architecture whose ip register we do not know */
 	setup(&f);
 	f.s.ip_reg = -1;
-	CHECK_EQ(session__add_user_ip(&f.s, &f.attr, &f.sm), 0);
+	CHECK_EQ(session__add_user_frames(&f.s, &f.attr, &f.sm), 0);
 	CHECK_EQ(f.sm.callchain_nr, 2);
 	CHECK(f.s.words == NULL);
 }
