@@ -143,6 +143,12 @@ struct ember_addr_location {
 	uint64_t sym_off;		/* addr - symbol start: perf script's +0x... */
 	uint8_t cpumode;		/* PERF_RECORD_MISC_* as used for the lookup */
 	char level;			/* perf report's [k] [.] [g] [u] [H]: 'k' '.' 'g' 'u' 'H' */
+	/*
+	 * A function inlined at ip (a callchain entry of an unwound frame,
+	 * one per inline level, as perf shows them): sym_name is its name,
+	 * sym and sym_off those of the function it is inlined in.
+	 */
+	bool inlined;
 };
 
 /*

@@ -469,8 +469,13 @@ int flame_fold_entry_lookup(struct ember_flame_fold *c,
 				      inline_applies(c, al)
 			      ? al->addr
 			      : 0;
-	uint64_t key[3] = { (uintptr_t)al->sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
-	struct entry_key k = { al->sym, al->dso, pc, kind, java };
+	/*
+	 * A function inlined at an unwound frame shares the frame's symbol:
+	 * its name (interned, so one pointer per name) keys it instead.
+	 */
+	const struct ember_symbol *sym = al->inlined ? (const void *)al->sym_name : al->sym;
+	uint64_t key[3] = { (uintptr_t)sym, (uintptr_t)al->dso, pc ^ kind ^ ((uint64_t)java << 8) };
+	struct entry_key k = { sym, al->dso, pc, kind, java };
 	uint64_t h = name_hash(key), val = hashtab__get(&c->names, h, name_eq, &k);
 	struct hashtab_slot *s;
 	int n;
@@ -856,8 +861,12 @@ int ember_flame_fold__sample(struct ember_flame_fold *c, struct ember_session *s
 	if (err)
 		return err;
 
-	/* a plain chain from its words and the frame cache, any other through the session */
-	if (callchain && ss->thread && flame_chain_is_plain(sample))
+	/*
+	 * a plain chain from its words and the frame cache, any other through
+	 * the session (which gives unwound frames their inline functions)
+	 */
+	if (callchain && ss->thread && flame_chain_is_plain(sample) &&
+	    ss->callchain_recorded >= sample->callchain_nr)
 		n = flame_chain_frames(c, ss, java, &nr);
 	else
 		n = session_chain_frames(c, s, ss, callchain, java, &nr);

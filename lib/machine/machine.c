@@ -20,8 +20,7 @@ static bool comm_eq(const struct hashtab_slot *slot, const void *key)
 	return !strcmp((const char *)(uintptr_t)val, key);
 }
 
-/* The interned copy of comm: equal comms share one pointer. NULL on ENOMEM. */
-static const char *machine__intern_comm(struct ember_machine *m, const char *comm)
+const char *machine__intern(struct ember_machine *m, const char *comm)
 {
 	uint64_t h = hash_str(comm);
 	struct hashtab_slot *s;
@@ -41,7 +40,7 @@ static const char *machine__intern_comm(struct ember_machine *m, const char *com
 int machine__set_comm(struct ember_machine *m, struct ember_thread *thread, const char *comm,
 		      bool exec)
 {
-	const char *c = machine__intern_comm(m, comm);
+	const char *c = machine__intern(m, comm);
 
 	if (!c)
 		return -ENOMEM;
@@ -166,7 +165,7 @@ struct ember_thread *machine__findnew_thread(struct ember_machine *m, pid_t pid,
 	if (hashtab__reserve(&m->threads, 1))
 		return NULL;
 	snprintf(comm, sizeof(comm), ":%d", tid);
-	t = thread__new(m, pid, tid, machine__intern_comm(m, comm));
+	t = thread__new(m, pid, tid, machine__intern(m, comm));
 	if (!t || !t->comm) {
 		free(t);
 		return NULL;

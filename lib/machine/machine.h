@@ -34,6 +34,12 @@ struct ember_machine {
 struct ember_thread *machine__findnew_thread(struct ember_machine *machine, pid_t pid, pid_t tid);
 /* Removes thread from the tid table (it stays allocated until the machine goes). */
 void machine__remove_thread(struct ember_machine *machine, struct ember_thread *thread);
+/*
+ * The interned copy of str (comms, and names the session makes up):
+ * equal strings share one pointer, kept as long as the machine. NULL on
+ * ENOMEM.
+ */
+const char *machine__intern(struct ember_machine *machine, const char *str);
 /* Sets thread's comm; exec marks an exec's COMM. 0 or -ENOMEM. */
 int machine__set_comm(struct ember_machine *machine, struct ember_thread *thread,
 		      const char *comm, bool exec);

@@ -343,18 +343,41 @@ int ember_session__callchain(struct ember_session *s, const struct ember_session
 	return ember_session__callchain_max(s, ss, 0, chain);
 }
 
+/* Room for n entries in s->chain. 0 or -ENOMEM. */
+static int chain_reserve(struct ember_session *s, size_t n)
+{
+	struct ember_addr_location *c;
+
+	if (n <= s->chain_alloc)
+		return 0;
+	n = n < 2 * s->chain_alloc ? 2 * s->chain_alloc : n;
+	c = realloc(s->chain, n * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	s->chain = c;
+	s->chain_alloc = n;
+	return 0;
+}
+
+/* Inline levels an unwound frame shows at most (perf's addr2line reads them all; none has so many). */
+#define MAX_INLINE_LEVELS 32
+
 /*
  * Resolves the words [from, to) of the sample's chain onto s->chain from
- * *n, at most max entries (0: all). -EINVAL for a marker perf does not
- * know (the chain is void then), else 0.
+ * *n, at most max entries (0: all); unwound: user frames get the
+ * entries of their inline levels, as perf's unwinder callback adds them.
+ * -EINVAL for a marker perf does not know (the chain is void then),
+ * -ENOMEM, else 0.
  */
 static int resolve_words(struct ember_session *s, const struct ember_session_sample *ss,
-			 uint64_t from, uint64_t to, unsigned int max, size_t *n)
+			 uint64_t from, uint64_t to, unsigned int max, bool unwound, size_t *n)
 {
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
 
 	for (uint64_t i = from, taken = 0; i < to && (!max || taken < max); i++) {
 		uint64_t ip = ss->sample->callchain[i];
+		struct ember_addr_location al;
+		int k;
 
 		/*
 		 * perf 6.1 knows only the host markers in a callchain: a guest
@@ -367,10 +390,21 @@ static int resolve_words(struct ember_session *s, const struct ember_session_sam
 			continue;
 		case 0:
 			if (is_sample_ip(ss, cpumode, ip))
-				s->chain[(*n)++] = ss->al;
+				al = ss->al;
 			else
-				ember_thread__resolve(ss->thread, cpumode, ip, &s->chain[(*n)++]);
+				ember_thread__resolve(ss->thread, cpumode, ip, &al);
+			al.inlined = false;
 			taken++;
+			if (chain_reserve(s, *n + (unwound ? MAX_INLINE_LEVELS : 1)))
+				return -ENOMEM;
+			k = unwound && cpumode == PERF_RECORD_MISC_USER
+				    ? session__inline_frames(s, &al, &s->chain[*n], MAX_INLINE_LEVELS)
+				    : 0;
+			if (k < 0)
+				return k;
+			if (!k)
+				s->chain[(*n)++] = al;
+			*n += k;
 			continue;
 		default:
 			return -EINVAL;
@@ -386,27 +420,24 @@ int ember_session__callchain_max(struct ember_session *s, const struct ember_ses
 	uint64_t recorded = ss->callchain_recorded < sample->callchain_nr ? ss->callchain_recorded
 									  : sample->callchain_nr;
 	size_t n = 0;
+	int err;
 
 	*chain = s->chain;
 	if (!sample->callchain_nr || !ss->thread)
 		return 0;
-	if (sample->callchain_nr > s->chain_alloc) {
-		struct ember_addr_location *c = realloc(s->chain,
-							sample->callchain_nr * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		s->chain = c;
-		s->chain_alloc = sample->callchain_nr;
-		*chain = c;
-	}
+	if (chain_reserve(s, sample->callchain_nr))
+		return -ENOMEM;
 	/*
-	 * The recorded words, then those the session added (the user ip of a
-	 * --call-graph dwarf sample): perf's unwinder takes max entries of
-	 * its own after the recorded chain's.
+	 * The recorded words, then those the session added (the unwound user
+	 * frames of a --call-graph dwarf sample): perf's unwinder takes max
+	 * entries of its own after the recorded chain's.
 	 */
-	if (resolve_words(s, ss, 0, recorded, max, &n) ||
-	    resolve_words(s, ss, recorded, sample->callchain_nr, max, &n)) {
+	err = resolve_words(s, ss, 0, recorded, max, false, &n);
+	err = err ?: resolve_words(s, ss, recorded, sample->callchain_nr, max, s->unwind, &n);
+	*chain = s->chain;
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
 		/* perf: the chain seems corrupted, discard all of it (quietly). */
 		if (s->invalid_chain_seq != s->stats.nr_samples) {
 			s->invalid_chain_seq = s->stats.nr_samples;

@@ -4,6 +4,7 @@
 #define EMBER_LIB_SESSION_PRIV_H
 
 #include <ember/session.h>
+#include "collapse/sbuf.h"
 #include "session/ordered.h"
 
 struct ember_session {
@@ -32,6 +33,8 @@ struct ember_session {
 	bool ip_reg_known;
 	bool unwind;			/* the file's arch is one lib/unwind unwinds */
 	struct unwinder *unwinder;	/* made at the first dwarf sample */
+	struct inliner *inliner;	/* the inline chains of unwound frames (inline-frames.c) */
+	struct sbuf inline_text;
 
 	struct ember_session_stats stats;
 	struct ember_session_event_stats *events;
@@ -52,6 +55,13 @@ int session__process(struct ember_session *s);
  */
 int session__add_user_frames(struct ember_session *s, const struct perf_event_attr *attr,
 			     struct ember_sample *sm);
+/*
+ * inline-frames.c: the entries perf puts in place of unwound frame al,
+ * one per inline level at its address, innermost first, into out (at
+ * most room): their number, 0 when al stays as it is, or -ENOMEM.
+ */
+int session__inline_frames(struct ember_session *s, const struct ember_addr_location *al,
+			   struct ember_addr_location *out, size_t room);
 /* The ip's bit in sample_regs_user for a file of arch (NULL: ours), -1 when unknown. */
 int session__user_ip_reg(const char *arch);
 /* Whether files of arch (NULL: ours) are unwound (x86_64), not cut to their user ip. */

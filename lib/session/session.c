@@ -16,6 +16,7 @@
 #include "data/reader.h"
 #include "machine/machine.h"
 #include "session/session-priv.h"
+#include "collapse/inline.h"
 #include "unwind/unwind.h"
 
 /* perf refuses files of other users: someone could feed it a crafted one. */
@@ -166,6 +167,8 @@ void ember_session__delete(struct ember_session *s)
 	free(s->chain);
 	free(s->words);
 	unwinder__delete(s->unwinder);
+	inliner__delete(s->inliner);
+	sbuf_free(&s->inline_text);
 	free(s->events);
 	free(s->path);
 	free(s);

@@ -194,7 +194,9 @@ static void print_frame(struct outbuf *ob, const struct ember_addr_location *al,
 			struct script_srclines *srclines)
 {
 	const char *sym = al->sym_name ? al->sym_name : "[unknown]";
-	const char *dso = al->map && al->dso_name ? al->dso_name : "[unknown]";
+	/* perf names no dso for a function inlined at an unwound frame */
+	const char *dso = al->inlined ? "inlined" : al->map && al->dso_name ? al->dso_name
+									      : "[unknown]";
 	size_t sl = (fields & SF_SYM) ? strlen(sym) : 0, dl = (fields & SF_DSO) ? strlen(dso) : 0;
 	char *p;
 

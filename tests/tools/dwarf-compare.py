@@ -3,16 +3,17 @@
 """Compare ember's output on a --call-graph dwarf file with perf's.
 
 perf and ember unwind the user stack copies: the kernel part of each chain,
-then the user frames callee first. perf also names the inline functions at
-an unwound address, one line each ("(inlined)" unless the name is the ELF
-symbol's), which ember does not yet: perf's lines of one address are one
-frame, matched by its address alone.
+then the user frames callee first, each unwound address as one line per
+inline level ("(inlined)" unless the name is the ELF symbol's).
 
   dwarf-compare.py script PERF-SCRIPT-OUT EMBER-SCRIPT-OUT
-      per sample: the kernel frames equal, then ember's user frames are
-      perf's, one per address perf shows in turn (the same line when perf
-      shows that address once and not inlined), but the frame at -1 that
-      perf's libunwind adds after the last one when the copy ends.
+      per sample: every line equal, but the frame at -1 that perf's
+      libunwind adds after the last one when the copy ends, and an
+      address DWARF knows no function at (assembly), which addr2line names
+      or where binutils names a function after the symbol table, after
+      one of the symbols there and ember's inliner after another ("alias":
+      perf's one "(inlined)" line, ember's one line with the same offset;
+      before ember printed inline frames these were compared by address).
   dwarf-compare.py report PERF-REPORT-OUT EMBER-REPORT-OUT
       `report -g folded,0` outputs: every entry equal, but the entries whose
       chains perf shows inlined frames in (counted apart).
@@ -51,6 +52,12 @@ def address(frame):
     return frame.split(" ", 1)[0]
 
 
+def offset(frame):
+    """The "+0x..." of "ADDR SYM+0xOFF (DSO)"."""
+    name = frame.split(" (", 1)[0]
+    return name[name.rfind("+"):] if "+" in name else None
+
+
 LIBUNWIND_END = "ffffffffffffffff [unknown] ([unknown])"
 
 
@@ -67,7 +74,7 @@ def by_address(frames, lines=False):
 
 def compare_script(perf, ember):
     p, e = script_samples(perf), script_samples(ember)
-    bad, inlined = [], 0
+    bad, inlined, aliases = [], 0, []
     if len(p) != len(e):
         return 0, 0, ["%d samples from perf, %d from ember" % (len(p), len(e))]
     for (ph, pf), (eh, ef) in zip(p, e):
@@ -88,19 +95,23 @@ def compare_script(perf, ember):
             why = "kernel frames after user ones"
         elif ek != pk:
             why = "kernel frames differ"
-        elif [address(f) for f in eu] != by_address(pu):
-            why = "user frames %s, perf's %s" % ([address(f) for f in eu], by_address(pu))
+        elif [address(f) for f in eu] != [address(f) for f in pu] and \
+                by_address(eu) != by_address(pu):
+            why = "user frames %s, perf's %s" % (by_address(eu), by_address(pu))
         else:
-            lines = by_address(pu, lines=True)
-            if any(len(ls) > 1 or ls[0].endswith("(inlined)") for ls in lines):
+            if any(f.endswith("(inlined)") for f in pu):
                 inlined += 1
-            for f, ls in zip(eu, lines):
-                if len(ls) == 1 and not ls[0].endswith("(inlined)") and f != ls[0]:
-                    why = "user frame %r, perf's %r" % (f, ls[0])
-                    break
+            for es, ps in zip(by_address(eu, lines=True), by_address(pu, lines=True)):
+                if es == ps:
+                    continue
+                if len(es) == 1 and len(ps) == 1 and ps[0].endswith(" (inlined)") and \
+                        offset(es[0]) == offset(ps[0]):
+                    aliases.append(ph.strip())
+                    continue
+                why = "user frame %r, perf's %r" % (es, ps)
+                break
         if why:
             bad.append("%s: %s\n       perf:  %s\n       ember: %s" % (ph.strip(), why, pf, ef))
-    # every sample is compared: its addresses all, its lines where perf shows no inlines
     return len(p), inlined, bad
 
 
