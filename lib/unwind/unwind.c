@@ -307,7 +307,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 
 	if (addr + sizeof(*result) < addr)
 		return false;
-	if (u->have_sp && addr >= u->sp && addr + sizeof(*result) <= u->sp + size &&
+	/*
+	 * The copy's last word is not read from it: perf's libunwind reader
+	 * (its unwinder here) stops a word short, and perf 6.1's frames are
+	 * the ones to show (its libdw reader takes the word).
+	 */
+	if (u->have_sp && addr >= u->sp && addr + sizeof(*result) < u->sp + size &&
 	    u->sp + size >= u->sp) {
 		memcpy(result, (const char *)u->sm->user_stack.data + (addr - u->sp),
 		       sizeof(*result));
@@ -359,12 +364,15 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;
-	if (report_module(u, dwfl, pc)) {
-		u->cut = true;
+	/*
+	 * A frame in a file that cannot be reported is taken, and the walk
+	 * ends there: libunwind's way, perf 6.1's (libdw's drops the frame).
+	 */
+	u->cut = report_module(u, dwfl, pc) != 0;
+	if (u->stale)
 		return DWARF_CB_ABORT;
-	}
 	u->ips[u->nr++] = pc;
-	return u->nr >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+	return u->cut || u->nr >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 /* The Dwfl kept for the thread's process, made when there is none. */
@@ -383,7 +391,11 @@ static struct dwfl_slot *dwfl_slot(struct unwinder *u, bool renew)
 	return slot->dwfl ? slot : NULL;
 }
 
-/* One walk; -EAGAIN when a module turned out stale (the slot must be renewed). */
+/*
+ * One walk; -EAGAIN when a module turned out stale (the slot must be
+ * renewed). The sampled ip is the first frame even where no walk can
+ * start (see unwind.h).
+ */
 static int walk(struct unwinder *u, struct dwfl_slot *slot, uint64_t ip)
 {
 	int err;
@@ -391,26 +403,24 @@ static int walk(struct unwinder *u, struct dwfl_slot *slot, uint64_t ip)
 	u->nr = 0;
 	u->stale = false;
 	u->cut = false;
-	/* perf: no user frame unless the ip's module can be reported */
+	u->ips[0] = ip;
 	if (report_module(u, slot->dwfl, ip))
-		return u->stale ? -EAGAIN : 0;
+		return u->stale ? -EAGAIN : 1;
 	if (!slot->attached) {
 		/* EM_NONE: the machine of the modules reported */
 		if (!dwfl_attach_state(slot->dwfl, NULL, u->thread->pid > 0 ? u->thread->pid : 1,
 				       &thread_callbacks, u))
-			return 0;
+			return 1;
 		slot->attached = true;
 	}
 	err = dwfl_getthread_frames(slot->dwfl, u->thread->tid > 0 ? u->thread->tid : 1,
 				    frame_callback, u);
 	if (u->stale)
 		return -EAGAIN;
-	if (err && !u->nr)
-		return 0;
 	/* the end of the copy or of the CFI: common, and perf says it only in -v */
 	if (err < 0 && !u->cut)
 		pr_debug("unwind: stopped after %u frames: %s\n", u->nr, dwfl_errmsg(-1));
-	return (int)u->nr;
+	return u->nr ? (int)u->nr : 1;
 }
 
 int unwinder__unwind(struct unwinder *u, struct ember_thread *thread,
@@ -439,7 +449,7 @@ int unwinder__unwind(struct unwinder *u, struct ember_thread *thread,
 			return -ENOMEM;
 		n = walk(u, slot, ip);
 		if (n < 0)
-			n = 0;
+			n = 1;
 	}
 	u->thread = NULL;
 	u->sm = NULL;

@@ -7,14 +7,19 @@
  *
  * - a module is reported per map at map start - pgoff, from the dso's
  *   file (under the symfs) or, when that is gone, its build-id cache
- *   copy; the sample's ip must be in one, or there is no user frame;
+ *   copy;
+ * - the sampled ip is the first frame, whether a walk can start from it
+ *   or not (its file gone, JIT or anonymous code): so perf 6.1 prints it,
+ *   its unwinder being libunwind's when built with both (libdw's gives
+ *   no frame at all then);
  * - the registers come from the sample's user_regs (a register missing
  *   from the mask reads 0), memory from the stack copy (its valid bytes,
  *   from the sampled sp), else from the file a map backs;
  * - the first frame is the ip as it is, each caller's is its return
- *   address - 1; the walk stops at max frames, at a frame whose map
- *   cannot be reported (that frame not taken), at an address no map
- *   holds (that frame taken) or where the CFI ends; what was taken stays.
+ *   address - 1; the walk stops at max frames, after a frame whose file
+ *   cannot be reported or that no map holds (taken, as libunwind takes
+ *   it; libdw's drops the former), or where the CFI or the copy ends;
+ *   what was taken stays.
  *
  * Unlike perf, which builds and tears down a Dwfl per sample, the
  * unwinder keeps one per process's maps (the modules and their parsed
@@ -38,8 +43,7 @@ void unwinder__delete(struct unwinder *u);
 /*
  * Unwinds sm's user stack (sm has user_regs and a stack copy) taken in
  * thread: at most max addresses into ips, callee first. Returns how many
- * (0: no user frame at all, perf's answer when the ip's module cannot be
- * reported), or -ENOMEM. Warnings about the input (registers missing,
+ * (0: no user ip in the registers, or max 0), or -ENOMEM. Warnings about the input (registers missing,
  * a file gone, CFI that does not parse) go through the log callback,
  * once per kind for the unwinder's life.
  */
