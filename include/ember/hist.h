@@ -186,6 +186,8 @@ struct ember_hist_frame {
 	char level;		/* '.', 'k', ... */
 	uint8_t cpumode;	/* PERF_RECORD_MISC_* */
 	uint8_t sym_type;	/* STT_* of the symbol, 0 when unresolved */
+	/* sym_name is a function inlined at the address, "NAME (inlined)" as perf names it */
+	uint8_t inlined;
 };
 
 /* The frame of a location a session resolved; it points into the session's machine. */
@@ -308,6 +310,7 @@ struct ember_hist_entry {
 	uint8_t sym_type;		/* STT_OBJECT: perf shows the offset into it */
 	uint8_t src_seen;		/* EMBER_HIST_SEEN_* */
 	uint8_t filtered;		/* EMBER_HIST_FILTER_*: counted, not shown */
+	uint8_t inlined;		/* an inlined function's ("NAME (inlined)") */
 	const char *parent;		/* parent symbol name, NULL: [other] */
 	const char *srcline;		/* set only when sorted by srcline */
 	const char *srcfile;		/* set only when sorted by srcfile */

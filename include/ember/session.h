@@ -138,6 +138,19 @@ EMBER_API int ember_session__callchain_max(struct ember_session *s,
 					   const struct ember_session_sample *ss, unsigned int max,
 					   const struct ember_addr_location **chain);
 
+/*
+ * The entries perf shows in place of an unwound user frame al of a
+ * --call-graph dwarf sample (one of the words the session added): one per
+ * inline level at its address, innermost first, each a copy of al named
+ * after its function, inlined set where that is not al's own symbol.
+ * Writes at most room into out and returns how many; 0 when al stays as
+ * it is (no symbol, DWARF knows nothing, or a file the session does not
+ * unwind), -ENOMEM. ember_session__callchain*() give unwound frames so.
+ */
+EMBER_API int ember_session__inline_frames(struct ember_session *s,
+					   const struct ember_addr_location *al,
+					   struct ember_addr_location *out, size_t room);
+
 struct ember_session_ops {
 	/* Each sample, in order. A non-zero return stops processing and is returned. */
 	int (*sample)(struct ember_session *s, const struct ember_session_sample *ss, void *ctx);

@@ -93,6 +93,8 @@ enum { KIDS_SYM = 1, KIDS_NOSYM = 2 };
 struct frame_key {
 	const void *dso, *sym;
 	uint64_t key, ip;
+	const char *name;	/* the symbol's name */
+	bool inlined;		/* an inlined function's frame */
 };
 
 /*
@@ -104,6 +106,12 @@ static int match_chain(const struct chain_node *b, const struct frame_key *f)
 {
 	uint64_t kb = b->pub.ip, kf = f->ip;
 
+	/* inlined functions share their caller's start: perf compares names then */
+	if (b->sym && f->sym && (b->inlined || f->inlined)) {
+		int r = strcmp(b->pub.name, f->name);
+
+		return r < 0 ? -1 : r > 0;
+	}
 	if (b->dso != f->dso)
 		return (uintptr_t)b->dso < (uintptr_t)f->dso ? -1 : 1;
 	if (b->sym && f->sym) {
@@ -191,6 +199,8 @@ static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node
 	struct chain_node *n;
 
 	frame_ident(c, fr, &f.sym, &f.key);
+	f.name = fr->sym_name;
+	f.inlined = f.sym && fr->inlined;
 	/*
 	 * The hash finds what perf's walk finds while the comparison is
 	 * transitive: children of one kind only. Otherwise walk as perf.
@@ -207,6 +217,7 @@ static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node
 	n->dso = f.dso;
 	n->sym = f.sym;
 	n->key = f.key;
+	n->inlined = f.inlined;
 	n->pub.name = f.sym ? fr->sym_name : NULL;
 	if (c->key == EMBER_CALLCHAIN_ADDRESS) {
 		if (!n->pub.name)

@@ -24,6 +24,7 @@ struct chain_node {
 	uint64_t key;			/* symbol start, or ip: perf's match order */
 	struct ember_callchain_node pub; /* what callers see */
 	uint8_t kid_kinds;		/* KIDS_*: the kinds of its children */
+	uint8_t inlined;		/* an inlined function's frame: matched by name */
 };
 
 static inline struct chain_node *chain_node__of(const struct ember_callchain_node *n)

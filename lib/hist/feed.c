@@ -17,6 +17,7 @@
 #include "hist/hist-priv.h"
 #include "hist/opts.h"
 #include "hist/srcline.h"
+#include "hist/inlines.h"
 #include "hist/stacks.h"
 #include "hist/tracekey.h"
 
@@ -29,6 +30,7 @@ void ember_hist_feed__delete(struct ember_hist_feed *feed)
 	free(feed->hists);
 	hist_stacks__delete(feed->stacks);
 	hist_frameids__delete(feed->frameids);
+	hist_inlines__delete(feed->inlines);
 	hist_srclines__delete(feed->srclines);
 	hist_traces__delete(feed->traces);
 	hist_comms__delete(feed->comms);
@@ -204,7 +206,8 @@ int ember_hist_feed__process(struct ember_hist_feed *feed)
 	/* frames fold by address: address-keyed chains fold as well */
 	feed->stacks = hist_stacks__new();
 	feed->frameids = hist_frameids__new();
-	if (!feed->stacks || !feed->frameids) {
+	feed->inlines = hist_inlines__new();
+	if (!feed->stacks || !feed->frameids || !feed->inlines) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -219,6 +222,8 @@ out:
 	feed->stacks = NULL;
 	hist_frameids__delete(feed->frameids);
 	feed->frameids = NULL;
+	hist_inlines__delete(feed->inlines);
+	feed->inlines = NULL;
 	for (uint32_t i = 0; !err && i < feed->nr_hists; i++)
 		if (feed->hists[i])
 			err = ember_hist__resort(feed->hists[i]);

@@ -23,6 +23,7 @@ struct ember_hist_feed {
 	uint32_t ids_alloc;
 	struct hist_stacks *stacks;	/* samples folded by stack, while the session is read */
 	struct hist_frameids *frameids;	/* addresses resolved to frames of stacks, likewise */
+	struct hist_inlines *inlines;	/* unwound frames' inline levels, frames of stacks */
 	struct hist_srclines *srclines;	/* srcline/srcfile strings, NULL unless shown */
 	struct hist_traces *traces;	/* tracepoint texts, NULL unless sorted by trace */
 	struct hist_comms *comms;	/* placeholder comms perf renames */

@@ -13,6 +13,7 @@
 #include "hist/feed.h"
 #include "hist/filters.h"
 #include "hist/frameids.h"
+#include "hist/inlines.h"
 #include "hist/rawstacks.h"
 #include "hist/stacks.h"
 #include "hist/tracekey.h"
@@ -99,22 +100,27 @@ static void push_id(struct ember_hist_feed *feed, int64_t id, uint32_t *k)
 
 /*
  * The chain's frames onto feed->ids from *k, as ember_session__callchain()
- * would resolve them (leaf first), each address through the frame cache;
- * *added: how many of them come from the words the session added (a
- * --call-graph dwarf sample's user ip). Returns the number of addresses
- * (markers not counted) or -ENOMEM.
+ * would resolve them (leaf first), each address through the frame cache,
+ * an unwound user frame (a word the session added to a --call-graph dwarf
+ * sample) with its inline levels; *added: how many frames, *added_words:
+ * how many addresses come from the words the session added. Returns the
+ * number of addresses (markers not counted) or -ENOMEM.
  */
-static int chain_ids(struct ember_hist_feed *feed, const struct ember_session_sample *ss,
-		     uint32_t *k, uint32_t *added)
+static int chain_ids(struct ember_hist_feed *feed, struct ember_session *s,
+		     const struct ember_session_sample *ss, uint32_t *k, uint32_t *added,
+		     uint32_t *added_words)
 {
 	const struct ember_sample *sm = ss->sample;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
 	uint32_t from = 0;	/* *k when the added words' frames began */
 	int nr = 0;
 
+	*added_words = 0;
 	for (uint64_t i = 0; i < sm->callchain_nr; i++) {
 		uint64_t ip = sm->callchain[i];
+		const uint32_t *inl;
 		int64_t id;
+		int n = 0;
 
 		/* a call only for perf's markers: most words are addresses */
 		if (ip >= PERF_CONTEXT_MAX && ember_callchain__context(ip, &cpumode))
@@ -124,7 +130,20 @@ static int chain_ids(struct ember_hist_feed *feed, const struct ember_session_sa
 			return (int)id;
 		if (i >= ss->callchain_recorded && !from)
 			from = *k;
-		push_id(feed, id, k);
+		if (i >= ss->callchain_recorded) {
+			++*added_words;
+			if (cpumode == PERF_RECORD_MISC_USER)
+				n = hist_inlines__frames(feed->inlines, s, feed->stacks, (uint32_t)id,
+							 ss->thread, ip, &inl);
+			if (n < 0)
+				return n;
+			if (n > 0 && grow_ids(feed, *k + n + sm->callchain_nr - i))
+				return -ENOMEM;
+		}
+		if (!n)
+			push_id(feed, id, k);
+		for (int j = 0; j < n; j++)
+			push_id(feed, inl[j], k);
 		nr++;
 	}
 	*added = from ? *k - from : 0;
@@ -163,12 +182,14 @@ static int session_chain_ids(struct ember_hist_feed *feed, struct ember_session 
  * truncated chain: the cut depends on nothing else (an event's samples
  * either all have their user part recorded or none).
  */
-static void limit_chain(struct ember_hist_feed *feed, uint32_t *k, uint32_t added)
+static void limit_chain(struct ember_hist_feed *feed, uint32_t *k, uint32_t added,
+			uint32_t added_words)
 {
 	uint32_t nr = *k - 1 - added, max = feed->o.max_stack;
-	uint32_t keep = nr < max ? nr : max, keep_added = added < max ? added : max;
+	/* an unwound frame's inline levels come with it: max counts addresses */
+	uint32_t keep = nr < max ? nr : max, keep_added = added_words <= max ? added : max;
 
-	if (!feed->o.limit_stack || (nr <= max && added <= max))
+	if (!feed->o.limit_stack || (nr <= max && added_words <= max))
 		return;
 	if (nr > max && feed->hopts.chain.order == EMBER_CALLCHAIN_CALLER)
 		memmove(&feed->ids[1], &feed->ids[1 + nr - max], max * sizeof(*feed->ids));
@@ -198,7 +219,7 @@ static int sample_ids(struct ember_hist_feed *feed, struct ember_session *s,
 	    hist_stacks__hash_words(&h, al->ip, ss->sample->callchain, ss->sample->callchain_nr);
 	/* its addresses are the frames' unless hide_unresolved drops some */
 	bool early = plain && !feed->o.hide_unresolved;
-	uint32_t k = 1, added = 0;
+	uint32_t k = 1, added = 0, added_words = 0;
 	int64_t id;
 	int nr = 0;
 
@@ -222,12 +243,12 @@ static int sample_ids(struct ember_hist_feed *feed, struct ember_session *s,
 		return (int)id;
 	feed->ids[0] = (uint32_t)id;
 	if (plain)
-		nr = chain_ids(feed, ss, &k, &added);
+		nr = chain_ids(feed, s, ss, &k, &added, &added_words);
 	else if (with_chain)	/* a chain the session voids: nothing to split */
 		nr = session_chain_ids(feed, s, ss, &k);
 	if (nr < 0)
 		return nr;
-	limit_chain(feed, &k, added);
+	limit_chain(feed, &k, added, added_words);
 	*n = k;
 	*hash = early ? h : hist_stacks__hash_ids(feed->stacks, h, feed->ids, k);
 	return nr;

@@ -168,6 +168,8 @@ static int dim_input(enum ember_hist_dim d, const struct ember_hist_entry *a,
 			return r;
 		if (!a->sym || !b->sym)
 			return -cmp_null(a->sym, b->sym);
+		if ((a->inlined || b->inlined) && (r = sign64(str_cmp(a->sym_name, b->sym_name))))
+			return r;
 		if (a->sym_start != b->sym_start)
 			return sign64((int64_t)(a->sym_start - b->sym_start));
 		return sign64((int64_t)(a->sym_end - b->sym_end));

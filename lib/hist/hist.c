@@ -137,6 +137,7 @@ static void key_fill(struct ember_hist *h, struct ember_hist_entry *k,
 	k->sym = f->sym;
 	k->sym_name = f->sym ? f->sym_name : NULL;
 	k->sym_type = f->sym ? f->sym_type : 0;
+	k->inlined = f->sym ? f->inlined : 0;
 	k->sym_start = f->sym_start;
 	k->sym_end = f->sym_end;
 	k->map_size = f->dso ? f->map_size : 0;
@@ -231,6 +232,9 @@ static bool key_eq_mask(uint64_t m, const struct ember_hist_entry *a,
 				return false;
 		} else {
 			if (!a->sym || !b->sym || a->dso_name != b->dso_name)
+				return false;
+			/* perf's _sort__sym_cmp(): an inlined function by its name first */
+			if ((a->inlined || b->inlined) && strcmp(a->sym_name, b->sym_name))
 				return false;
 			if (a->sym != b->sym &&
 			    (a->sym_start != b->sym_start || a->sym_end != b->sym_end))

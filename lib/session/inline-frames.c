@@ -67,3 +67,9 @@ int session__inline_frames(struct ember_session *s, const struct ember_addr_loca
 	}
 	return (int)nr;
 }
+
+int ember_session__inline_frames(struct ember_session *s, const struct ember_addr_location *al,
+				 struct ember_addr_location *out, size_t room)
+{
+	return s->unwind ? session__inline_frames(s, al, out, room) : 0;
+}

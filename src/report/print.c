@@ -167,7 +167,9 @@ static void calc_widths(const struct table *t, int *w)
 					w[c] = max_int(w[c], strlen(e->dso_name));
 				break;
 			case EMBER_HIST_DIM_SYM:
-				w[c] = max_int(w[c], e->sym ? (int)strlen(e->sym_name) + 4 :
+				/* an inlined function's width is its name's, without " (inlined)" */
+				w[c] = max_int(w[c], e->sym ? (int)strlen(e->sym_name) + 4 -
+								      (e->inlined ? 10 : 0) :
 							      UNRESOLVED_WIDTH + 4 + 2);
 				break;
 			case EMBER_HIST_DIM_PARENT:

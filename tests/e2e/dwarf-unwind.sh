@@ -89,6 +89,18 @@ for who in perf ember; do
 	else
 		fail "$who-libc-in-chain" "$libc of $n by_value samples have libc frames"
 	fi
+	# report -g: perf's entries and chains, inline frames included
+	for order in callee caller; do
+		"$PERF" report --stdio --no-children -g "folded,0,$order" -i $who.data \
+			>$who.perf-report-$order 2>/dev/null
+		"$EMBER" report --stdio --no-children -g "folded,0,$order" -i $who.data \
+			>$who.ember-report-$order 2>/dev/null
+		if out=$(python3 "$CMP" report $who.perf-report-$order $who.ember-report-$order); then
+			pass "$who-report-$order-like-perf"
+		else
+			fail "$who-report-$order-like-perf" "$out"
+		fi
+	done
 	# the report and the flame graph get the same stacks
 	if "$EMBER" report --stdio --no-children --sort sym -g caller -i $who.data 2>/dev/null |
 		grep -q -- '---.*main'; then
