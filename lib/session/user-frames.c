@@ -64,20 +64,6 @@ bool session__unwinds_arch(const char *arch)
 	return !strcmp(arch, "x86_64");
 }
 
-/* The value of register bit `reg` in regs (packed in mask order); false when not sampled. */
-static bool reg_value(const struct ember_sample_regs *regs, int reg, uint64_t *val)
-{
-	uint64_t bit;
-
-	if (reg < 0 || reg > 63 || !regs->abi || !regs->regs)
-		return false;
-	bit = 1ULL << reg;
-	if (!(regs->mask & bit))
-		return false;
-	*val = regs->regs[__builtin_popcountll(regs->mask & (bit - 1))];
-	return true;
-}
-
 static bool has_user_part(const struct ember_sample *sm)
 {
 	for (uint64_t i = 0; i < sm->callchain_nr; i++)
@@ -126,7 +112,7 @@ int session__add_user_frames(struct ember_session *s, const struct perf_event_at
 		s->ip_reg_known = true;
 	}
 	/* an ip of 0 is no frame to perf either */
-	if (!reg_value(&sm->user_regs, s->ip_reg, &ip) || !ip || has_user_part(sm))
+	if (!unwind__reg_value(&sm->user_regs, s->ip_reg, &ip) || !ip || has_user_part(sm))
 		return 0;
 	need_words = nr + 1 + (s->unwind ? max : 1);
 	if (need_words > s->words_alloc) {

@@ -117,12 +117,14 @@ void unwinder__delete(struct unwinder *u)
 	free(u);
 }
 
-/* The value of perf register reg in the sample, false when not sampled. */
-static bool reg_value(const struct ember_sample_regs *regs, int reg, uint64_t *val)
+bool unwind__reg_value(const struct ember_sample_regs *regs, int reg, uint64_t *val)
 {
-	uint64_t bit = 1ULL << reg;
+	uint64_t bit;
 
-	if (!regs->regs || !(regs->mask & bit))
+	if (reg < 0 || reg > 63 || !regs->abi || !regs->regs)
+		return false;
+	bit = 1ULL << reg;
+	if (!(regs->mask & bit))
 		return false;
 	*val = regs->regs[__builtin_popcountll(regs->mask & (bit - 1))];
 	return true;
@@ -331,7 +333,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		uint64_t v = 0;
 
 		/* perf reads a register the mask lacks as 0 */
-		if (!reg_value(&u->sm->user_regs, dwarf_to_perf_x86_64[i], &v))
+		if (!unwind__reg_value(&u->sm->user_regs, dwarf_to_perf_x86_64[i], &v))
 			missing = true;
 		regs[i] = v;
 	}
@@ -431,11 +433,11 @@ int unwinder__unwind(struct unwinder *u, struct ember_thread *thread,
 	int n;
 
 	if (!max || !thread->maps || sm->user_regs.abi != PERF_SAMPLE_REGS_ABI_64 ||
-	    !reg_value(&sm->user_regs, X86_IP, &ip) || !ip)
+	    !unwind__reg_value(&sm->user_regs, X86_IP, &ip) || !ip)
 		return 0;
 	u->thread = thread;
 	u->sm = sm;
-	u->have_sp = reg_value(&sm->user_regs, X86_SP, &u->sp);
+	u->have_sp = unwind__reg_value(&sm->user_regs, X86_SP, &u->sp);
 	u->ips = ips;
 	u->max = max;
 	slot = dwfl_slot(u, false);

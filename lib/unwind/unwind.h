@@ -36,6 +36,12 @@
 
 struct unwinder;
 
+/*
+ * The value of perf register bit reg (PERF_REG_*) in regs, packed in mask
+ * order; false when the sample has no registers or not that one.
+ */
+bool unwind__reg_value(const struct ember_sample_regs *regs, int reg, uint64_t *val);
+
 /* A new unwinder for x86_64 samples; NULL on ENOMEM. Free with unwinder__delete(). */
 struct unwinder *unwinder__new(void);
 void unwinder__delete(struct unwinder *u);
