@@ -3,7 +3,9 @@
  * The user stack of a --call-graph dwarf sample unwound from its copy,
  * with elfutils' libdwfl from the binaries' CFI (.eh_frame, .debug_frame
  * of the file or of its separate debuginfo), as perf's libdw unwinder
- * (tools/perf/util/unwind-libdw.c) does, by the same rules:
+ * (tools/perf/util/unwind-libdw.c) does, by its rules but where perf
+ * 6.1's output is its libunwind unwinder's (the one it runs when built
+ * with both), which decides what perf prints:
  *
  * - a module is reported per map at map start - pgoff, from the dso's
  *   file (under the symfs) or, when that is gone, its build-id cache
@@ -13,8 +15,9 @@
  *   its unwinder being libunwind's when built with both (libdw's gives
  *   no frame at all then);
  * - the registers come from the sample's user_regs (a register missing
- *   from the mask reads 0), memory from the stack copy (its valid bytes,
- *   from the sampled sp), else from the file a map backs;
+ *   from the mask reads 0), memory from the stack copy (its valid bytes
+ *   from the sampled sp, the last word left out as libunwind's reader
+ *   leaves it), else from the file a map backs;
  * - the first frame is the ip as it is, each caller's is its return
  *   address - 1; the walk stops at max frames, after a frame whose file
  *   cannot be reported or that no map holds (taken, as libunwind takes
