@@ -133,9 +133,6 @@ void *vdso__copy_self(size_t *size);
 int dso__load_kallsyms(struct ember_dso *dso);	/* kallsyms.c */
 int dso__load_perf_map(struct ember_dso *dso);	/* perf-map.c */
 
-/* Copies this process's [vdso] mapping (vdso.c); a malloc'd image of *size bytes, or NULL. */
-void *vdso__copy_self(size_t *size);
-
 /* Joins conf->symfs and path into buf; returns buf. */
 char *sym_conf__path(const struct sym_conf *conf, char *buf, size_t size, const char *path);
 
