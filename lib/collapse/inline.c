@@ -341,6 +341,29 @@ static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t a
 }
 
 /*
+ * The function binutils names where DWARF has several with one range: an
+ * assembly file's aliases each get a DW_TAG_subprogram of the same extent
+ * ("__memmove_avx_unaligned_erms" and "__memcpy_avx_unaligned_erms"), and
+ * of functions that fit the address equally well addr2line takes the one
+ * read last. dwarf_getscopes() gives the first; in an assembly unit this
+ * looks on through the siblings after it for the last of the same range.
+ */
+static Dwarf_Die last_alias(Dwarf_Die *cu, Dwarf_Die *fn)
+{
+	Dwarf_Die best = *fn, next = *fn;
+	Dwarf_Addr lo, hi, nlo, nhi;
+
+	if (dwarf_srclang(cu) != DW_LANG_Mips_Assembler || dwarf_lowpc(fn, &lo) ||
+	    dwarf_highpc(fn, &hi))
+		return best;
+	while (dwarf_siblingof(&next, &next) == 0)
+		if (dwarf_tag(&next) == DW_TAG_subprogram && dwarf_lowpc(&next, &nlo) == 0 &&
+		    dwarf_highpc(&next, &nhi) == 0 && nlo == lo && nhi == hi)
+			best = next;
+	return best;
+}
+
+/*
  * The unit whose own ranges hold addr, where libdwfl finds none (a binary
  * without .debug_aranges, clang's default: addr2line reads every unit's
  * ranges). NULL when none does.
@@ -404,7 +427,8 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 		int tag = dwarf_tag(&scopes[i]);
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			Dwarf_Die inner = scopes[i];
+			Dwarf_Die inner = tag == DW_TAG_subprogram ? last_alias(cu, &scopes[i]) :
+								     scopes[i];
 
 			free(scopes);
 			nscopes = dwarf_getscopes_die(&inner, &scopes);

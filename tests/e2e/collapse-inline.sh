@@ -141,3 +141,42 @@ else
 	"$EMBER" flamegraph -q -i "$TMP/clang.data" --folded --inline >"$TMP/clang-fg"
 	check clang-flamegraph-inline-as-collapse cmp "$TMP/clang-fg" "$TMP/clang-inline"
 fi
+
+# Assembly files' aliases: gas gives each alias a DW_TAG_subprogram of the
+# same range (libc's __memmove_avx_unaligned_erms and
+# __memcpy_avx_unaligned_erms, munmap's __munmap and __GI_munmap), and of
+# equally good fits addr2line takes the one it read last. Every function
+# symbol of libc's memmove/munmap files, one address each, named as
+# addr2line names it (needs libc's debuginfo, libc6-dbg).
+LIBC=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null)
+BID=$([ -n "$LIBC" ] && readelf -n "$LIBC" 2>/dev/null | awk '/Build ID/ { print $3 }')
+DBG=/usr/lib/debug/.build-id/${BID:0:2}/${BID:2}.debug
+if [ -z "$BID" ] || [ ! -r "$DBG" ]; then
+	skip asm-aliases-as-addr2line "no libc debuginfo at $DBG (libc6-dbg)"
+else
+	readelf -sW "$DBG" 2>/dev/null |
+		awk '$4 == "FUNC" && $3 > 8 && $8 ~ /^(__)?(GI_)?(_)?(munmap|memmove|memcpy|mempcpy)/ {
+			print $2 }' | sort -u | head -60 >"$TMP/alias-starts"
+	: >"$TMP/alias-script"
+	while read -r start; do
+		printf 'p 1 1.0: 1 cpu-clock:\n\t%x x+0x4 (%s)\n\n' $((0x$start + 4)) "$LIBC" \
+			>>"$TMP/alias-script"
+		printf '%x\n' $((0x$start + 4))
+	done <"$TMP/alias-starts" >"$TMP/alias-addrs"
+	# addr2line -i: innermost first; a collapsed chain is outermost first
+	addr2line -a -f -i -s -C -e "$LIBC" $(cat "$TMP/alias-addrs") |
+		awk '/^0x/ { if (c != "") print c; c = ""; n = 0; next }
+		     n++ % 2 == 0 { c = c == "" ? $0 : $0 ";" c } END { if (c != "") print c }' \
+		>"$TMP/alias-want"
+	# collapse adds up equal stacks: compare each chain's count of addresses
+	"$EMBER" collapse --inline <"$TMP/alias-script" |
+		awk '{ n = $NF; sub(/^p_1_1.0:;/, ""); sub(/ [0-9]+$/, ""); print $0, n }' |
+		sort >"$TMP/alias-got"
+	sort "$TMP/alias-want" | uniq -c | awk '{ n = $1; sub(/^ *[0-9]+ /, ""); print $0, n }' |
+		sort >"$TMP/alias-want.sorted"
+	if [ "$(wc -l <"$TMP/alias-want")" -ge 4 ] && cmp -s "$TMP/alias-want.sorted" "$TMP/alias-got"; then
+		pass asm-aliases-as-addr2line
+	else
+		fail asm-aliases-as-addr2line "$(diff "$TMP/alias-want.sorted" "$TMP/alias-got" | head -4)"
+	fi
+fi

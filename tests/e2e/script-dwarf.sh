@@ -5,8 +5,8 @@
 # frames, the same in script as perf's, in report -g (with --max-stack 1
 # the whole output must agree, in callee and caller order) and in the
 # flame graph, which puts no sample on a bare comm frame.
-# perf also names the inline functions at an unwound ip, which ember does
-# not yet: tests/tools/dwarf-compare.py matches such a frame by its address.
+# Each unwound ip is one line per inline level, named as perf names them
+# (addr2line's answers, assembly aliases included): line for line.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 if ! have_perf; then

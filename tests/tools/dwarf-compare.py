@@ -8,18 +8,9 @@ inline level ("(inlined)" unless the name is the ELF symbol's).
 
   dwarf-compare.py script PERF-SCRIPT-OUT EMBER-SCRIPT-OUT
       per sample: every line equal, but the frame at -1 that perf's
-      libunwind adds after the last one when the copy ends, and an
-      address DWARF knows no function at (assembly), which addr2line names
-      or where binutils names a function after the symbol table (a symbol
-      at the function's start replaces its DWARF name: __GI_munmap for
-      __munmap), after one of the symbols there and ember's inliner after
-      another ("alias": perf's one "(inlined)" line, ember's one line with
-      the same offset; before ember printed inline frames these were
-      compared by address alone).
+      libunwind adds after the last one when the copy ends.
   dwarf-compare.py report PERF-REPORT-OUT EMBER-REPORT-OUT
-      `report -g folded,0` outputs: every entry and chain equal, but alias
-      frames (as above: perf's "NAME (inlined)", ember's other name, which
-      may also order chains of equal percentages apart).
+      `report -g folded,0` outputs: every entry and chain equal.
 
 Prints "compared N, inlined M, bad K" and the first bad ones; exits 1 when
 any is bad or nothing was compared.
@@ -55,12 +46,6 @@ def address(frame):
     return frame.split(" ", 1)[0]
 
 
-def offset(frame):
-    """The "+0x..." of "ADDR SYM+0xOFF (DSO)"."""
-    name = frame.split(" (", 1)[0]
-    return name[name.rfind("+"):] if "+" in name else None
-
-
 LIBUNWIND_END = "ffffffffffffffff [unknown] ([unknown])"
 
 
@@ -77,7 +62,7 @@ def by_address(frames, lines=False):
 
 def compare_script(perf, ember):
     p, e = script_samples(perf), script_samples(ember)
-    bad, inlined, aliases = [], 0, []
+    bad, inlined = [], 0
     if len(p) != len(e):
         return 0, 0, ["%d samples from perf, %d from ember" % (len(p), len(e))]
     for (ph, pf), (eh, ef) in zip(p, e):
@@ -107,10 +92,6 @@ def compare_script(perf, ember):
             for es, ps in zip(by_address(eu, lines=True), by_address(pu, lines=True)):
                 if es == ps:
                     continue
-                if len(es) == 1 and len(ps) == 1 and ps[0].endswith(" (inlined)") and \
-                        offset(es[0]) == offset(ps[0]):
-                    aliases.append(ph.strip())
-                    continue
                 why = "user frame %r, perf's %r" % (es, ps)
                 break
         if why:
@@ -133,33 +114,6 @@ def report_entries(path):
     return entries
 
 
-def alias_chain(p, e):
-    """Whether folded chains p and e differ only in alias frames (see script)."""
-    pp, ep = p.split(" ", 1), e.split(" ", 1)
-    if len(pp) != 2 or len(ep) != 2 or pp[0] != ep[0]:
-        return False
-    pf, ef = pp[1].split(";"), ep[1].split(";")
-    return len(pf) == len(ef) and all(
-        a == b or a.endswith(" (inlined)")
-        for a, b in zip(pf, ef))
-
-
-def alias_of(pc, ec):
-    """Whether chains pc and ec pair up, each equal or differing in alias frames
-    (whose names may also order equal-percentage chains apart)."""
-    if len(pc) != len(ec):
-        return False
-    left = list(ec)
-    for p in pc:
-        for i, e in enumerate(left):
-            if e == p or alias_chain(p, e):
-                del left[i]
-                break
-        else:
-            return False
-    return True
-
-
 def compare_report(perf, ember):
     p, e = report_entries(perf), report_entries(ember)
     bad, inlined = [], 0
@@ -169,7 +123,7 @@ def compare_report(perf, ember):
     for (ph, pc), (eh, ec) in zip(p, e):
         if any("(inlined)" in c for c in pc):
             inlined += 1
-        if pc != ec and not alias_of(pc, ec):
+        if pc != ec:
             bad.append("%s\n       perf:  %s\n       ember: %s" % (ph.strip(), pc, ec))
     return len(p), inlined, bad
 
