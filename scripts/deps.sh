@@ -12,6 +12,7 @@ PACKAGES=(
 	clang libclang-rt-14-dev valgrind	# fuzzing (libFuzzer), sanitizers, memcheck
 	chromium nodejs				# the flame graph's browser test (playwright-core)
 	time strace				# bench peak memory; the unprivileged-user checks
+	debuginfod				# serves debuginfo to the unwinder's test (elfutils)
 	hotspot					# its hotspot-perfparser reads our files (pulls Qt, KDE: ~100 pkgs)
 )
 
