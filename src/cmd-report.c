@@ -177,6 +177,7 @@ static int open_session(struct report *rep)
 		.lazy_sample_ip = true,
 		/* perf's unwinder takes --max-stack frames */
 		.max_stack = rep->o.max_stack,
+		.no_inline = !rep->o.inline_frames,
 		.symbol = {
 			.sz = sizeof(so.symbol),
 			.symfs = rep->o.symfs,
@@ -337,6 +338,7 @@ static int parse_args(struct report *rep, int argc, const char **argv, struct re
 		  "display call graph: graph, flat, fractal, folded or none; threshold (0.5); print limit; caller or callee; function or address; percent, period or count",
 		  opt_callgraph, OPTF_OPTARG, "" },
 		OPT_BOOLEAN('G', "inverted", &o->inverted, "alias for inverted call graph"),
+		OPT_BOOLEAN(0, "inline", &o->inline_frames, "Show inline function"),
 		OPT_UINTEGER(0, "max-stack", &o->max_stack, "n",
 			     "Set the maximum stack depth when parsing the callchain, anything beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127"),
 		{ OPTION_CALLBACK, 0, "percent-limit", o, "percent", "don't show entries under that percent", opt_percent_limit },
@@ -579,7 +581,8 @@ static int report_file(struct report *rep)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report rep = { .o = { .children = -1, .max_stack = sysctl__max_stack() } };
+	struct report rep = { .o = { .children = -1, .max_stack = sysctl__max_stack(),
+				     .inline_frames = true } };
 	struct report_args args = { 0 };
 	int ret = parse_args(&rep, argc, argv, &args);
 

@@ -63,6 +63,7 @@ static int open_session(struct script *sc)
 		.no_ordering = sc->o.dump_unsorted || sc->o.show_round,
 		/* perf's unwinder takes --max-stack frames */
 		.max_stack = sc->o.max_stack,
+		.no_inline = !sc->o.inline_frames,
 		.symbol = {
 			.sz = sizeof(opts.symbol),
 			.symfs = sc->o.symfs,
@@ -387,6 +388,7 @@ int cmd_script(int argc, const char **argv)
 	script_fields__init(&sc.fields);
 	o->demangle = true;
 	o->max_stack = 127;
+	o->inline_frames = true;	/* perf's symbol_conf.inline_name */
 
 	nr = parse_options(argc, argv, options, script_usage, 0);
 	ret = parse_options_exit_code(nr);

@@ -57,6 +57,11 @@ struct ember_session_opts {
 	 * copy at most, as perf's --max-stack; 0: perf's default, 127.
 	 */
 	unsigned int max_stack;
+	/*
+	 * Unwound user frames one per address, not one per inline function
+	 * there (perf's --no-inline).
+	 */
+	bool no_inline;
 };
 
 /*

@@ -233,12 +233,22 @@ static bool key_eq_mask(uint64_t m, const struct ember_hist_entry *a,
 		} else {
 			if (!a->sym || !b->sym || a->dso_name != b->dso_name)
 				return false;
-			/* perf's _sort__sym_cmp(): an inlined function by its name first */
-			if ((a->inlined || b->inlined) && strcmp(a->sym_name, b->sym_name))
+			/*
+			 * perf's _sort__sym_cmp(): an inlined function by its
+			 * name, then one if the symbols it sits in overlap
+			 * (its made-up symbol has their range; its pointer here
+			 * is the name's, the same in every function it is in)
+			 */
+			if (a->inlined || b->inlined) {
+				if (strcmp(a->sym_name, b->sym_name))
+					return false;
+				if ((a->sym_start > b->sym_end || a->sym_end < b->sym_start) &&
+				    (a->sym_start != b->sym_start || a->sym_end != b->sym_end))
+					return false;
+			} else if (a->sym != b->sym &&
+				   (a->sym_start != b->sym_start || a->sym_end != b->sym_end)) {
 				return false;
-			if (a->sym != b->sym &&
-			    (a->sym_start != b->sym_start || a->sym_end != b->sym_end))
-				return false;
+			}
 		}
 	}
 	if ((m & EMBER_HIST_KEY(EMBER_HIST_DIM_PARENT)) && a->parent != b->parent)

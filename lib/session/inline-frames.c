@@ -71,5 +71,5 @@ int session__inline_frames(struct ember_session *s, const struct ember_addr_loca
 int ember_session__inline_frames(struct ember_session *s, const struct ember_addr_location *al,
 				 struct ember_addr_location *out, size_t room)
 {
-	return s->unwind ? session__inline_frames(s, al, out, room) : 0;
+	return s->unwind && !s->opts.no_inline ? session__inline_frames(s, al, out, room) : 0;
 }

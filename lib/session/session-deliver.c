@@ -397,7 +397,7 @@ static int resolve_words(struct ember_session *s, const struct ember_session_sam
 			taken++;
 			if (chain_reserve(s, *n + (unwound ? MAX_INLINE_LEVELS : 1)))
 				return -ENOMEM;
-			k = unwound && cpumode == PERF_RECORD_MISC_USER
+			k = unwound && cpumode == PERF_RECORD_MISC_USER && !s->opts.no_inline
 				    ? session__inline_frames(s, &al, &s->chain[*n], MAX_INLINE_LEVELS)
 				    : 0;
 			if (k < 0)

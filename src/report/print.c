@@ -318,7 +318,9 @@ static int column(const struct table *t, const struct ember_hist_entry *e, enum 
 			n = snprintf(buf, size, "[%c] %s+0x%" PRIx64, e->level, e->sym_name,
 				     e->ip - e->sym_start - (e->addr_key - e->ip));
 		else if (e->sym)
-			n = snprintf(buf, size, "[%c] %.*s", e->level, w, e->sym_name);
+			/* perf cuts the name to the width, then adds " (inlined)" whole */
+			n = snprintf(buf, size, "[%c] %.*s", e->level, w + (e->inlined ? 10 : 0),
+				     e->sym_name);
 		else
 			n = snprintf(buf, size, "[%c] %-#.*" PRIx64, e->level, UNRESOLVED_WIDTH,
 				     e->ip);

@@ -17,6 +17,7 @@ struct report_opts {
 	bool show_nr_samples, show_total_period, hide_unresolved, exclude_other;
 	bool inverted, no_demangle, show_full_info;
 	unsigned int max_stack;		/* chain entries used (--max-stack) */
+	bool inline_frames;		/* unwound frames per inline function (--inline) */
 	int children;			/* -1 default, 0 --no-children, 1 --children */
 	int verbose;
 	bool filter_relative;

@@ -101,6 +101,30 @@ for who in perf ember; do
 			fail "$who-report-$order-like-perf" "$out"
 		fi
 	done
+	# the whole report, children as perf's default, at several --max-stack:
+	# an inline function of one name sitting in two symbols is two entries
+	# (perf's _sort__sym_cmp), each counted once per sample under its own
+	for ms in 127 3 2; do
+		"$PERF" report --stdio --max-stack $ms -i $who.data 2>/dev/null |
+			grep -v -e '^# (Tip' -e '^#$' >$who.perf-children-$ms
+		"$EMBER" report --stdio --max-stack $ms -i $who.data 2>/dev/null |
+			grep -v -e '^# (Tip' -e '^#$' >$who.ember-children-$ms
+		check "$who-report-children-max-stack-$ms" cmp $who.perf-children-$ms \
+			$who.ember-children-$ms
+	done
+	# --no-inline: one frame per unwound address, named after its symbol
+	"$PERF" script --no-inline -i $who.data >$who.perf-noinline 2>/dev/null
+	"$EMBER" script --no-inline -i $who.data >$who.ember-noinline 2>/dev/null
+	if grep -q '(inlined)' $who.perf-noinline; then
+		fail "$who-script-no-inline" "perf printed inline frames with --no-inline"
+	else
+		check "$who-script-no-inline" cmp $who.perf-noinline $who.ember-noinline
+	fi
+	"$PERF" report --stdio --no-inline -g folded -i $who.data 2>/dev/null |
+		grep -v -e '^# (Tip' -e '^#$' >$who.perf-report-noinline
+	"$EMBER" report --stdio --no-inline -g folded -i $who.data 2>/dev/null |
+		grep -v -e '^# (Tip' -e '^#$' >$who.ember-report-noinline
+	check "$who-report-no-inline" cmp $who.perf-report-noinline $who.ember-report-noinline
 	# the report and the flame graph get the same stacks
 	if "$EMBER" report --stdio --no-children --sort sym -g caller -i $who.data 2>/dev/null |
 		grep -q -- '---.*main'; then
