@@ -149,6 +149,13 @@ struct ember_addr_location {
 	 * sym and sym_off those of the function it is inlined in.
 	 */
 	bool inlined;
+	/*
+	 * An inline level's source line ("file:line", the file's base name,
+	 * "??:0" unknown) as addr2line -i gives it: the address's own for the
+	 * innermost, the call site for each outer one; NULL for a frame that
+	 * is not an inline level.
+	 */
+	const char *srcline;
 };
 
 /*

@@ -32,6 +32,7 @@
 struct elf_sym {
 	uint64_t value, size;
 	size_t name;		/* offset in names */
+	size_t file;		/* offset + 1 in names of the file binutils gives it, or 0 */
 	unsigned shndx;
 	bool func;		/* a candidate for addr2line's function name */
 };
@@ -195,7 +196,8 @@ static void read_syms(struct dso_entry *d, Elf *elf, Elf_Scn *scn)
 	GElf_Shdr sh;
 	Elf_Data *data = elf_getdata(scn, NULL);
 	struct elf_sym *v;
-	size_t n;
+	size_t n, file = 0;
+	bool seen = false, file_after = false;
 
 	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize || !data)
 		return;
@@ -209,16 +211,33 @@ static void read_syms(struct dso_entry *d, Elf *elf, Elf_Scn *scn)
 		const char *name;
 		int type;
 
-		if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF)
+		if (!gelf_getsym(data, i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type == STT_SECTION || type == STT_FILE)
+		/*
+		 * binutils' elf_find_function names a function's file after
+		 * the last STT_FILE symbol before it (the linker's own is
+		 * ""): for a local, or while no file symbol has come after
+		 * another symbol yet
+		 */
+		if (type == STT_FILE) {
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			file = 0;
+			if (name && !sbuf_add(&d->names, name, strlen(name) + 1))
+				file = d->names.len - strlen(name);
+			file_after = file_after || seen;
+			continue;
+		}
+		if (i)
+			seen = true;
+		if (sym.st_shndx == SHN_UNDEF || type == STT_SECTION)
 			continue;
 		name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
 		d->syms[d->nr_syms] = (struct elf_sym){
 			.value = sym.st_value, .size = sym.st_size, .name = d->names.len,
+			.file = GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after ? file : 0,
 			.shndx = sym.st_shndx,
 			.func = type == STT_FUNC || type == STT_NOTYPE || type == STT_GNU_IFUNC,
 		};
@@ -318,7 +337,8 @@ static const struct elf_sec *find_section(struct dso_entry *d, uint64_t addr)
  * below addr, the highest; on a tie the larger, then the first in the
  * table (locals come first: "__GI_mprotect" before "__mprotect").
  */
-static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t addr)
+static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t addr,
+		      const char **file)
 {
 	const struct elf_sym *best = NULL;
 	const char *name;
@@ -335,6 +355,8 @@ static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t a
 	}
 	if (!best)
 		return NULL;
+	if (file && best->file)
+		*file = d->names.buf + best->file - 1;
 	name = d->names.buf + best->name;
 	dem = demangle_sym(name, DEMANGLE_PARAMS);
 	return dem ? dem : strdup(name);
@@ -450,7 +472,7 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 		lv[n].file = base_name(file);
 		lv[n].line = lineno;
 		if (!lv[n].func)
-			lv[n].func = sym_name(d, sec, addr);
+			lv[n].func = sym_name(d, sec, addr, NULL);
 		n++;
 		if (tag == DW_TAG_subprogram)
 			break;
@@ -467,7 +489,8 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 	if (n)
 		return n;
 	/* no function in DWARF: the symbol table names it, the line table places it */
-	lv[0].func = sym_name(d, sec, addr);
+	/* the symbol table's file too, when the line table has none */
+	lv[0].func = sym_name(d, sec, addr, have_line ? NULL : &file);
 	if (!lv[0].func && !have_line)
 		return 0;
 	lv[0].file = base_name(file);

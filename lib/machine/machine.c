@@ -345,6 +345,7 @@ int ember_thread__resolve(struct ember_thread *thread, uint8_t cpumode, uint64_t
 	al->dso_name = al->dso_short_name = al->sym_name = NULL;
 	al->sym_off = 0;
 	al->inlined = false;
+	al->srcline = NULL;
 
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL:

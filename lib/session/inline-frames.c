@@ -8,8 +8,10 @@
  * made-up symbol perf flags inlined, with the frame's symbol start (so
  * the same +0x offset), which perf script prints with "(inlined)" for its
  * dso. Without a symbol, or when DWARF knows nothing of the address, the
- * frame stays as it is. The chain comes from lib/collapse's inliner (the
- * addr2line -i -f answers, with elfutils), cached per address and file.
+ * frame stays as it is. Each level carries its source line (perf prints it
+ * for -F srcline). The chain comes from lib/collapse's inliner (the
+ * addr2line -i -f answers, with elfutils, "func:file:line" per level),
+ * cached per address and file.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,6 +21,28 @@
 #include "collapse/inline.h"
 #include "machine/machine.h"
 #include "session/session-priv.h"
+
+/*
+ * Cuts "func:file:line" (a function's name may hold ':' itself) after the
+ * name and returns "file:line" as perf prints it: "??:0" when addr2line
+ * knows neither, line 0 for "?". NULL when level has no such tail.
+ */
+static char *split_srcline(char *level)
+{
+	char *colon = strrchr(level, ':'), *file;
+
+	if (!colon || colon == level)
+		return NULL;
+	*colon = '\0';
+	file = strrchr(level, ':');
+	*colon = ':';
+	if (!file)
+		return NULL;
+	*file++ = '\0';
+	if (!strcmp(colon + 1, "?"))
+		strcpy(colon + 1, "0");
+	return file;
+}
 
 int session__inline_frames(struct ember_session *s, const struct ember_addr_location *al,
 			   struct ember_addr_location *out, size_t room)
@@ -31,7 +55,7 @@ int session__inline_frames(struct ember_session *s, const struct ember_addr_loca
 
 	if (!al->sym_name || !al->map || !al->dso_name || al->dso_name[0] != '/' || !room)
 		return 0;
-	if (!s->inliner && !(s->inliner = inliner__new(false)))
+	if (!s->inliner && !(s->inliner = inliner__new(true)))
 		return -ENOMEM;
 	n = snprintf(pc, sizeof(pc), "%" PRIx64, al->addr);
 	sbuf_reset(ch);
@@ -39,7 +63,8 @@ int session__inline_frames(struct ember_session *s, const struct ember_addr_loca
 			       (struct span){ al->dso_name, strlen(al->dso_name) }, ch, &unreadable);
 	if (err)
 		return err;
-	if (!ch->len || (ch->len == 2 && !memcmp(ch->buf, "??", 2)))
+	/* addr2line knows nothing of the address: "??:??:0" */
+	if (!ch->len || (ch->len == 7 && !memcmp(ch->buf, "??:??:0", 7)))
 		return 0;
 	/* outermost first, ';' apart: perf's entries go innermost first */
 	if (sbuf_addc(ch, '\0'))
@@ -47,14 +72,19 @@ int session__inline_frames(struct ember_session *s, const struct ember_addr_loca
 	end = ch->len - 1;
 	while (nr < room) {
 		size_t start = end;
+		char *level, *line;
 		const char *name;
 
 		while (start > 0 && ch->buf[start - 1] != ';')
 			start--;
 		ch->buf[end] = '\0';
+		level = ch->buf + start;
 		out[nr] = *al;
-		if (strcmp(ch->buf + start, al->sym_name)) {
-			name = machine__intern(s->machine, ch->buf + start);
+		line = split_srcline(level);
+		if (line && !(out[nr].srcline = machine__intern(s->machine, line)))
+			return -ENOMEM;
+		if (strcmp(level, al->sym_name)) {
+			name = machine__intern(s->machine, level);
 			if (!name)
 				return -ENOMEM;
 			out[nr].sym_name = name;

@@ -394,6 +394,7 @@ static int resolve_words(struct ember_session *s, const struct ember_session_sam
 			else
 				ember_thread__resolve(ss->thread, cpumode, ip, &al);
 			al.inlined = false;
+			al.srcline = NULL;
 			taken++;
 			if (chain_reserve(s, *n + (unwound ? MAX_INLINE_LEVELS : 1)))
 				return -ENOMEM;

@@ -194,10 +194,10 @@ static void print_frame(struct outbuf *ob, const struct ember_addr_location *al,
 			struct script_srclines *srclines)
 {
 	const char *sym = al->sym_name ? al->sym_name : "[unknown]";
-	/* perf names no dso for a function inlined at an unwound frame */
-	const char *dso = al->inlined ? "inlined" : al->map && al->dso_name ? al->dso_name
-									      : "[unknown]";
-	size_t sl = (fields & SF_SYM) ? strlen(sym) : 0, dl = (fields & SF_DSO) ? strlen(dso) : 0;
+	const char *dso = al->map && al->dso_name ? al->dso_name : "[unknown]";
+	/* a function inlined at an unwound frame: no dso, " (inlined)" at the end */
+	uint64_t dso_field = al->inlined ? 0 : fields & SF_DSO;
+	size_t sl = (fields & SF_SYM) ? strlen(sym) : 0, dl = dso_field ? strlen(dso) : 0;
 	char *p;
 
 	if (!outbuf__reserve(ob, 64 + sl + dl))
@@ -219,15 +219,22 @@ static void print_frame(struct outbuf *ob, const struct ember_addr_location *al,
 			p = outbuf__raw_hex(p, al->sym_off, 0);
 		}
 	}
-	if (fields & SF_DSO) {
+	if (dso_field) {
 		*p++ = ' ';
 		*p++ = '(';
 		p = outbuf__raw_str(p, dso, dl);
 		*p++ = ')';
 	}
 	ob->len = p - ob->buf;
-	if (srclines && script_srclines__print(srclines, ob, al))
+	/* an inline level prints its own line: the call site for an outer one */
+	if (srclines && al->srcline) {
+		outbuf__puts(ob, "\n  ");
+		outbuf__puts(ob, al->srcline);
+	} else if (srclines && script_srclines__print(srclines, ob, al)) {
 		ob->error = true;
+	}
+	if (al->inlined)
+		outbuf__puts(ob, " (inlined)");
 	outbuf__putc(ob, '\n');
 }
 
