@@ -256,11 +256,16 @@ static int ids_push(struct ember_flame_fold *c, uint32_t id)
 	return 0;
 }
 
-/* --inline applies to the entry: a user dso stackcollapse-perf.pl would ask addr2line about. */
+/*
+ * --inline applies to the entry: a user dso stackcollapse-perf.pl would ask
+ * addr2line about. An unwound frame's inline level is one already, printed
+ * by perf script with "(inlined)" for its dso, which addr2line cannot read.
+ */
 static bool inline_applies(const struct ember_flame_fold *c,
 			   const struct ember_addr_location *al)
 {
-	return c->inliner && al->dso_name && al->cpumode != PERF_RECORD_MISC_KERNEL &&
+	return c->inliner && al->dso_name && !al->inlined &&
+	       al->cpumode != PERF_RECORD_MISC_KERNEL &&
 	       al->cpumode != PERF_RECORD_MISC_GUEST_KERNEL && !strstr(al->dso_name, " (") &&
 	       !collapse_mod_no_inline(al->dso_name, strlen(al->dso_name));
 }

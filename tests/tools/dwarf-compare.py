@@ -11,6 +11,13 @@ inline level ("(inlined)" unless the name is the ELF symbol's).
       libunwind adds after the last one when the copy ends.
   dwarf-compare.py report PERF-REPORT-OUT EMBER-REPORT-OUT
       `report -g folded,0` outputs: every entry and chain equal.
+  dwarf-compare.py entries PERF-REPORT-OUT EMBER-REPORT-OUT
+      `report --children` outputs: each entry's children and self
+      percentages, entries of one name added up first: perf's input tree
+      compares an inline function by name and its non-inline neighbours
+      by address, an order that is not transitive, so an insertion can
+      miss the entry already there and perf prints the function twice
+      (ember once, with the sum). Sums agree within 0.01 % per entry added.
 
 Prints "compared N, inlined M, bad K" and the first bad ones; exits 1 when
 any is bad or nothing was compared.
@@ -128,13 +135,49 @@ def compare_report(perf, ember):
     return len(p), inlined, bad
 
 
+def entry_sums(path):
+    """{(comm, dso, symbol): [children %, self %, entries]} of a report's entry lines."""
+    sums = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) < 6 or not parts[0].endswith("%") or not parts[1].endswith("%") \
+                    or not parts[4].startswith("["):
+                continue
+            key = (parts[2], parts[3], " ".join(parts[5:]))
+            e = sums.setdefault(key, [0.0, 0.0, 0])
+            e[0] += float(parts[0][:-1])
+            e[1] += float(parts[1][:-1])
+            e[2] += 1
+    return sums
+
+
+def compare_entries(perf, ember):
+    p, e = entry_sums(perf), entry_sums(ember)
+    bad, split = [], 0
+    for key in sorted(set(p) | set(e)):
+        if key not in p or key not in e:
+            bad.append("%s only in %s" % (key, "perf" if key in p else "ember"))
+            continue
+        (pc, ps, pn), (ec, es, en) = p[key], e[key]
+        if pn > 1:
+            split += 1
+        tol = 0.01 * max(pn, en) + 1e-9
+        if abs(pc - ec) > tol or abs(ps - es) > tol:
+            bad.append("%s: perf %.2f%% %.2f%% (%d entries), ember %.2f%% %.2f%% (%d)" %
+                       (key, pc, ps, pn, ec, es, en))
+    return len(p), split, bad
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("script", "report"):
+    kinds = {"script": compare_script, "report": compare_report, "entries": compare_entries}
+    if len(sys.argv) != 4 or sys.argv[1] not in kinds:
         sys.stderr.write(__doc__)
         return 2
-    compare = compare_script if sys.argv[1] == "script" else compare_report
+    compare = kinds[sys.argv[1]]
     n, inlined, bad = compare(sys.argv[2], sys.argv[3])
-    print("compared %d, inlined %d, bad %d" % (n, inlined, len(bad)))
+    what = "split" if sys.argv[1] == "entries" else "inlined"
+    print("compared %d, %s %d, bad %d" % (n, what, inlined, len(bad)))
     for b in bad[:5]:
         print("     " + b)
     return 1 if bad or not n else 0
