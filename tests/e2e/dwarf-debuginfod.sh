@@ -17,20 +17,7 @@
 #   perf's libdw-based tools do, and prints what it printed unstripped.
 . "$(dirname "$0")/../lib/e2e.sh"
 
-if ! have_perf; then
-	skip setup "perf is not installed"
-	exit 0
-fi
-if [ "$(uname -m)" != x86_64 ]; then
-	skip setup "ember unwinds x86_64 stack copies only"
-	exit 0
-fi
-for tool in cc objcopy strip readelf; do
-	if ! command -v $tool >/dev/null; then
-		skip setup "$tool is not installed"
-		exit 0
-	fi
-done
+dwarf_suite_needs cc objcopy strip readelf || exit 0
 cd "$TMP" || exit 1
 
 if ! cc -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables \

@@ -9,20 +9,7 @@
 # line for line, and the flame graph's stacks.
 . "$(dirname "$0")/../lib/e2e.sh"
 
-if ! have_perf; then
-	skip setup "perf is not installed"
-	exit 0
-fi
-if [ "$(uname -m)" != x86_64 ]; then
-	skip setup "the JIT workload writes x86_64 code"
-	exit 0
-fi
-for tool in python3 cc; do
-	if ! command -v $tool >/dev/null; then
-		skip setup "$tool is not installed"
-		exit 0
-	fi
-done
+dwarf_suite_needs python3 cc || exit 0
 CMP="$TOP/tests/tools/dwarf-compare.py"
 cd "$TMP" || exit 1
 if ! cc -O2 -g -fomit-frame-pointer -o jitloop "$TOP/tests/workloads/jitloop.c" 2>cc.err; then
@@ -30,7 +17,6 @@ if ! cc -O2 -g -fomit-frame-pointer -o jitloop "$TOP/tests/workloads/jitloop.c" 
 	exit 0
 fi
 maps=()
-trap 'rm -f "${maps[@]}"' EXIT
 
 # by: RECORDER NAME: records jitloop with RECORDER, checks NAME's script and folded stacks
 by() {
@@ -72,3 +58,4 @@ by() {
 }
 by "$PERF" perf
 by "$EMBER" ember
+rm -f "${maps[@]}"

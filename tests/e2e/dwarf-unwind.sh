@@ -11,20 +11,7 @@
 # a corrupt .eh_frame.
 . "$(dirname "$0")/../lib/e2e.sh"
 
-if ! have_perf; then
-	skip setup "perf is not installed"
-	exit 0
-fi
-if [ "$(uname -m)" != x86_64 ]; then
-	skip setup "ember unwinds x86_64 stack copies only"
-	exit 0
-fi
-for tool in python3 cc objcopy strip; do
-	if ! command -v $tool >/dev/null; then
-		skip setup "$tool is not installed"
-		exit 0
-	fi
-done
+dwarf_suite_needs python3 cc objcopy strip || exit 0
 CMP="$TOP/tests/tools/dwarf-compare.py"
 cd "$TMP" || exit 1
 

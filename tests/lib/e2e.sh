@@ -62,3 +62,23 @@ have_hw_pmu() { [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_
 expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
 }
+
+# dwarf_suite_needs TOOL...: a --call-graph dwarf suite's setup: perf, an
+# x86_64 machine (the only one ember unwinds) and the tools named; returns
+# 1 after a skip line when one is missing (the caller exits 0).
+dwarf_suite_needs() {
+	if ! have_perf; then
+		skip setup "perf is not installed"
+		return 1
+	fi
+	if [ "$(uname -m)" != x86_64 ]; then
+		skip setup "ember unwinds x86_64 stack copies only"
+		return 1
+	fi
+	for tool in "$@"; do
+		if ! command -v "$tool" >/dev/null; then
+			skip setup "$tool is not installed"
+			return 1
+		fi
+	done
+}
