@@ -75,6 +75,7 @@ struct annotate {
 	struct ember_srclines *srclines;	/* -l */
 	struct ember_annotate_cache *cache;
 	size_t nr_printed;
+	uint64_t nr_counted;		/* samples past the filters, as perf counts them */
 };
 
 static bool dso_listed(const char *list, const char *short_name, const char *long_name)
@@ -103,13 +104,16 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	struct ember_hist_sample hs = { .sz = sizeof(hs) };
 	int err;
 
-	if (ev >= an->nr_events || !al->dso)
+	if (ev >= an->nr_events)
 		return 0;
-	if (an->o.dsos && !dso_listed(an->o.dsos, al->dso_short_name, al->dso_name))
+	if (an->o.dsos && (!al->dso || !dso_listed(an->o.dsos, al->dso_short_name, al->dso_name)))
 		return 0;
 	if (!al->sym) {
+		/* perf counts a sample without a symbol unless a symbol was asked for */
+		an->nr_counted += !an->o.symbol;
 		/* a binary without symbols (stripped): said once at the end */
-		if (al->dso_name && al->dso_name[0] == '/' && ember_dso__load(al->dso) <= 0)
+		if (al->dso && al->dso_name && al->dso_name[0] == '/' &&
+		    ember_dso__load(al->dso) <= 0)
 			return seen_add(&an->nosyms, al->dso,
 					(void *)(intptr_t)ember_dso__load(al->dso)) < 0 ?
 				       -ENOMEM :
@@ -117,6 +121,9 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		return 0;
 	}
 	if (an->o.symbol && strcmp(an->o.symbol, al->sym_name))
+		return 0;
+	an->nr_counted++;
+	if (!al->dso)
 		return 0;
 	if (!an->order[ev]) {
 		struct ember_hist_opts ho = { .sz = sizeof(ho), .layout = &an->layout };
@@ -163,6 +170,30 @@ static const char *cannot_annotate(int err)
 	default:
 		return strerror(err);
 	}
+}
+
+static bool is_kernel(const struct ember_dso *dso)
+{
+	const char *n = ember_dso__short_name(dso);
+
+	return n && n[0] == '[' && strcmp(n, "[vdso]");
+}
+
+/* perf's words for a kernel symbol without a vmlinux or a readable /proc/kcore */
+static void print_no_vmlinux(FILE *fp, const struct ember_symbol *sym, const struct ember_dso *dso)
+{
+	uint8_t bid[EMBER_BUILD_ID_MAX];
+	size_t n = ember_dso__build_id(dso, bid);
+
+	fprintf(fp, "Error:\nCouldn't annotate %s:\nNo vmlinux file", ember_symbol__name(sym));
+	if (n)
+		fputs(" with build id ", fp);
+	for (size_t i = 0; i < n; i++)
+		fprintf(fp, "%02x", bid[i]);
+	fputs("\nwas found in the path.\n\n"
+	      "Note that annotation using /proc/kcore requires CAP_SYS_RAWIO capability.\n\n"
+	      "Please use:\n\n  perf buildid-cache -vu vmlinux\n\nor:\n\n  --vmlinux vmlinux\n",
+	      fp);
 }
 
 /* A symbol to print, with what orders it in a group: each event's period of it. */
@@ -297,7 +328,11 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 				r = -ENOMEM;
 				break;
 			}
-			if (!an->o.quiet && !(an->o.skip_missing && err == ENOENT))
+			if (an->o.quiet || (an->o.skip_missing && err == ENOENT))
+				continue;
+			if (err == EOPNOTSUPP && is_kernel(dso))
+				print_no_vmlinux(stderr, sym, dso);
+			else
 				fprintf(stderr, "ember annotate: cannot annotate %s in %s: %s\n",
 					ember_symbol__name(sym), ember_dso__name(dso),
 					cannot_annotate(err));
@@ -405,7 +440,6 @@ static int run(struct annotate *an)
 	struct annotate_sources *srcs = NULL;
 	struct seen warned = { 0 };
 	char bad[64], why[256];
-	bool any = false;
 	int err;
 
 	if (ember_hist_layout__setup(&an->layout, &lo, bad, sizeof(bad)))
@@ -437,30 +471,25 @@ static int run(struct annotate *an)
 	for (uint32_t ev = 0; ev < an->nr_events && !err; ev++) {
 		if (!an->order[ev])
 			continue;
-		any = true;
 		err = ember_hist__resort(an->order[ev]);
 	}
 	err = err ?: annotate_groups(an, srcs, &warned);
+	/* with a symbol asked for and found, the other binaries do not matter */
+	if (an->o.symbol && an->nr_counted)
+		an->nosyms.nr = 0;
 	for (size_t i = 0; !err && !an->o.quiet && i < an->nosyms.nr; i += 2)
 		fprintf(stderr, "ember annotate: %s %s: its samples are not annotated\n",
 			ember_dso__name((struct ember_dso *)an->nosyms.syms[i]),
 			(intptr_t)an->nosyms.syms[i + 1] == -ENOENT ?
 				"not found (nor in the build-id cache)" :
 				"has no symbols (stripped)");
-	if (!err && !any && an->nosyms.nr) {
-		err = 1;
-	} else if (!err && !any) {
-		if (an->o.symbol)
-			fprintf(stderr, "ember annotate: no samples of symbol '%s' in %s\n",
-				an->o.symbol, ember_session__path(an->session));
-		else
-			fprintf(stderr, "ember annotate: %s has no samples\n",
-				ember_session__path(an->session));
-		err = 1;
-	} else if (!err && !an->nr_printed) {
-		/* every symbol sampled was one that cannot be annotated: said above */
-		err = 1;
-	}
+	/*
+	 * perf exits 0 whatever it could annotate; a file with no sample past
+	 * the filters gets its two lines (a binary without symbols said why)
+	 */
+	if (!err && !an->nr_counted && !an->nosyms.nr)
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n",
+			ember_session__path(an->session));
 out:
 	if (err < 0)
 		fprintf(stderr, "ember annotate: %s: %s\n", ember_session__path(an->session),
