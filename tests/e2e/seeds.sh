@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Every perf list/stat/record/report/script line of the seed tutorials
+# Every perf list/stat/record/report/script/annotate line of the seed tutorials
 # (tests/seeds/commands.txt, which says where each comes from), run as typed
 # with 'perf' being ember, then with 'perf' being perf 6.1 on the same
 # machine. A line passes when ember exits as perf does (zero or not), when a
@@ -191,10 +191,10 @@ while IFS= read -r line; do
 		skip "$name" "$skipwhy"
 		continue
 	fi
-	# record, report and script lines share a directory (perf.data goes
+	# record, report, script and annotate lines share a directory (perf.data goes
 	# from one to the next, as in the tutorials); the others get their own.
 	case "$cmd" in
-	"perf record"* | "perf report"* | "perf script"*) ed=$TMP/ember pd=$TMP/perf ;;
+	"perf record"* | "perf report"* | "perf script"* | "perf annotate"*) ed=$TMP/ember pd=$TMP/perf ;;
 	*) ed=$TMP/$nline-ember pd=$TMP/$nline-perf ;;
 	esac
 	# Both tools at once: the suite takes half the time, and nothing
