@@ -82,7 +82,7 @@ static double percent(uint64_t part, uint64_t total)
 /* -l: each instruction hit, named "file.c:LINE" as perf's srcline (addr2line) names it */
 struct hit_line {
 	char *path;
-	double pct;
+	const double *pct;		/* a percent per event */
 };
 
 static char *srcline_of(const struct annotate_symbol_print *sp, uint64_t addr)
@@ -106,85 +106,104 @@ static char *srcline_of(const struct annotate_symbol_print *sp, uint64_t addr)
 	return s;
 }
 
-static int cmp_hit(const void *pa, const void *pb)
+/* ctx: the number of events */
+static int cmp_hit(const void *pa, const void *pb, void *ctx)
 {
 	const struct hit_line *a = pa, *b = pb;
+	uint32_t nr_events = *(const uint32_t *)ctx;
 
+	/* perf's order: the first event's percents, then the next one's */
+	for (uint32_t e = 0; e < nr_events; e++)
+		if (a->pct[e] != b->pct[e])
+			return a->pct[e] > b->pct[e] ? -1 : 1;
 	/* perf's ties: its tree of lines keyed by path, walked from the greatest path */
-	if (a->pct != b->pct)
-		return a->pct > b->pct ? -1 : 1;
 	return strcmp(b->path, a->path);
 }
 
 /*
- * perf's "Sorted summary for file": the percent of each source line (its
- * instructions' percents summed), highest first; paths[i] gets instruction
- * i's line (NULL when not hit), shown after it in the listing.
+ * perf's "Sorted summary for file": the percents of each source line (its
+ * instructions' percents summed, per event), highest first; paths[i] gets
+ * instruction i's line (NULL when not hit), shown after it in the listing.
+ * pcts holds nr_events percents per instruction.
  */
-static void print_summary(FILE *fp, const struct annotate_symbol_print *sp, double *pcts,
+static void print_summary(FILE *fp, const struct annotate_symbol_print *sp, const double *pcts,
 			  char **paths)
 {
 	size_t n = ember_annotation__nr_insns(sp->a), nr = 0;
+	uint32_t nev = sp->nr_events;
 	struct hit_line *hits = calloc(n ? n : 1, sizeof(*hits));
+	double *sums = calloc((n ? n : 1) * nev, sizeof(*sums));
 
-	if (!hits)
-		return;
+	if (!hits || !sums)
+		goto out;
 	for (size_t i = 0; i < n; i++) {
+		double max = 0.0;
 		size_t j;
 
-		/* perf leaves out instructions of 0.5 % and less */
-		if (pcts[i] <= 0.5 || !(paths[i] = srcline_of(sp, ember_annotation__insn(sp->a, i)->addr)))
+		for (uint32_t e = 0; e < nev; e++)
+			max = pcts[i * nev + e] > max ? pcts[i * nev + e] : max;
+		/* perf leaves out instructions of 0.5 % and less (in every event) */
+		if (max <= 0.5 || !(paths[i] = srcline_of(sp, ember_annotation__insn(sp->a, i)->addr)))
 			continue;
 		for (j = 0; j < nr && strcmp(hits[j].path, paths[i]); j++)
 			;
-		if (j == nr)
-			hits[nr++].path = paths[i];
-		hits[j].pct += pcts[i];
+		if (j == nr) {
+			hits[nr].path = paths[i];
+			hits[nr++].pct = &sums[j * nev];
+		}
+		for (uint32_t e = 0; e < nev; e++)
+			sums[j * nev + e] += pcts[i * nev + e];
 	}
-	qsort(hits, nr, sizeof(*hits), cmp_hit);
+	qsort_r(hits, nr, sizeof(*hits), cmp_hit, &nev);
 	fprintf(fp, "\nSorted summary for file %s\n", sp->dso_long_name);
 	fprintf(fp, "----------------------------------------------\n\n");
 	if (!nr)
 		fprintf(fp, " Nothing higher than 0.5%%\n");
-	for (size_t j = 0; j < nr; j++)
-		fprintf(fp, " %7.2f %s\n", hits[j].pct, hits[j].path);
+	for (size_t j = 0; j < nr; j++) {
+		for (uint32_t e = 0; e < nev; e++)
+			fprintf(fp, " %7.2f", hits[j].pct[e]);
+		fprintf(fp, " %s\n", hits[j].path);
+	}
+out:
+	free(sums);
 	free(hits);
+}
+
+/* An instruction's percent of one event of the group (e), of the percent type asked for. */
+static double insn_percent(const struct annotate_symbol_print *sp,
+			   const struct annotate_print_opts *po, size_t insn, uint32_t e)
+{
+	uint32_t ev = sp->events[e];
+	uint64_t nr, period;
+
+	ember_annotation__sum(sp->a, insn, sp->hist, ev, &nr, &period);
+	switch (po->percent_type) {
+	case ANNOTATE_GLOBAL_PERIOD:
+		/* perf 6.1 totals only the leader's histogram: a member's column is 0.00 */
+		return e ? 0.0 : percent(period, sp->total_period[e]);
+	case ANNOTATE_LOCAL_HITS:
+		return percent(nr, ember_annotate_hist__nr_samples(sp->hist, ev));
+	case ANNOTATE_GLOBAL_HITS:
+		/* perf 6.1 divides by its hists' sample count, which annotate never counts */
+		return 0.0;
+	default:
+		return percent(period, ember_annotate_hist__period(sp->hist, ev));
+	}
 }
 
 /* One event's column of an instruction: its percent, samples or period. */
 static void print_value(FILE *fp, const struct annotate_symbol_print *sp,
 			const struct annotate_print_opts *po, size_t insn, uint32_t e, int width)
 {
-	uint32_t ev = sp->events[e];
 	uint64_t nr, period;
-	double pct;
 
-	ember_annotation__sum(sp->a, insn, sp->hist, ev, &nr, &period);
-	if (po->show_total_period) {
+	ember_annotation__sum(sp->a, insn, sp->hist, sp->events[e], &nr, &period);
+	if (po->show_total_period)
 		fprintf(fp, " %*" PRIu64, width - 1, period);
-		return;
-	}
-	if (po->show_nr_samples) {
+	else if (po->show_nr_samples)
 		fprintf(fp, " %*" PRIu64, width - 1, nr);
-		return;
-	}
-	switch (po->percent_type) {
-	case ANNOTATE_GLOBAL_PERIOD:
-		/* perf 6.1 totals only the leader's histogram: a member's column is 0.00 */
-		pct = e ? 0.0 : percent(period, sp->total_period[e]);
-		break;
-	case ANNOTATE_LOCAL_HITS:
-		pct = percent(nr, ember_annotate_hist__nr_samples(sp->hist, ev));
-		break;
-	case ANNOTATE_GLOBAL_HITS:
-		/* perf 6.1 divides by its hists' sample count, which annotate never counts */
-		pct = 0.0;
-		break;
-	default:
-		pct = percent(period, ember_annotate_hist__period(sp->hist, ev));
-		break;
-	}
-	fprintf(fp, " %*.2f", width - 1, pct);
+	else
+		fprintf(fp, " %*.2f", width - 1, insn_percent(sp, po, insn, e));
 }
 
 void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
@@ -197,23 +216,19 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 			   po->show_nr_samples	 ? "Samples" :
 						   "Percent";
 	uint64_t sym_nr = ember_annotate_hist__nr_samples(sp->hist, sp->events[0]);
-	uint64_t sym_period = ember_annotate_hist__period(sp->hist, sp->events[0]);
 	size_t nr_insns = ember_annotation__nr_insns(sp->a);
 	double *pcts = NULL;
 	char **paths = NULL;
 	const char *shown = NULL;
 
 	if (po->print_line) {
-		pcts = calloc(nr_insns + 1, sizeof(*pcts));
+		pcts = calloc((nr_insns + 1) * sp->nr_events, sizeof(*pcts));
 		paths = calloc(nr_insns + 1, sizeof(*paths));
 	}
 	if (pcts && paths) {
-		for (size_t i = 0; i < nr_insns; i++) {
-			uint64_t nr, period;
-
-			ember_annotation__sum(sp->a, i, sp->hist, sp->events[0], &nr, &period);
-			pcts[i] = percent(period, sym_period);
-		}
+		for (size_t i = 0; i < nr_insns; i++)
+			for (uint32_t e = 0; e < sp->nr_events; e++)
+				pcts[i * sp->nr_events + e] = insn_percent(sp, po, i, e);
 		print_summary(fp, sp, pcts, paths);
 	}
 

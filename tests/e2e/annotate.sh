@@ -116,6 +116,9 @@ if rec group -e '{cpu-clock,task-clock}' -F 999 -- ./o2 300; then
 	same group-n -i group.data -n
 	same group-period -i group.data --show-total-period
 	same group-global -i group.data --percent-type global-period
+	# -l: a percent per event in the summary (see hotloop-l below for the filter)
+	FILTER="sed 's| // [^ ]*:[0-9]*$||'" same group-l -i group.data -l
+	FILTER="sed 's| // [^ ]*:[0-9]*$||'" same group-l-hits -i group.data -l --percent-type local-hits
 fi
 [ -e two.data ] && same group-forced -i two.data --group
 # a file ember recorded
