@@ -10,7 +10,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 #include <ember/annotate.h>
 #include <ember/hist.h>
 #include <ember/session.h>
@@ -31,9 +33,11 @@ static const char *const annotate_usage[] = {
 
 struct annotate_opts {
 	const char *input, *dsos, *symbol, *disassembler_style, *percent_type;
-	const char *symfs, *kallsyms;
-	bool force, stdio, stdio2, tui, gtk, print_line, full_paths, asm_raw, skip_missing;
-	bool show_nr_samples, show_total_period, group, no_source, quiet;
+	const char *symfs, *vmlinux, *cpus, *percent_limit, *stdio_color, *objdump;
+	const char *prefix, *prefix_strip, *itrace;
+	bool force, stdio, stdio2, tui, print_line, full_paths, asm_raw, skip_missing;
+	bool show_nr_samples, show_total_period, group, source, quiet, modules;
+	bool demangle, demangle_kernel, ignore_vmlinux, dump_raw_trace;
 	int verbose;
 };
 
@@ -76,6 +80,11 @@ struct annotate {
 	struct ember_annotate_cache *cache;
 	size_t nr_printed;
 	uint64_t nr_counted;		/* samples past the filters, as perf counts them */
+	uint64_t *counted_period;	/* per event: their period (--percent-limit's total) */
+	struct ember_hist_filters *cpus; /* -C */
+	double min_percent;		/* --percent-limit */
+	const char *vmlinux;		/* -k when it is an ELF file (else a kallsyms file) */
+	int prefix_strip;
 };
 
 static bool dso_listed(const char *list, const char *short_name, const char *long_name)
@@ -106,11 +115,16 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 
 	if (ev >= an->nr_events)
 		return 0;
+	if (!ember_hist_filters__has_cpu(an->cpus, ss->sample->cpu))
+		return 0;
 	if (an->o.dsos && (!al->dso || !dso_listed(an->o.dsos, al->dso_short_name, al->dso_name)))
 		return 0;
 	if (!al->sym) {
 		/* perf counts a sample without a symbol unless a symbol was asked for */
-		an->nr_counted += !an->o.symbol;
+		if (!an->o.symbol) {
+			an->nr_counted++;
+			an->counted_period[ev] += ss->sample->period;
+		}
 		/* a binary without symbols (stripped): said once at the end */
 		if (al->dso && al->dso_name && al->dso_name[0] == '/' &&
 		    ember_dso__load(al->dso) <= 0)
@@ -123,6 +137,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	if (an->o.symbol && strcmp(an->o.symbol, al->sym_name))
 		return 0;
 	an->nr_counted++;
+	an->counted_period[ev] += ss->sample->period;
 	if (!al->dso)
 		return 0;
 	if (!an->order[ev]) {
@@ -286,6 +301,22 @@ static void group_name(struct annotate *an, const uint32_t *events, uint32_t nr,
 		snprintf(buf + len, size - len, " }");
 }
 
+/* --percent-limit: the symbol's share of the event's period counted, under the limit */
+static bool under_limit(const struct annotate *an, const struct ember_dso *dso,
+			const struct ember_symbol *sym, uint32_t ev)
+{
+	uint64_t total = an->counted_period[ev];
+	double pct = 0.0;
+
+	if (!an->min_percent)
+		return false;
+	if (total)
+		pct = 100.0 * (double)ember_annotate_hist__period(
+				      ember_annotate_hists__find(an->hists, dso, sym), ev) /
+		      (double)total;
+	return pct < an->min_percent;
+}
+
 static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t nr,
 			  const char *name, struct annotate_sources *srcs, struct seen *warned)
 {
@@ -293,7 +324,9 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 	struct ember_annotation_opts ao = {
 		.sz = sizeof(ao),
 		.intel = an->o.disassembler_style && !strcmp(an->o.disassembler_style, "intel"),
-		.no_source = an->o.no_source,
+		.no_source = !an->o.source,
+		.vmlinux = an->vmlinux,
+		.ignore_vmlinux = an->o.ignore_vmlinux,
 		.cache = an->cache,
 	};
 	uint64_t totals[EMBER_MAX_GROUP];
@@ -314,6 +347,8 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 		/* perf shows a group's symbols the leader sampled */
 		if (nr > 1 && !ember_annotate_hist__nr_samples(
 				      ember_annotate_hists__find(an->hists, dso, sym), events[0]))
+			continue;
+		if (under_limit(an, dso, sym, events[0]))
 			continue;
 		a = ember_annotation__new(dso, sym, &ao);
 		if (!a) {
@@ -344,6 +379,7 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 			struct annotate_symbol_print sp = {
 				.a = a,
 				.hist = ember_annotate_hists__find(an->hists, dso, sym),
+				.sym_start = ember_symbol__start(sym),
 				.events = events,
 				.nr_events = nr,
 				.dso_name = an->o.full_paths ? ember_dso__name(dso) :
@@ -424,6 +460,53 @@ static int parse_percent_type(const char *s, enum annotate_percent_type *t)
 	return -1;
 }
 
+/* -C: perf's checks and words; 0 or 1 (said) */
+static int setup_cpus(struct annotate *an)
+{
+	struct ember_data_reader *r = ember_session__reader(an->session);
+	const struct ember_env *env = ember_data_reader__env(r);
+	struct ember_hist_filter_opts fo = { .sz = sizeof(fo), .cpus = an->o.cpus };
+	bool has_cpu = false;
+	char why[128];
+
+	for (uint32_t i = 0; i < an->nr_events; i++)
+		has_cpu |= !!(ember_data_reader__attr(r, i)->attr.sample_type & PERF_SAMPLE_CPU);
+	if (!has_cpu) {
+		fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
+		return 1;
+	}
+	an->cpus = ember_hist_filters__new(&fo, why, sizeof(why));
+	if (!an->cpus) {
+		if (errno == ENOMEM)
+			return -ENOMEM;
+		fprintf(stderr, "Invalid cpu_list\n");
+		return 1;
+	}
+	/* perf knows the cpus of the recording machine only */
+	for (uint32_t c = env && env->nr_cpus_avail ? env->nr_cpus_avail : 4096; c < 4096; c++) {
+		if (ember_hist_filters__has_cpu(an->cpus, c)) {
+			fprintf(stderr, "Requested CPU %u too large. Consider raising MAX_NR_CPUS\n",
+				c);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether path is an ELF file (a vmlinux) rather than a kallsyms text; -errno when unreadable. */
+static int is_elf(const char *path)
+{
+	unsigned char m[4];
+	FILE *fp = fopen(path, "rb");
+	int r;
+
+	if (!fp)
+		return -errno;
+	r = fread(m, 1, 4, fp) == 4 && !memcmp(m, "\177ELF", 4);
+	fclose(fp);
+	return r;
+}
+
 static int run(struct annotate *an)
 {
 	struct ember_session_opts so = {
@@ -432,7 +515,6 @@ static int run(struct annotate *an)
 		.symbol = {
 			.sz = sizeof(so.symbol),
 			.symfs = an->o.symfs,
-			.kallsyms = an->o.kallsyms,
 		},
 	};
 	struct ember_session_ops ops = { .sample = on_sample };
@@ -444,22 +526,36 @@ static int run(struct annotate *an)
 
 	if (ember_hist_layout__setup(&an->layout, &lo, bad, sizeof(bad)))
 		return 1;
+	if (an->o.vmlinux) {
+		int r = is_elf(an->o.vmlinux);
+
+		if (r < 0) {
+			fprintf(stderr, "ember annotate: -k %s: %s\n", an->o.vmlinux, strerror(-r));
+			return 1;
+		}
+		if (r)
+			an->vmlinux = an->o.vmlinux;
+		so.symbol.kallsyms = r ? NULL : an->o.vmlinux;
+	}
 	an->session = session_open("annotate", an->o.input, &so);
 	if (!an->session)
 		return 1;
 	an->nr_events = ember_data_reader__nr_attrs(ember_session__reader(an->session));
 	an->hists = ember_annotate_hists__new(an->nr_events);
 	an->order = calloc(an->nr_events ? an->nr_events : 1, sizeof(*an->order));
-	srcs = annotate_sources__new();
+	an->counted_period = calloc(an->nr_events ? an->nr_events : 1, sizeof(uint64_t));
+	srcs = annotate_sources__new(an->o.prefix, an->prefix_strip);
 	an->cache = ember_annotate_cache__new();
 	if (an->po.print_line && !(an->srclines = ember_srclines__new())) {
 		err = -ENOMEM;
 		goto out;
 	}
-	if (!an->hists || !an->order || !srcs || !an->cache) {
+	if (!an->hists || !an->order || !an->counted_period || !srcs || !an->cache) {
 		err = -ENOMEM;
 		goto out;
 	}
+	if (an->o.cpus && (err = setup_cpus(an)))
+		goto out;
 	err = ember_session__process(an->session, &ops, an);
 	if (err)
 		goto out;
@@ -503,9 +599,50 @@ out:
 	for (uint32_t ev = 0; an->order && ev < an->nr_events; ev++)
 		ember_hist__delete(an->order[ev]);
 	free(an->order);
+	free(an->counted_period);
+	ember_hist_filters__delete(an->cpus);
 	ember_annotate_hists__delete(an->hists);
 	ember_session__delete(an->session);
 	return err ? 1 : 0;
+}
+
+/*
+ * perf 6.1's options ember does not do: each says so, a usage error,
+ * rather than being taken and ignored
+ */
+static int refuse_unsupported(const struct annotate_opts *o)
+{
+	const struct {
+		bool given;
+		const char *opt, *why;
+	} no[] = {
+		{ o->stdio2, "--stdio2", "perf's second text layout is not done; use --stdio" },
+		{ o->dump_raw_trace, "-D/--dump-raw-trace", "use 'ember report -D'" },
+		{ o->itrace != NULL, "--itrace", "ember reads no instruction traces (AUX data)" },
+		{ !o->demangle, "--no-demangle", "the instructions' names are always demangled" },
+		{ o->demangle_kernel, "--demangle-kernel", "kernel names are shown as kallsyms has them" },
+		{ o->stdio_color && !strcmp(o->stdio_color, "always"), "--stdio-color=always",
+		  "ember prints no colors" },
+	};
+
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		if (no[i].given) {
+			fprintf(stderr, "ember annotate: %s is not supported: %s\n", no[i].opt,
+				no[i].why);
+			return 2;
+		}
+	}
+	if (o->stdio_color && strcmp(o->stdio_color, "never") && strcmp(o->stdio_color, "auto") &&
+	    strcmp(o->stdio_color, "always")) {
+		fprintf(stderr, "ember annotate: --stdio-color takes always, never or auto, not '%s'\n",
+			o->stdio_color);
+		return 2;
+	}
+	if (o->prefix_strip && !o->prefix) {
+		fprintf(stderr, "ember annotate: --prefix-strip requires --prefix\n");
+		return 2;
+	}
+	return 0;
 }
 
 int cmd_annotate(int argc, const char **argv)
@@ -513,32 +650,45 @@ int cmd_annotate(int argc, const char **argv)
 	struct annotate an = { .po = { .source = true } };
 	struct annotate_opts *o = &an.o;
 	const struct option options[] = {
-		OPT_STRING('i', "input", &o->input, "file", "input file name"),
+		OPT_STRING('C', "cpu", &o->cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING('d', "dsos", &o->dsos, "dso[,dso...]", "only consider symbols in these dsos"),
-		OPT_STRING('s', "symbol", &o->symbol, "symbol", "symbol to annotate"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &o->dump_raw_trace, "dump raw trace in ASCII (not supported)"),
 		OPT_BOOLEAN('f', "force", &o->force, "don't complain, do it"),
-		OPT_INCR('v', "verbose", &o->verbose, "be more verbose (show symbol address, etc)"),
-		OPT_BOOLEAN('q', "quiet", &o->quiet, "do not show any warnings or messages"),
-		OPT_BOOLEAN(0, "stdio", &o->stdio, "Use the stdio interface"),
-		OPT_BOOLEAN(0, "stdio2", &o->stdio2, "Use the stdio interface (perf's second layout: not done, the first is printed)"),
-		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface (not done: the stdio output is printed)"),
-		OPT_BOOLEAN(0, "gtk", &o->gtk, "Use the GTK interface (not in ember: the stdio output is printed)"),
+		OPT_STRING('i', "input", &o->input, "file", "input file name"),
+		OPT_STRING('k', "vmlinux", &o->vmlinux, "file", "vmlinux pathname (or a kallsyms file)"),
 		OPT_BOOLEAN('l', "print-line", &o->print_line, "print matching source lines (may be slow)"),
-		OPT_BOOLEAN('P', "full-paths", &o->full_paths, "Don't shorten the displayed pathnames"),
-		OPT_BOOLEAN(0, "skip-missing", &o->skip_missing, "Skip symbols that cannot be annotated"),
-		OPT_BOOLEAN(0, "group", &o->group, "Show event group information together"),
-		OPT_STRING(0, "symfs", &o->symfs, "directory", "Look for files with symbols relative to this directory"),
-		OPT_STRING('k', "vmlinux", &o->kallsyms, "file", "vmlinux pathname (kallsyms here)"),
-		OPT_BOOLEAN(0, "asm-raw", &o->asm_raw, "Display raw encoding of assembly instructions (default)"),
 		OPT_STRING('M', "disassembler-style", &o->disassembler_style, "disassembler style", "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		OPT_BOOLEAN('m', "modules", &o->modules, "load module symbols (always: from kallsyms)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &o->show_nr_samples, "Show a column with the number of samples"),
-		OPT_BOOLEAN(0, "show-total-period", &o->show_total_period, "Show a column with the sum of periods"),
-		OPT_BOOLEAN(0, "no-source", &o->no_source, "Do not interleave source code with assembly code"),
+		OPT_BOOLEAN('P', "full-paths", &o->full_paths, "Don't shorten the displayed pathnames"),
+		OPT_BOOLEAN('q', "quiet", &o->quiet, "do not show any warnings or messages"),
+		OPT_STRING('s', "symbol", &o->symbol, "symbol", "symbol to annotate"),
+		OPT_INCR('v', "verbose", &o->verbose, "be more verbose (show symbol address, etc)"),
+		OPT_BOOLEAN(0, "asm-raw", &o->asm_raw, "Display raw encoding of assembly instructions (default)"),
+		OPT_BOOLEAN(0, "demangle", &o->demangle, "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &o->demangle_kernel, "Enable kernel symbol demangling (not supported)"),
+		OPT_BOOLEAN(0, "group", &o->group, "Show event group information together"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &o->ignore_vmlinux, "don't load vmlinux even if found"),
+		{ OPTION_STRING, 0, "itrace", &o->itrace, "opts", "Instruction Tracing options (not supported)", NULL, OPTF_OPTARG, "" },
+		OPT_STRING(0, "objdump", &o->objdump, "path", "objdump binary to use for disassembly and annotations (none is: capstone decodes)"),
+		OPT_STRING(0, "percent-limit", &o->percent_limit, "percent", "Don't show entries under that percent"),
 		OPT_STRING(0, "percent-type", &o->percent_type, "local-period", "Set percent type local/global-period/hits"),
+		OPT_STRING(0, "prefix", &o->prefix, "prefix", "Add prefix to source file path names in programs (with --prefix-strip)"),
+		OPT_STRING(0, "prefix-strip", &o->prefix_strip, "N", "Strip first N entries of source file path name in programs (with --prefix)"),
+		OPT_BOOLEAN(0, "show-total-period", &o->show_total_period, "Show a column with the sum of periods"),
+		OPT_BOOLEAN(0, "skip-missing", &o->skip_missing, "Skip symbols that cannot be annotated"),
+		OPT_BOOLEAN(0, "source", &o->source, "Interleave source code with assembly code (default)"),
+		OPT_BOOLEAN(0, "stdio", &o->stdio, "Use the stdio interface"),
+		OPT_STRING(0, "stdio-color", &o->stdio_color, "mode", "'never' or 'auto' ('always' is not supported)"),
+		OPT_BOOLEAN(0, "stdio2", &o->stdio2, "Use the stdio interface (perf's second layout: not supported)"),
+		OPT_STRING(0, "symfs", &o->symfs, "directory", "Look for files with symbols relative to this directory"),
+		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface (not done: the stdio text is printed)"),
 		OPT_END()
 	};
 	int argc2, r;
 
+	o->source = true;
+	o->demangle = true;
 	argc2 = parse_options(argc, argv, options, annotate_usage, 0);
 	if ((r = parse_options_exit_code(argc2)) >= 0)
 		return r;
@@ -549,6 +699,8 @@ int cmd_annotate(int argc, const char **argv)
 	}
 	if (argc2 == 1)
 		o->symbol = argv[0];
+	if ((r = refuse_unsupported(o)))
+		return r;
 	if (o->disassembler_style && strcmp(o->disassembler_style, "intel") &&
 	    strcmp(o->disassembler_style, "att")) {
 		fprintf(stderr, "ember annotate: -M takes 'intel' or 'att', not '%s'\n",
@@ -562,13 +714,32 @@ int cmd_annotate(int argc, const char **argv)
 			o->percent_type);
 		return 2;
 	}
-	if (o->tui || o->gtk || o->stdio2)
-		fprintf(stderr, "ember annotate: --%s is not done yet; printing the --stdio output\n",
-			o->tui ? "tui" : o->gtk ? "gtk" : "stdio2");
+	/* perf reads the number as strtof() does: what is not one is 0, no limit */
+	if (o->percent_limit)
+		an.min_percent = strtod(o->percent_limit, NULL);
+	if (o->prefix_strip) {
+		char *end;
+		long n = strtol(o->prefix_strip, &end, 10);
+
+		if (*end || n < 0 || n > INT_MAX) {
+			fprintf(stderr, "ember annotate: --prefix-strip takes a number, not '%s'\n",
+				o->prefix_strip);
+			return 2;
+		}
+		an.prefix_strip = (int)n;
+	}
+	if (o->objdump && !o->quiet)
+		fprintf(stderr, "ember annotate: --objdump %s is not used: ember decodes the "
+				"instructions with capstone and runs no objdump\n",
+			o->objdump);
+	/* perf falls back to --stdio where there is no terminal, as ember does everywhere */
+	if (o->tui && !o->stdio && isatty(STDOUT_FILENO) && !o->quiet)
+		fprintf(stderr, "ember annotate: the TUI is not done yet; printing the --stdio text\n");
 	an.po.show_nr_samples = o->show_nr_samples;
 	an.po.show_total_period = o->show_total_period;
-	an.po.source = !o->no_source;
+	an.po.source = o->source;
 	an.po.asm_raw = o->asm_raw;
 	an.po.print_line = o->print_line;
+	an.po.verbose = o->verbose > 0;
 	return run(&an);
 }

@@ -84,6 +84,13 @@ struct ember_annotation_opts {
 	bool no_source;
 	/* Shared with other annotations (must outlive them); NULL: the annotation's own. */
 	struct ember_annotate_cache *cache;
+	/*
+	 * The kernel's code: this vmlinux (perf -k); NULL: one with the
+	 * kernel's build-id from the build-id cache or perf's vmlinux path,
+	 * else /proc/kcore. ignore_vmlinux: /proc/kcore only.
+	 */
+	const char *vmlinux;
+	bool ignore_vmlinux;
 };
 
 /* One instruction. Read-only; owned by the annotation. */

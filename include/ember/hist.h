@@ -404,6 +404,8 @@ struct ember_hist_filters;
 EMBER_API struct ember_hist_filters *ember_hist_filters__new(const struct ember_hist_filter_opts *o,
 							     char *why, size_t whysz);
 EMBER_API void ember_hist_filters__delete(struct ember_hist_filters *f);
+/* Whether the cpu list keeps samples of cpu (true without a cpu list). */
+EMBER_API bool ember_hist_filters__has_cpu(const struct ember_hist_filters *f, uint32_t cpu);
 
 struct ember_hist_feed_opts {
 	size_t sz;				/* sizeof(struct ember_hist_feed_opts) */

@@ -237,6 +237,13 @@ bool hist_filters__skip_cpu(const struct ember_hist_filters *f, const struct emb
 	return !(f->cpus[s->cpu / 64] & (1ULL << (s->cpu % 64)));
 }
 
+bool ember_hist_filters__has_cpu(const struct ember_hist_filters *f, uint32_t cpu)
+{
+	if (!f || !f->cpus)
+		return true;
+	return cpu < f->max_cpu && (f->cpus[cpu / 64] & (1ULL << (cpu % 64)));
+}
+
 bool hist_filters__by_symbol(const struct ember_hist_filters *f)
 {
 	return f && (f->dsos || f->syms);

@@ -29,6 +29,7 @@ struct annotate_print_opts {
 	bool source;			/* --source (default): objdump -S's source text */
 	bool asm_raw;			/* --asm-raw: the instruction bytes too */
 	bool print_line;		/* -l: perf's summary of the source lines hit */
+	bool verbose;			/* -v: the symbol's samples per address first */
 	enum annotate_percent_type percent_type;
 };
 
@@ -48,7 +49,12 @@ struct annotate_lines {
 /* Source files read once for all symbols; file texts split in lines. */
 struct annotate_sources;
 
-struct annotate_sources *annotate_sources__new(void);
+/*
+ * prefix, strip: objdump's --prefix and --prefix-strip (perf's): an
+ * absolute source path is read from prefix + the path without its first
+ * strip directories. prefix NULL: the paths as they are.
+ */
+struct annotate_sources *annotate_sources__new(const char *prefix, int strip);
 void annotate_sources__delete(struct annotate_sources *s);
 
 /*
@@ -63,6 +69,7 @@ void annotate_lines__exit(struct annotate_lines *l);
 struct annotate_symbol_print {
 	const struct ember_annotation *a;
 	const struct ember_annotate_hist *hist;
+	uint64_t sym_start;		/* the symbol's address as the session has it (-v) */
 	/* the events shown, a column each: one, or a group's (leader first) */
 	const uint32_t *events;
 	uint32_t nr_events;

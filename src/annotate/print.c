@@ -206,6 +206,32 @@ static void print_value(FILE *fp, const struct annotate_symbol_print *sp,
 		fprintf(fp, " %*.2f", width - 1, insn_percent(sp, po, insn, e));
 }
 
+/*
+ * perf -v: the leader's samples at each address of the symbol that has
+ * any (the symbol's addresses as perf keeps them: file offsets in an
+ * ET_EXEC), then their sum, right-aligned on 32 columns
+ */
+static void print_hits(FILE *fp, const struct annotate_symbol_print *sp)
+{
+	size_t n = ember_annotation__nr_insns(sp->a);
+	uint64_t size = 0;
+
+	if (n) {
+		const struct ember_annotation_insn *last = ember_annotation__insn(sp->a, n - 1);
+
+		size = last->offset + last->size;
+	}
+	for (uint64_t off = 0; off < size; off++) {
+		uint64_t nr = 0, period = 0;
+
+		ember_annotate_hist__range(sp->hist, sp->events[0], off, off + 1, &nr, &period);
+		if (nr)
+			fprintf(fp, "%32" PRIx64 ": %" PRIu64 "\n", sp->sym_start + off, nr);
+	}
+	fprintf(fp, "%32s: %" PRIu64 "\n", "h->nr_samples",
+		ember_annotate_hist__nr_samples(sp->hist, sp->events[0]));
+}
+
 void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 			      const struct annotate_lines *lines,
 			      const struct annotate_print_opts *po)
@@ -239,6 +265,8 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 	for (int i = 0; i < len + 4; i++)
 		fputc('-', fp);
 	fputc('\n', fp);
+	if (po->verbose)
+		print_hits(fp, sp);
 	for (size_t i = 0; i < lines->nr; i++) {
 		const struct annotate_line *l = &lines->lines[i];
 

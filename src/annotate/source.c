@@ -27,11 +27,39 @@ struct source_file {
 struct annotate_sources {
 	struct source_file *files;
 	size_t nr, alloc;
+	const char *prefix;
+	int strip;
 };
 
-struct annotate_sources *annotate_sources__new(void)
+struct annotate_sources *annotate_sources__new(const char *prefix, int strip)
 {
-	return calloc(1, sizeof(struct annotate_sources));
+	struct annotate_sources *s = calloc(1, sizeof(struct annotate_sources));
+
+	if (s) {
+		s->prefix = prefix;
+		s->strip = strip;
+	}
+	return s;
+}
+
+/* objdump's path with --prefix: the prefix, then path less strip directories; malloc'd */
+static char *prefixed(const struct annotate_sources *s, const char *path)
+{
+	const char *p = path;
+	char *out;
+	int level = 0;
+
+	if (!s->prefix || path[0] != '/')
+		return strdup(path);
+	for (const char *c = path + 1; *c && level < s->strip; c++) {
+		if (*c == '/') {
+			p = c;
+			level++;
+		}
+	}
+	if (asprintf(&out, "%s%s", s->prefix, p) < 0)
+		return NULL;
+	return out;
 }
 
 void annotate_sources__delete(struct annotate_sources *s)
@@ -70,6 +98,7 @@ static void split_lines(struct source_file *f)
 static struct source_file *source_file(struct annotate_sources *s, const char *path)
 {
 	struct source_file *f;
+	char *real;
 	FILE *fp;
 	long len;
 
@@ -84,7 +113,9 @@ static struct source_file *source_file(struct annotate_sources *s, const char *p
 	if (!f->path)
 		return NULL;
 	s->nr++;
-	fp = fopen(path, "r");
+	real = prefixed(s, path);
+	fp = real ? fopen(real, "r") : NULL;
+	free(real);
 	if (!fp)
 		return f;
 	if (!fseek(fp, 0, SEEK_END) && (len = ftell(fp)) >= 0 && !fseek(fp, 0, SEEK_SET)) {

@@ -262,6 +262,11 @@ TEST(hist_api_bad_input)
 	fo = (struct ember_hist_filter_opts){ .sz = sizeof(fo), .cpus = "0-3", .comms = "a,b" };
 	f = ember_hist_filters__new(&fo, why, sizeof(why));
 	CHECK(f != NULL);
+	CHECK(ember_hist_filters__has_cpu(f, 0));
+	CHECK(ember_hist_filters__has_cpu(f, 3));
+	CHECK(!ember_hist_filters__has_cpu(f, 4));
+	CHECK(!ember_hist_filters__has_cpu(f, 1u << 30));
+	CHECK(ember_hist_filters__has_cpu(NULL, 4));
 	ember_hist_filters__delete(f);
 
 	/* -g */
