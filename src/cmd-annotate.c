@@ -77,6 +77,7 @@ struct annotate {
 	struct ember_hist_layout layout;
 	struct seen nosyms;		/* binaries with samples and no symbols */
 	struct ember_srclines *srclines;	/* -l */
+	char *prev_srcline;		/* -l: the last srcline after an instruction */
 	struct ember_annotate_cache *cache;
 	size_t nr_printed;
 	uint64_t nr_counted;		/* samples past the filters, as perf counts them */
@@ -339,6 +340,7 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 	for (size_t i = 0; !r && i < nr_syms; i++) {
 		struct ember_dso *dso = syms[i].dso;
 		const struct ember_symbol *sym = syms[i].sym;
+		const char *kernel_file, *long_name, *short_name;
 		struct annotate_lines al;
 		struct ember_annotation *a;
 
@@ -375,6 +377,12 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 		}
 		r = annotate_lines__build(&al, a, ember_symbol__name(sym), an->po.source,
 					  an->o.asm_raw, srcs);
+		/* perf names the kernel after the file its code came from: the vmlinux, kcore */
+		kernel_file = is_kernel(dso) ? ember_annotation__path(a) : NULL;
+		long_name = kernel_file ? kernel_file : ember_dso__name(dso);
+		short_name = kernel_file ? (strrchr(kernel_file, '/') ? strrchr(kernel_file, '/') + 1 :
+							       kernel_file) :
+					   ember_dso__short_name(dso);
 		if (!r) {
 			struct annotate_symbol_print sp = {
 				.a = a,
@@ -382,14 +390,14 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 				.sym_start = ember_symbol__start(sym),
 				.events = events,
 				.nr_events = nr,
-				.dso_name = an->o.full_paths ? ember_dso__name(dso) :
-							       ember_dso__short_name(dso),
-				.dso_long_name = ember_dso__name(dso),
-				.dso_short_name = ember_dso__short_name(dso),
+				.dso_name = an->o.full_paths ? long_name : short_name,
+				.dso_long_name = long_name,
+				.dso_short_name = short_name,
 				.event_name = name,
 				.total_period = totals,
-				.a2l_path = a2l_path(dso),
+				.a2l_path = kernel_file ? kernel_file : a2l_path(dso),
 				.srclines = an->srclines,
+				.prev_srcline = &an->prev_srcline,
 			};
 
 			annotate__fprintf_symbol(stdout, &sp, &al, &an->po);
@@ -595,6 +603,7 @@ out:
 	free(warned.syms);
 	annotate_sources__delete(srcs);
 	ember_srclines__delete(an->srclines);
+	free(an->prev_srcline);
 	ember_annotate_cache__delete(an->cache);
 	for (uint32_t ev = 0; an->order && ev < an->nr_events; ev++)
 		ember_hist__delete(an->order[ev]);

@@ -107,8 +107,12 @@ struct ember_annotation_insn {
 	const char *src_file;		/* NULL: not known */
 	unsigned int src_line;		/* 0: not known */
 	unsigned int src_discriminator;	/* 0: none */
-	const char *src_function;	/* the function or inlined call it is in; NULL: unknown */
-	/* objdump's headings before it: a new section ("Disassembly of section .plt:"), a label */
+	/* the function or inlined call it is in (the symbol table's without DWARF); NULL: unknown */
+	const char *src_function;
+	/*
+	 * objdump's headings before it: a new section ("Disassembly of section
+	 * .plt:"; the first instruction's is the banner's), a label
+	 */
 	const char *section;		/* NULL: the section goes on */
 	const char *label;		/* a symbol starts here (or a section does): its name */
 };
@@ -132,6 +136,12 @@ EMBER_API uint64_t ember_annotation__addr(const struct ember_annotation *a);
 /* The name objdump labels the symbol's start with (its symbol table's, versioned); NULL: none. */
 EMBER_API const char *ember_annotation__label(const struct ember_annotation *a);
 EMBER_API const char *ember_annotation__path(const struct ember_annotation *a);
+/*
+ * Whether the binary has DWARF for the instructions' source lines and
+ * functions; without, each instruction's src_function is the symbol
+ * table's function holding it, as objdump -l names it then.
+ */
+EMBER_API bool ember_annotation__has_dwarf(const struct ember_annotation *a);
 /* Instructions in address order: idx in [0, ember_annotation__nr_insns()). */
 EMBER_API size_t ember_annotation__nr_insns(const struct ember_annotation *a);
 EMBER_API const struct ember_annotation_insn *

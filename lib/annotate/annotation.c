@@ -20,6 +20,7 @@
 #include <ember/annotate.h>
 #include "annotate/elf-syms.h"
 #include "annotate/insn-text.h"
+#include "annotate/kernel-code.h"
 #include "core/arena.h"
 #include "core/array.h"
 #include "symbol/dso.h"
@@ -97,6 +98,7 @@ struct dso_ctx {
 	bool no_source;
 	int err;			/* 0, or why its symbols cannot be annotated */
 	char *code_path;
+	struct kernel_code kc;		/* the kernel's: a vmlinux's or /proc/kcore's */
 	struct elf_syms syms;
 	Dwfl *dwfl;			/* NULL: no DWARF */
 	Dwfl_Module *mod;
@@ -128,15 +130,54 @@ static int first_module(Dwfl_Module *mod, void **userdata, const char *name, Dwa
 	return DWARF_CB_ABORT;
 }
 
-static int dso_ctx__init(struct dso_ctx *c, struct ember_dso *dso, bool no_source)
+/*
+ * The kernel's: its code from a vmlinux (with its symbols, and DWARF when
+ * it has some) or /proc/kcore (neither); -EOPNOTSUPP without either.
+ */
+static int dso_ctx__init_kernel(struct dso_ctx *c, struct ember_dso *dso,
+				const struct ember_annotation_opts *o)
+{
+	struct elf_file code;
+	int err = kernel_code__find(&c->kc, dso, o->vmlinux, o->ignore_vmlinux, NULL);
+
+	if (err)
+		return err;
+	c->code_path = strdup(c->kc.path);
+	if (!c->code_path)
+		return -ENOMEM;
+	if (c->kc.kcore)
+		return 0;
+	err = elf_file__open(&code, c->code_path);
+	if (err)
+		return err;
+	err = elf_syms__load(&c->syms, code.elf);
+	elf_file__close(&code);
+	if (err && err != -ENODATA)
+		return err;
+	c->dwfl = o->no_source ? NULL : dwfl_elf__open(c->code_path);
+	c->lines = dwfl_elf_lines__new();
+	if (c->dwfl) {
+		Dwfl_Module *m = NULL;
+
+		dwfl_getmodules(c->dwfl, first_module, &m, 0);
+		c->mod = m;
+	}
+	return 0;
+}
+
+static int dso_ctx__init(struct dso_ctx *c, struct ember_dso *dso,
+			 const struct ember_annotation_opts *o)
 {
 	const char *src = ember_dso__symsrc_path(dso);
 	struct elf_file code = { .fd = -1 }, syms = { .fd = -1 };
+	bool no_source = o->no_source;
 	char tmp[4096];
 	int err;
 
 	c->dso = dso;
 	c->no_source = no_source;
+	if (dso->kind == DSO_KIND_KERNEL)
+		return dso_ctx__init_kernel(c, dso, o);
 	if (src && *src && !elf_file__open(&syms, src) && has_code(syms.elf)) {
 		code = syms;
 		syms = (struct elf_file){ .fd = -1 };
@@ -186,6 +227,7 @@ static void dso_ctx__delete(struct dso_ctx *c)
 		dwfl_end(c->dwfl);
 	dwfl_elf_lines__delete(c->lines);
 	elf_syms__exit(&c->syms);
+	kernel_code__exit(&c->kc);
 	free(c->code_path);
 	free(c);
 }
@@ -207,19 +249,19 @@ void ember_annotate_cache__delete(struct ember_annotate_cache *cache)
 
 /* The dso's context, made on first use; NULL on ENOMEM. */
 static struct dso_ctx *dso_ctx__get(struct ember_annotate_cache *cache, struct ember_dso *dso,
-				    bool no_source)
+				    const struct ember_annotation_opts *o)
 {
 	struct dso_ctx *c;
 
 	for (size_t i = 0; i < cache->nr; i++)
-		if (cache->v[i]->dso == dso && cache->v[i]->no_source == no_source)
+		if (cache->v[i]->dso == dso && cache->v[i]->no_source == o->no_source)
 			return cache->v[i];
 	if (array__reserve((void **)&cache->v, &cache->alloc, cache->nr, sizeof(*cache->v)))
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->err = dso_ctx__init(c, dso, no_source);
+	c->err = dso_ctx__init(c, dso, o);
 	if (c->err == -ENOMEM) {
 		dso_ctx__delete(c);
 		return NULL;
@@ -235,7 +277,14 @@ static int load_bytes(struct ember_annotation *a)
 
 	if (err)
 		return err;
-	err = read_code(a, code.elf);
+	if (a->ctx->kc.kcore) {
+		/* perf hands objdump the bytes as a file of one .text section */
+		err = kernel_code__read_core(code.elf, a->addr, a->bytes, a->sym_size);
+		a->chunks[0] = (struct code_chunk){ 0, a->sym_size, ".text" };
+		a->nr_chunks = !err;
+	} else {
+		err = read_code(a, code.elf);
+	}
 	/* section names live in the file: keep copies */
 	for (size_t i = 0; !err && i < a->nr_chunks; i++)
 		if (a->chunks[i].section &&
@@ -518,7 +567,20 @@ static int add_source(struct ember_annotation *a)
 	Dwfl_Module *mod = a->ctx->mod;
 	const char *prev = NULL, *prev_name = NULL;
 
-	if (mod && add_functions(a, mod))
+	/*
+	 * no DWARF: objdump -l names the function of each address from the
+	 * symbol table it was given, .symtab (not .dynsym: none then)
+	 */
+	if (!ember_annotation__has_dwarf(a)) {
+		for (size_t i = 0; a->ctx->syms.from_symtab && i < a->nr_insns; i++) {
+			uint64_t off;
+
+			a->insns[i].src_function =
+				elf_syms__name(&a->ctx->syms, a->insns[i].addr, &off);
+		}
+		return 0;
+	}
+	if (add_functions(a, mod))
 		return -ENOMEM;
 	for (size_t i = 0; mod && i < a->nr_insns; i++) {
 		struct ember_annotation_insn *in = &a->insns[i];
@@ -602,7 +664,8 @@ static int disassemble_chunk(struct ember_annotation *a, struct ember_dso *dso, 
 		bad->text = "(bad)";
 		off++;
 	}
-	if (!err && first && a->nr_insns > first)
+	/* the first instruction's too: objdump's banner names its section (.init for _init) */
+	if (!err && a->nr_insns > first)
 		a->insns[first].section = c->section;
 	return err;
 }
@@ -645,7 +708,8 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso,
 		return NULL;
 	}
 	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	if (dso->kind != DSO_KIND_USER && dso->kind != DSO_KIND_VDSO) {
+	if (dso->kind != DSO_KIND_USER && dso->kind != DSO_KIND_VDSO &&
+	    dso->kind != DSO_KIND_KERNEL) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -657,7 +721,7 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso,
 		err = -ENOMEM;
 		goto out_err;
 	}
-	a->ctx = dso_ctx__get(cache, dso, o.no_source);
+	a->ctx = dso_ctx__get(cache, dso, &o);
 	if (!a->ctx) {
 		err = -ENOMEM;
 		goto out_err;
@@ -666,7 +730,8 @@ struct ember_annotation *ember_annotation__new(struct ember_dso *dso,
 		err = a->ctx->err;
 		goto out_err;
 	}
-	a->addr = ember_dso__addr_to_vaddr(dso, ember_symbol__start(sym));
+	/* a vmlinux's addresses are the kernel's before KASLR moved it */
+	a->addr = ember_dso__addr_to_vaddr(dso, ember_symbol__start(sym)) - a->ctx->kc.reloc;
 	a->sym_size = ember_symbol__end(sym) - ember_symbol__start(sym);
 	a->bytes = malloc(a->sym_size ? a->sym_size : 1);
 	if (!a->bytes) {
@@ -712,6 +777,13 @@ const char *ember_annotation__label(const struct ember_annotation *a)
 const char *ember_annotation__path(const struct ember_annotation *a)
 {
 	return a->ctx ? a->ctx->code_path : NULL;
+}
+
+bool ember_annotation__has_dwarf(const struct ember_annotation *a)
+{
+	Dwarf_Addr bias;
+
+	return a->ctx && a->ctx->mod && dwfl_module_getdwarf(a->ctx->mod, &bias);
 }
 
 size_t ember_annotation__nr_insns(const struct ember_annotation *a)

@@ -258,6 +258,7 @@ int elf_syms__load(struct elf_syms *s, Elf *elf)
 	scn = symtab ? symtab : dynsym;
 	if (scn && gelf_getshdr(scn, &sh))
 		err = read_table(s, elf, scn, &sh);
+	s->from_symtab = symtab != NULL;
 	if (err)
 		elf_syms__exit(s);
 	return err;

@@ -7,6 +7,7 @@
 #ifndef EMBER_ANNOTATE_ELF_SYMS_H
 #define EMBER_ANNOTATE_ELF_SYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <gelf.h>
@@ -37,6 +38,7 @@ struct elf_syms {
 	size_t nr_slots;
 	struct elf_sect *sects;		/* by section index */
 	size_t nr_sects;
+	bool from_symtab;		/* syms are .symtab's (else .dynsym's, or none) */
 	struct arena names;
 };
 

@@ -81,6 +81,8 @@ struct annotate_symbol_print {
 	/* -l: the file addr2line is asked about and the lines found there */
 	const char *a2l_path;
 	struct ember_srclines *srclines;
+	/* -l: the last file:line shown after an instruction, kept across symbols (malloc'd) */
+	char **prev_srcline;
 };
 
 /* Prints one symbol's annotation as perf annotate --stdio does. */

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "annotate/annotate.h"
 
 static const char *const percent_type_names[] = {
@@ -90,12 +91,19 @@ static char *srcline_of(const struct annotate_symbol_print *sp, uint64_t addr)
 	const char *file, *base;
 	unsigned int line;
 	char *s;
+	int r;
 
 	if (!sp->srclines)
 		return NULL;
-	if (!sp->a2l_path ||
-	    ember_srclines__find(sp->srclines, sp->a2l_path, addr, &file, &line) <= 0 || !file) {
-		/* perf's srcline of an address addr2line knows nothing of: "dso[addr]" */
+	r = sp->a2l_path ? ember_srclines__find(sp->srclines, sp->a2l_path, addr, &file, &line) : -1;
+	/* addr2line ran on the file and knew no file name: its "??:N", as perf keeps it */
+	if ((r > 0 && !file) || (!r && !access(sp->a2l_path, R_OK))) {
+		if (asprintf(&s, "??:%u", r > 0 ? line : 0) < 0)
+			return NULL;
+		return s;
+	}
+	if (r <= 0 || !file) {
+		/* perf's srcline of an address addr2line cannot tell: "dso[addr]" */
 		if (asprintf(&s, "%s[%" PRIx64 "]", sp->dso_short_name, addr) < 0)
 			return NULL;
 		return s;
@@ -245,7 +253,7 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 	size_t nr_insns = ember_annotation__nr_insns(sp->a);
 	double *pcts = NULL;
 	char **paths = NULL;
-	const char *shown = NULL;
+	const char *shown = sp->prev_srcline ? *sp->prev_srcline : NULL;
 
 	if (po->print_line) {
 		pcts = calloc((nr_insns + 1) * sp->nr_events, sizeof(*pcts));
@@ -292,6 +300,11 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 				   NULL);
 		if (paths && paths[l->insn])
 			shown = paths[l->insn];
+	}
+	/* perf remembers the last one shown across symbols */
+	if (sp->prev_srcline && shown && shown != *sp->prev_srcline) {
+		free(*sp->prev_srcline);
+		*sp->prev_srcline = strdup(shown);
 	}
 	for (size_t i = 0; paths && i < nr_insns; i++)
 		free(paths[i]);

@@ -214,7 +214,13 @@ int annotate_lines__build(struct annotate_lines *out, const struct ember_annotat
 	err = add(out, "", -1);
 	err = err ?: add(out, "", -1);
 	err = err ?: add(out, "", -1);
-	err = err ?: add(out, "Disassembly of section .text:", -1);
+	if (!err && asprintf(&s, "Disassembly of section %s:",
+			     nr && ember_annotation__insn(a, 0)->section ?
+				     ember_annotation__insn(a, 0)->section :
+				     ".text") >= 0)
+		err = add_owned(out, s, -1);
+	else if (!err)
+		err = -ENOMEM;
 	err = err ?: add(out, "", -1);
 	if (!err && asprintf(&s, "%016" PRIx64 " <%s>:", ember_annotation__addr(a),
 				 ember_annotation__label(a) ?: sym_name) >= 0)
@@ -226,7 +232,7 @@ int annotate_lines__build(struct annotate_lines *out, const struct ember_annotat
 
 		const char *fn = in->src_function ? in->src_function : prev_fn ? prev_fn : sym_name;
 
-		if (in->section) {
+		if (in->section && i) {
 			err = add(out, "", -1);
 			err = err ?: asprintf(&s, "Disassembly of section %s:", in->section) < 0 ?
 				      -ENOMEM :
@@ -241,6 +247,14 @@ int annotate_lines__build(struct annotate_lines *out, const struct ember_annotat
 		if (err)
 			break;
 
+		/* objdump -l without DWARF: the symbol table's function when it changes */
+		if (!ember_annotation__has_dwarf(a) && in->src_function &&
+		    strcmp(in->src_function, prev_fn)) {
+			prev_fn = in->src_function;
+			err = asprintf(&s, strchr(prev_fn, '(') ? "%s:" : "%s():", prev_fn) < 0 ?
+				      -ENOMEM :
+				      add_owned(out, s, -1);
+		}
 		/* objdump -l: the function when it changes, the marker when anything does */
 		if (in->src_file &&
 		    (!prev_file || strcmp(in->src_file, prev_file) || in->src_line != prev_line ||

@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lib/annotate's pure parts: capstone's text written as objdump -d writes
- * it (the cases met comparing with perf annotate), and the per-symbol
- * address histograms.
+ * it (the cases met comparing with perf annotate), the per-symbol
+ * address histograms, and the kernel's code read from a core file as
+ * from /proc/kcore.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <gelf.h>
 #include <ember/annotate.h>
 #include "annotate/insn-text.h"
+#include "annotate/kernel-code.h"
+#include "symbol/dso.h"
 #include "test.h"
 
 static const char *att(const char *mnemonic, const char *base, const char *ops,
@@ -146,4 +154,117 @@ TEST(annotate_hists)
 out:
 	ember_annotate_hists__delete(h);
 	ember_dso__delete(dso);
+}
+
+/*
+ * A core file as /proc/kcore is one: PT_LOAD segments by kernel virtual
+ * address. Two of 16 bytes, 0x100 apart: 0..15, then 0x80..0x8f. 0 or -1.
+ */
+static int write_core(const char *path, uint64_t vaddr)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	Elf *elf;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	uint8_t bytes[32];
+	int ok = 0;
+
+	if (fd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_WRITE, NULL);
+	if (elf && gelf_newehdr(elf, ELFCLASS64) && gelf_newphdr(elf, 2)) {
+		Elf_Scn *scn;
+		Elf_Data *d;
+
+		gelf_getehdr(elf, &eh);
+		eh.e_ident[EI_DATA] = ELFDATA2LSB;
+		eh.e_type = ET_CORE;
+		eh.e_machine = EM_X86_64;
+		eh.e_version = EV_CURRENT;
+		gelf_update_ehdr(elf, &eh);
+		elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
+		/* the bytes in one section at 0x1000 (libelf writes sections, not segments) */
+		scn = elf_newscn(elf);
+		d = scn ? elf_newdata(scn) : NULL;
+		for (int i = 0; i < 32; i++)
+			bytes[i] = (uint8_t)(i < 16 ? i : 0x80 + i - 16);
+		if (d) {
+			GElf_Shdr sh;
+
+			d->d_buf = bytes;
+			d->d_size = sizeof(bytes);
+			d->d_off = 0;
+			d->d_align = 1;
+			gelf_getshdr(scn, &sh);
+			sh.sh_type = SHT_PROGBITS;
+			sh.sh_offset = 0x1000;
+			sh.sh_size = sizeof(bytes);
+			gelf_update_shdr(scn, &sh);
+			eh.e_shoff = 0x1100;
+			eh.e_phoff = sizeof(Elf64_Ehdr);
+			gelf_update_ehdr(elf, &eh);
+			for (int i = 0; i < 2; i++) {
+				memset(&ph, 0, sizeof(ph));
+				ph.p_type = PT_LOAD;
+				ph.p_offset = 0x1000 + 16 * (uint64_t)i;
+				ph.p_vaddr = vaddr + 0x100 * (uint64_t)i;
+				ph.p_filesz = ph.p_memsz = 16;
+				gelf_update_phdr(elf, i, &ph);
+			}
+			ok = elf_update(elf, ELF_C_WRITE) > 0;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+TEST(annotate_kernel_code_kcore)
+{
+	const uint64_t base = 0xffffffff81000000ULL;
+	char path[] = "/tmp/ember-unit-kcore.XXXXXX";
+	struct ember_dso dso = { .kind = DSO_KIND_KERNEL };
+	struct kernel_code kc;
+	uint8_t buf[8];
+	int fd = mkstemp(path);
+	int fd2 = -1;
+	Elf *elf = NULL;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	CHECK_EQ(write_core(path, base), 0);
+	/* no vmlinux looked for: the core file is the code */
+	CHECK_EQ(kernel_code__find(&kc, &dso, NULL, true, path), 0);
+	CHECK(kc.kcore);
+	CHECK_STR(kc.path, path);
+	CHECK_EQ(kc.reloc, 0);
+	kernel_code__exit(&kc);
+	/* a vmlinux given that is not there: the core file still */
+	CHECK_EQ(kernel_code__find(&kc, &dso, "/nonexistent/vmlinux", false, path), 0);
+	CHECK(kc.kcore);
+	kernel_code__exit(&kc);
+	CHECK_EQ(kernel_code__find(&kc, &dso, NULL, true, "/nonexistent/kcore"), -EOPNOTSUPP);
+
+	fd2 = open(path, O_RDONLY);
+	elf = fd2 >= 0 ? elf_begin(fd2, ELF_C_READ, NULL) : NULL;
+	CHECK(elf != NULL);
+	if (elf) {
+		CHECK_EQ(kernel_code__read_core(elf, base + 4, buf, 8), 0);
+		CHECK_EQ(buf[0], 4);
+		CHECK_EQ(buf[7], 11);
+		CHECK_EQ(kernel_code__read_core(elf, base + 0x100 + 2, buf, 4), 0);
+		CHECK_EQ(buf[0], 0x82);
+		CHECK_EQ(buf[3], 0x85);
+		/* across the hole between the segments, and outside both */
+		CHECK_EQ(kernel_code__read_core(elf, base + 12, buf, 8), -ENODATA);
+		CHECK_EQ(kernel_code__read_core(elf, base - 8, buf, 4), -ENODATA);
+		elf_end(elf);
+	}
+	if (fd2 >= 0)
+		close(fd2);
+	unlink(path);
 }
