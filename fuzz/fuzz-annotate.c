@@ -6,14 +6,18 @@
  * every other one), its targets named from the symbol table, versions,
  * PLT entries and dynamic relocations, and its source lines and inlined
  * functions read from DWARF. Every text is read whole, so ASan checks its
- * end.
+ * end. The same input is also read as /proc/kcore is, a core file: the
+ * bytes of its segments, and across their ends, by virtual address.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <gelf.h>
 #include <ember/annotate.h>
+#include "annotate/kernel-code.h"
 
 #define MAX_SYMS 16
 
@@ -61,6 +65,35 @@ static size_t read_all(const struct ember_annotation *a)
 	return len;
 }
 
+/* The input as a kcore: each PT_LOAD's first bytes, and a range across its end. */
+static void read_as_core(void)
+{
+	static uint8_t buf[4096];
+	int fd = open(elf_path, O_RDONLY);
+	size_t nr = 0;
+	Elf *elf;
+
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !elf_getphdrnum(elf, &nr)) {
+		for (size_t i = 0; i < nr && i < 16; i++) {
+			GElf_Phdr ph;
+			size_t len;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			len = ph.p_filesz < sizeof(buf) ? ph.p_filesz : sizeof(buf);
+			kernel_code__read_core(elf, ph.p_vaddr, buf, len);
+			kernel_code__read_core(elf, ph.p_vaddr + ph.p_filesz - 1, buf, 16);
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ember_annotate_cache *cache;
@@ -70,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f))
 		abort();
+	read_as_core();
 	dso = ember_dso__open(elf_path, NULL);
 	if (!dso)
 		return 0;
@@ -94,4 +128,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ember_annotate_cache__delete(cache);
 	ember_dso__delete(dso);
 	return 0;
+}
+
+/* elfutils' leak when dwarf_getscopes() fails half-way: see lsan.supp. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:dwarf_getscopes\n";
 }
