@@ -314,6 +314,15 @@ static const char *sym_off(struct ember_annotation *a, const char *name, uint64_
 	return arena__strndup(&a->arena, tmp, strlen(tmp));
 }
 
+/* objdump's heading of a block starting at vaddr: "sym", "sym+0x10", "next@plt-0x10" */
+static const char *label_of(struct ember_annotation *a, uint64_t vaddr)
+{
+	int64_t off = 0;
+	const char *name = elf_syms__label(&a->ctx->syms, vaddr, &off);
+
+	return sym_off(a, name, off < 0 ? -(uint64_t)off : (uint64_t)off, off < 0);
+}
+
 /* vaddr as objdump names it in an operand: a GOT slot after its relocation, else a symbol. */
 static const char *name_of(struct ember_annotation *a, uint64_t vaddr)
 {
@@ -324,16 +333,10 @@ static const char *name_of(struct ember_annotation *a, uint64_t vaddr)
 	if ((name = elf_syms__slot(&a->ctx->syms, vaddr, &soff)))
 		return sym_off(a, name, soff < 0 ? -(uint64_t)soff : (uint64_t)soff, soff < 0);
 	name = a->ctx->syms.syms ? elf_syms__name(&a->ctx->syms, vaddr, &off) : NULL;
+	/* nothing below it (the PLT's first entry): objdump names it after the next one */
+	if (!name && a->ctx->syms.syms)
+		return label_of(a, vaddr);
 	return sym_off(a, name, off, false);
-}
-
-/* objdump's heading of a block starting at vaddr: "sym", "sym+0x10", "next@plt-0x10" */
-static const char *label_of(struct ember_annotation *a, uint64_t vaddr)
-{
-	int64_t off = 0;
-	const char *name = elf_syms__label(&a->ctx->syms, vaddr, &off);
-
-	return sym_off(a, name, off < 0 ? -(uint64_t)off : (uint64_t)off, off < 0);
 }
 
 static bool is_group(csh h, const cs_insn *in, int group)
@@ -399,6 +402,17 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 	if ((x->opcode[0] == 0xd0 || x->opcode[0] == 0xd1) && !strncmp(ti.ops, "$1, ", 4))
 		ti.ops += 4;
 	insn_text__format(text, sizeof(text), &ti);
+	/* string instructions and repeated nop prefixes: objdump's own spelling */
+	if (!insn_text__string_op(text, sizeof(text), in->bytes, in->size, intel)) {
+		size_t d = insn_text__data16(in->bytes, in->size);
+
+		/* each "data16 " is 7 bytes, as many as the prefix bytes it stands for */
+		if (d && d < 8 && strlen(text) + 7 * d < sizeof(text)) {
+			memmove(text + 7 * d, text, strlen(text) + 1);
+			for (size_t k = 0; k < d; k++)
+				memcpy(text + 7 * k, "data16 ", 7);
+		}
+	}
 	/*
 	 * 66 90, the two-byte nop, is xchg %ax,%ax to objdump; capstone's movd
 	 * of a 64-bit register is movq

@@ -86,11 +86,23 @@ static const char *version_of(Elf *elf, const struct versions *v, size_t idx, bo
 	GElf_Verdaux va;
 	size_t off = 0;
 
-	if (!v->versym || !v->verdef || !gelf_getversym(v->versym, (int)idx, &vs))
+	if (!v->versym || (!v->verdef && !v->verneed) || !gelf_getversym(v->versym, (int)idx, &vs))
 		return NULL;
 	*hidden = vs & 0x8000;
 	vs &= 0x7fff;
-	if (vs <= 1)
+	if (!vs)
+		return NULL;
+	/*
+	 * the global version: binutils' "Base" when the file defines no
+	 * versions (needs some) or its first is the file's own (VER_FLG_BASE)
+	 */
+	if (vs == 1) {
+		if (!v->verdef)
+			return "Base";
+		return gelf_getverdef(v->verdef, 0, &vd) && (vd.vd_flags & VER_FLG_BASE) ? "Base" :
+											     NULL;
+	}
+	if (!v->verdef)
 		return NULL;
 	while (gelf_getverdef(v->verdef, (int)off, &vd)) {
 		if (vd.vd_ndx == vs && gelf_getverdaux(v->verdef, (int)(off + vd.vd_aux), &va))

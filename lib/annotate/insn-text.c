@@ -314,3 +314,112 @@ void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
 	operands(&o, opstr, &(struct walk){ .imm_size = in->imm_size, .zero_disp = in->zero_disp },
 		 in->intel ? intel_step : att_step);
 }
+
+int insn_text__string_op(char *buf, size_t size, const unsigned char *bytes, size_t len,
+			 bool intel)
+{
+	static const char *const regs[4] = { "al", "ax", "eax", "rax" };
+	static const char *const ptr[4] = { "BYTE", "WORD", "DWORD", "QWORD" };
+	static const char suffix[4] = { 'b', 'w', 'l', 'q' };
+	const char *rep = "", *name;
+	bool opsize = false, rexw = false;
+	char mnem[32], ops[96];
+	unsigned char op;
+	size_t i = 0;
+	int w;
+
+	for (; i < len; i++) {
+		if (bytes[i] == 0xf3)
+			rep = "rep ";
+		else if (bytes[i] == 0xf2)
+			rep = "repnz ";
+		else if (bytes[i] == 0x66)
+			opsize = true;
+		else if ((bytes[i] & 0xf0) == 0x40)
+			rexw = bytes[i] & 8;
+		else
+			break;
+	}
+	if (i + 1 != len || bytes[i] < 0xa4 || bytes[i] > 0xaf)
+		return 0;
+	op = bytes[i];
+	w = !(op & 1) ? 0 : rexw ? 3 : opsize ? 1 : 2;
+	switch (op & ~1) {
+	case 0xa4:
+		name = "movs";
+		break;
+	case 0xa6:
+		name = "cmps";
+		/* f3 is repz for the compares */
+		if (!strcmp(rep, "rep "))
+			rep = "repz ";
+		break;
+	case 0xaa:
+		name = "stos";
+		break;
+	case 0xac:
+		name = "lods";
+		break;
+	default:
+		name = "scas";
+		if (!strcmp(rep, "rep "))
+			rep = "repz ";
+		break;
+	}
+	/* objdump keeps the size suffix where no register tells it (AT&T movs, cmps) */
+	snprintf(mnem, sizeof(mnem), "%s%s", rep, name);
+	if (!intel && (op & ~1) <= 0xa6)
+		snprintf(mnem, sizeof(mnem), "%s%s%c", rep, name, suffix[w]);
+	switch (op & ~1) {
+	case 0xa4:
+		if (intel)
+			snprintf(ops, sizeof(ops), "%s PTR es:[rdi],%s PTR ds:[rsi]", ptr[w], ptr[w]);
+		else
+			snprintf(ops, sizeof(ops), "%%ds:(%%rsi),%%es:(%%rdi)");
+		break;
+	case 0xa6:
+		if (intel)
+			snprintf(ops, sizeof(ops), "%s PTR ds:[rsi],%s PTR es:[rdi]", ptr[w], ptr[w]);
+		else
+			snprintf(ops, sizeof(ops), "%%es:(%%rdi),%%ds:(%%rsi)");
+		break;
+	case 0xaa:
+		if (intel)
+			snprintf(ops, sizeof(ops), "%s PTR es:[rdi],%s", ptr[w], regs[w]);
+		else
+			snprintf(ops, sizeof(ops), "%%%s,%%es:(%%rdi)", regs[w]);
+		break;
+	case 0xac:
+		if (intel)
+			snprintf(ops, sizeof(ops), "%s,%s PTR ds:[rsi]", regs[w], ptr[w]);
+		else
+			snprintf(ops, sizeof(ops), "%%ds:(%%rsi),%%%s", regs[w]);
+		break;
+	default:
+		if (intel)
+			snprintf(ops, sizeof(ops), "%s,%s PTR es:[rdi]", regs[w], ptr[w]);
+		else
+			snprintf(ops, sizeof(ops), "%%es:(%%rdi),%%%s", regs[w]);
+		break;
+	}
+	snprintf(buf, size, "%-6s %s", mnem, ops);
+	return 1;
+}
+
+size_t insn_text__data16(const unsigned char *bytes, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && bytes[n] == 0x66)
+		n++;
+	/* 66 .. 66 [2e] 0f 1f: a nopw; the last 66 is its operand size */
+	if (n < 2 || n >= len)
+		return 0;
+	if (bytes[n] == 0x2e)
+		n++;
+	if (n + 1 >= len || bytes[n] != 0x0f || bytes[n + 1] != 0x1f)
+		return 0;
+	while (n && bytes[n - 1] != 0x66)
+		n--;
+	return n - 1;
+}

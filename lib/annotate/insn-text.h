@@ -20,4 +20,19 @@ struct insn_text_in {
 /* Writes the text into buf (always terminated, cut at size). */
 void insn_text__format(char *buf, size_t size, const struct insn_text_in *in);
 
+/*
+ * The string instructions (movs, cmps, stos, lods, scas: one opcode byte
+ * A4-AF after its prefixes) as objdump writes them, their segments and
+ * implicit operands spelled out ("rep stos %rax,%es:(%rdi)"): 1 with the
+ * text in buf, 0 for another instruction. bytes: the whole instruction.
+ */
+int insn_text__string_op(char *buf, size_t size, const unsigned char *bytes, size_t len,
+			 bool intel);
+/*
+ * objdump's "data16 " for each operand-size prefix (66) a multi-byte nop
+ * repeats before the one it uses: how many bytes of prefix it writes
+ * that way (0: none).
+ */
+size_t insn_text__data16(const unsigned char *bytes, size_t len);
+
 #endif

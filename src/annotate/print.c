@@ -46,15 +46,17 @@ static int addr_width(const struct ember_annotation *a)
 }
 
 /*
- * An instruction as perf prints objdump's line "  addr:\ttext": from the
- * address on, its tabs expanded to the next multiple of 8.
+ * An instruction as perf prints objdump's line "  addr:\ttext": the
+ * address right-aligned to the symbol's widest (awidth digits), then its
+ * tabs expanded to the next multiple of 8 from the address's first digit.
  */
-static void print_insn(FILE *fp, uint64_t addr, const char *text, const char *srcline)
+static void print_insn(FILE *fp, uint64_t addr, int awidth, const char *text,
+		       const char *srcline)
 {
 	char buf[64];
 	int col = snprintf(buf, sizeof(buf), "%" PRIx64 ":", addr);
 
-	fprintf(fp, " :   %s", buf);
+	fprintf(fp, " :   %*s%s", awidth + 1 > col ? awidth + 1 - col : 0, "", buf);
 	do {
 		fputc(' ', fp);
 		col++;
@@ -294,7 +296,7 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 		/* a column per event of the group */
 		for (uint32_t e = 0; e < sp->nr_events; e++)
 			print_value(fp, sp, po, (size_t)l->insn, e, width);
-		print_insn(fp, ember_annotation__insn(sp->a, (size_t)l->insn)->addr, l->text,
+		print_insn(fp, ember_annotation__insn(sp->a, (size_t)l->insn)->addr, awidth, l->text,
 			   paths && paths[l->insn] && (!shown || strcmp(shown, paths[l->insn])) ?
 				   paths[l->insn] :
 				   NULL);

@@ -104,6 +104,40 @@ TEST(annotate_text_intel)
 	CHECK_STR(intel("shl", "rax, 1", 0, false), "shl    rax,0x1");
 }
 
+static const char *string_op(const char *bytes, size_t len, bool intel)
+{
+	static char buf[128];
+
+	if (!insn_text__string_op(buf, sizeof(buf), (const unsigned char *)bytes, len, intel))
+		return "(not one)";
+	return buf;
+}
+
+/* the string instructions and nop prefixes as objdump 2.40 writes them */
+TEST(annotate_text_string_ops)
+{
+	CHECK_STR(string_op("\xf3\x48\xab", 3, false), "rep stos %rax,%es:(%rdi)");
+	CHECK_STR(string_op("\xab", 1, false), "stos   %eax,%es:(%rdi)");
+	CHECK_STR(string_op("\x66\xab", 2, false), "stos   %ax,%es:(%rdi)");
+	CHECK_STR(string_op("\xf3\xa4", 2, false), "rep movsb %ds:(%rsi),%es:(%rdi)");
+	CHECK_STR(string_op("\x48\xa5", 2, false), "movsq  %ds:(%rsi),%es:(%rdi)");
+	CHECK_STR(string_op("\xf3\xa6", 2, false), "repz cmpsb %es:(%rdi),%ds:(%rsi)");
+	CHECK_STR(string_op("\xf2\xae", 2, false), "repnz scas %es:(%rdi),%al");
+	CHECK_STR(string_op("\x48\xad", 2, false), "lods   %ds:(%rsi),%rax");
+	CHECK_STR(string_op("\xf3\xab", 2, true), "rep stos DWORD PTR es:[rdi],eax");
+	CHECK_STR(string_op("\x66\xa5", 2, true), "movs   WORD PTR es:[rdi],WORD PTR ds:[rsi]");
+	CHECK_STR(string_op("\xf3\xa6", 2, true), "repz cmps BYTE PTR ds:[rsi],BYTE PTR es:[rdi]");
+	CHECK_STR(string_op("\xad", 1, true), "lods   eax,DWORD PTR ds:[rsi]");
+	CHECK_STR(string_op("\xf2\xae", 2, true), "repnz scas al,BYTE PTR es:[rdi]");
+	CHECK_STR(string_op("\x48\x89\xc7", 3, false), "(not one)");
+	CHECK_STR(string_op("\xa5\x90", 2, false), "(not one)");
+
+	CHECK_EQ(insn_text__data16((const unsigned char *)"\x66\x66\x2e\x0f\x1f\x84\0\0\0\0\0", 11), 1);
+	CHECK_EQ(insn_text__data16((const unsigned char *)"\x66\x66\x66\x2e\x0f\x1f\x84\0\0\0\0\0", 12), 2);
+	CHECK_EQ(insn_text__data16((const unsigned char *)"\x66\x2e\x0f\x1f\x84\0\0\0\0\0", 10), 0);
+	CHECK_EQ(insn_text__data16((const unsigned char *)"\x66\x66\x90", 3), 0);
+}
+
 TEST(annotate_hists)
 {
 	struct ember_dso *dso = ember_dso__open("/proc/self/exe", NULL);
