@@ -402,6 +402,11 @@ static int format_insn(struct ember_annotation *a, struct ember_dso *dso, csh h,
 	if ((x->opcode[0] == 0xd0 || x->opcode[0] == 0xd1) && !strncmp(ti.ops, "$1, ", 4))
 		ti.ops += 4;
 	insn_text__format(text, sizeof(text), &ti);
+	/* a shift by an implicit 1 in Intel syntax: objdump writes the count, decimal */
+	len = strlen(text);
+	if (intel && (x->opcode[0] == 0xd0 || x->opcode[0] == 0xd1) && len > 4 &&
+	    !strcmp(text + len - 4, ",0x1"))
+		memcpy(text + len - 3, "1", 2);
 	/* string instructions and repeated nop prefixes: objdump's own spelling */
 	if (!insn_text__string_op(text, sizeof(text), in->bytes, in->size, intel)) {
 		size_t d = insn_text__data16(in->bytes, in->size);

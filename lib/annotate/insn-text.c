@@ -78,7 +78,13 @@ struct walk {
 	unsigned int imm_size;
 	bool zero_disp;
 	bool start;			/* at the start of an operand (or of a token, AT&T) */
+	const char *ops;		/* the operands walked (what p points into) */
 	const char *mem_tail;		/* Intel: what to write before the next ']' */
+	bool mem_scale;			/* Intel: "*1" to write after the index register */
+	bool rip_neg;			/* Intel: a displacement below rip, written as unsigned */
+	/* Intel: the size of a scalar compare's memory operand, which capstone calls xmmword */
+	const char *scalar_size;
+	int mem_regs;			/* Intel: registers written in this [...] */
 };
 
 /* One step of an operand walk: writes what it read at p, returns how many bytes (>= 1). */
@@ -163,8 +169,12 @@ static bool is_size_word(const char *w, size_t n)
 	return false;
 }
 
-/* Intel memory "[base + index]": objdump writes the scale always and an encoded 0 displacement */
-static const char *intel_memory(const char *p, bool zero_disp)
+/*
+ * Intel memory "[base + index]": objdump writes the scale always, right
+ * after the index (*scale_one), and an encoded 0 displacement (returned:
+ * the tail before ']').
+ */
+static const char *intel_memory(const char *p, bool zero_disp, bool *scale_one)
 {
 	const char *close = strchr(p, ']');
 	bool has_num = false, has_scale = false;
@@ -180,8 +190,7 @@ static const char *intel_memory(const char *p, bool zero_disp)
 		else if (isalpha((unsigned char)*q) && !isalnum((unsigned char)q[-1]))
 			regs++;
 	}
-	if (regs == 2 && !has_scale)
-		return zero_disp && !has_num ? "*1+0x0" : "*1";
+	*scale_one = regs == 2 && !has_scale;
 	return zero_disp && !has_num ? "+0x0" : NULL;
 }
 
@@ -192,20 +201,55 @@ static size_t intel_step(struct out *o, const char *p, struct walk *w)
 	bool neg;
 	size_t n;
 
-	if (*p == '[')
-		w->mem_tail = intel_memory(p, w->zero_disp);
-	if (*p == ']' && w->mem_tail) {
-		puts_(o, w->mem_tail);
+	if (*p == '[') {
+		const char *close = strchr(p, ']');
+		int64_t abs;
+		bool aneg;
+		size_t an;
+
+		/* a segment's absolute address, "fs:[0x28]": objdump writes fs:0x28 */
+		if (p > w->ops && p[-1] == ':' && close && (an = parse_num(p + 1, &abs, &aneg)) &&
+		    p + 1 + an == close) {
+			put_hex(o, (uint64_t)abs);
+			return (size_t)(close - p) + 1;
+		}
+		w->mem_tail = intel_memory(p, w->zero_disp, &w->mem_scale);
+		w->mem_regs = 0;
+	}
+	if (*p == ']') {
+		if (w->mem_tail)
+			puts_(o, w->mem_tail);
 		w->mem_tail = NULL;
+		w->mem_scale = false;
 	}
 	if (*p == ' ' && (p[1] == '+' || p[1] == '-') && p[2] == ' ') {
+		/* objdump: [rip+0xffffffffffffd9a4], a 64-bit sum, not [rip-0x265c] */
+		if (p[1] == '-' && p - w->ops >= 3 && !strncmp(p - 3, "rip", 3)) {
+			puts_(o, "+");
+			w->rip_neg = true;
+			return 3;
+		}
 		put(o, p + 1, 1);
 		return 3;
 	}
 	if (isalpha((unsigned char)*p) || *p == '_') {
 		while (isalnum((unsigned char)*q) || *q == '_')
 			q++;
+		/* capstone's "ptr [m]" without a size (xsave's area): objdump writes "[m]" */
+		if (w->start && q - p == 3 && !strncmp(p, "ptr", 3) && *q == ' ')
+			return 4;
 		if (is_size_word(p, (size_t)(q - p))) {
+			/* capstone's size of an operand where objdump's differs */
+			const char *size = q - p == 5 && !strncmp(p, "xword", 5) ? "TBYTE" :
+					   q - p == 7 && w->scalar_size && !strncmp(p, "xmmword", 7) ?
+									w->scalar_size :
+									NULL;
+
+			if (size) {
+				puts_(o, size);
+				w->start = false;
+				return (size_t)(q - p);
+			}
 			for (const char *c = p; c < q; c++) {
 				char up = (char)toupper((unsigned char)*c);
 
@@ -213,12 +257,23 @@ static size_t intel_step(struct out *o, const char *p, struct walk *w)
 			}
 		} else {
 			put(o, p, (size_t)(q - p));
+			if (w->mem_scale && ++w->mem_regs == 2)
+				puts_(o, "*1");
 		}
 		w->start = false;
 		return (size_t)(q - p);
 	}
+	/* a scale is decimal */
+	if (p > w->ops && p[-1] == '*' && isdigit((unsigned char)*p)) {
+		put(o, p, 1);
+		return 1;
+	}
 	if ((n = parse_num(p, &v, &neg))) {
-		put_hex(o, w->start ? mask_to(v, w->imm_size) : (uint64_t)v);
+		if (w->rip_neg)
+			put_hex(o, -(uint64_t)v);
+		else
+			put_hex(o, w->start ? mask_to(v, w->imm_size) : (uint64_t)v);
+		w->rip_neg = false;
 		w->start = false;
 		return n;
 	}
@@ -273,6 +328,20 @@ static void att_mnemonic(char *m, size_t msize, const char *mnemonic, const char
 		m[at] = '\0';
 }
 
+/* (v)(u)comisd and (v)(u)comiss compare a 64- or 32-bit scalar: objdump's QWORD, DWORD */
+static const char *scalar_compare_size(const char *m)
+{
+	if (*m == 'v')
+		m++;
+	if (*m == 'u')
+		m++;
+	if (!strcmp(m, "comisd"))
+		return "QWORD";
+	if (!strcmp(m, "comiss"))
+		return "DWORD";
+	return NULL;
+}
+
 void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
 {
 	struct out o = { buf, size, 0 };
@@ -311,7 +380,9 @@ void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
 	for (size_t n = strlen(m); n < 6; n++)
 		puts_(&o, " ");
 	puts_(&o, " ");
-	operands(&o, opstr, &(struct walk){ .imm_size = in->imm_size, .zero_disp = in->zero_disp },
+	operands(&o, opstr,
+		 &(struct walk){ .imm_size = in->imm_size, .zero_disp = in->zero_disp, .ops = opstr,
+				 .scalar_size = scalar_compare_size(in->mnemonic) },
 		 in->intel ? intel_step : att_step);
 }
 

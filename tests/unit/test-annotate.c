@@ -94,6 +94,20 @@ TEST(annotate_text_target)
 
 TEST(annotate_text_intel)
 {
+	/* what objdump 2.40 writes of libc's and python's instructions */
+	CHECK_STR(intel("movzx", "eax, byte ptr [rdi + rcx + 0x20]", 0, false),
+		  "movzx  eax,BYTE PTR [rdi+rcx*1+0x20]");
+	CHECK_STR(intel("lea", "rdi, [rdi + rdx - 0x70]", 0, false), "lea    rdi,[rdi+rdx*1-0x70]");
+	CHECK_STR(intel("jmp", "qword ptr [rdi + rdx*8]", 0, false), "jmp    QWORD PTR [rdi+rdx*8]");
+	CHECK_STR(intel("mov", "rax, qword ptr fs:[0x28]", 0, false), "mov    rax,QWORD PTR fs:0x28");
+	CHECK_STR(intel("lea", "rdx, [rip - 0x265c]", 0, false),
+		  "lea    rdx,[rip+0xffffffffffffd9a4]");
+	CHECK_STR(intel("xsavec", "ptr [rsp + 0x40]", 0, false), "xsavec [rsp+0x40]");
+	CHECK_STR(intel("fld", "xword ptr [rax]", 0, false), "fld    TBYTE PTR [rax]");
+	CHECK_STR(intel("comisd", "xmm1, xmmword ptr [rip + 0x59be0]", 0, false),
+		  "comisd xmm1,QWORD PTR [rip+0x59be0]");
+	CHECK_STR(intel("ucomiss", "xmm0, xmmword ptr [rax]", 0, false),
+		  "ucomiss xmm0,DWORD PTR [rax]");
 	CHECK_STR(intel("mov", "rdx, qword ptr [rip + 0x2eb0]", 0, false),
 		  "mov    rdx,QWORD PTR [rip+0x2eb0]");
 	CHECK_STR(intel("add", "rsp, -8", 8, false), "add    rsp,0xfffffffffffffff8");
