@@ -380,9 +380,9 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 		/* perf names the kernel after the file its code came from: the vmlinux, kcore */
 		kernel_file = is_kernel(dso) ? ember_annotation__path(a) : NULL;
 		long_name = kernel_file ? kernel_file : ember_dso__name(dso);
-		short_name = kernel_file ? (strrchr(kernel_file, '/') ? strrchr(kernel_file, '/') + 1 :
-							       kernel_file) :
-					   ember_dso__short_name(dso);
+		short_name = kernel_file ? strrchr(kernel_file, '/') : NULL;
+		short_name = short_name ? short_name + 1 :
+			     kernel_file ? kernel_file : ember_dso__short_name(dso);
 		if (!r) {
 			struct annotate_symbol_print sp = {
 				.a = a,
@@ -493,8 +493,8 @@ static int setup_cpus(struct annotate *an)
 	/* perf knows the cpus of the recording machine only */
 	for (uint32_t c = env && env->nr_cpus_avail ? env->nr_cpus_avail : 4096; c < 4096; c++) {
 		if (ember_hist_filters__has_cpu(an->cpus, c)) {
-			fprintf(stderr, "Requested CPU %u too large. Consider raising MAX_NR_CPUS\n",
-				c);
+			fprintf(stderr,
+				"Requested CPU %u too large. Consider raising MAX_NR_CPUS\n", c);
 			return 1;
 		}
 	}
@@ -629,7 +629,8 @@ static int refuse_unsupported(const struct annotate_opts *o)
 		{ o->dump_raw_trace, "-D/--dump-raw-trace", "use 'ember report -D'" },
 		{ o->itrace != NULL, "--itrace", "ember reads no instruction traces (AUX data)" },
 		{ !o->demangle, "--no-demangle", "the instructions' names are always demangled" },
-		{ o->demangle_kernel, "--demangle-kernel", "kernel names are shown as kallsyms has them" },
+		{ o->demangle_kernel, "--demangle-kernel",
+		  "kernel names are shown as kallsyms has them" },
 		{ o->stdio_color && !strcmp(o->stdio_color, "always"), "--stdio-color=always",
 		  "ember prints no colors" },
 	};
@@ -643,7 +644,8 @@ static int refuse_unsupported(const struct annotate_opts *o)
 	}
 	if (o->stdio_color && strcmp(o->stdio_color, "never") && strcmp(o->stdio_color, "auto") &&
 	    strcmp(o->stdio_color, "always")) {
-		fprintf(stderr, "ember annotate: --stdio-color takes always, never or auto, not '%s'\n",
+		fprintf(stderr,
+			"ember annotate: --stdio-color takes always, never or auto, not '%s'\n",
 			o->stdio_color);
 		return 2;
 	}
@@ -743,7 +745,8 @@ int cmd_annotate(int argc, const char **argv)
 			o->objdump);
 	/* perf falls back to --stdio where there is no terminal, as ember does everywhere */
 	if (o->tui && !o->stdio && isatty(STDOUT_FILENO) && !o->quiet)
-		fprintf(stderr, "ember annotate: the TUI is not done yet; printing the --stdio text\n");
+		fprintf(stderr,
+			"ember annotate: the TUI is not done yet; printing the --stdio text\n");
 	an.po.show_nr_samples = o->show_nr_samples;
 	an.po.show_total_period = o->show_total_period;
 	an.po.source = o->source;

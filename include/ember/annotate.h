@@ -107,7 +107,7 @@ struct ember_annotation_insn {
 	const char *src_file;		/* NULL: not known */
 	unsigned int src_line;		/* 0: not known */
 	unsigned int src_discriminator;	/* 0: none */
-	/* the function or inlined call it is in (the symbol table's without DWARF); NULL: unknown */
+	/* its function or inlined call (the symbol table's without DWARF); NULL: unknown */
 	const char *src_function;
 	/*
 	 * objdump's headings before it: a new section ("Disassembly of section

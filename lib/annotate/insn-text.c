@@ -81,7 +81,7 @@ struct walk {
 	const char *ops;		/* the operands walked (what p points into) */
 	const char *mem_tail;		/* Intel: what to write before the next ']' */
 	bool mem_scale;			/* Intel: "*1" to write after the index register */
-	bool rip_neg;			/* Intel: a displacement below rip, written as unsigned */
+	bool rip_neg;			/* Intel: a displacement below rip, as unsigned */
 	/* Intel: the size of a scalar compare's memory operand, which capstone calls xmmword */
 	const char *scalar_size;
 	int mem_regs;			/* Intel: registers written in this [...] */
@@ -240,10 +240,9 @@ static size_t intel_step(struct out *o, const char *p, struct walk *w)
 			return 4;
 		if (is_size_word(p, (size_t)(q - p))) {
 			/* capstone's size of an operand where objdump's differs */
+			bool xmm = q - p == 7 && !strncmp(p, "xmmword", 7);
 			const char *size = q - p == 5 && !strncmp(p, "xword", 5) ? "TBYTE" :
-					   q - p == 7 && w->scalar_size && !strncmp(p, "xmmword", 7) ?
-									w->scalar_size :
-									NULL;
+					   xmm ? w->scalar_size : NULL;
 
 			if (size) {
 				puts_(o, size);
@@ -444,13 +443,15 @@ int insn_text__string_op(char *buf, size_t size, const unsigned char *bytes, siz
 	switch (op & ~1) {
 	case 0xa4:
 		if (intel)
-			snprintf(ops, sizeof(ops), "%s PTR es:[rdi],%s PTR ds:[rsi]", ptr[w], ptr[w]);
+			snprintf(ops, sizeof(ops), "%s PTR es:[rdi],%s PTR ds:[rsi]", ptr[w],
+				 ptr[w]);
 		else
 			snprintf(ops, sizeof(ops), "%%ds:(%%rsi),%%es:(%%rdi)");
 		break;
 	case 0xa6:
 		if (intel)
-			snprintf(ops, sizeof(ops), "%s PTR ds:[rsi],%s PTR es:[rdi]", ptr[w], ptr[w]);
+			snprintf(ops, sizeof(ops), "%s PTR ds:[rsi],%s PTR es:[rdi]", ptr[w],
+				 ptr[w]);
 		else
 			snprintf(ops, sizeof(ops), "%%es:(%%rdi),%%ds:(%%rsi)");
 		break;

@@ -97,7 +97,8 @@ static char *srcline_of(const struct annotate_symbol_print *sp, uint64_t addr)
 
 	if (!sp->srclines)
 		return NULL;
-	r = sp->a2l_path ? ember_srclines__find(sp->srclines, sp->a2l_path, addr, &file, &line) : -1;
+	r = sp->a2l_path ? ember_srclines__find(sp->srclines, sp->a2l_path, addr, &file, &line) :
+			   -1;
 	/* addr2line ran on the file and knew no file name: its "??:N", as perf keeps it */
 	if ((r > 0 && !file) || (!r && !access(sp->a2l_path, R_OK))) {
 		if (asprintf(&s, "??:%u", r > 0 ? line : 0) < 0)
@@ -153,7 +154,10 @@ static void print_summary(FILE *fp, const struct annotate_symbol_print *sp, cons
 		for (uint32_t e = 0; e < nev; e++)
 			max = pcts[i * nev + e] > max ? pcts[i * nev + e] : max;
 		/* perf leaves out instructions of 0.5 % and less (in every event) */
-		if (max <= 0.5 || !(paths[i] = srcline_of(sp, ember_annotation__insn(sp->a, i)->addr)))
+		if (max <= 0.5)
+			continue;
+		paths[i] = srcline_of(sp, ember_annotation__insn(sp->a, i)->addr);
+		if (!paths[i])
 			continue;
 		for (j = 0; j < nr && strcmp(hits[j].path, paths[i]); j++)
 			;
@@ -296,7 +300,8 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 		/* a column per event of the group */
 		for (uint32_t e = 0; e < sp->nr_events; e++)
 			print_value(fp, sp, po, (size_t)l->insn, e, width);
-		print_insn(fp, ember_annotation__insn(sp->a, (size_t)l->insn)->addr, awidth, l->text,
+		print_insn(fp, ember_annotation__insn(sp->a, (size_t)l->insn)->addr, awidth,
+			   l->text,
 			   paths && paths[l->insn] && (!shown || strcmp(shown, paths[l->insn])) ?
 				   paths[l->insn] :
 				   NULL);
