@@ -385,18 +385,30 @@ void insn_text__format(char *buf, size_t size, const struct insn_text_in *in)
 		 in->intel ? intel_step : att_step);
 }
 
+/* A string instruction's operands: '#' its register, '@' its size word (Intel) */
+static const struct {
+	const char *name, *att, *intel;
+	bool repz;			/* f3 is repz (the compares), not rep */
+} string_ops[] = {
+	{ "movs", "%ds:(%rsi),%es:(%rdi)", "@ PTR es:[rdi],@ PTR ds:[rsi]", false },
+	{ "cmps", "%es:(%rdi),%ds:(%rsi)", "@ PTR ds:[rsi],@ PTR es:[rdi]", true },
+	{ NULL, NULL, NULL, false },	/* a8, a9: test with an immediate */
+	{ "stos", "%#,%es:(%rdi)", "@ PTR es:[rdi],#", false },
+	{ "lods", "%ds:(%rsi),%#", "#,@ PTR ds:[rsi]", false },
+	{ "scas", "%es:(%rdi),%#", "#,@ PTR es:[rdi]", true },
+};
+
 int insn_text__string_op(char *buf, size_t size, const unsigned char *bytes, size_t len,
 			 bool intel)
 {
 	static const char *const regs[4] = { "al", "ax", "eax", "rax" };
 	static const char *const ptr[4] = { "BYTE", "WORD", "DWORD", "QWORD" };
 	static const char suffix[4] = { 'b', 'w', 'l', 'q' };
-	const char *rep = "", *name;
+	const char *rep = "", *fmt;
 	bool opsize = false, rexw = false;
 	char mnem[32], ops[96];
-	unsigned char op;
-	size_t i = 0;
-	int w;
+	size_t i = 0, n = 0;
+	int w, k;
 
 	for (; i < len; i++) {
 		if (bytes[i] == 0xf3)
@@ -412,68 +424,27 @@ int insn_text__string_op(char *buf, size_t size, const unsigned char *bytes, siz
 	}
 	if (i + 1 != len || bytes[i] < 0xa4 || bytes[i] > 0xaf)
 		return 0;
-	op = bytes[i];
-	w = !(op & 1) ? 0 : rexw ? 3 : opsize ? 1 : 2;
-	switch (op & ~1) {
-	case 0xa4:
-		name = "movs";
-		break;
-	case 0xa6:
-		name = "cmps";
-		/* f3 is repz for the compares */
-		if (!strcmp(rep, "rep "))
-			rep = "repz ";
-		break;
-	case 0xaa:
-		name = "stos";
-		break;
-	case 0xac:
-		name = "lods";
-		break;
-	default:
-		name = "scas";
-		if (!strcmp(rep, "rep "))
-			rep = "repz ";
-		break;
-	}
+	k = (bytes[i] - 0xa4) / 2;
+	if (!string_ops[k].name)
+		return 0;
+	w = !(bytes[i] & 1) ? 0 : rexw ? 3 : opsize ? 1 : 2;
+	if (string_ops[k].repz && !strcmp(rep, "rep "))
+		rep = "repz ";
 	/* objdump keeps the size suffix where no register tells it (AT&T movs, cmps) */
-	snprintf(mnem, sizeof(mnem), "%s%s", rep, name);
-	if (!intel && (op & ~1) <= 0xa6)
-		snprintf(mnem, sizeof(mnem), "%s%s%c", rep, name, suffix[w]);
-	switch (op & ~1) {
-	case 0xa4:
-		if (intel)
-			snprintf(ops, sizeof(ops), "%s PTR es:[rdi],%s PTR ds:[rsi]", ptr[w],
-				 ptr[w]);
+	if (!intel && k < 2)
+		snprintf(mnem, sizeof(mnem), "%s%s%c", rep, string_ops[k].name, suffix[w]);
+	else
+		snprintf(mnem, sizeof(mnem), "%s%s", rep, string_ops[k].name);
+	for (fmt = intel ? string_ops[k].intel : string_ops[k].att; *fmt && n + 8 < sizeof(ops);
+	     fmt++) {
+		const char *word = *fmt == '#' ? regs[w] : *fmt == '@' ? ptr[w] : NULL;
+
+		if (word)
+			n += (size_t)snprintf(ops + n, sizeof(ops) - n, "%s", word);
 		else
-			snprintf(ops, sizeof(ops), "%%ds:(%%rsi),%%es:(%%rdi)");
-		break;
-	case 0xa6:
-		if (intel)
-			snprintf(ops, sizeof(ops), "%s PTR ds:[rsi],%s PTR es:[rdi]", ptr[w],
-				 ptr[w]);
-		else
-			snprintf(ops, sizeof(ops), "%%es:(%%rdi),%%ds:(%%rsi)");
-		break;
-	case 0xaa:
-		if (intel)
-			snprintf(ops, sizeof(ops), "%s PTR es:[rdi],%s", ptr[w], regs[w]);
-		else
-			snprintf(ops, sizeof(ops), "%%%s,%%es:(%%rdi)", regs[w]);
-		break;
-	case 0xac:
-		if (intel)
-			snprintf(ops, sizeof(ops), "%s,%s PTR ds:[rsi]", regs[w], ptr[w]);
-		else
-			snprintf(ops, sizeof(ops), "%%ds:(%%rsi),%%%s", regs[w]);
-		break;
-	default:
-		if (intel)
-			snprintf(ops, sizeof(ops), "%s,%s PTR es:[rdi]", regs[w], ptr[w]);
-		else
-			snprintf(ops, sizeof(ops), "%%es:(%%rdi),%%%s", regs[w]);
-		break;
+			ops[n++] = *fmt;
 	}
+	ops[n] = '\0';
 	snprintf(buf, size, "%-6s %s", mnem, ops);
 	return 1;
 }

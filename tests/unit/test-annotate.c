@@ -145,6 +145,7 @@ TEST(annotate_text_string_ops)
 	CHECK_STR(string_op("\xf2\xae", 2, true), "repnz scas al,BYTE PTR es:[rdi]");
 	CHECK_STR(string_op("\x48\x89\xc7", 3, false), "(not one)");
 	CHECK_STR(string_op("\xa5\x90", 2, false), "(not one)");
+	CHECK_STR(string_op("\xa8", 1, false), "(not one)");	/* test al, imm8 without it */
 
 	CHECK_EQ(insn_text__data16((const unsigned char *)"\x66\x66\x2e\x0f\x1f\x84\0\0\0\0\0", 11), 1);
 	CHECK_EQ(insn_text__data16((const unsigned char *)"\x66\x66\x66\x2e\x0f\x1f\x84\0\0\0\0\0", 12), 2);
