@@ -556,7 +556,28 @@ static int add_functions(struct ember_annotation *a, Dwfl_Module *mod)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
 			top = &scopes[i];
 	if (top) {
-		err = add_ranges(a, &r, top, 0, bias);
+		Dwarf_Die child;
+
+		/*
+		 * every function of the unit at the symbol's start, in the
+		 * unit's order: an assembler's aliases are functions of the
+		 * same range, and binutils names the later one
+		 */
+		bool top_added = false;
+
+		if (dwarf_child(cu, &child) == 0) {
+			do {
+				bool is_top = dwarf_dieoffset(&child) == dwarf_dieoffset(top);
+
+				top_added |= is_top;
+				if (is_top || (dwarf_tag(&child) == DW_TAG_subprogram &&
+					       dwarf_haspc(&child, a->addr - bias) == 1))
+					err = add_ranges(a, &r, &child, 0, bias);
+			} while (!err && dwarf_siblingof(&child, &child) == 0);
+		}
+		/* a function nested deeper (in a namespace): itself only */
+		if (!err && !top_added)
+			err = add_ranges(a, &r, top, 0, bias);
 		if (!err)
 			err = walk_inlines(a, &r, top, 0, bias);
 	}
