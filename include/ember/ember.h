@@ -19,6 +19,7 @@
 #include <ember/machine.h>
 #include <ember/perf-data.h>
 #include <ember/trace.h>
+#include <ember/probe.h>
 #include <ember/session.h>
 #include <ember/flame.h>
 #include <ember/collapse.h>

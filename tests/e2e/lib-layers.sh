@@ -10,10 +10,10 @@
 . "$(dirname "$0")/../lib/e2e.sh"
 cd "$TOP" || exit 1
 
-ORDER=(core data event symbol trace synth collapse machine unwind session hist flame heatmap annotate)
+ORDER=(core data event symbol trace probe synth collapse machine unwind session hist flame heatmap annotate)
 declare -A HEADER_OF=(
 	[common]=core [perf-data]=data [event]=event [mmap]=event [workload]=event
-	[symbol]=symbol [trace]=trace [synth]=synth [collapse]=collapse [machine]=machine
+	[symbol]=symbol [trace]=trace [probe]=probe [synth]=synth [collapse]=collapse [machine]=machine
 	[session]=session [hist]=hist [flame]=flame [heatmap]=heatmap [annotate]=annotate
 )
 declare -A RANK

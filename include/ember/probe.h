@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Dynamic probes, as perf probe makes them: uprobes on user binaries and
+ * kprobes on the kernel, defined through tracefs' uprobe_events and
+ * kprobe_events.
+ *
+ *   definition ── what a person types: perf's PROBE SYNTAX
+ *                  ([[GROUP:]EVENT=]FUNC[@SRC][:RLN|+OFFS|%return|;PTN] [ARG ...])
+ *   trace event ── what the kernel is told: one line of uprobe_events
+ *                  ("p:probe_bin/fn /path/bin:0x1149 %di:u64"), one per
+ *                  place a definition resolves to
+ *   tracefs     ── the lines read back, written, and removed
+ *
+ * Definitions and trace events are plain structs with fixed room (no
+ * allocation grows with what a definition holds beyond one copy of its
+ * text): a bad definition is an error with a reason, never a crash. A
+ * trace event is validated before a line is made of it, so no name or
+ * argument can smuggle a newline or a second definition into tracefs.
+ */
+#ifndef EMBER_PROBE_H
+#define EMBER_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <ember/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Arguments per probe (perf's MAX_PROBE_ARGS). */
+#define EMBER_PROBE_MAX_ARGS 128
+/* Room for a group or event name with its NUL (perf's MAX_EVENT_NAME_LEN). */
+#define EMBER_PROBE_NAME_MAX 64
+/* Member accesses per argument ("r->a.b[2]" has three). */
+#define EMBER_PROBE_MAX_FIELDS 16
+/* Room for a reason a definition was refused. */
+#define EMBER_PROBE_ERR_MAX 160
+
+/* ---- definitions (perf-probe(1) PROBE SYNTAX) ---------------------------- */
+
+/* One argument: [NAME=]VAR[FIELDS][@user][:TYPE]. Strings point into the definition. */
+struct ember_probe_arg {
+	const char *name;	/* NAME= as given, else the last member named, else NULL */
+	const char *var;	/* local variable, $retval, $vars, %REG, @SYM, +OFF(%REG), ... */
+	const char *fields;	/* the member accesses as typed ("->a.b[2]"), or NULL */
+	unsigned int nr_fields;
+	const char *type;	/* s8..s64 u8..u64 x8..x64 string ustring, or NULL */
+	bool user_access;	/* VAR@user */
+};
+
+/*
+ * A parsed definition. The probe point is a function (FUNC, with @SRC,
+ * +OFFS, :RLN, %return or ;PTN), an absolute address (0xADDR, in
+ * `function` too), or a source file (SRC:ALN, SRC;PTN).
+ */
+struct ember_probe_def {
+	const char *group;	/* GROUP: or NULL */
+	const char *event;	/* EVENT= or NULL */
+	const char *function;	/* FUNC (may be a glob) or 0xADDR, or NULL */
+	const char *file;	/* SRC or @SRC, or NULL */
+	const char *lazy;	/* ;PTN as typed (escapes kept), or NULL */
+	uint64_t offset;	/* +OFFS */
+	uint64_t abs_address;	/* function "0x..." */
+	unsigned int line;	/* :RLN (function relative) or :ALN (file) */
+	bool retprobe;		/* %return */
+	bool abs;		/* function is an absolute address */
+	unsigned int nr_args;
+	struct ember_probe_arg args[EMBER_PROBE_MAX_ARGS];
+	char err[EMBER_PROBE_ERR_MAX];	/* why __parse() refused it */
+	char *buf;		/* owned: the split copy of the text */
+};
+
+/*
+ * Parse a definition: the probe point, then arguments separated by
+ * blanks (perf joins its command line's words with blanks first).
+ * Returns 0; -EINVAL with def->err saying why (nothing else to free);
+ * -E2BIG for too many arguments or members; -ENOMEM. On success the
+ * definition owns a copy of spec: free it with ember_probe_def__exit().
+ */
+EMBER_API int ember_probe_def__parse(struct ember_probe_def *def, const char *spec);
+/* Frees what __parse() kept; a zeroed or exited def is fine. */
+EMBER_API void ember_probe_def__exit(struct ember_probe_def *def);
+/* Whether the definition needs debug information (lines, files, patterns, variables). */
+EMBER_API bool ember_probe_def__needs_dwarf(const struct ember_probe_def *def);
+/*
+ * The probe point as perf shows it after "(on ": "fn", "fn+4", "fn%return",
+ * "fn:3", "fn@src.c", "src.c:12", "fn;PTN". Returns the length, as snprintf.
+ */
+EMBER_API int ember_probe_def__point(const struct ember_probe_def *def, char *buf, size_t size);
+/* One argument as perf shows it after "with ": "name=var->f:type". Returns the length. */
+EMBER_API int ember_probe_arg__format(const struct ember_probe_arg *arg, char *buf, size_t size);
+
+/* Whether s is a C identifier (perf's rule for group and event names). */
+EMBER_API bool ember_probe__is_c_name(const char *s);
+
+/* ---- trace events (a line of uprobe_events / kprobe_events) --------------- */
+
+struct ember_probe_trace_arg {
+	const char *name;	/* NULL: the kernel names it argN */
+	const char *value;	/* a fetch argument: %di, +8(%si), $retval, @sym, ... */
+	const char *type;	/* NULL or a type as in ember_probe_arg */
+};
+
+struct ember_probe_trace {
+	bool uprobe;		/* uprobe_events, else kprobe_events */
+	bool retprobe;		/* r: else p: */
+	char group[EMBER_PROBE_NAME_MAX];
+	char event[EMBER_PROBE_NAME_MAX];
+	const char *target;	/* uprobe: the binary's path; kprobe: the symbol, or NULL */
+	uint64_t offset;	/* uprobe: file offset; kprobe: from the symbol, or the address */
+	uint64_t ref_ctr_offset; /* uprobe: the semaphore's file offset (SDT), 0 none */
+	unsigned int maxactive;	/* kretprobe's rN:, 0 default */
+	unsigned int nr_args;
+	struct ember_probe_trace_arg args[EMBER_PROBE_MAX_ARGS];
+	char *buf;		/* owned by __parse()'d events: the split line */
+};
+
+/*
+ * The line to write to tracefs for t, as perf writes it
+ * ("p:probe_bin/fn /path/bin:0x1149 %di:u64 name=$retval"), after checking
+ * every part: names are C identifiers shorter than EMBER_PROBE_NAME_MAX,
+ * the path is absolute without blanks or controls, each argument a fetch
+ * argument the kernel knows with a known type. Returns the length, -EINVAL
+ * (a part refused; *why, when not NULL, names it: static text),
+ * -ENAMETOOLONG (longer than size), or -E2BIG (too many arguments).
+ */
+EMBER_API int ember_probe_trace__format(const struct ember_probe_trace *t, char *buf,
+					size_t size, const char **why);
+/*
+ * Parse one line as tracefs lists it ("p:grp/ev /path:0x0000000000001149
+ * arg1=%di:u64"). uprobe says which file it came from. Returns 0, -EINVAL
+ * for a line that is not one, -ENOMEM. Free with ember_probe_trace__exit().
+ */
+EMBER_API int ember_probe_trace__parse(struct ember_probe_trace *t, const char *line,
+				       bool uprobe);
+EMBER_API void ember_probe_trace__exit(struct ember_probe_trace *t);
+
+/*
+ * perf's default group for probes on a binary: "probe_" and the file's
+ * base name up to its first character that is not alphanumeric or '_'
+ * ("/usr/lib/libc.so.6" → "probe_libc"). Returns 0, -ENAMETOOLONG.
+ */
+EMBER_API int ember_probe__exec_group(const char *path, char *buf, size_t size);
+
+/* Whether an event name is taken (in any group, as perf checks). */
+typedef bool (*ember_probe_name_taken_fn)(const char *event, void *arg);
+
+/*
+ * perf's name for a new event from base (a function's name): base cut
+ * at its first '.' or '@' past the first character, "__return" added for
+ * a return probe; when that is taken and allow_suffix, the first free
+ * "base_N" (N from 1). Returns 0, -EEXIST (taken, no suffix allowed;
+ * buf holds the name), -ERANGE (no free suffix), -EINVAL (not a C
+ * name), -ENAMETOOLONG.
+ */
+EMBER_API int ember_probe__event_name(const char *base, bool retprobe, bool allow_suffix,
+				      ember_probe_name_taken_fn taken, void *arg, char *buf,
+				      size_t size);
+
+/* ---- resolving definitions to places --------------------------------------- */
+
+/*
+ * The places a definition names in the user binary at path (absolute),
+ * from its symbol table as perf finds them without debug information:
+ * every function symbol whose name (version cut, unless the definition
+ * gives one) matches def->function as a glob, at its file offset plus
+ * def->offset, in address order, at most max (perf's --max-probes).
+ * Each out[i] gets uprobe, retprobe, target (= path, not copied),
+ * offset, the arguments (pointing into def) and, in event, the symbol's
+ * name as a base for the caller's naming ("" when it does not fit);
+ * group is left to the caller.
+ * Returns the number found, -ENOENT (no symbol matches), -ERANGE
+ * (offset past the function's end), -ENODATA (no symbols), or -errno
+ * opening the file.
+ */
+EMBER_API int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *path,
+					  struct ember_probe_trace *out, size_t max);
+
+/* ---- tracefs -------------------------------------------------------------- */
+
+/* The probes defined in one of tracefs' files, in file order. */
+struct ember_probe_events;
+
+/*
+ * Read <tracefs>/uprobe_events (uprobe) or kprobe_events. Returns the
+ * list, or NULL with errno (ENOENT: the kernel has no such file, e.g.
+ * no CONFIG_KPROBE_EVENTS). Free with ember_probe_events__delete().
+ */
+EMBER_API struct ember_probe_events *ember_probe_events__read(const char *tracefs, bool uprobe);
+EMBER_API void ember_probe_events__delete(struct ember_probe_events *list);
+EMBER_API size_t ember_probe_events__nr(const struct ember_probe_events *list);
+/* The idx-th probe; owned by the list. */
+EMBER_API const struct ember_probe_trace *ember_probe_events__get(const struct ember_probe_events *list,
+								  size_t idx);
+/* The line as tracefs listed it (without its newline); owned by the list. */
+EMBER_API const char *ember_probe_events__line(const struct ember_probe_events *list, size_t idx);
+
+/*
+ * Define one probe: write its line (checked by ember_probe_trace__format())
+ * to <tracefs>/uprobe_events or kprobe_events in one write. Returns 0,
+ * -EINVAL (refused before writing: *why says, or the kernel refused it),
+ * -ENOENT (no such file), -errno.
+ */
+EMBER_API int ember_probe__add(const char *tracefs, const struct ember_probe_trace *t,
+			       const char **why);
+/* Remove the probe group:event from uprobe_events or kprobe_events. 0 or -errno. */
+EMBER_API int ember_probe__del(const char *tracefs, bool uprobe, const char *group,
+			       const char *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* lib/probe's own helpers, shared by the definition parser and the line writer. */
+#ifndef EMBER_LIB_PROBE_PRIV_H
+#define EMBER_LIB_PROBE_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <ember/probe.h>
+
+/* Where derived argument names go: the second half of a definition's buffer. */
+struct probe_names {
+	char *next;
+	char *end;
+};
+
+/*
+ * Parse one argument word (NUL-terminated, modified in place) into arg;
+ * a name taken from the last member goes to names. 0, or -EINVAL /
+ * -E2BIG with err filled.
+ */
+int probe_arg__parse(struct ember_probe_arg *arg, char *word, struct probe_names *names,
+		     char *err, size_t errsz);
+
+/* Whether type is one the kernel's fetch arguments take (s8..x64, string, ustring). */
+bool probe__valid_type(const char *type);
+
+/*
+ * Whether value is a fetch argument tracefs takes for this kind of
+ * probe: %REG, @ADDR, @SYM[+-OFF] (kprobes), $retval (return probes),
+ * $stack, $stackN, $comm, $argN, \IMM, [+-]OFF(FETCHARG) nested a few
+ * levels, and a kprobe's +u...(...) user-memory form. Blanks, controls
+ * and anything else make it false.
+ */
+bool probe__valid_fetcharg(const char *value, bool uprobe, bool retprobe);
+
+#endif
