@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "heatmap",	cmd_heatmap,	"Draw a latency or sample-density heat map" },
 	{ "help",	cmd_help,	"Display help information about ember" },
 	{ "list",	cmd_list,	"List all symbolic event types" },
+	{ "probe",	cmd_probe,	"Define new dynamic tracepoints" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by ember or perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by ember or perf record) and display trace output" },

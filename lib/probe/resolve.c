@@ -7,12 +7,21 @@
  * into file offsets through the PT_LOAD segment holding them, as perf
  * does), in address order.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <ember/event.h>
 #include <ember/symbol.h>
 #include "probe/probe-priv.h"
+
+/* perf probes functions only: not the data objects and labels a dso also holds. */
+static bool is_function(const struct ember_symbol *sym)
+{
+	int type = ember_symbol__type(sym);
+
+	return type == STT_FUNC || type == STT_GNU_IFUNC;
+}
 
 /* The name perf matches: the version ("@GLIBC_2.2.5", "@@...") cut unless the pattern has one. */
 static bool name_matches(const char *pattern, const char *name, bool cut_version)
@@ -81,7 +90,8 @@ int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *p
 	for (int i = 0; i < n; i++) {
 		const struct ember_symbol *sym = ember_dso__symbol(dso, (size_t)i);
 
-		if (sym && name_matches(def->function, ember_symbol__name(sym), cut_version))
+		if (sym && is_function(sym) &&
+		    name_matches(def->function, ember_symbol__name(sym), cut_version))
 			found++;
 	}
 	if (!found) {
@@ -96,7 +106,8 @@ int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *p
 		const struct ember_symbol *sym = ember_dso__symbol(dso, (size_t)i);
 		uint64_t start;
 
-		if (!sym || !name_matches(def->function, ember_symbol__name(sym), cut_version))
+		if (!sym || !is_function(sym) ||
+		    !name_matches(def->function, ember_symbol__name(sym), cut_version))
 			continue;
 		start = ember_symbol__start(sym);
 		/* aliases at one address are one place */

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember probe's adding: each definition parsed, resolved to its places,
+ * each place named as perf names it, every line checked, and only then
+ * written, so that a failure leaves no probe half-made (what was written
+ * before it is removed again). With -D the lines are printed instead,
+ * with -n nothing is written; the messages are perf's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <ember/probe.h>
+#include "probe/probe.h"
+
+/* One definition and the places it resolved to. */
+struct probe_def {
+	struct ember_probe_def def;
+	const char *text;
+	struct ember_probe_trace *traces;
+	int nr;
+};
+
+/* Event names taken: those in tracefs, and those this run gave so far. */
+struct names {
+	const struct ember_probe_events *file;
+	const char **added;
+	size_t nr_added;
+};
+
+static bool name_taken(const char *event, void *arg)
+{
+	const struct names *n = arg;
+
+	for (size_t i = 0; i < ember_probe_events__nr(n->file); i++)
+		if (!strcmp(ember_probe_events__get(n->file, i)->event, event))
+			return true;
+	for (size_t i = 0; i < n->nr_added; i++)
+		if (!strcmp(n->added[i], event))
+			return true;
+	return false;
+}
+
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* The file ember would write: whether the kernel has it. */
+static bool has_events_file(const char *tracefs, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs, name);
+	return !stat(path, &st);
+}
+
+/* Parse one definition; 0 or the exit code, the message printed. */
+static int parse_def(struct probe_def *pd, const char *text)
+{
+	int err;
+
+	pd->text = text;
+	err = ember_probe_def__parse(&pd->def, text);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		return 1;
+	}
+	if (err) {
+		fprintf(stderr, "ember probe: bad probe definition '%s': %s\n", text, pd->def.err);
+		return 2;
+	}
+	if (ember_probe_def__needs_dwarf(&pd->def)) {
+		fprintf(stderr,
+			"ember probe: '%s' needs debug information (lines, source files, patterns or "
+			"variables by name), which ember probe does not read yet; use a function, "
+			"FUNC+OFF, FUNC%%return and registers (%%di, +8(%%si))\n",
+			text);
+		return 1;
+	}
+	if (pd->def.abs) {
+		fprintf(stderr, "ember probe: '%s': probes at absolute addresses are not done yet\n",
+			text);
+		return 1;
+	}
+	return 0;
+}
+
+/* The places of one definition in the -x binary; 0 or the exit code. */
+static int resolve_uprobe(struct probe_opts *o, struct probe_def *pd)
+{
+	size_t max = (size_t)(o->max_probes > 0 ? o->max_probes : PROBE_MAX_DEFS);
+	int n;
+
+	pd->traces = calloc(max, sizeof(*pd->traces));
+	if (!pd->traces) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		return 1;
+	}
+	n = ember_probe__resolve_uprobe(&pd->def, o->exec, pd->traces, max);
+	if (n >= 0) {
+		pd->nr = n;
+		return 0;
+	}
+	switch (n) {
+	case -ENOENT:
+		fprintf(stderr, "ember probe: failed to find symbol %s in %s\n", pd->def.function,
+			o->exec);
+		break;
+	case -E2BIG:
+		fprintf(stderr,
+			"ember probe: too many functions matched '%s' in %s (more than %zu; see "
+			"--max-probes)\n",
+			pd->def.function, o->exec, max);
+		break;
+	case -ERANGE:
+		fprintf(stderr, "ember probe: offset %llu is bigger than the size of %s\n",
+			(unsigned long long)pd->def.offset, pd->def.function);
+		break;
+	case -ENODATA:
+		fprintf(stderr, "ember probe: %s has no symbols to find %s in\n", o->exec,
+			pd->def.function);
+		break;
+	default:
+		fprintf(stderr, "ember probe: cannot read the symbols of %s: %s\n", o->exec,
+			strerror(-n));
+	}
+	return 1;
+}
+
+/* A kernel function's place: written as FUNC+OFF, which kprobe_events resolves. */
+static int resolve_kprobe(struct probe_opts *o, struct probe_def *pd)
+{
+	struct ember_probe_trace *t;
+
+	if (is_glob(pd->def.function)) {
+		fprintf(stderr, "ember probe: '%s': kernel function globs are not done yet\n",
+			pd->text);
+		return 1;
+	}
+	pd->traces = calloc(1, sizeof(*pd->traces));
+	if (!pd->traces) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		return 1;
+	}
+	t = &pd->traces[0];
+	t->retprobe = pd->def.retprobe;
+	t->target = pd->def.function;
+	t->offset = pd->def.offset;
+	t->nr_args = pd->def.nr_args;
+	for (unsigned int i = 0; i < pd->def.nr_args; i++) {
+		t->args[i].name = pd->def.args[i].name;
+		t->args[i].value = pd->def.args[i].var;
+		t->args[i].type = pd->def.args[i].type;
+	}
+	pd->nr = 1;
+	return 0;
+}
+
+static int remember(struct names *names, const char *event)
+{
+	const char **p = realloc(names->added, (names->nr_added + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	names->added = p;
+	p[names->nr_added++] = event;
+	return 0;
+}
+
+/* Group and event for each place of one definition, as perf names them; 0 or the exit code. */
+static int name_places(struct probe_opts *o, struct probe_def *pd, struct names *names)
+{
+	bool allow_suffix = o->force;
+	char group[EMBER_PROBE_NAME_MAX];
+	int err;
+
+	if (pd->def.group)
+		err = snprintf(group, sizeof(group), "%s", pd->def.group) >= (int)sizeof(group) ?
+			      -ENAMETOOLONG : 0;
+	else if (o->exec)
+		err = ember_probe__exec_group(o->exec, group, sizeof(group));
+	else
+		err = snprintf(group, sizeof(group), "probe") < 0 ? -EINVAL : 0;
+	if (err) {
+		fprintf(stderr, "ember probe: the group name for '%s' is too long (tracefs takes "
+			"fewer than %d characters)\n", pd->text, EMBER_PROBE_NAME_MAX);
+		return 1;
+	}
+	for (int i = 0; i < pd->nr; i++) {
+		struct ember_probe_trace *t = &pd->traces[i];
+		char base[EMBER_PROBE_NAME_MAX], event[EMBER_PROBE_NAME_MAX];
+		const char *from = pd->def.event;
+
+		/* a plain function names its events; a glob's are named after each symbol */
+		if (!from)
+			from = is_glob(pd->def.function) ? t->event : pd->def.function;
+		if (snprintf(base, sizeof(base), "%s", from) >= (int)sizeof(base))
+			err = -ENAMETOOLONG;
+		else
+			err = ember_probe__event_name(base, t->retprobe, allow_suffix, name_taken,
+						      names, event, sizeof(event));
+		switch (err) {
+		case 0:
+			break;
+		case -EEXIST:
+			fprintf(stderr,
+				"ember probe: event \"%s\" already exists; remove it with 'ember probe "
+				"-d %s:%s' or force a duplicate with -f\n",
+				event, group, event);
+			return 1;
+		case -ENAMETOOLONG:
+			fprintf(stderr, "ember probe: the event name for '%s' is too long (tracefs "
+				"takes fewer than %d characters)%s\n",
+				pd->text, EMBER_PROBE_NAME_MAX,
+				pd->def.event ? "" : "; name it with EVENT=");
+			return 1;
+		case -ERANGE:
+			fprintf(stderr, "ember probe: too many events are on %s\n", from);
+			return 1;
+		default:
+			fprintf(stderr, "ember probe: \"%s\" is an invalid event name; name it with "
+				"EVENT=\n", from);
+			return 1;
+		}
+		strcpy(t->group, group);
+		strcpy(t->event, event);
+		if (remember(names, t->event)) {
+			fprintf(stderr, "ember probe: out of memory\n");
+			return 1;
+		}
+		/* the places after the first of one definition take suffixes (perf's rule) */
+		allow_suffix = true;
+	}
+	return 0;
+}
+
+/* The line of each place, checked; -D prints them. 0 or the exit code. */
+static int check_lines(struct probe_opts *o, struct probe_def *pds, size_t nr)
+{
+	char line[4096];
+
+	for (size_t i = 0; i < nr; i++) {
+		for (int k = 0; k < pds[i].nr; k++) {
+			const char *why = NULL;
+			int n = ember_probe_trace__format(&pds[i].traces[k], line, sizeof(line), &why);
+
+			if (n < 0) {
+				fprintf(stderr, "ember probe: '%s' cannot be defined: %s\n", pds[i].text,
+					why ? why : strerror(-n));
+				return 1;
+			}
+			if (o->definition)
+				printf("%s\n", line);
+		}
+	}
+	return 0;
+}
+
+/* Remove what this run wrote before a failure, newest first. */
+static void undo(struct probe_opts *o, struct probe_def *pds, size_t upto_def, int upto_place)
+{
+	for (size_t i = upto_def + 1; i-- > 0;) {
+		int last = i == upto_def ? upto_place : pds[i].nr;
+
+		for (int k = last; k-- > 0;) {
+			const struct ember_probe_trace *t = &pds[i].traces[k];
+
+			ember_probe__del(o->tracefs, t->uprobe, t->group, t->event);
+		}
+	}
+}
+
+static int write_all(struct probe_opts *o, struct probe_def *pds, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		for (int k = 0; k < pds[i].nr; k++) {
+			const struct ember_probe_trace *t = &pds[i].traces[k];
+			const char *why = NULL;
+			int err = ember_probe__add(o->tracefs, t, &why);
+
+			if (!err)
+				continue;
+			undo(o, pds, i, k);
+			if (err == -EINVAL && !why)
+				fprintf(stderr, "ember probe: the kernel refused %s:%s ('%s'); see %s/error_log\n",
+					t->group, t->event, pds[i].text, o->tracefs);
+			else
+				fprintf(stderr, "ember probe: cannot add %s:%s: %s\n", t->group, t->event,
+					why ? why : strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* perf's report of what was added, and how to use it. */
+static void show_added(struct probe_opts *o, struct probe_def *pds, size_t nr)
+{
+	const struct ember_probe_trace *last = NULL;
+	char place[1024], arg[1024], name[2 * EMBER_PROBE_NAME_MAX + 2];
+	size_t total = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		total += (size_t)pds[i].nr;
+	fprintf(stderr, "Added new event%s\n", total > 1 ? "s:" : ":");
+	for (size_t i = 0; i < nr; i++) {
+		ember_probe_def__point(&pds[i].def, place, sizeof(place));
+		for (int k = 0; k < pds[i].nr; k++) {
+			const struct ember_probe_trace *t = &pds[i].traces[k];
+
+			snprintf(name, sizeof(name), "%s:%s", t->group, t->event);
+			fprintf(stderr, "  %-20s (on %s", name, place);
+			if (t->uprobe)
+				fprintf(stderr, " in %s", t->target);
+			if (pds[i].def.nr_args)
+				fprintf(stderr, " with");
+			for (unsigned int a = 0; a < pds[i].def.nr_args; a++) {
+				ember_probe_arg__format(&pds[i].def.args[a], arg, sizeof(arg));
+				fprintf(stderr, " %s", arg);
+			}
+			fprintf(stderr, ")\n");
+			last = t;
+		}
+	}
+	if (last) {
+		fprintf(stderr, "\nYou can now use it in all ember tools, such as:\n\n");
+		fprintf(stderr, "\tember record -e %s:%s -aR sleep 1\n\n", last->group, last->event);
+	}
+}
+
+int probe_add(struct probe_opts *o)
+{
+	bool uprobe = o->exec != NULL;
+	struct ember_probe_events *file = NULL;
+	struct names names = { 0 };
+	struct probe_def *pds;
+	size_t nr = 0;
+	int ret = 0;
+
+	pds = calloc(o->nr_defs, sizeof(*pds));
+	if (!pds) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		return 1;
+	}
+	for (; nr < o->nr_defs && !ret; nr++)
+		ret = parse_def(&pds[nr], o->defs[nr]);
+	if (ret)
+		goto out;
+	if (!uprobe && !has_events_file(o->tracefs, "kprobe_events")) {
+		fprintf(stderr, "ember probe: cannot probe the kernel: %s/kprobe_events does not "
+			"exist (this kernel was built without CONFIG_KPROBES / CONFIG_KPROBE_EVENTS)\n",
+			o->tracefs);
+		ret = 1;
+		goto out;
+	}
+	for (size_t i = 0; i < nr && !ret; i++)
+		ret = uprobe ? resolve_uprobe(o, &pds[i]) : resolve_kprobe(o, &pds[i]);
+	if (ret)
+		goto out;
+	/* -D shows definitions whatever tracefs holds, as perf does */
+	if (!o->definition) {
+		file = ember_probe_events__read(o->tracefs, uprobe);
+		if (!file) {
+			fprintf(stderr, "ember probe: cannot read %s/%s: %s\n", o->tracefs,
+				uprobe ? "uprobe_events" : "kprobe_events", strerror(errno));
+			ret = 1;
+			goto out;
+		}
+	}
+	names.file = file;
+	for (size_t i = 0; i < nr && !ret; i++) {
+		/* a dry run writes nothing, so each definition sees only tracefs (perf's) */
+		if (o->dry_run || o->definition)
+			names.nr_added = 0;
+		ret = name_places(o, &pds[i], &names);
+	}
+	if (!ret)
+		ret = check_lines(o, pds, nr);
+	if (ret || o->definition)
+		goto out;
+	if (!o->dry_run)
+		ret = write_all(o, pds, nr);
+	if (!ret && !o->quiet)
+		show_added(o, pds, nr);
+out:
+	for (size_t i = 0; i < nr; i++) {
+		ember_probe_def__exit(&pds[i].def);
+		free(pds[i].traces);
+	}
+	free(pds);
+	free(names.added);
+	ember_probe_events__delete(file);
+	return ret;
+}
