@@ -47,6 +47,12 @@ struct ember_symbol_opts {
 	bool no_demangle;
 	/* Demangle with parameters, as perf -v does ("ns::f(int)" not "ns::f"). */
 	bool demangle_params;
+	/*
+	 * Keep every name of an address (perf probe's allow_aliases: "free"
+	 * beside "__libc_free"), for finding symbols by name; lookups by
+	 * address then see one of them.
+	 */
+	bool allow_aliases;
 };
 
 /* ---- symbols ------------------------------------------------------------ */

@@ -179,7 +179,8 @@ int dso__load_elf(struct ember_dso *dso)
 	ret = symsrc__read_segments(runtime_ss, &dso->segs, &dso->nr_segs);
 	if (!ret)
 		ret = symsrc__load_symbols(&dso->symtab, syms_ss, runtime_ss, dso->segs,
-					   dso->nr_segs, dso->conf->demangle);
+					   dso->nr_segs, dso->conf->demangle,
+					   dso->conf->allow_aliases);
 	/* As perf: PLT names only when the tables gave some symbols. */
 	if (ret > 0) {
 		int nr_plt = symsrc__synthesize_plt(&dso->symtab, runtime_ss,

@@ -42,6 +42,7 @@ static int sym_conf__init(struct sym_conf *conf, const struct ember_symbol_opts 
 		conf->demangle = DEMANGLE_PARAMS;
 	if (OPTS_HAS(opts, no_demangle) && opts->no_demangle)
 		conf->demangle = DEMANGLE_NONE;
+	conf->allow_aliases = OPTS_HAS(opts, allow_aliases) && opts->allow_aliases;
 	if (!conf->symfs || !conf->buildid_dir || !conf->kallsyms) {
 		sym_conf__exit(conf);
 		return -ENOMEM;

@@ -39,6 +39,7 @@ struct sym_conf {
 	char *kallsyms;		/* "" for none */
 	bool kallsyms_forced;	/* given by the user: used whatever its build-id */
 	enum demangle_mode demangle;
+	bool allow_aliases;	/* no symtab__fixup_duplicate() */
 };
 
 struct dsos;

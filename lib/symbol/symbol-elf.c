@@ -333,7 +333,7 @@ static bool symdata__get(Elf_Data *syms, bool native64, size_t idx, GElf_Sym *sy
  */
 static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *syms_ss,
 			      struct symsrc *runtime_ss, const struct elf_seg *segs, size_t nr_segs,
-			      enum demangle_mode demangle)
+			      enum demangle_mode demangle, bool aliases)
 {
 	size_t shstrndx_sym, shstrndx_run, nr_syms;
 	struct shdr_cache sym_shdrs, run_shdrs;
@@ -417,7 +417,8 @@ static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *sym
 	if (nr) {
 		symtab__sort(t);
 		symtab__fixup_end(t, false);
-		symtab__fixup_duplicate(t);
+		if (!aliases)
+			symtab__fixup_duplicate(t);
 	}
 	return nr;
 }
@@ -428,7 +429,8 @@ static int symsrc__load_table(struct symtab *t, Elf_Scn *sec, struct symsrc *sym
  * the second copies are erased again, which shapes perf's tree.
  */
 int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc *runtime_ss,
-			 const struct elf_seg *segs, size_t nr_segs, enum demangle_mode demangle)
+			 const struct elf_seg *segs, size_t nr_segs, enum demangle_mode demangle,
+			 bool aliases)
 {
 	int nr = 0, n;
 
@@ -436,14 +438,14 @@ int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc
 		return -ENODATA;
 	if (syms_ss->symtab) {
 		n = symsrc__load_table(t, syms_ss->symtab, syms_ss, runtime_ss, segs, nr_segs,
-				       demangle);
+				       demangle, aliases);
 		if (n < 0)
 			return n;
 		nr = n;
 	}
 	if (syms_ss->dynsym) {
 		n = symsrc__load_table(t, syms_ss->dynsym, syms_ss, runtime_ss, segs, nr_segs,
-				       demangle);
+				       demangle, aliases);
 		if (n < 0)
 			return n;
 		nr += n;

@@ -42,11 +42,13 @@ int symsrc__read_segments(struct symsrc *ss, struct elf_seg **segs, size_t *nr);
  * Loads syms_ss's .symtab, then its .dynsym, into t, perf's way:
  * functions, objects and labels in allocated sections, converted to file
  * offsets through runtime's program headers (segs), demangled, each table
- * then sorted and fixed up. Returns how many symbols were read (before
+ * then sorted and fixed up (aliases: the duplicates at one address kept,
+ * as perf probe keeps them). Returns how many symbols were read (before
  * duplicates were dropped), or -errno.
  */
 int symsrc__load_symbols(struct symtab *t, struct symsrc *syms_ss, struct symsrc *runtime_ss,
-			 const struct elf_seg *segs, size_t nr_segs, enum demangle_mode demangle);
+			 const struct elf_seg *segs, size_t nr_segs, enum demangle_mode demangle,
+			 bool aliases);
 /*
  * Adds a "name@plt" symbol for each .plt entry of runtime_ss (via
  * .rela.plt/.rel.plt and .dynsym), as perf 6.1 does, even where a

@@ -47,7 +47,7 @@ static int vdso__load_from(struct ember_dso *dso, struct symsrc *ss)
 	if (ret)
 		return ret;
 	ret = symsrc__load_symbols(&dso->symtab, ss, ss, dso->segs, dso->nr_segs,
-				   dso->conf->demangle);
+				   dso->conf->demangle, false);
 	if (!dso->id.build_id_size) {
 		uint8_t bid[BUILD_ID_MAX];
 		int n = build_id__read_elf(ss->elf, bid, sizeof(bid));
