@@ -64,7 +64,10 @@ static void set_place(struct ember_probe_trace *t, const struct ember_probe_def 
 int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *path,
 				struct ember_probe_trace *out, size_t max)
 {
-	struct ember_symbol_opts opts = { .sz = sizeof(opts), .kallsyms = "" };
+	/* every name of an address, as perf probe sees them ("free" beside "__libc_free") */
+	struct ember_symbol_opts opts = {
+		.sz = sizeof(opts), .kallsyms = "", .allow_aliases = true,
+	};
 	bool cut_version;
 	uint64_t last_start = 0;
 	struct ember_dso *dso;

@@ -13,12 +13,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <ember/probe.h>
+#include "core/escape.h"
 #include "probe/probe.h"
 
 /* One definition and the places it resolved to. */
 struct probe_def {
 	struct ember_probe_def def;
-	const char *text;
+	char *text;		/* as typed, controls escaped, for messages */
 	struct ember_probe_trace *traces;
 	int nr;
 };
@@ -63,14 +64,27 @@ static int parse_def(struct probe_def *pd, const char *text)
 {
 	int err;
 
-	pd->text = text;
+	size_t size;
+	FILE *fp = open_memstream(&pd->text, &size);
+
+	/* a newline typed in a definition must not break its message in two */
+	if (fp) {
+		escape_puts(fp, text, ESCAPE_JSON_BYTES);
+		if (fclose(fp))
+			pd->text = NULL;
+	}
+	if (!pd->text) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		return 1;
+	}
 	err = ember_probe_def__parse(&pd->def, text);
 	if (err == -ENOMEM) {
 		fprintf(stderr, "ember probe: out of memory\n");
 		return 1;
 	}
 	if (err) {
-		fprintf(stderr, "ember probe: bad probe definition '%s': %s\n", text, pd->def.err);
+		fprintf(stderr, "ember probe: bad probe definition '%s': %s\n", pd->text,
+			pd->def.err);
 		return 2;
 	}
 	if (ember_probe_def__needs_dwarf(&pd->def)) {
@@ -78,12 +92,12 @@ static int parse_def(struct probe_def *pd, const char *text)
 			"ember probe: '%s' needs debug information (lines, source files, patterns or "
 			"variables by name), which ember probe does not read yet; use a function, "
 			"FUNC+OFF, FUNC%%return and registers (%%di, +8(%%si))\n",
-			text);
+			pd->text);
 		return 1;
 	}
 	if (pd->def.abs) {
 		fprintf(stderr, "ember probe: '%s': probes at absolute addresses are not done yet\n",
-			text);
+			pd->text);
 		return 1;
 	}
 	return 0;
@@ -390,6 +404,7 @@ out:
 	for (size_t i = 0; i < nr; i++) {
 		ember_probe_def__exit(&pds[i].def);
 		free(pds[i].traces);
+		free(pds[i].text);
 	}
 	free(pds);
 	free(names.added);
