@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember probe against perf probe 6.1 on uprobes without DWARF (a copy of the
+# probed workload with its debug information stripped, and libc): the same
+# uprobe_events line for the same command (perf adds, the line is read, perf
+# deletes; then ember), the same messages, the same -D, -l and -d; a
+# definition refused before it reaches tracefs, a failure that leaves
+# nothing behind, kernel probes without kprobes; and the probes at work in
+# ember record, script and stat. Every probe added is removed at exit.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+if ! have_perf; then
+	skip setup "perf not installed"
+	exit 0
+fi
+if ! is_root || ! have_tracefs || [ ! -e /sys/kernel/tracing/uprobe_events ]; then
+	skip setup "needs root and uprobe_events in tracefs (CONFIG_UPROBE_EVENTS)"
+	exit 0
+fi
+if [ ! -x "$EMBER" ] || [ ! -x "$WL/probed" ]; then
+	skip setup "no $EMBER or $WL/probed; build first"
+	exit 0
+fi
+EVENTS=/sys/kernel/tracing/uprobe_events
+BIN=$TMP/probed_nodbg
+G=probe_probed_nodbg
+LIBC=$(ldd "$WL/probed" | awk '$1 ~ /^libc\.so/ { print $3 }')
+LIBC=$(realpath "$LIBC")
+
+# Only the groups this suite makes, removed at exit whatever happened.
+ours() { grep -E "^[pr]:($G|embert|probe_libc)/" "$EVENTS"; }
+cleanup() {
+	for g in $G embert; do
+		"$PERF" probe -q -d "$g:*" >/dev/null 2>&1
+	done
+	# libc probes: only the names this suite gives them
+	"$PERF" probe -q -d 'probe_libc:malloc*' -d 'probe_libc:free*' >/dev/null 2>&1
+}
+trap 'cleanup; rm -rf "$TMP"' EXIT
+cleanup
+if [ -n "$(ours)" ]; then
+	skip setup "probes of this suite's groups exist and cannot be removed"
+	exit 0
+fi
+objcopy --strip-debug "$WL/probed" "$BIN" || exit 1
+cd "$TMP" || exit 1
+
+# same_line NAME ARGS...: perf's and ember's lines for the same command, each
+# tool removing its own probes after; their messages too (perf's with ember
+# for perf).
+same_line() {
+	local name=$1 pl el pe ee
+	shift
+	"$PERF" probe "$@" >/dev/null 2>perf.err
+	pl=$(ours)
+	cleanup
+	"$EMBER" probe "$@" >/dev/null 2>ember.err
+	el=$(ours)
+	cleanup
+	if [ -n "$pl" ] && [ "$pl" = "$el" ]; then
+		pass "line-$name"
+	else
+		fail "line-$name" "perf: '$pl' ember: '$el' ($(head -2 ember.err))"
+	fi
+	pe=$(sed 's/perf/ember/g' perf.err)
+	ee=$(cat ember.err)
+	expect_eq "messages-$name" "$ee" "$pe"
+}
+
+same_line func -x "$BIN" probed_add
+same_line return -x "$BIN" 'probed_add%return $retval'
+same_line offset -x "$BIN" probed_name+4
+same_line named-args -x "$BIN" 'embert:ev=probed_add %di:s32 %si:u64 +0(%di):x8'
+same_line string -x "$BIN" 'probed_take name=+16(%di):string id=+0(%di):s32'
+same_line ret-type -x "$BIN" 'probed_take%return $retval:s64'
+same_line glob -x "$BIN" 'probed_*'
+same_line adds -x "$BIN" -a probed_add -a 'probed_name%return $retval' -a 'embert:x=probed_take+1'
+same_line libc -x "$LIBC" malloc
+same_line libc-return -x "$LIBC" 'free%return'
+
+# -f: a second probe on one function takes _1, and so on; without -f, an error.
+"$PERF" probe -q -x "$BIN" probed_add
+"$PERF" probe -q -f -x "$BIN" probed_add
+pl=$(ours)
+cleanup
+"$EMBER" probe -q -x "$BIN" probed_add
+"$EMBER" probe -q -f -x "$BIN" probed_add
+el=$(ours)
+expect_eq "force-suffix" "$el" "$pl"
+before=$(ours)
+"$EMBER" probe -x "$BIN" probed_add 2>err.txt
+rc=$?
+if [ $rc -ne 0 ] && [ "$(ours)" = "$before" ] && grep -q 'already exists' err.txt; then
+	pass "exists-refused"
+else
+	fail "exists-refused" "rc=$rc $(cat err.txt)"
+fi
+cleanup
+
+# -D shows the lines perf would write, writing nothing.
+pd=$("$PERF" probe -x "$BIN" -D probed_add -D 'embert:r=probed_take%return $retval' 2>&1)
+ed=$("$EMBER" probe -x "$BIN" -D probed_add -D 'embert:r=probed_take%return $retval' 2>&1)
+expect_eq "definition" "$ed" "$pd"
+expect_eq "definition-writes-nothing" "$(ours)" ""
+
+# -n: perf's messages, nothing written; -q: nothing said.
+pn=$("$PERF" probe -n -x "$BIN" 'probed_add %di' 2>&1 | sed 's/perf/ember/g')
+en=$("$EMBER" probe -n -x "$BIN" 'probed_add %di' 2>&1)
+expect_eq "dry-run-messages" "$en" "$pn"
+expect_eq "dry-run-writes-nothing" "$(ours)" ""
+out=$("$EMBER" probe -q -x "$BIN" probed_add 2>&1)
+expect_eq "quiet" "$out|$(ours | wc -l)" "|1"
+cleanup
+
+# -l: the same listing as perf's of probes made by both tools, args by name.
+"$PERF" probe -q -x "$BIN" -a 'probed_add %di:s32' -a 'probed_name+4' \
+	-a 'embert:t=probed_take%return $retval'
+"$EMBER" probe -q -x "$BIN" -a 'probed_take x=%di' -a 'probed_*%return'
+"$EMBER" probe -q -f -x "$LIBC" malloc
+list_ours() { grep -E "^  ($G|embert):"; }
+pl=$("$PERF" probe -l 2>&1 | list_ours)
+el=$("$EMBER" probe -l 2>&1 | list_ours)
+if [ -n "$pl" ] && [ "$el" = "$pl" ]; then pass "list"; else fail "list" "perf:
+$pl
+ember:
+$el"; fi
+pl=$("$PERF" probe -l "$G:*return" 2>&1)
+el=$("$EMBER" probe -l "$G:*return" 2>&1)
+expect_eq "list-filter" "$el" "$pl"
+
+# -d: removes what it names, only that, with perf's messages.
+before=$(ours)
+"$EMBER" probe -d "$G:probed_take*" -d 't__return' 2>del.txt
+after=$(ours)
+want=$(printf '%s\n' "$before" | grep -v -E "^[pr]:($G/probed_take|embert/t__return )")
+expect_eq "del-removes-only-named" "$after" "$want"
+expect_eq "del-messages" "$(cat del.txt)" "$(printf 'Removed event: embert:t__return\nRemoved event: %s:probed_take\nRemoved event: %s:probed_take__return' "$G" "$G")"
+"$EMBER" probe -d 'nosuch_*' 2>err.txt
+expect_eq "del-nothing" "$?|$(cat err.txt)" '1|ember probe: "nosuch_*" does not hit any event'
+"$EMBER" probe -q -d 'probe_libc:malloc*'
+"$EMBER" probe -q -d "$G:*" -d 'embert:*'
+expect_eq "del-glob-all" "$(ours)" ""
+
+# Safety: nothing smuggled into tracefs, names within its limits, no half-made probe.
+before=$(cat "$EVENTS")
+refused() { # NAME EXPECTED-RC ARGS...
+	local name=$1 want=$2 rc
+	shift 2
+	"$EMBER" probe "$@" >/dev/null 2>err.txt
+	rc=$?
+	if [ $rc -eq "$want" ] && [ "$(cat "$EVENTS")" = "$before" ] && [ "$(wc -l <err.txt)" = 1 ]; then
+		pass "refused-$name"
+	else
+		fail "refused-$name" "rc=$rc (want $want) $(head -3 err.txt)"
+	fi
+}
+refused newline-in-name 2 -x "$BIN" $'embert:ev\np:embert/evil=probed_add'
+refused newline-in-arg 2 -x "$BIN" 'probed_add' $'%di\np:embert/evil' "$BIN:0x0"
+refused second-def-in-arg 2 -x "$BIN" 'probed_add %di;p:embert/evil'
+refused bad-type 2 -x "$BIN" 'probed_add %di:u128'
+refused bad-fetch 1 -x "$BIN" 'probed_add @main'
+refused retval-not-return 1 -x "$BIN" 'probed_add $retval'
+refused long-event 1 -x "$BIN" "$(printf 'e%.0s' {1..64})=probed_add"
+refused long-group 1 -x "$BIN" "$(printf 'g%.0s' {1..64}):ev=probed_add"
+refused no-symbol 1 -x "$BIN" -a probed_add -a nosuch
+refused offset-past-end 1 -x "$BIN" probed_add+4096
+refused needs-dwarf 1 -x "$BIN" 'probed_add a'
+refused kernel-refuses 1 -x "$BIN" -a probed_add -a 'probed_name %nosuchreg'
+"$EMBER" probe -q -x "$BIN" "$(printf 'e%.0s' {1..63})=probed_add"
+expect_eq "name-63-fits" "$(ours | wc -l)" 1
+cleanup
+
+# Kernel probes write kprobe_events; without it, one line and a failure.
+if [ -e /sys/kernel/tracing/kprobe_events ]; then
+	skip kernel-no-kprobes "this kernel has kprobe_events (the kprobe suite is for a later part)"
+else
+	"$EMBER" probe do_sys_openat2 >/dev/null 2>err.txt
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q CONFIG_KPROBES err.txt; then
+		pass "kernel-no-kprobes"
+	else
+		fail "kernel-no-kprobes" "rc=$rc $(cat err.txt)"
+	fi
+fi
+
+# At work: record, script (as perf script prints the fields) and stat.
+"$EMBER" probe -q -x "$BIN" -a 'probed_add a=%di:s32 b=%si:s32' -a 'probed_take%return $retval:s64' \
+	-a 'nm=probed_name +0(%di):string'
+"$EMBER" record -q -e "$G:*" -o p.data -- "$BIN" 6 >/dev/null 2>&1
+expect_eq "record-exit" "$?" 0
+"$EMBER" script -i p.data >e.txt 2>&1
+"$PERF" script -i p.data >p.txt 2>&1
+expect_eq "script-as-perf" "$(cat e.txt)" "$(cat p.txt)"
+expect_eq "script-add" "$(grep -c "$G:probed_add: ([0-9a-f]*) a=[0-5] b=\(0\|2\|4\|6\|8\|10\)$" e.txt)" 6
+expect_eq "script-return" "$(grep -c "$G:probed_take__return: ([0-9a-f]* <- [0-9a-f]*) arg1=1[01][0-9]$" e.txt)" 6
+expect_eq "script-string" "$(grep -c "$G:nm: ([0-9a-f]*) arg1=\"\(alpha\|beta\|gamma\)\"$" e.txt)" 6
+st=$("$EMBER" stat -x, -e "$G:probed_add" -e "$G:nm" -- "$BIN" 7 2>&1 >/dev/null | cut -d, -f1,3)
+expect_eq "stat" "$st" "7,$G:probed_add
+7,$G:nm"
+cleanup
+expect_eq "cleaned-up" "$(ours)" ""
