@@ -27,14 +27,17 @@ G=probe_probed_nodbg
 LIBC=$(ldd "$WL/probed" | awk '$1 ~ /^libc\.so/ { print $3 }')
 LIBC=$(realpath "$LIBC")
 
+# perf probe -x keeps a cache per binary in its build-id directory: the suite's own
+perf_probe() { "$PERF" --buildid-dir "$TMP/debug" probe "$@"; }
+
 # Only the groups this suite makes, removed at exit whatever happened.
 ours() { grep -E "^[pr]:($G|embert|probe_libc)/" "$EVENTS"; }
 cleanup() {
 	for g in $G embert; do
-		"$PERF" probe -q -d "$g:*" >/dev/null 2>&1
+		perf_probe -q -d "$g:*" >/dev/null 2>&1
 	done
 	# libc probes: only the names this suite gives them
-	"$PERF" probe -q -d 'probe_libc:malloc*' -d 'probe_libc:free*' >/dev/null 2>&1
+	perf_probe -q -d 'probe_libc:malloc*' -d 'probe_libc:free*' >/dev/null 2>&1
 }
 trap 'cleanup; rm -rf "$TMP"' EXIT
 cleanup
@@ -51,7 +54,7 @@ cd "$TMP" || exit 1
 same_line() {
 	local name=$1 pl el pe ee
 	shift
-	"$PERF" probe "$@" >/dev/null 2>perf.err
+	perf_probe "$@" >/dev/null 2>perf.err
 	pl=$(ours)
 	cleanup
 	"$EMBER" probe "$@" >/dev/null 2>ember.err
@@ -79,8 +82,8 @@ same_line libc -x "$LIBC" malloc
 same_line libc-return -x "$LIBC" 'free%return'
 
 # -f: a second probe on one function takes _1, and so on; without -f, an error.
-"$PERF" probe -q -x "$BIN" probed_add
-"$PERF" probe -q -f -x "$BIN" probed_add
+perf_probe -q -x "$BIN" probed_add
+perf_probe -q -f -x "$BIN" probed_add
 pl=$(ours)
 cleanup
 "$EMBER" probe -q -x "$BIN" probed_add
@@ -98,13 +101,13 @@ fi
 cleanup
 
 # -D shows the lines perf would write, writing nothing.
-pd=$("$PERF" probe -x "$BIN" -D probed_add -D 'embert:r=probed_take%return $retval' 2>&1)
+pd=$(perf_probe -x "$BIN" -D probed_add -D 'embert:r=probed_take%return $retval' 2>&1)
 ed=$("$EMBER" probe -x "$BIN" -D probed_add -D 'embert:r=probed_take%return $retval' 2>&1)
 expect_eq "definition" "$ed" "$pd"
 expect_eq "definition-writes-nothing" "$(ours)" ""
 
 # -n: perf's messages, nothing written; -q: nothing said.
-pn=$("$PERF" probe -n -x "$BIN" 'probed_add %di' 2>&1 | sed 's/perf/ember/g')
+pn=$(perf_probe -n -x "$BIN" 'probed_add %di' 2>&1 | sed 's/perf/ember/g')
 en=$("$EMBER" probe -n -x "$BIN" 'probed_add %di' 2>&1)
 expect_eq "dry-run-messages" "$en" "$pn"
 expect_eq "dry-run-writes-nothing" "$(ours)" ""
@@ -113,18 +116,18 @@ expect_eq "quiet" "$out|$(ours | wc -l)" "|1"
 cleanup
 
 # -l: the same listing as perf's of probes made by both tools, args by name.
-"$PERF" probe -q -x "$BIN" -a 'probed_add %di:s32' -a 'probed_name+4' \
+perf_probe -q -x "$BIN" -a 'probed_add %di:s32' -a 'probed_name+4' \
 	-a 'embert:t=probed_take%return $retval'
 "$EMBER" probe -q -x "$BIN" -a 'probed_take x=%di' -a 'probed_*%return'
 "$EMBER" probe -q -f -x "$LIBC" malloc
 list_ours() { grep -E "^  ($G|embert):"; }
-pl=$("$PERF" probe -l 2>&1 | list_ours)
+pl=$(perf_probe -l 2>&1 | list_ours)
 el=$("$EMBER" probe -l 2>&1 | list_ours)
 if [ -n "$pl" ] && [ "$el" = "$pl" ]; then pass "list"; else fail "list" "perf:
 $pl
 ember:
 $el"; fi
-pl=$("$PERF" probe -l "$G:*return" 2>&1)
+pl=$(perf_probe -l "$G:*return" 2>&1)
 el=$("$EMBER" probe -l "$G:*return" 2>&1)
 expect_eq "list-filter" "$el" "$pl"
 
