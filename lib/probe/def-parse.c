@@ -320,15 +320,8 @@ bool ember_probe_def__needs_dwarf(const struct ember_probe_def *def)
 	return false;
 }
 
-/* snprintf that keeps count past the end, for the "returns the length" contract. */
-struct sbuf {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
 __attribute__((format(printf, 2, 3)))
-static void sbuf_add(struct sbuf *b, const char *fmt, ...)
+void probe_sbuf__add(struct probe_sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -339,22 +332,24 @@ static void sbuf_add(struct sbuf *b, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		b->len += (size_t)n;
+	else if (n < 0)
+		b->failed = true;
 }
 
 int ember_probe_def__point(const struct ember_probe_def *def, char *buf, size_t size)
 {
-	struct sbuf b = { buf, size, 0 };
+	struct probe_sbuf b = { .buf = buf, .size = size };
 
 	if (size)
 		buf[0] = '\0';
 	if (def->function) {
-		sbuf_add(&b, "%s", def->function);
+		probe_sbuf__add(&b, "%s", def->function);
 		if (def->offset)
-			sbuf_add(&b, "+%llu", (unsigned long long)def->offset);
+			probe_sbuf__add(&b, "+%llu", (unsigned long long)def->offset);
 		else if (def->line)
-			sbuf_add(&b, ":%u", def->line);
+			probe_sbuf__add(&b, ":%u", def->line);
 		else if (def->retprobe)
-			sbuf_add(&b, "%%return");
+			probe_sbuf__add(&b, "%%return");
 	}
 	if (def->file) {
 		const char *f = def->file;
@@ -366,26 +361,26 @@ int ember_probe_def__point(const struct ember_probe_def *def, char *buf, size_t 
 
 			f = slash ? slash + 1 : f + n - 30;
 		}
-		sbuf_add(&b, "@%s", f);
+		probe_sbuf__add(&b, "@%s", f);
 		if (!def->function && def->line)
-			sbuf_add(&b, ":%u", def->line);
+			probe_sbuf__add(&b, ":%u", def->line);
 	}
 	if (def->lazy)
-		sbuf_add(&b, ";%s", def->lazy);
+		probe_sbuf__add(&b, ";%s", def->lazy);
 	return b.len > 0x7fffffff ? -ENAMETOOLONG : (int)b.len;
 }
 
 int ember_probe_arg__format(const struct ember_probe_arg *arg, char *buf, size_t size)
 {
-	struct sbuf b = { buf, size, 0 };
+	struct probe_sbuf b = { .buf = buf, .size = size };
 
 	if (size)
 		buf[0] = '\0';
 	if (arg->name)
-		sbuf_add(&b, "%s=", arg->name);
-	sbuf_add(&b, "%s%s%s", arg->var, arg->fields ? arg->fields : "",
+		probe_sbuf__add(&b, "%s=", arg->name);
+	probe_sbuf__add(&b, "%s%s%s", arg->var, arg->fields ? arg->fields : "",
 		 arg->user_access ? "@user" : "");
 	if (arg->type)
-		sbuf_add(&b, ":%s", arg->type);
+		probe_sbuf__add(&b, ":%s", arg->type);
 	return b.len > 0x7fffffff ? -ENAMETOOLONG : (int)b.len;
 }

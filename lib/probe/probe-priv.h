@@ -21,6 +21,17 @@ struct probe_names {
 int probe_arg__parse(struct ember_probe_arg *arg, char *word, struct probe_names *names,
 		     char *err, size_t errsz);
 
+/* snprintf in steps that keeps counting past the end, for "returns the length" contracts. */
+struct probe_sbuf {
+	char *buf;
+	size_t size;
+	size_t len;
+	bool failed;	/* an encoding error */
+};
+
+__attribute__((format(printf, 2, 3)))
+void probe_sbuf__add(struct probe_sbuf *b, const char *fmt, ...);
+
 /* Whether type is one the kernel's fetch arguments take (s8..x64, string, ustring). */
 bool probe__valid_type(const char *type);
 

@@ -16,7 +16,8 @@
 /* A name that fits tracefs: a C identifier under EMBER_PROBE_NAME_MAX bytes. */
 static bool valid_name(const char *s)
 {
-	return ember_probe__is_c_name(s) && strlen(s) < EMBER_PROBE_NAME_MAX;
+	/* the length first: a group or event array may hold no NUL at all */
+	return strnlen(s, EMBER_PROBE_NAME_MAX) < EMBER_PROBE_NAME_MAX && ember_probe__is_c_name(s);
 }
 
 /* A path the kernel reads whole: absolute, no blanks or controls (they split the line). */
@@ -58,9 +59,8 @@ static const char *check(const struct ember_probe_trace *t)
 int ember_probe_trace__format(const struct ember_probe_trace *t, char *buf, size_t size,
 			      const char **why)
 {
+	struct probe_sbuf b = { .buf = buf, .size = size };
 	const char *bad;
-	size_t len = 0;
-	int n;
 
 	if (why)
 		*why = NULL;
@@ -72,37 +72,30 @@ int ember_probe_trace__format(const struct ember_probe_trace *t, char *buf, size
 			*why = bad;
 		return -EINVAL;
 	}
-#define ADD(...)                                                                           \
-	do {                                                                               \
-		n = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0, \
-			     __VA_ARGS__);                                                 \
-		if (n < 0)                                                                 \
-			return -EINVAL;                                                    \
-		len += (size_t)n;                                                          \
-	} while (0)
 	if (t->retprobe && t->maxactive)
-		ADD("r%u:%s/%s ", t->maxactive, t->group, t->event);
+		probe_sbuf__add(&b, "r%u:%s/%s ", t->maxactive, t->group, t->event);
 	else
-		ADD("%c:%s/%s ", t->retprobe ? 'r' : 'p', t->group, t->event);
+		probe_sbuf__add(&b, "%c:%s/%s ", t->retprobe ? 'r' : 'p', t->group, t->event);
 	if (t->uprobe) {
-		ADD("%s:0x%" PRIx64, t->target, t->offset);
+		probe_sbuf__add(&b, "%s:0x%" PRIx64, t->target, t->offset);
 		if (t->ref_ctr_offset)
-			ADD("(0x%" PRIx64 ")", t->ref_ctr_offset);
+			probe_sbuf__add(&b, "(0x%" PRIx64 ")", t->ref_ctr_offset);
 	} else if (t->target) {
-		ADD("%s+%" PRIu64, t->target, t->offset);
+		probe_sbuf__add(&b, "%s+%" PRIu64, t->target, t->offset);
 	} else {
-		ADD("0x%" PRIx64, t->offset);
+		probe_sbuf__add(&b, "0x%" PRIx64, t->offset);
 	}
 	for (unsigned int i = 0; i < t->nr_args; i++) {
 		const struct ember_probe_trace_arg *a = &t->args[i];
 
-		ADD(" %s%s%s%s%s", a->name ? a->name : "", a->name ? "=" : "", a->value,
-		    a->type ? ":" : "", a->type ? a->type : "");
+		probe_sbuf__add(&b, " %s%s%s%s%s", a->name ? a->name : "", a->name ? "=" : "",
+				a->value, a->type ? ":" : "", a->type ? a->type : "");
 	}
-#undef ADD
-	if (len >= size)
+	if (b.failed)
+		return -EINVAL;
+	if (b.len >= size || b.len > 0x7fffffff)
 		return -ENAMETOOLONG;
-	return (int)len;
+	return (int)b.len;
 }
 
 /* "grp/ev" at s into t; 0 or -EINVAL. */
