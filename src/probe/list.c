@@ -132,7 +132,8 @@ static void place(char *buf, size_t size, const struct ember_probe_trace *t, str
 	if (dso)
 		sym = ember_dso__find_symbol(dso, t->offset);
 	if (!sym) {
-		snprintf(buf, size, "0x%llx", (unsigned long long)t->offset);
+		snprintf(buf, size, "0x%llx%s", (unsigned long long)t->offset,
+			 t->retprobe ? "%return" : "");
 		return;
 	}
 	delta = t->offset - ember_symbol__start(sym);

@@ -31,9 +31,9 @@ LIBC=$(realpath "$LIBC")
 perf_probe() { "$PERF" --buildid-dir "$TMP/debug" probe "$@"; }
 
 # Only the groups this suite makes, removed at exit whatever happened.
-ours() { grep -E "^[pr]:($G|embert|probe_libc)/" "$EVENTS"; }
+ours() { grep -E "^[pr]:($G|embert|probe_libc|probe_probed_gone)/" "$EVENTS"; }
 cleanup() {
-	for g in $G embert; do
+	for g in $G embert probe_probed_gone; do
 		perf_probe -q -d "$g:*" >/dev/null 2>&1
 	done
 	# libc probes: only the names this suite gives them
@@ -130,6 +130,15 @@ $el"; fi
 pl=$(perf_probe -l "$G:*return" 2>&1)
 el=$("$EMBER" probe -l "$G:*return" 2>&1)
 expect_eq "list-filter" "$el" "$pl"
+
+# A probe whose binary is gone is listed by its address, as perf lists it.
+cp "$BIN" probed_gone
+perf_probe -q -x "$TMP/probed_gone" -a gone_a=probed_add+2 -a 'gone_t=probed_take%return'
+rm probed_gone
+pl=$(perf_probe -l 'probe_probed_gone:*' 2>&1)
+el=$("$EMBER" probe -l 'probe_probed_gone:*' 2>&1)
+if [ -n "$pl" ] && [ "$el" = "$pl" ]; then pass "list-binary-gone"; else fail "list-binary-gone" "perf: '$pl' ember: '$el'"; fi
+perf_probe -q -d 'probe_probed_gone:*'
 
 # -d: removes what it names, only that, with perf's messages.
 before=$(ours)
