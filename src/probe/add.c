@@ -60,7 +60,7 @@ static bool has_events_file(const char *tracefs, const char *name)
 }
 
 /* Parse one definition; 0 or the exit code, the message printed. */
-static int parse_def(struct probe_def *pd, const char *text)
+static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbose)
 {
 	int err;
 
@@ -78,6 +78,15 @@ static int parse_def(struct probe_def *pd, const char *text)
 		return 1;
 	}
 	err = ember_probe_def__parse(&pd->def, text);
+	if (!err && verbose) {
+		const struct ember_probe_def *d = &pd->def;
+
+		fprintf(stderr, "probe-definition(%d): %s\n", idx, pd->text);
+		fprintf(stderr, "symbol:%s file:%s line:%u offset:%llu return:%d lazy:%s\n",
+			d->function ? d->function : "(null)", d->file ? d->file : "(null)", d->line,
+			(unsigned long long)d->offset, d->retprobe, d->lazy ? d->lazy : "(null)");
+		fprintf(stderr, "%u arguments\n", d->nr_args);
+	}
 	if (err == -ENOMEM) {
 		fprintf(stderr, "ember probe: out of memory\n");
 		return 1;
@@ -294,7 +303,12 @@ static int write_all(struct probe_opts *o, struct probe_def *pds, size_t nr)
 		for (int k = 0; k < pds[i].nr; k++) {
 			const struct ember_probe_trace *t = &pds[i].traces[k];
 			const char *why = NULL;
-			int err = ember_probe__add(o->tracefs, t, &why);
+			char line[4096];
+			int err;
+
+			if (o->verbose > 0 && ember_probe_trace__format(t, line, sizeof(line), NULL) > 0)
+				fprintf(stderr, "Writing event: %s\n", line);
+			err = ember_probe__add(o->tracefs, t, &why);
 
 			if (!err)
 				continue;
@@ -361,7 +375,7 @@ int probe_add(struct probe_opts *o)
 		return 1;
 	}
 	for (; nr < o->nr_defs && !ret; nr++)
-		ret = parse_def(&pds[nr], o->defs[nr]);
+		ret = parse_def(&pds[nr], o->defs[nr], (int)nr, o->verbose > 0);
 	if (ret)
 		goto out;
 	if (!uprobe && !has_events_file(o->tracefs, "kprobe_events")) {

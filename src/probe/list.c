@@ -237,6 +237,8 @@ int probe_del(struct probe_opts *o)
 				fprintf(stderr, "ember probe: cannot parse the filter in -d\n");
 				ret = 2;
 			} else if (m) {
+				if (o->verbose > 0)
+					fprintf(stderr, "Writing event: -:%s/%s\n", t->group, t->event);
 				err = ember_probe__del(o->tracefs, uprobe, t->group, t->event);
 				if (err) {
 					fprintf(stderr, "ember probe: cannot remove %s:%s: %s\n", t->group,

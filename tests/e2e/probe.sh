@@ -114,6 +114,12 @@ expect_eq "dry-run-writes-nothing" "$(ours)" ""
 out=$("$EMBER" probe -q -x "$BIN" probed_add 2>&1)
 expect_eq "quiet" "$out|$(ours | wc -l)" "|1"
 cleanup
+# -v: the line written, as perf -v shows it
+pv=$(perf_probe -v -x "$BIN" 'probed_add %di' 2>&1 | grep '^Writing event:')
+cleanup
+ev=$("$EMBER" probe -v -x "$BIN" 'probed_add %di' 2>&1 | grep '^Writing event:')
+cleanup
+expect_eq "verbose-writes" "$ev" "$pv"
 
 # -l: the same listing as perf's of probes made by both tools, args by name.
 perf_probe -q -x "$BIN" -a 'probed_add %di:s32' -a 'probed_name+4' \
