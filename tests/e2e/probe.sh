@@ -188,6 +188,22 @@ refused kernel-refuses 1 -x "$BIN" -a probed_add -a 'probed_name %nosuchreg'
 expect_eq "name-63-fits" "$(ours | wc -l)" 1
 cleanup
 
+# Without root: one line saying what is needed, nothing added.
+if command -v setpriv >/dev/null; then
+	chmod 755 "$TMP" "$BIN"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$EMBER" probe -x "$BIN" probed_add \
+		>/dev/null 2>err.txt
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q root err.txt &&
+		[ "$(cat "$EVENTS")" = "$before" ]; then
+		pass "unprivileged"
+	else
+		fail "unprivileged" "rc=$rc $(cat err.txt)"
+	fi
+else
+	skip unprivileged "no setpriv"
+fi
+
 # Kernel probes write kprobe_events; without it, one line and a failure.
 if [ -e /sys/kernel/tracing/kprobe_events ]; then
 	skip kernel-no-kprobes "this kernel has kprobe_events (the kprobe suite is for a later part)"
