@@ -136,21 +136,21 @@ static char *missing_reason(const char *root, const char *sys, const char *name,
 	if (!strcmp(sys, "probe")) {
 		snprintf(path, sizeof(path), "%s/kprobe_events", root);
 		if (access(path, F_OK))
-			r = asprintf(&hint, "probe:* events are kernel probes that 'perf probe --add' "
+			r = asprintf(&hint, "probe:* events are kernel probes that 'ember probe --add' "
 				     "creates; this kernel has no kprobes (no kprobe_events in "
 				     "%s: CONFIG_KPROBE_EVENTS is off)", root);
 		else
 			r = asprintf(&hint, "probe:* events are kernel probes: add this one first "
-				     "with 'perf probe --add %s'", name);
+				     "with 'ember probe --add %s'", name);
 	} else if (!strncmp(sys, "probe_", 6)) {
 		snprintf(path, sizeof(path), "%s/uprobe_events", root);
 		if (access(path, F_OK))
-			r = asprintf(&hint, "%s:* events are user probes that 'perf probe -x' "
+			r = asprintf(&hint, "%s:* events are user probes that 'ember probe -x' "
 				     "creates; this kernel has no uprobes (no uprobe_events in "
 				     "%s: CONFIG_UPROBE_EVENTS is off)", sys, root);
 		else
 			r = asprintf(&hint, "%s:* events are user probes: add this one first with "
-				     "'perf probe -x /path/to/%s --add %s'", sys, sys + 6, name);
+				     "'ember probe -x /path/to/%s --add %s'", sys, sys + 6, name);
 	} else if (nsys && !strcmp(sys, "sched") && !strncmp(name, "sched_stat_", 11)) {
 		r = asprintf(&hint, "the sched:sched_stat_* tracepoints exist only in kernels "
 			     "built with CONFIG_SCHEDSTATS=y; this one is not");
