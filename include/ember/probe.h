@@ -163,7 +163,8 @@ EMBER_API int ember_probe__event_name(const char *base, bool retprobe, bool allo
 
 /*
  * The places a definition names in the user binary at path (absolute),
- * from its symbol table as perf finds them without debug information:
+ * from its symbol table as perf finds them without debug information
+ * (or def's absolute address, a file offset, as one place named abs_ADDR):
  * every function symbol whose name (version cut, unless the definition
  * gives one) matches def->function as a glob, at its file offset plus
  * def->offset, in address order, at most max (perf's --max-probes).

@@ -155,6 +155,8 @@ static int check_point(struct ember_probe_def *def)
 		return refuse(def, "a file always requires a line number or a lazy pattern");
 	if (def->offset && !def->function)
 		return refuse(def, "an offset requires an entry function");
+	if (def->offset && def->abs)
+		return refuse(def, "an offset can't be added to an absolute address");
 	if ((def->offset || def->line || def->lazy) && def->retprobe)
 		return refuse(def, "an offset, line or lazy pattern can't be used with a return probe");
 	if (!def->function && !def->file)

@@ -41,6 +41,17 @@ static bool name_matches(const char *pattern, const char *name, bool cut_version
 	return ember_glob_match(pattern, name);
 }
 
+/* The definition's arguments as fetch arguments (pointing into def). */
+static void set_args(struct ember_probe_trace *t, const struct ember_probe_def *def)
+{
+	t->nr_args = def->nr_args;
+	for (unsigned int i = 0; i < def->nr_args; i++) {
+		t->args[i].name = def->args[i].name;
+		t->args[i].value = def->args[i].var;
+		t->args[i].type = def->args[i].type;
+	}
+}
+
 static void set_place(struct ember_probe_trace *t, const struct ember_probe_def *def,
 		      const char *path, const struct ember_symbol *sym)
 {
@@ -53,12 +64,7 @@ static void set_place(struct ember_probe_trace *t, const struct ember_probe_def 
 	t->offset = ember_symbol__start(sym) + def->offset;
 	if (strlen(name) < sizeof(t->event))
 		strcpy(t->event, name);
-	t->nr_args = def->nr_args;
-	for (unsigned int i = 0; i < def->nr_args; i++) {
-		t->args[i].name = def->args[i].name;
-		t->args[i].value = def->args[i].var;
-		t->args[i].type = def->args[i].type;
-	}
+	set_args(t, def);
 }
 
 int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *path,
@@ -74,8 +80,22 @@ int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *p
 	size_t found = 0, nr = 0;
 	int n, ret;
 
-	if (!def->function || def->abs)
+	if (!def->function)
 		return -EINVAL;
+	/* an address is a file offset as it is, named after itself (perf's abs_ADDR) */
+	if (def->abs) {
+		if (!max)
+			return -E2BIG;
+		memset(out, 0, sizeof(*out));
+		out->uprobe = true;
+		out->retprobe = def->retprobe;
+		out->target = path;
+		out->offset = def->abs_address;
+		snprintf(out->event, sizeof(out->event), "abs_%llx",
+			 (unsigned long long)def->abs_address);
+		set_args(out, def);
+		return 1;
+	}
 	cut_version = !strchr(def->function, '@');
 	dso = ember_dso__open(path, &opts);
 	if (!dso)

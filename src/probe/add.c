@@ -104,11 +104,6 @@ static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbo
 			pd->text);
 		return 1;
 	}
-	if (pd->def.abs) {
-		fprintf(stderr, "ember probe: '%s': probes at absolute addresses are not done yet\n",
-			pd->text);
-		return 1;
-	}
 	return 0;
 }
 
@@ -159,7 +154,7 @@ static int resolve_kprobe(struct probe_opts *o, struct probe_def *pd)
 {
 	struct ember_probe_trace *t;
 
-	if (is_glob(pd->def.function)) {
+	if (!pd->def.abs && is_glob(pd->def.function)) {
 		fprintf(stderr, "ember probe: '%s': kernel function globs are not done yet\n",
 			pd->text);
 		return 1;
@@ -171,8 +166,14 @@ static int resolve_kprobe(struct probe_opts *o, struct probe_def *pd)
 	}
 	t = &pd->traces[0];
 	t->retprobe = pd->def.retprobe;
-	t->target = pd->def.function;
-	t->offset = pd->def.offset;
+	if (pd->def.abs) {
+		t->offset = pd->def.abs_address;
+		snprintf(t->event, sizeof(t->event), "abs_%llx",
+			 (unsigned long long)pd->def.abs_address);
+	} else {
+		t->target = pd->def.function;
+		t->offset = pd->def.offset;
+	}
 	t->nr_args = pd->def.nr_args;
 	for (unsigned int i = 0; i < pd->def.nr_args; i++) {
 		t->args[i].name = pd->def.args[i].name;
@@ -220,7 +221,8 @@ static int name_places(struct probe_opts *o, struct probe_def *pd, struct names 
 
 		/* a plain function names its events; a glob's are named after each symbol */
 		if (!from)
-			from = is_glob(pd->def.function) ? t->event : pd->def.function;
+			from = is_glob(pd->def.function) || pd->def.abs ? t->event :
+									  pd->def.function;
 		if (snprintf(base, sizeof(base), "%s", from) >= (int)sizeof(base))
 			err = -ENAMETOOLONG;
 		else

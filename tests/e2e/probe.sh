@@ -78,6 +78,7 @@ same_line string -x "$BIN" 'probed_take name=+16(%di):string id=+0(%di):s32'
 same_line ret-type -x "$BIN" 'probed_take%return $retval:s64'
 same_line glob -x "$BIN" 'probed_*'
 same_line adds -x "$BIN" -a probed_add -a 'probed_name%return $retval' -a 'embert:x=probed_take+1'
+same_line address -x "$BIN" '0x1159%return $retval'
 same_line libc -x "$LIBC" malloc
 same_line libc-return -x "$LIBC" 'free%return'
 

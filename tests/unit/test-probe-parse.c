@@ -208,6 +208,8 @@ TEST(probe_parse_refused)
 	CHECK_EQ(parse(&d, "@t.c"), -EINVAL);
 	CHECK_EQ(parse(&d, "+4"), -EINVAL);
 	CHECK_EQ(parse(&d, "0x12zz"), -EINVAL);
+	/* perf drops the offset of an address silently: ember refuses it */
+	CHECK_EQ(parse(&d, "0x1149+4"), -EINVAL);
 	CHECK_EQ(parse(&d, "%sdt_libc:setjmp"), -EINVAL);
 	CHECK_EQ(parse(&d, "add@"), -EINVAL);
 }
