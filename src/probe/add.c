@@ -62,16 +62,16 @@ static bool has_events_file(const char *tracefs, const char *name)
 /* Parse one definition; 0 or the exit code, the message printed. */
 static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbose)
 {
+	FILE *fp = open_memstream(&pd->text, &(size_t){ 0 });
 	int err;
-
-	size_t size;
-	FILE *fp = open_memstream(&pd->text, &size);
 
 	/* a newline typed in a definition must not break its message in two */
 	if (fp) {
 		escape_puts(fp, text, ESCAPE_JSON_BYTES);
-		if (fclose(fp))
+		if (fclose(fp)) {
+			free(pd->text);
 			pd->text = NULL;
+		}
 	}
 	if (!pd->text) {
 		fprintf(stderr, "ember probe: out of memory\n");
