@@ -31,13 +31,22 @@ LIBC=$(realpath "$LIBC")
 perf_probe() { "$PERF" --buildid-dir "$TMP/debug" probe "$@"; }
 
 # Only the groups this suite makes, removed at exit whatever happened.
-ours() { grep -E "^[pr]:($G|embert|probe_libc|probe_probed_gone)/" "$EVENTS"; }
+ours() {
+	grep -E "^[pr]:($G|embert|probe_probed|probe_probed_gone)/|^[pr]:probe_libc/(malloc|free)" \
+		"$EVENTS"
+}
 cleanup() {
-	for g in $G embert probe_probed_gone; do
-		perf_probe -q -d "$g:*" >/dev/null 2>&1
+	local try
+	# an event a closing profiler still holds is busy a moment: try again
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		for g in $G embert probe_probed probe_probed_gone; do
+			perf_probe -q -d "$g:*" >/dev/null 2>&1
+		done
+		# libc probes: only the names this suite gives them
+		perf_probe -q -d 'probe_libc:malloc*' -d 'probe_libc:free*' >/dev/null 2>&1
+		[ -z "$(ours)" ] && return 0
+		sleep 0.2
 	done
-	# libc probes: only the names this suite gives them
-	perf_probe -q -d 'probe_libc:malloc*' -d 'probe_libc:free*' >/dev/null 2>&1
 }
 trap 'cleanup; rm -rf "$TMP"' EXIT
 cleanup
@@ -79,6 +88,10 @@ same_line ret-type -x "$BIN" 'probed_take%return $retval:s64'
 same_line glob -x "$BIN" 'probed_*'
 same_line adds -x "$BIN" -a probed_add -a 'probed_name%return $retval' -a 'embert:x=probed_take+1'
 same_line address -x "$BIN" '0x1159%return $retval'
+# the workload as built (-g): perf finds these through DWARF, at the same places
+same_line dwarf-func -x "$WL/probed" probed_add
+same_line dwarf-return -x "$WL/probed" 'probed_take%return $retval:s64'
+same_line dwarf-offset -x "$WL/probed" probed_name+4
 same_line libc -x "$LIBC" malloc
 same_line libc-return -x "$LIBC" 'free%return'
 
