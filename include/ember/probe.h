@@ -193,8 +193,8 @@ EMBER_API struct ember_probe_events *ember_probe_events__read(const char *tracef
 EMBER_API void ember_probe_events__delete(struct ember_probe_events *list);
 EMBER_API size_t ember_probe_events__nr(const struct ember_probe_events *list);
 /* The idx-th probe; owned by the list. */
-EMBER_API const struct ember_probe_trace *ember_probe_events__get(const struct ember_probe_events *list,
-								  size_t idx);
+EMBER_API const struct ember_probe_trace *
+ember_probe_events__get(const struct ember_probe_events *list, size_t idx);
 /* The line as tracefs listed it (without its newline); owned by the list. */
 EMBER_API const char *ember_probe_events__line(const struct ember_probe_events *list, size_t idx);
 

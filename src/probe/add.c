@@ -270,8 +270,9 @@ static int check_lines(struct probe_opts *o, struct probe_def *pds, size_t nr)
 
 	for (size_t i = 0; i < nr; i++) {
 		for (int k = 0; k < pds[i].nr; k++) {
+			const struct ember_probe_trace *t = &pds[i].traces[k];
 			const char *why = NULL;
-			int n = ember_probe_trace__format(&pds[i].traces[k], line, sizeof(line), &why);
+			int n = ember_probe_trace__format(t, line, sizeof(line), &why);
 
 			if (n < 0) {
 				fprintf(stderr, "ember probe: '%s' cannot be defined: %s\n", pds[i].text,
@@ -308,7 +309,8 @@ static int write_all(struct probe_opts *o, struct probe_def *pds, size_t nr)
 			char line[4096];
 			int err;
 
-			if (o->verbose > 0 && ember_probe_trace__format(t, line, sizeof(line), NULL) > 0)
+			if (o->verbose > 0 &&
+			    ember_probe_trace__format(t, line, sizeof(line), NULL) > 0)
 				fprintf(stderr, "Writing event: %s\n", line);
 			err = ember_probe__add(o->tracefs, t, &why);
 

@@ -180,9 +180,11 @@ int probe_list(struct probe_opts *o)
 			break;
 		}
 		for (size_t i = 0; i < s.nr; i++) {
-			const struct ember_probe_trace *t = ember_probe_events__get(s.list, s.idx[i]);
+			const struct ember_probe_trace *t;
 
-			if (o->list_filter && probe_filter__match(o->list_filter, t->group, t->event) != 1)
+			t = ember_probe_events__get(s.list, s.idx[i]);
+			if (o->list_filter &&
+			    probe_filter__match(o->list_filter, t->group, t->event) != 1)
 				continue;
 			show_one(t, &d);
 		}
@@ -210,6 +212,31 @@ static int del_matches(struct probe_opts *o, const struct ember_probe_trace *t)
 	return 0;
 }
 
+/* Remove t if a filter names it; 0, or the exit code after a message. */
+static int del_one(struct probe_opts *o, const struct ember_probe_trace *t, size_t *removed)
+{
+	int m = del_matches(o, t), err;
+
+	if (m < 0) {
+		fprintf(stderr, "ember probe: cannot parse the filter in -d\n");
+		return 2;
+	}
+	if (!m)
+		return 0;
+	if (o->verbose > 0)
+		fprintf(stderr, "Writing event: -:%s/%s\n", t->group, t->event);
+	err = ember_probe__del(o->tracefs, t->uprobe, t->group, t->event);
+	if (err) {
+		fprintf(stderr, "ember probe: cannot remove %s:%s: %s\n", t->group, t->event,
+			strerror(-err));
+		return 1;
+	}
+	(*removed)++;
+	if (!o->quiet)
+		fprintf(stderr, "Removed event: %s:%s\n", t->group, t->event);
+	return 0;
+}
+
 int probe_del(struct probe_opts *o)
 {
 	size_t removed = 0;
@@ -229,28 +256,8 @@ int probe_del(struct probe_opts *o)
 			sorted_exit(&s);
 			return 1;
 		}
-		for (size_t i = 0; i < s.nr && !ret; i++) {
-			const struct ember_probe_trace *t = ember_probe_events__get(s.list, s.idx[i]);
-			int m = del_matches(o, t);
-
-			if (m < 0) {
-				fprintf(stderr, "ember probe: cannot parse the filter in -d\n");
-				ret = 2;
-			} else if (m) {
-				if (o->verbose > 0)
-					fprintf(stderr, "Writing event: -:%s/%s\n", t->group, t->event);
-				err = ember_probe__del(o->tracefs, uprobe, t->group, t->event);
-				if (err) {
-					fprintf(stderr, "ember probe: cannot remove %s:%s: %s\n", t->group,
-						t->event, strerror(-err));
-					ret = 1;
-				} else {
-					removed++;
-					if (!o->quiet)
-						fprintf(stderr, "Removed event: %s:%s\n", t->group, t->event);
-				}
-			}
-		}
+		for (size_t i = 0; i < s.nr && !ret; i++)
+			ret = del_one(o, ember_probe_events__get(s.list, s.idx[i]), &removed);
 		sorted_exit(&s);
 	}
 	if (!ret && !removed) {
