@@ -31,6 +31,17 @@ static bool valid_path(const char *s)
 	return true;
 }
 
+/* A kernel symbol: C identifier characters and the '.' of "fn.isra.0", "fn.cold". */
+static bool valid_ksym(const char *s)
+{
+	if (!*s || *s == '.' || isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
 static const char *check(const struct ember_probe_trace *t)
 {
 	if (!valid_name(t->group))
@@ -39,8 +50,8 @@ static const char *check(const struct ember_probe_trace *t)
 		return "the event name is not a C identifier of fewer than 64 characters";
 	if (t->uprobe && !valid_path(t->target))
 		return "the binary's path is not absolute or holds blanks or control characters";
-	if (!t->uprobe && t->target && !ember_probe__is_c_name(t->target))
-		return "the kernel symbol is not a C identifier";
+	if (!t->uprobe && t->target && !valid_ksym(t->target))
+		return "the kernel symbol holds characters no kernel symbol has";
 	if (!t->uprobe && !t->target && t->offset == 0)
 		return "a kernel probe needs a symbol or an address";
 	for (unsigned int i = 0; i < t->nr_args; i++) {

@@ -116,6 +116,12 @@ TEST(probe_line_refused)
 	tr.args[1] = (struct ember_probe_trace_arg){ NULL, "+u0(%si)", "string" };
 	CHECK(ember_probe_trace__format(&tr, buf, sizeof(buf), NULL) > 0);
 	CHECK_STR(buf, "p:g/e do_sys_openat2+0 @jiffies+8 +u0(%si):string");
+	tr.target = "tcp_sendmsg.cold";
+	CHECK(ember_probe_trace__format(&tr, buf, sizeof(buf), NULL) > 0);
+	tr.target = "a b";
+	CHECK_EQ(ember_probe_trace__format(&tr, buf, sizeof(buf), NULL), -EINVAL);
+	tr.target = "f\np:g/x";
+	CHECK_EQ(ember_probe_trace__format(&tr, buf, sizeof(buf), NULL), -EINVAL);
 }
 
 TEST(probe_line_parse)
