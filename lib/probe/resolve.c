@@ -109,13 +109,20 @@ int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *p
 		ret = -ENODATA;
 		goto out;
 	}
-	/* count first: perf refuses more matches than --max-probes, it does not cut them */
+	/*
+	 * Count first: perf refuses more matches than --max-probes, it does not
+	 * cut them. Places, not names: a function in .symtab and .dynsym, or
+	 * under two names, is one.
+	 */
 	for (int i = 0; i < n; i++) {
 		const struct ember_symbol *sym = ember_dso__symbol(dso, (size_t)i);
 
-		if (sym && is_function(sym) &&
-		    name_matches(def->function, ember_symbol__name(sym), cut_version))
+		if (!sym || !is_function(sym) ||
+		    !name_matches(def->function, ember_symbol__name(sym), cut_version))
+			continue;
+		if (!found || ember_symbol__start(sym) != last_start)
 			found++;
+		last_start = ember_symbol__start(sym);
 	}
 	if (!found) {
 		ret = -ENOENT;

@@ -128,6 +128,14 @@ ed=$("$EMBER" probe -x "$BIN" -D probed_add -D 'embert:r=probed_take%return $ret
 expect_eq "definition" "$ed" "$pd"
 expect_eq "definition-writes-nothing" "$(ours)" ""
 
+# --max-probes: more places than that is an error, not a cut (perf's rule; perf itself
+# counts each symbol twice here and crashes at the boundary, so ember is checked alone)
+out=$("$EMBER" probe -x "$BIN" --max-probes 3 -D 'probed_*' 2>&1 | wc -l)
+"$EMBER" probe -x "$BIN" --max-probes 2 -D 'probed_*' >/dev/null 2>err.txt
+expect_eq "max-probes" "$out|$?|$(grep -c 'too many functions matched' err.txt)" "3|1|1"
+out=$("$EMBER" probe -x "$LIBC" --max-probes 1 -D malloc 2>&1 | wc -l)
+expect_eq "max-probes-one-place" "$out" 1
+
 # -n: perf's messages, nothing written; -q: nothing said.
 pn=$(perf_probe -n -x "$BIN" 'probed_add %di' 2>&1 | sed 's/perf/ember/g')
 en=$("$EMBER" probe -n -x "$BIN" 'probed_add %di' 2>&1)
