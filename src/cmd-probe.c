@@ -138,9 +138,9 @@ int cmd_probe(int argc, const char **argv)
 		return 1;
 	}
 	const struct option options[] = {
-		OPT_CALLBACK('a', "add", o, "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
-			     "probe point definition", opt_add),
-		OPT_CALLBACK('D', "definition", o, "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
+		/* PROBEDEF: [[GROUP:]EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [ARG ...] */
+		OPT_CALLBACK('a', "add", o, "PROBEDEF", "probe point definition", opt_add),
+		OPT_CALLBACK('D', "definition", o, "PROBEDEF",
 			     "Show trace event definition of given traceevent for k/uprobe_events.",
 			     opt_definition),
 		OPT_CALLBACK('d', "del", o, "[GROUP:]EVENT", "delete a probe event.", opt_del),
