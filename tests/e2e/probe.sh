@@ -17,6 +17,10 @@ if ! is_root || ! have_tracefs || [ ! -e /sys/kernel/tracing/uprobe_events ]; th
 	skip setup "needs root and uprobe_events in tracefs (CONFIG_UPROBE_EVENTS)"
 	exit 0
 fi
+if ! command -v objcopy >/dev/null; then
+	skip setup "no objcopy (binutils) to strip the workload's debug information"
+	exit 0
+fi
 if [ ! -x "$EMBER" ] || [ ! -x "$WL/probed" ]; then
 	skip setup "no $EMBER or $WL/probed; build first"
 	exit 0
