@@ -274,6 +274,8 @@ static int check_lines(struct probe_opts *o, struct probe_def *pds, size_t nr)
 			const char *why = NULL;
 			int n = ember_probe_trace__format(t, line, sizeof(line), &why);
 
+			if (n == -ENAMETOOLONG)
+				why = "its line is longer than the 4096 bytes tracefs reads at once";
 			if (n < 0) {
 				fprintf(stderr, "ember probe: '%s' cannot be defined: %s\n", pds[i].text,
 					why ? why : strerror(-n));

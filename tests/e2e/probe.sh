@@ -215,6 +215,8 @@ refused long-group 1 -x "$BIN" "$(printf 'g%.0s' {1..64}):ev=probed_add"
 refused no-symbol 1 -x "$BIN" -a probed_add -a nosuch
 refused offset-past-end 1 -x "$BIN" probed_add+4096
 refused needs-dwarf 1 -x "$BIN" 'probed_add a'
+long_args=$(for i in {1..100}; do printf ' %s%03d=+0(+0(%%di)):u64' "$(printf 'n%.0s' {1..50})" "$i"; done)
+refused line-too-long 1 -x "$BIN" "probed_add$long_args"
 refused kernel-refuses 1 -x "$BIN" -a probed_add -a 'probed_name %nosuchreg'
 "$EMBER" probe -q -x "$BIN" "$(printf 'e%.0s' {1..63})=probed_add"
 expect_eq "name-63-fits" "$(ours | wc -l)" 1
