@@ -35,6 +35,11 @@ extern "C" {
 #define EMBER_PROBE_NAME_MAX 64
 /* Member accesses per argument ("r->a.b[2]" has three). */
 #define EMBER_PROBE_MAX_FIELDS 16
+/*
+ * Room for a line with its NUL: tracefs reads a definition in one buffer
+ * of 4096 bytes, so it takes lines of up to 4095 characters (6.18 here).
+ */
+#define EMBER_PROBE_LINE_MAX 4096
 /* Room for a reason a definition was refused. */
 #define EMBER_PROBE_ERR_MAX 160
 

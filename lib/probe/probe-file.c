@@ -10,9 +10,6 @@
 #include "core/array.h"
 #include "probe/probe-priv.h"
 
-/* The longest definition the kernel reads in one write (its WRITE_BUFSIZE). */
-#define PROBE_LINE_MAX 4096
-
 struct ember_probe_events {
 	struct ember_probe_trace *traces;
 	char **lines;
@@ -137,7 +134,7 @@ static int write_line(const char *tracefs, bool uprobe, const char *line, size_t
 
 int ember_probe__add(const char *tracefs, const struct ember_probe_trace *t, const char **why)
 {
-	char line[PROBE_LINE_MAX];
+	char line[EMBER_PROBE_LINE_MAX];
 	int len;
 
 	len = ember_probe_trace__format(t, line, sizeof(line), why);

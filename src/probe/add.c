@@ -266,7 +266,7 @@ static int name_places(struct probe_opts *o, struct probe_def *pd, struct names 
 /* The line of each place, checked; -D prints them. 0 or the exit code. */
 static int check_lines(struct probe_opts *o, struct probe_def *pds, size_t nr)
 {
-	char line[4096];
+	char line[EMBER_PROBE_LINE_MAX];
 
 	for (size_t i = 0; i < nr; i++) {
 		for (int k = 0; k < pds[i].nr; k++) {
@@ -275,7 +275,7 @@ static int check_lines(struct probe_opts *o, struct probe_def *pds, size_t nr)
 			int n = ember_probe_trace__format(t, line, sizeof(line), &why);
 
 			if (n == -ENAMETOOLONG)
-				why = "its line is longer than the 4096 bytes tracefs reads at once";
+				why = "its line is longer than tracefs takes (4095 characters)";
 			if (n < 0) {
 				fprintf(stderr, "ember probe: '%s' cannot be defined: %s\n", pds[i].text,
 					why ? why : strerror(-n));
@@ -308,7 +308,7 @@ static int write_all(struct probe_opts *o, struct probe_def *pds, size_t nr)
 		for (int k = 0; k < pds[i].nr; k++) {
 			const struct ember_probe_trace *t = &pds[i].traces[k];
 			const char *why = NULL;
-			char line[4096];
+			char line[EMBER_PROBE_LINE_MAX];
 			int err;
 
 			if (o->verbose > 0 &&
