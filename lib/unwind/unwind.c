@@ -5,6 +5,7 @@
  * registers and stack copy.
  */
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 #include "machine/map.h"
 #include "symbol/build-id.h"
 #include "symbol/dso.h"
+#include "unwind/cfi-rules.h"
 #include "unwind/unwind.h"
 
 /* Processes whose Dwfl is kept: a direct-mapped cache by their maps. */
@@ -44,6 +46,7 @@ struct dwfl_slot {
 	const struct maps *maps;	/* NULL: empty */
 	Dwfl *dwfl;
 	bool attached;
+	bool foreign;		/* a module not x86_64's when attached: libdwfl's machine may not be */
 };
 
 /* Per dso (the table's payload): whether its file reports, its fd for memory reads. */
@@ -56,6 +59,7 @@ struct unwinder {
 	struct dwfl_slot slots[DWFL_SLOTS];
 	int vdso_fd;			/* our [vdso]'s image in a memfd; -1 not made, -2 cannot be */
 	struct hashtab dsos;		/* dso pointer → struct dso_state payload */
+	struct cfi_rules rules;		/* the frame rules at the pcs walked, by dso */
 	bool warned[WARN_NR];
 
 	/* The sample being unwound. */
@@ -112,6 +116,7 @@ void unwinder__delete(struct unwinder *u)
 			close(st->fd);
 	}
 	hashtab__exit(&u->dsos);
+	cfi_rules__exit(&u->rules);
 	if (u->vdso_fd >= 0)
 		close(u->vdso_fd);
 	free(u);
@@ -323,16 +328,14 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	return read_file_word(u, addr, result);
 }
 
-static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+/* The sample's registers in DWARF order; a register the mask lacks reads 0, as perf reads it. */
+static void initial_registers(struct unwinder *u, Dwarf_Word regs[CFI_NREGS])
 {
-	struct unwinder *u = arg;
-	Dwarf_Word regs[17];
 	bool missing = false;
 
-	for (int i = 0; i < 17; i++) {
+	for (int i = 0; i < CFI_NREGS; i++) {
 		uint64_t v = 0;
 
-		/* perf reads a register the mask lacks as 0 */
 		if (!unwind__reg_value(&u->sm->user_regs, dwarf_to_perf_x86_64[i], &v))
 			missing = true;
 		regs[i] = v;
@@ -340,7 +343,14 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	if (missing)
 		warn_once(u, WARN_REGS, "%s",
 			  "dwarf unwinding: registers missing from the samples' user regs mask\n");
-	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	Dwarf_Word regs[CFI_NREGS];
+
+	initial_registers(arg, regs);
+	return dwfl_thread_state_registers(thread, 0, CFI_NREGS, regs);
 }
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
@@ -349,6 +359,21 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.memory_read = memory_read,
 	.set_initial_registers = set_initial_registers,
 };
+
+/*
+ * A frame's pc taken, adjusted already (a caller's return address - 1):
+ * whether the walk goes on past it. A frame in a file that cannot be
+ * reported is taken, and the walk ends there: libunwind's way, perf
+ * 6.1's (libdw's drops the frame).
+ */
+static bool take_frame(struct unwinder *u, Dwfl *dwfl, uint64_t pc)
+{
+	u->cut = report_module(u, dwfl, pc) != 0;
+	if (u->stale)
+		return false;
+	u->ips[u->nr++] = pc;
+	return !u->cut && u->nr < u->max;
+}
 
 static int frame_callback(Dwfl_Frame *state, void *arg)
 {
@@ -366,15 +391,140 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;
-	/*
-	 * A frame in a file that cannot be reported is taken, and the walk
-	 * ends there: libunwind's way, perf 6.1's (libdw's drops the frame).
-	 */
-	u->cut = report_module(u, dwfl, pc) != 0;
+	return take_frame(u, dwfl, pc) ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+/* A frame of the unwinder's own walk: libdwfl's Dwfl_Frame registers. */
+struct frame_regs {
+	Dwarf_Word regs[CFI_NREGS];
+	uint32_t set;		/* bit i: regs[i] is known */
+};
+
+/*
+ * The caller of frame f by rule r, into caller, as libdwfl's
+ * handle_cfi() computes it (each register in turn, a rule that fails
+ * leaving its register unset); whether the caller has a pc (false: the
+ * stack ends at f).
+ */
+static bool apply_rule(struct unwinder *u, const struct cfi_rule *r, const struct frame_regs *f,
+		       struct frame_regs *caller)
+{
+	bool have_cfa = r->cfa_reg < CFI_NREGS && (f->set >> r->cfa_reg & 1);
+	Dwarf_Word cfa = have_cfa ? f->regs[r->cfa_reg] + (uint64_t)r->cfa_off : 0, v;
+	bool ra_undefined = false;
+
+	caller->set = 0;
+	for (int i = 0; i < CFI_NREGS; i++) {
+		switch (r->how[i]) {
+		case CFI_UNDEFINED:
+			ra_undefined |= i == CFI_RA;
+			continue;
+		case CFI_SAME:
+			if (!(f->set >> i & 1))
+				continue;
+			v = f->regs[i];
+			break;
+		case CFI_REG:
+			if (!(f->set >> r->off[i] & 1))
+				continue;
+			v = f->regs[r->off[i]];
+			break;
+		case CFI_AT_CFA:
+			if (!have_cfa || !memory_read(NULL, cfa + (uint64_t)r->off[i], &v, u))
+				continue;
+			break;
+		case CFI_CFA_VAL:
+			if (!have_cfa)
+				continue;
+			v = cfa + (uint64_t)r->off[i];
+			break;
+		default:
+			continue;
+		}
+		caller->regs[i] = v;
+		caller->set |= 1U << i;
+	}
+	/* libdwfl: an undefined or unknown return address, or 0, ends the stack */
+	return !ra_undefined && (caller->set >> CFI_RA & 1) && caller->regs[CFI_RA];
+}
+
+/* What the unwinder's own walk of a frame needs libdwfl for. */
+enum { STEP_CALLER, STEP_END, STEP_LIBDWFL };
+
+/*
+ * Frame f, whose CFI is looked up at pc (its own for the first frame,
+ * else its return address - 1), unwound into caller by the rule cached
+ * for pc: STEP_CALLER, STEP_END when the stack ends there, STEP_LIBDWFL
+ * when the rule is not one kept (libdwfl would look further: .debug_frame,
+ * then frame pointers), or -ENOMEM.
+ */
+static int step(struct unwinder *u, Dwfl *dwfl, uint64_t pc, const struct frame_regs *f,
+		struct frame_regs *caller)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	const struct cfi_rule *r;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
+	void **userdata;
+
+	cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
+	if (!cfi)
+		return STEP_LIBDWFL;
+	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	r = cfi_rules__find(&u->rules, *userdata, cfi, pc - bias);
+	if (!r)
+		return -ENOMEM;
+	if (!r->walkable)
+		return STEP_LIBDWFL;
+	return apply_rule(u, r, f, caller) ? STEP_CALLER : STEP_END;
+}
+
+/*
+ * The walk of dwfl_getthread_frames() and frame_callback() with the
+ * rules cached per pc instead of libdwfl's frames: the same modules
+ * reported in the same order, the same registers and memory read, the
+ * same frames taken. Returns the number of frames, -EAGAIN (a stale
+ * module), -ENOMEM, or -EOPNOTSUPP where a frame needs libdwfl (the walk
+ * is then done again by libdwfl, from the start). The first frame is
+ * reported already.
+ */
+static int fast_walk(struct unwinder *u, Dwfl *dwfl, uint64_t ip)
+{
+	struct frame_regs frames[2], *f = &frames[0], *caller = &frames[1], *tmp;
+	uint64_t pc = ip;
+	int ret;
+
+	initial_registers(u, f->regs);
+	f->set = (1U << CFI_NREGS) - 1;
+	/* the first frame: an activation, unwound from its own pc once taken */
+	report_module(u, dwfl, pc);
 	if (u->stale)
-		return DWARF_CB_ABORT;
-	u->ips[u->nr++] = pc;
-	return u->cut || u->nr >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+		return -EAGAIN;
+	if (!take_frame(u, dwfl, pc))
+		return u->stale ? -EAGAIN : (int)u->nr;
+	ret = step(u, dwfl, pc, f, caller);
+	while (ret == STEP_CALLER) {
+		tmp = f;
+		f = caller;
+		caller = tmp;
+		pc = f->regs[CFI_RA];
+		report_module(u, dwfl, pc);
+		if (u->stale)
+			return -EAGAIN;
+		/*
+		 * Whether it is an activation: not unless the caller is a
+		 * signal frame, which is libdwfl's to unwind. Its CFI is at
+		 * the return address - 1.
+		 */
+		ret = step(u, dwfl, pc - 1, f, caller);
+		if (ret < 0 || ret == STEP_LIBDWFL)
+			break;
+		if (!take_frame(u, dwfl, pc - 1))
+			return u->stale ? -EAGAIN : (int)u->nr;
+	}
+	if (ret < 0)
+		return ret;
+	return ret == STEP_LIBDWFL ? -EOPNOTSUPP : (int)u->nr;
 }
 
 /* The Dwfl kept for the thread's process, made when there is none. */
@@ -390,17 +540,37 @@ static struct dwfl_slot *dwfl_slot(struct unwinder *u, bool renew)
 	slot->dwfl = dwfl_begin(&offline_callbacks);
 	slot->maps = slot->dwfl ? maps : NULL;
 	slot->attached = false;
+	slot->foreign = false;
 	return slot->dwfl ? slot : NULL;
+}
+
+/*
+ * Of dwfl_getmodules(): counts the modules that are not x86_64 files
+ * (libdwfl unwinds with the machine of the first module it can read
+ * when attached, and the unwinder's own walk knows x86_64's alone).
+ */
+static int count_foreign(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+			 void *arg)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Ehdr ehdr;
+
+	if (!elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_machine != EM_X86_64 ||
+	    ehdr.e_ident[EI_CLASS] != ELFCLASS64)
+		++*(int *)arg;
+	return DWARF_CB_OK;
 }
 
 /*
  * One walk; -EAGAIN when a module turned out stale (the slot must be
  * renewed). The sampled ip is the first frame even where no walk can
- * start (see unwind.h).
+ * start (see unwind.h). The unwinder's own walk first, libdwfl's where
+ * that needs it.
  */
 static int walk(struct unwinder *u, struct dwfl_slot *slot, uint64_t ip)
 {
-	int err;
+	int err, foreign = 0;
 
 	u->nr = 0;
 	u->stale = false;
@@ -414,7 +584,14 @@ static int walk(struct unwinder *u, struct dwfl_slot *slot, uint64_t ip)
 				       &thread_callbacks, u))
 			return 1;
 		slot->attached = true;
+		dwfl_getmodules(slot->dwfl, count_foreign, &foreign, 0);
+		slot->foreign = foreign;
 	}
+	err = slot->foreign ? -EOPNOTSUPP : fast_walk(u, slot->dwfl, ip);
+	if (err != -EOPNOTSUPP)
+		return err;
+	u->nr = 0;
+	u->cut = false;
 	err = dwfl_getthread_frames(slot->dwfl, u->thread->tid > 0 ? u->thread->tid : 1,
 				    frame_callback, u);
 	if (u->stale)

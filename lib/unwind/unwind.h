@@ -29,6 +29,14 @@
  * CFI with it) and checks each module against the map at every frame,
  * so a map replaced since is reported again. Stack copies are read in
  * place and never kept.
+ *
+ * Nor does it run libdwfl's frame walk for most samples: the frame
+ * rules at each pc are read from the module's .eh_frame once
+ * (cfi-rules.h) and evaluated as libdwfl's handle_cfi() evaluates them,
+ * the modules reported and the memory read in libdwfl's order, so the
+ * frames are libdwfl's. A sample whose walk meets a pc without such a
+ * rule (no .eh_frame entry, an expression, a signal frame) is walked
+ * again by libdwfl from the start.
  */
 #ifndef EMBER_LIB_UNWIND_H
 #define EMBER_LIB_UNWIND_H
