@@ -42,11 +42,32 @@ enum unwind_warning {
 	WARN_NR,
 };
 
+/* Modules a slot remembers as checked against their maps. */
+#define MODULE_HITS 8
+
+/*
+ * A module checked against the map at its addresses (report_module()),
+ * with what the walk needs of it: while the maps and the Dwfl's modules
+ * stay as they were, an address in [lo, hi) is that map's and that
+ * module's.
+ */
+struct module_hit {
+	uint64_t lo, hi;
+	Dwfl_Module *mod;
+	const struct ember_dso *dso;
+	Dwarf_CFI *cfi;			/* its .eh_frame (when cfi_read), NULL: none */
+	Dwarf_Addr bias;
+	bool cfi_read;
+};
+
 struct dwfl_slot {
 	const struct maps *maps;	/* NULL: empty */
 	Dwfl *dwfl;
 	bool attached;
 	bool foreign;		/* a module not x86_64's when attached: libdwfl's machine may not be */
+	uint64_t gen;		/* the maps' generation the hits were checked in */
+	struct module_hit hits[MODULE_HITS];
+	unsigned int nr_hits, next_hit;
 };
 
 /* Per dso (the table's payload): whether its file reports, its fd for memory reads. */
@@ -63,6 +84,7 @@ struct unwinder {
 	bool warned[WARN_NR];
 
 	/* The sample being unwound. */
+	struct dwfl_slot *slot;
 	struct ember_thread *thread;
 	const struct ember_sample *sm;
 	uint64_t sp;
@@ -218,6 +240,41 @@ static bool dso_path(struct unwinder *u, const struct ember_dso *dso, int which,
 			hex + 2) < (int)size;
 }
 
+/* The module remembered for ip, checked in the maps as they are; NULL when none is. */
+static struct module_hit *module_hit(struct unwinder *u, uint64_t ip)
+{
+	struct dwfl_slot *slot = u->slot;
+
+	if (slot->gen != u->thread->maps->gen) {
+		slot->gen = u->thread->maps->gen;
+		slot->nr_hits = 0;
+		return NULL;
+	}
+	for (unsigned int i = 0; i < slot->nr_hits; i++)
+		if (ip - slot->hits[i].lo < slot->hits[i].hi - slot->hits[i].lo)
+			return &slot->hits[i];
+	return NULL;
+}
+
+/* Remembers mod, checked against map (see struct module_hit). */
+static void remember_module(struct unwinder *u, const struct ember_map *map, Dwfl_Module *mod)
+{
+	struct dwfl_slot *slot = u->slot;
+	struct module_hit *h;
+	Dwarf_Addr low, high;
+
+	if (slot->nr_hits < MODULE_HITS)
+		h = &slot->hits[slot->nr_hits++];
+	else
+		h = &slot->hits[slot->next_hit++ % MODULE_HITS];
+	dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
+	h->lo = low > map->start ? low : map->start;
+	h->hi = high < map->end ? high : map->end;
+	h->mod = mod;
+	h->dso = map->dso;
+	h->cfi_read = false;
+}
+
 /*
  * Makes sure the module holding ip in dwfl is map's file at map's base
  * (perf's __report_module()). 0 when it is (or ip has no map: nothing to
@@ -226,20 +283,25 @@ static bool dso_path(struct unwinder *u, const struct ember_dso *dso, int which,
  */
 static int report_module(struct unwinder *u, Dwfl *dwfl, uint64_t ip)
 {
-	struct ember_map *map = u->thread->maps ? maps__find(u->thread->maps, ip) : NULL;
+	struct ember_map *map;
 	struct dso_state *st;
 	Dwfl_Module *mod;
 	Dwarf_Addr base;
 	void **userdata;
 	char path[PATH_MAX];
 
+	if (module_hit(u, ip))
+		return 0;
+	map = maps__find(u->thread->maps, ip);
 	if (!map || !map->dso)
 		return 0;
 	mod = dwfl_addrmodule(dwfl, ip);
 	if (mod) {
 		dwfl_module_info(mod, &userdata, &base, NULL, NULL, NULL, NULL, NULL);
-		if (*userdata == map->dso && base == map->start - map->pgoff)
+		if (*userdata == map->dso && base == map->start - map->pgoff) {
+			remember_module(u, map, mod);
 			return 0;
+		}
 		u->stale = true;
 		return -1;
 	}
@@ -259,6 +321,8 @@ static int report_module(struct unwinder *u, Dwfl *dwfl, uint64_t ip)
 			close(fd);
 	}
 	dwfl_report_end(dwfl, NULL, NULL);
+	/* what dwfl_addrmodule() answers may change with the modules: check again */
+	u->slot->nr_hits = 0;
 	if (!mod) {
 		st->failed = 1;
 		warn_once(u, WARN_MODULE, "cannot unwind through %s: not readable as ELF\n",
@@ -267,7 +331,10 @@ static int report_module(struct unwinder *u, Dwfl *dwfl, uint64_t ip)
 	}
 	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 	*userdata = map->dso;
-	return dwfl_addrmodule(dwfl, ip) == mod ? 0 : -1;
+	if (dwfl_addrmodule(dwfl, ip) != mod)
+		return -1;
+	remember_module(u, map, mod);
+	return 0;
 }
 
 /* A word of the mapped file that holds addr (perf's access_dso_mem()). */
@@ -461,17 +528,32 @@ enum { STEP_CALLER, STEP_END, STEP_LIBDWFL };
 static int step(struct unwinder *u, Dwfl *dwfl, uint64_t pc, const struct frame_regs *f,
 		struct frame_regs *caller)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	struct module_hit *h = module_hit(u, pc);
+	Dwfl_Module *mod = h ? h->mod : dwfl_addrmodule(dwfl, pc);
 	const struct cfi_rule *r;
 	Dwarf_CFI *cfi;
 	Dwarf_Addr bias;
 	void **userdata;
+	const void *dso;
 
-	cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
+	if (!mod)
+		return STEP_LIBDWFL;
+	if (h && !h->cfi_read) {
+		h->cfi = dwfl_module_eh_cfi(mod, &h->bias);
+		h->cfi_read = true;
+	}
+	if (h) {
+		cfi = h->cfi;
+		bias = h->bias;
+		dso = h->dso;
+	} else {
+		cfi = dwfl_module_eh_cfi(mod, &bias);
+		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		dso = *userdata;
+	}
 	if (!cfi)
 		return STEP_LIBDWFL;
-	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-	r = cfi_rules__find(&u->rules, *userdata, cfi, pc - bias);
+	r = cfi_rules__find(&u->rules, dso, cfi, pc - bias);
 	if (!r)
 		return -ENOMEM;
 	if (!r->walkable)
@@ -541,6 +623,7 @@ static struct dwfl_slot *dwfl_slot(struct unwinder *u, bool renew)
 	slot->maps = slot->dwfl ? maps : NULL;
 	slot->attached = false;
 	slot->foreign = false;
+	slot->nr_hits = 0;
 	return slot->dwfl ? slot : NULL;
 }
 
@@ -576,6 +659,7 @@ static int walk(struct unwinder *u, struct dwfl_slot *slot, uint64_t ip)
 	u->stale = false;
 	u->cut = false;
 	u->ips[0] = ip;
+	u->slot = slot;
 	if (report_module(u, slot->dwfl, ip))
 		return u->stale ? -EAGAIN : 1;
 	if (!slot->attached) {
