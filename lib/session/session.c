@@ -169,6 +169,7 @@ void ember_session__delete(struct ember_session *s)
 	unwinder__delete(s->unwinder);
 	inliner__delete(s->inliner);
 	sbuf_free(&s->inline_text);
+	inline_cache__exit(&s->inlines);
 	free(s->events);
 	free(s->path);
 	free(s);
