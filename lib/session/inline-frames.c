@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collapse/inline.h"
+#include "core/array.h"
 #include "core/hash.h"
 #include "machine/machine.h"
 #include "session/session-priv.h"
@@ -76,15 +77,9 @@ void inline_cache__exit(struct inline_cache *c)
 
 static int push_level(struct inline_cache *c, const char *name, const char *srcline)
 {
-	if (c->nr_levels == c->alloc_levels) {
-		size_t alloc = c->alloc_levels ? 2 * c->alloc_levels : 256;
-		struct inline_level *l = realloc(c->levels, alloc * sizeof(*l));
-
-		if (!l)
-			return -ENOMEM;
-		c->levels = l;
-		c->alloc_levels = alloc;
-	}
+	if (array__reserve((void **)&c->levels, &c->alloc_levels, c->nr_levels,
+			   sizeof(*c->levels)))
+		return -ENOMEM;
 	c->levels[c->nr_levels++] = (struct inline_level){ name, srcline };
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/array.h"
 #include "core/hash.h"
 #include "unwind/cfi-rules.h"
 
@@ -143,19 +144,13 @@ static uint32_t intern_rule(struct cfi_rules *c, const struct cfi_rule *rule)
 	s = hashtab__slot(&c->by_rule, h, rule_eq, &k);
 	if (s->val)
 		return (uint32_t)s->val;
-	if (c->nr == c->alloc) {
-		uint32_t alloc = c->alloc ? 2 * c->alloc : 64;
-		struct cfi_rule *r = realloc(c->rules, alloc * sizeof(*r));
-
-		if (!r)
-			return 0;
-		c->rules = r;
-		c->alloc = alloc;
-	}
+	if (c->nr >= UINT32_MAX ||
+	    array__reserve((void **)&c->rules, &c->alloc, c->nr, sizeof(*c->rules)))
+		return 0;
 	/* memcpy, padding and all: rules are compared and hashed as bytes */
 	memcpy(&c->rules[c->nr++], rule, sizeof(*rule));
 	hashtab__fill(&c->by_rule, s, h, c->nr);
-	return c->nr;
+	return (uint32_t)c->nr;
 }
 
 const struct cfi_rule *cfi_rules__find(struct cfi_rules *c, const void *file, Dwarf_CFI *cfi,

@@ -51,7 +51,7 @@ struct cfi_rules {
 	struct hashtab by_pc;		/* (file, pc) → index + 1 into rules; key in the payload */
 	struct hashtab by_rule;		/* the rules' contents → index + 1, to keep each once */
 	struct cfi_rule *rules;
-	uint32_t nr, alloc;
+	size_t nr, alloc;
 };
 
 /*
