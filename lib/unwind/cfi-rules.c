@@ -53,22 +53,25 @@ static void read_reg(struct cfi_rule *r, Dwarf_Frame *frame, int regno)
 {
 	Dwarf_Op mem[3], *ops;
 	size_t nops, i = 0;
-	int64_t off = 0;
+	struct cfi_reg_rule c = { .reg = (uint8_t)regno };
 
-	r->how[regno] = CFI_UNSET;
+	/* an error: left unset */
 	if (dwarf_frame_register(frame, regno, mem, &ops, &nops) != 0)
 		return;
 	if (!nops) {
 		if (ops == mem)
-			r->how[regno] = CFI_UNDEFINED;
+			r->ra_undefined |= regno == CFI_RA;
 		else if (!ops)
-			r->how[regno] = CFI_SAME;
+			r->same |= 1U << regno;
 		return;
 	}
 	if (nops == 1 && ops[0].atom == DW_OP_regx) {
 		/* a register outside the frame's reads as unset */
-		r->how[regno] = ops[0].number < CFI_NREGS ? CFI_REG : CFI_UNSET;
-		r->off[regno] = (int64_t)ops[0].number;
+		if (ops[0].number >= CFI_NREGS)
+			return;
+		c.how = CFI_REG;
+		c.off = (int64_t)ops[0].number;
+		r->computed[r->nr_computed++] = c;
 		return;
 	}
 	/* DW_OP_call_frame_cfa [DW_OP_plus_uconst N] [DW_OP_stack_value] */
@@ -78,16 +81,16 @@ static void read_reg(struct cfi_rule *r, Dwarf_Frame *frame, int regno)
 	}
 	i++;
 	if (i < nops && ops[i].atom == DW_OP_plus_uconst)
-		off = (int64_t)ops[i++].number;
+		c.off = (int64_t)ops[i++].number;
 	if (i == nops) {
-		r->how[regno] = CFI_AT_CFA;
+		c.how = CFI_AT_CFA;
 	} else if (i + 1 == nops && ops[i].atom == DW_OP_stack_value) {
-		r->how[regno] = CFI_CFA_VAL;
+		c.how = CFI_CFA_VAL;
 	} else {
 		r->walkable = false;
 		return;
 	}
-	r->off[regno] = off;
+	r->computed[r->nr_computed++] = c;
 }
 
 /* The rule at pc, read from cfi; not walkable where it is not in the forms kept. */

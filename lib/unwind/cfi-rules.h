@@ -38,12 +38,27 @@ enum cfi_how {
 	CFI_REG,	/* the callee's register off, if it has it */
 };
 
+/* A register found from the CFA or another register (CFI_AT_CFA, CFI_CFA_VAL, CFI_REG). */
+struct cfi_reg_rule {
+	uint8_t reg, how;
+	int64_t off;		/* from the CFA, or the register whose value it takes */
+};
+
+/*
+ * The rule at a pc, in the form its evaluation wants: the registers that
+ * keep the callee's value as a mask, the few computed ones as a list
+ * (each register's result depends on the callee's frame alone, so the
+ * order libdwfl takes them in does not matter), the undefined and
+ * failing ones nowhere (they are left unset).
+ */
 struct cfi_rule {
 	bool walkable;		/* false: libdwfl unwinds this pc (see above) */
+	bool ra_undefined;	/* the return address is undefined: the stack ends */
 	uint8_t cfa_reg;	/* CFA = callee's cfa_reg + cfa_off; CFI_NREGS: no CFA */
-	uint8_t how[CFI_NREGS];	/* enum cfi_how */
+	uint8_t nr_computed;
+	uint32_t same;		/* bit i: register i is CFI_SAME */
 	int64_t cfa_off;
-	int64_t off[CFI_NREGS];
+	struct cfi_reg_rule computed[CFI_NREGS];
 };
 
 /* Rules by (file, pc); distinct rules kept once. A zeroed struct is empty. */

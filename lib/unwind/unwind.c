@@ -374,9 +374,8 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 }
 
 /* A word of the sampled process's memory: the stack copy, else a mapped file. */
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+static inline bool read_word(struct unwinder *u, Dwarf_Addr addr, Dwarf_Word *result)
 {
-	struct unwinder *u = arg;
 	uint64_t size = u->sm->user_stack.dyn_size;
 
 	if (addr + sizeof(*result) < addr)
@@ -393,6 +392,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return true;
 	}
 	return read_file_word(u, addr, result);
+}
+
+/* libdwfl's memory_read callback: read_word(). */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	return read_word(arg, addr, result);
 }
 
 /* The sample's registers in DWARF order; a register the mask lacks reads 0, as perf reads it. */
@@ -478,41 +483,36 @@ static bool apply_rule(struct unwinder *u, const struct cfi_rule *r, const struc
 {
 	bool have_cfa = r->cfa_reg < CFI_NREGS && (f->set >> r->cfa_reg & 1);
 	Dwarf_Word cfa = have_cfa ? f->regs[r->cfa_reg] + (uint64_t)r->cfa_off : 0, v;
-	bool ra_undefined = false;
 
-	caller->set = 0;
-	for (int i = 0; i < CFI_NREGS; i++) {
-		switch (r->how[i]) {
-		case CFI_UNDEFINED:
-			ra_undefined |= i == CFI_RA;
-			continue;
-		case CFI_SAME:
-			if (!(f->set >> i & 1))
-				continue;
-			v = f->regs[i];
-			break;
+	/* the callee's values: those not kept nor computed stay unset */
+	memcpy(caller->regs, f->regs, sizeof(caller->regs));
+	caller->set = f->set & r->same;
+	for (unsigned int i = 0; i < r->nr_computed; i++) {
+		const struct cfi_reg_rule *c = &r->computed[i];
+
+		switch (c->how) {
 		case CFI_REG:
-			if (!(f->set >> r->off[i] & 1))
+			if (!(f->set >> c->off & 1))
 				continue;
-			v = f->regs[r->off[i]];
+			v = f->regs[c->off];
 			break;
 		case CFI_AT_CFA:
-			if (!have_cfa || !memory_read(NULL, cfa + (uint64_t)r->off[i], &v, u))
+			if (!have_cfa || !read_word(u, cfa + (uint64_t)c->off, &v))
 				continue;
 			break;
 		case CFI_CFA_VAL:
 			if (!have_cfa)
 				continue;
-			v = cfa + (uint64_t)r->off[i];
+			v = cfa + (uint64_t)c->off;
 			break;
 		default:
 			continue;
 		}
-		caller->regs[i] = v;
-		caller->set |= 1U << i;
+		caller->regs[c->reg] = v;
+		caller->set |= 1U << c->reg;
 	}
 	/* libdwfl: an undefined or unknown return address, or 0, ends the stack */
-	return !ra_undefined && (caller->set >> CFI_RA & 1) && caller->regs[CFI_RA];
+	return !r->ra_undefined && (caller->set >> CFI_RA & 1) && caller->regs[CFI_RA];
 }
 
 /* What the unwinder's own walk of a frame needs libdwfl for. */
