@@ -11,7 +11,9 @@
  *                and into the stack copy's range most of the time)
  *   the rest:    the stack copy, its dyn_size cut by byte 1
  * so the walks go through the file's CFI from a fuzzed state and read a
- * fuzzed stack, or the files where an address points into them.
+ * fuzzed stack, or the files where an address points into them. Each
+ * input is unwound twice, by the unwinder's cached rules and by libdwfl
+ * alone: the frames must be the same.
  */
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -76,9 +78,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* perf's x86 user registers for dwarf: AX..R15 but the segments */
 	static const uint64_t full_mask = 0xff0fffULL;
-	uint64_t regs[24], ips[256], mask = 0;
+	uint64_t regs[24], ips[256], ref_ips[256], mask = 0;
 	struct ember_sample sm;
-	struct unwinder *u;
+	struct unwinder *u, *ref;
+	unsigned char *stack;
+	int n;
 	unsigned int max;
 	size_t nr = 0;
 
@@ -101,7 +105,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&v, data + 3 + (nr % 17) * 8, 8);
 		regs[nr++] = v;
 	}
-	sm.user_stack.data = data + 3 + 17 * 8;
+	/*
+	 * a quarter of the copy's words (low byte under 0x40) folded onto
+	 * our text: return addresses, so that walks go past the first frame
+	 */
+	stack = malloc(size - 3 - 17 * 8 + 1);
+	if (!stack)
+		abort();
+	memcpy(stack, data + 3 + 17 * 8, size - 3 - 17 * 8);
+	for (size_t i = 0; i + 8 <= size - 3 - 17 * 8; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, stack + i, 8);
+		if ((w & 0xff) < 0x40) {
+			w = text_start + (w >> 8) % text_len;
+			memcpy(stack + i, &w, 8);
+		}
+	}
+	sm.user_stack.data = stack;
 	sm.user_stack.size = size - 3 - 17 * 8;
 	sm.user_stack.dyn_size = sm.user_stack.size - (data[1] % 8 == 0 ? sm.user_stack.size / 2 : 0);
 	/* mostly an ip in our text and an sp at the copy (perf's IP is 8th, SP 7th in the mask) */
@@ -121,10 +142,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sm.user_regs.regs = regs;
 
 	u = unwinder__new();
-	if (!u)
+	ref = unwinder__new();
+	if (!u || !ref)
 		abort();
-	if (unwinder__unwind(u, thread, &sm, ips, max) > (int)max)
+	unwinder__set_own_walk(ref, false);
+	n = unwinder__unwind(u, thread, &sm, ips, max);
+	if (n > (int)max || n != unwinder__unwind(ref, thread, &sm, ref_ips, max) ||
+	    (n > 0 && memcmp(ips, ref_ips, (size_t)n * sizeof(*ips))))
 		abort();
 	unwinder__delete(u);
+	unwinder__delete(ref);
+	free(stack);
 	return 0;
 }

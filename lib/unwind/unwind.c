@@ -81,6 +81,7 @@ struct unwinder {
 	int vdso_fd;			/* our [vdso]'s image in a memfd; -1 not made, -2 cannot be */
 	struct hashtab dsos;		/* dso pointer → struct dso_state payload */
 	struct cfi_rules rules;		/* the frame rules at the pcs walked, by dso */
+	bool libdwfl_only;		/* every walk libdwfl's (unwinder__set_own_walk()) */
 	bool warned[WARN_NR];
 
 	/* The sample being unwound. */
@@ -142,6 +143,11 @@ void unwinder__delete(struct unwinder *u)
 	if (u->vdso_fd >= 0)
 		close(u->vdso_fd);
 	free(u);
+}
+
+void unwinder__set_own_walk(struct unwinder *u, bool on)
+{
+	u->libdwfl_only = !on;
 }
 
 bool unwind__reg_value(const struct ember_sample_regs *regs, int reg, uint64_t *val)
@@ -671,7 +677,7 @@ static int walk(struct unwinder *u, struct dwfl_slot *slot, uint64_t ip)
 		dwfl_getmodules(slot->dwfl, count_foreign, &foreign, 0);
 		slot->foreign = foreign;
 	}
-	err = slot->foreign ? -EOPNOTSUPP : fast_walk(u, slot->dwfl, ip);
+	err = slot->foreign || u->libdwfl_only ? -EOPNOTSUPP : fast_walk(u, slot->dwfl, ip);
 	if (err != -EOPNOTSUPP)
 		return err;
 	u->nr = 0;

@@ -58,6 +58,13 @@ struct unwinder *unwinder__new(void);
 void unwinder__delete(struct unwinder *u);
 
 /*
+ * Whether u walks by its cached rules where it can (on, the default) or
+ * leaves every walk to libdwfl (off): the frames are the same either
+ * way, which the unwinder's fuzz target checks.
+ */
+void unwinder__set_own_walk(struct unwinder *u, bool on);
+
+/*
  * Unwinds sm's user stack (sm has user_regs and a stack copy) taken in
  * thread: at most max addresses into ips, callee first. Returns how many
  * (0: no user ip in the registers, or max 0), or -ENOMEM. Warnings about the input (registers missing,
