@@ -188,6 +188,8 @@ struct ember_hist_frame {
 	uint8_t sym_type;	/* STT_* of the symbol, 0 when unresolved */
 	/* sym_name is a function inlined at the address, "NAME (inlined)" as perf names it */
 	uint8_t inlined;
+	/* an unwound frame's inline level: its own source line (addr2line -i's), else NULL */
+	const char *srcline;
 };
 
 /* The frame of a location a session resolved; it points into the session's machine. */
@@ -362,6 +364,8 @@ struct ember_callchain_node {
 	uint64_t hit, children_hit;	/* period ending here, passing through */
 	uint64_t count, children_count;	/* samples likewise */
 	uint32_t nr_children;
+	/* name is "NAME (inlined)": perf prints the srcline before " (inlined)" */
+	uint8_t inlined;
 };
 
 /* e's callchain tree: its root (no frame of its own), or NULL when it has none. */

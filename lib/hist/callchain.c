@@ -218,12 +218,18 @@ static struct chain_node *findnew_child(struct hist_chains *c, struct chain_node
 	n->sym = f.sym;
 	n->key = f.key;
 	n->inlined = f.inlined;
+	n->pub.inlined = fr->sym && fr->inlined;
 	n->pub.name = f.sym ? fr->sym_name : NULL;
 	if (c->key == EMBER_CALLCHAIN_ADDRESS) {
 		if (!n->pub.name)
 			n->pub.name = fr->sym_name;
-		/* perf looks a line up for every entry with a map; NULL (ENOMEM): none */
-		if (c->srcline && fr->dso)
+		/*
+		 * perf looks a line up for every entry with a map (NULL on
+		 * ENOMEM: none); an inline level has its own
+		 */
+		if (fr->srcline)
+			n->pub.srcline = fr->srcline;
+		else if (c->srcline && fr->dso)
 			n->pub.srcline = c->srcline(c->srcline_ctx, fr);
 	}
 	n->pub.ip = fr->ip;

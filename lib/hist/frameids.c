@@ -98,6 +98,7 @@ void ember_hist_frame__from_al(struct ember_hist_frame *f, const struct ember_ad
 	f->sym_type = al->sym ? (uint8_t)ember_symbol__type(al->sym) : 0;
 	/* hist/inlines.c names inlined functions so: not the session's own flag */
 	f->inlined = 0;
+	f->srcline = al->srcline;
 	f->map_size = al->map ? ember_map__end(al->map) - ember_map__start(al->map) : 0;
 	if (al->sym) {
 		f->sym_start = al->addr - al->sym_off;

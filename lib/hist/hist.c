@@ -116,7 +116,9 @@ void ember_hist__delete(struct ember_hist *h)
 static const char *src_key(struct ember_hist *h, const struct ember_hist_frame *f, uint64_t ip,
 			   bool file)
 {
-	const char *s = h->opts.srcline ? h->opts.srcline(h->opts.srcline_ctx, f, ip, file) : NULL;
+	/* an inline level's own line, as perf's cumulative entry takes its node's */
+	const char *s = !file && f->srcline ? f->srcline :
+			h->opts.srcline ? h->opts.srcline(h->opts.srcline_ctx, f, ip, file) : NULL;
 
 	s = hist__intern(h, s ? s : "");
 	return s ? s : "";

@@ -35,6 +35,7 @@ struct stack {
 /* A recently used frame, its identity inline: no trip to the big tables when it repeats. */
 struct recent_frame {
 	const void *dso, *sym;
+	const char *srcline;
 	uint64_t ip, addr, map_size;
 	uint32_t idx;		/* + 1; 0: empty */
 	char level;
@@ -105,7 +106,7 @@ static bool frame_eq(const struct ember_hist_frame *a, const struct ember_hist_f
 {
 	return a->dso == b->dso && a->sym == b->sym && a->level == b->level &&
 	       a->cpumode == b->cpumode && a->map_size == b->map_size && a->ip == b->ip &&
-	       a->addr == b->addr;
+	       a->addr == b->addr && a->srcline == b->srcline;
 }
 
 /*
@@ -128,7 +129,7 @@ static bool recent_eq(const struct recent_frame *r, const struct ember_hist_fram
 {
 	return r->dso == f->dso && r->sym == f->sym && r->level == f->level &&
 	       r->cpumode == f->cpumode && r->map_size == f->map_size && r->ip == f->ip &&
-	       r->addr == f->addr;
+	       r->addr == f->addr && r->srcline == f->srcline;
 }
 
 static inline struct recent_frame *recent_of(struct hist_stacks *s, uint64_t hash)
@@ -174,7 +175,7 @@ static int64_t frame_index(struct hist_stacks *s, const struct ember_hist_frame 
 	}
 	*r = (struct recent_frame){
 		.dso = f->dso, .sym = f->sym, .ip = f->ip, .addr = f->addr, .map_size = f->map_size,
-		.idx = x, .level = f->level, .cpumode = f->cpumode,
+		.srcline = f->srcline, .idx = x, .level = f->level, .cpumode = f->cpumode,
 	};
 	return x - 1;
 }

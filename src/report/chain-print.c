@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "report/report.h"
 
 /* The last node of the run (perf's node holding several entries) that starts at n. */
@@ -93,6 +94,12 @@ static size_t sorted_children(const struct report_chain_print *pp,
 /* perf's callchain_list__sym_name(): with -g ...,address a named entry's srcline follows */
 static size_t fprintf_name(FILE *fp, const struct ember_callchain_node *n)
 {
+	size_t len;
+
+	/* "NAME file:line (inlined)": the name without its marker first */
+	if (n->name && n->srcline && n->inlined && (len = strlen(n->name)) > 10 &&
+	    !strcmp(n->name + len - 10, " (inlined)"))
+		return fprintf(fp, "%.*s %s (inlined)", (int)(len - 10), n->name, n->srcline);
 	if (n->name && n->srcline)
 		return fprintf(fp, "%s %s", n->name, n->srcline);
 	if (n->name)

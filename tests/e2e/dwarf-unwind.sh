@@ -109,6 +109,16 @@ for who in perf ember; do
 		"$EMBER" script -F $fl -i $who.data >$who.ember-$fl 2>/dev/null
 		check "$who-script-fields-$fl" cmp $who.perf-$fl $who.ember-$fl
 	done
+	# each inline level keyed and shown with its own line: -g address
+	# ("NAME file:line (inlined)") and --sort srcline (entries from 1 %)
+	for opt in "--no-children -g address" "--children -g address" "--sort srcline -g none"; do
+		tag=$(echo "$opt" | tr -d ' -')
+		"$PERF" report --stdio $opt --percent-limit 1 -i $who.data 2>/dev/null |
+			grep -v -e '^# (Tip' -e '^#$' >$who.perf-$tag
+		"$EMBER" report --stdio $opt --percent-limit 1 -i $who.data 2>/dev/null |
+			grep -v -e '^# (Tip' -e '^#$' >$who.ember-$tag
+		check "$who-report-$tag" cmp $who.perf-$tag $who.ember-$tag
+	done
 	# --no-inline: one frame per unwound address, named after its symbol
 	"$PERF" script --no-inline -i $who.data >$who.perf-noinline 2>/dev/null
 	"$EMBER" script --no-inline -i $who.data >$who.ember-noinline 2>/dev/null
