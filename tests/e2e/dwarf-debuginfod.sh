@@ -84,7 +84,8 @@ BID=$(readelf -n dp | awk '/Build ID/ { print $3 }')
 port=
 for try in 1 2 3 4 5; do
 	cand=$((20000 + RANDOM % 20000))
-	debuginfod -F -p "$cand" -d "$TMP/db.sqlite" "$TMP/srv" >debuginfod.log 2>&1 &
+	# (timeout: never outlives the suite, whatever stops it)
+	timeout 300 debuginfod -F -p "$cand" -d "$TMP/db.sqlite" "$TMP/srv" >debuginfod.log 2>&1 &
 	pid=$!
 	# up when it answers for the build-id (into a cache of its own, emptied
 	# each time: the client remembers a miss for ten minutes)
