@@ -270,6 +270,7 @@ static void read_elf(struct dso_entry *d)
 	Elf *elf;
 	size_t nsecs = 0;
 	Elf_Scn *symtab;
+	const char *debugfile;
 
 	d->elf_read = true;
 	elf_version(EV_CURRENT);
@@ -286,33 +287,24 @@ static void read_elf(struct dso_entry *d)
 	}
 	symtab = find_scn(elf, SHT_SYMTAB);
 	d->has_symtab = symtab != NULL;
-	if (symtab) {
-		read_syms(d, elf, symtab);
-	} else {
-		Dwfl_Module *mod = NULL;
-		const char *debugfile = NULL;
-		Dwarf_Addr bias;
-		Elf *delf = NULL;
-		Elf_Scn *dsym;
+	/* addr2line's symbols: the separate debug file's, else .symtab, else .dynsym */
+	debugfile = dwfl_elf__debug_file(d->dwfl);
+	if (debugfile) {
+		int dfd = open(debugfile, O_RDONLY | O_CLOEXEC);
+		Elf *delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
+		Elf_Scn *dsym = delf ? find_scn(delf, SHT_SYMTAB) : NULL;
 
-		if (d->dwfl &&
-		    (mod = dwfl_addrmodule(d->dwfl, d->nr_secs ? d->secs[0].addr : 0)) &&
-		    dwfl_module_getdwarf(mod, &bias))
-			dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
-		if (debugfile) {
-			int dfd = open(debugfile, O_RDONLY | O_CLOEXEC);
-
-			delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
-			if (delf && (dsym = find_scn(delf, SHT_SYMTAB)))
-				read_syms(d, delf, dsym);
-			if (delf)
-				elf_end(delf);
-			if (dfd >= 0)
-				close(dfd);
-		}
-		if (!d->nr_syms && (dsym = find_scn(elf, SHT_DYNSYM)))
-			read_syms(d, elf, dsym);
+		if (dsym)
+			read_syms(d, delf, dsym);
+		if (delf)
+			elf_end(delf);
+		if (dfd >= 0)
+			close(dfd);
 	}
+	if (!d->nr_syms && symtab)
+		read_syms(d, elf, symtab);
+	if (!d->nr_syms && !symtab && (symtab = find_scn(elf, SHT_DYNSYM)))
+		read_syms(d, elf, symtab);
 out:
 	if (elf)
 		elf_end(elf);

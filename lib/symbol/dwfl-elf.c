@@ -28,6 +28,29 @@ Dwfl *dwfl_elf__open(const char *path)
 	return dwfl;
 }
 
+static int first_module(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+			void *arg)
+{
+	(void)userdata, (void)name, (void)start;
+	*(Dwfl_Module **)arg = mod;
+	return DWARF_CB_ABORT;
+}
+
+const char *dwfl_elf__debug_file(Dwfl *dwfl)
+{
+	Dwfl_Module *mod = NULL;
+	const char *main_file = NULL, *debug_file = NULL;
+	Dwarf_Addr bias;
+
+	if (!dwfl || dwfl_getmodules(dwfl, first_module, &mod, 0) < 0 || !mod ||
+	    !dwfl_module_getdwarf(mod, &bias))
+		return NULL;
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+	if (!debug_file || (main_file && !strcmp(main_file, debug_file)))
+		return NULL;
+	return debug_file;
+}
+
 /* The .debug_line bytes of dw (libdw has already uncompressed them). */
 static Elf_Data *debug_line_data(Dwarf *dw)
 {

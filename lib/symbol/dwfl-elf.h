@@ -14,6 +14,15 @@
 Dwfl *dwfl_elf__open(const char *path);
 
 /*
+ * The separate debug file holding the DWARF of dwfl's (one) module, found
+ * by build-id, debuglink or debuginfod; NULL when the DWARF is in the file
+ * itself or nowhere. binutils' addr2line takes the symbols it falls back
+ * to (a function's name, the file of the STT_FILE before it) from that
+ * file: `strip --strip-debug` leaves a .symtab without STT_FILE symbols.
+ */
+const char *dwfl_elf__debug_file(Dwfl *dwfl);
+
+/*
  * The file binutils' addr2line names for line l, whose file libdw names
  * file (dwfl_lineinfo()'s answer): they differ for the rows of file 1 of
  * a DWARF 5 line table that come before a sequence's first

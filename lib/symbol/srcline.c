@@ -156,10 +156,9 @@ static int read_syms(struct sl_file *f, Elf *elf, Elf_Scn *scn)
 	return 0;
 }
 
-static int read_elf(struct sl_file *f, Elf *elf)
+static int read_sections(struct sl_file *f, Elf *elf)
 {
 	size_t nsecs = 0;
-	Elf_Scn *symtab;
 
 	if (elf_getshdrnum(elf, &nsecs))
 		return 0;
@@ -176,7 +175,30 @@ static int read_elf(struct sl_file *f, Elf *elf)
 								 elf_ndxscn(scn) };
 	}
 	f->elf = true;
-	/* addr2line's symbols: .symtab, else .dynsym */
+	return 0;
+}
+
+/* addr2line's symbols: the separate debug file's .symtab, else .symtab, else .dynsym. */
+static int read_symbols(struct sl_file *f, Elf *elf)
+{
+	const char *debugfile = dwfl_elf__debug_file(f->dwfl);
+	Elf_Scn *symtab;
+	int err = 0;
+
+	if (debugfile) {
+		int dfd = open(debugfile, O_RDONLY | O_CLOEXEC);
+		Elf *delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
+		Elf_Scn *dsym = delf ? find_scn(delf, SHT_SYMTAB) : NULL;
+
+		if (dsym)
+			err = read_syms(f, delf, dsym);
+		if (delf)
+			elf_end(delf);
+		if (dfd >= 0)
+			close(dfd);
+		if (err || dsym)
+			return err;
+	}
 	symtab = find_scn(elf, SHT_SYMTAB);
 	if (!symtab)
 		symtab = find_scn(elf, SHT_DYNSYM);
@@ -197,20 +219,20 @@ static struct sl_file *file_open(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	if (elf)
-		err = read_elf(f, elf);
+		err = read_sections(f, elf);
+	if (!err && f->elf) {
+		f->dwfl = dwfl_elf__open(path);
+		f->lines = f->dwfl ? dwfl_elf_lines__new() : NULL;
+		if (f->dwfl && !f->lines)
+			err = -ENOMEM;
+	}
+	if (!err && f->elf)
+		err = read_symbols(f, elf);
 	if (elf)
 		elf_end(elf);
 	if (fd >= 0)
 		close(fd);
 	if (err) {
-		file_free(f);
-		return NULL;
-	}
-	if (!f->elf)
-		return f;
-	f->dwfl = dwfl_elf__open(path);
-	f->lines = f->dwfl ? dwfl_elf_lines__new() : NULL;
-	if (f->dwfl && !f->lines) {
 		file_free(f);
 		return NULL;
 	}
