@@ -18,10 +18,19 @@ inline level ("(inlined)" unless the name is the ELF symbol's).
       by address, an order that is not transitive, so an insertion can
       miss the entry already there and perf prints the function twice
       (ember once, with the sum). Sums agree within 0.01 % per entry added.
+  dwarf-compare.py ties PERF-REPORT-OUT EMBER-REPORT-OUT
+      `report --children` outputs with callchains: every line equal, but
+      the order of entries whose children and self percentages tie, each
+      entry compared whole (its line and its chain). perf orders such
+      entries by the depth of their chains, callers first, and so does
+      ember; on some recordings perf's output tree puts main above
+      __libc_start_call_main though every chain holds both, once, the
+      caller one frame deeper (seen 1 run in 7 of dwarf-unwind.sh).
 
 Prints "compared N, inlined M, bad K" and the first bad ones; exits 1 when
 any is bad or nothing was compared.
 """
+import re
 import sys
 
 
@@ -169,14 +178,50 @@ def compare_entries(perf, ember):
     return len(p), split, bad
 
 
+ENTRY_LINE = re.compile(r"^ +[0-9.]+% +[0-9.]+% ")
+
+
+def tie_groups(path):
+    """The report's lines before the first entry, then its entries (line
+    and chain) grouped by their two percentages, each group sorted."""
+    head, groups = [], []
+    with open(path, errors="replace") as f:
+        for line in f:
+            if ENTRY_LINE.match(line):
+                key = line.split()[:2]
+                if not groups or groups[-1][0] != key:
+                    groups.append((key, []))
+                groups[-1][1].append([line])
+            elif groups:
+                groups[-1][1][-1].append(line)
+            else:
+                head.append(line)
+    return head, [(k, sorted(e)) for k, e in groups]
+
+
+def compare_ties(perf, ember):
+    (ph, pg), (eh, eg) = tie_groups(perf), tie_groups(ember)
+    bad, ties = [], sum(1 for _, e in pg if len(e) > 1)
+    if ph != eh:
+        bad.append("the lines before the entries differ")
+    if [k for k, _ in pg] != [k for k, _ in eg]:
+        bad.append("the entries' percentages differ")
+    for (k, pe), (_, ee) in zip(pg, eg):
+        if pe != ee:
+            bad.append("entries at %s differ:\n       perf:  %s\n       ember: %s" %
+                       (" ".join(k), [e[0].strip() for e in pe], [e[0].strip() for e in ee]))
+    return len(pg), ties, bad
+
+
 def main():
-    kinds = {"script": compare_script, "report": compare_report, "entries": compare_entries}
+    kinds = {"script": compare_script, "report": compare_report, "entries": compare_entries,
+             "ties": compare_ties}
     if len(sys.argv) != 4 or sys.argv[1] not in kinds:
         sys.stderr.write(__doc__)
         return 2
     compare = kinds[sys.argv[1]]
     n, inlined, bad = compare(sys.argv[2], sys.argv[3])
-    what = "split" if sys.argv[1] == "entries" else "inlined"
+    what = {"entries": "split", "ties": "tied"}.get(sys.argv[1], "inlined")
     print("compared %d, %s %d, bad %d" % (n, what, inlined, len(bad)))
     for b in bad[:5]:
         print("     " + b)
