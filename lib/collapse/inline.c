@@ -19,40 +19,21 @@
 #include <unistd.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
-#include <gelf.h>
 #include "collapse/inline.h"
 #include "core/arena.h"
 #include "core/hash.h"
 #include "core/hashtab.h"
+#include "symbol/a2l-elf.h"
 #include "symbol/demangle.h"
 #include "symbol/dwarf-units.h"
 #include "symbol/dwfl-elf.h"
-
-/* A symbol of the DSO itself, in its table's order (addr2line and nm read the file given). */
-struct elf_sym {
-	uint64_t value, size;
-	size_t name;		/* offset in names */
-	size_t file;		/* offset + 1 in names of the file binutils gives it, or 0 */
-	unsigned shndx;
-	bool func;		/* a candidate for addr2line's function name */
-};
-
-struct elf_sec {
-	uint64_t addr, size;
-	unsigned idx;
-};
 
 struct dso_entry {
 	char *path;
 	Dwfl *dwfl;		/* NULL: the file could not be read */
 	struct dwfl_elf_lines *lines;	/* what binutils' file names need of its units; may be NULL */
 	bool elf_read;
-	bool has_symtab;	/* .symtab (nm's symbols); else syms are .dynsym's */
-	struct elf_sym *syms;
-	size_t nr_syms;
-	struct elf_sec *secs;
-	size_t nr_secs;
-	struct sbuf names;
+	struct a2l_elf a2l;	/* addr2line's sections and fallback symbols, nm's */
 	struct dwarf_units units;	/* read when libdwfl finds no unit for an address */
 	struct dso_entry *next;
 };
@@ -91,10 +72,8 @@ void inliner__delete(struct inliner *in)
 		dwfl_elf_lines__delete(d->lines);
 		if (d->dwfl)
 			dwfl_end(d->dwfl);
-		free(d->syms);
-		free(d->secs);
+		a2l_elf__exit(&d->a2l);
 		dwarf_units__exit(&d->units);
-		sbuf_free(&d->names);
 		free(d->path);
 		free(d);
 	}
@@ -190,122 +169,17 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Appends the function-like symbols of one symbol table section. */
-static void read_syms(struct dso_entry *d, Elf *elf, Elf_Scn *scn)
-{
-	GElf_Shdr sh;
-	Elf_Data *data = elf_getdata(scn, NULL);
-	struct elf_sym *v;
-	size_t n, file = 0;
-	bool seen = false, file_after = false;
-
-	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize || !data)
-		return;
-	n = sh.sh_size / sh.sh_entsize;
-	v = realloc(d->syms, (d->nr_syms + n + 1) * sizeof(*v));
-	if (!v)
-		return;
-	d->syms = v;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym sym;
-		const char *name;
-		int type;
-
-		if (!gelf_getsym(data, i, &sym))
-			continue;
-		type = GELF_ST_TYPE(sym.st_info);
-		/*
-		 * binutils' elf_find_function names a function's file after
-		 * the last STT_FILE symbol before it (the linker's own is
-		 * ""): for a local, or while no file symbol has come after
-		 * another symbol yet
-		 */
-		if (type == STT_FILE) {
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			file = 0;
-			if (name && !sbuf_add(&d->names, name, strlen(name) + 1))
-				file = d->names.len - strlen(name);
-			file_after = file_after || seen;
-			continue;
-		}
-		if (i)
-			seen = true;
-		if (sym.st_shndx == SHN_UNDEF || type == STT_SECTION)
-			continue;
-		name = elf_strptr(elf, sh.sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
-		d->syms[d->nr_syms] = (struct elf_sym){
-			.value = sym.st_value, .size = sym.st_size, .name = d->names.len,
-			.file = GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after ? file : 0,
-			.shndx = sym.st_shndx,
-			.func = type == STT_FUNC || type == STT_NOTYPE || type == STT_GNU_IFUNC,
-		};
-		if (sbuf_add(&d->names, name, strlen(name) + 1))
-			return;
-		d->nr_syms++;
-	}
-}
-
-static Elf_Scn *find_scn(Elf *elf, unsigned type)
-{
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			return scn;
-	}
-	return NULL;
-}
-
-/*
- * Reads the DSO's sections and symbols, once: its .symtab; without one,
- * the .symtab of its debug file (addr2line names "_dl_start_user" in a
- * stripped ld.so so), else its .dynsym. Debug files keep the section
- * numbers of the file they belong to.
- */
+/* The DSO's sections and symbols, read once; an unreadable file has none. */
 static void read_elf(struct dso_entry *d)
 {
 	int fd = open(d->path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
-	size_t nsecs = 0;
-	Elf_Scn *symtab;
-	const char *debugfile;
 
 	d->elf_read = true;
 	elf_version(EV_CURRENT);
 	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	if (!elf || elf_getshdrnum(elf, &nsecs) || !(d->secs = calloc(nsecs + 1, sizeof(*d->secs))))
-		goto out;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
-		    d->nr_secs < nsecs)
-			d->secs[d->nr_secs++] = (struct elf_sec){ sh.sh_addr, sh.sh_size,
-								  elf_ndxscn(scn) };
-	}
-	symtab = find_scn(elf, SHT_SYMTAB);
-	d->has_symtab = symtab != NULL;
-	/* addr2line's symbols: the separate debug file's, else .symtab, else .dynsym */
-	debugfile = dwfl_elf__debug_file(d->dwfl);
-	if (debugfile) {
-		int dfd = open(debugfile, O_RDONLY | O_CLOEXEC);
-		Elf *delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
-		Elf_Scn *dsym = delf ? find_scn(delf, SHT_SYMTAB) : NULL;
-
-		if (dsym)
-			read_syms(d, delf, dsym);
-		if (delf)
-			elf_end(delf);
-		if (dfd >= 0)
-			close(dfd);
-	}
-	if (!d->nr_syms && symtab)
-		read_syms(d, elf, symtab);
-	if (!d->nr_syms && !symtab && (symtab = find_scn(elf, SHT_DYNSYM)))
-		read_syms(d, elf, symtab);
-out:
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		a2l_elf__read(&d->a2l, elf, d->dwfl);
 	if (elf)
 		elf_end(elf);
 	if (fd >= 0)
@@ -313,14 +187,11 @@ out:
 }
 
 /* The allocated section holding addr (addr2line looks nowhere else), or NULL. */
-static const struct elf_sec *find_section(struct dso_entry *d, uint64_t addr)
+static const struct a2l_sec *find_section(struct dso_entry *d, uint64_t addr)
 {
 	if (!d->elf_read)
 		read_elf(d);
-	for (size_t i = 0; i < d->nr_secs; i++)
-		if (addr >= d->secs[i].addr && addr - d->secs[i].addr < d->secs[i].size)
-			return &d->secs[i];
-	return NULL;
+	return a2l_elf__section(&d->a2l, addr);
 }
 
 /*
@@ -329,29 +200,18 @@ static const struct elf_sec *find_section(struct dso_entry *d, uint64_t addr)
  * below addr, the highest; on a tie the larger, then the first in the
  * table (locals come first: "__GI_mprotect" before "__mprotect").
  */
-static char *sym_name(struct dso_entry *d, const struct elf_sec *sec, uint64_t addr,
+static char *sym_name(struct dso_entry *d, const struct a2l_sec *sec, uint64_t addr,
 		      const char **file)
 {
-	const struct elf_sym *best = NULL;
-	const char *name;
+	const struct a2l_sym *best = a2l_elf__function(&d->a2l, sec->idx, addr);
 	char *dem;
 
-	for (size_t i = 0; i < d->nr_syms; i++) {
-		const struct elf_sym *s = &d->syms[i];
-
-		if (!s->func || s->shndx != sec->idx || s->value > addr)
-			continue;
-		if (!best || s->value > best->value ||
-		    (s->value == best->value && s->size > best->size))
-			best = s;
-	}
 	if (!best)
 		return NULL;
 	if (file && best->file)
-		*file = d->names.buf + best->file - 1;
-	name = d->names.buf + best->name;
-	dem = demangle_sym(name, DEMANGLE_PARAMS);
-	return dem ? dem : strdup(name);
+		*file = best->file;
+	dem = demangle_sym(best->name, DEMANGLE_PARAMS);
+	return dem ? dem : strdup(best->name);
 }
 
 /*
@@ -396,7 +256,7 @@ static Dwarf_Die *unit_by_ranges(struct dso_entry *d, Dwfl_Module *mod, Dwarf_Ad
 /* Fills up to max levels; returns how many, 0 when addr2line would say "??" "??:0". */
 static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 {
-	const struct elf_sec *sec = find_section(d, addr);
+	const struct a2l_sec *sec = find_section(d, addr);
 	Dwfl_Module *mod = sec ? dwfl_addrmodule(d->dwfl, addr) : NULL;
 	Dwarf_Die *cu = NULL, *scopes = NULL;
 	Dwarf *dw = NULL;
@@ -493,19 +353,14 @@ static int lookup(struct dso_entry *d, uint64_t addr, struct level *lv, int max)
 /* nm's answer for name: the first defined .symtab symbol of that name (none without .symtab). */
 static bool nm_lookup(struct dso_entry *d, const char *name, size_t nlen, uint64_t *value)
 {
+	const struct a2l_sym *sym;
+
 	if (!d->elf_read)
 		read_elf(d);
-	if (!d->has_symtab)
-		return false;
-	for (size_t i = 0; i < d->nr_syms; i++) {
-		const char *s = d->names.buf + d->syms[i].name;
-
-		if (strlen(s) == nlen && !memcmp(s, name, nlen)) {
-			*value = d->syms[i].value;
-			return true;
-		}
-	}
-	return false;
+	sym = a2l_elf__by_name(&d->a2l, name, nlen);
+	if (sym)
+		*value = sym->value;
+	return sym != NULL;
 }
 
 struct cache_key {
