@@ -162,6 +162,11 @@ int cmd_probe(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, probe_usage, 0);
 	if ((ret = parse_options_exit_code(argc)) >= 0)
 		goto out;
+	/* perf's too: an absolute path before the definition is the -x target */
+	if (argc > 0 && !o->target && !o->list && argv[0][0] == '/') {
+		o->target = argv[0];
+		argc--, argv++;
+	}
 	if (argc > 0) {
 		words = join_words(argc, argv, o->list ? "|" : " ");
 		if (!words) {

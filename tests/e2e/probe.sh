@@ -145,6 +145,10 @@ pn=$(perf_probe -n -x "$BIN" 'probed_add %di' 2>&1 | sed 's/perf/ember/g')
 en=$("$EMBER" probe -n -x "$BIN" 'probed_add %di' 2>&1)
 expect_eq "dry-run-messages" "$en" "$pn"
 expect_eq "dry-run-writes-nothing" "$(ours)" ""
+# perf probe BIN FUNC: an absolute path before the definition is -x's
+pn=$(perf_probe -n "$BIN" 'probed_add %di' 2>&1 | sed 's/perf/ember/g')
+en=$("$EMBER" probe -n "$BIN" 'probed_add %di' 2>&1)
+expect_eq "path-as-target" "$en" "$pn"
 out=$("$EMBER" probe -q -x "$BIN" probed_add 2>&1)
 expect_eq "quiet" "$out|$(ours | wc -l)" "|1"
 cleanup
