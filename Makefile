@@ -13,7 +13,7 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 BUILD     ?= build
 CC        ?= cc
-PKGS      := libelf libdw libtraceevent capstone
+PKGS      := libelf libdw libtraceevent capstone libbpf
 WERROR    ?= -Werror
 
 # SANITIZE=1: the whole build and `make check` under ASan and UBSan, in build-san/
@@ -52,7 +52,7 @@ FEATURES  := $(call have_header,elfutils/libdwfl.h,HAVE_DWARF_SUPPORT) \
 	     $(call have_header,capstone/capstone.h,HAVE_LIBCAPSTONE_SUPPORT)
 CFLAGS    += $(strip $(FEATURES))
 LDFLAGS   += $(SANFLAGS)
-LIBS      := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -ltraceevent -lcapstone) -lm
+LIBS      := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lelf -ldw -ltraceevent -lcapstone -lbpf) -lm
 
 # libiberty demangles C++ and Rust as Debian's perf does.
 ifneq ($(wildcard /usr/include/libiberty/demangle.h),)

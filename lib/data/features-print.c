@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "data/bpf-prog.h"
 #include "data/reader.h"
 
 /* Features perf 6.1 prints only with -I; otherwise "info available". */
@@ -304,15 +305,12 @@ static void print_feature(const struct ember_data_reader *r, int feat, FILE *fp)
 	case EMBER_FEAT_DIR_FORMAT:
 		fprintf(fp, "# directory data version : %" PRIu64 "\n", env->dir_version);
 		break;
-	case EMBER_FEAT_BPF_BTF: {
-		/* u32 count, then { u32 id, u32 size, data } */
-		const uint8_t *p = env->bpf_btf.data, *end = p + env->bpf_btf.size;
-		uint32_t nr = env->bpf_btf.size >= 4 ? get_u32(p) : 0;
-
-		for (p += 4; nr-- && end - p >= 8; p += 8 + get_u32(p + 4))
-			fprintf(fp, "# btf info of id %u\n", get_u32(p));
+	case EMBER_FEAT_BPF_PROG_INFO:
+		bpf_prog_info__print(env, fp);
 		break;
-	}
+	case EMBER_FEAT_BPF_BTF:
+		bpf_btf__print(env, fp);
+		break;
 	case EMBER_FEAT_COMPRESSED:
 		fprintf(fp, "# compressed : %s, level = %d, ratio = %d\n",
 			env->comp_type == EMBER_COMP_ZSTD ? "Zstd" : "Unknown", env->comp_level,
@@ -336,7 +334,7 @@ static void print_feature(const struct ember_data_reader *r, int feat, FILE *fp)
 				   env->pmu_caps[i].nr_caps);
 		break;
 	default:
-		/* TRACING_DATA, BUILD_ID, BPF_PROG_INFO: perf prints nothing for them */
+		/* TRACING_DATA, BUILD_ID: perf prints nothing for them */
 		break;
 	}
 }
