@@ -8,6 +8,7 @@ PACKAGES=(
 	build-essential pkg-config
 	libelf-dev libdw-dev libtraceevent-dev libzstd-dev
 	libcapstone-dev libbpf-dev libncurses-dev libiberty-dev libc6-dbg
+	bpftool					# BPF skeletons (lib/*/*.bpf.c), with clang
 	linux-perf python3 procps
 	clang libclang-rt-14-dev valgrind	# fuzzing (libFuzzer), sanitizers, memcheck
 	chromium nodejs				# the flame graph's browser test (playwright-core)

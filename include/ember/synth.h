@@ -175,6 +175,21 @@ EMBER_API int ember_synth__cgroups(struct ember_synth *s, const char *mount);
  */
 EMBER_API int ember_synth__cgroup_mount(char *buf, size_t size);
 
+/* ---- BPF programs ---------------------------------------------------------- */
+
+struct ember_env_blob;
+
+/*
+ * The BPF programs loaded now, as perf record describes them at its start:
+ * per program a PERF_RECORD_KSYMBOL for each function and one
+ * PERF_RECORD_BPF_EVENT (PROG_LOAD); each program's info and arrays
+ * appended to infos (the BPF_PROG_INFO feature's layout), their BTF to
+ * btfs (BPF_BTF). Without the privilege to list programs, nothing (0).
+ * Returns 0 or the emit callback's error / -ENOMEM.
+ */
+EMBER_API int ember_synth__bpf_programs(struct ember_synth *s, struct ember_env_blob *infos,
+					struct ember_env_blob *btfs);
+
 /* ---- the kernel ------------------------------------------------------------ */
 
 /* The kernel's relocation reference and text end, from /proc/kallsyms. */

@@ -229,6 +229,32 @@ static int tasks(struct record *rec, struct ember_synth *s)
 	return synth_error(rec, "cannot describe the target's threads", err);
 }
 
+/*
+ * The BPF programs loaded now (KSYMBOL and BPF_EVENT records, the header's
+ * BPF_PROG_INFO and BPF_BTF), unless --no-bpf-event; perf goes on when it
+ * cannot, and so do we.
+ */
+static int bpf_programs(struct record *rec, struct ember_synth *s)
+{
+	struct ember_env *env = &rec->out.env;
+	int err;
+
+	if (rec->opts.sample.no_bpf_event)
+		return 0;
+	/* a new file (--switch-output) lists the programs again, from a count of 0 */
+	env->bpf_prog_info.size = env->bpf_prog_info.data ? 4 : 0;
+	env->bpf_btf.size = env->bpf_btf.data ? 4 : 0;
+	memset(env->bpf_prog_info.data, 0, env->bpf_prog_info.size);
+	memset(env->bpf_btf.data, 0, env->bpf_btf.size);
+	err = ember_synth__bpf_programs(s, &env->bpf_prog_info, &env->bpf_btf);
+	if (err && !rec->out.write_err && !rec->opts.quiet) {
+		fprintf(stderr, "Warning:\nember record: cannot describe the BPF programs: %s\n",
+			strerror(-err));
+		err = 0;
+	}
+	return err;
+}
+
 /* --all-cgroups: the cgroups that exist, as perf's perf_event__synthesize_cgroups(). */
 static int cgroups(struct record *rec, struct ember_synth *s)
 {
@@ -275,6 +301,8 @@ static int synthesize(struct record *rec, bool restart)
 		err = event_update_names(rec);
 	if (!err)
 		err = maps(rec);
+	if (!err)
+		err = bpf_programs(rec, &s);
 	if (!err)
 		err = cgroups(rec, &s);
 	if (err)
