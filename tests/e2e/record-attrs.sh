@@ -27,23 +27,41 @@ events() {
 		sed 's/id = {[^}]*}, //'
 }
 
-# compare NAME ARGS...: both tools record `true` with ARGS.
+# compare NAME ARGS...: both tools record `true` with ARGS, in the
+# background, four command lines at a time (perf record waits up to a
+# second for its side-band thread at the end: 1.2 s a line); judge checks
+# them all in order at the end.
+names=() cmds=()
 compare() {
-	local name=$1 want got
+	local d="$TMP/c${#names[@]}"
+	names+=("$1")
 	shift
-	"$PERF" record -q -o "$TMP/p.data" "$@" -- true >/dev/null 2>&1
-	"$EMBER" record -q -o "$TMP/e.data" "$@" -- true >/dev/null 2>&1
-	want=$(events "$TMP/p.data")
-	got=$(events "$TMP/e.data")
-	if [ -z "$want" ]; then
-		skip "$name" "perf could not record with: $*"
-	elif [ "$want" = "$got" ]; then
-		pass "$name"
-	else
-		fail "$name" "ember record $*"
-		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | sed 's/^/     /'
-	fi
-	rm -f "$TMP/p.data" "$TMP/e.data"
+	cmds+=("$*")
+	mkdir "$d"
+	{
+		"$PERF" record -q -o "$d/p.data" "$@" -- true >/dev/null 2>&1
+		"$EMBER" record -q -o "$d/e.data" "$@" -- true >/dev/null 2>&1
+	} &
+	while [ "$(jobs -rp | wc -l)" -ge 4 ]; do
+		wait -n
+	done
+}
+
+judge() {
+	local i want got
+	wait
+	for i in "${!names[@]}"; do
+		want=$(events "$TMP/c$i/p.data")
+		got=$(events "$TMP/c$i/e.data")
+		if [ -z "$want" ]; then
+			skip "${names[i]}" "perf could not record with: ${cmds[i]}"
+		elif [ "$want" = "$got" ]; then
+			pass "${names[i]}"
+		else
+			fail "${names[i]}" "ember record ${cmds[i]}"
+			diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | sed 's/^/     /'
+		fi
+	done
 }
 
 compare default
@@ -164,3 +182,4 @@ if [ -d /sys/kernel/tracing/events/sched ]; then
 	compare term-tracepoint -e sched:sched_switch/call-graph=no/
 	compare term-tracepoint-fp -e sched:sched_switch/call-graph=fp/
 fi
+judge
