@@ -91,7 +91,9 @@ EMBER_API void ember_probe_def__exit(struct ember_probe_def *def);
 EMBER_API bool ember_probe_def__needs_dwarf(const struct ember_probe_def *def);
 /*
  * The probe point as perf shows it after "(on ": "fn", "fn+4", "fn%return",
- * "fn:3", "fn@src.c", "src.c:12", "fn;PTN". Returns the length, as snprintf.
+ * "fn:3", "fn@src.c", "fn:3@src.c", "@src.c:12" (a lazy pattern is not
+ * shown: "fn" for "fn;PTN", "@src.c" for "src.c;PTN"). Returns the length,
+ * as snprintf.
  */
 EMBER_API int ember_probe_def__point(const struct ember_probe_def *def, char *buf, size_t size);
 /* One argument as perf shows it after "with ": "name=var->f:type". Returns the length. */
@@ -183,6 +185,84 @@ EMBER_API int ember_probe__event_name(const char *base, bool retprobe, bool allo
  */
 EMBER_API int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *path,
 					  struct ember_probe_trace *out, size_t max);
+
+/*
+ * The places a definition names in the user binary at path (absolute)
+ * through its DWARF (or separate debug information), as perf probe finds
+ * them when there is some: functions by name or glob in DWARF's order,
+ * each inlined copy too, at their entries (past the prologue for
+ * arguments by name in a binary built without optimization), +OFFS from
+ * there; FUNC:RLN lines relative to the declaration, SRC:ALN lines, ;PTN
+ * lines of the source file matching the pattern (blanks ignored). Each
+ * out[i] is set as ember_probe__resolve_uprobe() sets it, with the name
+ * of the function (or inlined copy) the place is in as event base.
+ * msg gets perf's messages, a line each: the reasons of a failure, or a
+ * note on success (the prologue skipped). Returns the number of places;
+ * -ENODATA when path has no DWARF, or for a return probe or an address
+ * (perf 6.1 puts those by the symbol table); -ENODEV when DWARF has no
+ * such place (perf's "not found"); else an error in the search, where
+ * perf tries the symbol table next unless the definition needs DWARF:
+ * -ENOENT (a line that shares another line's address, ...), -ERANGE
+ * (more than max), -EINVAL (an offset past the function), -ENOMEM,
+ * -errno reading the binary or the source.
+ */
+EMBER_API int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *path,
+					 struct ember_probe_trace *out, size_t max, char *msg,
+					 size_t msgsz);
+
+/* A place named back from DWARF, as perf -l names it: FUNC[+OFF|:LINE]@FILE. */
+struct ember_probe_point {
+	char function[256];	/* "" when DWARF names none */
+	char file[1024];	/* "" when DWARF names none */
+	int line;		/* relative to the function's declaration, when has_line */
+	uint64_t offset;	/* from the function's entry, when has_offset */
+	bool has_line, has_offset;
+};
+
+/*
+ * The place at a file offset of the binary at path, from its DWARF (perf
+ * looks the offset up as an address, which a PIE's text agrees with): the
+ * function holding it (or the inlined copy, down to the one whose entry
+ * it is), its relative line when a line is there, else its offset from
+ * the function's entry, and the source file. Returns 1; -ENOENT when
+ * DWARF holds nothing there (msg gets perf's warning); -ENODATA when
+ * path has no DWARF; -errno.
+ */
+EMBER_API int ember_probe__dwarf_point(const char *path, uint64_t offset,
+				       struct ember_probe_point *pt, char *msg, size_t msgsz);
+/*
+ * pt as perf shows a place: FUNC, then "+OFF" (a non-zero offset), else
+ * ":LINE" (a non-zero line), else "%return" (retprobe); then "@FILE" (its
+ * last 30 characters, from a '/'), ":LINE" after it when there is no
+ * FUNC. The has_ flags are not looked at: perf -l shows the offset and
+ * line its previous probe left where this one set none. Returns the
+ * length, as snprintf.
+ */
+EMBER_API int ember_probe_point__format(const struct ember_probe_point *pt, bool retprobe,
+					char *buf, size_t size);
+
+/* The probe-able lines of a -L range (perf's LINE RANGE syntax). */
+struct ember_probe_lines {
+	char *function;		/* FUNC, or NULL for a file's range (owned) */
+	char *path;		/* the source file to show (owned) */
+	int offset;		/* the function's declared line, or 0 */
+	int start, end;		/* absolute lines; end is INT_MAX when open */
+	int *lines;		/* the probe-able lines, ascending (owned) */
+	size_t nr_lines;
+};
+
+/*
+ * Find the lines of spec ("FUNC[@SRC][:RLN[+NUM|-RLN2]]" or
+ * "SRC[:ALN[+NUM|-ALN2]]") in the binary at path, as perf probe -L does:
+ * the lines that have an address of their own. msg gets perf's reason
+ * for a failure. Returns 0; -EINVAL (spec refused), -ENODATA (no DWARF),
+ * -ENOENT (no such line), -EOPNOTSUPP (nothing found, perf's "analysis
+ * failed"), -errno (the source cannot be read). Free with
+ * ember_probe_lines__exit().
+ */
+EMBER_API int ember_probe__lines(const char *path, const char *spec,
+				 struct ember_probe_lines *lines, char *msg, size_t msgsz);
+EMBER_API void ember_probe_lines__exit(struct ember_probe_lines *lines);
 
 /* ---- tracefs -------------------------------------------------------------- */
 

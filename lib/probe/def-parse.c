@@ -338,38 +338,55 @@ void probe_sbuf__add(struct probe_sbuf *b, const char *fmt, ...)
 		b->failed = true;
 }
 
-int ember_probe_def__point(const struct ember_probe_def *def, char *buf, size_t size)
+const char *probe__short_file(const char *file)
+{
+	size_t n = strlen(file);
+	const char *slash;
+
+	/* perf keeps the last 30 characters, from a directory boundary */
+	if (n <= 30)
+		return file;
+	slash = strchr(file + n - 30, '/');
+	return slash ? slash + 1 : file + n - 30;
+}
+
+/* perf's synthesize_perf_probe_point(): FUNC[+OFF|:LINE|%return][@FILE[:LINE]]. */
+static int point_text(char *buf, size_t size, const char *function, uint64_t offset, int line,
+		      bool retprobe, const char *file)
 {
 	struct probe_sbuf b = { .buf = buf, .size = size };
 
 	if (size)
 		buf[0] = '\0';
-	if (def->function) {
-		probe_sbuf__add(&b, "%s", def->function);
-		if (def->offset)
-			probe_sbuf__add(&b, "+%llu", (unsigned long long)def->offset);
-		else if (def->line)
-			probe_sbuf__add(&b, ":%u", def->line);
-		else if (def->retprobe)
+	if (function) {
+		probe_sbuf__add(&b, "%s", function);
+		if (offset)
+			probe_sbuf__add(&b, "+%llu", (unsigned long long)offset);
+		else if (line)
+			probe_sbuf__add(&b, ":%d", line);
+		else if (retprobe)
 			probe_sbuf__add(&b, "%%return");
 	}
-	if (def->file) {
-		const char *f = def->file;
-		size_t n = strlen(f);
-
-		/* perf keeps the last 30 characters, from a directory boundary */
-		if (n > 30) {
-			const char *slash = strchr(f + n - 30, '/');
-
-			f = slash ? slash + 1 : f + n - 30;
-		}
-		probe_sbuf__add(&b, "@%s", f);
-		if (!def->function && def->line)
-			probe_sbuf__add(&b, ":%u", def->line);
+	if (file) {
+		probe_sbuf__add(&b, "@%s", probe__short_file(file));
+		if (!function && line)
+			probe_sbuf__add(&b, ":%d", line);
 	}
-	if (def->lazy)
-		probe_sbuf__add(&b, ";%s", def->lazy);
 	return b.len > 0x7fffffff ? -ENAMETOOLONG : (int)b.len;
+}
+
+int ember_probe_def__point(const struct ember_probe_def *def, char *buf, size_t size)
+{
+	/* perf shows no lazy pattern */
+	return point_text(buf, size, def->function, def->offset, (int)def->line, def->retprobe,
+			  def->file);
+}
+
+int ember_probe_point__format(const struct ember_probe_point *pt, bool retprobe, char *buf,
+			      size_t size)
+{
+	return point_text(buf, size, pt->function[0] ? pt->function : NULL, pt->offset, pt->line,
+			  retprobe, pt->file[0] ? pt->file : NULL);
 }
 
 int ember_probe_arg__format(const struct ember_probe_arg *arg, char *buf, size_t size)

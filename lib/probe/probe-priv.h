@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <ember/probe.h>
 
 /* Where derived argument names go: the second half of a definition's buffer. */
@@ -43,5 +44,18 @@ bool probe__valid_type(const char *type);
  * and anything else make it false.
  */
 bool probe__valid_fetcharg(const char *value, bool uprobe, bool retprobe);
+
+/* The definition's arguments as t's fetch arguments (pointing into def). */
+void probe_trace__set_args(struct ember_probe_trace *t, const struct ember_probe_def *def);
+
+/*
+ * The file offset of the first symbol named name (its version cut) in
+ * the binary at path, where perf looks a function up when DWARF did not
+ * name it. 0, -ENOENT, -errno.
+ */
+int probe__symbol_start(const char *path, const char *name, uint64_t *start);
+
+/* A source file as perf shows it after '@': its last 30 characters, from a '/'. */
+const char *probe__short_file(const char *file);
 
 #endif

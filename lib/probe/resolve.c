@@ -41,8 +41,7 @@ static bool name_matches(const char *pattern, const char *name, bool cut_version
 	return ember_glob_match(pattern, name);
 }
 
-/* The definition's arguments as fetch arguments (pointing into def). */
-static void set_args(struct ember_probe_trace *t, const struct ember_probe_def *def)
+void probe_trace__set_args(struct ember_probe_trace *t, const struct ember_probe_def *def)
 {
 	t->nr_args = def->nr_args;
 	for (unsigned int i = 0; i < def->nr_args; i++) {
@@ -64,7 +63,7 @@ static void set_place(struct ember_probe_trace *t, const struct ember_probe_def 
 	t->offset = ember_symbol__start(sym) + def->offset;
 	if (strlen(name) < sizeof(t->event))
 		strcpy(t->event, name);
-	set_args(t, def);
+	probe_trace__set_args(t, def);
 }
 
 int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *path,
@@ -93,7 +92,7 @@ int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *p
 		out->offset = def->abs_address;
 		snprintf(out->event, sizeof(out->event), "abs_%llx",
 			 (unsigned long long)def->abs_address);
-		set_args(out, def);
+		probe_trace__set_args(out, def);
 		return 1;
 	}
 	cut_version = !strchr(def->function, '@');
@@ -152,6 +151,30 @@ int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *p
 	}
 	ret = (int)nr;
 out:
+	ember_dso__delete(dso);
+	return ret;
+}
+
+int probe__symbol_start(const char *path, const char *name, uint64_t *start)
+{
+	struct ember_symbol_opts opts = {
+		.sz = sizeof(opts), .kallsyms = "", .allow_aliases = true,
+	};
+	struct ember_dso *dso = ember_dso__open(path, &opts);
+	int n, ret = -ENOENT;
+
+	if (!dso)
+		return -errno;
+	n = ember_dso__load(dso);
+	for (int i = 0; i < n && ret; i++) {
+		const struct ember_symbol *sym = ember_dso__symbol(dso, (size_t)i);
+
+		if (sym && ember_symbol__start(sym) && name_matches(name, ember_symbol__name(sym), true) &&
+		    !strpbrk(name, "*?[")) {
+			*start = ember_symbol__start(sym);
+			ret = 0;
+		}
+	}
 	ember_dso__delete(dso);
 	return ret;
 }

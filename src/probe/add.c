@@ -59,6 +59,16 @@ static bool has_events_file(const char *tracefs, const char *name)
 	return !stat(path, &st);
 }
 
+/* Whether an argument names a variable (its place comes from DWARF). */
+static bool args_by_name(const struct ember_probe_def *def)
+{
+	struct ember_probe_def point = *def;
+
+	point.file = point.lazy = NULL;
+	point.line = 0;
+	return ember_probe_def__needs_dwarf(&point);
+}
+
 /* Parse one definition; 0 or the exit code, the message printed. */
 static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbose)
 {
@@ -96,11 +106,10 @@ static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbo
 			pd->def.err);
 		return 2;
 	}
-	if (ember_probe_def__needs_dwarf(&pd->def)) {
+	if (args_by_name(&pd->def)) {
 		fprintf(stderr,
-			"ember probe: '%s' needs debug information (lines, source files, patterns or "
-			"variables by name), which ember probe does not read yet; use a function, "
-			"FUNC+OFF, FUNC%%return and registers (%%di, +8(%%si))\n",
+			"ember probe: '%s' takes variables by name, which ember probe does not "
+			"read yet; use registers (%%di, +8(%%si))\n",
 			pd->text);
 		return 1;
 	}
@@ -117,6 +126,12 @@ static int resolve_uprobe(struct probe_opts *o, struct probe_def *pd)
 	if (!pd->traces) {
 		fprintf(stderr, "ember probe: out of memory\n");
 		return 1;
+	}
+	/* DWARF's places first, as perf; the symbol table without it (src/probe/places.c) */
+	n = probe_places_dwarf(o, &pd->def, pd->traces, max);
+	if (n != -ENODATA) {
+		pd->nr = n > 0 ? n : 0;
+		return n >= 0 ? 0 : 1;
 	}
 	n = ember_probe__resolve_uprobe(&pd->def, o->exec, pd->traces, max);
 	if (n >= 0) {
@@ -154,6 +169,11 @@ static int resolve_kprobe(struct probe_opts *o, struct probe_def *pd)
 {
 	struct ember_probe_trace *t;
 
+	if (!pd->def.abs && (!pd->def.function || pd->def.file || pd->def.line || pd->def.lazy)) {
+		fprintf(stderr, "ember probe: '%s': kernel lines and sources need the kernel's debug "
+			"information, which ember probe does not read yet\n", pd->text);
+		return 1;
+	}
 	if (!pd->def.abs && is_glob(pd->def.function)) {
 		fprintf(stderr, "ember probe: '%s': kernel function globs are not done yet\n",
 			pd->text);
@@ -218,12 +238,18 @@ static int name_places(struct probe_opts *o, struct probe_def *pd, struct names 
 		struct ember_probe_trace *t = &pd->traces[i];
 		char base[EMBER_PROBE_NAME_MAX], event[EMBER_PROBE_NAME_MAX];
 		const char *from = pd->def.event;
+		int n;
 
-		/* a plain function names its events; a glob's are named after each symbol */
+		/* a plain function names its events (FUNC_L3 for FUNC:3); else each place's function */
 		if (!from)
-			from = is_glob(pd->def.function) || pd->def.abs ? t->event :
-									  pd->def.function;
-		if (snprintf(base, sizeof(base), "%s", from) >= (int)sizeof(base))
+			from = pd->def.function && !is_glob(pd->def.function) && !pd->def.abs ?
+				       pd->def.function : t->event;
+		if (!pd->def.event && pd->def.function && pd->def.line && !pd->def.lazy &&
+		    !pd->def.offset)
+			n = snprintf(base, sizeof(base), "%s_L%u", pd->def.function, pd->def.line);
+		else
+			n = snprintf(base, sizeof(base), "%s", from);
+		if (n >= (int)sizeof(base))
 			err = -ENAMETOOLONG;
 		else
 			err = ember_probe__event_name(base, t->retprobe, allow_suffix, name_taken,

@@ -81,7 +81,7 @@ static int parse_or(struct filter_parse *p)
 	return v;
 }
 
-static int match_name(const char *filter, const char *name)
+int probe_filter__match_name(const char *filter, const char *name)
 {
 	struct filter_parse p = { .s = filter, .name = name };
 	int v = parse_or(&p);
@@ -96,10 +96,10 @@ int probe_filter__match(const char *filter, const char *group, const char *event
 	char full[256];
 	int v;
 
-	v = match_name(filter, event);
+	v = probe_filter__match_name(filter, event);
 	if (v)
 		return v;
 	if (snprintf(full, sizeof(full), "%s:%s", group, event) >= (int)sizeof(full))
 		return 0;
-	return match_name(filter, full);
+	return probe_filter__match_name(filter, full);
 }

@@ -112,12 +112,26 @@ static void dsos_exit(struct dsos *d)
 		ember_dso__delete(d->dso[i]);
 }
 
-/* Where a probe is, as perf -l says it: "fn", "fn+4", "fn%return", else the address. */
-static void place(char *buf, size_t size, const struct ember_probe_trace *t, struct dsos *d)
+/*
+ * What perf -l carries from one probe to the next of a file: it names
+ * every probe in one place whose strings it clears but not its numbers,
+ * so a probe that sets no line (or no offset) shows the previous one's
+ * ("fn+4@src.c" for a return probe listed after a probe on fn+4).
+ */
+struct carry {
+	int line;
+	uint64_t offset;
+};
+
+/* Where a probe is, as perf -l says it: "fn:3@src.c" from DWARF, else "fn", "fn+4", the address. */
+static void place(char *buf, size_t size, const struct ember_probe_trace *t, struct dsos *d,
+		  struct carry *c)
 {
 	const struct ember_symbol *sym = NULL;
+	struct ember_probe_point pt;
 	struct ember_dso *dso;
-	uint64_t delta;
+	char msg[256];
+	int ret;
 
 	if (!t->uprobe) {
 		if (!t->target)
@@ -128,27 +142,39 @@ static void place(char *buf, size_t size, const struct ember_probe_trace *t, str
 			snprintf(buf, size, "%s%s", t->target, t->retprobe ? "%return" : "");
 		return;
 	}
-	dso = dsos_get(d, t->target);
-	if (dso)
-		sym = ember_dso__find_symbol(dso, t->offset);
-	if (!sym) {
-		snprintf(buf, size, "0x%llx%s", (unsigned long long)t->offset,
-			 t->retprobe ? "%return" : "");
-		return;
+	ret = ember_probe__dwarf_point(t->target, t->offset, &pt, msg, sizeof(msg));
+	if (ret == -ENOENT)
+		fputs(msg, stderr);
+	if (ret > 0) {
+		if (pt.has_line)
+			c->line = pt.line;
+		if (pt.has_offset)
+			c->offset = pt.offset;
+	} else {
+		memset(&pt, 0, sizeof(pt));
+		dso = dsos_get(d, t->target);
+		if (dso)
+			sym = ember_dso__find_symbol(dso, t->offset);
+		if (sym) {
+			snprintf(pt.function, sizeof(pt.function), "%s", ember_symbol__name(sym));
+			c->offset = t->offset - ember_symbol__start(sym);
+		} else {
+			snprintf(pt.function, sizeof(pt.function), "0x%llx",
+				 (unsigned long long)t->offset);
+			c->offset = 0;
+		}
 	}
-	delta = t->offset - ember_symbol__start(sym);
-	if (delta)
-		snprintf(buf, size, "%s+%llu", ember_symbol__name(sym), (unsigned long long)delta);
-	else
-		snprintf(buf, size, "%s%s", ember_symbol__name(sym), t->retprobe ? "%return" : "");
+	pt.line = c->line;
+	pt.offset = c->offset;
+	ember_probe_point__format(&pt, t->retprobe, buf, size);
 }
 
-static void show_one(const struct ember_probe_trace *t, struct dsos *d)
+static void show_one(const struct ember_probe_trace *t, struct dsos *d, struct carry *c)
 {
 	char name[2 * EMBER_PROBE_NAME_MAX + 2], where[1024];
 
 	snprintf(name, sizeof(name), "%s:%s", t->group, t->event);
-	place(where, sizeof(where), t, d);
+	place(where, sizeof(where), t, d, c);
 	printf("  %-20s (on %s", name, where);
 	if (t->uprobe)
 		printf(" in %s", t->target);
@@ -166,6 +192,7 @@ int probe_list(struct probe_opts *o)
 
 	for (int uprobe = 0; uprobe < 2; uprobe++) {
 		struct sorted s;
+		struct carry c = { 0 };
 		int err = sorted_read(&s, o->tracefs, uprobe, false);
 
 		if (err) {
@@ -186,7 +213,7 @@ int probe_list(struct probe_opts *o)
 			if (o->list_filter &&
 			    probe_filter__match(o->list_filter, t->group, t->event) != 1)
 				continue;
-			show_one(t, &d);
+			show_one(t, &d, &c);
 		}
 		sorted_exit(&s);
 	}

@@ -27,6 +27,10 @@ struct probe_opts {
 	bool force, dry_run, quiet;
 	int verbose;
 	int max_probes;
+	const char *line_range;		/* -L */
+	bool funcs;			/* -F */
+	const char *filters[PROBE_MAX_DEFS];	/* -F's and --filter's, any may match (perf ORs them) */
+	size_t nr_filters;
 	char tracefs[4096];
 };
 
@@ -43,5 +47,24 @@ int probe_del(struct probe_opts *o);
  * Returns 1, 0, or -EINVAL for a filter that does not parse.
  */
 int probe_filter__match(const char *filter, const char *group, const char *event);
+/* The same filter over one name (-F's functions). 1, 0 or -EINVAL. */
+int probe_filter__match_name(const char *filter, const char *name);
+
+struct ember_probe_def;
+struct ember_probe_trace;
+/*
+ * The places of def in the -x binary through its DWARF, perf's messages
+ * printed (unless -q). Returns the number of places; -ENODATA when the
+ * symbol table is to be used (no DWARF and none needed, a return probe,
+ * an address); -1 after a failure was told.
+ */
+int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def *def,
+		       struct ember_probe_trace *out, size_t max);
+/* perf's two lines saying path has no debug information. */
+void probe_no_debuginfo(const char *path);
+/* -L: a function's or a source file's lines, the probe-able ones numbered. Exit code. */
+int probe_show_lines(struct probe_opts *o);
+/* -F: the -x binary's functions perf lists, filtered. Exit code. */
+int probe_show_funcs(struct probe_opts *o);
 
 #endif

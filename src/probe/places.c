@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember probe's places from DWARF: lib/probe finds them as perf does, this
+ * tells what perf tells (its warnings, "Error: Failed to add events."),
+ * and says when the symbol table is to be used instead.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <ember/probe.h>
+#include "probe/probe.h"
+
+/* perf's text when a binary has no DWARF and the definition needs some. */
+void probe_no_debuginfo(const char *path)
+{
+	fprintf(stderr, "The %s file has no debug information.\n"
+		"Rebuild with -g, or install an appropriate debuginfo package.\n", path);
+}
+
+int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def *def,
+		       struct ember_probe_trace *out, size_t max)
+{
+	char msg[4096];
+	int n = ember_probe__resolve_dwarf(def, o->exec, out, max, msg, sizeof(msg));
+
+	/* perf needs DWARF for lines, sources and patterns; a return probe never */
+	bool needs = !def->retprobe && !def->abs && (def->file || def->line || def->lazy);
+
+	if (n == -ENODATA) {
+		if (!needs)
+			return -ENODATA;
+		if (!o->quiet) {
+			probe_no_debuginfo(o->exec);
+			fprintf(stderr, "  Error: Failed to add events.\n");
+		}
+		return -1;
+	}
+	if (!o->quiet)
+		fputs(msg, stderr);
+	if (n >= 0)
+		return n;
+	/* a search that failed (not one that found nothing): perf tries the symbols */
+	if (n != -ENODEV && !needs)
+		return -ENODATA;
+	if (!o->quiet) {
+		if (!msg[0])
+			fprintf(stderr, "ember probe: cannot read the debug information of %s: %s\n",
+				o->exec, strerror(-n));
+		fprintf(stderr, "  Error: Failed to add events.\n");
+	}
+	return -1;
+}
