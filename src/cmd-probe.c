@@ -21,6 +21,9 @@ static const char *const probe_usage[] = {
 	"ember probe [<options>] --add 'PROBEDEF' [--add 'PROBEDEF' ...]",
 	"ember probe [<options>] --del '[GROUP:]EVENT' ...",
 	"ember probe --list [GROUP:]EVENT ...",
+	"ember probe [<options>] --line 'LINEDESC'",
+	"ember probe [<options>] --vars 'PROBEPOINT'",
+	"ember probe [<options>] --funcs",
 	NULL,
 };
 
@@ -64,6 +67,35 @@ static int opt_del(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* -F, and --filter: filters, any of which may match (perf ORs them). */
+static int add_filter(struct probe_opts *o, const char *filter)
+{
+	if (o->nr_filters == PROBE_MAX_DEFS) {
+		fprintf(stderr, "ember probe: too many filters (at most %d)\n", PROBE_MAX_DEFS);
+		return -1;
+	}
+	o->filters[o->nr_filters++] = filter;
+	return 0;
+}
+
+static int opt_funcs(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->funcs = true;
+	/* bare, its filter is the word after it, else perf's default (see cmd_probe) */
+	if (arg && *arg)
+		return add_filter(o, arg);
+	o->funcs_bare = true;
+	return 0;
+}
+
+/* --no-filter changes nothing in perf 6.1: -F's filter stays. */
+static int opt_filter(const struct option *opt, const char *arg, bool unset)
+{
+	return unset || !arg ? 0 : add_filter(opt->value, arg);
+}
+
 static int opt_list(const struct option *opt, const char *arg, bool unset)
 {
 	struct probe_opts *o = opt->value;
@@ -96,13 +128,14 @@ static char *join_words(int argc, const char **argv, const char *sep)
 
 static int run(struct probe_opts *o)
 {
-	int actions = !!o->nr_defs + !!o->nr_dels + o->list;
+	int actions = !!o->nr_defs + !!o->nr_dels + o->list + !!o->line_range + o->funcs;
 	int err;
 
 	if (actions == 0)
-		return usage_error("nothing to do: give a probe definition, -l or -d (see --help)");
+		return usage_error("nothing to do: give a probe definition, -l, -d, -L or -F (see "
+				   "--help)");
 	if (actions > 1)
-		return usage_error("only one of adding, -l and -d at a time");
+		return usage_error("only one of adding, -l, -d, -L and -F at a time");
 	if (o->max_probes < 0)
 		return usage_error("--max-probes takes a number from 1");
 	if (o->target) {
@@ -120,6 +153,10 @@ static int run(struct probe_opts *o)
 							  "");
 		return 1;
 	}
+	if (o->funcs)
+		return probe_show_funcs(o);
+	if (o->line_range)
+		return probe_show_lines(o);
 	if (o->list)
 		return probe_list(o);
 	if (o->nr_dels)
@@ -145,6 +182,10 @@ int cmd_probe(int argc, const char **argv)
 			     opt_definition),
 		OPT_CALLBACK('d', "del", o, "[GROUP:]EVENT", "delete a probe event.", opt_del),
 		OPT_BOOLEAN('f', "force", &o->force, "forcibly add events with existing name"),
+		{ OPTION_CALLBACK, 'F', "funcs", o, "[FILTER]", "Show potential probe-able functions.",
+		  opt_funcs, OPTF_OPTARG, "" },
+		OPT_STRING('L', "line", &o->line_range, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			   "Show source code lines."),
 		{ OPTION_CALLBACK, 'l', "list", o, "[GROUP:]EVENT", "list up probe events", opt_list,
 		  OPTF_OPTARG, "" },
 		OPT_BOOLEAN('n', "dry-run", &o->dry_run, "dry run"),
@@ -154,11 +195,15 @@ int cmd_probe(int argc, const char **argv)
 			 "be more verbose (show parsed arguments, etc)"),
 		OPT_STRING('x', "exec", &o->target, "executable|path",
 			   "target executable name or path"),
+		OPT_CALLBACK(0, "filter", o, "[!]FILTER",
+			     "Set a filter (with --vars/funcs only)\n\t\t\t(default: \"!_* & !*@plt\" for "
+			     "--funcs)", opt_filter),
 		OPT_INTEGER(0, "max-probes", &o->max_probes, "n",
 			    "Set how many probe points can be found for a probe."),
 		OPT_END()
 	};
 
+	o->usage = probe_usage;
 	argc = parse_options(argc, argv, options, probe_usage, 0);
 	if ((ret = parse_options_exit_code(argc)) >= 0)
 		goto out;
@@ -176,6 +221,9 @@ int cmd_probe(int argc, const char **argv)
 		}
 		if (o->list) {
 			o->list_filter = words;
+		} else if (o->funcs_bare) {
+			o->funcs_bare = false;
+			add_filter(o, words);
 		} else if (o->nr_dels || o->nr_defs) {
 			ret = usage_error("give definitions either as words or with --add, and no "
 					  "words with -d");
@@ -183,6 +231,11 @@ int cmd_probe(int argc, const char **argv)
 		} else {
 			o->defs[o->nr_defs++] = words;
 		}
+	}
+	/* -F bare and last: perf's default filter */
+	if (o->funcs_bare && add_filter(o, "!_* & !*@plt")) {
+		ret = 2;
+		goto out;
 	}
 	ret = run(o);
 out:

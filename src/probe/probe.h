@@ -27,8 +27,10 @@ struct probe_opts {
 	bool force, dry_run, quiet;
 	int verbose;
 	int max_probes;
+	const char *const *usage;	/* the command's usage lines */
 	const char *line_range;		/* -L */
 	bool funcs;			/* -F */
+	bool funcs_bare;		/* -F without its filter attached */
 	const char *filters[PROBE_MAX_DEFS];	/* -F's and --filter's, any may match (perf ORs them) */
 	size_t nr_filters;
 	char tracefs[4096];
