@@ -29,6 +29,8 @@ struct names {
 	const struct ember_probe_events *file;
 	const char **added;
 	size_t nr_added;
+	size_t nr_seen;		/* the added names taken: all but the current definition's */
+	bool multiprobe;	/* tracefs appends a probe to an event of the same name */
 };
 
 static bool name_taken(const char *event, void *arg)
@@ -38,7 +40,7 @@ static bool name_taken(const char *event, void *arg)
 	for (size_t i = 0; i < ember_probe_events__nr(n->file); i++)
 		if (!strcmp(ember_probe_events__get(n->file, i)->event, event))
 			return true;
-	for (size_t i = 0; i < n->nr_added; i++)
+	for (size_t i = 0; i < n->nr_seen; i++)
 		if (!strcmp(n->added[i], event))
 			return true;
 	return false;
@@ -222,6 +224,13 @@ static int name_places(struct probe_opts *o, struct probe_def *pd, struct names 
 	char group[EMBER_PROBE_NAME_MAX];
 	int err;
 
+	/*
+	 * Where tracefs appends probes to an event, perf gives a definition's
+	 * places one name (the probes go in one event); elsewhere each later
+	 * place takes the next suffix.
+	 */
+	names->nr_seen = names->nr_added;
+
 	if (pd->def.group)
 		err = snprintf(group, sizeof(group), "%s", pd->def.group) >= (int)sizeof(group) ?
 			      -ENAMETOOLONG : 0;
@@ -283,6 +292,8 @@ static int name_places(struct probe_opts *o, struct probe_def *pd, struct names 
 			fprintf(stderr, "ember probe: out of memory\n");
 			return 1;
 		}
+		if (!names->multiprobe)
+			names->nr_seen = names->nr_added;
 		/* the places after the first of one definition take suffixes (perf's rule) */
 		allow_suffix = true;
 	}
@@ -432,6 +443,7 @@ int probe_add(struct probe_opts *o)
 		}
 	}
 	names.file = file;
+	names.multiprobe = probe_multiprobe(o->tracefs);
 	for (size_t i = 0; i < nr && !ret; i++) {
 		/* a dry run writes nothing, so each definition sees only tracefs (perf's) */
 		if (o->dry_run || o->definition)

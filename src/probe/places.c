@@ -5,6 +5,9 @@
  * and says when the symbol table is to be used instead.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <ember/probe.h>
@@ -49,4 +52,23 @@ int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def 
 		fprintf(stderr, "  Error: Failed to add events.\n");
 	}
 	return -1;
+}
+
+bool probe_multiprobe(const char *tracefs)
+{
+	char path[PATH_MAX], *text = NULL;
+	size_t cap = 0;
+	bool yes = false;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/README", tracefs);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	/* perf's test: the README's "Create/append/remove/show" */
+	while (!yes && getline(&text, &cap, fp) > 0)
+		yes = strstr(text, "Create/append/") != NULL;
+	free(text);
+	fclose(fp);
+	return yes;
 }

@@ -62,6 +62,8 @@ struct ember_probe_trace;
  */
 int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def *def,
 		       struct ember_probe_trace *out, size_t max);
+/* Whether tracefs appends a probe to an event of the same name (its README says so). */
+bool probe_multiprobe(const char *tracefs);
 /* perf's two lines saying path has no debug information. */
 void probe_no_debuginfo(const char *path);
 /* -L: a function's or a source file's lines, the probe-able ones numbered. Exit code. */
