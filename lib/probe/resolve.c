@@ -169,8 +169,12 @@ int probe__symbol_start(const char *path, const char *name, uint64_t *start)
 	for (int i = 0; i < n && ret; i++) {
 		const struct ember_symbol *sym = ember_dso__symbol(dso, (size_t)i);
 
-		if (sym && ember_symbol__start(sym) && name_matches(name, ember_symbol__name(sym), true) &&
-		    !strpbrk(name, "*?[")) {
+		const char *s = sym ? ember_symbol__name(sym) : "";
+		size_t len = strlen(name);
+
+		/* its version cut, as perf names .dynsym's symbols; a PLT entry is not the function */
+		if (sym && ember_symbol__start(sym) && !strncmp(s, name, len) &&
+		    (!s[len] || (s[len] == '@' && strcmp(s + len, "@plt")))) {
 			*start = ember_symbol__start(sym);
 			ret = 0;
 		}
