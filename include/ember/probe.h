@@ -186,6 +186,13 @@ EMBER_API int ember_probe__event_name(const char *base, bool retprobe, bool allo
 EMBER_API int ember_probe__resolve_uprobe(const struct ember_probe_def *def, const char *path,
 					  struct ember_probe_trace *out, size_t max);
 
+/* How DWARF is read for places and lines (perf probe's options). */
+struct ember_probe_dwarf_opts {
+	size_t sz;			/* sizeof(struct ember_probe_dwarf_opts) */
+	bool no_inlines;		/* --no-inlines: not an inline function's copies */
+	const char *source_prefix;	/* -s: where sources are, else their units' directories */
+};
+
 /*
  * The places a definition names in the user binary at path (absolute)
  * through its DWARF (or separate debug information), as perf probe finds
@@ -193,7 +200,9 @@ EMBER_API int ember_probe__resolve_uprobe(const struct ember_probe_def *def, con
  * each inlined copy too, at their entries (past the prologue for
  * arguments by name in a binary built without optimization), +OFFS from
  * there; FUNC:RLN lines relative to the declaration, SRC:ALN lines, ;PTN
- * lines of the source file matching the pattern (blanks ignored). Each
+ * lines of the source file matching the pattern (blanks ignored); opts
+ * may be NULL (inlined copies searched, sources in their units'
+ * compilation directories). Each
  * out[i] is set as ember_probe__resolve_uprobe() sets it, with the name
  * of the function (or inlined copy) the place is in as event base.
  * msg gets perf's messages, a line each: the reasons of a failure, or a
@@ -207,6 +216,7 @@ EMBER_API int ember_probe__resolve_uprobe(const struct ember_probe_def *def, con
  * -errno reading the binary or the source.
  */
 EMBER_API int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *path,
+					 const struct ember_probe_dwarf_opts *opts,
 					 struct ember_probe_trace *out, size_t max, char *msg,
 					 size_t msgsz);
 
@@ -261,6 +271,7 @@ struct ember_probe_lines {
  * ember_probe_lines__exit().
  */
 EMBER_API int ember_probe__lines(const char *path, const char *spec,
+				 const struct ember_probe_dwarf_opts *opts,
 				 struct ember_probe_lines *lines, char *msg, size_t msgsz);
 EMBER_API void ember_probe_lines__exit(struct ember_probe_lines *lines);
 

@@ -189,7 +189,7 @@ static int range_search_cb(Dwarf_Die *die, void *arg)
 }
 
 /* The units' lines of f's range: 1 found (with the source's path), 0 none, -errno. */
-static int find_range(struct line_finder *f, Dwarf *dw, struct probe_sbuf *msg)
+static int find_range(struct line_finder *f, Dwarf *dw, const char *prefix, struct probe_sbuf *msg)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -217,7 +217,7 @@ static int find_range(struct line_finder *f, Dwarf *dw, struct probe_sbuf *msg)
 		return ret;
 	if (!f->found)
 		return 0;
-	ret = probe_dw__source_path(&f->cu, f->first_file, &f->lr->path);
+	ret = probe_dw__source_path(&f->cu, f->first_file, prefix, &f->lr->path);
 	if (ret) {
 		probe_sbuf__add(msg, "Failed to find source file path.\n");
 		return ret;
@@ -225,13 +225,15 @@ static int find_range(struct line_finder *f, Dwarf *dw, struct probe_sbuf *msg)
 	return 1;
 }
 
-int ember_probe__lines(const char *path, const char *spec, struct ember_probe_lines *lr,
+int ember_probe__lines(const char *path, const char *spec,
+		       const struct ember_probe_dwarf_opts *opts, struct ember_probe_lines *lr,
 		       char *msg, size_t msgsz)
 {
 	struct probe_sbuf b = { .buf = msg, .size = msgsz };
 	struct line_finder f = { .lr = lr };
 	struct probe_dw_point pt;
 	struct probe_dwarf d;
+	const char *prefix = opts ? opts->source_prefix : NULL;
 	char *buf = strdup(spec);
 	uint64_t addr = 0;
 	int ret;
@@ -248,7 +250,7 @@ int ember_probe__lines(const char *path, const char *spec, struct ember_probe_li
 		free(buf);
 		return ret;
 	}
-	ret = find_range(&f, d.dw, &b);
+	ret = find_range(&f, d.dw, prefix, &b);
 	if (!ret) {
 		/* perf retries a function at the place DWARF gives its symbol */
 		int len = f.end != INT_MAX ? f.end - f.start : 0;
@@ -257,15 +259,21 @@ int ember_probe__lines(const char *path, const char *spec, struct ember_probe_li
 			ret = -EOPNOTSUPP;
 		else if (probe__symbol_start(path, f.function, &addr))
 			ret = -ENOENT;
-		else if (probe_dw__find_point(d.dw, addr, &pt) <= 0)
+		else if ((ret = probe_dw__find_point(d.dw, addr, &pt)) <= 0) {
+			if (ret == -ENOENT)
+				probe_sbuf__add(&b, "Failed to find debug information for address %llx\n",
+						(unsigned long long)addr);
 			ret = -EOPNOTSUPP;
+		} else {
+			ret = 0;
+		}
 		if (!ret) {
 			f.function = pt.function;
 			f.file = pt.file;
 			f.start = pt.line;
 			if (f.end != INT_MAX)
 				f.end = f.start + len;
-			ret = find_range(&f, d.dw, &b);
+			ret = find_range(&f, d.dw, prefix, &b);
 			if (!ret)
 				ret = -ENOENT;
 		}

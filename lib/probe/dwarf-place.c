@@ -28,6 +28,8 @@ struct finder {
 	int line;
 	uint64_t offset;
 	bool skip_prologue;	/* arguments by name: past the prologue when not optimized */
+	bool no_inlines;
+	const char *source_prefix;
 	Dwarf_Die cu;
 	const char *fname;	/* the source file lines are matched against */
 	int lno;
@@ -347,7 +349,8 @@ static int find_lazy(struct finder *f, Dwarf_Die *root)
 {
 	if (!f->nr_lazy) {
 		char *path = NULL;
-		int err = f->fname ? probe_dw__source_path(&f->cu, f->fname, &path) : -ENOENT;
+		int err = f->fname ? probe_dw__source_path(&f->cu, f->fname, f->source_prefix, &path) :
+				     -ENOENT;
 
 		if (err) {
 			probe_sbuf__add(f->msg, "Failed to find source file path.\n");
@@ -409,7 +412,7 @@ static int search_cb(Dwarf_Die *die, void *arg)
 			f->addr += f->offset;
 			f->ret = call_finder(f, &sp);
 		}
-	} else {
+	} else if (!f->no_inlines) {
 		/* an inline function: each of its copies */
 		f->ret = probe_dw__walk_instances(&sp, inline_cb, f);
 		if (f->ret == -ENOENT)
@@ -481,6 +484,7 @@ static int alternative(struct finder *f, Dwarf *dw, struct probe_dw_point *pt)
 }
 
 int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *path,
+			       const struct ember_probe_dwarf_opts *opts,
 			       struct ember_probe_trace *out, size_t max, char *msg, size_t msgsz)
 {
 	struct probe_sbuf b = { .buf = msg, .size = msgsz };
@@ -502,6 +506,10 @@ int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *pa
 	if (ret)
 		return ret;
 	f.skip_prologue = def->function && !def->line && !def->lazy && with_vars(def);
+	if (opts) {
+		f.no_inlines = opts->no_inlines;
+		f.source_prefix = opts->source_prefix;
+	}
 	ret = find_places(&f, d.dw);
 	if (!ret && !f.nr && !alternative(&f, d.dw, &pt)) {
 		free(f.lazy_lines);

@@ -529,11 +529,34 @@ post:
 	return file || func ? 1 : 0;
 }
 
-int probe_dw__source_path(Dwarf_Die *cu, const char *name, char **path)
+/* prefix/name, then prefix/ and name less a leading directory each time, until one reads. */
+static int source_under(const char *prefix, const char *name, char **path)
+{
+	for (;;) {
+		int err;
+
+		if (asprintf(path, "%s/%s", prefix, name) < 0)
+			return -ENOMEM;
+		if (!access(*path, R_OK))
+			return 0;
+		err = -errno;
+		free(*path);
+		*path = NULL;
+		if (err != -ENAMETOOLONG && err != -ENOENT && err != -EROFS && err != -EFAULT)
+			return err;
+		name = strchr(name + 1, '/');
+		if (!name)
+			return -ENOENT;
+	}
+}
+
+int probe_dw__source_path(Dwarf_Die *cu, const char *name, const char *prefix, char **path)
 {
 	Dwarf_Attribute attr;
 	const char *dir = NULL;
 
+	if (prefix)
+		return source_under(prefix, name, path);
 	if (dwarf_attr(cu, DW_AT_comp_dir, &attr))
 		dir = dwarf_formstring(&attr);
 	if (name[0] != '/' && dir) {

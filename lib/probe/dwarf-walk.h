@@ -72,10 +72,11 @@ struct probe_dw_point {
 int probe_dw__find_point(Dwarf *dw, Dwarf_Addr addr, struct probe_dw_point *pt);
 
 /*
- * The source file perf reads for a unit's file name: name itself when
- * absolute, else under the unit's compilation directory. 0 with a
- * malloc'd *path when it can be read, -errno.
+ * The source file perf reads for a unit's file name: under prefix (-s),
+ * dropping name's leading directories until one can be read; else name
+ * itself when absolute, or under the unit's compilation directory. 0 with
+ * a malloc'd *path when it can be read, -errno.
  */
-int probe_dw__source_path(Dwarf_Die *cu, const char *name, char **path);
+int probe_dw__source_path(Dwarf_Die *cu, const char *name, const char *prefix, char **path);
 
 #endif

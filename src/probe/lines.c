@@ -98,7 +98,9 @@ int probe_show_lines(struct probe_opts *o)
 			"(the kernel's is not read yet)\n");
 		return 1;
 	}
-	err = ember_probe__lines(o->exec, o->line_range, &lr, msg, sizeof(msg));
+	struct ember_probe_dwarf_opts opts = { .sz = sizeof(opts), .source_prefix = o->source };
+
+	err = ember_probe__lines(o->exec, o->line_range, &opts, &lr, msg, sizeof(msg));
 	if (err == -ENODATA)
 		probe_no_debuginfo(o->exec);
 	else if (err && !msg[0])

@@ -24,7 +24,10 @@ int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def 
 		       struct ember_probe_trace *out, size_t max)
 {
 	char msg[4096];
-	int n = ember_probe__resolve_dwarf(def, o->exec, out, max, msg, sizeof(msg));
+	struct ember_probe_dwarf_opts opts = {
+		.sz = sizeof(opts), .no_inlines = o->no_inlines, .source_prefix = o->source,
+	};
+	int n = ember_probe__resolve_dwarf(def, o->exec, &opts, out, max, msg, sizeof(msg));
 
 	/* perf needs DWARF for lines, sources and patterns; a return probe never */
 	bool needs = !def->retprobe && !def->abs && (def->file || def->line || def->lazy);

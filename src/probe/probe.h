@@ -29,6 +29,8 @@ struct probe_opts {
 	int max_probes;
 	const char *const *usage;	/* the command's usage lines */
 	const char *line_range;		/* -L */
+	const char *source;		/* -s: where the sources are */
+	bool no_inlines;		/* --no-inlines */
 	bool funcs;			/* -F */
 	bool funcs_bare;		/* -F without its filter attached */
 	const char *filters[PROBE_MAX_DEFS];	/* -F's and --filter's, any may match (perf ORs them) */

@@ -101,6 +101,10 @@ same_line inline-abs -x "$I" probelines.c:17
 same_line inline-lazy -x "$I" 'probelines.c;sink*'
 same_line inline-glob -x "$I" 'probe_*'
 same_line caller-line -x "$I" probe_first:4
+same_line no-inlines-glob -x "$I" --no-inlines 'probe_*'
+# -s: sources under another directory (perf drops leading directories until one reads)
+mkdir -p "$TMP/src" && sed 's/sink += s\[0\];/& \/\/ from_s/' "$TOP/tests/workloads/probed.c" >"$TMP/src/probed.c"
+same_line lazy-source-dir -x "$P" -s "$TMP/src" 'probed_name;*from_s*'
 
 # same_fail NAME ARGS...: perf's and ember's messages for a definition both refuse, nothing added.
 same_fail() {
@@ -130,6 +134,7 @@ same_fail func-wrong-file -x "$P" probed_add@nosuch.c
 same_fail not-in-dwarf -x "$P" _start
 same_fail not-in-dwarf-offset -x "$P" frame_dummy+1
 same_fail no-such-func -x "$P" nosuch
+same_fail no-inlines -x "$I" --no-inlines probe_twice
 same_fail no-dwarf-line -x "$S" probed_add:3
 same_fail no-dwarf-src -x "$S" probed.c:30
 same_fail no-dwarf-lazy -x "$S" 'probed_add;sink*'
@@ -189,6 +194,8 @@ for range in nosuch probed.c:1000 nosuch.c:3 probed_add@nosuch.c _start main:5-3
 	same_out "lines-bad-$range" -x "$P" -L "$range"
 done
 same_out lines-no-dwarf -x "$S" -L probed_add
+same_out lines-source-dir -x "$P" -s "$TMP/src" -L probed_name
+same_out lines-source-dir-missing -x "$P" -s "$TMP/nosuch" -L probed_name
 perf_probe -x "$P" -L main:5-3 >/dev/null 2>&1
 prc=$?
 "$EMBER" probe -x "$P" -L main:5-3 >/dev/null 2>&1

@@ -44,7 +44,7 @@ static int resolve(const char *spec, const char *path, struct ember_probe_trace 
 
 	if (ember_probe_def__parse(&def, spec))
 		return -1000;
-	n = ember_probe__resolve_dwarf(&def, path, out, max, msg, sizeof(msg));
+	n = ember_probe__resolve_dwarf(&def, path, NULL, out, max, msg, sizeof(msg));
 	ember_probe_def__exit(&def);
 	return n;
 }
@@ -123,7 +123,7 @@ TEST(probe_dwarf_lines)
 		return;
 	}
 	/* probe_first is declared on line 20: its entry, then lines 24 and 25 */
-	CHECK_EQ(ember_probe__lines(path, "probe_first", &lr, msg, sizeof(msg)), 0);
+	CHECK_EQ(ember_probe__lines(path, "probe_first", NULL, &lr, msg, sizeof(msg)), 0);
 	CHECK_STR(lr.function, "probe_first");
 	CHECK(ends_with(lr.path, "/tests/workloads/probelines.c"));
 	CHECK_EQ(lr.offset, 20);
@@ -138,17 +138,17 @@ TEST(probe_dwarf_lines)
 	ember_probe_lines__exit(&lr);
 
 	/* a file's range: absolute lines, +NUM lines from the start */
-	CHECK_EQ(ember_probe__lines(path, "probelines.c:20+5", &lr, msg, sizeof(msg)), 0);
+	CHECK_EQ(ember_probe__lines(path, "probelines.c:20+5", NULL, &lr, msg, sizeof(msg)), 0);
 	CHECK(!lr.function && lr.offset == 0 && lr.start == 20 && lr.end == 24);
 	CHECK(lr.nr_lines == 2 && lr.lines[0] == 20 && lr.lines[1] == 24);
 	ember_probe_lines__exit(&lr);
 
-	CHECK_EQ(ember_probe__lines(path, "probe_first:5-3", &lr, msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ(ember_probe__lines(path, "probe_first:5-3", NULL, &lr, msg, sizeof(msg)), -EINVAL);
 	CHECK_STR(msg, "Semantic error :Start line must be smaller than end line.\n");
-	CHECK_EQ(ember_probe__lines(path, "probe_*", &lr, msg, sizeof(msg)), -EINVAL);
-	CHECK_EQ(ember_probe__lines(path, "nosuch", &lr, msg, sizeof(msg)), -ENOENT);
+	CHECK_EQ(ember_probe__lines(path, "probe_*", NULL, &lr, msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ(ember_probe__lines(path, "nosuch", NULL, &lr, msg, sizeof(msg)), -ENOENT);
 	CHECK_STR(msg, "Specified source line is not found.\n");
-	CHECK_EQ(ember_probe__lines(path, "nosuch.c:3", &lr, msg, sizeof(msg)), -EOPNOTSUPP);
+	CHECK_EQ(ember_probe__lines(path, "nosuch.c:3", NULL, &lr, msg, sizeof(msg)), -EOPNOTSUPP);
 	CHECK_STR(msg, "Debuginfo analysis failed.\n");
 }
 
