@@ -6,6 +6,7 @@
 #include <gelf.h>
 #include "probe/dwarf-priv.h"
 #include "symbol/dwfl-elf.h"
+#include "symbol/symbol-elf.h"
 
 static int first_module(Dwfl_Module *mod, void **user, const char *name, Dwarf_Addr start,
 			void *arg)
@@ -17,21 +18,9 @@ static int first_module(Dwfl_Module *mod, void **user, const char *name, Dwarf_A
 /* perf's text start of a binary: where .text's addresses and file offsets part. */
 static uint64_t text_delta(Elf *elf)
 {
-	size_t shstrndx;
+	GElf_Shdr sh;
 
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name && !strcmp(name, ".text"))
-			return sh.sh_addr - sh.sh_offset;
-	}
-	return 0;
+	return elf && elf__section_by_name(elf, ".text", &sh) ? sh.sh_addr - sh.sh_offset : 0;
 }
 
 int probe_dwarf__open(struct probe_dwarf *d, const char *path)

@@ -26,7 +26,7 @@ static Elf_Scn *elf__section_by_type(Elf *elf, GElf_Word type, size_t *idx)
 	return NULL;
 }
 
-static Elf_Scn *elf__section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
+Elf_Scn *elf__section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;

@@ -11,72 +11,18 @@
 # and printed by ember script as perf script prints it. Every probe
 # added is removed at exit.
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/probe-lib.bash"
 
-if ! have_perf; then
-	skip setup "perf not installed"
-	exit 0
-fi
-if ! is_root || ! have_tracefs || [ ! -e /sys/kernel/tracing/uprobe_events ]; then
-	skip setup "needs root and uprobe_events in tracefs (CONFIG_UPROBE_EVENTS)"
-	exit 0
-fi
-if [ ! -x "$EMBER" ] || [ ! -x "$WL/probed" ] || [ ! -x "$WL/probelines" ]; then
-	skip setup "no $EMBER, $WL/probed or $WL/probelines; build first"
-	exit 0
-fi
-if ! command -v objcopy >/dev/null; then
-	skip setup "no objcopy (binutils) to strip a copy of the workload"
-	exit 0
-fi
-EVENTS=/sys/kernel/tracing/uprobe_events
+probe_suite_needs probed probelines || exit 0
 # copies under names of their own: their groups are this suite's alone
 P=$TMP/pdwp
 I=$TMP/pdwi
 S=$TMP/pdws
 PGROUPS=(probe_pdwp probe_pdwi probe_pdws probe_pdwg pdwp pdwi)
-GROUPS_RE=$(IFS='|'; echo "${PGROUPS[*]}")
-
-perf_probe() { "$PERF" --buildid-dir "$TMP/debug" probe "$@"; }
-ours() { grep -E "^[pr]:($GROUPS_RE)/" "$EVENTS"; }
-cleanup() {
-	local try g
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		for g in "${PGROUPS[@]}"; do
-			perf_probe -q -d "$g:*" >/dev/null 2>&1
-		done
-		[ -z "$(ours)" ] && return 0
-		sleep 0.2
-	done
-}
-trap 'cleanup; rm -rf "$TMP"' EXIT
-cleanup
-if [ -n "$(ours)" ]; then
-	skip setup "probes of this suite's groups exist and cannot be removed"
-	exit 0
-fi
+probe_suite_start || exit 0
 cp "$WL/probed" "$P" && cp "$WL/probelines" "$I" && objcopy --strip-debug "$WL/probed" "$S" ||
 	exit 1
 cd "$TMP" || exit 1
-
-# same_line NAME ARGS...: perf's and ember's uprobe_events lines for the same
-# command, each tool removing its probes after, and their messages (perf's
-# with ember for perf).
-same_line() {
-	local name=$1 pl el
-	shift
-	perf_probe "$@" >/dev/null 2>perf.err
-	pl=$(ours)
-	cleanup
-	"$EMBER" probe "$@" >/dev/null 2>ember.err
-	el=$(ours)
-	cleanup
-	if [ -n "$pl" ] && [ "$pl" = "$el" ]; then
-		pass "line-$name"
-	else
-		fail "line-$name" "perf: '$pl' ember: '$el' ($(head -3 ember.err))"
-	fi
-	expect_eq "messages-$name" "$(cat ember.err)" "$(sed 's/perf/ember/g' perf.err)"
-}
 
 same_line func -x "$P" probed_add
 same_line func-src -x "$P" probed_name@probed.c
@@ -220,8 +166,9 @@ perf_probe -q -f -x "$I" -a probe_twice -a 'probelines.c;sink*' -a probe_first:4
 "$EMBER" probe -q -x "$I" -a 'pdwi:e1=probe_twice:3' -a 'pdwi:e2=probe_second%return'
 perf_probe -l >perf.out 2>perf.err
 "$EMBER" probe -l >ember.out 2>ember.err
-pl=$(grep -E "^  ($GROUPS_RE):" perf.out)
-el=$(grep -E "^  ($GROUPS_RE):" ember.out)
+re=$(IFS='|'; echo "${PGROUPS[*]}")
+pl=$(grep -E "^  ($re):" perf.out)
+el=$(grep -E "^  ($re):" ember.out)
 if [ -n "$pl" ] && [ "$el" = "$pl" ]; then pass list; else fail list "$(diff <(echo "$pl") <(echo "$el"))"; fi
 expect_eq list-warnings "$(cat ember.err)" "$(cat perf.err)"
 cleanup

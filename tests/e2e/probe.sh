@@ -8,76 +8,20 @@
 # nothing behind, kernel probes without kprobes; and the probes at work in
 # ember record, script and stat. Every probe added is removed at exit.
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/probe-lib.bash"
 
-if ! have_perf; then
-	skip setup "perf not installed"
-	exit 0
-fi
-if ! is_root || ! have_tracefs || [ ! -e /sys/kernel/tracing/uprobe_events ]; then
-	skip setup "needs root and uprobe_events in tracefs (CONFIG_UPROBE_EVENTS)"
-	exit 0
-fi
-if ! command -v objcopy >/dev/null; then
-	skip setup "no objcopy (binutils) to strip the workload's debug information"
-	exit 0
-fi
-if [ ! -x "$EMBER" ] || [ ! -x "$WL/probed" ]; then
-	skip setup "no $EMBER or $WL/probed; build first"
-	exit 0
-fi
-EVENTS=/sys/kernel/tracing/uprobe_events
+probe_suite_needs probed || exit 0
 BIN=$TMP/probed_nodbg
 G=probe_probed_nodbg
 LIBC=$(ldd "$WL/probed" | awk '$1 ~ /^libc\.so/ { print $3 }')
 LIBC=$(realpath "$LIBC")
 
-# perf probe -x keeps a cache per binary in its build-id directory: the suite's own
-perf_probe() { "$PERF" --buildid-dir "$TMP/debug" probe "$@"; }
-
 # Only the groups this suite makes, removed at exit whatever happened.
 # (libc's are only shown, -D and -n: other suites record probe_libc:malloc to see it fail)
-ours() { grep -E "^[pr]:($G|embert|probe_probed|probe_probed_gone)/" "$EVENTS"; }
-cleanup() {
-	local try
-	# an event a closing profiler still holds is busy a moment: try again
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		for g in $G embert probe_probed probe_probed_gone; do
-			perf_probe -q -d "$g:*" >/dev/null 2>&1
-		done
-		[ -z "$(ours)" ] && return 0
-		sleep 0.2
-	done
-}
-trap 'cleanup; rm -rf "$TMP"' EXIT
-cleanup
-if [ -n "$(ours)" ]; then
-	skip setup "probes of this suite's groups exist and cannot be removed"
-	exit 0
-fi
+PGROUPS=("$G" embert probe_probed probe_probed_gone)
+probe_suite_start || exit 0
 objcopy --strip-debug "$WL/probed" "$BIN" || exit 1
 cd "$TMP" || exit 1
-
-# same_line NAME ARGS...: perf's and ember's lines for the same command, each
-# tool removing its own probes after; their messages too (perf's with ember
-# for perf).
-same_line() {
-	local name=$1 pl el pe ee
-	shift
-	perf_probe "$@" >/dev/null 2>perf.err
-	pl=$(ours)
-	cleanup
-	"$EMBER" probe "$@" >/dev/null 2>ember.err
-	el=$(ours)
-	cleanup
-	if [ -n "$pl" ] && [ "$pl" = "$el" ]; then
-		pass "line-$name"
-	else
-		fail "line-$name" "perf: '$pl' ember: '$el' ($(head -2 ember.err))"
-	fi
-	pe=$(sed 's/perf/ember/g' perf.err)
-	ee=$(cat ember.err)
-	expect_eq "messages-$name" "$ee" "$pe"
-}
 
 same_line func -x "$BIN" probed_add
 same_line return -x "$BIN" 'probed_add%return $retval'

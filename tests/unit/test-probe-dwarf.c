@@ -16,25 +16,6 @@
 #include <ember/probe.h>
 #include "test.h"
 
-/* build-dir/workloads/NAME, next to build-dir/unit-tests. */
-static bool workload_path(const char *name, char *buf, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	if (snprintf(buf, size, "%s/workloads/%s", exe, name) >= (int)size)
-		return false;
-	return !access(buf, R_OK);
-}
-
 static char msg[1024];
 
 static int resolve(const char *spec, const char *path, struct ember_probe_trace *out, size_t max)
@@ -63,7 +44,7 @@ TEST(probe_dwarf_places)
 	char path[PATH_MAX], text[256];
 	uint64_t at_line4;
 
-	if (!workload_path("probelines", path, sizeof(path))) {
+	if (!unit_test__workload("probelines", path, sizeof(path))) {
 		t->skip_reason = "no workloads/probelines next to unit-tests (make)";
 		return;
 	}
@@ -118,7 +99,7 @@ TEST(probe_dwarf_lines)
 	struct ember_probe_lines lr;
 	char path[PATH_MAX];
 
-	if (!workload_path("probelines", path, sizeof(path))) {
+	if (!unit_test__workload("probelines", path, sizeof(path))) {
 		t->skip_reason = "no workloads/probelines next to unit-tests (make)";
 		return;
 	}

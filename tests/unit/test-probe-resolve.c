@@ -14,25 +14,6 @@
 #include <ember/symbol.h>
 #include "test.h"
 
-/* build-dir/workloads/probed, next to build-dir/unit-tests. */
-static bool probed_path(char *buf, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	if (snprintf(buf, size, "%s/workloads/probed", exe) >= (int)size)
-		return false;
-	return !access(buf, R_OK);
-}
-
 /* The symbol's start (a file offset) and size, looked up by name; 0 when absent. */
 static uint64_t sym_start(struct ember_dso *dso, const char *name, uint64_t *size)
 {
@@ -69,7 +50,7 @@ TEST(probe_resolve_workload)
 	struct ember_dso *dso;
 	char path[PATH_MAX];
 
-	if (!probed_path(path, sizeof(path))) {
+	if (!unit_test__workload("probed", path, sizeof(path))) {
 		t->skip_reason = "no workloads/probed next to unit-tests (make)";
 		return;
 	}

@@ -14,25 +14,6 @@
 #include <ember/symbol.h>
 #include "test.h"
 
-/* build-dir/workloads/NAME, next to build-dir/unit-tests. */
-static const char *workload_path(const char *name, char *buf, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	if (snprintf(buf, size, "%s/workloads/%s", exe, name) >= (int)size)
-		return NULL;
-	return access(buf, R_OK) ? NULL : buf;
-}
-
 static const struct ember_symbol *by_name(struct ember_dso *dso, const char *name)
 {
 	const struct ember_symbol *s;
@@ -63,7 +44,7 @@ static bool overlaps(struct ember_dso *dso, size_t idx)
 static struct ember_dso *open_workload(char *buf, size_t size)
 {
 	struct ember_symbol_opts opts = { .sz = sizeof(opts), .buildid_dir = "" };
-	const char *path = workload_path("symbols-pie", buf, size);
+	const char *path = unit_test__workload("symbols-pie", buf, size);
 
 	if (!path)
 		return NULL;

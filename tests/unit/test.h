@@ -19,6 +19,9 @@ struct unit_test {
 
 void unit_test__register(struct unit_test *t);
 
+/* buf = build-dir/workloads/NAME (next to build-dir/unit-tests); NULL when it cannot be read. */
+const char *unit_test__workload(const char *name, char *buf, size_t size);
+
 #define TEST(name_)								\
 	static void test_##name_(struct unit_test *t);				\
 	static struct unit_test test_reg_##name_ = { #name_, test_##name_ };	\
