@@ -24,6 +24,7 @@ struct line_finder {
 	const char *fname;
 	int lno_s, lno_e;
 	const char *first_file;	/* the file of the first line found */
+	bool matched;		/* the function was found (lr's range set, absolute) */
 	bool found;
 	int ret;
 };
@@ -176,6 +177,7 @@ static int range_search_cb(Dwarf_Die *die, void *arg)
 	if (!probe_dw__match_name(&sp, f->function) || !probe_dw__is_func_def(&sp))
 		return DWARF_CB_OK;
 	f->fname = decl;
+	f->matched = true;
 	dwarf_decl_line(&sp, &f->lr->offset);
 	f->lno_s = clamp_add(f->lr->offset, f->start);
 	f->lno_e = clamp_add(f->lr->offset, f->end);
@@ -252,8 +254,13 @@ int ember_probe__lines(const char *path, const char *spec,
 	}
 	ret = find_range(&f, d.dw, prefix, &b);
 	if (!ret) {
-		/* perf retries a function at the place DWARF gives its symbol */
-		int len = f.end != INT_MAX ? f.end - f.start : 0;
+		/*
+		 * perf retries a function at the place DWARF gives its symbol, the
+		 * range's start added: absolute when the function was found, so a
+		 * range of it without lines is not found again (perf's).
+		 */
+		int start = f.matched ? lr->start : f.start, end = f.matched ? lr->end : f.end;
+		int len = end != INT_MAX ? end - start : 0;
 
 		if (!f.function || f.file)
 			ret = -EOPNOTSUPP;
@@ -270,9 +277,8 @@ int ember_probe__lines(const char *path, const char *spec,
 		if (!ret) {
 			f.function = pt.function;
 			f.file = pt.file;
-			f.start = pt.line;
-			if (f.end != INT_MAX)
-				f.end = f.start + len;
+			f.start = clamp_add(pt.line, start);
+			f.end = end != INT_MAX ? clamp_add(f.start, len) : INT_MAX;
 			ret = find_range(&f, d.dw, prefix, &b);
 			if (!ret)
 				ret = -ENOENT;

@@ -136,7 +136,8 @@ done
 for range in probe_twice probe_first probelines.c:10-30 probe_loop:3+4; do
 	same_out "lines-inline-$range" -x "$I" -L "$range"
 done
-for range in nosuch probed.c:1000 nosuch.c:3 probed_add@nosuch.c _start main:5-3 'probed_*' main:3x; do
+for range in nosuch probed.c:1000 nosuch.c:3 probed_add@nosuch.c _start main:5-3 'probed_*' main:3x \
+	probed_add:1-2; do
 	same_out "lines-bad-$range" -x "$P" -L "$range"
 done
 same_out lines-no-dwarf -x "$S" -L probed_add
