@@ -165,7 +165,7 @@ static int add_place(struct finder *f, Dwarf_Die *sc, Dwarf_Die *sp)
 		probe_sbuf__add(f->msg, "Too many( > %zu) probe point found.\n", f->max);
 		return -ERANGE;
 	}
-	if (dwarf_haspc(sp, f->addr) <= 0) {
+	if (!dwarf_haspc(sp, f->addr)) {
 		probe_sbuf__add(f->msg, "Specified offset is out of %s\n", dwarf_diename(sp));
 		return -EINVAL;
 	}

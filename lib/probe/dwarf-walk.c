@@ -16,6 +16,11 @@
 /* What a find_child() callback says: stop here, or go on into children and/or siblings. */
 enum { FIND_END = 0, FIND_CHILD = 1, FIND_SIBLING = 2, FIND_CONTINUE = 3 };
 
+/*
+ * As perf, dwarf_haspc()'s error (-1) counts as holding the address: only
+ * a plain 0 is "not here".
+ */
+
 /* Depth-first over root's descendants until cb says FIND_END: that DIE, else NULL. */
 static Dwarf_Die *find_child(Dwarf_Die *root, int (*cb)(Dwarf_Die *, void *), void *arg,
 			     Dwarf_Die *out)
@@ -131,7 +136,7 @@ static int realfunc_cb(Dwarf_Die *fn, void *arg)
 {
 	struct addr_search *s = arg;
 
-	if (dwarf_tag(fn) == DW_TAG_subprogram && dwarf_haspc(fn, s->addr) > 0) {
+	if (dwarf_tag(fn) == DW_TAG_subprogram && dwarf_haspc(fn, s->addr)) {
 		*s->out = *fn;
 		return DWARF_CB_ABORT;
 	}
@@ -149,7 +154,7 @@ static int inline_cb(Dwarf_Die *die, void *arg)
 {
 	Dwarf_Addr *addr = arg;
 
-	if (dwarf_tag(die) == DW_TAG_inlined_subroutine && dwarf_haspc(die, *addr) > 0)
+	if (dwarf_tag(die) == DW_TAG_inlined_subroutine && dwarf_haspc(die, *addr))
 		return FIND_END;
 	return FIND_CONTINUE;
 }
@@ -241,7 +246,7 @@ int probe_dw__lineinfo(Dwarf_Die *cu, Dwarf_Addr addr, const char **file, int *l
 		if (!*file)
 			*line = 0;
 	}
-	return *line ? *line : -ENOENT;
+	return *line && *file ? *line : -ENOENT;
 }
 
 static bool has_loclist(Dwarf_Die *die)
@@ -371,7 +376,7 @@ static bool row_of(Dwarf_Die *root, const char *decl_file, int decl_line, Dwarf_
 	const char *file;
 	int in_line = 0;
 
-	if (dwarf_haspc(root, addr) <= 0)
+	if (!dwarf_haspc(root, addr))
 		return false;
 	if (!probe_dw__inline_at(root, addr, true, &in))
 		return true;
