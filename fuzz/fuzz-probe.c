@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: lib/probe's parsers, without touching tracefs. The
- * input is a probe definition (perf's PROBE SYNTAX) and, as it is, a line
- * as tracefs lists probes; whatever parses is formatted back (the point
+ * input is a probe definition (perf's PROBE SYNTAX), a -L range (parsed,
+ * then refused: no binary) and, as it is, a line as tracefs lists probes; whatever parses is formatted back (the point
  * and arguments as perf shows them, the line as perf writes it), which
  * must then be a line the validator accepts and the parser reads again.
  */
@@ -65,6 +65,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		roundtrip(&t);
 		ember_probe_def__exit(&def);
+	}
+	/* as a -L range: parsed, then refused for a binary that does not exist */
+	{
+		struct ember_probe_lines lr;
+
+		if (!ember_probe__lines("/nonexistent/ember-fuzz", spec, NULL, &lr, buf, sizeof(buf)))
+			abort();
 	}
 	for (int uprobe = 0; uprobe < 2; uprobe++) {
 		if (!ember_probe_trace__parse(&t, spec, uprobe)) {
