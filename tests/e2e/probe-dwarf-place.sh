@@ -8,8 +8,8 @@
 # output byte for byte; perf's errors for a line without code, a line
 # sharing another's address, a missing source, a function outside DWARF,
 # a binary without DWARF; a source line's probe recorded by ember record
-# and printed by ember script as perf script prints it. Every probe
-# added is removed at exit.
+# and printed by ember script as perf script prints it, the inlined
+# copies' probes too. Every probe added is removed at exit.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$(dirname "$0")/probe-lib.bash"
 
@@ -183,5 +183,13 @@ expect_eq record-exit $? 0
 "$PERF" script -i p.data >p.txt 2>&1
 expect_eq script-as-perf "$(cat e.txt)" "$(cat p.txt)"
 expect_eq script-line-hits "$(grep -c 'probe_pdwp:probed_name: ([0-9a-f]*) name="\(alpha\|beta\|gamma\)"$' e.txt)" 6
+cleanup
+# the two inlined copies: one event, hit in both (probe_loop alternates them)
+"$EMBER" probe -q -x "$I" probe_twice
+"$EMBER" record -q -e 'probe_pdwi:probe_twice' -o i.data -- "$I" 6 >/dev/null 2>&1
+"$EMBER" script -i i.data >e.txt 2>&1
+"$PERF" script -i i.data >p.txt 2>&1
+expect_eq script-inline-as-perf "$(cat e.txt)" "$(cat p.txt)"
+expect_eq script-inline-copies "$(grep -o '([0-9a-f]*)$' e.txt | sort | uniq -c | awk '{ print $1 }' | xargs)" "3 3"
 cleanup
 expect_eq cleaned-up "$(ours)" ""
