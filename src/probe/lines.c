@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@
 enum { LINE_SKIP, LINE_PLAIN, LINE_NUMBERED };
 
 /* One source line: 1 shown (or skipped), 0 at the end of the file, -1 on a read error. */
-static int one_line(FILE *fp, int num, int how)
+static int one_line(FILE *fp, int num, int how, bool quiet)
 {
 	char *text = NULL;
 	size_t cap = 0;
@@ -29,7 +30,7 @@ static int one_line(FILE *fp, int num, int how)
 
 	if (n <= 0) {
 		ret = ferror(fp) ? -1 : 0;
-		if (ret < 0)
+		if (ret < 0 && !quiet)
 			fprintf(stderr, "File read error: %s\n", strerror(errno));
 	} else {
 		if (how == LINE_NUMBERED)
@@ -45,18 +46,19 @@ static int one_line(FILE *fp, int num, int how)
 }
 
 /* A line that must be there: the file ending before it is perf's warning. */
-static int must_line(FILE *fp, int num, int how)
+static int must_line(FILE *fp, int num, int how, bool quiet)
 {
-	int ret = one_line(fp, num, how);
+	int ret = one_line(fp, num, how, quiet);
 
 	if (ret == 0) {
-		fprintf(stderr, "Source file is shorter than expected.\n");
+		if (!quiet)
+			fprintf(stderr, "Source file is shorter than expected.\n");
 		ret = -1;
 	}
 	return ret;
 }
 
-static int show(const struct ember_probe_lines *lr)
+static int show(const struct ember_probe_lines *lr, bool quiet)
 {
 	int l = 1, end = lr->end, ret = 0;
 	FILE *fp;
@@ -68,27 +70,55 @@ static int show(const struct ember_probe_lines *lr)
 	fflush(stdout);
 	fp = fopen(lr->path, "r");
 	if (!fp) {
-		fprintf(stderr, "Failed to open %s: %s\n", lr->path, strerror(errno));
+		if (!quiet)
+			fprintf(stderr, "Failed to open %s: %s\n", lr->path, strerror(errno));
 		return -1;
 	}
 	while (l < lr->start && ret >= 0)
-		ret = must_line(fp, l++, LINE_SKIP);
+		ret = must_line(fp, l++, LINE_SKIP, quiet);
 	for (size_t i = 0; i < lr->nr_lines && ret >= 0; i++) {
 		for (; lr->lines[i] > l && ret >= 0; l++)
-			ret = must_line(fp, l - lr->offset, LINE_PLAIN);
+			ret = must_line(fp, l - lr->offset, LINE_PLAIN, quiet);
 		if (ret >= 0)
-			ret = must_line(fp, l++ - lr->offset, LINE_NUMBERED);
+			ret = must_line(fp, l++ - lr->offset, LINE_NUMBERED, quiet);
 	}
 	if (end == INT_MAX)
 		end = l + PROBE_LINES_AFTER;
 	while (ret > 0 && l <= end)
-		ret = one_line(fp, l++ - lr->offset, LINE_PLAIN);
+		ret = one_line(fp, l++ - lr->offset, LINE_PLAIN, quiet);
 	fclose(fp);
 	return ret < 0 ? -1 : 0;
 }
 
+/* perf's messages for a range it cannot show (none with -q, as perf's); its exit code. */
+static int refuse(const struct probe_opts *o, int err, const char *msg)
+{
+	if (err == -EINVAL) {
+		/* a range that does not parse: perf's usage of -L, and its exit code */
+		fputs(msg, stderr);
+		fprintf(stderr, "\n Usage: %s\n", o->usage[0]);
+		for (int i = 1; o->usage[i]; i++)
+			fprintf(stderr, "    or: %s\n", o->usage[i]);
+		fprintf(stderr, "\n    -L, --line <FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]>\n"
+			"%26sShow source code lines.\n", "");
+		return 129;
+	}
+	if (o->quiet)
+		return 1;
+	if (err == -ENODATA)
+		probe_no_debuginfo(o->exec);
+	else if (!msg[0])
+		fprintf(stderr, "ember probe: cannot read the debug information of %s: %s\n", o->exec,
+			strerror(-err));
+	else
+		fputs(msg, stderr);
+	fprintf(stderr, "  Error: Failed to show lines.\n");
+	return 1;
+}
+
 int probe_show_lines(struct probe_opts *o)
 {
+	struct ember_probe_dwarf_opts opts = { .sz = sizeof(opts), .source_prefix = o->source };
 	struct ember_probe_lines lr;
 	char msg[1024];
 	int err;
@@ -98,31 +128,12 @@ int probe_show_lines(struct probe_opts *o)
 			"(the kernel's is not read yet)\n");
 		return 1;
 	}
-	struct ember_probe_dwarf_opts opts = { .sz = sizeof(opts), .source_prefix = o->source };
-
 	err = ember_probe__lines(o->exec, o->line_range, &opts, &lr, msg, sizeof(msg));
-	if (err == -ENODATA)
-		probe_no_debuginfo(o->exec);
-	else if (err && !msg[0])
-		fprintf(stderr, "ember probe: cannot read the debug information of %s: %s\n", o->exec,
-			strerror(-err));
-	else
-		fputs(msg, stderr);
-	if (err == -EINVAL) {
-		/* a range that does not parse: perf's usage of -L, and its exit code */
-		fprintf(stderr, "\n Usage: %s\n", o->usage[0]);
-		for (int i = 1; o->usage[i]; i++)
-			fprintf(stderr, "    or: %s\n", o->usage[i]);
-		fprintf(stderr, "\n    -L, --line <FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]>\n"
-			"%26sShow source code lines.\n", "");
-		return 129;
-	}
-	if (!err)
-		err = show(&lr);
+	if (err)
+		return refuse(o, err, msg);
+	err = show(&lr, o->quiet);
 	ember_probe_lines__exit(&lr);
-	if (err) {
+	if (err && !o->quiet)
 		fprintf(stderr, "  Error: Failed to show lines.\n");
-		return 1;
-	}
-	return 0;
+	return err ? 1 : 0;
 }

@@ -141,6 +141,10 @@ for range in nosuch probed.c:1000 nosuch.c:3 probed_add@nosuch.c _start main:5-3
 	same_out "lines-bad-$range" -x "$P" -L "$range"
 done
 same_out lines-no-dwarf -x "$S" -L probed_add
+same_out lines-quiet -x "$P" -q -L probed_add
+perf_probe -x "$P" -q -L nosuch >perf.out 2>&1
+"$EMBER" probe -x "$P" -q -L nosuch >ember.out 2>&1
+expect_eq lines-quiet-failure "$(cat ember.out)" "$(cat perf.out)"
 same_out lines-source-dir -x "$P" -s "$TMP/src" -L probed_name
 same_out lines-source-dir-missing -x "$P" -s "$TMP/nosuch" -L probed_name
 perf_probe -x "$P" -L main:5-3 >/dev/null 2>&1
