@@ -230,13 +230,13 @@ struct ember_probe_point {
 };
 
 /*
- * The place at a file offset of the binary at path, from its DWARF (perf
- * looks the offset up as an address, which a PIE's text agrees with): the
+ * The place at a file offset of the binary at path, from its DWARF (the
+ * offset made an address through .text, as perf does; none at 0): the
  * function holding it (or the inlined copy, down to the one whose entry
  * it is), its relative line when a line is there, else its offset from
  * the function's entry, and the source file. Returns 1; -ENOENT when
  * DWARF holds nothing there (msg gets perf's warning); -ENODATA when
- * path has no DWARF; -errno.
+ * path has no DWARF; -EINVAL for offset 0; -errno.
  */
 EMBER_API int ember_probe__dwarf_point(const char *path, uint64_t offset,
 				       struct ember_probe_point *pt, char *msg, size_t msgsz);

@@ -541,13 +541,17 @@ int ember_probe__dwarf_point(const char *path, uint64_t offset, struct ember_pro
 	memset(pt, 0, sizeof(*pt));
 	if (msgsz)
 		msg[0] = '\0';
+	/* perf names no place at offset 0 from DWARF */
+	if (!offset)
+		return -EINVAL;
 	ret = probe_dwarf__open(&d, path);
 	if (ret)
 		return ret;
-	ret = probe_dw__find_point(d.dw, offset, &p);
+	/* the offset made an address again, through .text as perf does */
+	ret = probe_dw__find_point(d.dw, offset + d.text_delta, &p);
 	if (ret == -ENOENT)
 		snprintf(msg, msgsz, "Failed to find debug information for address %llx\n",
-			 (unsigned long long)offset);
+			 (unsigned long long)(offset + d.text_delta));
 	if (ret > 0) {
 		snprintf(pt->function, sizeof(pt->function), "%s", p.function ? p.function : "");
 		snprintf(pt->file, sizeof(pt->file), "%s", p.file ? p.file : "");

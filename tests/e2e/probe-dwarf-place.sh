@@ -18,7 +18,7 @@ probe_suite_needs probed probelines || exit 0
 P=$TMP/pdwp
 I=$TMP/pdwi
 S=$TMP/pdws
-PGROUPS=(probe_pdwp probe_pdwi probe_pdws probe_pdwg pdwp pdwi)
+PGROUPS=(probe_pdwp probe_pdwi probe_pdws probe_pdwg probe_pdwn pdwp pdwi)
 probe_suite_start || exit 0
 cp "$WL/probed" "$P" && cp "$WL/probelines" "$I" && objcopy --strip-debug "$WL/probed" "$S" ||
 	exit 1
@@ -100,6 +100,22 @@ if command -v cc >/dev/null; then
 	cleanup
 else
 	skip source-gone "no cc to build a binary whose source is then removed"
+fi
+
+# A binary that is not position-independent: places are its addresses less
+# .text's distance from its offset, and -l turns them back.
+if command -v cc >/dev/null && cc -O1 -g -no-pie -fno-inline -o "$TMP/pdwn" \
+	"$TOP/tests/workloads/probed.c" 2>/dev/null; then
+	same_line no-pie-line -x "$TMP/pdwn" probed_add:3
+	same_line no-pie-lazy -x "$TMP/pdwn" 'probed.c;return*'
+	perf_probe -q -f -x "$TMP/pdwn" -a probed_add -a probed.c:30 -a 'probed_name%return' \
+		-a '_start%return'
+	perf_probe -l 'probe_pdwn:*' >perf.out 2>perf.err
+	"$EMBER" probe -l 'probe_pdwn:*' >ember.out 2>ember.err
+	expect_eq no-pie-list "$(cat ember.out ember.err)" "$(cat perf.out perf.err)"
+	cleanup
+else
+	skip no-pie "no cc building a binary with -no-pie"
 fi
 
 # same_out NAME ARGS...: what perf and ember print, byte for byte (stdout, then stderr).
