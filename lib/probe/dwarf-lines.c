@@ -197,6 +197,14 @@ static int find_range(struct line_finder *f, Dwarf *dw, const char *prefix, stru
 	size_t hsize;
 	int ret = 0;
 
+	/* perf's fast path: the function .debug_pubnames names, in its unit */
+	if (f->function) {
+		Dwarf_Die sp;
+
+		f->ret = 0;
+		if (probe_dw__pubname(dw, f->function, f->file, &sp, &f->cu))
+			range_search_cb(&sp, f);
+	}
 	while (!f->found && ret >= 0 &&
 	       dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (dwarf_offdie(dw, off + hsize, &f->cu)) {

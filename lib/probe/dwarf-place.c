@@ -432,6 +432,19 @@ static int find_places(struct finder *f, Dwarf *dw)
 	size_t hsize;
 	int ret = 0;
 
+	/*
+	 * perf's fast path: a function .debug_pubnames names is searched in its
+	 * unit alone (one place where units define more than one of the name).
+	 */
+	if (f->function && !is_glob(f->function)) {
+		Dwarf_Die sp;
+
+		f->fname = NULL;
+		f->ret = 0;
+		if (probe_dw__pubname(dw, f->function, f->file, &sp, &f->cu) &&
+		    search_cb(&sp, f) == DWARF_CB_ABORT)
+			return f->ret < 0 ? f->ret : 0;
+	}
 	for (; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0; off = next) {
 		if (!dwarf_offdie(dw, off + hsize, &f->cu))
 			continue;

@@ -478,6 +478,36 @@ int probe_dw__walk_instances(Dwarf_Die *origin, int (*fn)(Dwarf_Die *, void *), 
 	return w.ret;
 }
 
+struct pubname {
+	const char *name, *file;
+	Dwarf_Die *sp, *cu;
+	bool found;
+};
+
+static int pubname_cb(Dwarf *dw, Dwarf_Global *gl, void *arg)
+{
+	struct pubname *p = arg;
+	const char *decl;
+
+	if (!dwarf_offdie(dw, gl->die_offset, p->sp) || dwarf_tag(p->sp) != DW_TAG_subprogram ||
+	    !probe_dw__match_name(p->sp, p->name) || !dwarf_offdie(dw, gl->cu_offset, p->cu))
+		return DWARF_CB_OK;
+	decl = dwarf_decl_file(p->sp);
+	if (p->file && (!decl || !probe_dw__tail_eq(p->file, decl)))
+		return DWARF_CB_OK;
+	p->found = true;
+	return DWARF_CB_ABORT;
+}
+
+bool probe_dw__pubname(Dwarf *dw, const char *name, const char *file, Dwarf_Die *sp,
+		       Dwarf_Die *cu)
+{
+	struct pubname p = { .name = name, .file = file, .sp = sp, .cu = cu };
+
+	dwarf_getpubnames(dw, pubname_cb, &p, 0);
+	return p.found;
+}
+
 /* ---- an address named back ------------------------------------------------- */
 
 int probe_dw__find_point(Dwarf *dw, Dwarf_Addr addr, struct probe_dw_point *pt)

@@ -59,6 +59,15 @@ int probe_dw__walk_lines(Dwarf_Die *root, probe_dw_line_fn fn, void *arg);
  */
 int probe_dw__walk_instances(Dwarf_Die *origin, int (*fn)(Dwarf_Die *, void *), void *arg);
 
+/*
+ * perf's fast path for a function: the first entry of .debug_pubnames
+ * that is a subprogram named (glob) name, declared in a file ending as
+ * file (when given), with its unit. False when there is none (or no
+ * such section).
+ */
+bool probe_dw__pubname(Dwarf *dw, const char *name, const char *file, Dwarf_Die *sp,
+		       Dwarf_Die *cu);
+
 /* A place as perf names it back from an address: FUNC[+OFF|:LINE]@FILE. */
 struct probe_dw_point {
 	const char *function;	/* owned by the Dwarf */

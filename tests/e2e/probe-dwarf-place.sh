@@ -118,6 +118,22 @@ else
 	skip no-pie "no cc building a binary with -no-pie"
 fi
 
+# A global foo and a static foo in two units: every unit's foo, unless
+# .debug_pubnames names the global one (perf's fast path: that one alone).
+printf 'int foo(int a) { return a + 1; }\nint bar(int);\nint main(int c, char **v) { return foo(c) + bar(c); }\n' >pa.c
+printf 'static __attribute__((noinline)) int foo(int a) { return a * 3; }\nint bar(int a) { return foo(a); }\n' >pb.c
+if command -v cc >/dev/null && cc -O1 -g -fno-inline -o pdwu pa.c pb.c 2>/dev/null &&
+	cc -O1 -g -gpubnames -fno-inline -o pdwv pa.c pb.c 2>/dev/null; then
+	for b in pdwu pdwv; do
+		pd=$(perf_probe -x "$TMP/$b" -D foo 2>&1)
+		ed=$("$EMBER" probe -x "$TMP/$b" -D foo 2>&1)
+		expect_eq "units-$b" "$ed" "$pd"
+	done
+	expect_eq units-places "$("$EMBER" probe -x "$TMP/pdwu" -D foo | wc -l)|$("$EMBER" probe -x "$TMP/pdwv" -D foo | wc -l)" "2|1"
+else
+	skip units "no cc building two units with -gpubnames"
+fi
+
 # same_out NAME ARGS...: what perf and ember print, byte for byte (stdout, then stderr).
 same_out() {
 	local name=$1
