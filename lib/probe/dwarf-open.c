@@ -31,9 +31,10 @@ int probe_dwarf__open(struct probe_dwarf *d, const char *path)
 	memset(d, 0, sizeof(*d));
 	if (access(path, R_OK))
 		return -errno;
+	/* not an ELF file: no debug information either, as perf says */
 	d->dwfl = dwfl_elf__open(path);
 	if (!d->dwfl)
-		return -EINVAL;
+		return -ENODATA;
 	dwfl_getmodules(d->dwfl, first_module, &mod, 0);
 	if (mod) {
 		d->text_delta = text_delta(dwfl_module_getelf(mod, &elf_bias));

@@ -21,7 +21,8 @@ struct probe_dwarf {
 
 /*
  * Open path's DWARF. Returns 0; -ENODATA when the binary has no DWARF
- * (nor separate debug information); -errno when it cannot be read.
+ * (nor separate debug information) or is no ELF file; -errno when it
+ * cannot be read.
  */
 int probe_dwarf__open(struct probe_dwarf *d, const char *path);
 void probe_dwarf__close(struct probe_dwarf *d);

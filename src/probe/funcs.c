@@ -53,8 +53,8 @@ int probe_show_funcs(struct probe_opts *o)
 	dso = ember_dso__open(o->exec, &opts);
 	n = dso ? ember_dso__load(dso) : -errno;
 	if (n < 0) {
-		fprintf(stderr, "ember probe: cannot read the symbols of %s: %s\n", o->exec,
-			strerror(-n));
+		fprintf(stderr, "Failed to load symbols in %s\n  Error: Failed to show functions.\n",
+			o->exec);
 		ember_dso__delete(dso);
 		return 1;
 	}

@@ -84,6 +84,8 @@ same_fail no-inlines -x "$I" --no-inlines probe_twice
 same_fail no-dwarf-line -x "$S" probed_add:3
 same_fail no-dwarf-src -x "$S" probed.c:30
 same_fail no-dwarf-lazy -x "$S" 'probed_add;sink*'
+echo 'not an ELF file' >"$TMP/pdwt"
+same_fail not-elf-line -x "$TMP/pdwt" probed_add:3
 
 # A binary whose source is gone: a lazy pattern and -L cannot read it.
 if command -v cc >/dev/null; then
@@ -173,6 +175,9 @@ for range in nosuch probed.c:1000 nosuch.c:3 probed_add@nosuch.c _start main:5-3
 	same_out "lines-bad-$range" -x "$P" -L "$range"
 done
 same_out lines-no-dwarf -x "$S" -L probed_add
+echo 'not an ELF file' >"$TMP/pdwt"
+same_out lines-not-elf -x "$TMP/pdwt" -L probed_add
+same_out funcs-not-elf -x "$TMP/pdwt" -F
 same_out lines-quiet -x "$P" -q -L probed_add
 perf_probe -x "$P" -q -L nosuch >perf.out 2>&1
 "$EMBER" probe -x "$P" -q -L nosuch >ember.out 2>&1
