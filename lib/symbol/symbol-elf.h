@@ -25,6 +25,9 @@ struct symsrc {
 	size_t dynsym_idx;
 };
 
+/* The first section of elf named name, its header in *shdr; NULL when there is none. */
+Elf_Scn *elf__section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr);
+
 /*
  * Opens path as a symbol source. When bid_size, the file must carry that
  * build-id (-EILSEQ otherwise, as perf rejects mismatched images).
@@ -35,9 +38,6 @@ int symsrc__open(struct symsrc *ss, const char *path, const uint8_t *bid, size_t
 int symsrc__open_mem(struct symsrc *ss, void *image, size_t size, const uint8_t *bid,
 		     size_t bid_size);
 void symsrc__close(struct symsrc *ss);
-
-/* The section named name, its header in *shdr; NULL when there is none. */
-Elf_Scn *elf__section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr);
 
 /* Copies ss's non-empty PT_LOAD headers into a malloc'd array; 0 or -errno. */
 int symsrc__read_segments(struct symsrc *ss, struct elf_seg **segs, size_t *nr);

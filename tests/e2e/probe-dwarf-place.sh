@@ -11,15 +11,22 @@
 # and printed by ember script as perf script prints it, the inlined
 # copies' probes too. Every probe added is removed at exit.
 . "$(dirname "$0")/../lib/e2e.sh"
-. "$(dirname "$0")/probe-lib.bash"
+. "$(dirname "$0")/../lib/probe-lib.bash"
 
-probe_suite_needs probed probelines || exit 0
+probe_suite_needs || exit 0
+if [ ! -x "$EMBER" ] || [ ! -x "$WL/probed" ] || [ ! -x "$WL/probelines" ]; then
+	skip setup "no $EMBER, $WL/probed or $WL/probelines; build first"
+	exit 0
+fi
+if ! command -v objcopy >/dev/null; then
+	skip setup "no objcopy (binutils) to strip a copy of the workload"
+	exit 0
+fi
 # copies under names of their own: their groups are this suite's alone
 P=$TMP/pdwp
 I=$TMP/pdwi
 S=$TMP/pdws
-PGROUPS=(probe_pdwp probe_pdwi probe_pdws probe_pdwg probe_pdwn pdwp pdwi)
-probe_suite_start || exit 0
+probe_groups probe_pdwp probe_pdwi probe_pdws probe_pdwg probe_pdwn pdwp pdwi || exit 0
 cp "$WL/probed" "$P" && cp "$WL/probelines" "$I" && objcopy --strip-debug "$WL/probed" "$S" ||
 	exit 1
 cd "$TMP" || exit 1
@@ -208,7 +215,7 @@ perf_probe -q -f -x "$I" -a probe_twice -a 'probelines.c;sink*' -a probe_first:4
 "$EMBER" probe -q -x "$I" -a 'pdwi:e1=probe_twice:3' -a 'pdwi:e2=probe_second%return'
 perf_probe -l >perf.out 2>perf.err
 "$EMBER" probe -l >ember.out 2>ember.err
-re=$(IFS='|'; echo "${PGROUPS[*]}")
+re=$(IFS='|'; echo "${PROBE_GROUPS[*]}")
 pl=$(grep -E "^  ($re):" perf.out)
 el=$(grep -E "^  ($re):" ember.out)
 if [ -n "$pl" ] && [ "$el" = "$pl" ]; then pass list; else fail list "$(diff <(echo "$pl") <(echo "$el"))"; fi

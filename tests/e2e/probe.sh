@@ -8,9 +8,17 @@
 # nothing behind, kernel probes without kprobes; and the probes at work in
 # ember record, script and stat. Every probe added is removed at exit.
 . "$(dirname "$0")/../lib/e2e.sh"
-. "$(dirname "$0")/probe-lib.bash"
+. "$(dirname "$0")/../lib/probe-lib.bash"
 
-probe_suite_needs probed || exit 0
+probe_suite_needs || exit 0
+if ! command -v objcopy >/dev/null; then
+	skip setup "no objcopy (binutils) to strip the workload's debug information"
+	exit 0
+fi
+if [ ! -x "$EMBER" ] || [ ! -x "$WL/probed" ]; then
+	skip setup "no $EMBER or $WL/probed; build first"
+	exit 0
+fi
 BIN=$TMP/probed_nodbg
 G=probe_probed_nodbg
 LIBC=$(ldd "$WL/probed" | awk '$1 ~ /^libc\.so/ { print $3 }')
@@ -18,8 +26,7 @@ LIBC=$(realpath "$LIBC")
 
 # Only the groups this suite makes, removed at exit whatever happened.
 # (libc's are only shown, -D and -n: other suites record probe_libc:malloc to see it fail)
-PGROUPS=("$G" embert probe_probed probe_probed_gone)
-probe_suite_start || exit 0
+probe_groups $G embert probe_probed probe_probed_gone || exit 0
 objcopy --strip-debug "$WL/probed" "$BIN" || exit 1
 cd "$TMP" || exit 1
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Runs every registered unit test; ends with "N passed, N failed[, N skipped]". */
-#include <limits.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include "test.h"
 
 static struct unit_test *tests, **tail = &tests;
@@ -11,24 +9,6 @@ void unit_test__register(struct unit_test *t)
 {
 	*tail = t;
 	tail = &t->next;
-}
-
-const char *unit_test__workload(const char *name, char *buf, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	if (snprintf(buf, size, "%s/workloads/%s", exe, name) >= (int)size)
-		return NULL;
-	return access(buf, R_OK) ? NULL : buf;
 }
 
 int main(int argc, char **argv)

@@ -50,7 +50,7 @@ TEST(probe_resolve_workload)
 	struct ember_dso *dso;
 	char path[PATH_MAX];
 
-	if (!unit_test__workload("probed", path, sizeof(path))) {
+	if (!unit_workload_path("probed", path, sizeof(path))) {
 		t->skip_reason = "no workloads/probed next to unit-tests (make)";
 		return;
 	}

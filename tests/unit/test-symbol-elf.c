@@ -44,7 +44,7 @@ static bool overlaps(struct ember_dso *dso, size_t idx)
 static struct ember_dso *open_workload(char *buf, size_t size)
 {
 	struct ember_symbol_opts opts = { .sz = sizeof(opts), .buildid_dir = "" };
-	const char *path = unit_test__workload("symbols-pie", buf, size);
+	const char *path = unit_workload_path("symbols-pie", buf, size);
 
 	if (!path)
 		return NULL;

@@ -19,9 +19,6 @@ struct unit_test {
 
 void unit_test__register(struct unit_test *t);
 
-/* buf = build-dir/workloads/NAME (next to build-dir/unit-tests); NULL when it cannot be read. */
-const char *unit_test__workload(const char *name, char *buf, size_t size);
-
 #define TEST(name_)								\
 	static void test_##name_(struct unit_test *t);				\
 	static struct unit_test test_reg_##name_ = { #name_, test_##name_ };	\
@@ -60,6 +57,12 @@ const char *unit_test__workload(const char *name, char *buf, size_t size);
 			t->failures++;						\
 		}								\
 	} while (0)
+
+/*
+ * buf gets build-dir/workloads/NAME (a workload built next to
+ * build-dir/unit-tests); returns buf, or NULL when it is not there.
+ */
+const char *unit_workload_path(const char *name, char *buf, size_t size);
 
 /* Mark the running test skipped, with the reason, and return from it. */
 #define SKIP(reason)								\

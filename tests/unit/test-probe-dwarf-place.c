@@ -44,7 +44,7 @@ TEST(probe_dwarf_places)
 	char path[PATH_MAX], text[256];
 	uint64_t at_line4;
 
-	if (!unit_test__workload("probelines", path, sizeof(path))) {
+	if (!unit_workload_path("probelines", path, sizeof(path))) {
 		t->skip_reason = "no workloads/probelines next to unit-tests (make)";
 		return;
 	}
@@ -99,7 +99,7 @@ TEST(probe_dwarf_lines)
 	struct ember_probe_lines lr;
 	char path[PATH_MAX];
 
-	if (!unit_test__workload("probelines", path, sizeof(path))) {
+	if (!unit_workload_path("probelines", path, sizeof(path))) {
 		t->skip_reason = "no workloads/probelines next to unit-tests (make)";
 		return;
 	}
