@@ -129,13 +129,13 @@ static int resolve_uprobe(struct probe_opts *o, struct probe_def *pd)
 		fprintf(stderr, "ember probe: out of memory\n");
 		return 1;
 	}
-	/* DWARF's places first, as perf; the symbol table without it (src/probe/places.c) */
+	/* DWARF's places first, as perf (src/probe/places.c: told when they fail) */
 	n = probe_places_dwarf(o, &pd->def, pd->traces, max);
-	if (n != -ENODATA) {
-		pd->nr = n > 0 ? n : 0;
-		return n >= 0 ? 0 : 1;
-	}
-	n = ember_probe__resolve_uprobe(&pd->def, o->exec, pd->traces, max);
+	if (n == -1)
+		return 1;
+	/* the symbol table's without DWARF */
+	if (n == -ENODATA)
+		n = ember_probe__resolve_uprobe(&pd->def, o->exec, pd->traces, max);
 	if (n >= 0) {
 		pd->nr = n;
 		return 0;
