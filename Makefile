@@ -38,7 +38,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter -Wno-missing-field-initializers \
 	     -fno-omit-frame-pointer -D_GNU_SOURCE -DEMBER_VERSION='"$(VERSION)"' \
-	     -Iinclude -Ilib -Isrc $(SANFLAGS) $(PKG_CFLAGS)
+	     -Iinclude -Ilib -Isrc -I$(BUILD)/gen $(SANFLAGS) $(PKG_CFLAGS)
 
 # What the build has, each named by the macro perf's `version --build-options`
 # shows it by, defined when the compiler finds the header the code includes;
@@ -60,7 +60,8 @@ CFLAGS    += -DHAVE_LIBIBERTY
 LIBS      += -liberty
 endif
 
-LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
+LIB_SRCS  := $(sort $(filter-out %.bpf.c,$(wildcard lib/*/*.c)))
+BPF_SRCS  := $(sort $(wildcard lib/*/*.bpf.c))
 CMD_SRCS  := $(sort $(wildcard src/*.c src/*/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 WL_SRCS   := $(sort $(wildcard tests/workloads/*.c))
@@ -70,6 +71,11 @@ LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 WORKLOADS := $(WL_SRCS:tests/workloads/%.c=$(BUILD)/workloads/%)
+
+# Generated headers in $(BUILD)/gen: each BPF program's skeleton (lib/M/NAME.bpf.c ->
+# NAME.skel.h) and the syscall table from the installed kernel headers.
+SKELS     := $(foreach f,$(BPF_SRCS),$(BUILD)/gen/$(notdir $(f:.bpf.c=.skel.h)))
+GEN_HDRS  := $(SKELS) $(BUILD)/gen/syscall-table.h
 
 LIBA      := $(BUILD)/libember.a
 LIBSO     := $(BUILD)/libember.so.0
@@ -92,6 +98,35 @@ $(BUILD)/%.o: %.c
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+# ---- generated headers
+# BPF programs: clang -target bpf, then bpftool's skeleton (the object embedded in a header).
+BPF_CC    ?= clang
+BPFTOOL   ?= bpftool
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror -Ilib \
+	     $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
+
+vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
+$(BUILD)/bpf/%.bpf.o: %.bpf.c
+	@mkdir -p $(@D)
+	$(BPF_CC) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	@mkdir -p $(@D)
+	$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
+
+# x86_64's syscall numbers and names, as the installed <asm/unistd_64.h> defines them.
+UNISTD_H  := $(firstword $(wildcard /usr/include/$(MULTIARCH)/asm/unistd_64.h \
+	     /usr/include/asm/unistd_64.h))
+$(BUILD)/gen/syscall-table.h: $(UNISTD_H)
+	@mkdir -p $(@D)
+	sed -n 's/^#define __NR_\([a-z0-9_]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\)$$/SYSCALL(\2, \1)/p' $< >$@.tmp
+	@test -s $@.tmp || { echo "no syscalls found in $<" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+# Every object waits for the generated headers once; -MMD tracks them afterwards.
+$(LIB_OBJS) $(LIB_PIC) $(CMD_OBJS) $(UNIT_OBJS): | $(GEN_HDRS)
 
 $(LIBA): $(LIB_OBJS)
 	@rm -f $@
@@ -124,12 +159,12 @@ FUZZ_BUILD ?= $(BUILD)/libfuzzer
 FUZZ_TIME ?= 60
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS := -O1 -g -std=gnu11 -Wall -Wno-unused-parameter -D_GNU_SOURCE \
-	     -DEMBER_VERSION='"$(VERSION)"' -Iinclude -Ilib -Isrc $(FUZZ_SAN) \
+	     -DEMBER_VERSION='"$(VERSION)"' -Iinclude -Ilib -Isrc -I$(BUILD)/gen $(FUZZ_SAN) \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_LIBA := $(FUZZ_BUILD)/libember.a
 FUZZERS   := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz-%)
 
-$(FUZZ_BUILD)/%.o: %.c
+$(FUZZ_BUILD)/%.o: %.c | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Syscall tracing with BPF: a program on raw_syscalls:sys_enter/sys_exit
+ * keeps the calls of the targets (every task, processes and their new
+ * children, or threads) and of the syscalls chosen, reads their string
+ * arguments (paths, names) from the caller's memory at entry, and sends
+ * each enter and exit through a ring buffer. The consumer pairs them per
+ * thread: an exit comes with the enter it ends, when that was seen.
+ */
+#ifndef EMBER_SYSTRACE_H
+#define EMBER_SYSTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <ember/common.h>
+#include <ember/syscall.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ember_systrace_target {
+	EMBER_SYSTRACE_ALL,	/* every task but ember's own process (-a) */
+	EMBER_SYSTRACE_PIDS,	/* the processes added, and their children unless no_inherit */
+	EMBER_SYSTRACE_TIDS,	/* the threads added */
+};
+
+struct ember_systrace_opts {
+	size_t sz;			/* sizeof(struct ember_systrace_opts) */
+	const char *tracefs;		/* the directory holding events/; NULL: find it */
+	enum ember_systrace_target target;
+	bool no_inherit;		/* PIDS: not their children */
+	const int *syscalls;		/* the syscall numbers to trace; NULL: all */
+	int nr_syscalls;
+	size_t buffer_size;		/* ring buffer bytes (a power of 2 of pages); 0: 4 MB */
+};
+
+/* One end of a syscall, as the consumer hands it out. */
+struct ember_syscall_rec {
+	uint64_t time;			/* ns, CLOCK_MONOTONIC */
+	pid_t pid;
+	pid_t tid;
+	int nr;				/* syscall number */
+	char comm[16];			/* the thread's name then */
+	uint64_t args[EMBER_SYSCALL_MAX_ARGS];	/* enter */
+	/* enter: argument i's string read at entry, or NULL (not a string, or unreadable) */
+	const char *strs[EMBER_SYSCALL_MAX_ARGS];
+	int64_t ret;			/* exit */
+};
+
+/*
+ * Called for each event in order: at an enter with exit NULL; at an exit
+ * with the enter it ends, or NULL when that was not seen. The records are
+ * valid during the call only. A non-zero return stops the poll and is
+ * returned by it.
+ */
+typedef int (*ember_systrace_fn)(void *ctx, const struct ember_syscall_rec *enter,
+				 const struct ember_syscall_rec *exit);
+
+struct ember_systrace;
+
+/*
+ * Load the BPF program for opts (maps made, syscalls chosen, string
+ * arguments marked from tracefs' formats), not yet attached. NULL with
+ * errno set: the kernel's refusal, which ember_bpf__strerror() explains.
+ * Freed with ember_systrace__delete().
+ */
+EMBER_API struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opts);
+/*
+ * Follow a process (PIDS) or thread (TIDS); at_exec: only from its next
+ * exec on (a command held before it, as perf's enable_on_exec). Returns 0
+ * or -errno.
+ */
+EMBER_API int ember_systrace__add(struct ember_systrace *st, pid_t id, bool at_exec);
+/* Attach the programs: events flow from now on. Returns 0 or -errno. */
+EMBER_API int ember_systrace__start(struct ember_systrace *st);
+/* Detach them; what the buffer holds can still be polled. */
+EMBER_API void ember_systrace__stop(struct ember_systrace *st);
+/*
+ * Wait up to timeout_ms (-1: forever, 0: not at all) for events and hand
+ * each to fn. Returns how many were handed, fn's non-zero return, or
+ * -errno (-EINTR when a signal came).
+ */
+EMBER_API int ember_systrace__poll(struct ember_systrace *st, int timeout_ms,
+				   ember_systrace_fn fn, void *ctx);
+/* Events the full ring buffer dropped so far. */
+EMBER_API uint64_t ember_systrace__lost(const struct ember_systrace *st);
+EMBER_API void ember_systrace__delete(struct ember_systrace *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What systrace.bpf.c sends through its ring buffer, and the maps user space
+ * fills: shared by the BPF program and its consumer, so only kernel UAPI
+ * types here.
+ */
+#ifndef EMBER_SYSTRACE_EVENT_H
+#define EMBER_SYSTRACE_EVENT_H
+
+#include <linux/types.h>
+
+#define SYSTRACE_NR_ARGS	6
+#define SYSTRACE_COMM_LEN	16
+/* Strings read from user memory at a syscall's entry: at most this many, this long. */
+#define SYSTRACE_NR_STRS	2
+#define SYSTRACE_STR_LEN	256
+/* Syscall numbers the per-syscall map covers. */
+#define SYSTRACE_MAX_SYSCALLS	512
+
+enum systrace_kind {
+	SYSTRACE_ENTER = 1,
+	SYSTRACE_EXIT = 2,
+};
+
+/* The targets map's values: a process (tgid) or thread followed. */
+enum systrace_target_state {
+	SYSTRACE_AT_EXEC = 0,	/* a command held before its exec: followed from the exec on */
+	SYSTRACE_FOLLOWED = 1,
+};
+
+/* How the targets map is keyed (rodata target_mode). */
+enum systrace_target_mode {
+	SYSTRACE_ALL = 0,	/* every task */
+	SYSTRACE_BY_PID = 1,	/* keys are tgids; their new children are added */
+	SYSTRACE_BY_TID = 2,	/* keys are tids */
+};
+
+/* The per-syscall map's value bits. */
+#define SYSTRACE_TRACED		(1u << 0)
+/* Bit SYSTRACE_STR_ARG(i): argument i is a string to read at entry. */
+#define SYSTRACE_STR_ARG(i)	(1u << (8 + (i)))
+
+struct systrace_event {
+	__u64 time;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 pid;		/* tgid */
+	__u32 tid;
+	__s32 nr;		/* syscall number */
+	__u16 kind;		/* enum systrace_kind */
+	__u16 str_args;		/* enter: bit i set when argument i's string follows */
+	char comm[SYSTRACE_COMM_LEN];
+	union {
+		__u64 args[SYSTRACE_NR_ARGS];	/* enter */
+		__s64 ret;			/* exit */
+	};
+};
+
+/* An enter with strings: str[k] holds the k-th argument set in str_args, NUL-ended. */
+struct systrace_event_strs {
+	struct systrace_event ev;
+	char str[SYSTRACE_NR_STRS][SYSTRACE_STR_LEN];
+};
+
+#endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Syscall tracing in the kernel: raw_syscalls:sys_enter and sys_exit,
+ * filtered here by target (every task, processes and their children, or
+ * threads) and by syscall, each kept call sent through one ring buffer.
+ * The string arguments user space marks (file names, paths) are read from
+ * the caller's memory at entry, while they are there.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include "systrace/event.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by user space before the load. */
+const volatile __u32 target_mode = SYSTRACE_ALL;
+const volatile __u32 follow_forks = 1;
+const volatile __u32 fork_child_pid_off = 0;	/* sched_process_fork's child_pid */
+const volatile __u32 self_tgid = 0;		/* ember itself, never traced */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} events SEC(".maps");
+
+/* tgid or tid (target_mode) -> enum systrace_target_state */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u32);
+} targets SEC(".maps");
+
+/* syscall number -> SYSTRACE_TRACED | SYSTRACE_STR_ARG(i)... */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SYSTRACE_MAX_SYSCALLS);
+	__type(key, __u32);
+	__type(value, __u32);
+} syscalls SEC(".maps");
+
+/* Events the full ring buffer refused, per cpu. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+/* The tracepoints' records after their 8 bytes of common fields (stable ABI). */
+struct sys_enter_args {
+	__u64 common;
+	long id;
+	unsigned long args[SYSTRACE_NR_ARGS];
+};
+
+struct sys_exit_args {
+	__u64 common;
+	long id;
+	long ret;
+};
+
+static __always_inline __u32 target_key(__u64 pid_tgid)
+{
+	return target_mode == SYSTRACE_BY_TID ? (__u32)pid_tgid : (__u32)(pid_tgid >> 32);
+}
+
+static __always_inline int followed(__u64 pid_tgid)
+{
+	__u32 key, *state;
+
+	if (target_mode == SYSTRACE_ALL)
+		return (__u32)(pid_tgid >> 32) != self_tgid;
+	key = target_key(pid_tgid);
+	state = bpf_map_lookup_elem(&targets, &key);
+	return state && *state == SYSTRACE_FOLLOWED;
+}
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+
+	if (n)
+		(*n)++;
+}
+
+static __always_inline void fill(struct systrace_event *e, __u64 pid_tgid, long nr, __u16 kind)
+{
+	e->time = bpf_ktime_get_ns();
+	e->pid = pid_tgid >> 32;
+	e->tid = (__u32)pid_tgid;
+	e->nr = nr;
+	e->kind = kind;
+	e->str_args = 0;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+}
+
+static __always_inline void copy_args(struct systrace_event *e, const struct sys_enter_args *ctx)
+{
+#pragma unroll
+	for (int i = 0; i < SYSTRACE_NR_ARGS; i++)
+		e->args[i] = ctx->args[i];
+}
+
+/* Read the marked string arguments, in argument order, into e->str[]. */
+static __always_inline void read_strings(struct systrace_event_strs *e,
+					 const struct sys_enter_args *ctx, __u32 flags)
+{
+	int k = 0;
+
+#pragma unroll
+	for (int i = 0; i < SYSTRACE_NR_ARGS; i++) {
+		char *dst;
+
+		if (!(flags & SYSTRACE_STR_ARG(i)) || k >= SYSTRACE_NR_STRS)
+			continue;
+		dst = k ? e->str[1] : e->str[0];
+		if (bpf_probe_read_user_str(dst, SYSTRACE_STR_LEN, (const void *)ctx->args[i]) > 0)
+			e->ev.str_args |= 1u << i;
+		k++;
+	}
+}
+
+SEC("tp/raw_syscalls/sys_enter")
+int sys_enter(struct sys_enter_args *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 nr = ctx->id, *flags;
+
+	if (ctx->id < 0 || ctx->id >= SYSTRACE_MAX_SYSCALLS || !followed(pid_tgid))
+		return 0;
+	flags = bpf_map_lookup_elem(&syscalls, &nr);
+	if (!flags || !(*flags & SYSTRACE_TRACED))
+		return 0;
+	if (*flags & ~SYSTRACE_TRACED) {
+		struct systrace_event_strs *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+		if (!e) {
+			count_lost();
+			return 0;
+		}
+		fill(&e->ev, pid_tgid, nr, SYSTRACE_ENTER);
+		copy_args(&e->ev, ctx);
+		read_strings(e, ctx, *flags);
+		bpf_ringbuf_submit(e, 0);
+	} else {
+		struct systrace_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+		if (!e) {
+			count_lost();
+			return 0;
+		}
+		fill(e, pid_tgid, nr, SYSTRACE_ENTER);
+		copy_args(e, ctx);
+		bpf_ringbuf_submit(e, 0);
+	}
+	return 0;
+}
+
+SEC("tp/raw_syscalls/sys_exit")
+int sys_exit(struct sys_exit_args *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 nr = ctx->id, *flags;
+	struct systrace_event *e;
+
+	if (ctx->id < 0 || ctx->id >= SYSTRACE_MAX_SYSCALLS || !followed(pid_tgid))
+		return 0;
+	flags = bpf_map_lookup_elem(&syscalls, &nr);
+	if (!flags || !(*flags & SYSTRACE_TRACED))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	fill(e, pid_tgid, nr, SYSTRACE_EXIT);
+	e->ret = ctx->ret;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/* A command held before its exec is followed from its exec on, as perf's enable_on_exec. */
+SEC("tp/sched/sched_process_exec")
+int on_exec(void *ctx)
+{
+	__u32 key = target_key(bpf_get_current_pid_tgid()), *state;
+
+	if (target_mode == SYSTRACE_ALL)
+		return 0;
+	state = bpf_map_lookup_elem(&targets, &key);
+	if (state && *state == SYSTRACE_AT_EXEC)
+		*state = SYSTRACE_FOLLOWED;
+	return 0;
+}
+
+/* The children of a followed process are followed (perf's inherit). */
+SEC("tp/sched/sched_process_fork")
+int on_fork(void *ctx)
+{
+	__u32 parent = bpf_get_current_pid_tgid() >> 32, child = 0, *state;
+	__u32 followed_state = SYSTRACE_FOLLOWED;
+
+	if (target_mode != SYSTRACE_BY_PID || !follow_forks || !fork_child_pid_off)
+		return 0;
+	state = bpf_map_lookup_elem(&targets, &parent);
+	if (!state || *state != SYSTRACE_FOLLOWED)
+		return 0;
+	if (bpf_probe_read_kernel(&child, sizeof(child), (char *)ctx + fork_child_pid_off))
+		return 0;
+	bpf_map_update_elem(&targets, &child, &followed_state, BPF_ANY);
+	return 0;
+}

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * systrace.bpf.c loaded (targets, syscalls and their string arguments set
+ * in its maps) and its ring buffer consumed: each exit paired with its
+ * thread's pending enter.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <ember/bpf.h>
+#include <ember/event.h>
+#include <ember/systrace.h>
+#include "core/hash.h"
+#include "core/hashtab.h"
+#include "systrace/event.h"
+#include "systrace.skel.h"
+
+/* A thread's enter waiting for its exit. */
+struct pending {
+	struct ember_syscall_rec rec;
+	char str[SYSTRACE_NR_STRS][SYSTRACE_STR_LEN];
+	bool valid;
+};
+
+struct ember_systrace {
+	struct systrace *skel;
+	struct ring_buffer *rb;
+	struct hashtab threads;		/* hash_mix64(tid) -> struct pending * */
+	enum ember_systrace_target target;
+	ember_systrace_fn fn;		/* during a poll */
+	void *ctx;
+	int stop;			/* fn's non-zero return */
+	int handed;
+};
+
+/* The offset of field name in a tracepoint's format, or 0 when not found. */
+static unsigned int field_offset(const char *root, const char *event, const char *name)
+{
+	char path[4096], line[512], want[64];
+	unsigned int off = 0;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/events/%s/format", root, event) >= (int)sizeof(path))
+		return 0;
+	snprintf(want, sizeof(want), " %s;", name);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		const char *o = strstr(line, "offset:");
+
+		if (strstr(line, want) && o && sscanf(o, "offset:%u;", &off) == 1)
+			break;
+	}
+	fclose(f);
+	return off;
+}
+
+/* The per-syscall map: traced or not, and which arguments are strings to read. */
+static int choose_syscalls(struct ember_systrace *st, const char *root,
+			   const struct ember_systrace_opts *opts)
+{
+	int fd = bpf_map__fd(st->skel->maps.syscalls);
+	int max = ember_syscall__max();
+
+	if (max > SYSTRACE_MAX_SYSCALLS)
+		max = SYSTRACE_MAX_SYSCALLS;
+	for (int nr = 0; nr < max; nr++) {
+		const char *name = ember_syscall__name(nr);
+		struct ember_syscall_format fmt;
+		__u32 key = nr, flags = SYSTRACE_TRACED;
+
+		if (opts->syscalls) {
+			bool chosen = false;
+
+			for (int i = 0; i < opts->nr_syscalls && !chosen; i++)
+				chosen = opts->syscalls[i] == nr;
+			if (!chosen)
+				continue;
+		}
+		if (name && !ember_syscall__read_format(root, name, &fmt))
+			for (int i = 0; i < fmt.nr_args; i++)
+				if (ember_syscall_arg__is_string(&fmt.args[i]))
+					flags |= SYSTRACE_STR_ARG(i);
+		if (bpf_map_update_elem(fd, &key, &flags, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+static struct pending *pending_of(struct ember_systrace *st, pid_t tid, bool create)
+{
+	uint64_t h = hash_mix64((uint64_t)(uint32_t)tid);
+	struct hashtab_slot *s;
+	struct pending *p;
+
+	if (!create)
+		return (struct pending *)(uintptr_t)hashtab__get(&st->threads, h,
+								 hashtab__eq_hash, NULL);
+	if (hashtab__reserve(&st->threads, 1))
+		return NULL;
+	s = hashtab__slot(&st->threads, h, hashtab__eq_hash, NULL);
+	if (s->val)
+		return (struct pending *)(uintptr_t)s->val;
+	p = calloc(1, sizeof(*p));
+	if (p)
+		hashtab__fill(&st->threads, s, h, (uintptr_t)p);
+	return p;
+}
+
+static void fill_rec(struct ember_syscall_rec *rec, const struct systrace_event *e)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->time = e->time;
+	rec->pid = e->pid;
+	rec->tid = e->tid;
+	rec->nr = e->nr;
+	memcpy(rec->comm, e->comm, sizeof(rec->comm));
+	rec->comm[sizeof(rec->comm) - 1] = '\0';
+}
+
+static int handle_enter(struct ember_systrace *st, const void *data, size_t size)
+{
+	const struct systrace_event *e = data;
+	struct pending *p = pending_of(st, e->tid, true);
+	int k = 0;
+
+	if (!p)
+		return -ENOMEM;
+	fill_rec(&p->rec, e);
+	memcpy(p->rec.args, e->args, sizeof(p->rec.args));
+	if (e->str_args && size >= sizeof(struct systrace_event_strs)) {
+		const struct systrace_event_strs *es = data;
+
+		for (int i = 0; i < SYSTRACE_NR_ARGS && k < SYSTRACE_NR_STRS; i++) {
+			if (!(e->str_args & (1u << i)))
+				continue;
+			memcpy(p->str[k], es->str[k], SYSTRACE_STR_LEN);
+			p->str[k][SYSTRACE_STR_LEN - 1] = '\0';
+			p->rec.strs[i] = p->str[k++];
+		}
+	}
+	p->valid = true;
+	return st->fn(st->ctx, &p->rec, NULL);
+}
+
+static int handle_exit(struct ember_systrace *st, const struct systrace_event *e)
+{
+	struct pending *p = pending_of(st, e->tid, false);
+	struct ember_syscall_rec rec;
+	const struct ember_syscall_rec *enter = NULL;
+	int ret;
+
+	fill_rec(&rec, e);
+	rec.ret = e->ret;
+	if (p && p->valid && p->rec.nr == e->nr)
+		enter = &p->rec;
+	ret = st->fn(st->ctx, enter, &rec);
+	if (p)
+		p->valid = false;
+	return ret;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct ember_systrace *st = ctx;
+	const struct systrace_event *e = data;
+	int ret;
+
+	if (st->stop || size < sizeof(*e))
+		return 0;
+	ret = e->kind == SYSTRACE_ENTER ? handle_enter(st, data, size) : handle_exit(st, e);
+	st->handed++;
+	if (ret)
+		st->stop = ret;
+	/* a non-zero return ends ring_buffer__poll() */
+	return ret ? -ECANCELED : 0;
+}
+
+struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opts)
+{
+	struct ember_systrace *st = calloc(1, sizeof(*st));
+	char root[4000];
+	int err;
+
+	if (!st)
+		return NULL;
+	st->target = opts->target;
+	if (opts->tracefs)
+		snprintf(root, sizeof(root), "%s", opts->tracefs);
+	else if ((err = ember_tracefs__find(root, sizeof(root))))
+		goto out_err;
+	ember_bpf__route_log();
+	st->skel = systrace__open();
+	if (!st->skel) {
+		err = -errno;
+		goto out_err;
+	}
+	st->skel->rodata->target_mode = opts->target == EMBER_SYSTRACE_PIDS ? SYSTRACE_BY_PID :
+					opts->target == EMBER_SYSTRACE_TIDS ? SYSTRACE_BY_TID :
+									      SYSTRACE_ALL;
+	st->skel->rodata->follow_forks = !opts->no_inherit;
+	st->skel->rodata->fork_child_pid_off =
+		field_offset(root, "sched/sched_process_fork", "child_pid");
+	st->skel->rodata->self_tgid = getpid();
+	if (opts->buffer_size &&
+	    (err = bpf_map__set_max_entries(st->skel->maps.events, opts->buffer_size)))
+		goto out_err;
+	err = ember_bpf__load(st->skel->skeleton);
+	if (err)
+		goto out_err;
+	err = choose_syscalls(st, root, opts);
+	if (err)
+		goto out_err;
+	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.events), on_event, st, NULL);
+	if (!st->rb) {
+		err = -errno;
+		goto out_err;
+	}
+	return st;
+out_err:
+	ember_systrace__delete(st);
+	errno = -err;
+	return NULL;
+}
+
+int ember_systrace__add(struct ember_systrace *st, pid_t id, bool at_exec)
+{
+	__u32 key = id, state = at_exec ? SYSTRACE_AT_EXEC : SYSTRACE_FOLLOWED;
+
+	if (st->target == EMBER_SYSTRACE_ALL)
+		return -EINVAL;
+	if (bpf_map_update_elem(bpf_map__fd(st->skel->maps.targets), &key, &state, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int ember_systrace__start(struct ember_systrace *st)
+{
+	return ember_bpf__attach(st->skel->skeleton);
+}
+
+void ember_systrace__stop(struct ember_systrace *st)
+{
+	systrace__detach(st->skel);
+}
+
+int ember_systrace__poll(struct ember_systrace *st, int timeout_ms, ember_systrace_fn fn,
+			 void *ctx)
+{
+	int err;
+
+	st->fn = fn;
+	st->ctx = ctx;
+	st->stop = 0;
+	st->handed = 0;
+	err = ring_buffer__poll(st->rb, timeout_ms);
+	if (st->stop)
+		return st->stop;
+	if (err < 0 && err != -ECANCELED)
+		return err;
+	return st->handed;
+}
+
+uint64_t ember_systrace__lost(const struct ember_systrace *st)
+{
+	int nr_cpus = libbpf_num_possible_cpus();
+	uint64_t sum = 0;
+	__u32 zero = 0;
+	__u64 *per_cpu;
+
+	if (nr_cpus <= 0)
+		return 0;
+	per_cpu = calloc(nr_cpus, sizeof(*per_cpu));
+	if (!per_cpu)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(st->skel->maps.lost), &zero, per_cpu))
+		for (int i = 0; i < nr_cpus; i++)
+			sum += per_cpu[i];
+	free(per_cpu);
+	return sum;
+}
+
+void ember_systrace__delete(struct ember_systrace *st)
+{
+	struct hashtab_slot *s;
+
+	if (!st)
+		return;
+	ring_buffer__free(st->rb);
+	systrace__destroy(st->skel);
+	hashtab__for_each(&st->threads, s)
+		if (s->val)
+			free((void *)(uintptr_t)s->val);
+	hashtab__exit(&st->threads);
+	free(st);
+}
