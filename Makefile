@@ -75,7 +75,7 @@ WORKLOADS := $(WL_SRCS:tests/workloads/%.c=$(BUILD)/workloads/%)
 # Generated headers in $(BUILD)/gen: each BPF program's skeleton (lib/M/NAME.bpf.c ->
 # NAME.skel.h) and the syscall table from the installed kernel headers.
 SKELS     := $(foreach f,$(BPF_SRCS),$(BUILD)/gen/$(notdir $(f:.bpf.c=.skel.h)))
-GEN_HDRS  := $(SKELS) $(BUILD)/gen/syscall-table.h
+GEN_HDRS  := $(SKELS) $(BUILD)/gen/syscall-table.h $(BUILD)/gen/errno-table.h
 
 LIBA      := $(BUILD)/libember.a
 LIBSO     := $(BUILD)/libember.so.0
@@ -123,6 +123,14 @@ $(BUILD)/gen/syscall-table.h: $(UNISTD_H)
 	@mkdir -p $(@D)
 	sed -n 's/^#define __NR_\([a-z0-9_]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\)$$/SYSCALL(\2, \1)/p' $< >$@.tmp
 	@test -s $@.tmp || { echo "no syscalls found in $<" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+# errno names by number, as the installed <asm-generic/errno*.h> define them (x86_64 uses these).
+ERRNO_HS  := $(wildcard /usr/include/asm-generic/errno-base.h /usr/include/asm-generic/errno.h)
+$(BUILD)/gen/errno-table.h: $(ERRNO_HS)
+	@mkdir -p $(@D)
+	sed -n 's/^#define[[:space:]]\{1,\}\(E[A-Z0-9]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\).*/ERRNO(\2, \1)/p' $^ >$@.tmp
+	@test -s $@.tmp || { echo "no errno names found in $^" >&2; rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
 
 # Every object waits for the generated headers once; -MMD tracks them afterwards.

@@ -7,6 +7,9 @@
 #define EMBER_SYSCALL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include <ember/common.h>
 
@@ -43,10 +46,70 @@ struct ember_syscall_format {
 EMBER_API int ember_syscall__read_format(const char *root, const char *name,
 					 struct ember_syscall_format *fmt);
 /*
- * Whether argument arg is a string the caller passes in (a path, a name),
- * to read from its memory at entry: "const char *" but data buffers.
+ * What perf trace's beautifiers need to know about the calling process,
+ * each NULL when not known; the strings stay valid until the next call.
+ * fd_path: the path behind fd in pid. comm: the name of a pid passed as an
+ * argument (perf reads /proc for one it has not seen). ret_comm: the name
+ * of a pid a call returned (clone, wait4), NULL when perf would not know
+ * that thread: then it prints no value at all.
  */
-EMBER_API bool ember_syscall_arg__is_string(const struct ember_syscall_arg *arg);
+struct ember_syscall_env {
+	pid_t pid;			/* the caller */
+	pid_t tid;
+	const char *(*fd_path)(void *ctx, pid_t pid, int fd);
+	const char *(*comm)(void *ctx, pid_t pid);
+	const char *(*ret_comm)(void *ctx, pid_t pid, pid_t caller);
+	void *ctx;
+};
+
+/* Every syscall's format and beautifiers, read from tracefs as they are first needed. */
+struct ember_syscalls;
+
+/*
+ * A table reading formats from root (the directory holding events/, see
+ * ember_tracefs__find()). NULL with errno set. Freed with
+ * ember_syscalls__delete().
+ */
+EMBER_API struct ember_syscalls *ember_syscalls__new(const char *root);
+EMBER_API void ember_syscalls__delete(struct ember_syscalls *t);
+/*
+ * The arguments of syscall nr as tracefs declares them (for stat, fstat,
+ * uname... under their kernel names newstat, newfstat, newuname), or NULL
+ * when tracefs has no event for it: perf trace shows no such syscall.
+ */
+EMBER_API const struct ember_syscall_format *ember_syscalls__format(struct ember_syscalls *t,
+								    int nr);
+/*
+ * The arguments of syscall nr that perf trace shows as strings (paths,
+ * names): bit i for argument i. 0 for one without, or unknown.
+ */
+EMBER_API unsigned int ember_syscalls__string_args(struct ember_syscalls *t, int nr);
+/*
+ * perf trace's text for a call's arguments into buf (size bytes, NUL
+ * ended): "dfd: CWD, filename: \"/etc/passwd\", flags: RDONLY|CLOEXEC";
+ * names from tracefs, zeros left out, values beautified. strs[i] is the
+ * string read at entry for argument i, or NULL (then perf's pointer). env
+ * may be NULL. Returns the length written.
+ */
+EMBER_API int ember_syscalls__scnprintf_args(struct ember_syscalls *t, int nr,
+					     const uint64_t args[EMBER_SYSCALL_MAX_ARGS],
+					     const char *const strs[EMBER_SYSCALL_MAX_ARGS],
+					     const struct ember_syscall_env *env, char *buf,
+					     size_t size);
+/*
+ * perf trace's text for a return value: "3", "0x7f12a000", "-1 ENOENT (No
+ * such file or directory)", "0 (Timeout)", "1234 (comm)". args are the
+ * call's (fcntl's command decides), or NULL when its entry was not seen.
+ */
+EMBER_API int ember_syscalls__scnprintf_ret(struct ember_syscalls *t, int nr,
+					    const uint64_t args[EMBER_SYSCALL_MAX_ARGS], int64_t ret,
+					    const struct ember_syscall_env *env, char *buf,
+					    size_t size);
+
+/* A signal's name as perf trace shows it ("SEGV"), or NULL. Static storage. */
+EMBER_API const char *ember_signal__name(int sig);
+/* An errno's name ("ENOENT"), or NULL. Static storage. */
+EMBER_API const char *ember_errno__name(int err);
 
 #ifdef __cplusplus
 }

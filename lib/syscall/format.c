@@ -64,22 +64,3 @@ int ember_syscall__read_format(const char *root, const char *name,
 	fclose(f);
 	return err;
 }
-
-bool ember_syscall_arg__is_string(const struct ember_syscall_arg *arg)
-{
-	static const char *const buffers[] = { "buf", "u_msg_ptr", "optval", "shmaddr", "list" };
-	static const char *const mount_strings[] = { "dev_name", "dir_name", "type" };
-
-	if (!strcmp(arg->type, "char *")) {
-		for (size_t i = 0; i < sizeof(mount_strings) / sizeof(mount_strings[0]); i++)
-			if (!strcmp(arg->name, mount_strings[i]))
-				return true;
-		return false;
-	}
-	if (strcmp(arg->type, "const char *"))
-		return false;
-	for (size_t i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++)
-		if (!strcmp(arg->name, buffers[i]))
-			return false;
-	return true;
-}

@@ -64,15 +64,17 @@ static unsigned int field_offset(const char *root, const char *event, const char
 static int choose_syscalls(struct ember_systrace *st, const char *root,
 			   const struct ember_systrace_opts *opts)
 {
+	struct ember_syscalls *table = ember_syscalls__new(root);
 	int fd = bpf_map__fd(st->skel->maps.syscalls);
-	int max = ember_syscall__max();
+	int max = ember_syscall__max(), err = 0;
 
+	if (!table)
+		return -errno;
 	if (max > SYSTRACE_MAX_SYSCALLS)
 		max = SYSTRACE_MAX_SYSCALLS;
-	for (int nr = 0; nr < max; nr++) {
-		const char *name = ember_syscall__name(nr);
-		struct ember_syscall_format fmt;
+	for (int nr = 0; nr < max && !err; nr++) {
 		__u32 key = nr, flags = SYSTRACE_TRACED;
+		unsigned int strs;
 
 		if (opts->syscalls) {
 			bool chosen = false;
@@ -82,14 +84,18 @@ static int choose_syscalls(struct ember_systrace *st, const char *root,
 			if (!chosen)
 				continue;
 		}
-		if (name && !ember_syscall__read_format(root, name, &fmt))
-			for (int i = 0; i < fmt.nr_args; i++)
-				if (ember_syscall_arg__is_string(&fmt.args[i]))
-					flags |= SYSTRACE_STR_ARG(i);
+		/* what tracefs has no event for, perf trace does not show */
+		if (!ember_syscalls__format(table, nr))
+			continue;
+		strs = ember_syscalls__string_args(table, nr);
+		for (int i = 0; i < SYSTRACE_NR_ARGS; i++)
+			if (strs & (1u << i))
+				flags |= SYSTRACE_STR_ARG(i);
 		if (bpf_map_update_elem(fd, &key, &flags, BPF_ANY))
-			return -errno;
+			err = -errno;
 	}
-	return 0;
+	ember_syscalls__delete(table);
+	return err;
 }
 
 static struct pending *pending_of(struct ember_systrace *st, pid_t tid, bool create)

@@ -1,65 +1,210 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ember trace's lines, in perf trace's layout. */
+/*
+ * ember trace's lines, in perf trace's layout:
+ *      0.793 ( 0.039 ms): cat/32372 openat(dfd: CWD, filename: "/etc/hostname", flags: RDONLY|CLOEXEC) = 3
+ * A call is printed at its exit; an entry another thread's entry
+ * interrupts is printed then, ending " ...", and its exit later reads
+ * " ... [continued]: name()) = ret". exit and exit_group print at entry.
+ */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <ember/syscall.h>
 #include "trace/print.h"
 
 /* perf trace pads "name(args)" to this many columns before "= ret". */
 #define ARGS_ALIGNMENT 70
 
-void trace_printer__init(struct trace_printer *p, FILE *out)
+void trace_printer__init(struct trace_printer *p, FILE *out, struct ember_syscalls *syscalls)
 {
 	memset(p, 0, sizeof(*p));
 	p->out = out;
+	p->syscalls = syscalls;
+	p->show_comm = true;
+	p->show_tid = true;
+	p->show_time = true;
+	trace_state__init(&p->state);
 }
 
-static double msecs(uint64_t ns)
+void trace_printer__exit(struct trace_printer *p)
 {
-	return ns / 1e6;
+	trace_state__exit(&p->state);
 }
 
-static int print_args(FILE *out, const struct ember_syscall_rec *enter)
+static const char *env_fd_path(void *ctx, pid_t pid, int fd)
 {
-	const char *name = ember_syscall__name(enter->nr);
-	int n = 0;
+	return trace_state__fd_path(ctx, pid, fd);
+}
 
-	n += fprintf(out, "%s(", name ? name : "unknown");
-	for (int i = 0; i < EMBER_SYSCALL_MAX_ARGS; i++) {
-		if (enter->strs[i])
-			n += fprintf(out, "%sarg%d: \"%s\"", i ? ", " : "", i, enter->strs[i]);
+static const char *env_comm(void *ctx, pid_t pid)
+{
+	return trace_state__comm(ctx, pid);
+}
+
+static const char *env_ret_comm(void *ctx, pid_t pid, pid_t caller)
+{
+	return trace_state__ret_comm(ctx, pid, caller);
+}
+
+static struct ember_syscall_env env_of(struct trace_printer *p, const struct trace_thread *t)
+{
+	return (struct ember_syscall_env){
+		.pid = t->pid, .tid = t->tid, .fd_path = env_fd_path, .comm = env_comm,
+		.ret_comm = env_ret_comm, .ctx = &p->state,
+	};
+}
+
+/* "   12.345 ( 0.011 ms): comm/tid ": the timestamp ("?" when 0) and the duration if known. */
+static void print_head(struct trace_printer *p, const struct trace_thread *t, uint64_t duration,
+		       bool duration_known, uint64_t tstamp)
+{
+	if (p->show_time) {
+		if (tstamp)
+			fprintf(p->out, "%10.3f ", (double)(tstamp - p->base_time) / 1e6);
 		else
-			n += fprintf(out, "%sarg%d: %#" PRIx64, i ? ", " : "", i, enter->args[i]);
+			fprintf(p->out, "         ? ");
 	}
-	n += fprintf(out, ")");
-	return n;
+	if (duration_known)
+		fprintf(p->out, "(%6.3f ms): ", (double)duration / 1e6);
+	else
+		fprintf(p->out, "(         ): ");
+	if (p->show_tid) {
+		if (p->show_comm)
+			fprintf(p->out, "%.14s/", t->comm);
+		fprintf(p->out, "%d ", (int)t->tid);
+	}
+}
+
+/* The pending entry of the thread another one interrupts: "name(args) ...". */
+static void print_interrupted(struct trace_printer *p)
+{
+	struct trace_thread *t = p->current;
+	int len;
+
+	if (p->failure_only || !t || !t->entry_pending)
+		return;
+	print_head(p, t, 0, false, t->entry_time);
+	len = fprintf(p->out, "%s)", t->entry_str);
+	if (len < ARGS_ALIGNMENT - 4)
+		fprintf(p->out, "%-*s", ARGS_ALIGNMENT - 4 - len, " ");
+	fprintf(p->out, " ...\n");
+	t->entry_pending = false;
+	p->nr_printed++;
+}
+
+/* ")" after what was printed (len bytes, without it), padded, then "= ". */
+static void print_alignment(struct trace_printer *p, int len)
+{
+	int alignment = ARGS_ALIGNMENT > len + 1 ? ARGS_ALIGNMENT - (len + 1) : 0;
+
+	fprintf(p->out, ")%*s= ", alignment, " ");
+}
+
+static bool is_exit(const char *name)
+{
+	return name && (!strcmp(name, "exit_group") || !strcmp(name, "exit"));
+}
+
+static bool is_open(const char *name)
+{
+	return name && (!strcmp(name, "open") || !strcmp(name, "openat"));
+}
+
+static void print_enter(struct trace_printer *p, struct trace_thread *t,
+		     const struct ember_syscall_rec *e)
+{
+	const char *name = ember_syscall__name(e->nr);
+	struct ember_syscall_env env = env_of(p, t);
+	int n;
+
+	if (!(p->duration_ms > 0 || p->summary_only))
+		print_interrupted(p);
+	t->entry_time = e->time;
+	t->nr = e->nr;
+	n = snprintf(t->entry_str, sizeof(t->entry_str), "%s(", name);
+	if (n > 0 && (size_t)n < sizeof(t->entry_str))
+		ember_syscalls__scnprintf_args(p->syscalls, e->nr, e->args, e->strs, &env,
+					       t->entry_str + n, sizeof(t->entry_str) - n);
+	free(t->open_name);
+	t->open_name = NULL;
+	if (is_open(name)) {
+		int i = !strcmp(name, "openat");
+
+		if (e->strs[i])
+			t->open_name = strdup(e->strs[i]);
+	} else if (!strcmp(name, "close")) {
+		trace_state__forget_fd(&p->state, t->pid, (int)e->args[0]);
+	}
+	if (is_exit(name)) {
+		if (!(p->duration_ms > 0 || p->summary_only || p->failure_only)) {
+			print_head(p, t, 0, false, t->entry_time);
+			print_alignment(p, fprintf(p->out, "%s", t->entry_str));
+			fprintf(p->out, "?\n");
+			p->nr_printed++;
+		}
+		t->entry_pending = false;
+	} else {
+		t->entry_pending = true;
+	}
+	p->current = t;
+}
+
+static void print_exit(struct trace_printer *p, struct trace_thread *t,
+		    const struct ember_syscall_rec *enter, const struct ember_syscall_rec *x)
+{
+	const char *name = ember_syscall__name(x->nr);
+	struct ember_syscall_env env = env_of(p, t);
+	uint64_t duration = 0;
+	bool duration_known = false;
+	char ret[1024];
+	int len;
+
+	if (is_open(name) && x->ret >= 0 && t->open_name)
+		trace_state__set_fd(&p->state, t->pid, (int)x->ret, t->open_name);
+	if (t->entry_time) {
+		duration = x->time - t->entry_time;
+		if (duration < p->duration_ms * 1e6)
+			goto out;
+		duration_known = true;
+	} else if (p->duration_ms > 0) {
+		goto out;
+	}
+	if (p->summary_only || (x->ret >= 0 && p->failure_only))
+		goto out;
+	print_head(p, t, duration, duration_known, t->entry_time);
+	if (t->entry_pending)
+		len = fprintf(p->out, "%s", t->entry_str);
+	else
+		len = fprintf(p->out, " ... [continued]: %s()", name ? name : "");
+	ember_syscalls__scnprintf_ret(p->syscalls, x->nr, enter ? enter->args : NULL, x->ret,
+				      &env, ret, sizeof(ret));
+	print_alignment(p, len);
+	fprintf(p->out, "%s\n", ret);
+	p->nr_printed++;
+out:
+	t->entry_pending = false;
 }
 
 int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 			 const struct ember_syscall_rec *exit)
 {
 	struct trace_printer *p = ctx;
-	int n;
+	const struct ember_syscall_rec *e = exit ? exit : enter;
+	struct trace_thread *t;
 
+	if (!ember_syscall__name(e->nr))
+		return 0;
 	if (!p->have_base) {
-		p->base_time = exit ? exit->time : enter->time;
+		p->base_time = e->time;
 		p->have_base = true;
 	}
-	if (!exit)
-		return 0;
-	if (enter) {
-		fprintf(p->out, "%10.3f (%6.3f ms): %s/%d ", msecs(enter->time - p->base_time),
-			msecs(exit->time - enter->time), exit->comm, exit->tid);
-		n = print_args(p->out, enter);
-	} else {
-		const char *name = ember_syscall__name(exit->nr);
-
-		fprintf(p->out, "%10s (%9s): %s/%d  ... [continued]: ", "?", "", exit->comm,
-			exit->tid);
-		n = fprintf(p->out, "%s())", name ? name : "unknown");
-	}
-	fprintf(p->out, "%*s= %" PRId64 "\n", n < ARGS_ALIGNMENT ? ARGS_ALIGNMENT - n : 1, "",
-		exit->ret);
+	t = trace_state__thread(&p->state, e->pid, e->tid);
+	if (!t)
+		return -1;
+	memcpy(t->comm, e->comm, sizeof(t->comm));
+	if (exit)
+		print_exit(p, t, enter, exit);
+	else
+		print_enter(p, t, enter);
 	return 0;
 }

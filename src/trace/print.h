@@ -6,17 +6,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <ember/syscall.h>
 #include <ember/systrace.h>
+#include "trace/state.h"
 
-/* What the printer keeps between events. */
+/* The printer: its options, and what it keeps between events. */
 struct trace_printer {
 	FILE *out;
-	uint64_t base_time;		/* the first event's time: timestamps are relative to it */
+	struct ember_syscalls *syscalls;	/* not owned */
+	double duration_ms;		/* --duration: only calls at least this long */
+	bool failure_only;		/* --failure: only calls that failed */
+	bool show_comm;			/* comm/ before the tid (--no-comm: off) */
+	bool show_tid;			/* several threads traced: comm/tid shown */
+	bool show_time;			/* the timestamp column */
+	bool summary_only;		/* no lines at all (-s) */
+	uint64_t base_time;		/* the first event's: timestamps are relative to it */
 	bool have_base;
+	struct trace_thread *current;	/* the thread of the last entry */
+	struct trace_state state;
+	unsigned long nr_printed;
 };
 
-void trace_printer__init(struct trace_printer *p, FILE *out);
-/* An ember_systrace_fn: one line per finished syscall. */
+/* Defaults as perf trace's: comm/tid, timestamps, every call. */
+void trace_printer__init(struct trace_printer *p, FILE *out, struct ember_syscalls *syscalls);
+void trace_printer__exit(struct trace_printer *p);
+/* An ember_systrace_fn: perf trace's lines for each entry and exit. */
 int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 			 const struct ember_syscall_rec *exit);
 

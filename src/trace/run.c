@@ -7,6 +7,8 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 #include <ember/bpf.h>
+#include <ember/event.h>
+#include <ember/syscall.h>
 #include <ember/systrace.h>
 #include <ember/workload.h>
 #include "trace/print.h"
@@ -73,7 +75,9 @@ int trace_run(struct trace_opts *o)
 	struct ember_systrace_opts sopts = { .sz = sizeof(sopts), .target = EMBER_SYSTRACE_PIDS };
 	struct ember_workload wl = { .pid = -1 };
 	struct trace_printer printer;
+	struct ember_syscalls *syscalls = NULL;
 	struct ember_systrace *st;
+	char root[4000];
 	sigset_t oldmask;
 	int err, ret = 1, sigfd;
 
@@ -81,9 +85,21 @@ int trace_run(struct trace_opts *o)
 		fprintf(stderr, "ember trace: give a command to trace (see --help)\n");
 		return 2;
 	}
+	err = ember_tracefs__find(root, sizeof(root));
+	if (err) {
+		fprintf(stderr, "ember trace: cannot find tracefs: %s\n", strerror(-err));
+		return 1;
+	}
+	syscalls = ember_syscalls__new(root);
+	if (!syscalls) {
+		fprintf(stderr, "ember trace: out of memory\n");
+		return 1;
+	}
+	sopts.tracefs = root;
 	st = ember_systrace__new(&sopts);
 	if (!st) {
 		say_bpf_error("load the syscall tracer", -errno);
+		ember_syscalls__delete(syscalls);
 		return 1;
 	}
 	err = ember_workload__prepare(&wl, o->argv);
@@ -106,8 +122,9 @@ int trace_run(struct trace_opts *o)
 		ember_workload__wait(&wl);
 		goto out_sig;
 	}
-	trace_printer__init(&printer, stderr);
+	trace_printer__init(&printer, stderr, syscalls);
 	err = loop(st, &wl, sigfd, &printer);
+	trace_printer__exit(&printer);
 	if (!wl.reaped)
 		ember_workload__wait(&wl);
 	ret = err ? 1 : ember_workload__exit_code(&wl);
@@ -118,5 +135,6 @@ out_sig:
 	}
 out_st:
 	ember_systrace__delete(st);
+	ember_syscalls__delete(syscalls);
 	return ret;
 }

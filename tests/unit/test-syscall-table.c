@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <ember/syscall.h>
 #include "test.h"
+#include "test-util.h"
 
 TEST(syscall_table_names)
 {
@@ -37,39 +37,6 @@ TEST(syscall_table_names)
 	}
 }
 
-/* A fake tracefs with one format file; returns the root (free()d by the caller). */
-static char *fake_tracefs(const char *name, const char *format)
-{
-	char tmpl[] = "/tmp/ember-syscall-XXXXXX", path[512];
-	char *root = mkdtemp(tmpl);
-	FILE *f;
-
-	if (!root)
-		return NULL;
-	snprintf(path, sizeof(path), "%s/events", root);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/events/syscalls", root);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s", root, name);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s/format", root, name);
-	f = fopen(path, "w");
-	if (!f)
-		return NULL;
-	fputs(format, f);
-	fclose(f);
-	return strdup(root);
-}
-
-static void remove_fake(const char *root, const char *name)
-{
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd))
-		fprintf(stderr, "  cannot remove %s\n", root);
-}
-
 TEST(syscall_format_fields)
 {
 	static const char openat[] =
@@ -83,11 +50,14 @@ TEST(syscall_format_fields)
 		"\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n\n"
 		"print fmt: \"dfd: 0x%08lx\", ((unsigned long)(REC->dfd))\n";
 	struct ember_syscall_format fmt;
-	char *root = fake_tracefs("openat", openat);
+	char *root = test_tracefs__new();
 
 	CHECK(root != NULL);
-	if (!root)
+	if (!root || test_tracefs__write(root, "openat", openat)) {
+		test_tracefs__delete(root);
+		t->failures++;
 		return;
+	}
 	CHECK_EQ(ember_syscall__read_format(root, "openat", &fmt), 0);
 	CHECK_EQ(fmt.nr_args, 4);
 	CHECK_STR(fmt.args[0].name, "dfd");
@@ -96,11 +66,8 @@ TEST(syscall_format_fields)
 	CHECK_STR(fmt.args[1].type, "const char *");
 	CHECK_STR(fmt.args[3].name, "mode");
 	CHECK_STR(fmt.args[3].type, "umode_t");
-	CHECK(!ember_syscall_arg__is_string(&fmt.args[0]));
-	CHECK(ember_syscall_arg__is_string(&fmt.args[1]));
 	CHECK_EQ(ember_syscall__read_format(root, "nosuchcall", &fmt), -ENOENT);
-	remove_fake(root, "openat");
-	free(root);
+	test_tracefs__delete(root);
 }
 
 TEST(syscall_format_bad)
@@ -115,22 +82,16 @@ TEST(syscall_format_bad)
 		"\tfield:long nosemicolon\n\tfield:;\n\tfield:long "
 		"a_name_far_longer_than_thirty_two_bytes_of_room;\n\tfield:char * buf;\n";
 	struct ember_syscall_format fmt;
-	char *root = fake_tracefs("seven", seven);
+	char *root = test_tracefs__new();
 
 	CHECK(root != NULL);
-	if (root) {
-		CHECK_EQ(ember_syscall__read_format(root, "seven", &fmt), -E2BIG);
-		remove_fake(root, "seven");
-		free(root);
-	}
-	root = fake_tracefs("odd", odd);
-	CHECK(root != NULL);
-	if (root) {
-		CHECK_EQ(ember_syscall__read_format(root, "odd", &fmt), 0);
-		CHECK_EQ(fmt.nr_args, 1);
-		CHECK_STR(fmt.args[0].name, "buf");
-		CHECK(!ember_syscall_arg__is_string(&fmt.args[0]));
-		remove_fake(root, "odd");
-		free(root);
-	}
+	if (!root)
+		return;
+	CHECK_EQ(test_tracefs__write(root, "seven", seven), 0);
+	CHECK_EQ(ember_syscall__read_format(root, "seven", &fmt), -E2BIG);
+	CHECK_EQ(test_tracefs__write(root, "odd", odd), 0);
+	CHECK_EQ(ember_syscall__read_format(root, "odd", &fmt), 0);
+	CHECK_EQ(fmt.nr_args, 1);
+	CHECK_STR(fmt.args[0].name, "buf");
+	test_tracefs__delete(root);
 }
