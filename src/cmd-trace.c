@@ -1,34 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ember trace: strace-like lines for each syscall of a command, in perf
- * trace's layout, from a BPF program on the syscall tracepoints
- * (lib/systrace). This file reads the options; src/trace/ runs and prints.
+ * ember trace: strace-like lines for each syscall of a command, processes,
+ * threads, cpus or users, in perf trace's layout, from a BPF program on the
+ * syscall tracepoints (lib/systrace). This file reads the options;
+ * src/trace/ runs and prints.
  */
-#include <stdio.h>
-#include <string.h>
 #include "builtin.h"
+#include "trace/options.h"
 #include "trace/run.h"
-#include "util/parse-options.h"
-
-static const char *const trace_usage[] = {
-	"ember trace [<options>] [<command>]",
-	"ember trace [<options>] -- <command> [<options>]",
-	NULL,
-};
 
 int cmd_trace(int argc, const char **argv)
 {
-	struct trace_opts o = { 0 };
-	const struct option options[] = {
-		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
-		OPT_END()
-	};
-	int ret;
+	struct trace_opts o;
+	int ret = trace_opts__parse(&o, argc, argv);
 
-	argc = parse_options(argc, argv, options, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
-	if ((ret = parse_options_exit_code(argc)) >= 0)
-		return ret;
-	o.argc = argc;
-	o.argv = argv;
-	return trace_run(&o);
+	if (ret < 0)
+		ret = trace_run(&o);
+	trace_opts__exit(&o);
+	return ret;
 }

@@ -24,6 +24,18 @@ EMBER_API int ember_syscall__number(const char *name);
 /* One past the highest syscall number the table knows. */
 EMBER_API int ember_syscall__max(void);
 
+/*
+ * The first syscall number from `from` on whose name matches glob (fnmatch's
+ * *, ?, [...]), or -ENOENT: for (nr = next_match(g, 0); nr >= 0;
+ * nr = next_match(g, nr + 1)).
+ */
+EMBER_API int ember_syscall__next_match(const char *glob, int from);
+/*
+ * The syscall names closest to name (a typo), best first, at most three,
+ * ", " between them, into buf. Returns how many, 0 when none is close.
+ */
+EMBER_API int ember_syscall__suggest(const char *name, char *buf, size_t size);
+
 #define EMBER_SYSCALL_MAX_ARGS	6
 
 /* One argument as tracefs' events/syscalls/sys_enter_NAME/format declares it. */

@@ -36,6 +36,10 @@ struct ember_systrace_opts {
 	const int *syscalls;		/* the syscall numbers to trace; NULL: all */
 	int nr_syscalls;
 	size_t buffer_size;		/* ring buffer bytes (a power of 2 of pages); 0: 4 MB */
+	const int *cpus;		/* only calls made on these cpus; NULL: any */
+	int nr_cpus;
+	bool filter_uid;		/* only calls of tasks whose uid is uid */
+	uid_t uid;
 };
 
 /* One end of a syscall, as the consumer hands it out. */

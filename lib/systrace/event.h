@@ -16,6 +16,8 @@
 #define SYSTRACE_STR_LEN	256
 /* Syscall numbers the per-syscall map covers. */
 #define SYSTRACE_MAX_SYSCALLS	512
+/* Cpus the cpu filter covers. */
+#define SYSTRACE_MAX_CPUS	1024
 
 enum systrace_kind {
 	SYSTRACE_ENTER = 1,

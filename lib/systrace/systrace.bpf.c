@@ -17,6 +17,9 @@ const volatile __u32 target_mode = SYSTRACE_ALL;
 const volatile __u32 follow_forks = 1;
 const volatile __u32 fork_child_pid_off = 0;	/* sched_process_fork's child_pid */
 const volatile __u32 self_tgid = 0;		/* ember itself, never traced */
+const volatile __u32 filter_cpus = 0;		/* only the cpus set in the cpus map */
+const volatile __u32 filter_uid = 0;		/* only tasks of user target_uid */
+const volatile __u32 target_uid = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -38,6 +41,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } syscalls SEC(".maps");
+
+/* cpu -> 1 when traced (filter_cpus) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SYSTRACE_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, __u8);
+} cpus SEC(".maps");
 
 /* Events the full ring buffer refused, per cpu. */
 struct {
@@ -69,6 +80,15 @@ static __always_inline int followed(__u64 pid_tgid)
 {
 	__u32 key, *state;
 
+	if (filter_cpus) {
+		__u32 cpu = bpf_get_smp_processor_id();
+		__u8 *on = bpf_map_lookup_elem(&cpus, &cpu);
+
+		if (!on || !*on)
+			return 0;
+	}
+	if (filter_uid && (__u32)bpf_get_current_uid_gid() != target_uid)
+		return 0;
 	if (target_mode == SYSTRACE_ALL)
 		return (__u32)(pid_tgid >> 32) != self_tgid;
 	key = target_key(pid_tgid);

@@ -98,6 +98,22 @@ static int choose_syscalls(struct ember_systrace *st, const char *root,
 	return err;
 }
 
+static int choose_cpus(struct ember_systrace *st, const struct ember_systrace_opts *opts)
+{
+	int fd = bpf_map__fd(st->skel->maps.cpus);
+	__u8 on = 1;
+
+	for (int i = 0; opts->cpus && i < opts->nr_cpus; i++) {
+		__u32 cpu = opts->cpus[i];
+
+		if (cpu >= SYSTRACE_MAX_CPUS)
+			return -ERANGE;
+		if (bpf_map_update_elem(fd, &cpu, &on, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
 static struct pending *pending_of(struct ember_systrace *st, pid_t tid, bool create)
 {
 	uint64_t h = hash_mix64((uint64_t)(uint32_t)tid);
@@ -213,6 +229,9 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 	st->skel->rodata->fork_child_pid_off =
 		field_offset(root, "sched/sched_process_fork", "child_pid");
 	st->skel->rodata->self_tgid = getpid();
+	st->skel->rodata->filter_cpus = opts->cpus != NULL;
+	st->skel->rodata->filter_uid = opts->filter_uid;
+	st->skel->rodata->target_uid = opts->uid;
 	if (opts->buffer_size &&
 	    (err = bpf_map__set_max_entries(st->skel->maps.events, opts->buffer_size)))
 		goto out_err;
@@ -220,6 +239,8 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 	if (err)
 		goto out_err;
 	err = choose_syscalls(st, root, opts);
+	if (!err)
+		err = choose_cpus(st, opts);
 	if (err)
 		goto out_err;
 	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.events), on_event, st, NULL);

@@ -195,7 +195,7 @@ int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 	if (!ember_syscall__name(e->nr))
 		return 0;
 	if (!p->have_base) {
-		p->base_time = e->time;
+		p->base_time = p->full_time ? 0 : e->time;
 		p->have_base = true;
 	}
 	t = trace_state__thread(&p->state, e->pid, e->tid);

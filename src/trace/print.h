@@ -19,6 +19,7 @@ struct trace_printer {
 	bool show_comm;			/* comm/ before the tid (--no-comm: off) */
 	bool show_tid;			/* several threads traced: comm/tid shown */
 	bool show_time;			/* the timestamp column */
+	bool full_time;			/* -T: time since boot, not since the first event */
 	bool summary_only;		/* no lines at all (-s) */
 	uint64_t base_time;		/* the first event's: timestamps are relative to it */
 	bool have_base;

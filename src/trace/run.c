@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ember trace's run: the BPF tracer loaded, the command started, events printed until it ends. */
+/*
+ * ember trace's run: the BPF tracer loaded for the target (a command
+ * followed from its exec on, processes, threads, cpus, a user), events
+ * printed until the command ends, the targets are gone, --max-events is
+ * reached or a signal (^C) comes; then what the buffer still holds.
+ */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/signalfd.h>
@@ -16,6 +22,23 @@
 
 #define POLL_MS 50
 
+struct trace_run {
+	struct trace_opts *o;
+	struct ember_systrace *st;
+	struct ember_syscalls *syscalls;
+	struct ember_workload wl;
+	bool have_wl;
+	pid_t *targets;			/* -p/-t */
+	int nr_targets;
+	int *cpus;			/* -C */
+	int nr_cpus;
+	FILE *out;
+	int sigfd;
+	sigset_t oldmask;
+	bool interrupted;
+	struct trace_printer printer;
+};
+
 static void say_bpf_error(const char *what, int err)
 {
 	char why[512];
@@ -24,21 +47,110 @@ static void say_bpf_error(const char *what, int err)
 		ember_bpf__strerror(err, why, sizeof(why)));
 }
 
+/* "42,43" into r->targets; each must exist now. Returns 0 or an exit code (message printed). */
+static int parse_targets(struct trace_run *r, const char *list, const char *kind)
+{
+	const char *s = list;
+
+	while (*s) {
+		char *end, path[64];
+		long v;
+		pid_t *t;
+
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
+			fprintf(stderr, "ember trace: invalid %s list '%s': expected numbers like "
+					"42,43\n", kind, list);
+			return 2;
+		}
+		snprintf(path, sizeof(path), "/proc/%ld", v);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "ember trace: no such %s: %ld (it has exited, or never "
+					"existed)\n", kind, v);
+			return 1;
+		}
+		t = realloc(r->targets, (r->nr_targets + 1) * sizeof(*t));
+		if (!t)
+			return 1;
+		r->targets = t;
+		r->targets[r->nr_targets++] = (pid_t)v;
+		s = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int parse_cpus(struct trace_run *r, const char *list)
+{
+	struct ember_cpu_map *map = ember_cpu_map__new(list);
+
+	if (!map) {
+		fprintf(stderr, "ember trace: invalid cpu list '%s': expected cpus like 0-3,8\n",
+			list);
+		return 2;
+	}
+	r->nr_cpus = ember_cpu_map__nr(map);
+	r->cpus = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*r->cpus));
+	for (int i = 0; r->cpus && i < r->nr_cpus; i++)
+		r->cpus[i] = ember_cpu_map__cpu(map, i);
+	ember_cpu_map__put(map);
+	return r->cpus ? 0 : 1;
+}
+
+/* Whether a task has ended: no /proc entry, or a zombie. */
+static bool task_gone(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	bool gone = true;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	if (fgets(buf, sizeof(buf), f)) {
+		p = strrchr(buf, ')');
+		gone = !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+	}
+	fclose(f);
+	return gone;
+}
+
+static bool targets_gone(const struct trace_run *r)
+{
+	for (int i = 0; i < r->nr_targets; i++)
+		if (!task_gone(r->targets[i]))
+			return false;
+	return true;
+}
+
 /* SIGINT/SIGTERM blocked and read from a signalfd, so a ^C ends the loop, not ember. */
-static int open_signals(sigset_t *old)
+static int open_signals(struct trace_run *r)
 {
 	sigset_t set;
-	int fd;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
-		return -1;
-	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (fd < 0)
-		sigprocmask(SIG_SETMASK, old, NULL);
-	return fd;
+	if (sigprocmask(SIG_BLOCK, &set, &r->oldmask) < 0)
+		return -errno;
+	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sigfd < 0) {
+		int err = -errno;
+
+		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+		return err;
+	}
+	return 0;
+}
+
+static void close_signals(struct trace_run *r)
+{
+	if (r->sigfd < 0)
+		return;
+	close(r->sigfd);
+	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+	r->sigfd = -1;
 }
 
 static bool signalled(int sigfd)
@@ -48,93 +160,191 @@ static bool signalled(int sigfd)
 	return read(sigfd, &si, sizeof(si)) == sizeof(si);
 }
 
-/* Poll and print until the command ends or a signal comes; then what the buffer holds. */
-static int loop(struct ember_systrace *st, struct ember_workload *wl, int sigfd,
-		struct trace_printer *printer)
+static bool enough(const struct trace_run *r)
+{
+	return r->o->max_events && r->printer.nr_printed >= r->o->max_events;
+}
+
+/* Poll and print until the end; then what the buffer holds. */
+static int loop(struct trace_run *r)
 {
 	int err = 0;
 
 	for (;;) {
-		err = ember_systrace__poll(st, POLL_MS, trace_printer__event, printer);
+		err = ember_systrace__poll(r->st, POLL_MS, trace_printer__event, &r->printer);
 		if (err < 0 && err != -EINTR)
 			break;
 		err = 0;
-		if (signalled(sigfd))
+		if (signalled(r->sigfd)) {
+			r->interrupted = true;
 			break;
-		if (wl && ember_workload__try_wait(wl) != 0)
+		}
+		if (enough(r))
+			break;
+		if (r->have_wl && ember_workload__try_wait(&r->wl) != 0)
+			break;
+		if (r->nr_targets && targets_gone(r))
 			break;
 	}
-	ember_systrace__stop(st);
-	while (!err && ember_systrace__poll(st, 0, trace_printer__event, printer) > 0)
+	ember_systrace__stop(r->st);
+	while (!err && !enough(r) &&
+	       ember_systrace__poll(r->st, 0, trace_printer__event, &r->printer) > 0)
 		;
 	return err;
 }
 
-int trace_run(struct trace_opts *o)
+static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *root,
+		 size_t root_size)
 {
-	struct ember_systrace_opts sopts = { .sz = sizeof(sopts), .target = EMBER_SYSTRACE_PIDS };
-	struct ember_workload wl = { .pid = -1 };
-	struct trace_printer printer;
-	struct ember_syscalls *syscalls = NULL;
-	struct ember_systrace *st;
-	char root[4000];
-	sigset_t oldmask;
-	int err, ret = 1, sigfd;
+	struct trace_opts *o = r->o;
+	int err, ret;
 
-	if (!o->argc) {
-		fprintf(stderr, "ember trace: give a command to trace (see --help)\n");
-		return 2;
-	}
-	err = ember_tracefs__find(root, sizeof(root));
-	if (err) {
-		fprintf(stderr, "ember trace: cannot find tracefs: %s\n", strerror(-err));
-		return 1;
-	}
-	syscalls = ember_syscalls__new(root);
-	if (!syscalls) {
+	if (o->pids && (ret = parse_targets(r, o->pids, "process")))
+		return ret;
+	if (o->tids && (ret = parse_targets(r, o->tids, "thread")))
+		return ret;
+	if (o->cpu_list && (ret = parse_cpus(r, o->cpu_list)))
+		return ret;
+	sopts->target = o->pids || o->argc ? EMBER_SYSTRACE_PIDS :
+			o->tids ? EMBER_SYSTRACE_TIDS : EMBER_SYSTRACE_ALL;
+	/* perf follows a command's children, not those of -p's processes */
+	sopts->no_inherit = o->no_inherit || o->pids;
+	sopts->cpus = r->cpus;
+	sopts->nr_cpus = r->nr_cpus;
+	sopts->filter_uid = o->filter_uid;
+	sopts->uid = o->uid;
+	sopts->syscalls = trace_opts__syscalls(o, &sopts->nr_syscalls);
+	if (o->have_qualifier && !sopts->syscalls) {
 		fprintf(stderr, "ember trace: out of memory\n");
 		return 1;
 	}
-	sopts.tracefs = root;
-	st = ember_systrace__new(&sopts);
-	if (!st) {
-		say_bpf_error("load the syscall tracer", -errno);
-		ember_syscalls__delete(syscalls);
+	err = ember_tracefs__find(root, root_size);
+	if (err) {
+		fprintf(stderr, "ember trace: cannot find tracefs: %s%s\n", strerror(-err),
+			err == -EACCES || err == -EPERM ? " (tracing needs root, or CAP_BPF and "
+							  "CAP_PERFMON)" : "");
 		return 1;
 	}
-	err = ember_workload__prepare(&wl, o->argv);
-	if (err) {
-		fprintf(stderr, "ember trace: cannot start '%s': %s\n", o->argv[0], strerror(-err));
-		goto out_st;
+	sopts->tracefs = root;
+	r->syscalls = ember_syscalls__new(root);
+	if (!r->syscalls) {
+		fprintf(stderr, "ember trace: out of memory\n");
+		return 1;
 	}
-	err = ember_systrace__add(st, wl.pid, true);
-	if (!err)
-		err = ember_systrace__start(st);
+	if (o->output) {
+		r->out = fopen(o->output, "we");
+		if (!r->out) {
+			fprintf(stderr, "ember trace: cannot write %s: %s\n", o->output,
+				strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The targets into the tracer's map, and a command held at its exec. */
+static int add_targets(struct trace_run *r)
+{
+	int err = 0;
+
+	for (int i = 0; i < r->nr_targets && !err; i++)
+		err = ember_systrace__add(r->st, r->targets[i], false);
+	if (err) {
+		say_bpf_error("follow the targets", err);
+		return 1;
+	}
+	if (!r->o->argc)
+		return 0;
+	err = ember_workload__prepare(&r->wl, r->o->argv);
+	if (err) {
+		fprintf(stderr, "ember trace: cannot start '%s': %s\n", r->o->argv[0],
+			strerror(-err));
+		return 1;
+	}
+	r->have_wl = true;
+	err = ember_systrace__add(r->st, r->wl.pid, true);
+	if (err) {
+		say_bpf_error("follow the command", err);
+		return 1;
+	}
+	return 0;
+}
+
+static int run(struct trace_run *r)
+{
+	int err;
+
+	if (add_targets(r))
+		return 1;
+	err = ember_systrace__start(r->st);
 	if (err) {
 		say_bpf_error("attach the syscall tracer", err);
-		ember_workload__abort(&wl);
-		goto out_st;
+		return 1;
 	}
-	sigfd = open_signals(&oldmask);
-	err = ember_workload__start(&wl);
-	if (err) {
-		fprintf(stderr, "ember trace: cannot run '%s': %s\n", o->argv[0], strerror(-err));
-		ember_workload__wait(&wl);
-		goto out_sig;
+	if (r->have_wl) {
+		err = ember_workload__start(&r->wl);
+		if (err) {
+			fprintf(stderr, "ember trace: cannot run '%s': %s\n", r->o->argv[0],
+				strerror(-err));
+			ember_workload__wait(&r->wl);
+			return err == -ENOENT ? 127 : 126;
+		}
 	}
-	trace_printer__init(&printer, stderr, syscalls);
-	err = loop(st, &wl, sigfd, &printer);
-	trace_printer__exit(&printer);
-	if (!wl.reaped)
-		ember_workload__wait(&wl);
-	ret = err ? 1 : ember_workload__exit_code(&wl);
-out_sig:
-	if (sigfd >= 0) {
-		close(sigfd);
-		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	err = loop(r);
+	if (ember_systrace__lost(r->st))
+		fprintf(r->printer.out, "LOST %llu events!\n",
+			(unsigned long long)ember_systrace__lost(r->st));
+	if (r->have_wl) {
+		/* a ^C reached the command too; --max-events stops it as perf does */
+		if (!r->wl.reaped && (r->interrupted || enough(r)))
+			kill(r->wl.pid, SIGTERM);
+		while (!r->wl.reaped && ember_workload__wait(&r->wl) == -EINTR)
+			;
+		return err ? 1 : ember_workload__exit_code(&r->wl);
 	}
-out_st:
-	ember_systrace__delete(st);
-	ember_syscalls__delete(syscalls);
+	return err ? 1 : 0;
+}
+
+int trace_run(struct trace_opts *o)
+{
+	struct ember_systrace_opts sopts = { .sz = sizeof(sopts) };
+	struct trace_run r = { .o = o, .sigfd = -1 };
+	char root[4000];
+	int ret;
+
+	/* a ^C from now on ends the trace cleanly, even one during the load */
+	if (open_signals(&r)) {
+		fprintf(stderr, "ember trace: cannot watch for signals: %s\n", strerror(errno));
+		return 1;
+	}
+	ret = setup(&r, &sopts, root, sizeof(root));
+	if (ret)
+		goto out;
+	r.st = ember_systrace__new(&sopts);
+	if (!r.st) {
+		say_bpf_error("load the syscall tracer", -errno);
+		ret = 1;
+		goto out;
+	}
+	trace_printer__init(&r.printer, r.out ? r.out : stderr, r.syscalls);
+	r.printer.duration_ms = o->duration;
+	r.printer.failure_only = o->failure;
+	r.printer.show_comm = o->comm;
+	r.printer.full_time = o->full_time;
+	ret = run(&r);
+	trace_printer__exit(&r.printer);
+out:
+	if (r.have_wl && !r.wl.reaped)
+		ember_workload__abort(&r.wl);
+	close_signals(&r);
+	ember_systrace__delete(r.st);
+	ember_syscalls__delete(r.syscalls);
+	if (r.out && fclose(r.out) && !ret) {
+		fprintf(stderr, "ember trace: cannot write %s: %s\n", o->output, strerror(errno));
+		ret = 1;
+	}
+	free((void *)sopts.syscalls);
+	free(r.targets);
+	free(r.cpus);
 	return ret;
 }

@@ -95,3 +95,35 @@ TEST(syscall_format_bad)
 	CHECK_STR(fmt.args[0].name, "buf");
 	test_tracefs__delete(root);
 }
+
+TEST(syscall_table_match_suggest)
+{
+	char buf[128];
+	int nr, n = 0, seen_openat = 0;
+
+	for (nr = ember_syscall__next_match("open*", 0); nr >= 0;
+	     nr = ember_syscall__next_match("open*", nr + 1)) {
+		n++;
+		seen_openat |= nr == SYS_openat;
+		CHECK(!strncmp(ember_syscall__name(nr), "open", 4));
+	}
+	CHECK(n >= 4);	/* open, openat, open_by_handle_at, openat2 */
+	CHECK(seen_openat);
+	CHECK_EQ(ember_syscall__next_match("read", 0), SYS_read);
+	CHECK_EQ(ember_syscall__next_match("read", SYS_read + 1), -ENOENT);
+	CHECK_EQ(ember_syscall__next_match("nosuch*", 0), -ENOENT);
+	CHECK_EQ(ember_syscall__next_match(NULL, 0), -ENOENT);
+
+	/* the closest first: openat is 1 away, openat2 2 */
+	CHECK_EQ(ember_syscall__suggest("opnat", buf, sizeof(buf)), 2);
+	CHECK_STR(buf, "openat, openat2");
+	CHECK(ember_syscall__suggest("wirte", buf, sizeof(buf)) >= 1);
+	CHECK(!strncmp(buf, "write", 5));
+	CHECK_EQ(ember_syscall__suggest("xyzzyplugh", buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "");
+	/* the name itself is no suggestion, its neighbours are */
+	CHECK_EQ(ember_syscall__suggest("read", buf, sizeof(buf)), 3);
+	CHECK(!strstr(buf, "read,") && strcmp(buf, "read"));
+	/* a small buffer is cut, never overrun */
+	CHECK(ember_syscall__suggest("opnat", buf, 4) == 2 && strlen(buf) == 3);
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ember trace's options (perf trace's names) and -e's syscall list. */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ember/syscall.h>
+#include "trace/options.h"
+#include "util/parse-options.h"
+
+static const char *const trace_usage[] = {
+	"ember trace [<options>] [<command>]",
+	"ember trace [<options>] -- <command> [<options>]",
+	NULL,
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ember trace: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static int add_nr(struct trace_opts *o, int nr)
+{
+	int *v;
+
+	for (int i = 0; i < o->nr_syscalls; i++)
+		if (o->syscall_nrs[i] == nr)
+			return 0;
+	v = realloc(o->syscall_nrs, (o->nr_syscalls + 1) * sizeof(*v));
+	if (!v)
+		return usage_error("%s", "out of memory");
+	o->syscall_nrs = v;
+	o->syscall_nrs[o->nr_syscalls++] = nr;
+	return 0;
+}
+
+/* One -e item: a syscall name or a glob of them; anything else is refused with a reason. */
+static int add_syscalls(struct trace_opts *o, const char *item)
+{
+	char hint[128];
+	int nr = ember_syscall__next_match(item, 0);
+
+	if (nr < 0) {
+		if (strchr(item, ':'))
+			return usage_error("'%s': tracepoint events in -e are not supported yet; "
+					   "ember trace traces syscalls", item);
+		if (ember_syscall__suggest(item, hint, sizeof(hint)) > 0) {
+			fprintf(stderr, "ember trace: unknown syscall '%s'; did you mean %s?\n",
+				item, hint);
+			return -1;
+		}
+		return usage_error("unknown syscall '%s' (see /sys/kernel/tracing/events/syscalls)",
+				   item);
+	}
+	for (; nr >= 0; nr = ember_syscall__next_match(item, nr + 1))
+		if (add_nr(o, nr))
+			return -1;
+	return 0;
+}
+
+/* -e/--expr: "open*,close", "!read,write" (perf's: a leading ! negates the list). */
+static int opt_event(const struct option *opt, const char *arg, bool unset)
+{
+	struct trace_opts *o = opt->value;
+	char *list, *save = NULL, *item;
+	int err = 0;
+
+	if (*arg == '!') {
+		o->negate = true;
+		arg++;
+	}
+	list = strdup(arg);
+	if (!list)
+		return usage_error("%s", "out of memory");
+	for (item = strtok_r(list, ",", &save); item && !err; item = strtok_r(NULL, ",", &save))
+		err = add_syscalls(o, item);
+	free(list);
+	o->have_qualifier = true;
+	return err;
+}
+
+static int opt_duration(const struct option *opt, const char *arg, bool unset)
+{
+	struct trace_opts *o = opt->value;
+	char *end;
+
+	errno = 0;
+	o->duration = strtod(arg, &end);
+	if (errno || end == arg || *end || o->duration < 0)
+		return usage_error("--duration takes milliseconds, like 0.5, not '%s'", arg);
+	return 0;
+}
+
+static int opt_user(const struct option *opt, const char *arg, bool unset)
+{
+	struct trace_opts *o = opt->value;
+	struct passwd *pw = getpwnam(arg);
+	char *end;
+	unsigned long uid;
+
+	o->user = arg;
+	o->filter_uid = true;
+	if (pw) {
+		o->uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	uid = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end)
+		return usage_error("-u: no such user '%s'", arg);
+	o->uid = (uid_t)uid;
+	return 0;
+}
+
+int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
+{
+	const struct option options[] = {
+		OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide collection from all CPUs"),
+		OPT_STRING('C', "cpu", &o->cpu_list, "cpu", "list of cpus to monitor"),
+		OPT_CALLBACK('e', "event", o, "event", "event/syscall selector", opt_event),
+		OPT_STRING('o', "output", &o->output, "file", "output file name"),
+		OPT_STRING('p', "pid", &o->pids, "pid", "trace events on existing process id"),
+		OPT_STRING('t', "tid", &o->tids, "tid", "trace events on existing thread id"),
+		OPT_BOOLEAN('T', "time", &o->full_time,
+			    "Show full timestamp, not time relative to first start"),
+		OPT_CALLBACK('u', "uid", o, "user", "user to profile", opt_user),
+		OPT_INCR('v', "verbose", &o->verbose, "be more verbose"),
+		OPT_BOOLEAN(0, "comm", &o->comm, "show the thread COMM next to its id"),
+		OPT_CALLBACK(0, "duration", o, "float",
+			     "show only events with duration > N.M ms", opt_duration),
+		OPT_CALLBACK(0, "expr", o, "expr", "list of syscalls/events to trace", opt_event),
+		OPT_BOOLEAN(0, "failure", &o->failure, "Show only syscalls that failed"),
+		OPT_U64(0, "max-events", &o->max_events,
+			"n", "Set the maximum number of events to print, exit after that is reached."),
+		OPT_BOOLEAN(0, "no-inherit", &o->no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOLEAN(0, "syscalls", &o->syscalls, "Trace syscalls"),
+		OPT_END()
+	};
+	int targets;
+
+	memset(o, 0, sizeof(*o));
+	o->comm = true;
+	o->syscalls = true;
+	argc = parse_options(argc, argv, options, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc == PARSE_OPT_HELP)
+		return 0;
+	if (argc < 0)
+		return 2;
+	o->argc = argc;
+	o->argv = argv;
+	targets = !!o->pids + !!o->tids + (o->all_cpus || o->cpu_list) + !!argc;
+	if (targets > 1) {
+		fprintf(stderr, "ember trace: give one target: a command, -p, -t, or -a/-C\n");
+		return 2;
+	}
+	if (!targets && !o->filter_uid) {
+		fprintf(stderr, "ember trace: nothing to trace: give a command, -p PID, -t TID, "
+				"-a, -C CPUS or -u USER (see --help)\n");
+		return 2;
+	}
+	if (!o->syscalls) {
+		fprintf(stderr, "ember trace: --no-syscalls leaves nothing to trace: ember trace "
+				"traces syscalls only for now\n");
+		return 2;
+	}
+	return -1;
+}
+
+void trace_opts__exit(struct trace_opts *o)
+{
+	free(o->syscall_nrs);
+	o->syscall_nrs = NULL;
+}
+
+int *trace_opts__syscalls(const struct trace_opts *o, int *nr)
+{
+	int max = ember_syscall__max(), n = 0, *v;
+
+	*nr = 0;
+	if (!o->have_qualifier)
+		return NULL;
+	v = calloc(max > 0 ? max : 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (int s = 0; s < max; s++) {
+		bool listed = false;
+
+		if (!ember_syscall__name(s))
+			continue;
+		for (int i = 0; i < o->nr_syscalls && !listed; i++)
+			listed = o->syscall_nrs[i] == s;
+		if (listed != o->negate)
+			v[n++] = s;
+	}
+	*nr = n;
+	return v;
+}

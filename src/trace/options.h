@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ember trace's options, as perf trace spells them, and the syscalls -e chose. */
+#ifndef EMBER_SRC_TRACE_OPTIONS_H
+#define EMBER_SRC_TRACE_OPTIONS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct trace_opts {
+	int argc;			/* the command to run, if any */
+	const char **argv;
+	const char *pids;		/* -p PID[,PID] */
+	const char *tids;		/* -t TID[,TID] */
+	bool all_cpus;			/* -a */
+	const char *cpu_list;		/* -C */
+	const char *user;		/* -u NAME|UID */
+	bool filter_uid;
+	uid_t uid;
+	const char *output;		/* -o FILE */
+	double duration;		/* --duration MS */
+	bool failure;			/* --failure */
+	bool comm;			/* --comm (default), --no-comm */
+	bool full_time;			/* -T: timestamps since boot, not since the first event */
+	bool syscalls;			/* --syscalls (default), --no-syscalls */
+	bool no_inherit;		/* --no-inherit */
+	unsigned long max_events;	/* --max-events N, 0: no limit */
+	int verbose;
+	/* -e/--expr: the syscalls chosen; negate: every one but those */
+	int *syscall_nrs;
+	int nr_syscalls;
+	bool negate;
+	bool have_qualifier;		/* -e named syscalls */
+};
+
+/*
+ * Parse argv into o (defaults first). Returns -1 to go on with o filled
+ * (argc/argv: the command), or an exit code after printing help or an
+ * error. trace_opts__exit() frees what o holds either way.
+ */
+int trace_opts__parse(struct trace_opts *o, int argc, const char **argv);
+void trace_opts__exit(struct trace_opts *o);
+
+/*
+ * The syscall numbers to trace for o (all of them, -e's, or all but -e's
+ * with '!'), into a malloc'd array; NULL with *nr 0 means all.
+ */
+int *trace_opts__syscalls(const struct trace_opts *o, int *nr);
+
+#endif
