@@ -35,6 +35,8 @@ struct ember_systrace_opts {
 	bool no_inherit;		/* PIDS: not their children */
 	const int *syscalls;		/* the syscall numbers to trace; NULL: all */
 	int nr_syscalls;
+	const int *also;		/* traced too though not chosen, marked unchosen */
+	int nr_also;
 	size_t buffer_size;		/* ring buffer bytes (a power of 2 of pages); 0: 4 MB */
 	const int *cpus;		/* only calls made on these cpus; NULL: any */
 	int nr_cpus;
@@ -53,6 +55,7 @@ struct ember_syscall_rec {
 	/* enter: argument i's string read at entry, or NULL (not a string, or unreadable) */
 	const char *strs[EMBER_SYSCALL_MAX_ARGS];
 	int64_t ret;			/* exit */
+	bool unchosen;			/* one of opts.also only: for bookkeeping, not to show */
 };
 
 /*

@@ -22,6 +22,8 @@
 enum systrace_kind {
 	SYSTRACE_ENTER = 1,
 	SYSTRACE_EXIT = 2,
+	SYSTRACE_KIND_MASK = 0xff,
+	SYSTRACE_UNCHOSEN = 0x100,	/* or'ed in: sent for the consumer's bookkeeping only */
 };
 
 /* The targets map's values: a process (tgid) or thread followed. */
@@ -39,6 +41,7 @@ enum systrace_target_mode {
 
 /* The per-syscall map's value bits. */
 #define SYSTRACE_TRACED		(1u << 0)
+#define SYSTRACE_UNCHOSEN_CALL	(1u << 1)	/* traced, but not one the user chose */
 /* Bit SYSTRACE_STR_ARG(i): argument i is a string to read at entry. */
 #define SYSTRACE_STR_ARG(i)	(1u << (8 + (i)))
 

@@ -116,6 +116,11 @@ static __always_inline void fill(struct systrace_event *e, __u64 pid_tgid, long 
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 }
 
+static __always_inline __u16 kind_bits(__u32 flags)
+{
+	return flags & SYSTRACE_UNCHOSEN_CALL ? SYSTRACE_UNCHOSEN : 0;
+}
+
 static __always_inline void copy_args(struct systrace_event *e, const struct sys_enter_args *ctx)
 {
 #pragma unroll
@@ -153,14 +158,14 @@ int sys_enter(struct sys_enter_args *ctx)
 	flags = bpf_map_lookup_elem(&syscalls, &nr);
 	if (!flags || !(*flags & SYSTRACE_TRACED))
 		return 0;
-	if (*flags & ~SYSTRACE_TRACED) {
+	if (*flags & ~(SYSTRACE_TRACED | SYSTRACE_UNCHOSEN_CALL)) {
 		struct systrace_event_strs *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
 		if (!e) {
 			count_lost();
 			return 0;
 		}
-		fill(&e->ev, pid_tgid, nr, SYSTRACE_ENTER);
+		fill(&e->ev, pid_tgid, nr, SYSTRACE_ENTER | kind_bits(*flags));
 		copy_args(&e->ev, ctx);
 		read_strings(e, ctx, *flags);
 		bpf_ringbuf_submit(e, 0);
@@ -171,7 +176,7 @@ int sys_enter(struct sys_enter_args *ctx)
 			count_lost();
 			return 0;
 		}
-		fill(e, pid_tgid, nr, SYSTRACE_ENTER);
+		fill(e, pid_tgid, nr, SYSTRACE_ENTER | kind_bits(*flags));
 		copy_args(e, ctx);
 		bpf_ringbuf_submit(e, 0);
 	}
@@ -195,7 +200,7 @@ int sys_exit(struct sys_exit_args *ctx)
 		count_lost();
 		return 0;
 	}
-	fill(e, pid_tgid, nr, SYSTRACE_EXIT);
+	fill(e, pid_tgid, nr, SYSTRACE_EXIT | kind_bits(*flags));
 	e->ret = ctx->ret;
 	bpf_ringbuf_submit(e, 0);
 	return 0;

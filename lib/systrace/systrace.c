@@ -60,6 +60,14 @@ static unsigned int field_offset(const char *root, const char *event, const char
 	return off;
 }
 
+static bool listed(const int *nrs, int nr_nrs, int nr)
+{
+	for (int i = 0; nrs && i < nr_nrs; i++)
+		if (nrs[i] == nr)
+			return true;
+	return false;
+}
+
 /* The per-syscall map: traced or not, and which arguments are strings to read. */
 static int choose_syscalls(struct ember_systrace *st, const char *root,
 			   const struct ember_systrace_opts *opts)
@@ -76,13 +84,10 @@ static int choose_syscalls(struct ember_systrace *st, const char *root,
 		__u32 key = nr, flags = SYSTRACE_TRACED;
 		unsigned int strs;
 
-		if (opts->syscalls) {
-			bool chosen = false;
-
-			for (int i = 0; i < opts->nr_syscalls && !chosen; i++)
-				chosen = opts->syscalls[i] == nr;
-			if (!chosen)
+		if (opts->syscalls && !listed(opts->syscalls, opts->nr_syscalls, nr)) {
+			if (!listed(opts->also, opts->nr_also, nr))
 				continue;
+			flags |= SYSTRACE_UNCHOSEN_CALL;
 		}
 		/* what tracefs has no event for, perf trace does not show */
 		if (!ember_syscalls__format(table, nr))
@@ -141,6 +146,7 @@ static void fill_rec(struct ember_syscall_rec *rec, const struct systrace_event 
 	rec->pid = e->pid;
 	rec->tid = e->tid;
 	rec->nr = e->nr;
+	rec->unchosen = e->kind & SYSTRACE_UNCHOSEN;
 	memcpy(rec->comm, e->comm, sizeof(rec->comm));
 	rec->comm[sizeof(rec->comm) - 1] = '\0';
 }
@@ -195,7 +201,8 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	if (st->stop || size < sizeof(*e))
 		return 0;
-	ret = e->kind == SYSTRACE_ENTER ? handle_enter(st, data, size) : handle_exit(st, e);
+	ret = (e->kind & SYSTRACE_KIND_MASK) == SYSTRACE_ENTER ? handle_enter(st, data, size) :
+								  handle_exit(st, e);
 	st->handed++;
 	if (ret)
 		st->stop = ret;

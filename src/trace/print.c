@@ -185,6 +185,25 @@ out:
 	t->entry_pending = false;
 }
 
+/* An open or close not chosen (-e): only the fd paths it changes. */
+static void follow_fds(struct trace_printer *p, const struct ember_syscall_rec *enter,
+		       const struct ember_syscall_rec *exit)
+{
+	const char *name = ember_syscall__name((exit ? exit : enter)->nr);
+
+	if (!exit) {
+		if (!strcmp(name, "close"))
+			trace_state__forget_fd(&p->state, enter->pid, (int)enter->args[0]);
+		return;
+	}
+	if (enter && is_open(name) && exit->ret >= 0) {
+		const char *file = enter->strs[!strcmp(name, "openat")];
+
+		if (file)
+			trace_state__set_fd(&p->state, exit->pid, (int)exit->ret, file);
+	}
+}
+
 int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 			 const struct ember_syscall_rec *exit)
 {
@@ -192,8 +211,12 @@ int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 	const struct ember_syscall_rec *e = exit ? exit : enter;
 	struct trace_thread *t;
 
-	if (!ember_syscall__name(e->nr))
+	if (!ember_syscall__name(e->nr) || (p->max_events && p->nr_printed >= p->max_events))
 		return 0;
+	if (e->unchosen) {
+		follow_fds(p, enter, exit);
+		return 0;
+	}
 	if (!p->have_base) {
 		p->base_time = p->full_time ? 0 : e->time;
 		p->have_base = true;

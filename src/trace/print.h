@@ -21,6 +21,7 @@ struct trace_printer {
 	bool show_time;			/* the timestamp column */
 	bool full_time;			/* -T: time since boot, not since the first event */
 	bool summary_only;		/* no lines at all (-s) */
+	unsigned long max_events;	/* --max-events: print no more lines than this; 0: no limit */
 	uint64_t base_time;		/* the first event's: timestamps are relative to it */
 	bool have_base;
 	struct trace_thread *current;	/* the thread of the last entry */

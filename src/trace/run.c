@@ -30,6 +30,7 @@ struct trace_run {
 	bool have_wl;
 	pid_t *targets;			/* -p/-t */
 	int nr_targets;
+	int fd_calls[3];		/* open, openat, close */
 	int *cpus;			/* -C */
 	int nr_cpus;
 	FILE *out;
@@ -51,9 +52,10 @@ static void say_bpf_error(const char *what, int err)
 static int parse_targets(struct trace_run *r, const char *list, const char *kind)
 {
 	const char *s = list;
+	char path[64];
 
 	while (*s) {
-		char *end, path[64];
+		char *end;
 		long v;
 		pid_t *t;
 
@@ -64,18 +66,20 @@ static int parse_targets(struct trace_run *r, const char *list, const char *kind
 					"42,43\n", kind, list);
 			return 2;
 		}
-		snprintf(path, sizeof(path), "/proc/%ld", v);
-		if (access(path, F_OK)) {
-			fprintf(stderr, "ember trace: no such %s: %ld (it has exited, or never "
-					"existed)\n", kind, v);
-			return 1;
-		}
 		t = realloc(r->targets, (r->nr_targets + 1) * sizeof(*t));
 		if (!t)
 			return 1;
 		r->targets = t;
 		r->targets[r->nr_targets++] = (pid_t)v;
 		s = *end ? end + 1 : end;
+	}
+	for (int i = 0; i < r->nr_targets; i++) {
+		snprintf(path, sizeof(path), "/proc/%d", (int)r->targets[i]);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "ember trace: no such %s: %d (it has exited, or never "
+					"existed)\n", kind, (int)r->targets[i]);
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -162,7 +166,7 @@ static bool signalled(int sigfd)
 
 static bool enough(const struct trace_run *r)
 {
-	return r->o->max_events && r->printer.nr_printed >= r->o->max_events;
+	return r->printer.max_events && r->printer.nr_printed >= r->printer.max_events;
 }
 
 /* Poll and print until the end; then what the buffer holds. */
@@ -214,6 +218,12 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	sopts->filter_uid = o->filter_uid;
 	sopts->uid = o->uid;
 	sopts->syscalls = trace_opts__syscalls(o, &sopts->nr_syscalls);
+	/* opens and closes not chosen still keep the fd paths right */
+	sopts->also = r->fd_calls;
+	sopts->nr_also = 0;
+	for (const char *const *n = (const char *const[]){ "open", "openat", "close", NULL }; *n;
+	     n++)
+		r->fd_calls[sopts->nr_also++] = ember_syscall__number(*n);
 	if (o->have_qualifier && !sopts->syscalls) {
 		fprintf(stderr, "ember trace: out of memory\n");
 		return 1;
@@ -331,6 +341,7 @@ int trace_run(struct trace_opts *o)
 	r.printer.failure_only = o->failure;
 	r.printer.show_comm = o->comm;
 	r.printer.full_time = o->full_time;
+	r.printer.max_events = o->max_events;
 	ret = run(&r);
 	trace_printer__exit(&r.printer);
 out:
