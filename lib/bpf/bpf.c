@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include <ember/bpf.h>
 #include "core/log.h"
+#include "core/scnprintf.h"
 
 #define CAP_PERFMON_BIT	38
 #define CAP_BPF_BIT	39
@@ -79,17 +80,6 @@ static void read_line(const char *path, char *buf, size_t size)
 	fclose(f);
 }
 
-__attribute__((format(printf, 3, 4)))
-static const char *say(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	return buf;
-}
-
 static const char *explain_access(char *buf, size_t size)
 {
 	unsigned long long caps = effective_caps();
@@ -97,14 +87,14 @@ static const char *explain_access(char *buf, size_t size)
 
 	read_line("/sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
 	if (strstr(lockdown, "[confidentiality]"))
-		return say(buf, size, "permission denied: the kernel is locked down "
+		return bprintf(buf, size, "permission denied: the kernel is locked down "
 			   "(lockdown=confidentiality), which forbids BPF programs from reading "
 			   "memory; boot without lockdown to trace with BPF");
 	if (geteuid() != 0 && !has_cap(caps, CAP_SYS_ADMIN_BIT) &&
 	    !(has_cap(caps, CAP_BPF_BIT) && has_cap(caps, CAP_PERFMON_BIT)))
-		return say(buf, size, "permission denied: BPF tracing needs root, or CAP_BPF and "
+		return bprintf(buf, size, "permission denied: BPF tracing needs root, or CAP_BPF and "
 			   "CAP_PERFMON (e.g. 'setcap cap_bpf,cap_perfmon+ep' on ember)");
-	return say(buf, size, "permission denied although ember has the privileges BPF needs: "
+	return bprintf(buf, size, "permission denied although ember has the privileges BPF needs: "
 		   "a seccomp filter, an LSM policy or the locked memory limit (ulimit -l) may "
 		   "be what refuses it");
 }
@@ -126,20 +116,20 @@ const char *ember_bpf__strerror(int err, char *buf, size_t size)
 	if (err == EPERM || err == EACCES)
 		return explain_access(buf, size);
 	if (err == ENOSYS)
-		return say(buf, size, "this kernel has no BPF (it was built without "
+		return bprintf(buf, size, "this kernel has no BPF (it was built without "
 			   "CONFIG_BPF_SYSCALL)");
 	if (!kernel_at_least(5, 8))
-		return say(buf, size, "this kernel is too old for ember's BPF programs (they need "
+		return bprintf(buf, size, "this kernel is too old for ember's BPF programs (they need "
 			   "BPF ring buffers, Linux 5.8 or later): %s", strerror(err));
 	if (err == ENOENT)
-		return say(buf, size, "a tracepoint the BPF program needs is missing (is tracefs "
+		return bprintf(buf, size, "a tracepoint the BPF program needs is missing (is tracefs "
 			   "mounted, and the kernel built with CONFIG_FTRACE_SYSCALLS?)");
 	if (err == ENOMEM || err == E2BIG)
-		return say(buf, size, "the kernel could not allocate the BPF maps (%s); raise the "
+		return bprintf(buf, size, "the kernel could not allocate the BPF maps (%s); raise the "
 			   "locked memory limit (ulimit -l) or use a smaller buffer",
 			   strerror(err));
 	if (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)
-		return say(buf, size, "the kernel refused the BPF program (%s): it may lack "
+		return bprintf(buf, size, "the kernel refused the BPF program (%s): it may lack "
 			   "CONFIG_BPF_EVENTS; ember -v shows the verifier's words", strerror(err));
-	return say(buf, size, "%s", strerror(err));
+	return bprintf(buf, size, "%s", strerror(err));
 }

@@ -1,29 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* perf trace's plain beautifiers: numbers, pointers, fds, strings, pids, modes, enums. */
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include "syscall/beauty.h"
 
-int sc_printf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!size)
-		return 0;
-	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return 0;
-	return (size_t)n >= size ? (int)size - 1 : n;
-}
-
 int sc_long(char *buf, size_t size, struct sc_arg *a)
 {
-	return sc_printf(buf, size, "%ld", (long)a->val);
+	return scnprintf(buf, size, "%ld", (long)a->val);
 }
 
 /*
@@ -39,37 +23,37 @@ int sc_empty(char *buf, size_t size, struct sc_arg *a)
 
 int sc_int(char *buf, size_t size, struct sc_arg *a)
 {
-	return sc_printf(buf, size, "%d", (int)a->val);
+	return scnprintf(buf, size, "%d", (int)a->val);
 }
 
 int sc_hex(char *buf, size_t size, struct sc_arg *a)
 {
-	return sc_printf(buf, size, "%#lx", (unsigned long)a->val);
+	return scnprintf(buf, size, "%#lx", (unsigned long)a->val);
 }
 
 int sc_ptr(char *buf, size_t size, struct sc_arg *a)
 {
 	if (!a->val)
-		return sc_printf(buf, size, "NULL");
+		return scnprintf(buf, size, "NULL");
 	return sc_hex(buf, size, a);
 }
 
 int sc_fd(char *buf, size_t size, struct sc_arg *a)
 {
-	int fd = (int)a->val, n = sc_printf(buf, size, "%d", fd);
+	int fd = (int)a->val, n = scnprintf(buf, size, "%d", fd);
 	const struct ember_syscall_env *env = a->env;
 	const char *path = env && env->fd_path && fd >= 0 ? env->fd_path(env->ctx, env->pid, fd) :
 							    NULL;
 
 	if (path)
-		n += sc_printf(buf + n, size - n, "<%s>", path);
+		n += scnprintf(buf + n, size - n, "<%s>", path);
 	return n;
 }
 
 int sc_fd_at(char *buf, size_t size, struct sc_arg *a)
 {
 	if ((int)a->val == -100)	/* AT_FDCWD */
-		return sc_printf(buf, size, "CWD");
+		return scnprintf(buf, size, "CWD");
 	return sc_fd(buf, size, a);
 }
 
@@ -77,18 +61,18 @@ int sc_fd_at(char *buf, size_t size, struct sc_arg *a)
 int sc_filename(char *buf, size_t size, struct sc_arg *a)
 {
 	if (a->str)
-		return sc_printf(buf, size, "\"%s\"", a->str);
-	return sc_printf(buf, size, "%#x", (unsigned int)a->val);
+		return scnprintf(buf, size, "\"%s\"", a->str);
+	return scnprintf(buf, size, "%#x", (unsigned int)a->val);
 }
 
 int sc_pid(char *buf, size_t size, struct sc_arg *a)
 {
-	int pid = (int)a->val, n = sc_printf(buf, size, "%d", pid);
+	int pid = (int)a->val, n = scnprintf(buf, size, "%d", pid);
 	const struct ember_syscall_env *env = a->env;
 	const char *comm = env && env->comm ? env->comm(env->ctx, pid) : NULL;
 
 	if (comm)
-		n += sc_printf(buf + n, size - n, " (%s)", comm);
+		n += scnprintf(buf + n, size - n, " (%s)", comm);
 	return n;
 }
 
@@ -135,11 +119,11 @@ int sc_mode_t(char *buf, size_t size, struct sc_arg *a)
 	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
 		if ((mode & mode_names[i].bits) != mode_names[i].bits)
 			continue;
-		n += sc_printf(buf + n, size - n, "%s%s", n ? "|" : "", mode_names[i].name);
+		n += scnprintf(buf + n, size - n, "%s%s", n ? "|" : "", mode_names[i].name);
 		mode &= ~mode_names[i].bits;
 	}
 	if (mode)
-		n += sc_printf(buf + n, size - n, "%s%#x", n ? "|" : "", mode);
+		n += scnprintf(buf + n, size - n, "%s%#x", n ? "|" : "", mode);
 	return n;
 }
 
@@ -155,7 +139,7 @@ int sc_strarray(char *buf, size_t size, struct sc_arg *a)
 {
 	const char *name = strarray_name(a->parm, (int)a->val);
 
-	return name ? sc_printf(buf, size, "%s", name) : sc_printf(buf, size, "%d", (int)a->val);
+	return name ? scnprintf(buf, size, "%s", name) : scnprintf(buf, size, "%d", (int)a->val);
 }
 
 /* Several tables (fcntl's commands and Linux's own): the first that covers val decides. */
@@ -169,10 +153,10 @@ int sc_strarrays(char *buf, size_t size, struct sc_arg *a)
 		if (idx >= 0 && idx < sas[i]->nr) {
 			if (!sas[i]->names[idx])
 				break;
-			return sc_printf(buf, size, "%s", sas[i]->names[idx]);
+			return scnprintf(buf, size, "%s", sas[i]->names[idx]);
 		}
 	}
-	return sc_printf(buf, size, "%d", (int)a->val);
+	return scnprintf(buf, size, "%d", (int)a->val);
 }
 
 static const char *const signal_names[] = {
@@ -197,5 +181,5 @@ int sc_signum(char *buf, size_t size, struct sc_arg *a)
 {
 	const char *name = ember_signal__name((int)a->val);
 
-	return name ? sc_printf(buf, size, "%s", name) : sc_printf(buf, size, "%#x", (int)a->val);
+	return name ? scnprintf(buf, size, "%s", name) : scnprintf(buf, size, "%#x", (int)a->val);
 }

@@ -26,7 +26,7 @@ static int print_names(char *buf, size_t size, int n, unsigned long *flags,
 	for (size_t i = 0; i < nr; i++) {
 		if ((*flags & names[i].bits) != names[i].bits)
 			continue;
-		n += sc_printf(buf + n, size - n, "%s%s", n ? "|" : "", names[i].name);
+		n += scnprintf(buf + n, size - n, "%s%s", n ? "|" : "", names[i].name);
 		*flags &= ~names[i].bits;
 	}
 	return n;
@@ -38,7 +38,7 @@ static int print_ordered(char *buf, size_t size, int n, unsigned long flags,
 {
 	n = print_names(buf, size, n, &flags, names, nr);
 	if (flags)
-		n += sc_printf(buf + n, size - n, "%s%#lx", n ? "|" : "", flags);
+		n += scnprintf(buf + n, size - n, "%s%#lx", n ? "|" : "", flags);
 	return n;
 }
 
@@ -58,9 +58,9 @@ static int print_bits(char *buf, size_t size, unsigned long flags, const struct 
 			if (names[i].bits == b)
 				name = names[i].name;
 		if (n)
-			n += sc_printf(buf + n, size - n, "|");
-		n += name ? sc_printf(buf + n, size - n, "%s", name) :
-			    sc_printf(buf + n, size - n, "%#lx", b);
+			n += scnprintf(buf + n, size - n, "|");
+		n += name ? scnprintf(buf + n, size - n, "%s", name) :
+			    scnprintf(buf + n, size - n, "%#lx", b);
 	}
 	return n;
 }
@@ -82,15 +82,15 @@ int sc_open_flags_str(char *buf, size_t size, unsigned long flags)
 	int n = 0;
 
 	if ((flags & O_ACCMODE) == O_RDONLY)
-		n = sc_printf(buf, size, "RDONLY");
+		n = scnprintf(buf, size, "RDONLY");
 	if (!flags)
 		return n;
 	n = print_names(buf, size, n, &flags, open_flags, NR(open_flags));
 	/* perf names O_SYNC without clearing its bits: they follow in hex */
 	if ((flags & O_SYNC) == O_SYNC) {
-		n += sc_printf(buf + n, size - n, "%sSYNC", n ? "|" : "");
+		n += scnprintf(buf + n, size - n, "%sSYNC", n ? "|" : "");
 	} else if (flags & O_DSYNC) {
-		n += sc_printf(buf + n, size - n, "%sDSYNC", n ? "|" : "");
+		n += scnprintf(buf + n, size - n, "%sDSYNC", n ? "|" : "");
 		flags &= ~O_DSYNC;
 	}
 	return print_ordered(buf, size, n, flags, open_flags_tail, NR(open_flags_tail));
@@ -108,17 +108,17 @@ int sc_access_mode(char *buf, size_t size, struct sc_arg *a)
 	int mode = (int)a->val, n = 0;
 
 	if (mode == F_OK)
-		return sc_printf(buf, size, "F");
+		return scnprintf(buf, size, "F");
 	/* perf writes them side by side: "RW" */
 	if (mode & R_OK)
-		n += sc_printf(buf + n, size - n, "R");
+		n += scnprintf(buf + n, size - n, "R");
 	if (mode & W_OK)
-		n += sc_printf(buf + n, size - n, "W");
+		n += scnprintf(buf + n, size - n, "W");
 	if (mode & X_OK)
-		n += sc_printf(buf + n, size - n, "X");
+		n += scnprintf(buf + n, size - n, "X");
 	mode &= ~(R_OK | W_OK | X_OK);
 	if (mode)
-		n += sc_printf(buf + n, size - n, "|%#x", mode);
+		n += scnprintf(buf + n, size - n, "|%#x", mode);
 	return n;
 }
 
@@ -130,7 +130,7 @@ static const struct flag_name mmap_prots[] = {
 int sc_mmap_prot(char *buf, size_t size, struct sc_arg *a)
 {
 	if (!a->val)
-		return sc_printf(buf, size, "NONE");
+		return scnprintf(buf, size, "NONE");
 	return print_bits(buf, size, a->val, mmap_prots, NR(mmap_prots));
 }
 
@@ -211,15 +211,15 @@ int sc_futex_op(char *buf, size_t size, struct sc_arg *a)
 	int op = (int)a->val, cmd = op & FUTEX_CMD_MASK, n;
 
 	if (cmd >= 0 && cmd < (int)NR(futex_cmds) && futex_cmds[cmd].name) {
-		n = sc_printf(buf, size, "%s", futex_cmds[cmd].name);
+		n = scnprintf(buf, size, "%s", futex_cmds[cmd].name);
 		a->mask |= futex_cmds[cmd].mask;
 	} else {
-		n = sc_printf(buf, size, "%#x", cmd);
+		n = scnprintf(buf, size, "%#x", cmd);
 	}
 	if (op & FUTEX_PRIVATE_FLAG)
-		n += sc_printf(buf + n, size - n, "|PRIVATE_FLAG");
+		n += scnprintf(buf + n, size - n, "|PRIVATE_FLAG");
 	if (op & FUTEX_CLOCK_REALTIME)
-		n += sc_printf(buf + n, size - n, "|CLOCK_REALTIME");
+		n += scnprintf(buf + n, size - n, "|CLOCK_REALTIME");
 	return n;
 }
 
@@ -228,8 +228,8 @@ int sc_futex_val3(char *buf, size_t size, struct sc_arg *a)
 	unsigned int bitset = (unsigned int)a->val;
 
 	if (bitset == FUTEX_BITSET_MATCH_ANY)
-		return sc_printf(buf, size, "MATCH_ANY");
-	return sc_printf(buf, size, "%#xd", bitset);	/* sic: perf's "d" */
+		return scnprintf(buf, size, "MATCH_ANY");
+	return scnprintf(buf, size, "%#xd", bitset);	/* sic: perf's "d" */
 }
 
 static const struct flag_name waitid_options[] = {
@@ -268,7 +268,7 @@ static const struct flag_name eventfd_flags[] = {
 int sc_eventfd_flags(char *buf, size_t size, struct sc_arg *a)
 {
 	if (!a->val)
-		return sc_printf(buf, size, "NONE");
+		return scnprintf(buf, size, "NONE");
 	return print_ordered(buf, size, 0, (unsigned int)a->val, eventfd_flags,
 			     NR(eventfd_flags));
 }
@@ -281,7 +281,7 @@ static const struct flag_name flock_ops[] = {
 int sc_flock(char *buf, size_t size, struct sc_arg *a)
 {
 	if (!a->val)
-		return sc_printf(buf, size, "NONE");
+		return scnprintf(buf, size, "NONE");
 	return print_ordered(buf, size, 0, (unsigned int)a->val, flock_ops, NR(flock_ops));
 }
 
@@ -298,7 +298,7 @@ static const struct flag_name msg_flags[] = {
 int sc_msg_flags(char *buf, size_t size, struct sc_arg *a)
 {
 	if (!a->val)
-		return sc_printf(buf, size, "NONE");
+		return scnprintf(buf, size, "NONE");
 	return print_ordered(buf, size, 0, (unsigned int)a->val, msg_flags, NR(msg_flags));
 }
 
@@ -318,17 +318,17 @@ int sc_socket_type(char *buf, size_t size, struct sc_arg *a)
 
 	type &= 0xf;
 	if (type < (int)NR(socket_types) && socket_types[type])
-		n = sc_printf(buf, size, "%s", socket_types[type]);
+		n = scnprintf(buf, size, "%s", socket_types[type]);
 	else
-		n = sc_printf(buf, size, "%#x", type);
+		n = scnprintf(buf, size, "%#x", type);
 	for (size_t i = 0; i < NR(socket_flags); i++) {
 		if (flags & socket_flags[i].bits) {
-			n += sc_printf(buf + n, size - n, "|%s", socket_flags[i].name);
+			n += scnprintf(buf + n, size - n, "|%s", socket_flags[i].name);
 			flags &= ~socket_flags[i].bits;
 		}
 	}
 	if (flags)
-		n += sc_printf(buf + n, size - n, "|%#x", flags);
+		n += scnprintf(buf + n, size - n, "|%#x", flags);
 	return n;
 }
 

@@ -62,7 +62,7 @@ int sc_fcntl_arg(char *buf, size_t size, struct sc_arg *a)
 	int cmd = (int)a->args[1];
 
 	if (cmd == F_SETFD)
-		return sc_printf(buf, size, "%s", a->val ? "CLOEXEC" : "0");
+		return scnprintf(buf, size, "%s", a->val ? "CLOEXEC" : "0");
 	if (cmd == F_SETFL)
 		return sc_open_flags_str(buf, size, a->val);
 	if (cmd == F_SETLK || cmd == F_SETLKW || cmd == F_GETLK || cmd == F_OFD_SETLK ||
@@ -88,9 +88,9 @@ int sc_arch_prctl_code(char *buf, size_t size, struct sc_arg *a)
 		int idx = code - codes[i]->offset;
 
 		if (idx >= 0 && idx < codes[i]->nr && codes[i]->names[idx])
-			return sc_printf(buf, size, "%s", codes[i]->names[idx]);
+			return scnprintf(buf, size, "%s", codes[i]->names[idx]);
 	}
-	return sc_printf(buf, size, "%#x", code);
+	return scnprintf(buf, size, "%#x", code);
 }
 
 STRARRAY(madvise_advices, 0, "NORMAL", "RANDOM", "SEQUENTIAL", "WILLNEED", "DONTNEED",
@@ -104,8 +104,8 @@ int sc_madvise_behavior(char *buf, size_t size, struct sc_arg *a)
 	int behavior = (int)a->val, i = behavior - madvise_advices.offset;
 
 	if (i >= 0 && i < madvise_advices.nr && madvise_advices.names[i])
-		return sc_printf(buf, size, "%s", madvise_advices.names[i]);
-	return sc_printf(buf, size, "%#x", behavior);
+		return scnprintf(buf, size, "%s", madvise_advices.names[i]);
+	return scnprintf(buf, size, "%#x", behavior);
 }
 
 /* The tty ioctls ('T'), by number. */
@@ -133,19 +133,19 @@ int sc_ioctl_cmd(char *buf, size_t size, struct sc_arg *a)
 
 	if (type == 'T') {
 		if (nr < NR(tty_ioctls) && tty_ioctls[nr])
-			return sc_printf(buf, size, "%s", tty_ioctls[nr]);
-		return sc_printf(buf, size, "(%#x, %#x)", 'T', nr);
+			return scnprintf(buf, size, "%s", tty_ioctls[nr]);
+		return scnprintf(buf, size, "(%#x, %#x)", 'T', nr);
 	}
-	n = sc_printf(buf, size, "(");
+	n = scnprintf(buf, size, "(");
 	if (!dir) {
-		n += sc_printf(buf + n, size - n, "NONE");
+		n += scnprintf(buf + n, size - n, "NONE");
 	} else {
 		if (dir & 2)	/* _IOC_READ */
-			n += sc_printf(buf + n, size - n, "READ");
+			n += scnprintf(buf + n, size - n, "READ");
 		if (dir & 1)	/* _IOC_WRITE */
-			n += sc_printf(buf + n, size - n, "%sWRITE", dir & 2 ? "|" : "");
+			n += scnprintf(buf + n, size - n, "%sWRITE", dir & 2 ? "|" : "");
 	}
-	return n + sc_printf(buf + n, size - n, ", %#x, %#x, %#x)", type, nr, sz);
+	return n + scnprintf(buf + n, size - n, ", %#x, %#x, %#x)", type, nr, sz);
 }
 
 int sc_sched_policy(char *buf, size_t size, struct sc_arg *a)
@@ -157,11 +157,11 @@ int sc_sched_policy(char *buf, size_t size, struct sc_arg *a)
 
 	policy &= ~SCHED_RESET_ON_FORK;
 	if (policy >= 0 && policy < (int)NR(policies))
-		n = sc_printf(buf, size, "%s", policies[policy]);
+		n = scnprintf(buf, size, "%s", policies[policy]);
 	else
-		n = sc_printf(buf, size, "%#x", policy);
+		n = scnprintf(buf, size, "%#x", policy);
 	if (reset)
-		n += sc_printf(buf + n, size - n, "|RESET_ON_FORK");
+		n += scnprintf(buf + n, size - n, "|RESET_ON_FORK");
 	return n;
 }
 

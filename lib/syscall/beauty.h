@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <ember/syscall.h>
+#include "core/scnprintf.h"
 
 /* How a return value is shown when it is not an error. */
 enum sc_ret {
@@ -49,10 +50,6 @@ struct sc_arg_fmt {
 	const void *parm;		/* a struct sc_strarray for sc_strarray() and co */
 	bool show_zero;
 };
-
-/* scnprintf: at most size - 1 bytes and a NUL, returns the bytes written. */
-__attribute__((format(printf, 3, 4)))
-int sc_printf(char *buf, size_t size, const char *fmt, ...);
 
 /* The formatters (beauty-*.c), as perf trace names them. */
 int sc_long(char *buf, size_t size, struct sc_arg *a);		/* the default: %ld */

@@ -105,7 +105,7 @@ static int print_args(const struct sc_info *sc, const uint64_t *args, const char
 			continue;
 		a.str = strs ? strs[a.idx] : NULL;
 		a.parm = f->parm;
-		n += sc_printf(buf + n, size - n, "%s%s: ", n ? ", " : "", sc->format.args[a.idx].name);
+		n += scnprintf(buf + n, size - n, "%s%s: ", n ? ", " : "", sc->format.args[a.idx].name);
 		n += (f->fn ? f->fn : sc_long)(buf + n, size - n, &a);
 	}
 	return n;
@@ -137,9 +137,9 @@ static int print_errno(char *buf, size_t size, int err)
 	const char *name = ember_errno__name(err), *msg = strerror(err);
 
 	if (!strncmp(msg, "Unknown error", 13))
-		return sc_printf(buf, size, "-1 %s (INTERNAL ERROR: strerror_r(%d, [buf], 128)=%d)",
+		return scnprintf(buf, size, "-1 %s (INTERNAL ERROR: strerror_r(%d, [buf], 128)=%d)",
 				 name ? name : "(unknown)", err, EINVAL);
-	return sc_printf(buf, size, "-1 %s (%s)", name ? name : "(unknown)", msg);
+	return scnprintf(buf, size, "-1 %s (%s)", name ? name : "(unknown)", msg);
 }
 
 int ember_syscalls__scnprintf_ret(struct ember_syscalls *t, int nr,
@@ -155,9 +155,9 @@ int ember_syscalls__scnprintf_ret(struct ember_syscalls *t, int nr,
 	if (ret < 0)
 		return print_errno(buf, size, (int)-ret);
 	if (!fmt)
-		return sc_printf(buf, size, "%ld", (long)ret);
+		return scnprintf(buf, size, "%ld", (long)ret);
 	if (ret == 0 && fmt->timeout)
-		return sc_printf(buf, size, "0 (Timeout)");
+		return scnprintf(buf, size, "0 (Timeout)");
 	if (args) {
 		char scratch[512];
 
@@ -167,21 +167,21 @@ int ember_syscalls__scnprintf_ret(struct ember_syscalls *t, int nr,
 	case SC_RET_OPEN_FLAGS:
 		return sc_open_flags_str(buf, size, (unsigned long)ret);
 	case SC_RET_FD_FLAGS:
-		return sc_printf(buf, size, "%s", ret ? "CLOEXEC" : "0");
+		return scnprintf(buf, size, "%s", ret ? "CLOEXEC" : "0");
 	case SC_RET_FD:
 		return sc_fd(buf, size, &a);
 	default:
 		break;
 	}
 	if (fmt->hexret)
-		return sc_printf(buf, size, "%#lx", (unsigned long)ret);
+		return scnprintf(buf, size, "%#lx", (unsigned long)ret);
 	if (fmt->errpid) {
 		/* perf shows a pid it knows the thread of, with its name; else nothing */
 		comm = ret && env && env->ret_comm ? env->ret_comm(env->ctx, (pid_t)ret, env->pid) :
 						     NULL;
 		if (size)
 			buf[0] = '\0';
-		return comm ? sc_printf(buf, size, "%ld (%s)", (long)ret, comm) : 0;
+		return comm ? scnprintf(buf, size, "%ld (%s)", (long)ret, comm) : 0;
 	}
-	return sc_printf(buf, size, "%ld", (long)ret);
+	return scnprintf(buf, size, "%ld", (long)ret);
 }

@@ -83,6 +83,18 @@ static char *fixture(void)
 	return root;
 }
 
+/* A table on the fixture; NULL (nothing left behind) when it cannot be made. */
+static struct ember_syscalls *open_fixture(char **root)
+{
+	struct ember_syscalls *tab;
+
+	*root = fixture();
+	tab = *root ? ember_syscalls__new(*root) : NULL;
+	if (!tab)
+		test_tracefs__delete(*root);
+	return tab;
+}
+
 /* The argument text of syscall nr with args a0..a5 and one string at index si. */
 static const char *args_of(struct ember_syscalls *t, int nr, const uint64_t a[6], int si,
 			   const char *str)
@@ -106,14 +118,12 @@ static const char *ret_of(struct ember_syscalls *t, int nr, const uint64_t a[6],
 
 TEST(syscall_beauty_args)
 {
-	char *root = fixture();
-	struct ember_syscalls *tab = root ? ember_syscalls__new(root) : NULL;
+	char *root;
+	struct ember_syscalls *tab = open_fixture(&root);
 
 	CHECK(tab != NULL);
-	if (!tab) {
-		test_tracefs__delete(root);
+	if (!tab)
 		return;
-	}
 	CHECK_STR(args_of(tab, SYS_openat, (uint64_t[6]){ 0xffffff9c, 0x1000, O_RDONLY | O_CLOEXEC },
 			  1, "/etc/hostname"),
 		  "dfd: CWD, filename: \"/etc/hostname\", flags: RDONLY|CLOEXEC");
@@ -177,14 +187,12 @@ TEST(syscall_beauty_args)
 
 TEST(syscall_beauty_ret)
 {
-	char *root = fixture();
-	struct ember_syscalls *tab = root ? ember_syscalls__new(root) : NULL;
+	char *root;
+	struct ember_syscalls *tab = open_fixture(&root);
 
 	CHECK(tab != NULL);
-	if (!tab) {
-		test_tracefs__delete(root);
+	if (!tab)
 		return;
-	}
 	CHECK_STR(ret_of(tab, SYS_openat, NULL, 3), "3");
 	CHECK_STR(ret_of(tab, SYS_openat, NULL, -ENOENT), "-1 ENOENT (No such file or directory)");
 	CHECK_STR(ret_of(tab, SYS_ioctl, NULL, -ENOTTY), "-1 ENOTTY (Inappropriate ioctl for device)");
@@ -226,16 +234,13 @@ TEST(syscall_beauty_names)
 
 TEST(syscall_beauty_small_buffer)
 {
-	char *root = fixture();
-	struct ember_syscalls *tab = root ? ember_syscalls__new(root) : NULL;
-	char buf[16];
+	char *root, buf[16];
+	struct ember_syscalls *tab = open_fixture(&root);
 	int n;
 
 	CHECK(tab != NULL);
-	if (!tab) {
-		test_tracefs__delete(root);
+	if (!tab)
 		return;
-	}
 	/* cut, NUL-ended, never past the buffer */
 	n = ember_syscalls__scnprintf_args(tab, SYS_openat,
 					   (uint64_t[6]){ 0xffffff9c, 1, O_RDONLY | O_CLOEXEC },
