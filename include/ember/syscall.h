@@ -123,6 +123,18 @@ EMBER_API const char *ember_signal__name(int sig);
 /* An errno's name ("ENOENT"), or NULL. Static storage. */
 EMBER_API const char *ember_errno__name(int err);
 
+/*
+ * perf trace's text for one field of a tracepoint it prints (-e sys:name):
+ * the rules it gives syscall arguments by type and name (pid_t with its
+ * command, pointers in hex, *fd with its path), and char arrays quoted.
+ * str is the field's text for arrays, else val its value. Returns the
+ * length written.
+ */
+EMBER_API int ember_syscall__scnprintf_field(const struct ember_syscall_arg *field, bool is_array,
+					     uint64_t val, const char *str,
+					     const struct ember_syscall_env *env, char *buf,
+					     size_t size);
+
 #ifdef __cplusplus
 }
 #endif

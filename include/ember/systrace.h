@@ -17,6 +17,7 @@
 
 #include <ember/common.h>
 #include <ember/syscall.h>
+#include <ember/trace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +43,9 @@ struct ember_systrace_opts {
 	int nr_cpus;
 	bool filter_uid;		/* only calls of tasks whose uid is uid */
 	uid_t uid;
+	bool no_syscalls;		/* tracepoints only */
+	const struct ember_tracepoint *tps;	/* tracepoints (and probes) recorded too */
+	int nr_tps;
 };
 
 /* One end of a syscall, as the consumer hands it out. */
@@ -67,7 +71,24 @@ struct ember_syscall_rec {
 typedef int (*ember_systrace_fn)(void *ctx, const struct ember_syscall_rec *enter,
 				 const struct ember_syscall_rec *exit);
 
+/* A tracepoint's record (opts.tps[index]) for the same targets. */
+struct ember_systrace_tp_rec {
+	uint64_t time;			/* ns, CLOCK_MONOTONIC */
+	pid_t pid;
+	pid_t tid;
+	char comm[16];
+	int index;			/* which of opts.tps */
+	const void *raw;		/* the record, as PERF_SAMPLE_RAW holds it, then more bytes */
+	size_t size;
+};
+
+typedef int (*ember_systrace_tp_fn)(void *ctx, const struct ember_systrace_tp_rec *rec);
+
 struct ember_systrace;
+
+/* Where tracepoint records go during polls (none by default: dropped). */
+EMBER_API void ember_systrace__set_tp_handler(struct ember_systrace *st, ember_systrace_tp_fn fn,
+					      void *ctx);
 
 /*
  * Load the BPF program for opts (maps made, syscalls chosen, string

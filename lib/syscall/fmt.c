@@ -157,3 +157,19 @@ void fmt__resolve(const struct sc_fmt *fmt, const struct ember_syscall_format *f
 			*string_args |= 1u << i;
 	}
 }
+
+int ember_syscall__scnprintf_field(const struct ember_syscall_arg *field, bool is_array,
+				   uint64_t val, const char *str,
+				   const struct ember_syscall_env *env, char *buf, size_t size)
+{
+	struct sc_arg a = { .val = val, .env = env };
+	struct sc_arg_fmt f;
+
+	if (is_array) {
+		if (strstr(field->type, "char"))
+			return scnprintf(buf, size, "\"%s\"", str ? str : "");
+		return scnprintf(buf, size, "%ld", (long)val);
+	}
+	f = by_type(field);
+	return (f.fn ? f.fn : sc_long)(buf, size, &a);
+}

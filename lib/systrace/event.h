@@ -22,6 +22,7 @@
 enum systrace_kind {
 	SYSTRACE_ENTER = 1,
 	SYSTRACE_EXIT = 2,
+	SYSTRACE_TRACEPOINT = 3,	/* struct systrace_tp_event */
 	SYSTRACE_KIND_MASK = 0xff,
 	SYSTRACE_UNCHOSEN = 0x100,	/* or'ed in: sent for the consumer's bookkeeping only */
 };
@@ -63,6 +64,20 @@ struct systrace_event {
 struct systrace_event_strs {
 	struct systrace_event ev;
 	char str[SYSTRACE_NR_STRS][SYSTRACE_STR_LEN];
+};
+
+/* A tracepoint's record: its first SYSTRACE_TP_RAW bytes, whatever its own size. */
+#define SYSTRACE_TP_RAW		512
+
+struct systrace_tp_event {
+	__u64 time;
+	__u32 pid;
+	__u32 tid;
+	__s32 index;		/* the attach cookie: which of the tracepoints asked for */
+	__u16 kind;		/* SYSTRACE_TRACEPOINT */
+	__u16 pad;
+	char comm[SYSTRACE_COMM_LEN];
+	__u8 raw[SYSTRACE_TP_RAW];
 };
 
 #endif

@@ -237,3 +237,34 @@ int on_fork(void *ctx)
 	bpf_map_update_elem(&targets, &child, &followed_state, BPF_ANY);
 	return 0;
 }
+
+/*
+ * Any tracepoint the user named (-e sys:name): its record copied whole (the
+ * first SYSTRACE_TP_RAW bytes: dynamic strings follow the fixed fields),
+ * the cookie saying which one it is. Attached by user space, one link each.
+ */
+SEC("tp")
+int on_tracepoint(void *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct systrace_tp_event *e;
+
+	if (!followed(pid_tgid))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	e->time = bpf_ktime_get_ns();
+	e->pid = pid_tgid >> 32;
+	e->tid = (__u32)pid_tgid;
+	e->index = (__s32)bpf_get_attach_cookie(ctx);
+	e->kind = SYSTRACE_TRACEPOINT;
+	e->pad = 0;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (bpf_probe_read_kernel(e->raw, sizeof(e->raw), ctx))
+		__builtin_memset(e->raw, 0, sizeof(e->raw));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}

@@ -31,6 +31,11 @@ struct ember_systrace {
 	struct ring_buffer *rb;
 	struct hashtab threads;		/* hash_mix64(tid) -> struct pending * */
 	enum ember_systrace_target target;
+	struct ember_tracepoint *tps;	/* copied from the opts, with their links */
+	struct bpf_link **tp_links;
+	int nr_tps;
+	ember_systrace_tp_fn tp_fn;
+	void *tp_ctx;
 	ember_systrace_fn fn;		/* during a poll */
 	void *ctx;
 	int stop;			/* fn's non-zero return */
@@ -193,6 +198,20 @@ static int handle_exit(struct ember_systrace *st, const struct systrace_event *e
 	return ret;
 }
 
+static int handle_tracepoint(struct ember_systrace *st, const struct systrace_tp_event *e)
+{
+	struct ember_systrace_tp_rec rec = {
+		.time = e->time, .pid = e->pid, .tid = e->tid, .index = e->index, .raw = e->raw,
+		.size = sizeof(e->raw),
+	};
+
+	if (!st->tp_fn || e->index < 0 || e->index >= st->nr_tps)
+		return 0;
+	memcpy(rec.comm, e->comm, sizeof(rec.comm));
+	rec.comm[sizeof(rec.comm) - 1] = '\0';
+	return st->tp_fn(st->tp_ctx, &rec);
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct ember_systrace *st = ctx;
@@ -201,13 +220,60 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	if (st->stop || size < sizeof(*e))
 		return 0;
-	ret = (e->kind & SYSTRACE_KIND_MASK) == SYSTRACE_ENTER ? handle_enter(st, data, size) :
-								  handle_exit(st, e);
+	switch (e->kind & SYSTRACE_KIND_MASK) {
+	case SYSTRACE_ENTER:
+		ret = handle_enter(st, data, size);
+		break;
+	case SYSTRACE_EXIT:
+		ret = handle_exit(st, e);
+		break;
+	default:
+		ret = size >= sizeof(struct systrace_tp_event) ? handle_tracepoint(st, data) : 0;
+		break;
+	}
 	st->handed++;
 	if (ret)
 		st->stop = ret;
 	/* a non-zero return ends ring_buffer__poll() */
 	return ret ? -ECANCELED : 0;
+}
+
+static int copy_tps(struct ember_systrace *st, const struct ember_systrace_opts *opts)
+{
+	if (!opts->nr_tps)
+		return 0;
+	st->tps = calloc(opts->nr_tps, sizeof(*st->tps));
+	st->tp_links = calloc(opts->nr_tps, sizeof(*st->tp_links));
+	if (!st->tps || !st->tp_links)
+		return -ENOMEM;
+	st->nr_tps = opts->nr_tps;
+	for (int i = 0; i < opts->nr_tps; i++) {
+		st->tps[i].sys = strdup(opts->tps[i].sys);
+		st->tps[i].name = strdup(opts->tps[i].name);
+		if (!st->tps[i].sys || !st->tps[i].name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void free_tps(struct ember_systrace *st)
+{
+	for (int i = 0; i < st->nr_tps; i++) {
+		bpf_link__destroy(st->tp_links[i]);
+		free((char *)st->tps[i].sys);
+		free((char *)st->tps[i].name);
+	}
+	free(st->tps);
+	free(st->tp_links);
+	st->tps = NULL;
+	st->tp_links = NULL;
+	st->nr_tps = 0;
+}
+
+void ember_systrace__set_tp_handler(struct ember_systrace *st, ember_systrace_tp_fn fn, void *ctx)
+{
+	st->tp_fn = fn;
+	st->tp_ctx = ctx;
 }
 
 struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opts)
@@ -239,6 +305,14 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 	st->skel->rodata->filter_cpus = opts->cpus != NULL;
 	st->skel->rodata->filter_uid = opts->filter_uid;
 	st->skel->rodata->target_uid = opts->uid;
+	bpf_program__set_autoattach(st->skel->progs.on_tracepoint, false);
+	if (opts->no_syscalls) {
+		bpf_program__set_autoattach(st->skel->progs.sys_enter, false);
+		bpf_program__set_autoattach(st->skel->progs.sys_exit, false);
+	}
+	err = copy_tps(st, opts);
+	if (err)
+		goto out_err;
 	if (opts->buffer_size &&
 	    (err = bpf_map__set_max_entries(st->skel->maps.events, opts->buffer_size)))
 		goto out_err;
@@ -275,12 +349,26 @@ int ember_systrace__add(struct ember_systrace *st, pid_t id, bool at_exec)
 
 int ember_systrace__start(struct ember_systrace *st)
 {
-	return ember_bpf__attach(st->skel->skeleton);
+	int err = ember_bpf__attach(st->skel->skeleton);
+
+	for (int i = 0; !err && i < st->nr_tps; i++) {
+		LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = (__u64)i);
+
+		st->tp_links[i] = bpf_program__attach_tracepoint_opts(
+			st->skel->progs.on_tracepoint, st->tps[i].sys, st->tps[i].name, &opts);
+		if (!st->tp_links[i])
+			err = -errno;
+	}
+	return err;
 }
 
 void ember_systrace__stop(struct ember_systrace *st)
 {
 	systrace__detach(st->skel);
+	for (int i = 0; i < st->nr_tps; i++) {
+		bpf_link__destroy(st->tp_links[i]);
+		st->tp_links[i] = NULL;
+	}
 }
 
 int ember_systrace__poll(struct ember_systrace *st, int timeout_ms, ember_systrace_fn fn,
@@ -326,6 +414,7 @@ void ember_systrace__delete(struct ember_systrace *st)
 	if (!st)
 		return;
 	ring_buffer__free(st->rb);
+	free_tps(st);
 	systrace__destroy(st->skel);
 	hashtab__for_each(&st->threads, s)
 		if (s->val)

@@ -38,16 +38,33 @@ static int add_nr(struct trace_opts *o, int nr)
 	return 0;
 }
 
+/* sys:name, kept as given (tracefs checks it later). */
+static int add_tracepoint(struct trace_opts *o, const char *item)
+{
+	const char **v = realloc(o->tp_specs, (o->nr_tp_specs + 1) * sizeof(*v));
+
+	if (!v)
+		return usage_error("%s", "out of memory");
+	o->tp_specs = v;
+	v[o->nr_tp_specs] = strdup(item);
+	if (!v[o->nr_tp_specs])
+		return usage_error("%s", "out of memory");
+	o->nr_tp_specs++;
+	return 0;
+}
+
 /* One -e item: a syscall name or a glob of them; anything else is refused with a reason. */
 static int add_syscalls(struct trace_opts *o, const char *item)
 {
 	char hint[128];
 	int nr = ember_syscall__next_match(item, 0);
 
+	if (!strncmp(item, "probe", 5) && strchr(item, ':'))
+		return usage_error("'%s': probe events in ember trace are not supported yet "
+				   "(use ember record -e and ember script)", item);
+	if (strchr(item, ':'))
+		return add_tracepoint(o, item);
 	if (nr < 0) {
-		if (strchr(item, ':'))
-			return usage_error("'%s': tracepoint events in -e are not supported yet; "
-					   "ember trace traces syscalls", item);
 		if (ember_syscall__suggest(item, hint, sizeof(hint)) > 0) {
 			fprintf(stderr, "ember trace: unknown syscall '%s'; did you mean %s?\n",
 				item, hint);
@@ -76,10 +93,11 @@ static int opt_event(const struct option *opt, const char *arg, bool unset)
 	list = strdup(arg);
 	if (!list)
 		return usage_error("%s", "out of memory");
-	for (item = strtok_r(list, ",", &save); item && !err; item = strtok_r(NULL, ",", &save))
+	for (item = strtok_r(list, ",", &save); item && !err; item = strtok_r(NULL, ",", &save)) {
 		err = add_syscalls(o, item);
+		o->have_qualifier |= !strchr(item, ':');
+	}
 	free(list);
-	o->have_qualifier = true;
 	return err;
 }
 
@@ -162,9 +180,12 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 				"-a, -C CPUS or -u USER (see --help)\n");
 		return 2;
 	}
-	if (!o->syscalls) {
-		fprintf(stderr, "ember trace: --no-syscalls leaves nothing to trace: ember trace "
-				"traces syscalls only for now\n");
+	/* as perf: -e naming only tracepoints traces no syscalls */
+	if (o->nr_tp_specs && !o->have_qualifier)
+		o->syscalls = false;
+	if (!o->syscalls && !o->nr_tp_specs) {
+		fprintf(stderr, "ember trace: --no-syscalls leaves nothing to trace: add "
+				"tracepoints with -e sys:name\n");
 		return 2;
 	}
 	return -1;
@@ -174,6 +195,11 @@ void trace_opts__exit(struct trace_opts *o)
 {
 	free(o->syscall_nrs);
 	o->syscall_nrs = NULL;
+	for (int i = 0; i < o->nr_tp_specs; i++)
+		free((char *)o->tp_specs[i]);
+	free(o->tp_specs);
+	o->tp_specs = NULL;
+	o->nr_tp_specs = 0;
 }
 
 int *trace_opts__syscalls(const struct trace_opts *o, int *nr)

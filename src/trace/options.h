@@ -30,6 +30,8 @@ struct trace_opts {
 	int nr_syscalls;
 	bool negate;
 	bool have_qualifier;		/* -e named syscalls */
+	const char **tp_specs;		/* -e sys:name (tracepoints, probes), as given */
+	int nr_tp_specs;
 };
 
 /*

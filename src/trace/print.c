@@ -23,6 +23,7 @@ void trace_printer__init(struct trace_printer *p, FILE *out, struct ember_syscal
 	p->show_comm = true;
 	p->show_tid = true;
 	p->show_time = true;
+	p->show_duration = true;
 	trace_state__init(&p->state);
 }
 
@@ -66,7 +67,7 @@ static void print_head(struct trace_printer *p, const struct trace_thread *t, ui
 	}
 	if (duration_known)
 		fprintf(p->out, "(%6.3f ms): ", (double)duration / 1e6);
-	else
+	else if (p->show_duration)
 		fprintf(p->out, "(         ): ");
 	if (p->show_tid) {
 		if (p->show_comm)
@@ -229,5 +230,33 @@ int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 		print_exit(p, t, enter, exit);
 	else
 		print_enter(p, t, enter);
+	return 0;
+}
+
+int trace_printer__tracepoint(void *ctx, const struct ember_systrace_tp_rec *rec)
+{
+	struct trace_printer *p = ctx;
+	struct trace_thread *t;
+	struct ember_syscall_env env;
+	char text[2048];
+
+	if (!p->tps || (p->max_events && p->nr_printed >= p->max_events))
+		return 0;
+	if (!p->have_base) {
+		p->base_time = p->full_time ? 0 : rec->time;
+		p->have_base = true;
+	}
+	t = trace_state__thread(&p->state, rec->pid, rec->tid);
+	if (!t)
+		return -1;
+	memcpy(t->comm, rec->comm, sizeof(t->comm));
+	if (p->summary_only || p->failure_only || p->duration_ms > 0)
+		return 0;
+	print_interrupted(p);
+	env = env_of(p, t);
+	trace_tps__scnprintf(p->tps, rec, &env, text, sizeof(text));
+	print_head(p, t, 0, false, rec->time);
+	fprintf(p->out, "%s\n", text);
+	p->nr_printed++;
 	return 0;
 }

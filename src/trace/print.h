@@ -9,6 +9,7 @@
 #include <ember/syscall.h>
 #include <ember/systrace.h>
 #include "trace/state.h"
+#include "trace/tracepoints.h"
 
 /* The printer: its options, and what it keeps between events. */
 struct trace_printer {
@@ -21,6 +22,8 @@ struct trace_printer {
 	bool show_time;			/* the timestamp column */
 	bool full_time;			/* -T: time since boot, not since the first event */
 	bool summary_only;		/* no lines at all (-s) */
+	bool show_duration;		/* syscalls traced: the duration column is shown */
+	struct trace_tps *tps;		/* -e's tracepoints, not owned */
 	unsigned long max_events;	/* --max-events: print no more lines than this; 0: no limit */
 	uint64_t base_time;		/* the first event's: timestamps are relative to it */
 	bool have_base;
@@ -35,5 +38,8 @@ void trace_printer__exit(struct trace_printer *p);
 /* An ember_systrace_fn: perf trace's lines for each entry and exit. */
 int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 			 const struct ember_syscall_rec *exit);
+
+/* An ember_systrace_tp_fn: "sys:name(fields)" lines, perf trace's. */
+int trace_printer__tracepoint(void *ctx, const struct ember_systrace_tp_rec *rec);
 
 #endif

@@ -31,6 +31,7 @@ struct trace_run {
 	pid_t *targets;			/* -p/-t */
 	int nr_targets;
 	int fd_calls[3];		/* open, openat, close */
+	struct trace_tps tps;		/* -e sys:name */
 	int *cpus;			/* -C */
 	int nr_cpus;
 	FILE *out;
@@ -236,6 +237,25 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 		return 1;
 	}
 	sopts->tracefs = root;
+	for (int i = 0; i < o->nr_tp_specs; i++) {
+		err = trace_tps__add(&r->tps, root, o->tp_specs[i]);
+		if (err) {
+			fprintf(stderr, "ember trace: %s '%s'%s\n",
+				err == -ENOENT ? "no such tracepoint" : "cannot read tracepoint",
+				o->tp_specs[i],
+				err == -ENOENT ? " (see 'ember list tracepoint')" : "");
+			return err == -ENOENT ? 2 : 1;
+		}
+	}
+	err = trace_tps__load(&r->tps, root);
+	if (err) {
+		fprintf(stderr, "ember trace: cannot read the tracepoints' formats: %s\n",
+			strerror(-err));
+		return 1;
+	}
+	sopts->tps = r->tps.tps;
+	sopts->nr_tps = r->tps.nr;
+	sopts->no_syscalls = !o->syscalls;
 	r->syscalls = ember_syscalls__new(root);
 	if (!r->syscalls) {
 		fprintf(stderr, "ember trace: out of memory\n");
@@ -342,6 +362,9 @@ int trace_run(struct trace_opts *o)
 	r.printer.show_comm = o->comm;
 	r.printer.full_time = o->full_time;
 	r.printer.max_events = o->max_events;
+	r.printer.show_duration = o->syscalls;
+	r.printer.tps = &r.tps;
+	ember_systrace__set_tp_handler(r.st, trace_printer__tracepoint, &r.printer);
 	ret = run(&r);
 	trace_printer__exit(&r.printer);
 out:
@@ -355,6 +378,7 @@ out:
 		ret = 1;
 	}
 	free((void *)sopts.syscalls);
+	trace_tps__exit(&r.tps);
 	free(r.targets);
 	free(r.cpus);
 	return ret;

@@ -139,13 +139,31 @@ check no-comm grep -qE '\): [0-9]+ getppid\(\)' "$TMP/nocomm.txt"
 "$EMBER" trace --max-events 2 -e getppid -- "$WL/syscalls" 50 "$IN" "$SCRATCH" 2>"$TMP/max.txt"
 expect_eq max-events "$(grep -c getppid "$TMP/max.txt")" 2
 
-# 9. the command's exit status passes through
+# 9. tracepoints mixed in (-e sys:name), and alone (no syscalls then, as perf)
+"$EMBER" trace -e sched:sched_process_exec,getppid -- "$WL/syscalls" 2 "$IN" "$SCRATCH" 2>"$TMP/tp.txt"
+check tracepoint-line grep -qE "^ +0\.000 \( +\): syscalls/[0-9]+ sched:sched_process_exec\(filename: \"$WL/syscalls\", pid: [0-9]+ \(syscalls\), old_pid: [0-9]+ \(syscalls\)\)\$" "$TMP/tp.txt"
+expect_eq tracepoint-with-syscalls "$(grep -c ' getppid() ' "$TMP/tp.txt")" 2
+"$EMBER" trace -e sched:sched_process_exit -- sh -c "$WL/syscalls 1 $IN $SCRATCH" 2>"$TMP/tp2.txt"
+expect_eq tracepoint-alone "$(grep -vc ' sched:sched_process_exit(' "$TMP/tp2.txt")" 0
+check tracepoint-no-duration grep -qE '^ +[0-9.]+ syscalls/[0-9]+ sched:sched_process_exit\(comm: "syscalls", pid: [0-9]+ \(syscalls\), prio: [0-9]+, group_dead: 1\)$' "$TMP/tp2.txt"
+if have_perf; then
+	"$PERF" trace -e sched:sched_process_exit -- sh -c "$WL/syscalls 1 $IN $SCRATCH" 2>"$TMP/ptp2.txt"
+	expect_eq tracepoint-as-perf "$(sed -E 's/^ +[0-9.]+ //; s/[0-9]+/N/g' "$TMP/tp2.txt")" \
+		"$(sed -E 's/^ +[0-9.]+ //; s/[0-9]+/N/g' "$TMP/ptp2.txt")"
+fi
+"$EMBER" trace --no-syscalls -e sched:sched_process_exec -- true 2>"$TMP/tp3.txt"
+expect_eq no-syscalls "$(grep -c 'sched_process_exec(' "$TMP/tp3.txt"):$(wc -l <"$TMP/tp3.txt")" "1:1"
+"$EMBER" trace -e sched:no_such_event -- true 2>"$TMP/e.txt"
+expect_eq unknown-tracepoint-status "$?" 2
+expect_eq unknown-tracepoint-one-line "$(wc -l <"$TMP/e.txt")" 1
+
+# 10. the command's exit status passes through
 "$EMBER" trace -e exit_group -- sh -c 'exit 7' 2>/dev/null
 expect_eq exit-status "$?" 7
 "$EMBER" trace -- "$TMP/nonexistent" 2>"$TMP/noexec.txt"
 expect_eq exec-fails-127 "$?" 127
 
-# 10. bad input: one line each, the right exit code
+# 11. bad input: one line each, the right exit code
 "$EMBER" trace -e opnat -- true 2>"$TMP/e.txt"
 expect_eq unknown-syscall-status "$?" 2
 expect_eq unknown-syscall-line "$(cat "$TMP/e.txt")" \
@@ -160,7 +178,7 @@ expect_eq bad-pid-list-status "$?" 2
 expect_eq no-target-status "$?" 2
 expect_eq no-target-one-line "$(wc -l <"$TMP/e.txt")" 1
 
-# 11. without privileges: what is needed, in one line
+# 12. without privileges: what is needed, in one line
 user=nobody
 if su "$user" -s /bin/sh -c "test -x '$EMBER'" 2>/dev/null; then
 	su "$user" -s /bin/sh -c "'$EMBER' trace -- true" >/dev/null 2>"$TMP/unpriv.txt"
