@@ -44,6 +44,7 @@ struct ember_systrace_opts {
 	bool filter_uid;		/* only calls of tasks whose uid is uid */
 	uid_t uid;
 	bool no_syscalls;		/* tracepoints only */
+	bool user_stack;		/* exits carry the caller's user stack (frame pointers) */
 	const struct ember_tracepoint *tps;	/* tracepoints (and probes) recorded too */
 	int nr_tps;
 };
@@ -60,6 +61,8 @@ struct ember_syscall_rec {
 	const char *strs[EMBER_SYSCALL_MAX_ARGS];
 	int64_t ret;			/* exit */
 	bool unchosen;			/* one of opts.also only: for bookkeeping, not to show */
+	const uint64_t *ips;		/* exit, with opts.user_stack: return addresses, innermost */
+	int nr_ips;
 };
 
 /*

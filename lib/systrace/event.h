@@ -66,6 +66,16 @@ struct systrace_event_strs {
 	char str[SYSTRACE_NR_STRS][SYSTRACE_STR_LEN];
 };
 
+/* An exit with the caller's user stack (--call-graph): its return addresses, innermost first. */
+#define SYSTRACE_MAX_STACK	64
+
+struct systrace_event_stack {
+	struct systrace_event ev;
+	__u32 nr_ips;
+	__u32 pad;
+	__u64 ips[SYSTRACE_MAX_STACK];
+};
+
 /* A tracepoint's record: its first SYSTRACE_TP_RAW bytes, whatever its own size. */
 #define SYSTRACE_TP_RAW		512
 

@@ -20,6 +20,13 @@ const volatile __u32 self_tgid = 0;		/* ember itself, never traced */
 const volatile __u32 filter_cpus = 0;		/* only the cpus set in the cpus map */
 const volatile __u32 filter_uid = 0;		/* only tasks of user target_uid */
 const volatile __u32 target_uid = 0;
+const volatile __u32 want_stack = 0;		/* exits carry the user stack */
+
+/*
+ * Set by user space when it stops: detaching the programs one by one takes
+ * a grace period each, and an exit without its entry must not slip out.
+ */
+volatile __u32 stopped = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -80,6 +87,8 @@ static __always_inline int followed(__u64 pid_tgid)
 {
 	__u32 key, *state;
 
+	if (stopped)
+		return 0;
 	if (filter_cpus) {
 		__u32 cpu = bpf_get_smp_processor_id();
 		__u8 *on = bpf_map_lookup_elem(&cpus, &cpu);
@@ -195,6 +204,22 @@ int sys_exit(struct sys_exit_args *ctx)
 	flags = bpf_map_lookup_elem(&syscalls, &nr);
 	if (!flags || !(*flags & SYSTRACE_TRACED))
 		return 0;
+	if (want_stack && !(*flags & SYSTRACE_UNCHOSEN_CALL)) {
+		struct systrace_event_stack *es = bpf_ringbuf_reserve(&events, sizeof(*es), 0);
+		long n;
+
+		if (!es) {
+			count_lost();
+			return 0;
+		}
+		fill(&es->ev, pid_tgid, nr, SYSTRACE_EXIT);
+		es->ev.ret = ctx->ret;
+		n = bpf_get_stack(ctx, es->ips, sizeof(es->ips), BPF_F_USER_STACK);
+		es->nr_ips = n > 0 ? n / sizeof(es->ips[0]) : 0;
+		es->pad = 0;
+		bpf_ringbuf_submit(es, 0);
+		return 0;
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_lost();

@@ -181,7 +181,7 @@ static int handle_enter(struct ember_systrace *st, const void *data, size_t size
 	return st->fn(st->ctx, &p->rec, NULL);
 }
 
-static int handle_exit(struct ember_systrace *st, const struct systrace_event *e)
+static int handle_exit(struct ember_systrace *st, const struct systrace_event *e, size_t size)
 {
 	struct pending *p = pending_of(st, e->tid, false);
 	struct ember_syscall_rec rec;
@@ -190,6 +190,12 @@ static int handle_exit(struct ember_systrace *st, const struct systrace_event *e
 
 	fill_rec(&rec, e);
 	rec.ret = e->ret;
+	if (size >= sizeof(struct systrace_event_stack)) {
+		const struct systrace_event_stack *es = (const void *)e;
+
+		rec.ips = (const uint64_t *)es->ips;
+		rec.nr_ips = es->nr_ips > SYSTRACE_MAX_STACK ? SYSTRACE_MAX_STACK : es->nr_ips;
+	}
 	if (p && p->valid && p->rec.nr == e->nr)
 		enter = &p->rec;
 	ret = st->fn(st->ctx, enter, &rec);
@@ -225,7 +231,7 @@ static int on_event(void *ctx, void *data, size_t size)
 		ret = handle_enter(st, data, size);
 		break;
 	case SYSTRACE_EXIT:
-		ret = handle_exit(st, e);
+		ret = handle_exit(st, e, size);
 		break;
 	default:
 		ret = size >= sizeof(struct systrace_tp_event) ? handle_tracepoint(st, data) : 0;
@@ -305,6 +311,7 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 	st->skel->rodata->filter_cpus = opts->cpus != NULL;
 	st->skel->rodata->filter_uid = opts->filter_uid;
 	st->skel->rodata->target_uid = opts->uid;
+	st->skel->rodata->want_stack = opts->user_stack;
 	bpf_program__set_autoattach(st->skel->progs.on_tracepoint, false);
 	if (opts->no_syscalls) {
 		bpf_program__set_autoattach(st->skel->progs.sys_enter, false);
@@ -364,6 +371,8 @@ int ember_systrace__start(struct ember_systrace *st)
 
 void ember_systrace__stop(struct ember_systrace *st)
 {
+	/* nothing more from any program now, before the slow detaching */
+	__atomic_store_n(&st->skel->bss->stopped, 1, __ATOMIC_SEQ_CST);
 	systrace__detach(st->skel);
 	for (int i = 0; i < st->nr_tps; i++) {
 		bpf_link__destroy(st->tp_links[i]);

@@ -134,6 +134,18 @@ static int opt_user(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* --call-graph: frame pointers, what the kernel walks for BPF; dwarf needs stack copies. */
+static int opt_call_graph(const struct option *opt, const char *arg, bool unset)
+{
+	struct trace_opts *o = opt->value;
+
+	if (strcmp(arg, "fp"))
+		return usage_error("--call-graph %s: ember trace walks frame pointers only "
+				   "(--call-graph fp)", arg);
+	o->call_graph = true;
+	return 0;
+}
+
 int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 {
 	const struct option options[] = {
@@ -147,6 +159,9 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 			    "Show full timestamp, not time relative to first start"),
 		OPT_CALLBACK('u', "uid", o, "user", "user to profile", opt_user),
 		OPT_INCR('v', "verbose", &o->verbose, "be more verbose"),
+		OPT_CALLBACK(0, "call-graph", o, "record_mode",
+			     "setup and enables call-graph (stack chain/backtrace): fp",
+			     opt_call_graph),
 		OPT_BOOLEAN(0, "comm", &o->comm, "show the thread COMM next to its id"),
 		OPT_CALLBACK(0, "duration", o, "float",
 			     "show only events with duration > N.M ms", opt_duration),

@@ -24,6 +24,7 @@ struct trace_opts {
 	bool syscalls;			/* --syscalls (default), --no-syscalls */
 	bool no_inherit;		/* --no-inherit */
 	unsigned long max_events;	/* --max-events N, 0: no limit */
+	bool call_graph;		/* --call-graph fp: each call's user stack */
 	int verbose;
 	/* -e/--expr: the syscalls chosen; negate: every one but those */
 	int *syscall_nrs;

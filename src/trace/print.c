@@ -150,6 +150,32 @@ static void print_enter(struct trace_printer *p, struct trace_thread *t,
 	p->current = t;
 }
 
+/* A new program in pid: the symbols of the old one are of no use. */
+static void follow_exec(struct trace_printer *p, const struct ember_syscall_rec *exit)
+{
+	if (p->symbolizer && exit->ret == 0 && !strcmp(ember_syscall__name(exit->nr), "execve"))
+		ember_symbolizer__forget(p->symbolizer, exit->pid);
+}
+
+/* --call-graph: each frame under the line, as perf trace prints a sample's callchain. */
+static void print_stack(struct trace_printer *p, const struct trace_thread *t,
+			const struct ember_syscall_rec *x)
+{
+	for (int i = 0; p->symbolizer && i < x->nr_ips; i++) {
+		struct ember_addr_location al;
+
+		memset(&al, 0, sizeof(al));
+		al.addr = x->ips[i];
+		ember_symbolizer__resolve(p->symbolizer, t->pid, x->ips[i], &al);
+		fprintf(p->out, "%-39s", "");
+		if (al.sym_name)
+			fprintf(p->out, "%s", al.sym_name);
+		else	/* perf shows the map-relative address, 0 without a map */
+			fprintf(p->out, "[%#" PRIx64 "]", al.map ? al.addr : 0);
+		fprintf(p->out, " (%s)\n", al.map && al.dso_name ? al.dso_name : "[unknown]");
+	}
+}
+
 static void print_exit(struct trace_printer *p, struct trace_thread *t,
 		    const struct ember_syscall_rec *enter, const struct ember_syscall_rec *x)
 {
@@ -162,6 +188,7 @@ static void print_exit(struct trace_printer *p, struct trace_thread *t,
 
 	if (is_open(name) && x->ret >= 0 && t->open_name)
 		trace_state__set_fd(&p->state, t->pid, (int)x->ret, t->open_name);
+	follow_exec(p, x);
 	if (t->entry_time) {
 		duration = x->time - t->entry_time;
 		if (duration < p->duration_ms * 1e6)
@@ -182,16 +209,19 @@ static void print_exit(struct trace_printer *p, struct trace_thread *t,
 	print_alignment(p, len);
 	fprintf(p->out, "%s\n", ret);
 	p->nr_printed++;
+	print_stack(p, t, x);
 out:
 	t->entry_pending = false;
 }
 
-/* An open or close not chosen (-e): only the fd paths it changes. */
+/* An open, close or exec not chosen (-e): only the fd paths and programs it changes. */
 static void follow_fds(struct trace_printer *p, const struct ember_syscall_rec *enter,
 		       const struct ember_syscall_rec *exit)
 {
 	const char *name = ember_syscall__name((exit ? exit : enter)->nr);
 
+	if (exit)
+		follow_exec(p, exit);
 	if (!exit) {
 		if (!strcmp(name, "close"))
 			trace_state__forget_fd(&p->state, enter->pid, (int)enter->args[0]);

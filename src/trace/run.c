@@ -5,6 +5,7 @@
  * printed until the command ends, the targets are gone, --max-events is
  * reached or a signal (^C) comes; then what the buffer still holds.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,8 @@
 #include <sys/signalfd.h>
 #include <ember/bpf.h>
 #include <ember/event.h>
+#include <ember/machine.h>
+#include <ember/symbol.h>
 #include <ember/syscall.h>
 #include <ember/systrace.h>
 #include <ember/workload.h>
@@ -30,8 +33,9 @@ struct trace_run {
 	bool have_wl;
 	pid_t *targets;			/* -p/-t */
 	int nr_targets;
-	int fd_calls[3];		/* open, openat, close */
+	int fd_calls[4];		/* open, openat, close, execve */
 	struct trace_tps tps;		/* -e sys:name */
+	struct ember_symbolizer *symbolizer;	/* --call-graph */
 	int *cpus;			/* -C */
 	int nr_cpus;
 	FILE *out;
@@ -83,6 +87,33 @@ static int parse_targets(struct trace_run *r, const char *list, const char *kind
 		}
 	}
 	return 0;
+}
+
+/* How many threads -p's processes have now (-t: the tids given). */
+static int count_threads(const struct trace_run *r, bool processes)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_targets; i++) {
+		char path[64];
+		struct dirent *de;
+		DIR *d;
+
+		if (!processes) {
+			n++;
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)r->targets[i]);
+		d = opendir(path);
+		if (!d) {
+			n++;
+			continue;
+		}
+		while ((de = readdir(d)))
+			n += de->d_name[0] != '.';
+		closedir(d);
+	}
+	return n;
 }
 
 static int parse_cpus(struct trace_run *r, const char *list)
@@ -219,11 +250,12 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	sopts->filter_uid = o->filter_uid;
 	sopts->uid = o->uid;
 	sopts->syscalls = trace_opts__syscalls(o, &sopts->nr_syscalls);
-	/* opens and closes not chosen still keep the fd paths right */
+	/* opens, closes and execs not chosen still keep fd paths and symbols right */
 	sopts->also = r->fd_calls;
 	sopts->nr_also = 0;
-	for (const char *const *n = (const char *const[]){ "open", "openat", "close", NULL }; *n;
-	     n++)
+	for (const char *const *n = (const char *const[]){ "open", "openat", "close", "execve",
+							    NULL };
+	     *n; n++)
 		r->fd_calls[sopts->nr_also++] = ember_syscall__number(*n);
 	if (o->have_qualifier && !sopts->syscalls) {
 		fprintf(stderr, "ember trace: out of memory\n");
@@ -256,6 +288,16 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	sopts->tps = r->tps.tps;
 	sopts->nr_tps = r->tps.nr;
 	sopts->no_syscalls = !o->syscalls;
+	sopts->user_stack = o->call_graph;
+	if (o->call_graph) {
+		struct ember_symbol_opts sym = { .sz = sizeof(sym) };
+
+		r->symbolizer = ember_symbolizer__new(&sym);
+		if (!r->symbolizer) {
+			fprintf(stderr, "ember trace: cannot set up symbols: %s\n", strerror(errno));
+			return 1;
+		}
+	}
 	r->syscalls = ember_syscalls__new(root);
 	if (!r->syscalls) {
 		fprintf(stderr, "ember trace: out of memory\n");
@@ -364,6 +406,10 @@ int trace_run(struct trace_opts *o)
 	r.printer.max_events = o->max_events;
 	r.printer.show_duration = o->syscalls;
 	r.printer.tps = &r.tps;
+	r.printer.symbolizer = r.symbolizer;
+	/* perf names the thread on each line unless it traces one thread only (-p, -t) */
+	if (o->pids || o->tids)
+		r.printer.show_tid = count_threads(&r, o->pids) > 1;
 	ember_systrace__set_tp_handler(r.st, trace_printer__tracepoint, &r.printer);
 	ret = run(&r);
 	trace_printer__exit(&r.printer);
@@ -379,6 +425,7 @@ out:
 	}
 	free((void *)sopts.syscalls);
 	trace_tps__exit(&r.tps);
+	ember_symbolizer__delete(r.symbolizer);
 	free(r.targets);
 	free(r.cpus);
 	return ret;

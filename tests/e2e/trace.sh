@@ -98,9 +98,21 @@ sleep 1
 kill -INT "$tracer"
 wait "$tracer"
 expect_eq pid-ctrl-c-status "$?" 0
-n=$(grep -c " syscalls/$loop getppid() " "$TMP/p.txt")
+# one thread traced: no comm/tid on the lines, as perf trace -p of a single thread
+n=$(grep -cE '^ +[0-9.]+ \( *[0-9.]+ ms\): getppid\(\) ' "$TMP/p.txt")
 if [ "$n" -ge 10 ]; then pass pid-traced; else fail pid-traced "$n getppid lines"; fi
-expect_eq pid-only-target "$(grep -vc " syscalls/$loop " "$TMP/p.txt")" 0
+expect_eq pid-only-target "$(grep -vc 'getppid() ' "$TMP/p.txt")" 0
+
+# --call-graph fp: the frames under each line, as perf names them
+"$EMBER" trace --call-graph fp -p "$loop" -e getppid --max-events 3 2>"$TMP/cg.txt"
+check call-graph-frame grep -qxE ' {39}syscall \(/[^)]*libc\.so\.6\)' "$TMP/cg.txt"
+if have_perf; then
+	"$PERF" trace --call-graph fp -p "$loop" -e getppid --max-events 3 2>"$TMP/pcg.txt"
+	expect_eq call-graph-as-perf "$(grep -v getppid "$TMP/cg.txt" | sort -u)" \
+		"$(grep -v getppid "$TMP/pcg.txt" | sort -u)"
+fi
+"$EMBER" trace --call-graph dwarf -- true 2>"$TMP/e.txt"
+expect_eq call-graph-dwarf-refused "$?" 2
 
 # 7. the target exits mid-trace: ember ends by itself
 "$EMBER" trace -p "$loop" -e getppid 2>"$TMP/p2.txt" &
