@@ -57,6 +57,18 @@ struct {
 	__type(value, __u8);
 } cpus SEC(".maps");
 
+/*
+ * tid -> an entry held back because a string argument could not be read
+ * yet (its page not in memory): sent at the exit, the string read again
+ * then, once the syscall itself has faulted it in.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct systrace_event_strs);
+} deferred SEC(".maps");
+
 /* Events the full ring buffer refused, per cpu. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -137,12 +149,15 @@ static __always_inline void copy_args(struct systrace_event *e, const struct sys
 		e->args[i] = ctx->args[i];
 }
 
-/* Read the marked string arguments, in argument order, into e->str[]. */
-static __always_inline void read_strings(struct systrace_event_strs *e,
-					 const struct sys_enter_args *ctx, __u32 flags)
+/*
+ * Read the marked string arguments, in argument order, into e->str[].
+ * Returns whether every one could be read.
+ */
+static __always_inline int read_strings(struct systrace_event_strs *e, __u32 flags)
 {
-	int k = 0;
+	int k = 0, all = 1;
 
+	e->ev.str_args = 0;
 #pragma unroll
 	for (int i = 0; i < SYSTRACE_NR_ARGS; i++) {
 		char *dst;
@@ -150,10 +165,13 @@ static __always_inline void read_strings(struct systrace_event_strs *e,
 		if (!(flags & SYSTRACE_STR_ARG(i)) || k >= SYSTRACE_NR_STRS)
 			continue;
 		dst = k ? e->str[1] : e->str[0];
-		if (bpf_probe_read_user_str(dst, SYSTRACE_STR_LEN, (const void *)ctx->args[i]) > 0)
+		if (bpf_probe_read_user_str(dst, SYSTRACE_STR_LEN, (const void *)e->ev.args[i]) > 0)
 			e->ev.str_args |= 1u << i;
+		else
+			all = 0;
 		k++;
 	}
+	return all;
 }
 
 SEC("tp/raw_syscalls/sys_enter")
@@ -176,8 +194,17 @@ int sys_enter(struct sys_enter_args *ctx)
 		}
 		fill(&e->ev, pid_tgid, nr, SYSTRACE_ENTER | kind_bits(*flags));
 		copy_args(&e->ev, ctx);
-		read_strings(e, ctx, *flags);
-		bpf_ringbuf_submit(e, 0);
+		if (read_strings(e, *flags)) {
+			bpf_ringbuf_submit(e, 0);
+		} else {
+			__u32 tid = (__u32)pid_tgid;
+
+			/* held back for the exit; sent now if there is no room to hold it */
+			if (bpf_map_update_elem(&deferred, &tid, e, BPF_ANY))
+				bpf_ringbuf_submit(e, 0);
+			else
+				bpf_ringbuf_discard(e, 0);
+		}
 	} else {
 		struct systrace_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
@@ -192,6 +219,22 @@ int sys_enter(struct sys_enter_args *ctx)
 	return 0;
 }
 
+/* An entry held back (see deferred): its strings read again, sent before its exit. */
+static __always_inline void send_deferred(__u64 pid_tgid, __u32 nr, __u32 flags)
+{
+	__u32 tid = (__u32)pid_tgid;
+	struct systrace_event_strs *held = bpf_map_lookup_elem(&deferred, &tid);
+
+	if (!held)
+		return;
+	if (held->ev.nr == (__s32)nr) {
+		read_strings(held, flags);
+		if (bpf_ringbuf_output(&events, held, sizeof(*held), 0))
+			count_lost();
+	}
+	bpf_map_delete_elem(&deferred, &tid);
+}
+
 SEC("tp/raw_syscalls/sys_exit")
 int sys_exit(struct sys_exit_args *ctx)
 {
@@ -204,6 +247,8 @@ int sys_exit(struct sys_exit_args *ctx)
 	flags = bpf_map_lookup_elem(&syscalls, &nr);
 	if (!flags || !(*flags & SYSTRACE_TRACED))
 		return 0;
+	if (*flags & ~(SYSTRACE_TRACED | SYSTRACE_UNCHOSEN_CALL))
+		send_deferred(pid_tgid, nr, *flags);
 	if (want_stack && !(*flags & SYSTRACE_UNCHOSEN_CALL)) {
 		struct systrace_event_stack *es = bpf_ringbuf_reserve(&events, sizeof(*es), 0);
 		long n;
