@@ -185,12 +185,13 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		return 2;
 	o->argc = argc;
 	o->argv = argv;
-	targets = !!o->pids + !!o->tids + (o->all_cpus || o->cpu_list) + !!argc;
+	/* -C and -u narrow any target, or make one alone (every task on those cpus, of that user) */
+	targets = !!o->pids + !!o->tids + o->all_cpus + !!argc;
 	if (targets > 1) {
-		fprintf(stderr, "ember trace: give one target: a command, -p, -t, or -a/-C\n");
+		fprintf(stderr, "ember trace: give one target: a command, -p, -t or -a\n");
 		return 2;
 	}
-	if (!targets && !o->filter_uid) {
+	if (!targets && !o->filter_uid && !o->cpu_list) {
 		fprintf(stderr, "ember trace: nothing to trace: give a command, -p PID, -t TID, "
 				"-a, -C CPUS or -u USER (see --help)\n");
 		return 2;

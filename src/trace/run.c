@@ -121,8 +121,12 @@ static int parse_cpus(struct trace_run *r, const char *list)
 	struct ember_cpu_map *map = ember_cpu_map__new(list);
 
 	if (!map) {
-		fprintf(stderr, "ember trace: invalid cpu list '%s': expected cpus like 0-3,8\n",
-			list);
+		if (errno == ENODEV)
+			fprintf(stderr, "ember trace: -C %s: not every cpu named is online "
+					"(see /sys/devices/system/cpu/online)\n", list);
+		else
+			fprintf(stderr, "ember trace: invalid cpu list '%s': expected cpus like "
+					"0-3,8\n", list);
 		return 2;
 	}
 	r->nr_cpus = ember_cpu_map__nr(map);

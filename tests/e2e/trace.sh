@@ -151,6 +151,22 @@ check no-comm grep -qE '\): [0-9]+ getppid\(\)' "$TMP/nocomm.txt"
 "$EMBER" trace --max-events 2 -e getppid -- "$WL/syscalls" 50 "$IN" "$SCRATCH" 2>"$TMP/max.txt"
 expect_eq max-events "$(grep -c getppid "$TMP/max.txt")" 2
 
+# cpus and users narrow the target, in the kernel
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+	"$EMBER" trace -C 0 -e getppid -- taskset -c 0 "$WL/syscalls" 20 "$IN" "$SCRATCH" 2>"$TMP/c0.txt"
+	expect_eq cpu-filter-on "$(grep -c getppid "$TMP/c0.txt")" 20
+	"$EMBER" trace -C 1 -e getppid -- taskset -c 0 "$WL/syscalls" 20 "$IN" "$SCRATCH" 2>"$TMP/c1.txt"
+	expect_eq cpu-filter-off "$(grep -c getppid "$TMP/c1.txt")" 0
+else
+	skip cpu-filter "needs taskset and 2 cpus"
+fi
+"$EMBER" trace -u root -e getppid -- "$WL/syscalls" 7 "$IN" "$SCRATCH" 2>"$TMP/u0.txt"
+expect_eq user-filter-on "$(grep -c getppid "$TMP/u0.txt")" 7
+"$EMBER" trace -u nobody -e getppid -- "$WL/syscalls" 7 "$IN" "$SCRATCH" 2>"$TMP/u1.txt"
+expect_eq user-filter-off "$(grep -c getppid "$TMP/u1.txt")" 0
+"$EMBER" trace -C 99999 -- true 2>"$TMP/e.txt"
+expect_eq offline-cpu-status "$?" 2
+
 # 9. tracepoints mixed in (-e sys:name), and alone (no syscalls then, as perf)
 "$EMBER" trace -e sched:sched_process_exec,getppid -- "$WL/syscalls" 2 "$IN" "$SCRATCH" 2>"$TMP/tp.txt"
 check tracepoint-line grep -qE "^ +0\.000 \( +\): syscalls/[0-9]+ sched:sched_process_exec\(filename: \"$WL/syscalls\", pid: [0-9]+ \(syscalls\), old_pid: [0-9]+ \(syscalls\)\)\$" "$TMP/tp.txt"
