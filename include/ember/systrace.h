@@ -38,7 +38,13 @@ struct ember_systrace_opts {
 	int nr_syscalls;
 	const int *also;		/* traced too though not chosen, marked unchosen */
 	int nr_also;
-	size_t buffer_size;		/* ring buffer bytes (a power of 2 of pages); 0: 4 MB */
+	size_t buffer_size;		/* ring buffer bytes (a power of 2 of pages); 0: 16 MB */
+	/*
+	 * Wake a poll only when this many bytes wait (0: at every event); then
+	 * poll with a timeout, which collects the rest. 0 in the opts: a
+	 * quarter of the buffer.
+	 */
+	size_t wakeup_bytes;
 	const int *cpus;		/* only calls made on these cpus; NULL: any */
 	int nr_cpus;
 	bool filter_uid;		/* only calls of tasks whose uid is uid */

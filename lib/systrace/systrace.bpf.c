@@ -21,6 +21,8 @@ const volatile __u32 filter_cpus = 0;		/* only the cpus set in the cpus map */
 const volatile __u32 filter_uid = 0;		/* only tasks of user target_uid */
 const volatile __u32 target_uid = 0;
 const volatile __u32 want_stack = 0;		/* exits carry the user stack */
+/* Wake the consumer only once this much waits (it polls on a timer too): batches, not events. */
+const volatile __u64 wakeup_bytes = 0;
 
 /*
  * Set by user space when it stops: detaching the programs one by one takes
@@ -117,6 +119,14 @@ static __always_inline int followed(__u64 pid_tgid)
 	return state && *state == SYSTRACE_FOLLOWED;
 }
 
+static __always_inline __u64 wakeup(void)
+{
+	if (!wakeup_bytes)
+		return 0;
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline void count_lost(void)
 {
 	__u32 zero = 0;
@@ -195,13 +205,13 @@ int sys_enter(struct sys_enter_args *ctx)
 		fill(&e->ev, pid_tgid, nr, SYSTRACE_ENTER | kind_bits(*flags));
 		copy_args(&e->ev, ctx);
 		if (read_strings(e, *flags)) {
-			bpf_ringbuf_submit(e, 0);
+			bpf_ringbuf_submit(e, wakeup());
 		} else {
 			__u32 tid = (__u32)pid_tgid;
 
 			/* held back for the exit; sent now if there is no room to hold it */
 			if (bpf_map_update_elem(&deferred, &tid, e, BPF_ANY))
-				bpf_ringbuf_submit(e, 0);
+				bpf_ringbuf_submit(e, wakeup());
 			else
 				bpf_ringbuf_discard(e, 0);
 		}
@@ -214,7 +224,7 @@ int sys_enter(struct sys_enter_args *ctx)
 		}
 		fill(e, pid_tgid, nr, SYSTRACE_ENTER | kind_bits(*flags));
 		copy_args(e, ctx);
-		bpf_ringbuf_submit(e, 0);
+		bpf_ringbuf_submit(e, wakeup());
 	}
 	return 0;
 }
@@ -229,7 +239,7 @@ static __always_inline void send_deferred(__u64 pid_tgid, __u32 nr, __u32 flags)
 		return;
 	if (held->ev.nr == (__s32)nr) {
 		read_strings(held, flags);
-		if (bpf_ringbuf_output(&events, held, sizeof(*held), 0))
+		if (bpf_ringbuf_output(&events, held, sizeof(*held), wakeup()))
 			count_lost();
 	}
 	bpf_map_delete_elem(&deferred, &tid);
@@ -262,7 +272,7 @@ int sys_exit(struct sys_exit_args *ctx)
 		n = bpf_get_stack(ctx, es->ips, sizeof(es->ips), BPF_F_USER_STACK);
 		es->nr_ips = n > 0 ? n / sizeof(es->ips[0]) : 0;
 		es->pad = 0;
-		bpf_ringbuf_submit(es, 0);
+		bpf_ringbuf_submit(es, wakeup());
 		return 0;
 	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -272,7 +282,7 @@ int sys_exit(struct sys_exit_args *ctx)
 	}
 	fill(e, pid_tgid, nr, SYSTRACE_EXIT | kind_bits(*flags));
 	e->ret = ctx->ret;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 
@@ -335,6 +345,6 @@ int on_tracepoint(void *ctx)
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (bpf_probe_read_kernel(e->raw, sizeof(e->raw), ctx))
 		__builtin_memset(e->raw, 0, sizeof(e->raw));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }

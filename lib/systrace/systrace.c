@@ -19,6 +19,9 @@
 #include "systrace/event.h"
 #include "systrace.skel.h"
 
+/* The ring buffer: room for about 150 000 events between two polls. */
+#define DEFAULT_BUFFER (16u << 20)
+
 /* A thread's enter waiting for its exit. */
 struct pending {
 	struct ember_syscall_rec rec;
@@ -286,6 +289,7 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 {
 	struct ember_systrace *st = calloc(1, sizeof(*st));
 	char root[4000];
+	size_t size;
 	int err;
 
 	if (!st)
@@ -320,9 +324,11 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 	err = copy_tps(st, opts);
 	if (err)
 		goto out_err;
-	if (opts->buffer_size &&
-	    (err = bpf_map__set_max_entries(st->skel->maps.events, opts->buffer_size)))
+	size = opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
+	err = bpf_map__set_max_entries(st->skel->maps.events, size);
+	if (err)
 		goto out_err;
+	st->skel->rodata->wakeup_bytes = opts->wakeup_bytes ? opts->wakeup_bytes : size / 4;
 	err = ember_bpf__load(st->skel->skeleton);
 	if (err)
 		goto out_err;
@@ -389,7 +395,10 @@ int ember_systrace__poll(struct ember_systrace *st, int timeout_ms, ember_systra
 	st->ctx = ctx;
 	st->stop = 0;
 	st->handed = 0;
+	/* the BPF side wakes us for a batch only: after the wait, take whatever is there */
 	err = ring_buffer__poll(st->rb, timeout_ms);
+	if (err >= 0 && !st->stop)
+		err = ring_buffer__consume(st->rb);
 	if (st->stop)
 		return st->stop;
 	if (err < 0 && err != -ECANCELED)

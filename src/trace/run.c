@@ -23,7 +23,8 @@
 #include "trace/print.h"
 #include "trace/run.h"
 
-#define POLL_MS 50
+/* how long events may wait: the BPF side wakes a poll only for a full quarter buffer */
+#define POLL_MS 10
 
 struct trace_run {
 	struct trace_opts *o;
