@@ -21,7 +21,7 @@ static int forward(enum libbpf_print_level level, const char *fmt, va_list ap)
 	char line[1024];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	log__printf(level == LIBBPF_WARN ? EMBER_INFO : EMBER_DEBUG, "libbpf: %s", line);
+	log__printf(level == LIBBPF_WARN ? EMBER_INFO : EMBER_DEBUG, "%s", line);
 	return 0;
 }
 
@@ -130,6 +130,6 @@ const char *ember_bpf__strerror(int err, char *buf, size_t size)
 			   strerror(err));
 	if (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)
 		return bprintf(buf, size, "the kernel refused the BPF program (%s): it may lack "
-			   "CONFIG_BPF_EVENTS; ember -v shows the verifier's words", strerror(err));
+			   "CONFIG_BPF_EVENTS; -v shows the verifier's words", strerror(err));
 	return bprintf(buf, size, "%s", strerror(err));
 }
