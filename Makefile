@@ -75,7 +75,8 @@ WORKLOADS := $(WL_SRCS:tests/workloads/%.c=$(BUILD)/workloads/%)
 # Generated headers in $(BUILD)/gen: each BPF program's skeleton (lib/M/NAME.bpf.c ->
 # NAME.skel.h) and the syscall table from the installed kernel headers.
 SKELS     := $(foreach f,$(BPF_SRCS),$(BUILD)/gen/$(notdir $(f:.bpf.c=.skel.h)))
-GEN_HDRS  := $(SKELS) $(BUILD)/gen/syscall-table.h $(BUILD)/gen/errno-table.h
+GEN_HDRS  := $(SKELS) $(BUILD)/gen/syscall-table.h $(BUILD)/gen/errno-table.h \
+	     $(BUILD)/gen/prctl-table.h
 
 LIBA      := $(BUILD)/libember.a
 LIBSO     := $(BUILD)/libember.so.0
@@ -131,6 +132,14 @@ $(BUILD)/gen/errno-table.h: $(ERRNO_HS)
 	@mkdir -p $(@D)
 	sed -n 's/^#define[[:space:]]\{1,\}\(E[A-Z0-9]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\).*/ERRNO(\2, \1)/p' $^ >$@.tmp
 	@test -s $@.tmp || { echo "no errno names found in $^" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+# prctl's options by number (PR_SET_PTRACER's magic left out, as perf does), from <linux/prctl.h>.
+PRCTL_H   := $(firstword $(wildcard /usr/include/linux/prctl.h))
+$(BUILD)/gen/prctl-table.h: $(PRCTL_H)
+	@mkdir -p $(@D)
+	sed -n 's/^#define[[:space:]]\{1,\}PR_\([A-Z0-9_]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\)[[:space:]]*\(\/.*\)\{0,1\}$$/PRCTL(\2, \1)/p' $< >$@.tmp
+	@test -s $@.tmp || { echo "no prctl options found in $<" >&2; rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
 
 # Every object waits for the generated headers once; -MMD tracks them afterwards.

@@ -2,6 +2,7 @@
 /* perf trace's value beautifiers: enums shown by name, fcntl, arch_prctl, madvise, ioctl. */
 #include <fcntl.h>
 #include <sched.h>
+#include <linux/prctl.h>
 #include "syscall/beauty.h"
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -165,7 +166,44 @@ int sc_sched_policy(char *buf, size_t size, struct sc_arg *a)
 	return n;
 }
 
+/* prctl's options by number, generated from <linux/prctl.h> (see the Makefile). */
+static const char *const prctl_options[] = {
+#define PRCTL(nr, name) [nr] = #name,
+#include "prctl-table.h"
+#undef PRCTL
+};
+
 int sc_prctl_option(char *buf, size_t size, struct sc_arg *a)
 {
+	/* the arguments each option ignores (bit i: argument i), as perf masks them */
+	enum { A2 = 1 << 1, A3 = 1 << 2, A4 = 1 << 3, A5 = 1 << 4 };
+	static const unsigned char masks[] = {
+		[PR_GET_DUMPABLE] = A2 | A3 | A4 | A5, [PR_SET_DUMPABLE] = A3 | A4 | A5,
+		[PR_SET_NAME] = A3 | A4 | A5, [PR_GET_CHILD_SUBREAPER] = A3 | A4 | A5,
+		[PR_SET_CHILD_SUBREAPER] = A3 | A4 | A5, [PR_GET_SECUREBITS] = A2 | A3 | A4 | A5,
+		[PR_SET_SECUREBITS] = A3 | A4 | A5, [PR_SET_MM] = A4 | A5,
+		[PR_GET_PDEATHSIG] = A2 | A3 | A4 | A5, [PR_SET_PDEATHSIG] = A3 | A4 | A5,
+	};
+	unsigned long option = a->val;
+
+	if (option < NR(masks))
+		a->mask |= masks[option];
+	if (option < NR(prctl_options) && prctl_options[option])
+		return scnprintf(buf, size, "%s", prctl_options[option]);
+	return scnprintf(buf, size, "%d", (int)option);
+}
+
+/* PR_SET_NAME's name is a pointer: hex; otherwise a number. */
+int sc_prctl_arg2(char *buf, size_t size, struct sc_arg *a)
+{
+	if ((int)a->args[0] == PR_SET_NAME)
+		return sc_hex(buf, size, a);
+	return sc_long(buf, size, a);
+}
+
+int sc_prctl_arg3(char *buf, size_t size, struct sc_arg *a)
+{
+	if ((int)a->args[0] == PR_SET_MM)
+		return sc_hex(buf, size, a);
 	return sc_long(buf, size, a);
 }

@@ -86,6 +86,8 @@ int sc_socket_type(char *buf, size_t size, struct sc_arg *a);
 int sc_renameat2_flags(char *buf, size_t size, struct sc_arg *a);
 int sc_arch_prctl_code(char *buf, size_t size, struct sc_arg *a);
 int sc_prctl_option(char *buf, size_t size, struct sc_arg *a);
+int sc_prctl_arg2(char *buf, size_t size, struct sc_arg *a);
+int sc_prctl_arg3(char *buf, size_t size, struct sc_arg *a);
 int sc_ioctl_cmd(char *buf, size_t size, struct sc_arg *a);
 int sc_sched_policy(char *buf, size_t size, struct sc_arg *a);
 

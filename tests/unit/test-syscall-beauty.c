@@ -76,6 +76,9 @@ static char *fixture(void)
 	    test_tracefs__syscall(root, "brk", "unsigned long brk", NULL) ||
 	    test_tracefs__syscall(root, "poll", "struct pollfd * ufds", "unsigned int nfds",
 				  "int timeout_msecs", NULL) ||
+	    test_tracefs__syscall(root, "prctl", "int option", "unsigned long arg2",
+				  "unsigned long arg3", "unsigned long arg4", "unsigned long arg5",
+				  NULL) ||
 	    test_tracefs__syscall(root, "getppid", NULL)) {
 		test_tracefs__delete(root);
 		return NULL;
@@ -179,6 +182,12 @@ TEST(syscall_beauty_args)
 	CHECK_STR(args_of(tab, SYS_newfstatat, (uint64_t[6]){ 3, 0x3536ddd5, 0x7ffcc76f2dc0, 4096 }, 1,
 			  ""),
 		  "dfd: 3</etc/hostname>, filename: \"\", statbuf: 0x7ffcc76f2dc0, flag: 4096");
+	/* perf's lines for ps's capability probing, and an option that masks the rest */
+	CHECK_STR(args_of(tab, SYS_prctl, (uint64_t[6]){ 23, 32, 0, 140226959834056, 77 }, -1, NULL),
+		  "option: CAPBSET_READ, arg2: 32, arg4: 140226959834056, arg5: 77");
+	CHECK_STR(args_of(tab, SYS_prctl, (uint64_t[6]){ 15, 0x7ffe10, 3, 4, 5 }, -1, NULL),
+		  "option: SET_NAME, arg2: 0x7ffe10");
+	CHECK_STR(args_of(tab, SYS_prctl, (uint64_t[6]){ 1000 }, -1, NULL), "option: 1000");
 	CHECK_STR(args_of(tab, SYS_brk, (uint64_t[6]){ 0 }, -1, NULL), "");
 	CHECK_STR(args_of(tab, SYS_getppid, (uint64_t[6]){ 0 }, -1, NULL), "");
 	ember_syscalls__delete(tab);
