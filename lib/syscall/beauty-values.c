@@ -23,6 +23,12 @@ STRARRAY(sc_whences, 0, "SET", "CUR", "END", "DATA", "HOLE");
 STRARRAY(sc_rlimit_resources, 0, "CPU", "FSIZE", "DATA", "STACK", "CORE", "RSS", "NPROC",
 	 "NOFILE", "MEMLOCK", "AS", "LOCKS", "SIGPENDING", "MSGQUEUE", "NICE", "RTPRIO",
 	 "RTTIME");
+/* SOL_* by value (setsockopt's level: 0 is shown, "IP") */
+STRARRAY(sc_socket_levels, 0, "IP", "SOCKET", [6] = "TCP", [17] = "UDP", [41] = "IPV6",
+	 [58] = "ICMPV6", [132] = "SCTP", [136] = "UDPLITE", [255] = "RAW", "IPX", "AX25",
+	 "ATALK", "NETROM", "ROSE", "DECNET", "X25", "PACKET", "ATM", "AAL", "IRDA", "NETBEUI",
+	 "LLC", "DCCP", "NETLINK", "TIPC", "RXRPC", "PPPOL2TP", "BLUETOOTH", "PNPIPE", "RDS",
+	 "IUCV", "CAIF", "ALG", "NFC", "KCM", "TLS", "XDP", "MPTCP", "MCTP", "SMC");
 STRARRAY(sc_sighow, 0, "BLOCK", "UNBLOCK", "SETMASK");
 STRARRAY(sc_clockids, 0, "REALTIME", "MONOTONIC", "PROCESS_CPUTIME_ID", "THREAD_CPUTIME_ID",
 	 "MONOTONIC_RAW", "REALTIME_COARSE", "MONOTONIC_COARSE", "BOOTTIME", "REALTIME_ALARM",
@@ -58,12 +64,21 @@ int sc_fcntl_cmd(char *buf, size_t size, struct sc_arg *a)
 	return sc_strarrays(buf, size, a);
 }
 
+/*
+ * F_GETFD's and F_SETFD's flags as perf 6.1 prints them: inverted ("0" for
+ * FD_CLOEXEC set, "CLOEXEC" for none), its bug kept for the same lines.
+ */
+int sc_fd_flags_str(char *buf, size_t size, unsigned long flags)
+{
+	return scnprintf(buf, size, "%s", flags ? "0" : "CLOEXEC");
+}
+
 int sc_fcntl_arg(char *buf, size_t size, struct sc_arg *a)
 {
 	int cmd = (int)a->args[1];
 
 	if (cmd == F_SETFD)
-		return scnprintf(buf, size, "%s", a->val ? "CLOEXEC" : "0");
+		return sc_fd_flags_str(buf, size, a->val);
 	if (cmd == F_SETFL)
 		return sc_open_flags_str(buf, size, a->val);
 	if (cmd == F_SETLK || cmd == F_SETLKW || cmd == F_GETLK || cmd == F_OFD_SETLK ||

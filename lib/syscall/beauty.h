@@ -93,9 +93,12 @@ int sc_sched_policy(char *buf, size_t size, struct sc_arg *a);
 
 /* The value tables sc_strarray() reads (beauty-values.c). */
 extern const struct sc_strarray sc_bpf_cmds, sc_epoll_ctl_ops, sc_itimers, sc_keyctl_options,
-	sc_whences, sc_rlimit_resources, sc_sighow, sc_clockids, sc_socket_families;
+	sc_whences, sc_rlimit_resources, sc_sighow, sc_clockids, sc_socket_families,
+	sc_socket_levels;
 extern const struct sc_strarray *const sc_fcntl_cmds[];
 
+/* perf's text of F_GETFD/F_SETFD flags (inverted, as perf 6.1). */
+int sc_fd_flags_str(char *buf, size_t size, unsigned long flags);
 /* perf's text of open flags (O_ names without the prefix). */
 int sc_open_flags_str(char *buf, size_t size, unsigned long flags);
 

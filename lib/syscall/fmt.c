@@ -40,6 +40,7 @@ static const struct sc_fmt fmts[] = {
 	{ "getppid", .errpid = true },
 	{ "getrandom", .arg = { A(2, sc_getrandom_flags) } },
 	{ "getrlimit", .arg = { SA(0, sc_rlimit_resources) } },
+	{ "getsockopt", .arg = { SA(1, sc_socket_levels) } },
 	{ "gettid", .errpid = true },
 	{ "ioctl", .arg = { A(1, sc_ioctl_cmd), A(2, sc_hex) } },
 	{ "keyctl", .arg = { SA(0, sc_keyctl_options) } },
@@ -91,6 +92,7 @@ static const struct sc_fmt fmts[] = {
 	{ "set_tid_address", .errpid = true },
 	{ "setitimer", .arg = { SA(0, sc_itimers) } },
 	{ "setrlimit", .arg = { SA(0, sc_rlimit_resources) } },
+	{ "setsockopt", .arg = { SA(1, sc_socket_levels) } },
 	{ "socket", .arg = { SA(0, sc_socket_families), A(1, sc_socket_type) } },
 	{ "socketpair", .arg = { SA(0, sc_socket_families), A(1, sc_socket_type) } },
 	{ "stat", .alias = "newstat" },
@@ -111,6 +113,12 @@ static const struct sc_fmt fmts[] = {
 static int cmp_name(const void *key, const void *elem)
 {
 	return strcmp(key, ((const struct sc_fmt *)elem)->name);
+}
+
+const struct sc_fmt *fmt__table(size_t *nr)
+{
+	*nr = sizeof(fmts) / sizeof(fmts[0]);
+	return fmts;
 }
 
 const struct sc_fmt *fmt__find(const char *name)

@@ -14,6 +14,8 @@ struct sc_fmt {
 	bool hexret;
 };
 
+/* The whole table, sorted by name (for its test). */
+const struct sc_fmt *fmt__table(size_t *nr);
 /* perf's entry for the syscall called name, or NULL. */
 const struct sc_fmt *fmt__find(const char *name);
 

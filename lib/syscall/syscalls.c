@@ -167,7 +167,7 @@ int ember_syscalls__scnprintf_ret(struct ember_syscalls *t, int nr,
 	case SC_RET_OPEN_FLAGS:
 		return sc_open_flags_str(buf, size, (unsigned long)ret);
 	case SC_RET_FD_FLAGS:
-		return scnprintf(buf, size, "%s", ret ? "CLOEXEC" : "0");
+		return sc_fd_flags_str(buf, size, (unsigned long)ret);
 	case SC_RET_FD:
 		return sc_fd(buf, size, &a);
 	default:
