@@ -39,6 +39,7 @@ struct ember_systrace {
 	int nr_tps;
 	ember_systrace_tp_fn tp_fn;
 	void *tp_ctx;
+	int nr_exit, nr_exit_group;	/* the calls after which a thread is gone */
 	ember_systrace_fn fn;		/* during a poll */
 	void *ctx;
 	int stop;			/* fn's non-zero return */
@@ -159,11 +160,22 @@ static void fill_rec(struct ember_syscall_rec *rec, const struct systrace_event 
 	rec->comm[sizeof(rec->comm) - 1] = '\0';
 }
 
+static void forget_thread(struct ember_systrace *st, pid_t tid)
+{
+	struct hashtab_slot *s = hashtab__find(&st->threads, hash_mix64((uint64_t)(uint32_t)tid),
+					       hashtab__eq_hash, NULL);
+
+	if (!s)
+		return;
+	free((void *)(uintptr_t)s->val);
+	hashtab__remove(&st->threads, s);
+}
+
 static int handle_enter(struct ember_systrace *st, const void *data, size_t size)
 {
 	const struct systrace_event *e = data;
 	struct pending *p = pending_of(st, e->tid, true);
-	int k = 0;
+	int k = 0, ret;
 
 	if (!p)
 		return -ENOMEM;
@@ -181,7 +193,11 @@ static int handle_enter(struct ember_systrace *st, const void *data, size_t size
 		}
 	}
 	p->valid = true;
-	return st->fn(st->ctx, &p->rec, NULL);
+	ret = st->fn(st->ctx, &p->rec, NULL);
+	/* exit and exit_group do not return: the thread is gone, and its pending entry */
+	if (e->nr == st->nr_exit || e->nr == st->nr_exit_group)
+		forget_thread(st, e->tid);
+	return ret;
 }
 
 static int handle_exit(struct ember_systrace *st, const struct systrace_event *e, size_t size)
@@ -295,6 +311,8 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 	if (!st)
 		return NULL;
 	st->target = opts->target;
+	st->nr_exit = ember_syscall__number("exit");
+	st->nr_exit_group = ember_syscall__number("exit_group");
 	if (opts->tracefs)
 		snprintf(root, sizeof(root), "%s", opts->tracefs);
 	else if ((err = ember_tracefs__find(root, sizeof(root))))

@@ -122,10 +122,12 @@ static void print_enter(struct trace_printer *p, struct trace_thread *t,
 		print_interrupted(p);
 	t->entry_time = e->time;
 	t->nr = e->nr;
-	n = snprintf(t->entry_str, sizeof(t->entry_str), "%s(", name);
-	if (n > 0 && (size_t)n < sizeof(t->entry_str))
+	if (!t->entry_str && !(t->entry_str = malloc(TRACE_ENTRY_STR_SIZE)))
+		return;
+	n = snprintf(t->entry_str, TRACE_ENTRY_STR_SIZE, "%s(", name);
+	if (n > 0 && n < TRACE_ENTRY_STR_SIZE)
 		ember_syscalls__scnprintf_args(p->syscalls, e->nr, e->args, e->strs, &env,
-					       t->entry_str + n, sizeof(t->entry_str) - n);
+					       t->entry_str + n, TRACE_ENTRY_STR_SIZE - n);
 	free(t->open_name);
 	t->open_name = NULL;
 	if (is_open(name)) {
@@ -143,10 +145,14 @@ static void print_enter(struct trace_printer *p, struct trace_thread *t,
 			fprintf(p->out, "?\n");
 			p->nr_printed++;
 		}
-		t->entry_pending = false;
-	} else {
-		t->entry_pending = true;
+		if (!strcmp(name, "exit_group"))
+			trace_state__forget_fds(&p->state, t->pid);
+		if (p->current == t)
+			p->current = NULL;
+		trace_thread__exit(t);
+		return;
 	}
+	t->entry_pending = true;
 	p->current = t;
 }
 
@@ -200,7 +206,7 @@ static void print_exit(struct trace_printer *p, struct trace_thread *t,
 	if (p->summary_only || (x->ret >= 0 && p->failure_only))
 		goto out;
 	print_head(p, t, duration, duration_known, t->entry_time);
-	if (t->entry_pending)
+	if (t->entry_pending && t->entry_str)
 		len = fprintf(p->out, "%s", t->entry_str);
 	else
 		len = fprintf(p->out, " ... [continued]: %s()", name ? name : "");
@@ -214,7 +220,7 @@ out:
 	t->entry_pending = false;
 }
 
-/* An open, close or exec not chosen (-e): only the fd paths and programs it changes. */
+/* An open, close, exec or exit_group not chosen (-e): only the fd paths and programs it changes. */
 static void follow_fds(struct trace_printer *p, const struct ember_syscall_rec *enter,
 		       const struct ember_syscall_rec *exit)
 {
@@ -225,6 +231,8 @@ static void follow_fds(struct trace_printer *p, const struct ember_syscall_rec *
 	if (!exit) {
 		if (!strcmp(name, "close"))
 			trace_state__forget_fd(&p->state, enter->pid, (int)enter->args[0]);
+		else if (!strcmp(name, "exit_group"))
+			trace_state__forget_fds(&p->state, enter->pid);
 		return;
 	}
 	if (enter && is_open(name) && exit->ret >= 0) {

@@ -34,7 +34,7 @@ struct trace_run {
 	bool have_wl;
 	pid_t *targets;			/* -p/-t */
 	int nr_targets;
-	int fd_calls[4];		/* open, openat, close, execve */
+	int fd_calls[5];		/* open, openat, close, execve, exit_group */
 	struct trace_tps tps;		/* -e sys:name */
 	struct ember_symbolizer *symbolizer;	/* --call-graph */
 	int *cpus;			/* -C */
@@ -255,11 +255,11 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	sopts->filter_uid = o->filter_uid;
 	sopts->uid = o->uid;
 	sopts->syscalls = trace_opts__syscalls(o, &sopts->nr_syscalls);
-	/* opens, closes and execs not chosen still keep fd paths and symbols right */
+	/* opens, closes, execs and exits not chosen still keep fd paths and symbols right */
 	sopts->also = r->fd_calls;
 	sopts->nr_also = 0;
 	for (const char *const *n = (const char *const[]){ "open", "openat", "close", "execve",
-							    NULL };
+							    "exit_group", NULL };
 	     *n; n++)
 		r->fd_calls[sopts->nr_also++] = ember_syscall__number(*n);
 	if (o->have_qualifier && !sopts->syscalls) {

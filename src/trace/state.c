@@ -20,13 +20,28 @@ void trace_state__exit(struct trace_state *s)
 	hashtab__for_each(&s->threads, slot) {
 		struct trace_thread *t = (struct trace_thread *)(uintptr_t)slot->val;
 
-		free(t->open_name);
+		trace_thread__exit(t);
 		free(t);
 	}
 	hashtab__for_each(&s->fds, slot)
 		free((void *)(uintptr_t)slot->val);
 	hashtab__exit(&s->threads);
 	hashtab__exit(&s->fds);
+}
+
+/* A path behind an fd, and whose it is (to forget a process's fds at its end). */
+struct fd_path {
+	pid_t pid;
+	char path[];
+};
+
+void trace_thread__exit(struct trace_thread *t)
+{
+	free(t->open_name);
+	free(t->entry_str);
+	t->open_name = NULL;
+	t->entry_str = NULL;
+	t->entry_pending = false;
 }
 
 static uint64_t tid_hash(pid_t tid)
@@ -67,8 +82,13 @@ void trace_state__set_fd(struct trace_state *s, pid_t pid, int fd, const char *p
 {
 	uint64_t h = fd_hash(pid, fd);
 	struct hashtab_slot *slot;
-	char *copy = strdup(path);
+	size_t len = strlen(path) + 1;
+	struct fd_path *copy = malloc(sizeof(*copy) + len);
 
+	if (copy) {
+		copy->pid = pid;
+		memcpy(copy->path, path, len);
+	}
 	if (!copy || hashtab__reserve(&s->fds, 1)) {
 		free(copy);
 		return;
@@ -80,6 +100,27 @@ void trace_state__set_fd(struct trace_state *s, pid_t pid, int fd, const char *p
 	} else {
 		hashtab__fill(&s->fds, slot, h, (uintptr_t)copy);
 	}
+}
+
+void trace_state__forget_fds(struct trace_state *s, pid_t pid)
+{
+	struct hashtab_slot *slot;
+	bool removed;
+
+	/* removal moves later slots back: walk again until a pass removes nothing */
+	do {
+		removed = false;
+		hashtab__for_each(&s->fds, slot) {
+			struct fd_path *f = (struct fd_path *)(uintptr_t)slot->val;
+
+			if (f->pid != pid)
+				continue;
+			free(f);
+			hashtab__remove(&s->fds, slot);
+			removed = true;
+			break;
+		}
+	} while (removed);
 }
 
 void trace_state__forget_fd(struct trace_state *s, pid_t pid, int fd)
@@ -100,7 +141,7 @@ const char *trace_state__fd_path(struct trace_state *s, pid_t pid, int fd)
 	uint64_t known = hashtab__get(&s->fds, fd_hash(pid, fd), hashtab__eq_hash, NULL);
 
 	if (known)
-		return (const char *)(uintptr_t)known;
+		return ((struct fd_path *)(uintptr_t)known)->path;
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
 	len = readlink(link, path, sizeof(path) - 1);
 	if (len < 0)
@@ -108,7 +149,7 @@ const char *trace_state__fd_path(struct trace_state *s, pid_t pid, int fd)
 	path[len] = '\0';
 	trace_state__set_fd(s, pid, fd, path);
 	known = hashtab__get(&s->fds, fd_hash(pid, fd), hashtab__eq_hash, NULL);
-	return (const char *)(uintptr_t)known;
+	return known ? ((struct fd_path *)(uintptr_t)known)->path : NULL;
 }
 
 static struct trace_thread *known(struct trace_state *s, pid_t tid)

@@ -23,7 +23,7 @@ struct trace_thread {
 	bool entry_pending;		/* entered, not yet printed */
 	int nr;				/* the syscall entered */
 	char *open_name;		/* an open's file name, for its fd at exit */
-	char entry_str[TRACE_ENTRY_STR_SIZE];	/* "name(args" */
+	char *entry_str;		/* "name(args", TRACE_ENTRY_STR_SIZE bytes; NULL once it exited */
 };
 
 struct trace_state {
@@ -40,6 +40,10 @@ struct trace_thread *trace_state__thread(struct trace_state *s, pid_t pid, pid_t
 const char *trace_state__fd_path(struct trace_state *s, pid_t pid, int fd);
 void trace_state__set_fd(struct trace_state *s, pid_t pid, int fd, const char *path);
 void trace_state__forget_fd(struct trace_state *s, pid_t pid, int fd);
+/* Process pid ended (exit_group): its fd paths are forgotten (a new pid may reuse it). */
+void trace_state__forget_fds(struct trace_state *s, pid_t pid);
+/* Thread t ended: what it kept for its calls is freed; its name stays for the pids returned. */
+void trace_thread__exit(struct trace_thread *t);
 /* The name of thread pid: the last one seen in its events, else /proc's. NULL if unknown. */
 const char *trace_state__comm(struct trace_state *s, pid_t pid);
 /*
