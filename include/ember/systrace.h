@@ -55,6 +55,13 @@ struct ember_systrace_opts {
 	int nr_tps;
 };
 
+/* A user stack frame: in a file known by its build-id (and offset), or a bare address. */
+struct ember_systrace_frame {
+	int32_t status;			/* 0 none, 1 build_id and offset, 2 ip only */
+	uint8_t build_id[20];
+	uint64_t offset_or_ip;		/* the file offset (status 1) or the address (2) */
+};
+
 /* One end of a syscall, as the consumer hands it out. */
 struct ember_syscall_rec {
 	uint64_t time;			/* ns, CLOCK_MONOTONIC */
@@ -67,8 +74,9 @@ struct ember_syscall_rec {
 	const char *strs[EMBER_SYSCALL_MAX_ARGS];
 	int64_t ret;			/* exit */
 	bool unchosen;			/* one of opts.also only: for bookkeeping, not to show */
-	const uint64_t *ips;		/* exit, with opts.user_stack: return addresses, innermost */
-	int nr_ips;
+	/* exit, with opts.user_stack: the caller's frames, innermost first */
+	const struct ember_systrace_frame *frames;
+	int nr_frames;
 };
 
 /*

@@ -66,14 +66,25 @@ struct systrace_event_strs {
 	char str[SYSTRACE_NR_STRS][SYSTRACE_STR_LEN];
 };
 
-/* An exit with the caller's user stack (--call-graph): its return addresses, innermost first. */
-#define SYSTRACE_MAX_STACK	64
+/*
+ * An exit with the caller's user stack (--call-graph), innermost first,
+ * each frame as bpf_get_stack(BPF_F_USER_BUILD_ID) gives it (the layout of
+ * struct bpf_stack_build_id): the file's build-id and the offset in it,
+ * known even after the process is gone, or the bare address.
+ */
+#define SYSTRACE_MAX_STACK	48
+
+struct systrace_frame {
+	__s32 status;		/* 0 none, 1 build_id and offset, 2 ip only */
+	__u8 build_id[20];
+	__u64 offset_or_ip;
+};
 
 struct systrace_event_stack {
 	struct systrace_event ev;
-	__u32 nr_ips;
+	__u32 nr_frames;
 	__u32 pad;
-	__u64 ips[SYSTRACE_MAX_STACK];
+	struct systrace_frame frames[SYSTRACE_MAX_STACK];
 };
 
 /* A tracepoint's record: its first SYSTRACE_TP_RAW bytes, whatever its own size. */

@@ -269,8 +269,9 @@ int sys_exit(struct sys_exit_args *ctx)
 		}
 		fill(&es->ev, pid_tgid, nr, SYSTRACE_EXIT);
 		es->ev.ret = ctx->ret;
-		n = bpf_get_stack(ctx, es->ips, sizeof(es->ips), BPF_F_USER_STACK);
-		es->nr_ips = n > 0 ? n / sizeof(es->ips[0]) : 0;
+		n = bpf_get_stack(ctx, es->frames, sizeof(es->frames),
+				  BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+		es->nr_frames = n > 0 ? n / sizeof(es->frames[0]) : 0;
 		es->pad = 0;
 		bpf_ringbuf_submit(es, wakeup());
 		return 0;

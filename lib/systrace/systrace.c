@@ -19,6 +19,9 @@
 #include "systrace/event.h"
 #include "systrace.skel.h"
 
+_Static_assert(sizeof(struct ember_systrace_frame) == sizeof(struct systrace_frame),
+	       "the public frame is the BPF one");
+
 /* The ring buffer: room for about 150 000 events between two polls. */
 #define DEFAULT_BUFFER (16u << 20)
 
@@ -212,8 +215,9 @@ static int handle_exit(struct ember_systrace *st, const struct systrace_event *e
 	if (size >= sizeof(struct systrace_event_stack)) {
 		const struct systrace_event_stack *es = (const void *)e;
 
-		rec.ips = (const uint64_t *)es->ips;
-		rec.nr_ips = es->nr_ips > SYSTRACE_MAX_STACK ? SYSTRACE_MAX_STACK : es->nr_ips;
+		rec.frames = (const struct ember_systrace_frame *)es->frames;
+		rec.nr_frames = es->nr_frames > SYSTRACE_MAX_STACK ? SYSTRACE_MAX_STACK :
+								       es->nr_frames;
 	}
 	if (p && p->valid && p->rec.nr == e->nr)
 		enter = &p->rec;

@@ -156,29 +156,21 @@ static void print_enter(struct trace_printer *p, struct trace_thread *t,
 	p->current = t;
 }
 
-/* A new program in pid: the symbols of the old one are of no use. */
-static void follow_exec(struct trace_printer *p, const struct ember_syscall_rec *exit)
+/* A new program: its file and interpreter are where its frames will be. */
+static void follow_exec(struct trace_printer *p, const struct ember_syscall_rec *enter,
+			const struct ember_syscall_rec *exit)
 {
-	if (p->symbolizer && exit->ret == 0 && !strcmp(ember_syscall__name(exit->nr), "execve"))
-		ember_symbolizer__forget(p->symbolizer, exit->pid);
+	if (p->stacks && exit->ret == 0 && enter && enter->strs[0] &&
+	    !strcmp(ember_syscall__name(exit->nr), "execve"))
+		trace_stacks__add_exec(p->stacks, enter->strs[0]);
 }
 
 /* --call-graph: each frame under the line, as perf trace prints a sample's callchain. */
-static void print_stack(struct trace_printer *p, const struct trace_thread *t,
-			const struct ember_syscall_rec *x)
+static void print_stack(struct trace_printer *p, const struct ember_syscall_rec *x)
 {
-	for (int i = 0; p->symbolizer && i < x->nr_ips; i++) {
-		struct ember_addr_location al;
-
-		memset(&al, 0, sizeof(al));
-		al.addr = x->ips[i];
-		ember_symbolizer__resolve(p->symbolizer, t->pid, x->ips[i], &al);
+	for (int i = 0; p->stacks && i < x->nr_frames; i++) {
 		fprintf(p->out, "%-39s", "");
-		if (al.sym_name)
-			fprintf(p->out, "%s", al.sym_name);
-		else	/* perf shows the map-relative address, 0 without a map */
-			fprintf(p->out, "[%#" PRIx64 "]", al.map ? al.addr : 0);
-		fprintf(p->out, " (%s)\n", al.map && al.dso_name ? al.dso_name : "[unknown]");
+		trace_stacks__fprintf(p->stacks, &x->frames[i], p->out);
 	}
 }
 
@@ -192,9 +184,12 @@ static void print_exit(struct trace_printer *p, struct trace_thread *t,
 	char ret[1024];
 	int len;
 
-	if (is_open(name) && x->ret >= 0 && t->open_name)
+	if (is_open(name) && x->ret >= 0 && t->open_name) {
 		trace_state__set_fd(&p->state, t->pid, (int)x->ret, t->open_name);
-	follow_exec(p, x);
+		if (p->stacks)
+			trace_stacks__add_file(p->stacks, t->open_name);
+	}
+	follow_exec(p, enter, x);
 	if (t->entry_time) {
 		duration = x->time - t->entry_time;
 		if (duration < p->duration_ms * 1e6)
@@ -215,7 +210,7 @@ static void print_exit(struct trace_printer *p, struct trace_thread *t,
 	print_alignment(p, len);
 	fprintf(p->out, "%s\n", ret);
 	p->nr_printed++;
-	print_stack(p, t, x);
+	print_stack(p, x);
 out:
 	t->entry_pending = false;
 }
@@ -227,7 +222,7 @@ static void follow_fds(struct trace_printer *p, const struct ember_syscall_rec *
 	const char *name = ember_syscall__name((exit ? exit : enter)->nr);
 
 	if (exit)
-		follow_exec(p, exit);
+		follow_exec(p, enter, exit);
 	if (!exit) {
 		if (!strcmp(name, "close"))
 			trace_state__forget_fd(&p->state, enter->pid, (int)enter->args[0]);
@@ -240,6 +235,8 @@ static void follow_fds(struct trace_printer *p, const struct ember_syscall_rec *
 
 		if (file)
 			trace_state__set_fd(&p->state, exit->pid, (int)exit->ret, file);
+		if (file && p->stacks)
+			trace_stacks__add_file(p->stacks, file);
 	}
 }
 
@@ -264,6 +261,8 @@ int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 	if (!t)
 		return -1;
 	memcpy(t->comm, e->comm, sizeof(t->comm));
+	if (p->stacks)
+		trace_stacks__see_pid(p->stacks, e->pid);
 	if (exit)
 		print_exit(p, t, enter, exit);
 	else

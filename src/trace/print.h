@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <ember/machine.h>
 #include <ember/syscall.h>
 #include <ember/systrace.h>
+#include "trace/stacks.h"
 #include "trace/state.h"
 #include "trace/tracepoints.h"
 
@@ -25,7 +25,7 @@ struct trace_printer {
 	bool summary_only;		/* no lines at all (-s) */
 	bool show_duration;		/* syscalls traced: the duration column is shown */
 	struct trace_tps *tps;		/* -e's tracepoints, not owned */
-	struct ember_symbolizer *symbolizer;	/* --call-graph: names the stacks; not owned */
+	struct trace_stacks *stacks;	/* --call-graph: names the frames; not owned */
 	unsigned long max_events;	/* --max-events: print no more lines than this; 0: no limit */
 	uint64_t base_time;		/* the first event's: timestamps are relative to it */
 	bool have_base;

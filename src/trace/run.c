@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,6 @@
 #include <sys/signalfd.h>
 #include <ember/bpf.h>
 #include <ember/event.h>
-#include <ember/machine.h>
-#include <ember/symbol.h>
 #include <ember/syscall.h>
 #include <ember/systrace.h>
 #include <ember/workload.h>
@@ -36,7 +35,7 @@ struct trace_run {
 	int nr_targets;
 	int fd_calls[5];		/* open, openat, close, execve, exit_group */
 	struct trace_tps tps;		/* -e sys:name */
-	struct ember_symbolizer *symbolizer;	/* --call-graph */
+	struct trace_stacks stacks;	/* --call-graph */
 	int *cpus;			/* -C */
 	int nr_cpus;
 	FILE *out;
@@ -234,6 +233,30 @@ static int loop(struct trace_run *r)
 	return err;
 }
 
+/* --call-graph: the command's program (found as execvp finds it) and its interpreter. */
+static void add_command_files(struct trace_run *r)
+{
+	const char *cmd = r->o->argc ? r->o->argv[0] : NULL, *path = getenv("PATH");
+	char file[PATH_MAX];
+
+	if (!cmd)
+		return;
+	if (strchr(cmd, '/')) {
+		trace_stacks__add_exec(&r->stacks, cmd);
+		return;
+	}
+	while (path && *path) {
+		size_t len = strcspn(path, ":");
+
+		if (snprintf(file, sizeof(file), "%.*s/%s", (int)len, path, cmd) < (int)sizeof(file) &&
+		    !access(file, X_OK)) {
+			trace_stacks__add_exec(&r->stacks, file);
+			return;
+		}
+		path += len + (path[len] == ':');
+	}
+}
+
 static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *root,
 		 size_t root_size)
 {
@@ -294,15 +317,8 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	sopts->nr_tps = r->tps.nr;
 	sopts->no_syscalls = !o->syscalls;
 	sopts->user_stack = o->call_graph;
-	if (o->call_graph) {
-		struct ember_symbol_opts sym = { .sz = sizeof(sym) };
-
-		r->symbolizer = ember_symbolizer__new(&sym);
-		if (!r->symbolizer) {
-			fprintf(stderr, "ember trace: cannot set up symbols: %s\n", strerror(errno));
-			return 1;
-		}
-	}
+	if (o->call_graph)
+		add_command_files(r);
 	r->syscalls = ember_syscalls__new(root);
 	if (!r->syscalls) {
 		fprintf(stderr, "ember trace: out of memory\n");
@@ -389,6 +405,7 @@ int trace_run(struct trace_opts *o)
 	char root[4000];
 	int ret;
 
+	trace_stacks__init(&r.stacks);
 	/* a ^C from now on ends the trace cleanly, even one during the load */
 	if (open_signals(&r)) {
 		fprintf(stderr, "ember trace: cannot watch for signals: %s\n", strerror(errno));
@@ -411,7 +428,7 @@ int trace_run(struct trace_opts *o)
 	r.printer.max_events = o->max_events;
 	r.printer.show_duration = o->syscalls;
 	r.printer.tps = &r.tps;
-	r.printer.symbolizer = r.symbolizer;
+	r.printer.stacks = o->call_graph ? &r.stacks : NULL;
 	/* perf names the thread on each line unless it traces one thread only (-p, -t) */
 	if (o->pids || o->tids)
 		r.printer.show_tid = count_threads(&r, o->pids) > 1;
@@ -430,7 +447,7 @@ out:
 	}
 	free((void *)sopts.syscalls);
 	trace_tps__exit(&r.tps);
-	ember_symbolizer__delete(r.symbolizer);
+	trace_stacks__exit(&r.stacks);
 	free(r.targets);
 	free(r.cpus);
 	return ret;

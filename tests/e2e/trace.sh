@@ -83,6 +83,20 @@ else
 	skip same-lines-as-perf "perf is not installed"
 fi
 
+# --call-graph fp on a short command: the frames perf names, though the process is gone
+# by the time they are read (build-ids and file offsets from the BPF program)
+if have_perf; then
+	"$PERF" trace --call-graph fp -e openat,getppid -- "$WL/syscalls" 2 "$IN" "$SCRATCH" 2>"$TMP/pcg1.txt" >/dev/null
+	"$EMBER" trace --call-graph fp -e openat,getppid -- "$WL/syscalls" 2 "$IN" "$SCRATCH" 2>"$TMP/cg1.txt"
+	norm "$TMP/pcg1.txt" "$(sed -n 's/^.* syscalls\/\([0-9]*\) .*$/\1/p' "$TMP/pcg1.txt" | head -1)" >"$TMP/pcg1.n"
+	norm "$TMP/cg1.txt" "$(sed -n 's/^.* syscalls\/\([0-9]*\) .*$/\1/p' "$TMP/cg1.txt" | head -1)" >"$TMP/cg1.n"
+	if grep -q 'main (' "$TMP/cg1.n" && diff "$TMP/pcg1.n" "$TMP/cg1.n" >"$TMP/cg1.diff"; then
+		pass call-graph-short-command-as-perf
+	else
+		fail call-graph-short-command-as-perf "$(head -6 "$TMP/cg1.diff")"
+	fi
+fi
+
 # 5. two threads: an entry the other thread interrupts, and its continuation
 "$EMBER" trace -e read,getppid,write -- "$WL/syscalls" --threads 2>"$TMP/threads.txt"
 check interrupted-entry grep -qE 'read\(fd: 3<pipe:\[[0-9]+\]>, buf: 0x[0-9a-f]+, count: 1\) +\.\.\.$' "$TMP/threads.txt"
