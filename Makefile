@@ -113,6 +113,9 @@ $(BUILD)/bpf/%.bpf.o: %.bpf.c
 	@mkdir -p $(@D)
 	$(BPF_CC) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
 
+# kept: make would delete them as intermediates, then rebuild them for nothing
+.SECONDARY: $(foreach f,$(BPF_SRCS),$(BUILD)/bpf/$(notdir $(f:.c=.o)))
+
 $(BUILD)/gen/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@mkdir -p $(@D)
 	$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
