@@ -83,8 +83,11 @@ struct ember_syscall_rec {
  * Called for each event in order: at an enter with exit NULL; at an exit
  * with the enter it ends, or NULL when that was not seen. The records are
  * valid during the call only. A non-zero return stops the poll and is
- * returned by it.
+ * returned by it. An exec of a followed task comes as an enter whose nr is
+ * EMBER_SYSTRACE_EXEC and whose comm is the new one.
  */
+#define EMBER_SYSTRACE_EXEC (-1)
+
 typedef int (*ember_systrace_fn)(void *ctx, const struct ember_syscall_rec *enter,
 				 const struct ember_syscall_rec *exit);
 

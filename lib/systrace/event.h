@@ -23,6 +23,7 @@ enum systrace_kind {
 	SYSTRACE_ENTER = 1,
 	SYSTRACE_EXIT = 2,
 	SYSTRACE_TRACEPOINT = 3,	/* struct systrace_tp_event */
+	SYSTRACE_COMM = 4,		/* a followed task exec'd: its new comm */
 	SYSTRACE_KIND_MASK = 0xff,
 	SYSTRACE_UNCHOSEN = 0x100,	/* or'ed in: sent for the consumer's bookkeeping only */
 };

@@ -291,13 +291,25 @@ int sys_exit(struct sys_exit_args *ctx)
 SEC("tp/sched/sched_process_exec")
 int on_exec(void *ctx)
 {
-	__u32 key = target_key(bpf_get_current_pid_tgid()), *state;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 key = target_key(pid_tgid), *state;
+	struct systrace_event *e;
 
-	if (target_mode == SYSTRACE_ALL)
+	if (target_mode != SYSTRACE_ALL) {
+		state = bpf_map_lookup_elem(&targets, &key);
+		if (state && *state == SYSTRACE_AT_EXEC)
+			*state = SYSTRACE_FOLLOWED;
+	}
+	/* the new name, in order with the calls: lines printed from now on carry it */
+	if (!followed(pid_tgid))
 		return 0;
-	state = bpf_map_lookup_elem(&targets, &key);
-	if (state && *state == SYSTRACE_AT_EXEC)
-		*state = SYSTRACE_FOLLOWED;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	fill(e, pid_tgid, -1, SYSTRACE_COMM);
+	bpf_ringbuf_submit(e, wakeup());
 	return 0;
 }
 

@@ -256,6 +256,14 @@ static int on_event(void *ctx, void *data, size_t size)
 	case SYSTRACE_EXIT:
 		ret = handle_exit(st, e, size);
 		break;
+	case SYSTRACE_COMM: {
+		struct ember_syscall_rec rec;
+
+		fill_rec(&rec, e);
+		rec.nr = EMBER_SYSTRACE_EXEC;
+		ret = st->fn(st->ctx, &rec, NULL);
+		break;
+	}
 	default:
 		ret = size >= sizeof(struct systrace_tp_event) ? handle_tracepoint(st, data) : 0;
 		break;

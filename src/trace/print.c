@@ -247,6 +247,13 @@ int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 	const struct ember_syscall_rec *e = exit ? exit : enter;
 	struct trace_thread *t;
 
+	if (e->nr == EMBER_SYSTRACE_EXEC) {
+		/* perf names a thread as it is when a line is printed: after an exec, anew */
+		t = trace_state__thread(&p->state, e->pid, e->tid);
+		if (t)
+			memcpy(t->comm, e->comm, sizeof(t->comm));
+		return 0;
+	}
 	if (!ember_syscall__name(e->nr) || (p->max_events && p->nr_printed >= p->max_events))
 		return 0;
 	if (e->unchosen) {
