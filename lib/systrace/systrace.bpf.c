@@ -136,6 +136,16 @@ static __always_inline void count_lost(void)
 		(*n)++;
 }
 
+/* Room in the ring buffer for size bytes, or NULL (counted lost). */
+static __always_inline void *reserve(__u64 size)
+{
+	void *e = bpf_ringbuf_reserve(&events, size, 0);
+
+	if (!e)
+		count_lost();
+	return e;
+}
+
 static __always_inline void fill(struct systrace_event *e, __u64 pid_tgid, long nr, __u16 kind)
 {
 	e->time = bpf_ktime_get_ns();
@@ -196,12 +206,10 @@ int sys_enter(struct sys_enter_args *ctx)
 	if (!flags || !(*flags & SYSTRACE_TRACED))
 		return 0;
 	if (*flags & ~(SYSTRACE_TRACED | SYSTRACE_UNCHOSEN_CALL)) {
-		struct systrace_event_strs *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		struct systrace_event_strs *e = reserve(sizeof(*e));
 
-		if (!e) {
-			count_lost();
+		if (!e)
 			return 0;
-		}
 		fill(&e->ev, pid_tgid, nr, SYSTRACE_ENTER | kind_bits(*flags));
 		copy_args(&e->ev, ctx);
 		if (read_strings(e, *flags)) {
@@ -216,12 +224,10 @@ int sys_enter(struct sys_enter_args *ctx)
 				bpf_ringbuf_discard(e, 0);
 		}
 	} else {
-		struct systrace_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		struct systrace_event *e = reserve(sizeof(*e));
 
-		if (!e) {
-			count_lost();
+		if (!e)
 			return 0;
-		}
 		fill(e, pid_tgid, nr, SYSTRACE_ENTER | kind_bits(*flags));
 		copy_args(e, ctx);
 		bpf_ringbuf_submit(e, wakeup());
@@ -260,13 +266,11 @@ int sys_exit(struct sys_exit_args *ctx)
 	if (*flags & ~(SYSTRACE_TRACED | SYSTRACE_UNCHOSEN_CALL))
 		send_deferred(pid_tgid, nr, *flags);
 	if (want_stack && !(*flags & SYSTRACE_UNCHOSEN_CALL)) {
-		struct systrace_event_stack *es = bpf_ringbuf_reserve(&events, sizeof(*es), 0);
+		struct systrace_event_stack *es = reserve(sizeof(*es));
 		long n;
 
-		if (!es) {
-			count_lost();
+		if (!es)
 			return 0;
-		}
 		fill(&es->ev, pid_tgid, nr, SYSTRACE_EXIT);
 		es->ev.ret = ctx->ret;
 		n = bpf_get_stack(ctx, es->frames, sizeof(es->frames),
@@ -276,11 +280,9 @@ int sys_exit(struct sys_exit_args *ctx)
 		bpf_ringbuf_submit(es, wakeup());
 		return 0;
 	}
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_lost();
+	e = reserve(sizeof(*e));
+	if (!e)
 		return 0;
-	}
 	fill(e, pid_tgid, nr, SYSTRACE_EXIT | kind_bits(*flags));
 	e->ret = ctx->ret;
 	bpf_ringbuf_submit(e, wakeup());
@@ -303,11 +305,9 @@ int on_exec(void *ctx)
 	/* the new name, in order with the calls: lines printed from now on carry it */
 	if (!followed(pid_tgid))
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_lost();
+	e = reserve(sizeof(*e));
+	if (!e)
 		return 0;
-	}
 	fill(e, pid_tgid, -1, SYSTRACE_COMM);
 	bpf_ringbuf_submit(e, wakeup());
 	return 0;
@@ -344,11 +344,9 @@ int on_tracepoint(void *ctx)
 
 	if (!followed(pid_tgid))
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_lost();
+	e = reserve(sizeof(*e));
+	if (!e)
 		return 0;
-	}
 	e->time = bpf_ktime_get_ns();
 	e->pid = pid_tgid >> 32;
 	e->tid = (__u32)pid_tgid;
