@@ -134,6 +134,35 @@ static int opt_user(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* -m PAGES (or SIZE with a B/K/M/G suffix, as perf): the ring buffer, a power of 2 of pages. */
+static int opt_mmap_pages(const struct option *opt, const char *arg, bool unset)
+{
+	struct trace_opts *o = opt->value;
+	unsigned long long v, bytes, pg = 4096;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || !v)
+		return usage_error("-m takes a number of pages (or a size: 64K, 16M), not '%s'", arg);
+	switch (*end) {
+	case '\0': bytes = v * pg; break;
+	case 'B': case 'b': bytes = v; break;
+	case 'K': case 'k': bytes = v << 10; break;
+	case 'M': case 'm': bytes = v << 20; break;
+	case 'G': case 'g': bytes = v << 30; break;
+	default:
+		return usage_error("-m takes a number of pages (or a size: 64K, 16M), not '%s'", arg);
+	}
+	if (bytes < pg || bytes > (1ULL << 31))
+		return usage_error("-m %s: the buffer takes from one page to 2 GB", arg);
+	/* the BPF ring buffer is a power of 2 of pages: round up, as perf does */
+	o->buffer_size = pg;
+	while (o->buffer_size < bytes)
+		o->buffer_size <<= 1;
+	return 0;
+}
+
 /* --call-graph: frame pointers, what the kernel walks for BPF; dwarf needs stack copies. */
 static int opt_call_graph(const struct option *opt, const char *arg, bool unset)
 {
@@ -152,6 +181,8 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o->cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_CALLBACK('e', "event", o, "event", "event/syscall selector", opt_event),
+		OPT_CALLBACK('m', "mmap-pages", o, "pages", "number of mmap data pages",
+			     opt_mmap_pages),
 		OPT_STRING('o', "output", &o->output, "file", "output file name"),
 		OPT_STRING('p', "pid", &o->pids, "pid", "trace events on existing process id"),
 		OPT_STRING('t', "tid", &o->tids, "tid", "trace events on existing thread id"),

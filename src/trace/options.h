@@ -25,6 +25,7 @@ struct trace_opts {
 	bool no_inherit;		/* --no-inherit */
 	unsigned long max_events;	/* --max-events N, 0: no limit */
 	bool call_graph;		/* --call-graph fp: each call's user stack */
+	size_t buffer_size;		/* -m PAGES: the ring buffer's bytes; 0: the default */
 	int verbose;
 	/* -e/--expr: the syscalls chosen; negate: every one but those */
 	int *syscall_nrs;

@@ -317,6 +317,7 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	sopts->nr_tps = r->tps.nr;
 	sopts->no_syscalls = !o->syscalls;
 	sopts->user_stack = o->call_graph;
+	sopts->buffer_size = o->buffer_size;
 	if (o->call_graph)
 		add_command_files(r);
 	r->syscalls = ember_syscalls__new(root);

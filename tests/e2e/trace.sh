@@ -199,6 +199,10 @@ expect_eq no-syscalls "$(grep -c 'sched_process_exec(' "$TMP/tp3.txt"):$(wc -l <
 expect_eq unknown-tracepoint-status "$?" 2
 expect_eq unknown-tracepoint-one-line "$(wc -l <"$TMP/e.txt")" 1
 
+# a buffer too small for the burst: the loss is said, not hidden
+"$EMBER" trace -m 1 -o "$TMP/lost.txt" -- "$WL/syscalls" 20000 "$IN" "$SCRATCH" 2>/dev/null
+check lost-said grep -qE '^LOST [0-9]+ events!$' "$TMP/lost.txt"
+
 # 10. the command's exit status passes through
 "$EMBER" trace -e exit_group -- sh -c 'exit 7' 2>/dev/null
 expect_eq exit-status "$?" 7

@@ -99,6 +99,16 @@ TEST(trace_options_bad)
 	CHECK_EQ(PARSE(&o, "--call-graph", "fp", "true", NULL), -1);
 	CHECK(o.call_graph);
 	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "-m", "3", "true", NULL), -1);	/* 3 pages: 4 */
+	CHECK_EQ(o.buffer_size, 16384);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "-m", "1M", "true", NULL), -1);
+	CHECK_EQ(o.buffer_size, 1 << 20);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "-m", "0", "true", NULL), 2);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "-m", "3X", "true", NULL), 2);
+	trace_opts__exit(&o);
 	CHECK_EQ(PARSE(&o, "--nosuch", "true", NULL), 2);
 	trace_opts__exit(&o);
 }
