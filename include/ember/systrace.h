@@ -53,6 +53,7 @@ struct ember_systrace_opts {
 	bool user_stack;		/* exits carry the caller's user stack (frame pointers) */
 	const struct ember_tracepoint *tps;	/* tracepoints (and probes) recorded too */
 	int nr_tps;
+	struct ember_syscalls *table;	/* formats already read (not owned); NULL: read them */
 };
 
 /* A user stack frame: in a file known by its build-id (and offset), or a bare address. */

@@ -84,7 +84,7 @@ static bool listed(const int *nrs, int nr_nrs, int nr)
 static int choose_syscalls(struct ember_systrace *st, const char *root,
 			   const struct ember_systrace_opts *opts)
 {
-	struct ember_syscalls *table = ember_syscalls__new(root);
+	struct ember_syscalls *table = opts->table ? opts->table : ember_syscalls__new(root);
 	int fd = bpf_map__fd(st->skel->maps.syscalls);
 	int max = ember_syscall__max(), err = 0;
 
@@ -111,7 +111,8 @@ static int choose_syscalls(struct ember_systrace *st, const char *root,
 		if (bpf_map_update_elem(fd, &key, &flags, BPF_ANY))
 			err = -errno;
 	}
-	ember_syscalls__delete(table);
+	if (table != opts->table)
+		ember_syscalls__delete(table);
 	return err;
 }
 

@@ -325,6 +325,7 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 		fprintf(stderr, "ember trace: out of memory\n");
 		return 1;
 	}
+	sopts->table = r->syscalls;	/* the formats read once, for the tracer and the printer */
 	if (o->output) {
 		r->out = fopen(o->output, "we");
 		if (!r->out) {
