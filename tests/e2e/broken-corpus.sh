@@ -19,7 +19,7 @@ DT="$TMP/data-tool"
 export ASAN_OPTIONS=abort_on_error=0:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
 if ! cc -O1 -g -std=gnu11 -D_GNU_SOURCE -DEMBER_VERSION='"0"' -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -I"$TOP/include" -I"$TOP/lib" -o "$DT" \
-	"$TOP/tests/tools/data-tool.c" "$TOP"/lib/data/*.c "$TOP"/lib/core/*.c 2>"$TMP/cc.err"; then
+	"$TOP/tests/tools/data-tool.c" "$TOP"/lib/data/*.c "$TOP"/lib/core/*.c -lbpf 2>"$TMP/cc.err"; then
 	fail build-data-tool "$(head -5 "$TMP/cc.err")"
 	DT=""
 fi

@@ -9,7 +9,7 @@
 
 DT="$TMP/data-tool"
 if ! cc -O2 -Wall -Werror -I"$TOP/include" -o "$DT" "$TOP/tests/tools/data-tool.c" \
-	"$BUILD/libember.a" 2>"$TMP/cc.err"; then
+	"$BUILD/libember.a" -lbpf 2>"$TMP/cc.err"; then
 	fail build-data-tool "$(head -5 "$TMP/cc.err")"
 	exit 0
 fi
