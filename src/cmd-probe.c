@@ -55,6 +55,18 @@ static int opt_definition(const struct option *opt, const char *arg, bool unset)
 	return opt_add(opt, arg, unset);
 }
 
+static int opt_vars(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	if (o->nr_vars == PROBE_MAX_DEFS) {
+		fprintf(stderr, "ember probe: too many -V points (at most %d)\n", PROBE_MAX_DEFS);
+		return -1;
+	}
+	o->vars[o->nr_vars++] = arg;
+	return 0;
+}
+
 static int opt_del(const struct option *opt, const char *arg, bool unset)
 {
 	struct probe_opts *o = opt->value;
@@ -128,14 +140,15 @@ static char *join_words(int argc, const char **argv, const char *sep)
 
 static int run(struct probe_opts *o)
 {
-	int actions = !!o->nr_defs + !!o->nr_dels + o->list + !!o->line_range + o->funcs;
+	int actions = !!o->nr_defs + !!o->nr_dels + o->list + !!o->line_range + o->funcs +
+		      !!o->nr_vars;
 	int err;
 
 	if (actions == 0)
-		return usage_error("nothing to do: give a probe definition, -l, -d, -L or -F (see "
-				   "--help)");
+		return usage_error("nothing to do: give a probe definition, -l, -d, -L, -F or -V "
+				   "(see --help)");
 	if (actions > 1)
-		return usage_error("only one of adding, -l, -d, -L and -F at a time");
+		return usage_error("only one of adding, -l, -d, -L, -F and -V at a time");
 	if (o->max_probes < 0)
 		return usage_error("--max-probes takes a number from 1");
 	if (o->target) {
@@ -161,6 +174,8 @@ static int run(struct probe_opts *o)
 		return probe_list(o);
 	if (o->nr_dels)
 		return probe_del(o);
+	if (o->nr_vars)
+		return probe_show_vars(o);
 	return probe_add(o);
 }
 
@@ -200,6 +215,10 @@ int cmd_probe(int argc, const char **argv)
 		OPT_CALLBACK(0, "filter", o, "[!]FILTER",
 			     "Set a filter (with --vars/funcs only)\n\t\t\t(default: \"!_* & !*@plt\" for "
 			     "--funcs)", opt_filter),
+		OPT_CALLBACK('V', "vars", o, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
+			     "Show accessible variables on PROBEDEF", opt_vars),
+		OPT_BOOLEAN(0, "externs", &o->externs,
+			    "Show external variables too (with --vars only)"),
 		OPT_INTEGER(0, "max-probes", &o->max_probes, "n",
 			    "Set how many probe points can be found for a probe."),
 		OPT_END()

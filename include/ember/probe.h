@@ -274,6 +274,58 @@ EMBER_API int ember_probe__lines(const char *path, const char *spec,
 				 const struct ember_probe_dwarf_opts *opts,
 				 struct ember_probe_lines *lines, char *msg, size_t msgsz);
 EMBER_API void ember_probe_lines__exit(struct ember_probe_lines *lines);
+/* ---- debug information: arguments by name, -V ---------------------------------- */
+
+/* A binary's DWARF, opened once for all the places of a command. */
+struct ember_probe_dwarf;
+
+/*
+ * Open the DWARF of path (the file's own, or its separate debug
+ * information found by build-id under /usr/lib/debug or .gnu_debuglink).
+ * NULL with errno: ENODATA when there is none, ENOENT when the file
+ * cannot be read, ENOMEM. Free with ember_probe_dwarf__delete().
+ */
+EMBER_API struct ember_probe_dwarf *ember_probe_dwarf__open(const char *path);
+EMBER_API void ember_probe_dwarf__delete(struct ember_probe_dwarf *d);
+
+/* Whether some argument of def names a variable, or is $vars or $params. */
+EMBER_API bool ember_probe_def__needs_dwarf_args(const struct ember_probe_def *def);
+
+/*
+ * Set t's arguments from def's, as perf probe does with DWARF at t's
+ * place (a uprobe at file offset t->offset): a variable by name (a
+ * parameter or local in the scopes holding the place, else a global of
+ * its unit) with its members and elements becomes the fetch argument
+ * of its location there (%di, -40(%bp), +8(+16(%di)), a static's
+ * @+0xADDR), typed as perf types it (s32, x64, string) unless cast;
+ * $vars and $params become the variables placed there; other arguments
+ * stay as typed. func names the function whose scope to use (perf's
+ * probed function), or NULL for the innermost one. The strings are
+ * owned by d. msg gets perf's messages, each line ending in a newline:
+ * its warnings, and why on failure. Returns 0, -ENOENT (no such variable
+ * there, or no place for it), -EINVAL (a member or cast that does not
+ * fit the type), -ENOTSUP (a location perf does not read), -E2BIG,
+ * -ENOMEM.
+ */
+EMBER_API int ember_probe_dwarf__args(struct ember_probe_dwarf *d,
+				      const struct ember_probe_def *def,
+				      struct ember_probe_trace *t, const char *func, char *msg,
+				      size_t msgsz);
+
+/* Called with each line of a -V listing; non-zero stops the walk and is returned. */
+typedef int (*ember_probe_var_fn)(const char *line, void *arg);
+
+/*
+ * perf probe -V at t's place: the variables that have a location there,
+ * each as "TYPE\tNAME" ("struct pv_record*\tr"), sorted and without
+ * repeats; with externs, the unit's globals too. where gets the place as
+ * perf shows it, "FUNC+OFF" from its function's entry. Returns 0, what fn
+ * returned, -ENOENT (no scope there), -ENOMEM.
+ */
+EMBER_API int ember_probe_dwarf__vars(struct ember_probe_dwarf *d,
+				      const struct ember_probe_trace *t, const char *func,
+				      bool externs, char *where, size_t wsz,
+				      ember_probe_var_fn fn, void *arg);
 
 /* ---- tracefs -------------------------------------------------------------- */
 

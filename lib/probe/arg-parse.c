@@ -21,12 +21,29 @@ static const char *const types[] = {
 	"x8", "x16", "x32", "x64", "string", "ustring",
 };
 
+/* A bitfield's type as perf writes it from DWARF: b<width>@<offset>/<container bits>. */
+static bool is_bitfield_type(const char *type)
+{
+	unsigned int width, offs, size;
+	int end = 0;
+
+	if (sscanf(type, "b%u@%u/%u%n", &width, &offs, &size, &end) != 3 || type[end])
+		return false;
+	return width && width <= size && offs < size && size <= 64 && !(size & 7);
+}
+
 bool probe__valid_type(const char *type)
 {
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (!strcmp(type, types[i]))
 			return true;
-	return false;
+	return is_bitfield_type(type);
+}
+
+/* perf's casts of a variable's signedness (its size from DWARF): s, u, x. */
+static bool is_sign_cast(const char *type)
+{
+	return (type[0] == 's' || type[0] == 'u' || type[0] == 'x') && !type[1];
 }
 
 static bool is_ident_start(char c)
@@ -202,7 +219,7 @@ int probe_arg__parse(struct ember_probe_arg *arg, char *word, struct probe_names
 	p = strchr(s, ':');
 	if (p) {
 		*p++ = '\0';
-		if (!probe__valid_type(p)) {
+		if (!probe__valid_type(p) && !(is_sign_cast(p) && is_ident_start(*s))) {
 			snprintf(err, errsz,
 				 "unknown type '%s' (s8..s64, u8..u64, x8..x64, string, ustring)", p);
 			return -EINVAL;

@@ -22,6 +22,7 @@ struct probe_def {
 	char *text;		/* as typed, controls escaped, for messages */
 	struct ember_probe_trace *traces;
 	int nr;
+	struct ember_probe_dwarf *dwarf;	/* owns the arguments taken from DWARF */
 };
 
 /* Event names taken: those in tracefs, and those this run gave so far. */
@@ -108,10 +109,12 @@ static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbo
 			pd->def.err);
 		return 2;
 	}
-	if (args_by_name(&pd->def)) {
+	/* variables by name are read from DWARF (vars.c), not yet at DWARF's lines */
+	if (args_by_name(&pd->def) && (pd->def.file || pd->def.line || pd->def.lazy)) {
 		fprintf(stderr,
-			"ember probe: '%s' takes variables by name, which ember probe does not "
-			"read yet; use registers (%%di, +8(%%si))\n",
+			"ember probe: '%s' takes variables by name at a line, a source file or a "
+			"pattern, which ember probe does not join yet; use FUNC or registers "
+			"(%%di, +8(%%si))\n",
 			pd->text);
 		return 1;
 	}
@@ -138,7 +141,7 @@ static int resolve_uprobe(struct probe_opts *o, struct probe_def *pd)
 		n = ember_probe__resolve_uprobe(&pd->def, o->exec, pd->traces, max);
 	if (n >= 0) {
 		pd->nr = n;
-		return 0;
+		return probe_vars__args(o, &pd->def, pd->traces, n, &pd->dwarf);
 	}
 	switch (n) {
 	case -ENOENT:
@@ -463,6 +466,7 @@ out:
 		ember_probe_def__exit(&pds[i].def);
 		free(pds[i].traces);
 		free(pds[i].text);
+		ember_probe_dwarf__delete(pds[i].dwarf);
 	}
 	free(pds);
 	free(names.added);

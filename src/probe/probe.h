@@ -23,6 +23,9 @@ struct probe_opts {
 	const char *dels[PROBE_MAX_DEFS];	/* -d */
 	size_t nr_dels;
 	bool list;
+	const char *vars[PROBE_MAX_DEFS];	/* -V points */
+	size_t nr_vars;
+	bool externs;			/* --externs: -V lists the unit's globals too */
 	const char *list_filter;	/* -l's filter, or NULL for all */
 	bool force, dry_run, quiet;
 	int verbose;
@@ -44,6 +47,21 @@ int probe_add(struct probe_opts *o);
 int probe_list(struct probe_opts *o);
 /* -d: remove the probes the filters name. Returns the exit code. */
 int probe_del(struct probe_opts *o);
+
+struct ember_probe_def;
+struct ember_probe_trace;
+struct ember_probe_dwarf;
+
+/*
+ * The arguments of def's nr places (traces, from the symbol table) that
+ * name variables, set from the -x binary's DWARF (opened into *dwarf,
+ * which owns their strings: the caller deletes it). Returns 0 or the
+ * exit code, perf's messages printed.
+ */
+int probe_vars__args(struct probe_opts *o, const struct ember_probe_def *def,
+		     struct ember_probe_trace *traces, int nr, struct ember_probe_dwarf **dwarf);
+/* -V: the variables at each point, perf's layout, to stdout. Returns the exit code. */
+int probe_show_vars(struct probe_opts *o);
 
 /*
  * perf's event filter (its strfilter): globs joined by '|' and '&', '!'

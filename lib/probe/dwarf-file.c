@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A binary's DWARF for probes: opened once through libdwfl (the file at
+ * its own addresses, separate debug information found as perf finds it,
+ * by build-id under /usr/lib/debug or .gnu_debuglink), the file offsets
+ * of uprobes turned into DWARF addresses, the function scope at an
+ * address, and frame bases from the call frame information.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gelf.h>
+#include <ember/probe.h>
+#include "probe/dwarf-file.h"
+#include "symbol/dwfl-elf.h"
+
+static int first_module(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+			void *arg)
+{
+	*(Dwfl_Module **)arg = mod;
+	return DWARF_CB_ABORT;
+}
+
+/* Whether the unit list holds a unit with debugging entries (not a stub). */
+static bool has_units(Dwarf *dw)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	return dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
+}
+
+static bool has_eh_frame(Elf *elf)
+{
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".eh_frame"))
+			return sh.sh_type == SHT_PROGBITS;
+	}
+	return false;
+}
+
+struct ember_probe_dwarf *ember_probe_dwarf__open(const char *path)
+{
+	struct ember_probe_dwarf *d = calloc(1, sizeof(*d));
+	int err = ENODATA;
+
+	if (!d)
+		return NULL;
+	d->dwfl = dwfl_elf__open(path);
+	if (!d->dwfl) {
+		err = ENOENT;
+		goto fail;
+	}
+	dwfl_getmodules(d->dwfl, first_module, &d->mod, 0);
+	if (!d->mod)
+		goto fail;
+	d->elf = dwfl_module_getelf(d->mod, &d->elf_bias);
+	d->dw = dwfl_module_getdwarf(d->mod, &d->dw_bias);
+	if (!d->elf || !has_units(d->dw))
+		goto fail;
+	/*
+	 * perf's call frame information: the .eh_frame of the file the DWARF
+	 * is in (none in a separate debug file, where it is NOBITS), and its
+	 * .debug_frame. Without either, a frame base of DW_OP_call_frame_cfa
+	 * stays unread, and what lives on the stack has no place (perf's).
+	 */
+	if (has_eh_frame(dwarf_getelf(d->dw)))
+		d->cfi_eh = dwarf_getcfi_elf(dwarf_getelf(d->dw));
+	d->cfi_dbg = dwarf_getcfi(d->dw);
+	return d;
+fail:
+	ember_probe_dwarf__delete(d);
+	errno = err;
+	return NULL;
+}
+
+void ember_probe_dwarf__delete(struct ember_probe_dwarf *d)
+{
+	if (!d)
+		return;
+	/* the .eh_frame CFI is ours; libdw frees .debug_frame's with the Dwarf */
+	if (d->cfi_eh)
+		dwarf_cfi_end(d->cfi_eh);
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	arena__exit(&d->strings);
+	free(d);
+}
+
+int probe_dwarf__addr(const struct ember_probe_dwarf *d, uint64_t off, Dwarf_Addr *addr)
+{
+	size_t n;
+
+	if (elf_getphdrnum(d->elf, &n))
+		return -ERANGE;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(d->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (off < ph.p_offset || off - ph.p_offset >= ph.p_filesz)
+			continue;
+		*addr = off - ph.p_offset + ph.p_vaddr + d->elf_bias - d->dw_bias;
+		return 0;
+	}
+	return -ERANGE;
+}
+
+static bool is_function_scope(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+}
+
+int probe_dwarf__scope(struct ember_probe_dwarf *d, Dwarf_Addr addr, const char *func,
+		       Dwarf_Die *cu, Dwarf_Die *scope, Dwarf_Die *sp)
+{
+	Dwarf_Die *scopes = NULL;
+	int n, pick = -1, real = -1;
+
+	if (!dwarf_addrdie(d->dw, addr, cu))
+		return -ENOENT;
+	n = dwarf_getscopes(cu, addr, &scopes);
+	for (int i = 0; i < n; i++) {
+		const char *name;
+
+		if (!is_function_scope(&scopes[i]))
+			continue;
+		if (real < 0 && dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			real = i;
+		if (pick < 0)
+			pick = i;
+		name = dwarf_diename(&scopes[i]);
+		if (func && name && !strcmp(name, func)) {
+			pick = i;
+			func = NULL;	/* the innermost of that name */
+		}
+	}
+	if (pick >= 0 && real >= 0) {
+		*scope = scopes[pick];
+		*sp = scopes[real];
+	}
+	free(scopes);
+	return pick >= 0 && real >= 0 ? 0 : -ENOENT;
+}
+
+int probe_dwarf__frame_base(struct ember_probe_dwarf *d, Dwarf_Die *sp, Dwarf_Addr addr,
+			    Dwarf_Op **ops, size_t *nops)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *cfa;
+	size_t ncfa;
+	Dwarf_Op *copy;
+
+	*ops = NULL;
+	*nops = 0;
+	if (!dwarf_attr(sp, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, addr, ops, nops, 1) <= 0 || *nops == 0) {
+		*ops = NULL;
+		*nops = 0;
+		return 0;
+	}
+	if (*nops != 1 || (*ops)[0].atom != DW_OP_call_frame_cfa || (!d->cfi_eh && !d->cfi_dbg))
+		return 0;
+	/* .eh_frame first, then .debug_frame (perf's order) */
+	if ((!d->cfi_eh || dwarf_cfi_addrframe(d->cfi_eh, addr, &frame)) &&
+	    (!d->cfi_dbg || dwarf_cfi_addrframe(d->cfi_dbg, addr, &frame)))
+		return -ENOENT;
+	if (dwarf_frame_cfa(frame, &cfa, &ncfa)) {
+		free(frame);
+		return -ENOENT;
+	}
+	/* the rule lives in the frame: keep a copy */
+	copy = arena__alloc(&d->strings, ncfa * sizeof(*copy) + 1, _Alignof(Dwarf_Op));
+	if (copy)
+		memcpy(copy, cfa, ncfa * sizeof(*copy));
+	free(frame);
+	if (!copy)
+		return -ENOMEM;
+	*ops = copy;
+	*nops = ncfa;
+	return 0;
+}

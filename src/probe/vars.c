@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember probe's variables from DWARF: the arguments of each place that
+ * name variables (or are $vars / $params) turned into fetch arguments
+ * before the lines are made, and -V, the variables available at a
+ * probe point, in perf's layout and words.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ember/probe.h>
+#include "probe/probe.h"
+
+/* Room for perf's messages about one place. */
+#define MSG_MAX 4096
+
+/* perf's words when the binary has no debug information. */
+static void say_no_dwarf(const char *path, const char *what)
+{
+	fprintf(stderr, "The %s file has no debug information.\n"
+		"Rebuild with -g, or install an appropriate debuginfo package.\n"
+		"  Error: Failed to %s.\n", path, what);
+}
+
+static struct ember_probe_dwarf *open_dwarf(const char *path, const char *what)
+{
+	struct ember_probe_dwarf *d = ember_probe_dwarf__open(path);
+
+	if (d)
+		return d;
+	if (errno == ENOMEM)
+		fprintf(stderr, "ember probe: out of memory\n");
+	else
+		say_no_dwarf(path, what);
+	return NULL;
+}
+
+int probe_vars__args(struct probe_opts *o, const struct ember_probe_def *def,
+		     struct ember_probe_trace *traces, int nr, struct ember_probe_dwarf **dwarf)
+{
+	char msg[MSG_MAX];
+
+	if (!nr || !o->exec || !ember_probe_def__needs_dwarf_args(def))
+		return 0;
+	*dwarf = open_dwarf(o->exec, "add events");
+	if (!*dwarf)
+		return 1;
+	for (int i = 0; i < nr; i++) {
+		/* the place's symbol names the function whose variables these are */
+		const char *func = traces[i].event[0] ? traces[i].event : NULL;
+		int err = ember_probe_dwarf__args(*dwarf, def, &traces[i], func, msg, sizeof(msg));
+
+		if (!o->quiet || err)
+			fputs(msg, stderr);
+		if (err == -ENOMEM) {
+			fprintf(stderr, "ember probe: out of memory\n");
+			return 1;
+		}
+		if (err) {
+			fprintf(stderr, "  Error: Failed to add events.\n");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* perf's default --filter for -V: no kernel symbol tables or CRCs. */
+static bool filtered_out(const char *line)
+{
+	const char *name = strchr(line, '\t');
+
+	name = name ? name + 1 : line;
+	return !fnmatch("__k???tab_*", name, 0) || !fnmatch("__crc_*", name, 0);
+}
+
+struct shown {
+	FILE *out;		/* the lines, printed after the place's header */
+	unsigned int nr;
+};
+
+static int show_var(const char *line, void *arg)
+{
+	struct shown *s = arg;
+
+	if (filtered_out(line))
+		return 0;
+	fprintf(s->out, "\t\t%s\n", line);
+	s->nr++;
+	return 0;
+}
+
+/* The places of one -V point, each with its variables. 0 or the exit code. */
+static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const char *text)
+{
+	struct ember_probe_def def = { 0 };
+	struct ember_probe_trace *traces;
+	char point[1024], where[1024];
+	size_t max = (size_t)(o->max_probes > 0 ? o->max_probes : PROBE_MAX_DEFS);
+	int n, ret = 0;
+
+	n = ember_probe_def__parse(&def, text);
+	if (n) {
+		fprintf(stderr, "ember probe: bad probe point '%s': %s\n", text, def.err);
+		return 2;
+	}
+	traces = calloc(max, sizeof(*traces));
+	if (!traces) {
+		ember_probe_def__exit(&def);
+		fprintf(stderr, "ember probe: out of memory\n");
+		return 1;
+	}
+	n = ember_probe__resolve_uprobe(&def, o->exec, traces, max);
+	if (n <= 0) {
+		fprintf(stderr, "Failed to find the address of %s\n  Error: Failed to show vars.\n",
+			def.function ? def.function : text);
+		ret = 1;
+		goto out;
+	}
+	ember_probe_def__point(&def, point, sizeof(point));
+	printf("Available variables at %s\n", point);
+	for (int i = 0; i < n && !ret; i++) {
+		struct shown s = { 0 };
+		char *text = NULL;
+		size_t len = 0;
+		int err;
+
+		s.out = open_memstream(&text, &len);
+		if (!s.out) {
+			fprintf(stderr, "ember probe: out of memory\n");
+			ret = 1;
+			break;
+		}
+		err = ember_probe_dwarf__vars(d, &traces[i], traces[i].event, o->externs, where,
+					      sizeof(where), show_var, &s);
+		if (fclose(s.out) && !err)
+			err = -ENOMEM;
+		if (!err) {
+			printf("\t@<%s>\n", where);
+			if (s.nr)
+				fputs(text, stdout);
+			else
+				printf("(No matched variables)\n");
+		} else if (err == -ENOMEM) {
+			fprintf(stderr, "ember probe: out of memory\n");
+			ret = 1;
+		} else {
+			fprintf(stderr, "Failed to find the address of %s\n"
+				"  Error: Failed to show vars.\n", traces[i].event);
+			ret = 1;
+		}
+		free(text);
+	}
+out:
+	free(traces);
+	ember_probe_def__exit(&def);
+	return ret;
+}
+
+int probe_show_vars(struct probe_opts *o)
+{
+	struct ember_probe_dwarf *d;
+	int ret = 0;
+
+	if (!o->exec) {
+		fprintf(stderr, "ember probe: -V needs -x BINARY (the kernel has no kprobes here)\n");
+		return 1;
+	}
+	d = open_dwarf(o->exec, "show vars");
+	if (!d)
+		return 1;
+	for (size_t i = 0; i < o->nr_vars && !ret; i++)
+		ret = show_point(o, d, o->vars[i]);
+	ember_probe_dwarf__delete(d);
+	return ret;
+}
