@@ -47,7 +47,8 @@ extern "C" {
 
 /* One argument: [NAME=]VAR[FIELDS][@user][:TYPE]. Strings point into the definition. */
 struct ember_probe_arg {
-	const char *name;	/* NAME= as given, else the last member named, else NULL */
+	const char *name;	/* NAME=, else the last member named, the variable when members are
+				 * all indexes ("a[2]"), else NULL */
 	const char *var;	/* local variable, $retval, $vars, %REG, @SYM, +OFF(%REG), ... */
 	const char *fields;	/* the member accesses as typed ("->a.b[2]"), or NULL */
 	unsigned int nr_fields;

@@ -252,10 +252,13 @@ int probe_arg__parse(struct ember_probe_arg *arg, char *word, struct probe_names
 	ret = parse_fields(arg, f, &last, err, errsz);
 	if (ret)
 		return ret;
+	/* unnamed, it takes its last member's name, or its variable's (perf's) */
 	if (!arg->name && last) {
 		arg->name = copy_name(names, last, (size_t)(skip_ident(last) - last));
 		if (!arg->name)
 			return -ENOMEM;
+	} else if (!arg->name) {
+		arg->name = arg->var;
 	}
 	return 0;
 }
