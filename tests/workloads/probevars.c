@@ -7,7 +7,9 @@
  * (pv_record), by value (pv_byvalue, on the stack), a string (pv_label),
  * a counter kept in a local whose address is taken (pv_sum, on the stack
  * through the frame base) and globals (pv_globals). Return values of
- * several types: int, unsigned long, char *, a struct pointer.
+ * several types: int, unsigned long, char *, a struct pointer. main
+ * asks libc's getenv for PROBEVARS_TAG once, a libc function with a
+ * string argument to probe.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +92,8 @@ int main(int argc, char **argv)
 	struct pv_record recs[2];
 	long total = 0;
 
+	const char *tag = getenv("PROBEVARS_TAG");
+
 	memset(recs, 0, sizeof(recs));
 	for (int i = 0; i < n; i++) {
 		struct pv_record *r = &recs[i & 1];
@@ -112,6 +116,6 @@ int main(int argc, char **argv)
 		total += (long)pv_sum(i % 5);
 		total += (long)strlen(pv_globals(i));
 	}
-	printf("%ld %d %lu\n", total, pv_total, pv_calls);
+	printf("%ld %d %lu %s\n", total, pv_total, pv_calls, tag ? tag : "-");
 	return 0;
 }

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember probe's variables from DWARF against perf probe 6.1, on the
+# probevars workload (built -O1 -g: parameters in registers, location
+# lists, a local on the stack through the CFA, a struct argument with
+# arrays, a string, pointers, statics) and on libc with libc6-dbg: the
+# same uprobe_events line for the same command (perf adds, the line is
+# read, perf deletes; then ember), the same messages, the same -D and -V,
+# perf's words for what cannot be placed with nothing written, and the
+# events recorded by ember record and printed by ember script as perf
+# script prints them. Every probe added is removed at exit.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+if ! have_perf; then
+	skip setup "perf not installed"
+	exit 0
+fi
+if ! is_root || ! have_tracefs || [ ! -e /sys/kernel/tracing/uprobe_events ]; then
+	skip setup "needs root and uprobe_events in tracefs (CONFIG_UPROBE_EVENTS)"
+	exit 0
+fi
+if [ "$(uname -m)" != x86_64 ]; then
+	skip setup "register names and offsets are x86_64's"
+	exit 0
+fi
+if [ ! -x "$EMBER" ] || [ ! -x "$WL/probevars" ]; then
+	skip setup "no $EMBER or $WL/probevars; build first"
+	exit 0
+fi
+if ! command -v objdump >/dev/null || ! command -v objcopy >/dev/null; then
+	skip setup "no objdump/objcopy (binutils) to find an instruction and strip debug information"
+	exit 0
+fi
+EVENTS=/sys/kernel/tracing/uprobe_events
+BIN=$WL/probevars
+G=probe_probevars
+LIBC=$(realpath "$(ldd "$BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')")
+
+# perf probe -x keeps a cache per binary in its build-id directory: the suite's own
+perf_probe() { "$PERF" --buildid-dir "$TMP/debug" probe "$@"; }
+
+# Only the groups this suite makes, removed at exit whatever happened.
+ours() { grep -E "^[pr]:($G|embervl)/" "$EVENTS"; }
+cleanup() {
+	local try
+	# an event a closing profiler still holds is busy a moment: try again
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		for g in $G embervl; do
+			perf_probe -q -d "$g:*" >/dev/null 2>&1
+		done
+		[ -z "$(ours)" ] && return 0
+		sleep 0.2
+	done
+}
+trap 'cleanup; rm -rf "$TMP"' EXIT
+cleanup
+if [ -n "$(ours)" ]; then
+	skip setup "probes of this suite's groups exist and cannot be removed"
+	exit 0
+fi
+cd "$TMP" || exit 1
+# pv_sum's offset right after its call of pv_bump (an instruction, in the loop,
+# acc on the stack through the frame base, i in a register)
+AFTER=$(objdump -d --no-show-raw-insn "$BIN" | awk '/<pv_sum>:/ { f = 1; next }
+	f && /call.*<pv_bump>/ { c = 1; next }
+	f && c { sub(":", "", $1); print $1; exit }')
+START=$(objdump -d "$BIN" | awk '/<pv_sum>:/ { print $1; exit }')
+AFTER=$((0x$AFTER - 0x$START))
+
+# same_line NAME BINARY DEF: perf's and ember's lines for the same definition
+# (each tool removing its own probes after) and their messages.
+same_line() {
+	local name=$1 bin=$2 def=$3 pl el
+	perf_probe -x "$bin" "$def" >/dev/null 2>perf.err
+	pl=$(ours)
+	cleanup
+	"$EMBER" probe -x "$bin" "$def" >/dev/null 2>ember.err
+	el=$(ours)
+	cleanup
+	if [ -n "$pl" ] && [ "$pl" = "$el" ]; then
+		pass "line-$name"
+	else
+		fail "line-$name" "perf: '$pl' ember: '$el' ($(head -3 ember.err))"
+	fi
+	expect_eq "messages-$name" "$(cat ember.err)" "$(sed 's/perf/ember/g' perf.err)"
+}
+
+# registers, members, arrays, strings, renames, casts
+same_line params "$BIN" 'pv_record r scale'
+same_line members "$BIN" 'pv_record r->id r->name:string r->at.y r->at.taps[2] r->kind r->weight'
+same_line pointers "$BIN" 'pv_record r->label:string r->prev->id r->prev->prev->name l1=r->label[1]'
+same_line renames "$BIN" 'pv_record foo=r->id bar=scale:x32 r->id:u8 scale:s r[0].weight'
+same_line string "$BIN" 'pv_label label:string tag label:ustring xx=label:x'
+same_line struct-cut "$BIN" 'pv_record r->at'
+# a location list entry, the frame base through the CFA at entry and after the prologue
+same_line loclist "$BIN" 'pv_sum n acc'
+same_line frame-base "$BIN" 'pv_sum+20 n acc'
+same_line loop "$BIN" "pv_sum+$AFTER \$vars"
+same_line stack-array "$BIN" 'main argc argv[0]:string recs[1].id recs[0].at.taps[3] recs[1]'
+same_line vars "$BIN" 'pv_sum+20 $vars'
+same_line params-only "$BIN" 'pv_link %ax $params'
+same_line retval "$BIN" 'pv_label%return $retval'
+same_line libc "$LIBC" 'embervl:genv=getenv name:string'
+same_line libc-params "$LIBC" 'embervl:set=setlocale $params'
+
+# same_dry NAME BINARY DEF: perf's and ember's -D lines with their messages, nothing written.
+same_dry() {
+	local pd ed
+	pd=$(perf_probe -x "$2" -D "$3" 2>&1 | sed 's/perf/ember/g')
+	ed=$("$EMBER" probe -x "$2" -D "$3" 2>&1)
+	if [ -n "$pd" ] && [ "$ed" = "$pd" ]; then pass "dry-$1"; else fail "dry-$1" "perf: '$pd' ember: '$ed'"; fi
+}
+same_dry offset "$BIN" 'pv_record+3 r scale'
+same_dry array-index "$BIN" 'pv_record r->name[3] r->name r->at.taps'
+same_dry params-vars "$BIN" 'pv_sum+20 $params $vars n'
+same_dry stack-members "$BIN" 'main recs[1].name recs[0].at.taps[3] argv[1]:string'
+expect_eq "dry-writes-nothing" "$(ours)" ""
+
+# Errors in perf's words, exit non-zero, nothing written (nor a half of a glob).
+before=$(cat "$EVENTS")
+same_error() { # NAME BINARY DEF
+	local pe ee rc
+	pe=$(perf_probe -x "$2" "$3" 2>&1 >/dev/null | sed 's/perf/ember/g')
+	cleanup
+	ee=$("$EMBER" probe -x "$2" "$3" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -ne 0 ] && [ -n "$ee" ] && [ "$ee" = "$pe" ] && [ "$(cat "$EVENTS")" = "$before" ]; then
+		pass "error-$1"
+	else
+		fail "error-$1" "rc=$rc perf: '$pe' ember: '$ee'"
+	fi
+}
+same_error not-found "$BIN" 'pv_record nosuch'
+same_error optimized-out "$BIN" 'pv_record local'
+same_error no-member "$BIN" 'pv_record r->nope'
+same_error arrow "$BIN" 'pv_record r.id'
+same_error dot "$BIN" 'pv_record r->at->x'
+same_error not-struct "$BIN" 'pv_record scale->x'
+same_error not-string "$BIN" 'pv_record scale:string'
+same_error not-char "$BIN" 'pv_record r->prev:string'
+same_error register-struct "$BIN" 'pv_byvalue bias p.x'
+same_error bitfield "$BIN" 'pv_record r->flags'
+# a glob whose second place lacks the variable: nothing of the first is written
+"$EMBER" probe -x "$BIN" 'pv_* r' >/dev/null 2>err.txt
+rc=$?
+if [ $rc -ne 0 ] && grep -q "Failed to find the location of the 'r' variable" err.txt &&
+	[ "$(cat "$EVENTS")" = "$before" ]; then
+	pass "error-glob-half"
+else
+	fail "error-glob-half" "rc=$rc $(cat err.txt)"
+fi
+objcopy --strip-debug "$BIN" nodbg 2>/dev/null && same_error no-dwarf "$TMP/nodbg" 'pv_record r'
+
+# -V: perf's layout, byte for byte.
+same_vars() { # NAME BINARY POINT [OPTIONS]
+	local name=$1 bin=$2 pt=$3 pv ev
+	shift 3
+	pv=$(perf_probe -x "$bin" -V "$pt" "$@" 2>&1 | sed 's/perf/ember/g')
+	ev=$("$EMBER" probe -x "$bin" -V "$pt" "$@" 2>&1)
+	if [ -n "$pv" ] && [ "$ev" = "$pv" ]; then pass "vars-$name"; else fail "vars-$name" "perf:
+$pv
+ember:
+$ev"; fi
+}
+for f in pv_record pv_byvalue pv_label pv_sum pv_globals pv_link pv_bump main; do
+	same_vars "$f" "$BIN" "$f"
+done
+same_vars offset "$BIN" pv_sum+20
+same_vars block "$BIN" main+200
+same_vars return "$BIN" 'pv_sum%return'
+same_vars externs "$BIN" pv_globals --externs
+same_vars libc "$LIBC" malloc
+same_vars libc-stack "$LIBC" qsort_r
+same_vars libc-void "$LIBC" free
+same_vars no-function "$BIN" nosuch
+[ -e nodbg ] && same_vars no-dwarf "$TMP/nodbg" pv_record
+
+# A static: perf writes @pv_total+0, which uprobe_events refuses; ember writes the
+# address uprobes take, and reads the right values.
+perf_probe -x "$BIN" -D 'pv_globals pv_total' >perf.line 2>&1
+"$EMBER" probe -x "$BIN" -D 'pv_globals pv_total' >ember.line 2>&1
+if grep -q ' pv_total=@pv_total+0:s32$' perf.line && grep -q ' pv_total=@+0x[0-9a-f]*:s32$' ember.line; then
+	pass "static-address-form"
+else
+	fail "static-address-form" "perf: $(cat perf.line) ember: $(cat ember.line)"
+fi
+
+# At work: recorded by ember record, printed by ember script as perf script prints them.
+"$EMBER" probe -q -x "$BIN" -a 'pv_record r->name:string r->id s=scale r->at.taps[2]' \
+	-a 'pv_label%return $retval' -a 'pv_globals which pv_total pv_motto:string' \
+	-a "pv_sum+$AFTER \$vars"
+"$EMBER" probe -q -x "$LIBC" 'embervl:genv=getenv name:string'
+PROBEVARS_TAG=blue "$EMBER" record -q -e "$G:*" -e 'embervl:genv' -o v.data -- "$BIN" 4 \
+	>/dev/null 2>&1
+expect_eq "record-exit" "$?" 0
+"$EMBER" script -i v.data >e.txt 2>&1
+"$PERF" script -i v.data >p.txt 2>&1
+if [ -s e.txt ] && [ "$(cat e.txt)" = "$(cat p.txt)" ]; then pass "script-as-perf"; else
+	fail "script-as-perf" "$(diff p.txt e.txt | head -5)"; fi
+expect_eq "script-struct" "$(grep -c "$G:pv_record: ([0-9a-f]*) name=\"rec-[0-3]\" id=[0-3] s=3 taps=2[0-3]$" e.txt)" 4
+expect_eq "script-retval" "$(grep -o "$G:pv_label__return: ([0-9a-f]* <- [0-9a-f]*) arg1=0x[0-9a-f]*$" e.txt |
+	sed 's/.*arg1=//' | tr '\n' ' ')" "0x3 0x5 0x4 0x3 "
+expect_eq "script-static" "$(grep -o "pv_globals: ([0-9a-f]*) .*" e.txt | sed 's/^[^)]*) //' | tr '\n' '|')" \
+	'which=0 pv_total=0 pv_motto_string="probe me"|which=1 pv_total=0 pv_motto_string="probe me"|which=2 pv_total=1 pv_motto_string="probe me"|which=3 pv_total=3 pv_motto_string="probe me"|'
+# pv_sum(3): acc on the stack after each pv_bump(&acc, i)
+expect_eq "script-stack-local" "$(grep "$G:pv_sum: ([0-9a-f]*) n=3 " e.txt | grep -o 'acc=[0-9-]*' |
+	tr '\n' ' ')" "acc=0 acc=1 acc=3 "
+expect_eq "script-libc-string" "$(grep -c 'embervl:genv: ([0-9a-f]*) name_string="PROBEVARS_TAG"$' e.txt)" 1
+cleanup
+expect_eq "cleaned-up" "$(ours)" ""
