@@ -219,6 +219,8 @@ int cmd_probe(int argc, const char **argv)
 			     "Show accessible variables on PROBEDEF", opt_vars),
 		OPT_BOOLEAN(0, "externs", &o->externs,
 			    "Show external variables too (with --vars only)"),
+		OPT_BOOLEAN(0, "range", &o->range,
+			    "Show variables location range in scope (with --vars only)"),
 		OPT_INTEGER(0, "max-probes", &o->max_probes, "n",
 			    "Set how many probe points can be found for a probe."),
 		OPT_END()

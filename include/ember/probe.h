@@ -316,16 +316,25 @@ EMBER_API int ember_probe_dwarf__args(struct ember_probe_dwarf *d,
 /* Called with each line of a -V listing; non-zero stops the walk and is returned. */
 typedef int (*ember_probe_var_fn)(const char *line, void *arg);
 
+/* What ember_probe_dwarf__vars() lists besides the variables placed there. */
+enum {
+	EMBER_PROBE_VARS_EXTERNS = 1 << 0,	/* --externs: the unit's globals, too */
+	EMBER_PROBE_VARS_RANGE = 1 << 1,	/* --range: where each is valid */
+};
+
 /*
  * perf probe -V at t's place: the variables that have a location there,
  * each as "TYPE\tNAME" ("struct pv_record*\tr"), sorted and without
- * repeats; with externs, the unit's globals too. where gets the place as
- * perf shows it, "FUNC+OFF" from its function's entry. Returns 0, what fn
- * returned, -ENOENT (no scope there), -ENOMEM.
+ * repeats. flags: EMBER_PROBE_VARS_EXTERNS adds the unit's globals;
+ * EMBER_PROBE_VARS_RANGE prefixes each with [VAL], [INV] (a local placed
+ * only elsewhere in the function) or [EXT] and ends a local's line with
+ * the ranges where it has a place ("\t@<pv_sum+[0-37,37-57]>"). where
+ * gets the place as perf shows it, "FUNC+OFF" from its function's entry.
+ * Returns 0, what fn returned, -ENOENT (no scope there), -ENOMEM.
  */
 EMBER_API int ember_probe_dwarf__vars(struct ember_probe_dwarf *d,
 				      const struct ember_probe_trace *t, const char *func,
-				      bool externs, char *where, size_t wsz,
+				      unsigned int flags, char *where, size_t wsz,
 				      ember_probe_var_fn fn, void *arg);
 
 /* ---- tracefs -------------------------------------------------------------- */

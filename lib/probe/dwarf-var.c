@@ -157,6 +157,7 @@ struct place {
 	Dwarf_Addr addr;
 	Dwarf_Op *fb;		/* the frame base, or NULL */
 	size_t nfb;
+	bool range;		/* -V --range: locals placed later count, as -ERANGE */
 };
 
 /*
@@ -173,15 +174,25 @@ static int var_location(struct place *p, Dwarf_Die *var, struct fetch *f)
 	Dwarf_Word regno;
 	long offs = 0;
 	bool ref = false;
+	int later = 0;
 
 	if (dwarf_attr(var, DW_AT_external, &attr))
 		goto static_var;
 	if (!dwarf_attr(var, DW_AT_location, &attr))
 		return -EINVAL;
 	if (dwarf_getlocation_addr(&attr, at, &op, &nops, 1) <= 0) {
-		/* a parameter at the function's entry may get its place a little later */
-		if (dwarf_entrypc(&p->sp, &entry) || at != entry ||
-		    dwarf_tag(var) != DW_TAG_formal_parameter || dwarf_highpc(&p->sp, &high))
+		if (dwarf_entrypc(&p->sp, &entry))
+			return -ENOENT;
+		/*
+		 * A parameter at the function's entry may get its place a
+		 * little later; with --range, a local placed anywhere later
+		 * is listed as not valid here ([INV]).
+		 */
+		if (p->range && dwarf_tag(var) == DW_TAG_variable)
+			later = -ERANGE;
+		else if (at != entry || dwarf_tag(var) != DW_TAG_formal_parameter)
+			return -ENOENT;
+		if (dwarf_highpc(&p->sp, &high))
 			return -ENOENT;
 		for (at++; at <= high; at++)
 			if (dwarf_getlocation_addr(&attr, at, &op, &nops, 1) > 0)
@@ -194,7 +205,7 @@ static int var_location(struct place *p, Dwarf_Die *var, struct fetch *f)
 	if (op->atom == DW_OP_addr) {
 static_var:
 		if (!f)
-			return 0;
+			return later;
 		memset(f, 0, sizeof(*f));
 		if (dwarf_attr(var, DW_AT_location, &attr) &&
 		    dwarf_getlocation_addr(&attr, p->addr, &op, &nops, 1) > 0 && nops &&
@@ -228,7 +239,7 @@ static_var:
 		return -ENOTSUP;
 	}
 	if (!f)
-		return 0;
+		return later;
 	/* a register the kernel has no name for (perf warns, then refuses it) */
 	if (!reg_name((unsigned int)regno))
 		return -EDOM;
@@ -749,6 +760,59 @@ static int list_add(struct var_list *l, const char *s)
 	return l->lines[l->nr++] ? 0 : -ENOMEM;
 }
 
+/* perf's die_get_var_innermost_scope(): the ranges of the scope holding var. */
+static int scope_ranges(struct place *p, Dwarf_Die *var, Dwarf_Addr entry, struct probe_sbuf *b)
+{
+	Dwarf_Die *scopes = NULL;
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	bool first = true;
+	int n = dwarf_getscopes_die(var, &scopes);
+
+	if (n <= 1) {
+		free(scopes);
+		return -EINVAL;
+	}
+	while ((off = dwarf_ranges(&scopes[1], off, &base, &start, &end)) > 0) {
+		probe_sbuf__add(b, first ? "@<%s+[%llu-%llu" : ",%s%llu-%llu", first ?
+				diename(&p->sp) : "", (unsigned long long)(start - entry),
+				(unsigned long long)(end - entry));
+		first = false;
+	}
+	if (!first)
+		probe_sbuf__add(b, "]>");
+	free(scopes);
+	return 0;
+}
+
+/* perf's die_get_var_range(): where var has a place, from the function's entry. */
+static int var_ranges(struct place *p, Dwarf_Die *var, struct probe_sbuf *b)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr entry, base, start, end;
+	Dwarf_Op *op;
+	size_t nops;
+	ptrdiff_t off = 0;
+	bool first = true;
+
+	if (dwarf_entrypc(&p->sp, &entry) || !dwarf_diename(&p->sp))
+		return -ENOENT;
+	if (!dwarf_attr(var, DW_AT_location, &attr))
+		return -EINVAL;
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &op, &nops)) > 0) {
+		/* one expression for the whole scope (libdw starts it at 0): the scope's ranges */
+		if (start == 0)
+			return scope_ranges(p, var, entry, b);
+		probe_sbuf__add(b, first ? "@<%s+[%llu-%llu" : ",%s%llu-%llu",
+				first ? diename(&p->sp) : "", (unsigned long long)(start - entry),
+				(unsigned long long)(end - entry));
+		first = false;
+	}
+	if (!first)
+		probe_sbuf__add(b, "]>");
+	return 0;
+}
+
 /* perf's collect_variables_cb walk; child: descend into what holds the address. */
 static int collect(struct place *p, Dwarf_Die *scope, bool child, struct var_list *l)
 {
@@ -757,17 +821,24 @@ static int collect(struct place *p, Dwarf_Die *scope, bool child, struct var_lis
 	if (dwarf_child(scope, &die))
 		return 0;
 	do {
-		int tag = dwarf_tag(&die);
+		int tag = dwarf_tag(&die), err;
 
 		if ((tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) &&
-		    var_location(p, &die, NULL) == 0) {
-			char line[512];
-			int n = probe_type__name(&die, line, sizeof(line));
+		    ((err = var_location(p, &die, NULL)) == 0 || err == -ERANGE)) {
+			char line[1024], type[512];
+			struct probe_sbuf b = { .buf = line, .size = sizeof(line) };
+			int ok = 0;
 
-			if (n < 0)
-				n = snprintf(line, sizeof(line), "(unknown_type)");
-			snprintf(line + n, sizeof(line) - (size_t)n, "\t%s", diename(&die));
-			if (list_add(l, line))
+			if (p->range)
+				probe_sbuf__add(&b, "%s\t", !child ? "[EXT]" : err ? "[INV]" : "[VAL]");
+			if (probe_type__name(&die, type, sizeof(type)) < 0)
+				snprintf(type, sizeof(type), "(unknown_type)");
+			probe_sbuf__add(&b, "%s\t%s", type, diename(&die));
+			if (p->range && child) {
+				probe_sbuf__add(&b, "\t");
+				ok = var_ranges(p, &die, &b);
+			}
+			if (!ok && list_add(l, line))
 				return -ENOMEM;
 		}
 		if (child && dwarf_haspc(&die, p->addr) == 1) {
@@ -786,7 +857,7 @@ static int cmp_lines(const void *a, const void *b)
 }
 
 int ember_probe_dwarf__vars(struct ember_probe_dwarf *d, const struct ember_probe_trace *t,
-			    const char *func, bool externs, char *where, size_t wsz,
+			    const char *func, unsigned int flags, char *where, size_t wsz,
 			    ember_probe_var_fn fn, void *arg)
 {
 	struct var_list l = { 0 };
@@ -800,8 +871,9 @@ int ember_probe_dwarf__vars(struct ember_probe_dwarf *d, const struct ember_prob
 	if (dwarf_entrypc(&p.sp, &entry))
 		return -ENOENT;
 	snprintf(where, wsz, "%s+%llu", diename(&p.sp), (unsigned long long)(p.addr - entry));
+	p.range = flags & EMBER_PROBE_VARS_RANGE;
 	err = collect(&p, &p.scope, true, &l);
-	if (!err && externs)
+	if (!err && (flags & EMBER_PROBE_VARS_EXTERNS))
 		err = collect(&p, &p.cu, false, &l);
 	if (!err && l.nr)
 		qsort(l.lines, l.nr, sizeof(*l.lines), cmp_lines);

@@ -26,6 +26,7 @@ struct probe_opts {
 	const char *vars[PROBE_MAX_DEFS];	/* -V points */
 	size_t nr_vars;
 	bool externs;			/* --externs: -V lists the unit's globals too */
+	bool range;			/* --range: -V shows where each variable is valid */
 	const char *list_filter;	/* -l's filter, or NULL for all */
 	bool force, dry_run, quiet;
 	int verbose;

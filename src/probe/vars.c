@@ -16,15 +16,17 @@
 /* Room for perf's messages about one place. */
 #define MSG_MAX 4096
 
-/* perf's words when the binary has no debug information. */
-static void say_no_dwarf(const char *path, const char *what)
+/* perf's words when the binary has no debug information (none with -q, as perf). */
+static void say_no_dwarf(const struct probe_opts *o, const char *path, const char *what)
 {
-	fprintf(stderr, "The %s file has no debug information.\n"
+	if (!o->quiet)
+		fprintf(stderr, "The %s file has no debug information.\n"
 		"Rebuild with -g, or install an appropriate debuginfo package.\n"
 		"  Error: Failed to %s.\n", path, what);
 }
 
-static struct ember_probe_dwarf *open_dwarf(const char *path, const char *what)
+static struct ember_probe_dwarf *open_dwarf(const struct probe_opts *o, const char *path,
+					   const char *what)
 {
 	struct ember_probe_dwarf *d = ember_probe_dwarf__open(path);
 
@@ -33,7 +35,7 @@ static struct ember_probe_dwarf *open_dwarf(const char *path, const char *what)
 	if (errno == ENOMEM)
 		fprintf(stderr, "ember probe: out of memory\n");
 	else
-		say_no_dwarf(path, what);
+		say_no_dwarf(o, path, what);
 	return NULL;
 }
 
@@ -44,7 +46,7 @@ int probe_vars__args(struct probe_opts *o, const struct ember_probe_def *def,
 
 	if (!nr || !o->exec || !ember_probe_def__needs_dwarf_args(def))
 		return 0;
-	*dwarf = open_dwarf(o->exec, "add events");
+	*dwarf = open_dwarf(o, o->exec, "add events");
 	if (!*dwarf)
 		return 1;
 	for (int i = 0; i < nr; i++) {
@@ -52,27 +54,33 @@ int probe_vars__args(struct probe_opts *o, const struct ember_probe_def *def,
 		const char *func = traces[i].event[0] ? traces[i].event : NULL;
 		int err = ember_probe_dwarf__args(*dwarf, def, &traces[i], func, msg, sizeof(msg));
 
-		if (!o->quiet || err)
+		/* -q: not a word, not even why (perf's) */
+		if (!o->quiet)
 			fputs(msg, stderr);
 		if (err == -ENOMEM) {
 			fprintf(stderr, "ember probe: out of memory\n");
 			return 1;
 		}
 		if (err) {
-			fprintf(stderr, "  Error: Failed to add events.\n");
+			if (!o->quiet)
+				fprintf(stderr, "  Error: Failed to add events.\n");
 			return 1;
 		}
 	}
 	return 0;
 }
 
-/* perf's default --filter for -V: no kernel symbol tables or CRCs. */
+/*
+ * perf's default --filter for -V: no kernel symbol tables or CRCs. perf
+ * matches it against the line after its first tab (the name, or with
+ * --range what follows [VAL]).
+ */
 static bool filtered_out(const char *line)
 {
-	const char *name = strchr(line, '\t');
+	const char *s = strchr(line, '\t');
 
-	name = name ? name + 1 : line;
-	return !fnmatch("__k???tab_*", name, 0) || !fnmatch("__crc_*", name, 0);
+	s = s ? s + 1 : line;
+	return !fnmatch("__k???tab_*", s, 0) || !fnmatch("__crc_*", s, 0);
 }
 
 struct shown {
@@ -113,8 +121,9 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 	}
 	n = ember_probe__resolve_uprobe(&def, o->exec, traces, max);
 	if (n <= 0) {
-		fprintf(stderr, "Failed to find the address of %s\n  Error: Failed to show vars.\n",
-			def.function ? def.function : text);
+		if (!o->quiet)
+			fprintf(stderr, "Failed to find the address of %s\n"
+				"  Error: Failed to show vars.\n", def.function ? def.function : text);
 		ret = 1;
 		goto out;
 	}
@@ -132,8 +141,10 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 			ret = 1;
 			break;
 		}
-		err = ember_probe_dwarf__vars(d, &traces[i], traces[i].event, o->externs, where,
-					      sizeof(where), show_var, &s);
+		err = ember_probe_dwarf__vars(d, &traces[i], traces[i].event,
+					      (o->externs ? EMBER_PROBE_VARS_EXTERNS : 0) |
+						      (o->range ? EMBER_PROBE_VARS_RANGE : 0),
+					      where, sizeof(where), show_var, &s);
 		if (fclose(s.out) && !err)
 			err = -ENOMEM;
 		if (!err) {
@@ -146,8 +157,9 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 			fprintf(stderr, "ember probe: out of memory\n");
 			ret = 1;
 		} else {
-			fprintf(stderr, "Failed to find the address of %s\n"
-				"  Error: Failed to show vars.\n", traces[i].event);
+			if (!o->quiet)
+				fprintf(stderr, "Failed to find the address of %s\n"
+					"  Error: Failed to show vars.\n", traces[i].event);
 			ret = 1;
 		}
 		free(text);
@@ -167,7 +179,7 @@ int probe_show_vars(struct probe_opts *o)
 		fprintf(stderr, "ember probe: -V needs -x BINARY (the kernel has no kprobes here)\n");
 		return 1;
 	}
-	d = open_dwarf(o->exec, "show vars");
+	d = open_dwarf(o, o->exec, "show vars");
 	if (!d)
 		return 1;
 	for (size_t i = 0; i < o->nr_vars && !ret; i++)

@@ -173,7 +173,26 @@ same_vars libc "$LIBC" malloc
 same_vars libc-stack "$LIBC" qsort_r
 same_vars libc-void "$LIBC" free
 same_vars no-function "$BIN" nosuch
+# --range: [VAL]/[INV]/[EXT] and where each has a place (location lists, scopes)
+same_vars range "$BIN" pv_sum+20 --range
+same_vars range-externs "$BIN" main+200 --range --externs
+same_vars range-libc "$LIBC" setlocale --range
+same_vars range-inv "$LIBC" qsort_r --range
 [ -e nodbg ] && same_vars no-dwarf "$TMP/nodbg" pv_record
+
+# -q: not a word, even on failure (perf's), and a non-zero exit
+out=$("$EMBER" probe -q -x "$BIN" 'pv_record r->nope' 2>&1)
+expect_eq "quiet-error" "$?|$out|$(ours)" "1||"
+out=$("$EMBER" probe -q -x "$BIN" -D 'pv_record r->at' 2>&1 >/dev/null)
+expect_eq "quiet-note" "$out" ""
+
+# DWARF 4 bitfields: perf's b<width>@<offset>/<size> types (DWARF 5 has no byte offset)
+if cc -O1 -g -gdwarf-4 -fno-omit-frame-pointer -fno-inline -o pv4 "$TOP/tests/workloads/probevars.c" 2>/dev/null; then
+	same_dry bitfield-dwarf4 "$TMP/pv4" 'pv_record r->flags r->level r->kind'
+	same_vars dwarf4 "$TMP/pv4" main+200 --range
+else
+	skip bitfield-dwarf4 "cannot build the workload with -gdwarf-4"
+fi
 
 # A static: perf writes @pv_total+0, which uprobe_events refuses; ember writes the
 # address uprobes take, and reads the right values.
