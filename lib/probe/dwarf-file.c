@@ -14,6 +14,7 @@
 #include <ember/probe.h>
 #include "probe/dwarf-file.h"
 #include "symbol/dwfl-elf.h"
+#include "symbol/symbol-elf.h"
 
 static int first_module(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
 			void *arg)
@@ -33,21 +34,9 @@ static bool has_units(Dwarf *dw)
 
 static bool has_eh_frame(Elf *elf)
 {
-	size_t shstrndx;
+	GElf_Shdr sh;
 
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name && !strcmp(name, ".eh_frame"))
-			return sh.sh_type == SHT_PROGBITS;
-	}
-	return false;
+	return elf && elf__section_by_name(elf, ".eh_frame", &sh) && sh.sh_type == SHT_PROGBITS;
 }
 
 struct ember_probe_dwarf *ember_probe_dwarf__open(const char *path)

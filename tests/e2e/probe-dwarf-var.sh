@@ -10,15 +10,9 @@
 # events recorded by ember record and printed by ember script as perf
 # script prints them. Every probe added is removed at exit.
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/probe-lib.bash"
 
-if ! have_perf; then
-	skip setup "perf not installed"
-	exit 0
-fi
-if ! is_root || ! have_tracefs || [ ! -e /sys/kernel/tracing/uprobe_events ]; then
-	skip setup "needs root and uprobe_events in tracefs (CONFIG_UPROBE_EVENTS)"
-	exit 0
-fi
+probe_suite_needs || exit 0
 if [ "$(uname -m)" != x86_64 ]; then
 	skip setup "register names and offsets are x86_64's"
 	exit 0
@@ -31,33 +25,12 @@ if ! command -v objdump >/dev/null || ! command -v objcopy >/dev/null; then
 	skip setup "no objdump/objcopy (binutils) to find an instruction and strip debug information"
 	exit 0
 fi
-EVENTS=/sys/kernel/tracing/uprobe_events
 BIN=$WL/probevars
 G=probe_probevars
 LIBC=$(realpath "$(ldd "$BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')")
 
-# perf probe -x keeps a cache per binary in its build-id directory: the suite's own
-perf_probe() { "$PERF" --buildid-dir "$TMP/debug" probe "$@"; }
-
 # Only the groups this suite makes, removed at exit whatever happened.
-ours() { grep -E "^[pr]:($G|embervl)/" "$EVENTS"; }
-cleanup() {
-	local try
-	# an event a closing profiler still holds is busy a moment: try again
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		for g in $G embervl; do
-			perf_probe -q -d "$g:*" >/dev/null 2>&1
-		done
-		[ -z "$(ours)" ] && return 0
-		sleep 0.2
-	done
-}
-trap 'cleanup; rm -rf "$TMP"' EXIT
-cleanup
-if [ -n "$(ours)" ]; then
-	skip setup "probes of this suite's groups exist and cannot be removed"
-	exit 0
-fi
+probe_groups $G embervl || exit 0
 cd "$TMP" || exit 1
 # pv_sum's offset right after its call of pv_bump (an instruction, in the loop,
 # acc on the stack through the frame base, i in a register)

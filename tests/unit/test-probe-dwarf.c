@@ -14,25 +14,6 @@
 #include <ember/probe.h>
 #include "test.h"
 
-/* build-dir/workloads/NAME, next to build-dir/unit-tests. */
-static bool workload_path(const char *name, char *buf, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	if (snprintf(buf, size, "%s/workloads/%s", exe, name) >= (int)size)
-		return false;
-	return !access(buf, R_OK);
-}
-
 struct conv {
 	struct ember_probe_def def;
 	struct ember_probe_trace t;
@@ -79,7 +60,7 @@ TEST(probe_dwarf_vars)
 	char path[PATH_MAX], buf[256], where[128], lines[1024] = "";
 	static struct conv c;
 
-	if (!workload_path("probevars", path, sizeof(path))) {
+	if (!unit_workload_path("probevars", path, sizeof(path))) {
 		t->skip_reason = "no workloads/probevars next to unit-tests (make)";
 		return;
 	}
