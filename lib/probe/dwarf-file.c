@@ -106,43 +106,78 @@ int probe_dwarf__addr(const struct ember_probe_dwarf *d, uint64_t off, Dwarf_Add
 	return -ERANGE;
 }
 
-static bool is_function_scope(Dwarf_Die *die)
+/* Where functions are defined: a unit, or a namespace or class within one. */
+static bool holds_functions(int tag)
 {
-	int tag = dwarf_tag(die);
+	return tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit ||
+	       tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type;
+}
 
-	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+/* perf's die_find_realfunc(): the function definition (not inlined) holding addr. */
+static bool find_real_function(Dwarf_Die *parent, Dwarf_Addr addr, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child))
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&child, addr) == 1) {
+			*out = child;
+			return true;
+		}
+		if (holds_functions(tag) && find_real_function(&child, addr, out))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/*
+ * The innermost inlined call named func that holds addr, inside scope
+ * (through its blocks and inlined calls); false when there is none.
+ */
+static bool find_inlined(Dwarf_Die *scope, Dwarf_Addr addr, const char *func, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+	bool found = false;
+
+	if (dwarf_child(scope, &child))
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name;
+
+		if ((tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block) ||
+		    dwarf_haspc(&child, addr) != 1)
+			continue;
+		name = tag == DW_TAG_inlined_subroutine ? dwarf_diename(&child) : NULL;
+		if (name && !strcmp(name, func)) {
+			*out = child;
+			found = true;
+		}
+		/* deeper is more inner: it wins */
+		if (find_inlined(&child, addr, func, out))
+			return true;
+		return found;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found;
 }
 
 int probe_dwarf__scope(struct ember_probe_dwarf *d, Dwarf_Addr addr, const char *func,
 		       Dwarf_Die *cu, Dwarf_Die *scope, Dwarf_Die *sp)
 {
-	Dwarf_Die *scopes = NULL;
-	int n, pick = -1, real = -1;
+	const char *name;
 
-	if (!dwarf_addrdie(d->dw, addr, cu))
+	if (!dwarf_addrdie(d->dw, addr, cu) || !find_real_function(cu, addr, sp))
 		return -ENOENT;
-	n = dwarf_getscopes(cu, addr, &scopes);
-	for (int i = 0; i < n; i++) {
-		const char *name;
-
-		if (!is_function_scope(&scopes[i]))
-			continue;
-		if (real < 0 && dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			real = i;
-		if (pick < 0)
-			pick = i;
-		name = dwarf_diename(&scopes[i]);
-		if (func && name && !strcmp(name, func)) {
-			pick = i;
-			func = NULL;	/* the innermost of that name */
-		}
-	}
-	if (pick >= 0 && real >= 0) {
-		*scope = scopes[pick];
-		*sp = scopes[real];
-	}
-	free(scopes);
-	return pick >= 0 && real >= 0 ? 0 : -ENOENT;
+	*scope = *sp;
+	name = dwarf_diename(sp);
+	/* the probed function's scope: itself, or its copy inlined here */
+	if (func && (!name || strcmp(name, func)))
+		find_inlined(sp, addr, func, scope);
+	return 0;
 }
 
 int probe_dwarf__frame_base(struct ember_probe_dwarf *d, Dwarf_Die *sp, Dwarf_Addr addr,

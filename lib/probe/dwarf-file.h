@@ -34,9 +34,9 @@ int probe_dwarf__addr(const struct ember_probe_dwarf *d, uint64_t off, Dwarf_Add
 
 /*
  * The function scope of addr as perf takes it for a probe there: the
- * subprogram or inlined instance named func when one of the scopes at
- * addr is (func may be NULL), else the innermost of them; its unit in
- * cu, the real (not inlined) function holding addr in sp. 0, or -ENOENT.
+ * function definition holding addr (in sp too), or, when func names
+ * another function, the innermost copy of func inlined there; its unit
+ * in cu. 0, or -ENOENT.
  */
 int probe_dwarf__scope(struct ember_probe_dwarf *d, Dwarf_Addr addr, const char *func,
 		       Dwarf_Die *cu, Dwarf_Die *scope, Dwarf_Die *sp);
