@@ -152,7 +152,7 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 			if (s.nr)
 				fputs(text, stdout);
 			else
-				printf("(No matched variables)\n");
+				printf("\t\t(No matched variables)\n");
 		} else if (err == -ENOMEM) {
 			fprintf(stderr, "ember probe: out of memory\n");
 			ret = 1;

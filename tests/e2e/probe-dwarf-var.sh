@@ -145,6 +145,7 @@ same_vars externs "$BIN" pv_globals --externs
 same_vars libc "$LIBC" malloc
 same_vars libc-stack "$LIBC" qsort_r
 same_vars libc-void "$LIBC" free
+same_vars libc-asm "$LIBC" __memmove_avx_unaligned_erms
 same_vars no-function "$BIN" nosuch
 # --range: [VAL]/[INV]/[EXT] and where each has a place (location lists, scopes)
 same_vars range "$BIN" pv_sum+20 --range
