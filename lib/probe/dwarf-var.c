@@ -719,6 +719,11 @@ int ember_probe_dwarf__args(struct ember_probe_dwarf *d, const struct ember_prob
 			n++;
 		}
 	}
+	/* $vars and $params that stand for nothing, and nothing else: perf's words */
+	if (!n && def->nr_args) {
+		say_location(&m, -ENOENT, def->args[0].var);
+		return -ENOENT;
+	}
 	t->nr_args = n;
 	for (unsigned int i = 0; i < n; i++) {
 		const struct ember_probe_arg *a = args[i];

@@ -113,6 +113,8 @@ same_error not-string "$BIN" 'pv_record scale:string'
 same_error not-char "$BIN" 'pv_record r->prev:string'
 same_error register-struct "$BIN" 'pv_byvalue bias p.x'
 same_error bitfield "$BIN" 'pv_record r->flags'
+same_error params-none "$LIBC" 'abort $params $vars'
+same_dry params-none-but "$LIBC" '__libc_fork $params %di'
 # a glob whose second place lacks the variable: nothing of the first is written
 "$EMBER" probe -x "$BIN" 'pv_* r' >/dev/null 2>err.txt
 rc=$?
