@@ -293,24 +293,25 @@ EMBER_API void ember_probe_dwarf__delete(struct ember_probe_dwarf *d);
 EMBER_API bool ember_probe_def__needs_dwarf_args(const struct ember_probe_def *def);
 
 /*
- * Set t's arguments from def's, as perf probe does with DWARF at t's
- * place (a uprobe at file offset t->offset): a variable by name (a
- * parameter or local in the scopes holding the place, else a global of
- * its unit) with its members and elements becomes the fetch argument
- * of its location there (%di, -40(%bp), +8(+16(%di)), a static's
- * @+0xADDR), typed as perf types it (s32, x64, string) unless cast;
- * $vars and $params become the variables placed there; other arguments
- * stay as typed. func names the function whose scope to use (perf's
- * probed function), or NULL for the innermost one. The strings are
- * owned by d. msg gets perf's messages, each line ending in a newline:
- * its warnings, and why on failure. Returns 0, -ENOENT (no such variable
- * there, or no place for it), -EINVAL (a member or cast that does not
+ * Set the arguments of def's nr places (uprobes at file offsets, each
+ * with its function's name in event, as ember_probe__resolve_uprobe()
+ * leaves it) from def's, as perf probe does with DWARF at each place: a
+ * variable by name (a parameter or local in that function's scopes
+ * holding the place, else a global of its unit) with its members and
+ * elements becomes the fetch argument of its location there (%di,
+ * -40(%bp), +8(+16(%di)), a static's @+0xADDR), typed as perf types it
+ * (s32, x64, string) unless cast; $vars and $params become the variables
+ * placed there; other arguments stay as typed. A variable found at some
+ * places only is the immediate \0xdeade12d at the others (perf's value).
+ * The strings are owned by d. msg gets perf's messages, each line ending
+ * in a newline: its warnings, and why on failure. Returns 0, -ENOENT (a
+ * variable found at no place), -EINVAL (a member or cast that does not
  * fit the type), -ENOTSUP (a location perf does not read), -E2BIG,
  * -ENOMEM.
  */
 EMBER_API int ember_probe_dwarf__args(struct ember_probe_dwarf *d,
 				      const struct ember_probe_def *def,
-				      struct ember_probe_trace *t, const char *func, char *msg,
+				      struct ember_probe_trace *traces, size_t nr, char *msg,
 				      size_t msgsz);
 
 /* Called with each line of a -V listing; non-zero stops the walk and is returned. */

@@ -561,7 +561,11 @@ static const char *arg_name(struct ember_probe_dwarf *d, const struct ember_prob
 	return arena__strndup(&d->strings, buf, strlen(buf));
 }
 
-/* One argument that names a variable, into out. 0 or -errno, perf's words in m. */
+/*
+ * One argument that names a variable, into out: 0; 1 when the variable
+ * is not here or has no place here (out->value NULL); -errno with perf's
+ * words in m.
+ */
 static int convert_arg(struct place *p, const struct ember_probe_arg *a,
 		       struct ember_probe_trace_arg *out, int64_t static_delta, struct msgs *m)
 {
@@ -570,11 +574,17 @@ static int convert_arg(struct place *p, const struct ember_probe_arg *a,
 	struct fetch f;
 	int nf = 0, err;
 
-	if (!find_var(&p->scope, a->var, p->addr, &var) && !find_var(&p->cu, a->var, 0, &var)) {
-		say_location(m, -ENOENT, a->var);
-		return -ENOENT;
-	}
+	/* not here, or no place here: maybe at another place of the definition (perf's) */
+	out->name = arg_name(p->d, a);
+	out->value = NULL;
+	out->type = NULL;
+	if (!out->name)
+		return -ENOMEM;
+	if (!find_var(&p->scope, a->var, p->addr, &var) && !find_var(&p->cu, a->var, 0, &var))
+		return 1;
 	err = var_location(p, &var, &f);
+	if (err == -ENOENT)
+		return 1;
 	if (err == -EDOM) {
 		say(m, "Mapping for the register number missing on this architecture.\n");
 		err = -ENOTSUP;
@@ -595,10 +605,9 @@ static int convert_arg(struct place *p, const struct ember_probe_arg *a,
 	err = convert_type(&last, a->type, &f, m);
 	if (err)
 		return err;
-	out->name = arg_name(p->d, a);
 	out->value = format_fetch(p->d, &f, static_delta);
 	out->type = f.type[0] ? arena__strndup(&p->d->strings, f.type, strlen(f.type)) : NULL;
-	if (!out->name || !out->value || (f.type[0] && !out->type))
+	if (!out->value || (f.type[0] && !out->type))
 		return -ENOMEM;
 	return 0;
 }
@@ -671,11 +680,10 @@ static int open_place(struct ember_probe_dwarf *d, const struct ember_probe_trac
 	return err;
 }
 
-int ember_probe_dwarf__args(struct ember_probe_dwarf *d, const struct ember_probe_def *def,
-			    struct ember_probe_trace *t, const char *func, char *msg,
-			    size_t msgsz)
+/* The arguments of one place; those empty there get a NULL value. 0 or -errno. */
+static int place_args(struct ember_probe_dwarf *d, const struct ember_probe_def *def,
+		      struct ember_probe_trace *t, const char *func, struct msgs *m)
 {
-	struct msgs m = { .b = { .buf = msg, .size = msgsz } };
 	const char *names[EMBER_PROBE_MAX_ARGS];
 	struct ember_probe_arg expanded[EMBER_PROBE_MAX_ARGS];
 	const struct ember_probe_arg *args[EMBER_PROBE_MAX_ARGS];
@@ -685,13 +693,11 @@ int ember_probe_dwarf__args(struct ember_probe_dwarf *d, const struct ember_prob
 	struct place p;
 	int err;
 
-	if (msgsz)
-		msg[0] = '\0';
 	err = open_place(d, t, func, &p);
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
-		say(&m, "Failed to find the probe point's scope in the debug information.\n");
+		say(m, "Failed to find the probe point's scope in the debug information.\n");
 		return -ENOENT;
 	}
 	static_delta = (int64_t)p.addr - (int64_t)t->offset;
@@ -719,11 +725,6 @@ int ember_probe_dwarf__args(struct ember_probe_dwarf *d, const struct ember_prob
 			n++;
 		}
 	}
-	/* $vars and $params that stand for nothing, and nothing else: perf's words */
-	if (!n && def->nr_args) {
-		say_location(&m, -ENOENT, def->args[0].var);
-		return -ENOENT;
-	}
 	t->nr_args = n;
 	for (unsigned int i = 0; i < n; i++) {
 		const struct ember_probe_arg *a = args[i];
@@ -736,11 +737,70 @@ int ember_probe_dwarf__args(struct ember_probe_dwarf *d, const struct ember_prob
 			out->type = a->type;
 			continue;
 		}
-		err = convert_arg(&p, a, out, static_delta, &m);
-		if (err)
+		err = convert_arg(&p, a, out, static_delta, m);
+		if (err < 0)
 			return err;
 	}
 	return 0;
+}
+
+/* perf's value for an argument empty at a place but found at another (DEFAULT_VAR_VALUE). */
+#define EMPTY_VALUE "\\0xdeade12d"
+
+/*
+ * perf's fill_empty_trace_arg(): an argument found at no place is an
+ * error; where it is empty, it takes an immediate typed as where it was
+ * found. perf walks the definition's arguments over the places' (after
+ * $vars and $params): an index past a place's arguments counts as empty
+ * only for the first, which is how $params standing for nothing fails.
+ */
+static int fill_empty(const struct ember_probe_def *def, struct ember_probe_trace *traces,
+		      size_t nr, struct msgs *m)
+{
+	for (unsigned int i = 0; i < def->nr_args; i++) {
+		const struct ember_probe_trace_arg *found = NULL;
+		bool anywhere = false;
+
+		for (size_t j = 0; j < nr && !found; j++) {
+			if (i >= traces[j].nr_args)
+				continue;
+			anywhere = true;
+			if (traces[j].args[i].value)
+				found = &traces[j].args[i];
+		}
+		if (!found && (anywhere || i == 0)) {
+			say_location(m, -ENOENT, def->args[i].var);
+			return -ENOENT;
+		}
+		for (size_t j = 0; found && j < nr; j++) {
+			struct ember_probe_trace_arg *a = &traces[j].args[i];
+
+			if (i < traces[j].nr_args && !a->value) {
+				a->value = EMPTY_VALUE;
+				a->type = found->type;
+			}
+		}
+	}
+	return 0;
+}
+
+int ember_probe_dwarf__args(struct ember_probe_dwarf *d, const struct ember_probe_def *def,
+			    struct ember_probe_trace *traces, size_t nr, char *msg, size_t msgsz)
+{
+	struct msgs m = { .b = { .buf = msg, .size = msgsz } };
+	int err;
+
+	if (msgsz)
+		msg[0] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		/* the place's function (its symbol) is the scope its variables are in */
+		const char *func = traces[i].event[0] ? traces[i].event : NULL;
+
+		err = place_args(d, def, &traces[i], func, &m);
+		if (err)
+			return err;
+	}
+	return nr ? fill_empty(def, traces, nr, &m) : 0;
 }
 
 /* ---- -V: the variables at a place ------------------------------------------ */

@@ -43,29 +43,25 @@ int probe_vars__args(struct probe_opts *o, const struct ember_probe_def *def,
 		     struct ember_probe_trace *traces, int nr, struct ember_probe_dwarf **dwarf)
 {
 	char msg[MSG_MAX];
+	int err;
 
 	if (!nr || !o->exec || !ember_probe_def__needs_dwarf_args(def))
 		return 0;
 	*dwarf = open_dwarf(o, o->exec, "add events");
 	if (!*dwarf)
 		return 1;
-	for (int i = 0; i < nr; i++) {
-		/* the place's symbol names the function whose variables these are */
-		const char *func = traces[i].event[0] ? traces[i].event : NULL;
-		int err = ember_probe_dwarf__args(*dwarf, def, &traces[i], func, msg, sizeof(msg));
-
-		/* -q: not a word, not even why (perf's) */
+	err = ember_probe_dwarf__args(*dwarf, def, traces, (size_t)nr, msg, sizeof(msg));
+	/* -q: not a word, not even why (perf's) */
+	if (!o->quiet)
+		fputs(msg, stderr);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		return 1;
+	}
+	if (err) {
 		if (!o->quiet)
-			fputs(msg, stderr);
-		if (err == -ENOMEM) {
-			fprintf(stderr, "ember probe: out of memory\n");
-			return 1;
-		}
-		if (err) {
-			if (!o->quiet)
-				fprintf(stderr, "  Error: Failed to add events.\n");
-			return 1;
-		}
+			fprintf(stderr, "  Error: Failed to add events.\n");
+		return 1;
 	}
 	return 0;
 }

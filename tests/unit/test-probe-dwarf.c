@@ -32,7 +32,7 @@ static void convert(struct conv *c, struct ember_probe_dwarf *d, const char *pat
 	c->err = ember_probe__resolve_uprobe(&c->def, path, &c->t, 1);
 	if (c->err != 1)
 		return;
-	c->err = ember_probe_dwarf__args(d, &c->def, &c->t, c->t.event, c->msg, sizeof(c->msg));
+	c->err = ember_probe_dwarf__args(d, &c->def, &c->t, 1, c->msg, sizeof(c->msg));
 }
 
 /* "name=value:type" of argument i, as the line shows it. */
@@ -125,6 +125,26 @@ TEST(probe_dwarf_vars)
 	CHECK_STR(arg_text(&c, 1, buf, sizeof(buf)), "r=%di:x64");
 	CHECK_STR(arg_text(&c, 2, buf, sizeof(buf)), "prev=%si:x64");
 	ember_probe_def__exit(&c.def);
+
+	/* a variable some places lack: perf's immediate there, typed as where found */
+	{
+		static struct ember_probe_trace two[2];
+		struct ember_probe_def def;
+		char msg[256];
+
+		CHECK_EQ(ember_probe_def__parse(&def, "pv_l* r"), 0);
+		CHECK_EQ(ember_probe__resolve_uprobe(&def, path, two, 2), 2);
+		CHECK_EQ(ember_probe_dwarf__args(d, &def, two, 2, msg, sizeof(msg)), 0);
+		CHECK_STR(two[0].event, "pv_label");
+		CHECK_STR(two[0].args[0].value, "\\0xdeade12d");
+		CHECK_STR(two[0].args[0].type, "x64");
+		CHECK_STR(two[1].args[0].value, "%di");
+		ember_probe_def__exit(&def);
+		CHECK_EQ(ember_probe_def__parse(&def, "pv_l* nosuch"), 0);
+		CHECK_EQ(ember_probe__resolve_uprobe(&def, path, two, 2), 2);
+		CHECK_EQ(ember_probe_dwarf__args(d, &def, two, 2, msg, sizeof(msg)), -ENOENT);
+		ember_probe_def__exit(&def);
+	}
 
 	/* perf's words for what it cannot do */
 	convert(&c, d, path, "pv_record nosuch");
