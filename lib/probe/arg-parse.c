@@ -105,6 +105,9 @@ static const char *skip_fetcharg(const char *s, bool uprobe, bool retprobe, int 
 			return skip_number(s + 4);
 		return NULL;
 	case '\\':
+		/* an immediate: a number, signed or not (the kernel's str_to_immediate) */
+		if (s[1] == '-' || s[1] == '+')
+			s++;
 		return skip_number(s + 1);
 	case '@':
 		s++;

@@ -32,6 +32,9 @@
 
 /* A fetch argument being built: a base, then dereferences with offsets. */
 struct fetch {
+	bool konst;		/* DW_AT_const_value: the immediate \value */
+	long value;
+	unsigned int regno;	/* the DWARF register the kernel has no name for */
 	const char *reg;	/* "%di", or NULL for a static address */
 	Dwarf_Addr addr;	/* the static's DWARF address */
 	long offs[MAX_REFS];	/* offs[0] innermost: a register's +OFF(...), or added to addr */
@@ -178,6 +181,18 @@ static int var_location(struct place *p, Dwarf_Die *var, struct fetch *f)
 
 	if (dwarf_attr(var, DW_AT_external, &attr))
 		goto static_var;
+	/* a constant is an immediate (the kernel takes them) */
+	if (dwarf_attr(var, DW_AT_const_value, &attr)) {
+		Dwarf_Sword value = 0;
+
+		if (!f)
+			return 0;
+		memset(f, 0, sizeof(*f));
+		dwarf_formsdata(&attr, &value);
+		f->konst = true;
+		f->value = (long)value;
+		return 0;
+	}
 	if (!dwarf_attr(var, DW_AT_location, &attr))
 		return -EINVAL;
 	if (dwarf_getlocation_addr(&attr, at, &op, &nops, 1) <= 0) {
@@ -240,10 +255,12 @@ static_var:
 	}
 	if (!f)
 		return later;
-	/* a register the kernel has no name for (perf warns, then refuses it) */
-	if (!reg_name((unsigned int)regno))
-		return -EDOM;
 	memset(f, 0, sizeof(*f));
+	/* a register the kernel has no name for (perf warns, then refuses it) */
+	if (!reg_name((unsigned int)regno)) {
+		f->regno = (unsigned int)regno;
+		return -EDOM;
+	}
 	f->reg = reg_name((unsigned int)regno);
 	if (ref) {
 		f->offs[0] = offs;
@@ -532,6 +549,10 @@ static const char *format_fetch(struct ember_probe_dwarf *d, const struct fetch 
 	char buf[512], tmp[512];
 	int i = 0;
 
+	if (f->konst) {
+		snprintf(buf, sizeof(buf), "\\%ld", f->value);
+		return arena__strndup(&d->strings, buf, strlen(buf));
+	}
 	if (f->reg) {
 		snprintf(buf, sizeof(buf), "%s", f->reg);
 	} else {
@@ -586,7 +607,8 @@ static int convert_arg(struct place *p, const struct ember_probe_arg *a,
 	if (err == -ENOENT)
 		return 1;
 	if (err == -EDOM) {
-		say(m, "Mapping for the register number missing on this architecture.\n");
+		say(m, "Mapping for the register number %u missing on this architecture.\n",
+		    f.regno);
 		err = -ENOTSUP;
 	}
 	if (err) {

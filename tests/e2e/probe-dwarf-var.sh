@@ -87,6 +87,9 @@ same_dry offset "$BIN" 'pv_record+3 r scale'
 same_dry array-index "$BIN" 'pv_record r->name[3] r->name r->at.taps'
 same_dry params-vars "$BIN" 'pv_sum+20 $params $vars n'
 same_dry stack-members "$BIN" 'main recs[1].name recs[0].at.taps[3] argv[1]:string'
+# a constant (DW_AT_const_value) is an immediate, a float in an SSE register perf's refusal
+same_dry libc-const "$LIBC" 'embervl:shm=shmget __arg4 __arg1 _a1'
+same_dry libc-sse "$LIBC" 'embervl:mf=__modff x iptr'
 expect_eq "dry-writes-nothing" "$(ours)" ""
 
 # Errors in perf's words, exit non-zero, nothing written (nor a half of a glob).

@@ -205,6 +205,19 @@ TEST(probe_dwarf_arg_parse)
 	ember_probe_def__exit(&def);
 	CHECK_EQ(ember_probe_def__parse(&def, "f +8(%di):b33@0/32"), -EINVAL);
 	ember_probe_def__exit(&def);
+	/* immediates: perf's constants are signed decimals, its filler hex with 0x */
+	{
+		struct ember_probe_trace tr = {
+			.uprobe = true, .group = "g", .event = "e", .target = "/bin/true",
+			.nr_args = 3, .args = { { .value = "\\-1" }, { .value = "\\0xdeade12d" },
+						 { .value = "\\0" } },
+		};
+		char line[256];
+
+		CHECK(ember_probe_trace__format(&tr, line, sizeof(line), NULL) > 0);
+		tr.args[0].value = "\\deade12d";	/* perf's: the kernel refuses it */
+		CHECK_EQ(ember_probe_trace__format(&tr, line, sizeof(line), NULL), -EINVAL);
+	}
 	CHECK(ember_probe_def__needs_dwarf_args(&(struct ember_probe_def){ 0 }) == false);
 	CHECK_EQ(ember_probe_def__parse(&def, "f $vars"), 0);
 	CHECK(ember_probe_def__needs_dwarf_args(&def));
