@@ -330,8 +330,9 @@ enum {
  * EMBER_PROBE_VARS_RANGE prefixes each with [VAL], [INV] (a local placed
  * only elsewhere in the function) or [EXT] and ends a local's line with
  * the ranges where it has a place ("\t@<pv_sum+[0-37,37-57]>"). where
- * gets the place as perf shows it, "FUNC+OFF" from its function's entry.
- * Returns 0, what fn returned, -ENOENT (no scope there), -ENOMEM.
+ * gets the place as perf shows it, "FUNC+OFF" from its function's entry
+ * (with -ENOENT, the address in hex, as perf names it). Returns 0, what fn
+ * returned, -ENOENT (no function there in the DWARF), -ENOMEM.
  */
 EMBER_API int ember_probe_dwarf__vars(struct ember_probe_dwarf *d,
 				      const struct ember_probe_trace *t, const char *func,

@@ -718,10 +718,9 @@ static int place_args(struct ember_probe_dwarf *d, const struct ember_probe_def 
 	err = open_place(d, t, func, &p);
 	if (err == -ENOMEM)
 		return err;
-	if (err) {
-		say(m, "Failed to find the probe point's scope in the debug information.\n");
+	/* no function there in the debug information: perf says no more than that it failed */
+	if (err)
 		return -ENOENT;
-	}
 	static_delta = (int64_t)p.addr - (int64_t)t->offset;
 	/* $vars and $params become the variables they stand for, in place */
 	for (unsigned int i = 0; i < def->nr_args; i++) {
@@ -953,10 +952,13 @@ int ember_probe_dwarf__vars(struct ember_probe_dwarf *d, const struct ember_prob
 	int err;
 
 	err = open_place(d, t, func, &p);
-	if (err)
-		return err == -ENOMEM ? err : -ENOENT;
-	if (dwarf_entrypc(&p.sp, &entry))
+	if (err == -ENOMEM)
+		return err;
+	if (err || dwarf_entrypc(&p.sp, &entry)) {
+		/* perf names the address it has no function for */
+		snprintf(where, wsz, "%llx", (unsigned long long)p.addr);
 		return -ENOENT;
+	}
 	snprintf(where, wsz, "%s+%llu", diename(&p.sp), (unsigned long long)(p.addr - entry));
 	p.range = flags & EMBER_PROBE_VARS_RANGE;
 	err = collect(&p, &p.scope, true, &l);

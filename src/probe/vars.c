@@ -100,8 +100,9 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 {
 	struct ember_probe_def def = { 0 };
 	struct ember_probe_trace *traces;
-	char point[1024], where[1024];
-	size_t max = (size_t)(o->max_probes > 0 ? o->max_probes : PROBE_MAX_DEFS);
+	char point[1024], where[1024], *listing = NULL;
+	size_t max = (size_t)(o->max_probes > 0 ? o->max_probes : PROBE_MAX_DEFS), len = 0;
+	FILE *out;
 	int n, ret = 0;
 
 	n = ember_probe_def__parse(&def, text);
@@ -123,18 +124,22 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 		ret = 1;
 		goto out;
 	}
-	ember_probe_def__point(&def, point, sizeof(point));
-	printf("Available variables at %s\n", point);
+	/* every place first, then the listing: a failure prints none of it (perf's) */
+	out = open_memstream(&listing, &len);
+	if (!out) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		ret = 1;
+		goto out;
+	}
 	for (int i = 0; i < n && !ret; i++) {
 		struct shown s = { 0 };
 		char *text = NULL;
-		size_t len = 0;
+		size_t tlen = 0;
 		int err;
 
-		s.out = open_memstream(&text, &len);
+		s.out = open_memstream(&text, &tlen);
 		if (!s.out) {
-			fprintf(stderr, "ember probe: out of memory\n");
-			ret = 1;
+			ret = -ENOMEM;
 			break;
 		}
 		err = ember_probe_dwarf__vars(d, &traces[i], traces[i].event,
@@ -144,22 +149,31 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 		if (fclose(s.out) && !err)
 			err = -ENOMEM;
 		if (!err) {
-			printf("\t@<%s>\n", where);
-			if (s.nr)
-				fputs(text, stdout);
-			else
-				printf("\t\t(No matched variables)\n");
+			fprintf(out, "\t@<%s>\n", where);
+			fputs(s.nr ? text : "\t\t(No matched variables)\n", out);
 		} else if (err == -ENOMEM) {
-			fprintf(stderr, "ember probe: out of memory\n");
-			ret = 1;
+			ret = -ENOMEM;
 		} else {
+			/* no function there in the debug information: where holds the address */
 			if (!o->quiet)
-				fprintf(stderr, "Failed to find the address of %s\n"
-					"  Error: Failed to show vars.\n", traces[i].event);
+				fprintf(stderr, "Failed to find debug information for address %s\n"
+					"Debuginfo analysis failed.\n  Error: Failed to show vars.\n",
+					where);
 			ret = 1;
 		}
 		free(text);
 	}
+	if (fclose(out) && !ret)
+		ret = -ENOMEM;
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		ret = 1;
+	}
+	if (!ret) {
+		ember_probe_def__point(&def, point, sizeof(point));
+		printf("Available variables at %s\n%s", point, listing);
+	}
+	free(listing);
 out:
 	free(traces);
 	ember_probe_def__exit(&def);

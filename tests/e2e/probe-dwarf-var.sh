@@ -116,6 +116,7 @@ same_error not-string "$BIN" 'pv_record scale:string'
 same_error not-char "$BIN" 'pv_record r->prev:string'
 same_error register-struct "$BIN" 'pv_byvalue bias p.x'
 same_error bitfield "$BIN" 'pv_record r->flags'
+same_error no-dwarf-function "$BIN" '_start x'
 same_error params-none "$LIBC" 'abort $params $vars'
 same_dry params-none-but "$LIBC" '__libc_fork $params %di'
 # A variable some places of a glob lack: an immediate there, typed as where it is found
@@ -153,6 +154,7 @@ same_vars libc-stack "$LIBC" qsort_r
 same_vars libc-void "$LIBC" free
 same_vars libc-asm "$LIBC" __memmove_avx_unaligned_erms
 same_vars no-function "$BIN" nosuch
+same_vars no-dwarf-function "$BIN" _start
 # --range: [VAL]/[INV]/[EXT] and where each has a place (location lists, scopes)
 same_vars range "$BIN" pv_sum+20 --range
 same_vars range-externs "$BIN" main+200 --range --externs
