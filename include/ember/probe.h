@@ -306,8 +306,8 @@ EMBER_API bool ember_probe_def__needs_dwarf_args(const struct ember_probe_def *d
  * The strings are owned by d. msg gets perf's messages, each line ending
  * in a newline: its warnings, and why on failure. Returns 0, -ENOENT (a
  * variable found at no place), -EINVAL (a member or cast that does not
- * fit the type), -ENOTSUP (a location perf does not read), -E2BIG,
- * -ENOMEM.
+ * fit the type), -ENOTSUP (a location perf does not read), -ELOOP (DWARF
+ * whose unnamed members loop), -E2BIG, -ENOMEM.
  */
 EMBER_API int ember_probe_dwarf__args(struct ember_probe_dwarf *d,
 				      const struct ember_probe_def *def,

@@ -26,20 +26,27 @@ static bool is_qualifier(int tag)
 	       tag == DW_TAG_volatile_type || tag == DW_TAG_shared_type;
 }
 
+/* How many types deep a chain is followed: DWARF that loops is refused, not followed. */
+#define TYPE_DEPTH_MAX 64
+
 Dwarf_Die *probe_type__unqualified(Dwarf_Die *die, Dwarf_Die *mem)
 {
+	int depth = 0;
+
 	do
 		die = type_of(die, mem);
-	while (die && is_qualifier(dwarf_tag(die)));
-	return die;
+	while (die && is_qualifier(dwarf_tag(die)) && ++depth < TYPE_DEPTH_MAX);
+	return depth < TYPE_DEPTH_MAX ? die : NULL;
 }
 
 Dwarf_Die *probe_type__real(Dwarf_Die *die, Dwarf_Die *mem)
 {
+	int depth = 0;
+
 	do
 		die = probe_type__unqualified(die, mem);
-	while (die && dwarf_tag(die) == DW_TAG_typedef);
-	return die;
+	while (die && dwarf_tag(die) == DW_TAG_typedef && ++depth < TYPE_DEPTH_MAX);
+	return depth < TYPE_DEPTH_MAX ? die : NULL;
 }
 
 bool probe_type__is_signed(Dwarf_Die *type)
@@ -52,13 +59,13 @@ bool probe_type__is_signed(Dwarf_Die *type)
 	return enc == DW_ATE_signed || enc == DW_ATE_signed_char || enc == DW_ATE_signed_fixed;
 }
 
-int probe_type__name(Dwarf_Die *die, char *buf, size_t size)
+static int type_name(Dwarf_Die *die, char *buf, size_t size, int depth)
 {
 	Dwarf_Die mem, *type = probe_type__unqualified(die, &mem);
 	const char *kind = "", *name;
 	int tag, n;
 
-	if (!type)
+	if (!type || depth >= TYPE_DEPTH_MAX)
 		return -ENOENT;
 	tag = dwarf_tag(type);
 	if (tag == DW_TAG_subroutine_type)
@@ -76,9 +83,14 @@ int probe_type__name(Dwarf_Die *die, char *buf, size_t size)
 		return snprintf(buf, size, "%s%s", kind, name ? name : "");
 	}
 	/* what it points at (or holds), then a star; perf 6.1 has no name for void* */
-	n = probe_type__name(type, buf, size);
+	n = type_name(type, buf, size, depth + 1);
 	if (n < 0)
 		return n;
 	return n + snprintf((size_t)n < size ? buf + n : NULL, (size_t)n < size ? size - (size_t)n : 0,
 			    "*");
+}
+
+int probe_type__name(Dwarf_Die *die, char *buf, size_t size)
+{
+	return type_name(die, buf, size, 0);
 }

@@ -305,12 +305,15 @@ static int split_fields(const char *s, struct field *fl, int max)
 	return n;
 }
 
-/* A member named name of struct or union type, also inside unnamed members; its offset added. */
-static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *out)
+/* How many unnamed members deep a member is looked for (looping DWARF stops here). */
+#define UNNAMED_DEPTH_MAX 16
+
+/* A member named name of struct or union type, also inside unnamed members. */
+static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *out, int depth)
 {
 	Dwarf_Die child;
 
-	if (dwarf_child(type, &child))
+	if (depth >= UNNAMED_DEPTH_MAX || dwarf_child(type, &child))
 		return false;
 	do {
 		const char *n;
@@ -325,7 +328,7 @@ static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *out)
 		if (!n) {
 			Dwarf_Die t, tmp;
 
-			if (probe_type__real(&child, &t) && find_member(&t, name, &tmp)) {
+			if (probe_type__real(&child, &t) && find_member(&t, name, &tmp, depth + 1)) {
 				*out = child;	/* the unnamed one: perf walks in again */
 				return true;
 			}
@@ -367,11 +370,14 @@ static int add_ref(struct fetch *f)
  * result has.
  */
 static int convert_fields(Dwarf_Die *die, const char *varname, struct field *fl, int n,
-			  struct fetch *f, Dwarf_Die *last, struct msgs *m)
+			  struct fetch *f, Dwarf_Die *last, struct msgs *m, int unnamed)
 {
 	Dwarf_Die type, mem;
 	int tag;
 	long offs;
+
+	if (unnamed >= UNNAMED_DEPTH_MAX)
+		return -ELOOP;
 
 	if (!probe_type__real(die, &type)) {
 		say(m, "Failed to get the type of %s.\n", varname);
@@ -432,7 +438,7 @@ static int convert_fields(Dwarf_Die *die, const char *varname, struct field *fl,
 			return -ENOTSUP;
 		}
 	}
-	if (!find_member(&type, fl->name, &mem)) {
+	if (!find_member(&type, fl->name, &mem, 0)) {
 		say(m, "%s(type:%s) has no member %s.\n", varname, diename(&type), fl->name);
 		return -EINVAL;
 	}
@@ -445,10 +451,10 @@ static int convert_fields(Dwarf_Die *die, const char *varname, struct field *fl,
 	f->offs[f->nref - 1] += offs;
 	/* an unnamed member: the same field again, inside it */
 	if (!dwarf_diename(&mem))
-		return convert_fields(&mem, varname, fl, n, f, last, m);
+		return convert_fields(&mem, varname, fl, n, f, last, m, unnamed + 1);
 next:
 	if (n > 1)
-		return convert_fields(&mem, fl->name, fl + 1, n - 1, f, last, m);
+		return convert_fields(&mem, fl->name, fl + 1, n - 1, f, last, m, 0);
 	*last = mem;
 	return 0;
 }
@@ -620,7 +626,7 @@ static int convert_arg(struct place *p, const struct ember_probe_arg *a,
 		nf = split_fields(a->fields, fl, EMBER_PROBE_MAX_FIELDS);
 		if (nf < 0)
 			return nf;
-		err = convert_fields(&var, a->var, fl, nf, &f, &last, m);
+		err = convert_fields(&var, a->var, fl, nf, &f, &last, m, 0);
 		if (err)
 			return err;
 	}

@@ -186,7 +186,8 @@ int probe_show_vars(struct probe_opts *o)
 	int ret = 0;
 
 	if (!o->exec) {
-		fprintf(stderr, "ember probe: -V needs -x BINARY (the kernel has no kprobes here)\n");
+		fprintf(stderr, "ember probe: -V on the kernel needs its debug information (vmlinux), "
+			"which ember probe does not read yet; give -x BINARY\n");
 		return 1;
 	}
 	d = open_dwarf(o, o->exec, "show vars");
