@@ -40,41 +40,26 @@ AFTER=$(objdump -d --no-show-raw-insn "$BIN" | awk '/<pv_sum>:/ { f = 1; next }
 START=$(objdump -d "$BIN" | awk '/<pv_sum>:/ { print $1; exit }')
 AFTER=$((0x$AFTER - 0x$START))
 
-# same_line NAME BINARY DEF: perf's and ember's lines for the same definition
-# (each tool removing its own probes after) and their messages.
-same_line() {
-	local name=$1 bin=$2 def=$3 pl el
-	perf_probe -x "$bin" "$def" >/dev/null 2>perf.err
-	pl=$(ours)
-	cleanup
-	"$EMBER" probe -x "$bin" "$def" >/dev/null 2>ember.err
-	el=$(ours)
-	cleanup
-	if [ -n "$pl" ] && [ "$pl" = "$el" ]; then
-		pass "line-$name"
-	else
-		fail "line-$name" "perf: '$pl' ember: '$el' ($(head -3 ember.err))"
-	fi
-	expect_eq "messages-$name" "$(cat ember.err)" "$(sed 's/perf/ember/g' perf.err)"
-}
+# same_line NAME BINARY DEF (probe-lib's, with -x BINARY)
+same_var_line() { same_line "$1" -x "$2" "$3"; }
 
 # registers, members, arrays, strings, renames, casts
-same_line params "$BIN" 'pv_record r scale'
-same_line members "$BIN" 'pv_record r->id r->name:string r->at.y r->at.taps[2] r->kind r->weight'
-same_line pointers "$BIN" 'pv_record r->label:string r->prev->id r->prev->prev->name l1=r->label[1]'
-same_line renames "$BIN" 'pv_record foo=r->id bar=scale:x32 r->id:u8 scale:s r[0].weight'
-same_line string "$BIN" 'pv_label label:string tag label:ustring xx=label:x'
-same_line struct-cut "$BIN" 'pv_record r->at'
+same_var_line params "$BIN" 'pv_record r scale'
+same_var_line members "$BIN" 'pv_record r->id r->name:string r->at.y r->at.taps[2] r->kind r->weight'
+same_var_line pointers "$BIN" 'pv_record r->label:string r->prev->id r->prev->prev->name l1=r->label[1]'
+same_var_line renames "$BIN" 'pv_record foo=r->id bar=scale:x32 r->id:u8 scale:s r[0].weight'
+same_var_line string "$BIN" 'pv_label label:string tag label:ustring xx=label:x'
+same_var_line struct-cut "$BIN" 'pv_record r->at'
 # a location list entry, the frame base through the CFA at entry and after the prologue
-same_line loclist "$BIN" 'pv_sum n acc'
-same_line frame-base "$BIN" 'pv_sum+20 n acc'
-same_line loop "$BIN" "pv_sum+$AFTER \$vars"
-same_line stack-array "$BIN" 'pvmain=main argc argv[0]:string recs[1].id recs[0].at.taps[3] recs[1]'
-same_line vars "$BIN" 'pv_sum+20 $vars'
-same_line params-only "$BIN" 'pv_link %ax $params'
-same_line retval "$BIN" 'pv_label%return $retval'
-same_line libc "$LIBC" 'embervl:genv=getenv name:string'
-same_line libc-params "$LIBC" 'embervl:set=setlocale $params'
+same_var_line loclist "$BIN" 'pv_sum n acc'
+same_var_line frame-base "$BIN" 'pv_sum+20 n acc'
+same_var_line loop "$BIN" "pv_sum+$AFTER \$vars"
+same_var_line stack-array "$BIN" 'pvmain=main argc argv[0]:string recs[1].id recs[0].at.taps[3] recs[1]'
+same_var_line vars "$BIN" 'pv_sum+20 $vars'
+same_var_line params-only "$BIN" 'pv_link %ax $params'
+same_var_line retval "$BIN" 'pv_label%return $retval'
+same_var_line libc "$LIBC" 'embervl:genv=getenv name:string'
+same_var_line libc-params "$LIBC" 'embervl:set=setlocale $params'
 
 # same_dry NAME BINARY DEF: perf's and ember's -D lines with their messages, nothing written.
 same_dry() {
