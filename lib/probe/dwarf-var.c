@@ -17,61 +17,13 @@
 #include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ember/probe.h>
-#include "probe/dwarf-file.h"
-#include "probe/probe-priv.h"
+#include "probe/dwarf-var.h"
 
-/* Dereferences one argument may take: a member or index each, a string, the location's. */
-#define MAX_REFS (EMBER_PROBE_MAX_FIELDS + 3)
-/* perf's cut for basic types */
-#define MAX_BASIC_BITS 64
-
-/* A fetch argument being built: a base, then dereferences with offsets. */
-struct fetch {
-	bool konst;		/* DW_AT_const_value: the immediate \value */
-	long value;
-	unsigned int regno;	/* the DWARF register the kernel has no name for */
-	const char *reg;	/* "%di", or NULL for a static address */
-	Dwarf_Addr addr;	/* the static's DWARF address */
-	long offs[MAX_REFS];	/* offs[0] innermost: a register's +OFF(...), or added to addr */
-	int nref;
-	char type[48];
-};
-
-/* One member access of an argument ("->name", ".name", "[3]"). */
-struct field {
-	char name[128];
-	bool ref;		/* "->" */
-	bool index;		/* "[N]" */
-	long n;
-};
-
-/* Where perf's messages go. */
-struct msgs {
-	struct probe_sbuf b;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void say(struct msgs *m, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(m->b.len < m->b.size ? m->b.buf + m->b.len : NULL,
-		      m->b.len < m->b.size ? m->b.size - m->b.len : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		m->b.len += (size_t)n;
-	if (m->b.size && m->b.len >= m->b.size)
-		m->b.buf[m->b.size - 1] = '\0';
-}
-
-static const char *diename(Dwarf_Die *die)
+const char *probe_var__name(Dwarf_Die *die)
 {
 	const char *s = dwarf_diename(die);
 
@@ -153,22 +105,12 @@ static int static_addr(struct ember_probe_dwarf *d, const char *name, Dwarf_Addr
 	return -ENOENT;
 }
 
-/* The context of one place. */
-struct place {
-	struct ember_probe_dwarf *d;
-	Dwarf_Die cu, scope, sp;
-	Dwarf_Addr addr;
-	Dwarf_Op *fb;		/* the frame base, or NULL */
-	size_t nfb;
-	bool range;		/* -V --range: locals placed later count, as -ERANGE */
-};
-
 /*
  * perf's convert_variable_location(): the location of var at the place,
  * into f when not NULL. 0, -ENOENT / -EINVAL (no location there),
  * -ENOTSUP (a form perf does not read).
  */
-static int var_location(struct place *p, Dwarf_Die *var, struct fetch *f)
+int probe_var__location(struct place *p, Dwarf_Die *var, struct fetch *f)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Addr entry, high, at = p->addr;
@@ -226,7 +168,7 @@ static_var:
 		    dwarf_getlocation_addr(&attr, p->addr, &op, &nops, 1) > 0 && nops &&
 		    op->atom == DW_OP_addr)
 			f->addr = op->number;
-		else if (static_addr(p->d, diename(var), &f->addr))
+		else if (static_addr(p->d, probe_var__name(var), &f->addr))
 			return -ENOENT;
 		f->nref = 1;
 		return 0;
@@ -269,281 +211,16 @@ static_var:
 	return 0;
 }
 
-/* ---- members and array elements ----------------------------------------- */
-
-/* Split "->a.b[2]" into fields; the parser checked its form. */
-static int split_fields(const char *s, struct field *fl, int max)
-{
-	int n = 0;
-
-	while (*s && n < max) {
-		struct field *f = &fl[n++];
-
-		memset(f, 0, sizeof(*f));
-		if (*s == '[') {
-			char *end;
-
-			f->index = true;
-			f->n = strtol(s + 1, &end, 0);
-			snprintf(f->name, sizeof(f->name), "%.*s", (int)(strchr(s, ']') + 1 - s), s);
-			s = strchr(s, ']') + 1;
-			continue;
-		}
-		if (*s == '-') {
-			f->ref = true;
-			s += 2;
-		} else {
-			s++;
-		}
-		size_t len = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-		if (len >= sizeof(f->name))
-			return -E2BIG;
-		memcpy(f->name, s, len);
-		f->name[len] = '\0';
-		s += len;
-	}
-	return n;
-}
-
-/* How many unnamed members deep a member is looked for (looping DWARF stops here). */
-#define UNNAMED_DEPTH_MAX 16
-
-/* A member named name of struct or union type, also inside unnamed members. */
-static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *out, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth >= UNNAMED_DEPTH_MAX || dwarf_child(type, &child))
-		return false;
-	do {
-		const char *n;
-
-		if (dwarf_tag(&child) != DW_TAG_member)
-			continue;
-		n = dwarf_diename(&child);
-		if (n && !strcmp(n, name)) {
-			*out = child;
-			return true;
-		}
-		if (!n) {
-			Dwarf_Die t, tmp;
-
-			if (probe_type__real(&child, &t) && find_member(&t, name, &tmp, depth + 1)) {
-				*out = child;	/* the unnamed one: perf walks in again */
-				return true;
-			}
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
-}
-
-static int member_offset(Dwarf_Die *member, long *offs)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word w;
-	Dwarf_Op *ops;
-	size_t nops;
-
-	if (!dwarf_attr(member, DW_AT_data_member_location, &attr))
-		return -ENOENT;
-	if (dwarf_formudata(&attr, &w) == 0) {
-		*offs = (long)w;
-		return 0;
-	}
-	if (dwarf_getlocation(&attr, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_plus_uconst)
-		return -ENOENT;
-	*offs = (long)ops[0].number;
-	return 0;
-}
-
-static int add_ref(struct fetch *f)
-{
-	if (f->nref == MAX_REFS)
-		return -E2BIG;
-	f->offs[f->nref++] = 0;
-	return 0;
-}
-
-/*
- * perf's convert_variable_fields(): the accesses fl[0..n) from the
- * variable (or member) die, into f; *last gets the die whose type the
- * result has.
- */
-static int convert_fields(Dwarf_Die *die, const char *varname, struct field *fl, int n,
-			  struct fetch *f, Dwarf_Die *last, struct msgs *m, int unnamed)
-{
-	Dwarf_Die type, mem;
-	int tag;
-	long offs;
-
-	if (unnamed >= UNNAMED_DEPTH_MAX)
-		return -ELOOP;
-
-	if (!probe_type__real(die, &type)) {
-		say(m, "Failed to get the type of %s.\n", varname);
-		return -ENOENT;
-	}
-	tag = dwarf_tag(&type);
-	if (fl->index && (tag == DW_TAG_array_type || tag == DW_TAG_pointer_type)) {
-		Dwarf_Word size;
-		int bs;
-
-		mem = type;	/* the array (or pointer) type: its element is the next's */
-		if (!probe_type__real(&mem, &type)) {
-			say(m, "Failed to get the type of %s.\n", varname);
-			return -ENOENT;
-		}
-		if (tag == DW_TAG_pointer_type && add_ref(f))
-			return -E2BIG;
-		if (!f->nref) {
-			say(m, "Structure on a register is not supported yet.\n");
-			return -ENOTSUP;
-		}
-		bs = dwarf_bytesize(&type);
-		size = bs > 0 ? (Dwarf_Word)bs : 0;
-		f->offs[f->nref - 1] += (long)size * fl->n;
-		goto next;
-	}
-	if (tag == DW_TAG_pointer_type) {
-		if (!fl->ref) {
-			say(m, "Semantic error: %s must be referred by '->'\n", fl->name);
-			return -EINVAL;
-		}
-		if (!probe_type__real(&type, &type)) {
-			say(m, "Failed to get the type of %s.\n", varname);
-			return -ENOENT;
-		}
-		tag = dwarf_tag(&type);
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
-			say(m, "%s is not a data structure nor a union.\n", varname);
-			return -EINVAL;
-		}
-		if (add_ref(f))
-			return -E2BIG;
-	} else {
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
-			say(m, "%s is not a data structure nor a union.\n", varname);
-			return -EINVAL;
-		}
-		if (fl->index) {
-			say(m, "Semantic error: %s is not a pointer nor array.\n", varname);
-			return -EINVAL;
-		}
-		if (fl->ref && dwarf_diename(die)) {
-			say(m, "Semantic error: %s must be referred by '.'\n", fl->name);
-			return -EINVAL;
-		}
-		if (!f->nref) {
-			say(m, "Structure on a register is not supported yet.\n");
-			return -ENOTSUP;
-		}
-	}
-	if (!find_member(&type, fl->name, &mem, 0)) {
-		say(m, "%s(type:%s) has no member %s.\n", varname, diename(&type), fl->name);
-		return -EINVAL;
-	}
-	if (tag == DW_TAG_union_type) {
-		offs = 0;
-	} else if (member_offset(&mem, &offs)) {
-		say(m, "Failed to get the offset of %s.\n", fl->name);
-		return -ENOENT;
-	}
-	f->offs[f->nref - 1] += offs;
-	/* an unnamed member: the same field again, inside it */
-	if (!dwarf_diename(&mem))
-		return convert_fields(&mem, varname, fl, n, f, last, m, unnamed + 1);
-next:
-	if (n > 1)
-		return convert_fields(&mem, fl->name, fl + 1, n - 1, f, last, m, 0);
-	*last = mem;
-	return 0;
-}
-
-/* ---- types -------------------------------------------------------------- */
-
-static bool is_sign_cast(const char *cast)
-{
-	return !strcmp(cast, "s") || !strcmp(cast, "u") || !strcmp(cast, "x");
-}
-
-static bool is_string_cast(const char *cast)
-{
-	return !strcmp(cast, "string") || !strcmp(cast, "ustring");
-}
-
-/* perf's convert_variable_type(): the fetch type of die's value, cast as asked. */
-static int convert_type(Dwarf_Die *die, const char *cast, struct fetch *f, struct msgs *m)
-{
-	Dwarf_Die type;
-	int bits, size, tag;
-	char prefix;
-
-	if (cast && !is_string_cast(cast) && !is_sign_cast(cast)) {
-		snprintf(f->type, sizeof(f->type), "%s", cast);
-		return 0;
-	}
-	bits = dwarf_bitsize(die);
-	if (bits > 0) {
-		int boffs = dwarf_bitoffset(die), total = dwarf_bytesize(die);
-
-		if (boffs < 0 || total < 0)
-			return -ENOENT;
-		snprintf(f->type, sizeof(f->type), "b%d@%d/%d", bits, boffs, total * 8);
-		return 0;
-	}
-	if (!probe_type__real(die, &type)) {
-		say(m, "Failed to get a type information of %s.\n", diename(die));
-		return -ENOENT;
-	}
-	if (cast && is_string_cast(cast)) {
-		tag = dwarf_tag(&type);
-		if (tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) {
-			say(m, "Failed to cast into string: %s(%s) is not a pointer nor array.\n",
-			    diename(die), diename(&type));
-			return -EINVAL;
-		}
-		if (!probe_type__real(&type, &type)) {
-			say(m, "Failed to get a type information.\n");
-			return -ENOENT;
-		}
-		if (tag == DW_TAG_pointer_type && add_ref(f))
-			return -E2BIG;
-		if (!dwarf_diename(&type) || (strcmp(dwarf_diename(&type), "char") &&
-					      strcmp(dwarf_diename(&type), "unsigned char"))) {
-			say(m, "Failed to cast into string: %s is not (unsigned) char *.\n",
-			    diename(die));
-			return -EINVAL;
-		}
-		snprintf(f->type, sizeof(f->type), "%s", cast);
-		return 0;
-	}
-	if (cast)
-		prefix = cast[0];
-	else
-		prefix = probe_type__is_signed(&type) ? 's' : 'x';
-	size = dwarf_bytesize(&type);
-	if (size <= 0)
-		return 0;	/* no size: the kernel's default type */
-	bits = size * 8;
-	if (bits > MAX_BASIC_BITS) {
-		say(m, "%s exceeds max-bitwidth. Cut down to %d bits.\n", diename(&type),
-		    MAX_BASIC_BITS);
-		bits = MAX_BASIC_BITS;
-	}
-	snprintf(f->type, sizeof(f->type), "%c%d", prefix, bits);
-	return 0;
-}
-
 /* ---- one argument ----------------------------------------------------- */
 
 /* perf's message for a variable it cannot place. */
-static void say_location(struct msgs *m, int err, const char *var)
+static void say_location(struct probe_sbuf *m, int err, const char *var)
 {
 	if (err == -ENOTSUP) {
-		say(m, "Sorry, we don't support this variable location yet.\n");
+		probe_sbuf__add(m, "Sorry, we don't support this variable location yet.\n");
 		return;
 	}
-	say(m, "Failed to find the location of the '%s' variable at this address.\n"
+	probe_sbuf__add(m, "Failed to find the location of the '%s' variable at this address.\n"
 	       " Perhaps it has been optimized out.\n"
 	       " Use -V with the --range option to show '%s' location range.\n", var, var);
 }
@@ -594,12 +271,11 @@ static const char *arg_name(struct ember_probe_dwarf *d, const struct ember_prob
  * words in m.
  */
 static int convert_arg(struct place *p, const struct ember_probe_arg *a,
-		       struct ember_probe_trace_arg *out, int64_t static_delta, struct msgs *m)
+		       struct ember_probe_trace_arg *out, int64_t static_delta, struct probe_sbuf *m)
 {
-	struct field fl[EMBER_PROBE_MAX_FIELDS];
 	Dwarf_Die var, last;
 	struct fetch f;
-	int nf = 0, err;
+	int err;
 
 	/* not here, or no place here: maybe at another place of the definition (perf's) */
 	out->name = arg_name(p->d, a);
@@ -609,11 +285,11 @@ static int convert_arg(struct place *p, const struct ember_probe_arg *a,
 		return -ENOMEM;
 	if (!find_var(&p->scope, a->var, p->addr, &var) && !find_var(&p->cu, a->var, 0, &var))
 		return 1;
-	err = var_location(p, &var, &f);
+	err = probe_var__location(p, &var, &f);
 	if (err == -ENOENT)
 		return 1;
 	if (err == -EDOM) {
-		say(m, "Mapping for the register number %u missing on this architecture.\n",
+		probe_sbuf__add(m, "Mapping for the register number %u missing on this architecture.\n",
 		    f.regno);
 		err = -ENOTSUP;
 	}
@@ -623,14 +299,11 @@ static int convert_arg(struct place *p, const struct ember_probe_arg *a,
 	}
 	last = var;
 	if (a->fields) {
-		nf = split_fields(a->fields, fl, EMBER_PROBE_MAX_FIELDS);
-		if (nf < 0)
-			return nf;
-		err = convert_fields(&var, a->var, fl, nf, &f, &last, m, 0);
+		err = probe_var__fields(&var, a->var, a->fields, &f, &last, m);
 		if (err)
 			return err;
 	}
-	err = convert_type(&last, a->type, &f, m);
+	err = probe_var__type(&last, a->type, &f, m);
 	if (err)
 		return err;
 	out->value = format_fetch(p->d, &f, static_delta);
@@ -660,7 +333,7 @@ static int expand_scope(struct expand *e, Dwarf_Die *scope)
 		int tag = dwarf_tag(&child);
 
 		if ((tag == DW_TAG_formal_parameter || (tag == DW_TAG_variable && e->vars)) &&
-		    dwarf_diename(&child) && var_location(e->p, &child, NULL) == 0) {
+		    dwarf_diename(&child) && probe_var__location(e->p, &child, NULL) == 0) {
 			if (e->nr == e->max)
 				return -E2BIG;
 			e->names[e->nr++] = dwarf_diename(&child);
@@ -693,7 +366,7 @@ bool ember_probe_def__needs_dwarf_args(const struct ember_probe_def *def)
 	return false;
 }
 
-static int open_place(struct ember_probe_dwarf *d, const struct ember_probe_trace *t,
+int probe_var__place(struct ember_probe_dwarf *d, const struct ember_probe_trace *t,
 		      const char *func, struct place *p)
 {
 	int err;
@@ -710,7 +383,7 @@ static int open_place(struct ember_probe_dwarf *d, const struct ember_probe_trac
 
 /* The arguments of one place; those empty there get a NULL value. 0 or -errno. */
 static int place_args(struct ember_probe_dwarf *d, const struct ember_probe_def *def,
-		      struct ember_probe_trace *t, const char *func, struct msgs *m)
+		      struct ember_probe_trace *t, const char *func, struct probe_sbuf *m)
 {
 	const char *names[EMBER_PROBE_MAX_ARGS];
 	struct ember_probe_arg expanded[EMBER_PROBE_MAX_ARGS];
@@ -721,7 +394,7 @@ static int place_args(struct ember_probe_dwarf *d, const struct ember_probe_def 
 	struct place p;
 	int err;
 
-	err = open_place(d, t, func, &p);
+	err = probe_var__place(d, t, func, &p);
 	if (err == -ENOMEM)
 		return err;
 	/* no function there in the debug information: perf says no more than that it failed */
@@ -782,7 +455,7 @@ static int place_args(struct ember_probe_dwarf *d, const struct ember_probe_def 
  * only for the first, which is how $params standing for nothing fails.
  */
 static int fill_empty(const struct ember_probe_def *def, struct ember_probe_trace *traces,
-		      size_t nr, struct msgs *m)
+		      size_t nr, struct probe_sbuf *m)
 {
 	for (unsigned int i = 0; i < def->nr_args; i++) {
 		const struct ember_probe_trace_arg *found = NULL;
@@ -814,7 +487,7 @@ static int fill_empty(const struct ember_probe_def *def, struct ember_probe_trac
 int ember_probe_dwarf__args(struct ember_probe_dwarf *d, const struct ember_probe_def *def,
 			    struct ember_probe_trace *traces, size_t nr, char *msg, size_t msgsz)
 {
-	struct msgs m = { .b = { .buf = msg, .size = msgsz } };
+	struct probe_sbuf m = { .buf = msg, .size = msgsz };
 	int err;
 
 	if (msgsz)
@@ -830,153 +503,3 @@ int ember_probe_dwarf__args(struct ember_probe_dwarf *d, const struct ember_prob
 	return nr ? fill_empty(def, traces, nr, &m) : 0;
 }
 
-/* ---- -V: the variables at a place ------------------------------------------ */
-
-struct var_list {
-	char **lines;
-	size_t nr, cap;
-};
-
-static int list_add(struct var_list *l, const char *s)
-{
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		char **p = realloc(l->lines, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		l->lines = p;
-		l->cap = cap;
-	}
-	l->lines[l->nr] = strdup(s);
-	return l->lines[l->nr++] ? 0 : -ENOMEM;
-}
-
-/* perf's die_get_var_innermost_scope(): the ranges of the scope holding var. */
-static int scope_ranges(struct place *p, Dwarf_Die *var, Dwarf_Addr entry, struct probe_sbuf *b)
-{
-	Dwarf_Die *scopes = NULL;
-	Dwarf_Addr base, start, end;
-	ptrdiff_t off = 0;
-	bool first = true;
-	int n = dwarf_getscopes_die(var, &scopes);
-
-	if (n <= 1) {
-		free(scopes);
-		return -EINVAL;
-	}
-	while ((off = dwarf_ranges(&scopes[1], off, &base, &start, &end)) > 0) {
-		probe_sbuf__add(b, first ? "@<%s+[%llu-%llu" : ",%s%llu-%llu", first ?
-				diename(&p->sp) : "", (unsigned long long)(start - entry),
-				(unsigned long long)(end - entry));
-		first = false;
-	}
-	if (!first)
-		probe_sbuf__add(b, "]>");
-	free(scopes);
-	return 0;
-}
-
-/* perf's die_get_var_range(): where var has a place, from the function's entry. */
-static int var_ranges(struct place *p, Dwarf_Die *var, struct probe_sbuf *b)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Addr entry, base, start, end;
-	Dwarf_Op *op;
-	size_t nops;
-	ptrdiff_t off = 0;
-	bool first = true;
-
-	if (dwarf_entrypc(&p->sp, &entry) || !dwarf_diename(&p->sp))
-		return -ENOENT;
-	if (!dwarf_attr(var, DW_AT_location, &attr))
-		return -EINVAL;
-	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &op, &nops)) > 0) {
-		/* one expression for the whole scope (libdw starts it at 0): the scope's ranges */
-		if (start == 0)
-			return scope_ranges(p, var, entry, b);
-		probe_sbuf__add(b, first ? "@<%s+[%llu-%llu" : ",%s%llu-%llu",
-				first ? diename(&p->sp) : "", (unsigned long long)(start - entry),
-				(unsigned long long)(end - entry));
-		first = false;
-	}
-	if (!first)
-		probe_sbuf__add(b, "]>");
-	return 0;
-}
-
-/* perf's collect_variables_cb walk; child: descend into what holds the address. */
-static int collect(struct place *p, Dwarf_Die *scope, bool child, struct var_list *l)
-{
-	Dwarf_Die die;
-
-	if (dwarf_child(scope, &die))
-		return 0;
-	do {
-		int tag = dwarf_tag(&die), err;
-
-		if ((tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) &&
-		    ((err = var_location(p, &die, NULL)) == 0 || err == -ERANGE)) {
-			char line[1024], type[512];
-			struct probe_sbuf b = { .buf = line, .size = sizeof(line) };
-			int ok = 0;
-
-			if (p->range)
-				probe_sbuf__add(&b, "%s\t", !child ? "[EXT]" : err ? "[INV]" : "[VAL]");
-			if (probe_type__name(&die, type, sizeof(type)) < 0)
-				snprintf(type, sizeof(type), "(unknown_type)");
-			probe_sbuf__add(&b, "%s\t%s", type, diename(&die));
-			if (p->range && child) {
-				probe_sbuf__add(&b, "\t");
-				ok = var_ranges(p, &die, &b);
-			}
-			if (!ok && list_add(l, line))
-				return -ENOMEM;
-		}
-		if (child && dwarf_haspc(&die, p->addr) == 1) {
-			int err = collect(p, &die, child, l);
-
-			if (err)
-				return err;
-		}
-	} while (dwarf_siblingof(&die, &die) == 0);
-	return 0;
-}
-
-static int cmp_lines(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int ember_probe_dwarf__vars(struct ember_probe_dwarf *d, const struct ember_probe_trace *t,
-			    const char *func, unsigned int flags, char *where, size_t wsz,
-			    ember_probe_var_fn fn, void *arg)
-{
-	struct var_list l = { 0 };
-	Dwarf_Addr entry;
-	struct place p;
-	int err;
-
-	err = open_place(d, t, func, &p);
-	if (err == -ENOMEM)
-		return err;
-	if (err || dwarf_entrypc(&p.sp, &entry)) {
-		/* perf names the address it has no function for */
-		snprintf(where, wsz, "%llx", (unsigned long long)p.addr);
-		return -ENOENT;
-	}
-	snprintf(where, wsz, "%s+%llu", diename(&p.sp), (unsigned long long)(p.addr - entry));
-	p.range = flags & EMBER_PROBE_VARS_RANGE;
-	err = collect(&p, &p.scope, true, &l);
-	if (!err && (flags & EMBER_PROBE_VARS_EXTERNS))
-		err = collect(&p, &p.cu, false, &l);
-	if (!err && l.nr)
-		qsort(l.lines, l.nr, sizeof(*l.lines), cmp_lines);
-	for (size_t i = 0; !err && i < l.nr; i++)
-		if (!i || strcmp(l.lines[i], l.lines[i - 1]))
-			err = fn(l.lines[i], arg);
-	for (size_t i = 0; i < l.nr; i++)
-		free(l.lines[i]);
-	free(l.lines);
-	return err;
-}
