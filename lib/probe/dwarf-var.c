@@ -4,15 +4,16 @@
  * with DWARF: the variable found in the function's scopes that hold the
  * probe's address (then the unit's globals), its location there (a
  * register, a register plus offset, the frame base plus offset, a
- * location list entry, a static address), member and array accesses
- * added as dereferences and offsets, and perf's type for the result
- * (s32 for int, x64 for pointers and unsigned long, string from char *).
+ * location list entry, a static address, a constant), then its members
+ * and type (dwarf-var-fields.c); $vars and $params; and, across the
+ * places of a definition, perf's immediate where a variable is missing.
  * perf's messages are returned in its words.
  *
- * One difference: a static variable perf writes as "@name+0", which
- * uprobe_events refuses ("Please upgrade your kernel..."); ember writes
- * the address form uprobes take, "@+0xADDR" relative to the probed
- * file's mapping, so the probe works.
+ * Two differences, so that the probes work: a static perf writes as
+ * "@name+0", which uprobe_events refuses ("Please upgrade your
+ * kernel..."), ember writes as the address uprobes take, "@+0xADDR"
+ * relative to the probed file's mapping; perf's filler immediate
+ * "\deade12d", which the kernel refuses (no 0x), is "\0xdeade12d".
  */
 #include <ctype.h>
 #include <dwarf.h>
