@@ -407,7 +407,8 @@ static int place_args(struct ember_probe_dwarf *d, const struct ember_probe_def 
 		const struct ember_probe_arg *a = &def->args[i];
 		struct expand e = { .p = &p, .names = names + n, .max = EMBER_PROBE_MAX_ARGS - n };
 
-		if (!is_expansion(a)) {
+		/* a return probe's $vars stays as typed (perf's), for the kernel to refuse */
+		if (!is_expansion(a) || t->retprobe) {
 			if (n == EMBER_PROBE_MAX_ARGS)
 				return -E2BIG;
 			args[n++] = a;

@@ -104,6 +104,9 @@ same_error bitfield "$BIN" 'pv_record r->flags'
 same_error no-dwarf-function "$BIN" '_start x'
 same_error params-none "$LIBC" 'abort $params $vars'
 same_dry params-none-but "$LIBC" '__libc_fork $params %di'
+# a return probe's $vars: perf writes it as typed and the kernel refuses it; ember refuses first
+"$EMBER" probe -x "$BIN" 'pv_sum%return $vars' >/dev/null 2>err.txt
+expect_eq "error-return-vars" "$?|$(grep -c 'cannot be defined' err.txt)|$(ours)" "1|1|"
 # A variable some places of a glob lack: an immediate there, typed as where it is found
 # (perf writes \deade12d, which the kernel refuses; ember \0xdeade12d, which it takes;
 # the places in address order, perf's in DWARF's: compared sorted)
