@@ -127,10 +127,13 @@ static const char *skip_fetcharg(const char *s, bool uprobe, bool retprobe, int 
 	case '-':
 		if (depth >= FETCH_MAX_DEPTH)
 			return NULL;
-		s++;
-		if (*s == 'u' && !uprobe)	/* user memory from a kprobe */
+		/* +uOFF(...): user memory (perf's @user; uprobes take it too), the offset signed */
+		if (s[0] == '+' && s[1] == 'u') {
 			s++;
-		s = skip_number(s);
+			if (s[1] == '-')
+				s++;
+		}
+		s = skip_number(s + 1);
 		if (!s || *s != '(')
 			return NULL;
 		s = skip_fetcharg(s + 1, uprobe, false, depth + 1);

@@ -397,8 +397,8 @@ int ember_probe_arg__format(const struct ember_probe_arg *arg, char *buf, size_t
 		buf[0] = '\0';
 	if (arg->name)
 		probe_sbuf__add(&b, "%s=", arg->name);
-	probe_sbuf__add(&b, "%s%s%s", arg->var, arg->fields ? arg->fields : "",
-		 arg->user_access ? "@user" : "");
+	/* perf leaves @user out (its synthesize_perf_probe_arg()) */
+	probe_sbuf__add(&b, "%s%s", arg->var, arg->fields ? arg->fields : "");
 	if (arg->type)
 		probe_sbuf__add(&b, ":%s", arg->type);
 	return b.len > 0x7fffffff ? -ENAMETOOLONG : (int)b.len;

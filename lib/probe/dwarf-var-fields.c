@@ -122,7 +122,8 @@ static int add_ref(struct fetch *f)
  * result has.
  */
 static int convert_fields(Dwarf_Die *die, const char *varname, struct field *fl, int n,
-			  struct fetch *f, Dwarf_Die *last, struct probe_sbuf *m, int unnamed)
+			  struct fetch *f, Dwarf_Die *last, struct probe_sbuf *m, int unnamed,
+			  bool user)
 {
 	Dwarf_Die type, mem;
 	int tag;
@@ -154,6 +155,7 @@ static int convert_fields(Dwarf_Die *die, const char *varname, struct field *fl,
 		bs = dwarf_bytesize(&type);
 		size = bs > 0 ? (Dwarf_Word)bs : 0;
 		f->offs[f->nref - 1] += (long)size * fl->n;
+		f->user[f->nref - 1] = user;
 		goto next;
 	}
 	if (tag == DW_TAG_pointer_type) {
@@ -201,12 +203,13 @@ static int convert_fields(Dwarf_Die *die, const char *varname, struct field *fl,
 		return -ENOENT;
 	}
 	f->offs[f->nref - 1] += offs;
+	f->user[f->nref - 1] = user;
 	/* an unnamed member: the same field again, inside it */
 	if (!dwarf_diename(&mem))
-		return convert_fields(&mem, varname, fl, n, f, last, m, unnamed + 1);
+		return convert_fields(&mem, varname, fl, n, f, last, m, unnamed + 1, user);
 next:
 	if (n > 1)
-		return convert_fields(&mem, fl->name, fl + 1, n - 1, f, last, m, 0);
+		return convert_fields(&mem, fl->name, fl + 1, n - 1, f, last, m, 0, user);
 	*last = mem;
 	return 0;
 }
@@ -283,7 +286,7 @@ int probe_var__type(Dwarf_Die *die, const char *cast, struct fetch *f, struct pr
 	return 0;
 }
 
-int probe_var__fields(Dwarf_Die *var, const char *varname, const char *fields,
+int probe_var__fields(Dwarf_Die *var, const char *varname, const char *fields, bool user,
 		      struct fetch *f, Dwarf_Die *last, struct probe_sbuf *m)
 {
 	struct field fl[EMBER_PROBE_MAX_FIELDS];
@@ -291,5 +294,5 @@ int probe_var__fields(Dwarf_Die *var, const char *varname, const char *fields,
 
 	if (n < 0)
 		return n;
-	return convert_fields(var, varname, fl, n, f, last, m, 0);
+	return convert_fields(var, varname, fl, n, f, last, m, 0, user);
 }

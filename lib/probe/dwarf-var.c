@@ -246,7 +246,8 @@ static const char *format_fetch(struct ember_probe_dwarf *d, const struct fetch 
 		i = 1;
 	}
 	for (; i < f->nref; i++) {
-		if (snprintf(tmp, sizeof(tmp), "%+ld(%s)", f->offs[i], buf) >= (int)sizeof(tmp))
+		if (snprintf(tmp, sizeof(tmp), f->user[i] ? "+u%ld(%s)" : "%+ld(%s)", f->offs[i],
+			     buf) >= (int)sizeof(tmp))
 			return NULL;
 		memcpy(buf, tmp, sizeof(buf));
 	}
@@ -300,7 +301,7 @@ static int convert_arg(struct place *p, const struct ember_probe_arg *a,
 	}
 	last = var;
 	if (a->fields) {
-		err = probe_var__fields(&var, a->var, a->fields, &f, &last, m);
+		err = probe_var__fields(&var, a->var, a->fields, a->user_access, &f, &last, m);
 		if (err)
 			return err;
 	}

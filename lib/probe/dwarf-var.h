@@ -25,6 +25,7 @@ struct fetch {
 	const char *reg;	/* "%di", or NULL for a static address */
 	Dwarf_Addr addr;	/* the static's DWARF address */
 	long offs[MAX_REFS];	/* offs[0] innermost: a register's +OFF(...), or added to addr */
+	bool user[MAX_REFS];	/* +uOFF(...): a dereference a member made under @user */
 	int nref;
 	char type[48];
 };
@@ -60,9 +61,10 @@ int probe_var__location(struct place *p, Dwarf_Die *var, struct fetch *f);
 /*
  * perf's convert_variable_fields(): the member and element accesses
  * fields ("->a.b[2]") from var (named varname) into f; *last gets the die
- * whose type the result has. 0 or -errno, perf's words in m.
+ * whose type the result has; with user (VAR@user), the dereferences they
+ * make or move read user memory (+u). 0 or -errno, perf's words in m.
  */
-int probe_var__fields(Dwarf_Die *var, const char *varname, const char *fields,
+int probe_var__fields(Dwarf_Die *var, const char *varname, const char *fields, bool user,
 		      struct fetch *f, Dwarf_Die *last, struct probe_sbuf *m);
 
 /* perf's convert_variable_type(): f's type from die's, cast as asked. 0 or -errno, words in m. */

@@ -50,6 +50,8 @@ same_var_line pointers "$BIN" 'pv_record r->label:string r->prev->id r->prev->pr
 same_var_line renames "$BIN" 'pv_record foo=r->id bar=scale:x32 r->id:u8 scale:s r[0].weight'
 same_var_line string "$BIN" 'pv_label label:string tag label:ustring xx=label:x'
 same_var_line struct-cut "$BIN" 'pv_record r->at'
+# @user: the dereferences members make read user memory (+u), as perf writes them
+same_var_line user "$BIN" 'pv_record r->prev->id@user r->at.taps[2]@user l1=r->label[1]@user'
 # a location list entry, the frame base through the CFA at entry and after the prologue
 same_var_line loclist "$BIN" 'pv_sum n acc'
 same_var_line frame-base "$BIN" 'pv_sum+20 n acc'
