@@ -116,6 +116,7 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 		fprintf(stderr, "ember probe: out of memory\n");
 		return 1;
 	}
+	/* the places from the symbol table, as probe_add() finds them */
 	n = ember_probe__resolve_uprobe(&def, o->exec, traces, max);
 	if (n <= 0) {
 		if (!o->quiet)
@@ -133,11 +134,11 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 	}
 	for (int i = 0; i < n && !ret; i++) {
 		struct shown s = { 0 };
-		char *text = NULL;
-		size_t tlen = 0;
+		char *lines = NULL;
+		size_t nlines = 0;
 		int err;
 
-		s.out = open_memstream(&text, &tlen);
+		s.out = open_memstream(&lines, &nlines);
 		if (!s.out) {
 			ret = -ENOMEM;
 			break;
@@ -150,7 +151,7 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 			err = -ENOMEM;
 		if (!err) {
 			fprintf(out, "\t@<%s>\n", where);
-			fputs(s.nr ? text : "\t\t(No matched variables)\n", out);
+			fputs(s.nr ? lines : "\t\t(No matched variables)\n", out);
 		} else if (err == -ENOMEM) {
 			ret = -ENOMEM;
 		} else {
@@ -161,7 +162,7 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 					where);
 			ret = 1;
 		}
-		free(text);
+		free(lines);
 	}
 	if (fclose(out) && !ret)
 		ret = -ENOMEM;
