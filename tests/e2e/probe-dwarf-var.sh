@@ -206,6 +206,23 @@ else
 	skip vars-inlined "cannot build an inlining program"
 fi
 
+# A sweep: -V --range --externs and $vars's line at every third byte of each function
+# but main (its blocks are compared above)
+# (perf's words where perf refuses; the static's and filler's forms as documented)
+bad=
+for f in pv_record pv_byvalue pv_label pv_bump pv_sum pv_globals pv_link; do
+	size=$((0x$(nm -S "$BIN" | awk -v f="$f" '$4 == f { print $2 }')))
+	for ((off = 0; off < size; off += 3)); do
+		pv=$(perf_probe -x "$BIN" -V "$f+$off" --range --externs 2>&1 | sed 's/perf/ember/g')
+		ev=$("$EMBER" probe -x "$BIN" -V "$f+$off" --range --externs 2>&1)
+		pd=$(perf_probe -x "$BIN" -D "$f+$off \$vars" 2>&1 | sed 's/perf/ember/g
+			s/\\deade12d/\\0xdeade12d/g; s/@[A-Za-z_][A-Za-z0-9_.]*+[0-9]*/@STATIC/g')
+		ed=$("$EMBER" probe -x "$BIN" -D "$f+$off \$vars" 2>&1 | sed 's/@+0x[0-9a-f]*/@STATIC/g')
+		[ "$pv" = "$ev" ] && [ "$pd" = "$ed" ] || bad="$bad $f+$off"
+	done
+done
+expect_eq "sweep" "$bad" ""
+
 # A static: perf writes @pv_total+0, which uprobe_events refuses; ember writes the
 # address uprobes take, and reads the right values.
 perf_probe -x "$BIN" -D 'pv_globals pv_total' >perf.line 2>&1
