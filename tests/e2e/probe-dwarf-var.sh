@@ -223,6 +223,26 @@ for f in pv_record pv_byvalue pv_label pv_bump pv_sum pv_globals pv_link; do
 done
 expect_eq "sweep" "$bad" ""
 
+# Memcheck on the DWARF readers (libc's separate debug information, the
+# workload's lists, blocks and statics): no memory error, no definite leak
+memcheck() { # ARGS...: ember probe ARGS under memcheck; 99 on an error or a leak
+	timeout 600 valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite --show-leak-kinds=definite \
+		"$EMBER" probe "$@" >/dev/null 2>vg.err
+}
+if command -v valgrind >/dev/null && ! ember_sanitized; then
+	bad=
+	memcheck -x "$LIBC" -D 'setlocale $vars' -D '__libc_malloc $vars'
+	[ $? -eq 99 ] && bad="$bad libc($(head -3 vg.err))"
+	memcheck -x "$BIN" -V main+200 --range --externs
+	[ $? -eq 99 ] && bad="$bad -V($(head -3 vg.err))"
+	memcheck -x "$BIN" -D 'pv_* r scale' -D 'pv_record r->prev->name:string r->at.taps[1]'
+	[ $? -eq 99 ] && bad="$bad -D($(head -3 vg.err))"
+	expect_eq "memcheck" "$bad" ""
+else
+	skip memcheck "no valgrind, or an ASan build"
+fi
+
 # A static: perf writes @pv_total+0, which uprobe_events refuses; ember writes the
 # address uprobes take, and reads the right values.
 perf_probe -x "$BIN" -D 'pv_globals pv_total' >perf.line 2>&1
