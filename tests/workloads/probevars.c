@@ -4,7 +4,8 @@
  * N rounds fills a struct record (an id, a name array, a label pointer,
  * a nested struct with an array, bitfields, a link to the previous
  * record) and passes it to functions that take it by pointer
- * (pv_record), by value (pv_byvalue, on the stack), a string (pv_label),
+ * (pv_record), its nested struct by value (pv_byvalue: in two registers,
+ * whose members perf does not read), a string (pv_label),
  * a counter kept in a local whose address is taken (pv_sum, on the stack
  * through the frame base) and globals (pv_globals). Return values of
  * several types: int, unsigned long, char *, a struct pointer. main
