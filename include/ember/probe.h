@@ -283,8 +283,9 @@ struct ember_probe_dwarf;
 /*
  * Open the DWARF of path (the file's own, or its separate debug
  * information found by build-id under /usr/lib/debug or .gnu_debuglink).
- * NULL with errno: ENODATA when there is none, ENOENT when the file
- * cannot be read, ENOMEM. Free with ember_probe_dwarf__delete().
+ * NULL with errno: ENODATA when there is none (or path is no ELF file),
+ * access()'s errno when the file cannot be read, ENOMEM. Free with
+ * ember_probe_dwarf__delete().
  */
 EMBER_API struct ember_probe_dwarf *ember_probe_dwarf__open(const char *path);
 EMBER_API void ember_probe_dwarf__delete(struct ember_probe_dwarf *d);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <gelf.h>
 #include <ember/probe.h>
 #include "probe/dwarf-file.h"
@@ -32,6 +33,14 @@ static bool has_units(Dwarf *dw)
 	return dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
 }
 
+/* perf's text start of a binary: where .text's addresses and file offsets part. */
+static uint64_t text_delta(Elf *elf)
+{
+	GElf_Shdr sh;
+
+	return elf__section_by_name(elf, ".text", &sh) ? sh.sh_addr - sh.sh_offset : 0;
+}
+
 static bool has_eh_frame(Elf *elf)
 {
 	GElf_Shdr sh;
@@ -46,11 +55,14 @@ struct ember_probe_dwarf *ember_probe_dwarf__open(const char *path)
 
 	if (!d)
 		return NULL;
-	d->dwfl = dwfl_elf__open(path);
-	if (!d->dwfl) {
-		err = ENOENT;
+	if (access(path, R_OK)) {
+		err = errno;
 		goto fail;
 	}
+	/* not an ELF file: no debug information either, as perf says */
+	d->dwfl = dwfl_elf__open(path);
+	if (!d->dwfl)
+		goto fail;
 	dwfl_getmodules(d->dwfl, first_module, &d->mod, 0);
 	if (!d->mod)
 		goto fail;
@@ -58,6 +70,7 @@ struct ember_probe_dwarf *ember_probe_dwarf__open(const char *path)
 	d->dw = dwfl_module_getdwarf(d->mod, &d->dw_bias);
 	if (!d->elf || !has_units(d->dw))
 		goto fail;
+	d->text_delta = text_delta(d->elf);
 	/*
 	 * perf's call frame information: the .eh_frame of the file the DWARF
 	 * is in (none in a separate debug file, where it is NOBITS), and its
@@ -85,6 +98,12 @@ void ember_probe_dwarf__delete(struct ember_probe_dwarf *d)
 		dwfl_end(d->dwfl);
 	arena__exit(&d->strings);
 	free(d);
+}
+
+int probe_dwarf__open(struct ember_probe_dwarf **d, const char *path)
+{
+	*d = ember_probe_dwarf__open(path);
+	return *d ? 0 : -errno;
 }
 
 int probe_dwarf__addr(const struct ember_probe_dwarf *d, uint64_t off, Dwarf_Addr *addr)

@@ -4,7 +4,7 @@
  * information, found by build-id or .gnu_debuglink) through libdwfl at
  * its own addresses, its call frame information for frame bases, and the
  * translation between the file offsets uprobes use and the addresses
- * DWARF uses. Shared by the variable finder and the -V lister.
+ * DWARF uses. Shared by the place, line, variable and -V finders.
  */
 #ifndef EMBER_LIB_PROBE_DWARF_FILE_H
 #define EMBER_LIB_PROBE_DWARF_FILE_H
@@ -23,8 +23,16 @@ struct ember_probe_dwarf {
 	Dwarf_Addr elf_bias;	/* dwfl address = ELF vaddr + elf_bias */
 	Dwarf_CFI *cfi_eh;	/* .eh_frame of the DWARF's file, or NULL */
 	Dwarf_CFI *cfi_dbg;	/* .debug_frame, or NULL */
+	uint64_t text_delta;	/* .text's sh_addr - sh_offset: vaddr - this = file offset (perf's) */
 	struct arena strings;	/* the fetch arguments handed out */
 };
+
+/*
+ * ember_probe_dwarf__open() as lib/probe's finders call it: 0 with *d
+ * set; -ENODATA (no DWARF, or no ELF file), -errno (path cannot be read),
+ * -ENOMEM.
+ */
+int probe_dwarf__open(struct ember_probe_dwarf **d, const char *path);
 
 /*
  * The DWARF address of the code at file offset off (through the PT_LOAD

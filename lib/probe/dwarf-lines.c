@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ember/probe.h>
-#include "probe/dwarf-priv.h"
+#include "probe/dwarf-file.h"
 #include "probe/dwarf-walk.h"
 #include "probe/probe-priv.h"
 
@@ -242,7 +242,7 @@ int ember_probe__lines(const char *path, const char *spec,
 	struct probe_sbuf b = { .buf = msg, .size = msgsz };
 	struct line_finder f = { .lr = lr };
 	struct probe_dw_point pt;
-	struct probe_dwarf d;
+	struct ember_probe_dwarf *d;
 	const char *prefix = opts ? opts->source_prefix : NULL;
 	char *buf = strdup(spec);
 	uint64_t addr = 0;
@@ -260,7 +260,7 @@ int ember_probe__lines(const char *path, const char *spec,
 		free(buf);
 		return ret;
 	}
-	ret = find_range(&f, d.dw, prefix, &b);
+	ret = find_range(&f, d->dw, prefix, &b);
 	if (!ret) {
 		/*
 		 * perf retries a function at the place DWARF gives its symbol, the
@@ -274,7 +274,7 @@ int ember_probe__lines(const char *path, const char *spec,
 			ret = -EOPNOTSUPP;
 		else if (probe__symbol_start(path, f.function, &addr))
 			ret = -ENOENT;
-		else if ((ret = probe_dw__find_point(d.dw, addr, &pt)) <= 0) {
+		else if ((ret = probe_dw__find_point(d->dw, addr, &pt)) <= 0) {
 			if (ret == -ENOENT)
 				probe_sbuf__add(&b, "Failed to find debug information for address %llx\n",
 						(unsigned long long)addr);
@@ -287,7 +287,7 @@ int ember_probe__lines(const char *path, const char *spec,
 			f.file = pt.file;
 			f.start = clamp_add(pt.line, start);
 			f.end = end != INT_MAX ? clamp_add(f.start, len) : INT_MAX;
-			ret = find_range(&f, d.dw, prefix, &b);
+			ret = find_range(&f, d->dw, prefix, &b);
 			if (!ret)
 				ret = -ENOENT;
 		}
@@ -305,7 +305,7 @@ int ember_probe__lines(const char *path, const char *spec,
 			lr->end = f.end;
 		}
 	}
-	probe_dwarf__close(&d);
+	ember_probe_dwarf__delete(d);
 	free(buf);
 	if (ret)
 		ember_probe_lines__exit(lr);

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ember/probe.h>
-#include "probe/dwarf-priv.h"
+#include "probe/dwarf-file.h"
 #include "probe/dwarf-walk.h"
 #include "probe/probe-priv.h"
 
@@ -507,7 +507,7 @@ int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *pa
 		.out = out, .max = max, .msg = &b,
 	};
 	struct probe_dw_point pt;
-	struct probe_dwarf d;
+	struct ember_probe_dwarf *d;
 	int ret;
 
 	if (msgsz)
@@ -523,12 +523,12 @@ int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *pa
 		f.no_inlines = opts->no_inlines;
 		f.source_prefix = opts->source_prefix;
 	}
-	ret = find_places(&f, d.dw);
-	if (!ret && !f.nr && !alternative(&f, d.dw, &pt)) {
+	ret = find_places(&f, d->dw);
+	if (!ret && !f.nr && !alternative(&f, d->dw, &pt)) {
 		free(f.lazy_lines);
 		f.lazy_lines = NULL;
 		f.nr_lazy = 0;
-		ret = find_places(&f, d.dw);
+		ret = find_places(&f, d->dw);
 	}
 	if (!ret && !f.nr) {
 		char point[1024];
@@ -538,9 +538,9 @@ int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *pa
 		ret = -ENODEV;
 	}
 	for (size_t i = 0; !ret && i < f.nr; i++)
-		out[i].offset -= d.text_delta;
+		out[i].offset -= d->text_delta;
 	free(f.lazy_lines);
-	probe_dwarf__close(&d);
+	ember_probe_dwarf__delete(d);
 	return ret ? ret : (int)f.nr;
 }
 
@@ -548,7 +548,7 @@ int ember_probe__dwarf_point(const char *path, uint64_t offset, struct ember_pro
 			     char *msg, size_t msgsz)
 {
 	struct probe_dw_point p;
-	struct probe_dwarf d;
+	struct ember_probe_dwarf *d;
 	int ret;
 
 	memset(pt, 0, sizeof(*pt));
@@ -561,10 +561,10 @@ int ember_probe__dwarf_point(const char *path, uint64_t offset, struct ember_pro
 	if (ret)
 		return ret;
 	/* the offset made an address again, through .text as perf does */
-	ret = probe_dw__find_point(d.dw, offset + d.text_delta, &p);
+	ret = probe_dw__find_point(d->dw, offset + d->text_delta, &p);
 	if (ret == -ENOENT)
 		snprintf(msg, msgsz, "Failed to find debug information for address %llx\n",
-			 (unsigned long long)(offset + d.text_delta));
+			 (unsigned long long)(offset + d->text_delta));
 	if (ret > 0) {
 		snprintf(pt->function, sizeof(pt->function), "%s", p.function ? p.function : "");
 		snprintf(pt->file, sizeof(pt->file), "%s", p.file ? p.file : "");
@@ -573,6 +573,6 @@ int ember_probe__dwarf_point(const char *path, uint64_t offset, struct ember_pro
 		pt->offset = p.offset;
 		pt->has_offset = p.has_offset;
 	}
-	probe_dwarf__close(&d);
+	ember_probe_dwarf__delete(d);
 	return ret < 0 ? ret : ret > 0 ? 1 : -ENOENT;
 }
