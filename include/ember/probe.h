@@ -88,7 +88,7 @@ struct ember_probe_def {
 EMBER_API int ember_probe_def__parse(struct ember_probe_def *def, const char *spec);
 /* Frees what __parse() kept; a zeroed or exited def is fine. */
 EMBER_API void ember_probe_def__exit(struct ember_probe_def *def);
-/* Whether the definition needs debug information (lines, files, patterns, variables). */
+/* Whether the definition needs debug information (lines, files, patterns, variables, $vars). */
 EMBER_API bool ember_probe_def__needs_dwarf(const struct ember_probe_def *def);
 /*
  * The probe point as perf shows it after "(on ": "fn", "fn+4", "fn%return",
@@ -212,7 +212,8 @@ struct ember_probe_dwarf_opts {
  * (perf 6.1 puts those by the symbol table); -ENODEV when DWARF has no
  * such place (perf's "not found"); else an error in the search, where
  * perf tries the symbol table next unless the definition needs DWARF:
- * -ENOENT (a line that shares another line's address, ...), -ERANGE
+ * -ENOENT (a line that shares another line's address, ...; no place
+ * for a definition with arguments, msg empty: perf retries none), -ERANGE
  * (more than max), -EINVAL (an offset past the function), -ENOMEM,
  * -errno reading the binary or the source.
  */

@@ -314,10 +314,10 @@ void ember_probe_def__exit(struct ember_probe_def *def)
 
 bool ember_probe_def__needs_dwarf(const struct ember_probe_def *def)
 {
-	if (def->file || def->line || def->lazy)
+	if (def->file || def->line || def->lazy || ember_probe_def__needs_dwarf_args(def))
 		return true;
 	for (unsigned int i = 0; i < def->nr_args; i++)
-		if (is_c_varname(def->args[i].var) || def->args[i].fields)
+		if (def->args[i].fields)
 			return true;
 	return false;
 }

@@ -126,19 +126,6 @@ static bool lazy_match(const char *str, const char *pat)
 	return !*str && !*pat;
 }
 
-/* Whether the definition names a variable (perf skips the prologue for those). */
-static bool with_vars(const struct ember_probe_def *def)
-{
-	for (unsigned int i = 0; i < def->nr_args; i++) {
-		const char *v = def->args[i].var;
-
-		if (isalpha((unsigned char)v[0]) || v[0] == '_' || !strcmp(v, "$vars") ||
-		    !strcmp(v, "$params"))
-			return true;
-	}
-	return false;
-}
-
 static int tailfunc_cb(Dwarf_Die *fn, void *arg)
 {
 	struct finder *f = arg;
@@ -518,12 +505,21 @@ int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *pa
 	ret = probe_dwarf__open(&d, path);
 	if (ret)
 		return ret;
-	f.skip_prologue = def->function && !def->line && !def->lazy && with_vars(def);
+	/* perf skips the prologue for a function whose arguments name variables */
+	f.skip_prologue = def->function && !def->line && !def->lazy &&
+			  ember_probe_def__needs_dwarf_args(def);
 	if (opts) {
 		f.no_inlines = opts->no_inlines;
 		f.source_prefix = opts->source_prefix;
 	}
 	ret = find_places(&f, d->dw);
+	/*
+	 * With arguments, perf's search that found nothing is an error
+	 * (-ENOENT, told by no word): no retry, the symbol table next unless
+	 * the definition needs DWARF.
+	 */
+	if (!ret && !f.nr && def->nr_args)
+		ret = -ENOENT;
 	if (!ret && !f.nr && !alternative(&f, d->dw, &pt)) {
 		free(f.lazy_lines);
 		f.lazy_lines = NULL;

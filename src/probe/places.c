@@ -29,8 +29,8 @@ int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def 
 	};
 	int n = ember_probe__resolve_dwarf(def, o->exec, &opts, out, max, msg, sizeof(msg));
 
-	/* perf needs DWARF for lines, sources and patterns; a return probe never */
-	bool needs = !def->retprobe && !def->abs && (def->file || def->line || def->lazy);
+	/* perf needs DWARF for lines, sources, patterns and variables; a return probe never */
+	bool needs = !def->retprobe && !def->abs && ember_probe_def__needs_dwarf(def);
 
 	if (n == -ENODATA) {
 		if (!needs)
@@ -49,7 +49,7 @@ int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def 
 	if (n != -ENODEV && !needs)
 		return -ENODATA;
 	if (!o->quiet) {
-		if (!msg[0])
+		if (!msg[0] && n != -ENOENT)
 			fprintf(stderr, "ember probe: cannot read the debug information of %s: %s\n",
 				o->exec, strerror(-n));
 		fprintf(stderr, "  Error: Failed to add events.\n");
