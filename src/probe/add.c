@@ -62,16 +62,6 @@ static bool has_events_file(const char *tracefs, const char *name)
 	return !stat(path, &st);
 }
 
-/* Whether an argument names a variable (its place comes from DWARF). */
-static bool args_by_name(const struct ember_probe_def *def)
-{
-	struct ember_probe_def point = *def;
-
-	point.file = point.lazy = NULL;
-	point.line = 0;
-	return ember_probe_def__needs_dwarf(&point);
-}
-
 /* Parse one definition; 0 or the exit code, the message printed. */
 static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbose)
 {
@@ -108,15 +98,6 @@ static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbo
 		fprintf(stderr, "ember probe: bad probe definition '%s': %s\n", pd->text,
 			pd->def.err);
 		return 2;
-	}
-	/* variables by name are read from DWARF (vars.c), not yet at DWARF's lines */
-	if (args_by_name(&pd->def) && (pd->def.file || pd->def.line || pd->def.lazy)) {
-		fprintf(stderr,
-			"ember probe: '%s' takes variables by name at a line, a source file or a "
-			"pattern, which ember probe does not join yet; use FUNC or registers "
-			"(%%di, +8(%%si))\n",
-			pd->text);
-		return 1;
 	}
 	return 0;
 }
