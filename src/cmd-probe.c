@@ -213,8 +213,8 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING('x', "exec", &o->target, "executable|path",
 			   "target executable name or path"),
 		OPT_CALLBACK(0, "filter", o, "[!]FILTER",
-			     "Set a filter (with --vars/funcs only)\n\t\t\t(default: \"!_* & !*@plt\" for "
-			     "--funcs)", opt_filter),
+			     "Set a filter (with --vars/funcs only)\n\t\t\t(default: \"!__k???tab_* & "
+			     "!__crc_*\" for --vars,\n\t\t\t \"!_* & !*@plt\" for --funcs)", opt_filter),
 		OPT_CALLBACK('V', "vars", o, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
 			     "Show accessible variables on PROBEDEF", opt_vars),
 		OPT_BOOLEAN(0, "externs", &o->externs,

@@ -91,6 +91,17 @@ int probe_filter__match_name(const char *filter, const char *name)
 	return v;
 }
 
+int probe_filters__match(const struct probe_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->nr_filters; i++) {
+		int m = probe_filter__match_name(o->filters[i], name);
+
+		if (m)
+			return m;
+	}
+	return 0;
+}
+
 int probe_filter__match(const char *filter, const char *group, const char *event)
 {
 	char full[256];

@@ -25,18 +25,6 @@ static int cmp_named(const void *a, const void *b)
 	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Whether a filter matches name; -EINVAL for one that does not parse. */
-static int wanted(const struct probe_opts *o, const char *name)
-{
-	for (size_t i = 0; i < o->nr_filters; i++) {
-		int m = probe_filter__match_name(o->filters[i], name);
-
-		if (m)
-			return m;
-	}
-	return 0;
-}
-
 int probe_show_funcs(struct probe_opts *o)
 {
 	struct ember_symbol_opts opts = { .sz = sizeof(opts), .kallsyms = "", .allow_aliases = true };
@@ -72,7 +60,7 @@ int probe_show_funcs(struct probe_opts *o)
 	}
 	qsort(syms, nr, sizeof(*syms), cmp_named);
 	for (size_t i = 0; i < nr; i++) {
-		int m = wanted(o, syms[i].name);
+		int m = probe_filters__match(o, syms[i].name);
 
 		if (m < 0) {
 			fprintf(stderr, "ember probe: cannot parse the filter\n");

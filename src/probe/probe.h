@@ -72,6 +72,8 @@ int probe_show_vars(struct probe_opts *o);
 int probe_filter__match(const char *filter, const char *group, const char *event);
 /* The same filter over one name (-F's functions). 1, 0 or -EINVAL. */
 int probe_filter__match_name(const char *filter, const char *name);
+/* Whether one of -F's and --filter's filters matches name (perf ORs them): 1, 0, -EINVAL. */
+int probe_filters__match(const struct probe_opts *o, const char *name);
 
 struct ember_probe_def;
 struct ember_probe_trace;

@@ -6,7 +6,6 @@
  * probe point, in perf's layout and words.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +14,6 @@
 
 /* Room for perf's messages about one place. */
 #define MSG_MAX 4096
-
-/* perf's words when the binary has no debug information (none with -q, as perf). */
-static void say_no_dwarf(const struct probe_opts *o, const char *path, const char *what)
-{
-	if (!o->quiet)
-		fprintf(stderr, "The %s file has no debug information.\n"
-		"Rebuild with -g, or install an appropriate debuginfo package.\n"
-		"  Error: Failed to %s.\n", path, what);
-}
 
 static struct ember_probe_dwarf *open_dwarf(const struct probe_opts *o, const char *path,
 					   const char *what)
@@ -34,8 +24,11 @@ static struct ember_probe_dwarf *open_dwarf(const struct probe_opts *o, const ch
 		return d;
 	if (errno == ENOMEM)
 		fprintf(stderr, "ember probe: out of memory\n");
-	else
-		say_no_dwarf(o, path, what);
+	else if (!o->quiet) {
+		/* perf's words when the binary has no debug information (none with -q) */
+		probe_no_debuginfo(path);
+		fprintf(stderr, "  Error: Failed to %s.\n", what);
+	}
 	return NULL;
 }
 
@@ -66,20 +59,26 @@ int probe_vars__args(struct probe_opts *o, const struct ember_probe_def *def,
 	return 0;
 }
 
+/* perf's default --filter for -V: no kernel symbol tables or CRCs. */
+#define VARS_FILTER "!__k???tab_* & !__crc_*"
+
 /*
- * perf's default --filter for -V: no kernel symbol tables or CRCs. perf
- * matches it against the line after its first tab (the name, or with
- * --range what follows [VAL]).
+ * Whether --filter's (or else perf's default) leaves a line out. perf
+ * matches against the line after its first tab (the name, or with
+ * --range what follows [VAL]). 1, 0, -EINVAL for a filter that does not parse.
  */
-static bool filtered_out(const char *line)
+static int filtered_out(const struct probe_opts *o, const char *line)
 {
 	const char *s = strchr(line, '\t');
+	int m;
 
 	s = s ? s + 1 : line;
-	return !fnmatch("__k???tab_*", s, 0) || !fnmatch("__crc_*", s, 0);
+	m = o->nr_filters ? probe_filters__match(o, s) : probe_filter__match_name(VARS_FILTER, s);
+	return m < 0 ? m : !m;
 }
 
 struct shown {
+	const struct probe_opts *o;
 	FILE *out;		/* the lines, printed after the place's header */
 	unsigned int nr;
 };
@@ -87,12 +86,55 @@ struct shown {
 static int show_var(const char *line, void *arg)
 {
 	struct shown *s = arg;
+	int out = filtered_out(s->o, line);
 
-	if (filtered_out(line))
-		return 0;
+	if (out)
+		return out < 0 ? out : 0;
 	fprintf(s->out, "\t\t%s\n", line);
 	s->nr++;
 	return 0;
+}
+
+/*
+ * The places of a -V point: DWARF's, as perf finds them (lines, patterns,
+ * globs in DWARF's order, inlined copies), else the symbol table's (a
+ * return probe, an address). When none is found, perf's words: what the
+ * search said, then that the point has no address (nothing found, or no
+ * symbol for perf's retry) or that the analysis failed (a source file or
+ * line perf cannot retry at a symbol, or the retry's address is outside
+ * DWARF). Returns the number of places, or -1 after telling why.
+ */
+static int find_places(struct probe_opts *o, const struct ember_probe_def *def,
+		       struct ember_probe_trace *traces, size_t max)
+{
+	struct ember_probe_dwarf_opts opts = {
+		.sz = sizeof(opts), .no_inlines = o->no_inlines, .source_prefix = o->source,
+	};
+	char msg[MSG_MAX], point[1024];
+	char *last;
+	int n = ember_probe__resolve_dwarf(def, o->exec, &opts, traces, max, msg, sizeof(msg));
+
+	if (n == -ENODATA)
+		n = ember_probe__resolve_uprobe(def, o->exec, traces, max);
+	if (n > 0 || o->quiet)
+		return n > 0 ? n : -1;
+	if (n == -ENOMEM) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		return -1;
+	}
+	ember_probe_def__point(def, point, sizeof(point));
+	/* adding's "Probe point '...' not found." is not -V's */
+	if (n == -ENODEV && (last = strstr(msg, "Probe point '")))
+		*last = '\0';
+	fputs(msg, stderr);
+	if (n == -ENODEV ? !def->function || def->file ||
+				   strstr(msg, "Failed to find debug information") :
+			   n != -ENOENT)
+		fprintf(stderr, "Debuginfo analysis failed.\n");
+	else
+		fprintf(stderr, "Failed to find the address of %s\n", point);
+	fprintf(stderr, "  Error: Failed to show vars.\n");
+	return -1;
 }
 
 /* The places of one -V point, each with its variables. 0 or the exit code. */
@@ -116,12 +158,8 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 		fprintf(stderr, "ember probe: out of memory\n");
 		return 1;
 	}
-	/* the places from the symbol table, as probe_add() finds them */
-	n = ember_probe__resolve_uprobe(&def, o->exec, traces, max);
-	if (n <= 0) {
-		if (!o->quiet)
-			fprintf(stderr, "Failed to find the address of %s\n"
-				"  Error: Failed to show vars.\n", def.function ? def.function : text);
+	n = find_places(o, &def, traces, max);
+	if (n < 0) {
 		ret = 1;
 		goto out;
 	}
@@ -133,7 +171,7 @@ static int show_point(struct probe_opts *o, struct ember_probe_dwarf *d, const c
 		goto out;
 	}
 	for (int i = 0; i < n && !ret; i++) {
-		struct shown s = { 0 };
+		struct shown s = { .o = o };
 		char *lines = NULL;
 		size_t nlines = 0;
 		int err;
@@ -190,6 +228,10 @@ int probe_show_vars(struct probe_opts *o)
 		fprintf(stderr, "ember probe: -V on the kernel needs its debug information (vmlinux), "
 			"which ember probe does not read yet; give -x BINARY\n");
 		return 1;
+	}
+	if (o->nr_filters && probe_filters__match(o, "") < 0) {
+		fprintf(stderr, "ember probe: cannot parse the filter\n");
+		return 2;
 	}
 	d = open_dwarf(o, o->exec, "show vars");
 	if (!d)
