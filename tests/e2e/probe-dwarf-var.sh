@@ -8,7 +8,9 @@
 # read, perf deletes; then ember), the same messages, the same -D and -V,
 # perf's words for what cannot be placed with nothing written, and the
 # events recorded by ember record and printed by ember script as perf
-# script prints them. Every probe added is removed at exit.
+# script prints them; variables and -V at DWARF's places too (lines,
+# source files, patterns, globs, an inline function's copies, on probed
+# and probelines), and -V's --filter. Every probe added is removed at exit.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$(dirname "$0")/../lib/probe-lib.bash"
 
@@ -30,7 +32,7 @@ G=probe_probevars
 LIBC=$(realpath "$(ldd "$BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')")
 
 # Only the groups this suite makes, removed at exit whatever happened.
-probe_groups $G embervl probe_nodbg probe_inl probe_pv4 || exit 0
+probe_groups $G embervl probe_nodbg probe_inl probe_pv4 probe_pvjp probe_pvji || exit 0
 cd "$TMP" || exit 1
 # pv_sum's offset right after its call of pv_bump (an instruction, in the loop,
 # acc on the stack through the frame base, i in a register)
@@ -276,4 +278,78 @@ expect_eq "script-stack-local" "$(grep "$G:pv_sum: ([0-9a-f]*) n=3 " e.txt | gre
 expect_eq "script-glob-empty" "$(grep -c "$G:pvfill\(_1\)\?: ([0-9a-f]*) r=0xdeade12d$" e.txt)|$(grep -c "$G:pvfill\(_1\)\?: ([0-9a-f]*) r=0x[0-9a-f]*[0-9a-f]$" e.txt)" "4|8"
 expect_eq "script-libc-string" "$(grep -c 'embervl:genv: ([0-9a-f]*) name_string="PROBEVARS_TAG"$' e.txt)" 1
 cleanup
+
+# Variables at DWARF's places (FUNC:RLN, SRC:ALN, patterns, globs, inlined
+# copies), on copies of probed and probelines under names of their own.
+JP=$TMP/pvjp
+JI=$TMP/pvji
+if [ -x "$WL/probed" ] && [ -x "$WL/probelines" ] && cp "$WL/probed" "$JP" &&
+	cp "$WL/probelines" "$JI"; then
+	same_var_line join-rel-line "$JP" 'probed_add:3 a b'
+	same_var_line join-abs-line "$JP" 'probed.c:30 s:string'
+	same_var_line join-lazy "$JP" 'probed_name;sink* s:string'
+	same_var_line join-lazy-members "$JP" 'probed_take;return* it->id it->name:string'
+	same_var_line join-src-func "$JP" 'probed_add@probed.c a'
+	same_var_line join-glob "$JP" 'probed_* $params'
+	same_var_line join-inline "$JI" 'probe_twice v'
+	# the copy's v and its caller's v both: perf's -D lines (tracefs refuses the repeated name)
+	same_dry join-inline-abs "$JI" 'probelines.c:17 v $vars'
+	same_var_line join-inline-lazy "$JI" 'probelines.c;sink* v'
+	same_var_line join-caller-line "$JI" 'probe_first:4 r v'
+	same_dry join-glob-vars "$JI" 'probe_* $vars'
+	same_dry join-glob-params "$JI" 'probe_* $params'
+	# with arguments, perf retries no place DWARF lacks: the symbol table's, or nothing
+	same_var_line join-no-dwarf-reg "$JP" '_start %di'
+	same_var_line join-no-dwarf-offset "$JP" 'frame_dummy+1 %di'
+	same_error join-no-line "$JP" 'probed_add:10 a'
+	same_error join-no-line-reg "$JP" 'probed_add:10 %di'
+	same_error join-no-dwarf-var "$JP" '_start x'
+	same_error join-lazy-nomatch "$JP" 'probed_add;nomatch* a'
+	same_error join-shared-line "$JP" 'probed_add:1 a'
+	# -V at DWARF's places, perf's order for globs, its words when there is none
+	same_vars join-rel-line "$JP" probed_add:3
+	same_vars join-abs-line "$JP" probed.c:30
+	same_vars join-lazy "$JP" 'probed_name;sink*'
+	same_vars join-glob "$JP" 'probed_*'
+	same_vars join-inline "$JI" probe_twice
+	same_vars join-inline-abs "$JI" probelines.c:17
+	same_vars join-inline-glob "$JI" 'probe_*' --no-inlines
+	same_vars join-no-line "$JP" probed_add:10
+	same_vars join-shared-line "$JP" probed_add:1
+	same_vars join-no-file "$JP" nosuch.c:3
+	same_vars join-no-dwarf "$JP" _start
+	# --filter in place of -V's default: one name, its negation, two ORed
+	same_vars filter "$JP" probed_add --filter a
+	same_vars filter-not "$JP" probed_add --filter '!a'
+	same_vars filter-two "$JP" probed_add --filter a --filter b
+	same_vars filter-externs "$BIN" pv_globals --externs --filter 'pv_*'
+
+	# At work: recorded by ember record, printed by ember script as perf script prints them.
+	"$EMBER" probe -q -x "$JP" -a 'probed_add:3 a b' -a 'probed.c:30 s:string' \
+		-a 'probed_take;return* it->id it->name:string'
+	"$EMBER" probe -q -x "$JI" -a 'probe_twice v' -a 'probe_first:4 r v'
+	"$EMBER" record -q -e 'probe_pvjp:*' -e 'probe_pvji:*' -o j.data -- \
+		sh -c "'$JP' 3 && '$JI' 4" >/dev/null 2>&1
+	expect_eq "join-record-exit" "$?" 0
+	"$EMBER" script -i j.data >e.txt 2>&1
+	"$PERF" script -i j.data >p.txt 2>&1
+	if [ -s e.txt ] && [ "$(cat e.txt)" = "$(cat p.txt)" ]; then pass "join-script-as-perf"; else
+		fail "join-script-as-perf" "$(diff p.txt e.txt | head -5)"; fi
+	expect_eq "join-script-line" "$(grep -o 'probed_add_L3: ([0-9a-f]*) .*' e.txt | sed 's/^[^)]*) //' | xargs)" \
+		"a=0 b=0 a=1 b=2 a=2 b=4"
+	expect_eq "join-script-abs-line" "$(grep -o 'probe_pvjp:probed_name: ([0-9a-f]*) .*' e.txt |
+		sed 's/^[^)]*) //' | xargs)" "s_string=alpha s_string=beta s_string=gamma"
+	expect_eq "join-script-lazy" "$(grep -o 'probe_pvjp:probed_take: ([0-9a-f]*) .*' e.txt |
+		sed 's/^[^)]*) //' | xargs)" "id=0 name=alpha id=1 name=beta id=2 name=gamma"
+	# probe_loop(4): probe_second(0), probe_first(1), probe_second(2), probe_first(3)
+	expect_eq "join-script-inline" "$(grep -o 'probe_pvji:probe_twice[_0-9]*: ([0-9a-f]*) .*' e.txt |
+		sed 's/^[^)]*) //' | xargs)" "v=1 v=1 v=3 v=3"
+	expect_eq "join-script-inline-copies" "$(grep -o 'probe_pvji:probe_twice[_0-9]*: ([0-9a-f]*)' e.txt |
+		sort -u | wc -l)" 2
+	expect_eq "join-script-caller-line" "$(grep -o 'probe_first_L4: ([0-9a-f]*) .*' e.txt |
+		sed 's/^[^)]*) //' | xargs)" "r=2 v=1 r=6 v=3"
+	cleanup
+else
+	skip join "no $WL/probed or $WL/probelines to copy; build first"
+fi
 expect_eq "cleaned-up" "$(ours)" ""
