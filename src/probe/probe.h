@@ -54,7 +54,7 @@ struct ember_probe_trace;
 struct ember_probe_dwarf;
 
 /*
- * The arguments of def's nr places (traces, from the symbol table) that
+ * The arguments of def's nr places (traces, from DWARF or the symbol table) that
  * name variables, set from the -x binary's DWARF (opened into *dwarf,
  * which owns their strings: the caller deletes it). Returns 0 or the
  * exit code, perf's messages printed.
