@@ -4,7 +4,8 @@
  * this binary, so its layout is known): an inline function's two copies
  * under one name, a lazy pattern's lines in line-table order named after
  * their functions, a line that only shares the entry's address refused
- * with perf's hint, nothing found, a return probe left to the symbols,
+ * with perf's hint, nothing found (silently with arguments, as perf),
+ * a return probe left to the symbols,
  * an address named back as perf -l names it, -L's lines of a function,
  * and a point shown as perf shows it.
  */
@@ -88,6 +89,15 @@ TEST(probe_dwarf_places)
 	CHECK_STR(msg, "Probe point 'nosuch' not found.\n");
 	CHECK_EQ(resolve("probelines.c:12", path, out, 8), -ENODEV);
 	CHECK_STR(msg, "Probe point '@probelines.c:12' not found.\n");
+	/* with arguments, nothing found is perf's silent error: no retry at the symbol */
+	CHECK_EQ(resolve("nosuch %di", path, out, 8), -ENOENT);
+	CHECK_STR(msg, "");
+	CHECK_EQ(resolve("probelines.c:12 v", path, out, 8), -ENOENT);
+	CHECK_STR(msg, "");
+	/* variables at a line: the copies' places, named after the inlined function */
+	CHECK_EQ(resolve("probelines.c:17 v", path, out, 8), 2);
+	CHECK_STR(out[0].event, "probe_twice");
+	CHECK_STR(out[1].event, "probe_twice");
 	/* return probes and addresses go by the symbol table, as perf 6.1's */
 	CHECK_EQ(resolve("probe_first%return", path, out, 8), -ENODATA);
 	CHECK_EQ(resolve("0x1149", path, out, 8), -ENODATA);

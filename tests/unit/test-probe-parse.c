@@ -150,6 +150,15 @@ TEST(probe_parse_args)
 
 	CHECK_EQ(parse(&d, "add%return $retval:s64"), 0);
 	CHECK_STR(d.args[0].var, "$retval");
+	CHECK(!ember_probe_def__needs_dwarf(&d));
+	ember_probe_def__exit(&d);
+
+	/* $vars and $params stand for variables: DWARF, as perf's need_dwarf */
+	CHECK_EQ(parse(&d, "add $vars"), 0);
+	CHECK(ember_probe_def__needs_dwarf(&d));
+	ember_probe_def__exit(&d);
+	CHECK_EQ(parse(&d, "add %di $params"), 0);
+	CHECK(ember_probe_def__needs_dwarf(&d));
 	ember_probe_def__exit(&d);
 
 	/* members: the variable, the accesses, a name from the last member */
