@@ -33,18 +33,23 @@ static int usage_error(const char *msg)
 	return 2;
 }
 
+/* arg at the end of one of the options' lists, PROBE_MAX_DEFS at most; -1 told when full. */
+static int append(const char **list, size_t *nr, const char *arg, const char *what)
+{
+	if (*nr == PROBE_MAX_DEFS) {
+		fprintf(stderr, "ember probe: too many %s (at most %d)\n", what, PROBE_MAX_DEFS);
+		return -1;
+	}
+	list[(*nr)++] = arg;
+	return 0;
+}
+
 /* -a and -D: one definition each; the same list (perf's). */
 static int opt_add(const struct option *opt, const char *arg, bool unset)
 {
 	struct probe_opts *o = opt->value;
 
-	if (o->nr_defs == PROBE_MAX_DEFS) {
-		fprintf(stderr, "ember probe: too many probe definitions (at most %d)\n",
-			PROBE_MAX_DEFS);
-		return -1;
-	}
-	o->defs[o->nr_defs++] = arg;
-	return 0;
+	return append(o->defs, &o->nr_defs, arg, "probe definitions");
 }
 
 static int opt_definition(const struct option *opt, const char *arg, bool unset)
@@ -59,35 +64,20 @@ static int opt_vars(const struct option *opt, const char *arg, bool unset)
 {
 	struct probe_opts *o = opt->value;
 
-	if (o->nr_vars == PROBE_MAX_DEFS) {
-		fprintf(stderr, "ember probe: too many -V points (at most %d)\n", PROBE_MAX_DEFS);
-		return -1;
-	}
-	o->vars[o->nr_vars++] = arg;
-	return 0;
+	return append(o->vars, &o->nr_vars, arg, "-V points");
 }
 
 static int opt_del(const struct option *opt, const char *arg, bool unset)
 {
 	struct probe_opts *o = opt->value;
 
-	if (o->nr_dels == PROBE_MAX_DEFS) {
-		fprintf(stderr, "ember probe: too many -d filters (at most %d)\n", PROBE_MAX_DEFS);
-		return -1;
-	}
-	o->dels[o->nr_dels++] = arg;
-	return 0;
+	return append(o->dels, &o->nr_dels, arg, "-d filters");
 }
 
 /* -F, and --filter: filters, any of which may match (perf ORs them). */
 static int add_filter(struct probe_opts *o, const char *filter)
 {
-	if (o->nr_filters == PROBE_MAX_DEFS) {
-		fprintf(stderr, "ember probe: too many filters (at most %d)\n", PROBE_MAX_DEFS);
-		return -1;
-	}
-	o->filters[o->nr_filters++] = filter;
-	return 0;
+	return append(o->filters, &o->nr_filters, filter, "filters");
 }
 
 static int opt_funcs(const struct option *opt, const char *arg, bool unset)
