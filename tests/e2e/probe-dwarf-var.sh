@@ -226,7 +226,8 @@ done
 expect_eq "sweep" "$bad" ""
 
 # Memcheck on the DWARF readers (libc's separate debug information, the
-# workload's lists, blocks and statics): no memory error, no definite leak
+# workload's lists, blocks and statics, DWARF's places): no memory error,
+# no definite leak
 memcheck() { # ARGS...: ember probe ARGS under memcheck; 99 on an error or a leak
 	timeout 600 valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite --show-leak-kinds=definite \
@@ -240,6 +241,12 @@ if command -v valgrind >/dev/null && ! ember_sanitized; then
 	[ $? -eq 99 ] && bad="$bad -V($(head -3 vg.err))"
 	memcheck -x "$BIN" -D 'pv_* r scale' -D 'pv_record r->prev->name:string r->at.taps[1]'
 	[ $? -eq 99 ] && bad="$bad -D($(head -3 vg.err))"
+	# variables and -V at DWARF's places: lines, patterns, inlined copies
+	memcheck -x "$WL/probelines" -D 'probelines.c:17 v $vars' -D 'probelines.c;sink* v' \
+		-D 'probe_first:4 r v'
+	[ $? -eq 99 ] && bad="$bad join($(head -3 vg.err))"
+	memcheck -x "$WL/probelines" -V 'probe_*' -V probelines.c:17 --filter 'v*'
+	[ $? -eq 99 ] && bad="$bad join-V($(head -3 vg.err))"
 	expect_eq "memcheck" "$bad" ""
 else
 	skip memcheck "no valgrind, or an ASan build"
