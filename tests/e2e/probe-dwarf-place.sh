@@ -120,6 +120,9 @@ if command -v cc >/dev/null && cc -O1 -g -no-pie -fno-inline -o "$TMP/pdwn" \
 	"$TOP/tests/workloads/probed.c" 2>/dev/null; then
 	same_line no-pie-line -x "$TMP/pdwn" probed_add:3
 	same_line no-pie-lazy -x "$TMP/pdwn" 'probed.c;return*'
+	# variables there: DWARF's place less .text's distance, the variables' scope found again
+	same_line no-pie-vars -x "$TMP/pdwn" 'probed_add:3 a b'
+	same_line no-pie-member -x "$TMP/pdwn" 'probed_take it->name:string it->id'
 	perf_probe -q -f -x "$TMP/pdwn" -a probed_add -a probed.c:30 -a 'probed_name%return' \
 		-a '_start%return'
 	perf_probe -l 'probe_pdwn:*' >perf.out 2>perf.err
