@@ -8,56 +8,19 @@
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
-#include "systrace/event.h"
+#include "systrace/target.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by user space before the load. */
-const volatile __u32 target_mode = SYSTRACE_ALL;
-const volatile __u32 follow_forks = 1;
-const volatile __u32 fork_child_pid_off = 0;	/* sched_process_fork's child_pid */
-const volatile __u32 self_tgid = 0;		/* ember itself, never traced */
-const volatile __u32 filter_cpus = 0;		/* only the cpus set in the cpus map */
-const volatile __u32 filter_uid = 0;		/* only tasks of user target_uid */
-const volatile __u32 target_uid = 0;
 const volatile __u32 want_stack = 0;		/* exits carry the user stack */
 /* Wake the consumer only once this much waits (it polls on a timer too): batches, not events. */
 const volatile __u64 wakeup_bytes = 0;
-
-/*
- * Set by user space when it stops: detaching the programs one by one takes
- * a grace period each, and an exit without its entry must not slip out.
- */
-volatile __u32 stopped = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20);
 } events SEC(".maps");
-
-/* tgid or tid (target_mode) -> enum systrace_target_state */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u32);
-} targets SEC(".maps");
-
-/* syscall number -> SYSTRACE_TRACED | SYSTRACE_STR_ARG(i)... */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, SYSTRACE_MAX_SYSCALLS);
-	__type(key, __u32);
-	__type(value, __u32);
-} syscalls SEC(".maps");
-
-/* cpu -> 1 when traced (filter_cpus) */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, SYSTRACE_MAX_CPUS);
-	__type(key, __u32);
-	__type(value, __u8);
-} cpus SEC(".maps");
 
 /*
  * tid -> an entry held back because a string argument could not be read
@@ -78,46 +41,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lost SEC(".maps");
-
-/* The tracepoints' records after their 8 bytes of common fields (stable ABI). */
-struct sys_enter_args {
-	__u64 common;
-	long id;
-	unsigned long args[SYSTRACE_NR_ARGS];
-};
-
-struct sys_exit_args {
-	__u64 common;
-	long id;
-	long ret;
-};
-
-static __always_inline __u32 target_key(__u64 pid_tgid)
-{
-	return target_mode == SYSTRACE_BY_TID ? (__u32)pid_tgid : (__u32)(pid_tgid >> 32);
-}
-
-static __always_inline int followed(__u64 pid_tgid)
-{
-	__u32 key, *state;
-
-	if (stopped)
-		return 0;
-	if (filter_cpus) {
-		__u32 cpu = bpf_get_smp_processor_id();
-		__u8 *on = bpf_map_lookup_elem(&cpus, &cpu);
-
-		if (!on || !*on)
-			return 0;
-	}
-	if (filter_uid && (__u32)bpf_get_current_uid_gid() != target_uid)
-		return 0;
-	if (target_mode == SYSTRACE_ALL)
-		return (__u32)(pid_tgid >> 32) != self_tgid;
-	key = target_key(pid_tgid);
-	state = bpf_map_lookup_elem(&targets, &key);
-	return state && *state == SYSTRACE_FOLLOWED;
-}
 
 static __always_inline __u64 wakeup(void)
 {
@@ -294,14 +217,9 @@ SEC("tp/sched/sched_process_exec")
 int on_exec(void *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 key = target_key(pid_tgid), *state;
 	struct systrace_event *e;
 
-	if (target_mode != SYSTRACE_ALL) {
-		state = bpf_map_lookup_elem(&targets, &key);
-		if (state && *state == SYSTRACE_AT_EXEC)
-			*state = SYSTRACE_FOLLOWED;
-	}
+	follow_exec(pid_tgid);
 	/* the new name, in order with the calls: lines printed from now on carry it */
 	if (!followed(pid_tgid))
 		return 0;
@@ -310,24 +228,6 @@ int on_exec(void *ctx)
 		return 0;
 	fill(e, pid_tgid, -1, SYSTRACE_COMM);
 	bpf_ringbuf_submit(e, wakeup());
-	return 0;
-}
-
-/* The children of a followed process are followed (perf's inherit). */
-SEC("tp/sched/sched_process_fork")
-int on_fork(void *ctx)
-{
-	__u32 parent = bpf_get_current_pid_tgid() >> 32, child = 0, *state;
-	__u32 followed_state = SYSTRACE_FOLLOWED;
-
-	if (target_mode != SYSTRACE_BY_PID || !follow_forks || !fork_child_pid_off)
-		return 0;
-	state = bpf_map_lookup_elem(&targets, &parent);
-	if (!state || *state != SYSTRACE_FOLLOWED)
-		return 0;
-	if (bpf_probe_read_kernel(&child, sizeof(child), (char *)ctx + fork_child_pid_off))
-		return 0;
-	bpf_map_update_elem(&targets, &child, &followed_state, BPF_ANY);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "core/hash.h"
 #include "core/hashtab.h"
 #include "systrace/event.h"
+#include "systrace/target.h"
 #include "systrace.skel.h"
 
 _Static_assert(sizeof(struct ember_systrace_frame) == sizeof(struct systrace_frame),
@@ -48,29 +49,6 @@ struct ember_systrace {
 	int stop;			/* fn's non-zero return */
 	int handed;
 };
-
-/* The offset of field name in a tracepoint's format, or 0 when not found. */
-static unsigned int field_offset(const char *root, const char *event, const char *name)
-{
-	char path[4096], line[512], want[64];
-	unsigned int off = 0;
-	FILE *f;
-
-	if (snprintf(path, sizeof(path), "%s/events/%s/format", root, event) >= (int)sizeof(path))
-		return 0;
-	snprintf(want, sizeof(want), " %s;", name);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		const char *o = strstr(line, "offset:");
-
-		if (strstr(line, want) && o && sscanf(o, "offset:%u;", &off) == 1)
-			break;
-	}
-	fclose(f);
-	return off;
-}
 
 static bool listed(const int *nrs, int nr_nrs, int nr)
 {
@@ -114,22 +92,6 @@ static int choose_syscalls(struct ember_systrace *st, const char *root,
 	if (table != opts->table)
 		ember_syscalls__delete(table);
 	return err;
-}
-
-static int choose_cpus(struct ember_systrace *st, const struct ember_systrace_opts *opts)
-{
-	int fd = bpf_map__fd(st->skel->maps.cpus);
-	__u8 on = 1;
-
-	for (int i = 0; opts->cpus && i < opts->nr_cpus; i++) {
-		__u32 cpu = opts->cpus[i];
-
-		if (cpu >= SYSTRACE_MAX_CPUS)
-			return -ERANGE;
-		if (bpf_map_update_elem(fd, &cpu, &on, BPF_ANY))
-			return -errno;
-	}
-	return 0;
 }
 
 static struct pending *pending_of(struct ember_systrace *st, pid_t tid, bool create)
@@ -336,16 +298,8 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 		err = -errno;
 		goto out_err;
 	}
-	st->skel->rodata->target_mode = opts->target == EMBER_SYSTRACE_PIDS ? SYSTRACE_BY_PID :
-					opts->target == EMBER_SYSTRACE_TIDS ? SYSTRACE_BY_TID :
-									      SYSTRACE_ALL;
-	st->skel->rodata->follow_forks = !opts->no_inherit;
-	st->skel->rodata->fork_child_pid_off =
-		field_offset(root, "sched/sched_process_fork", "child_pid");
-	st->skel->rodata->self_tgid = getpid();
-	st->skel->rodata->filter_cpus = opts->cpus != NULL;
-	st->skel->rodata->filter_uid = opts->filter_uid;
-	st->skel->rodata->target_uid = opts->uid;
+	systrace_target__config((struct systrace_target_cfg *)&st->skel->rodata->target_cfg, root,
+				opts);
 	st->skel->rodata->want_stack = opts->user_stack;
 	bpf_program__set_autoattach(st->skel->progs.on_tracepoint, false);
 	if (opts->no_syscalls) {
@@ -365,7 +319,7 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 		goto out_err;
 	err = choose_syscalls(st, root, opts);
 	if (!err)
-		err = choose_cpus(st, opts);
+		err = systrace_target__choose_cpus(bpf_map__fd(st->skel->maps.cpus), opts);
 	if (err)
 		goto out_err;
 	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.events), on_event, st, NULL);
@@ -382,13 +336,9 @@ out_err:
 
 int ember_systrace__add(struct ember_systrace *st, pid_t id, bool at_exec)
 {
-	__u32 key = id, state = at_exec ? SYSTRACE_AT_EXEC : SYSTRACE_FOLLOWED;
-
 	if (st->target == EMBER_SYSTRACE_ALL)
 		return -EINVAL;
-	if (bpf_map_update_elem(bpf_map__fd(st->skel->maps.targets), &key, &state, BPF_ANY))
-		return -errno;
-	return 0;
+	return systrace_target__add(bpf_map__fd(st->skel->maps.targets), id, at_exec);
 }
 
 int ember_systrace__start(struct ember_systrace *st)

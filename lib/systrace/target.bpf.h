@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The targets of a syscall BPF program, included by each lib/systrace
+ * program: every task, processes and their children, or threads (the
+ * targets map, keyed as target_cfg.target_mode says), the syscalls chosen
+ * (the syscalls map), a command followed from its exec on (follow_exec(),
+ * from each program's exec tracepoint) and the children of a followed
+ * process added as they fork.
+ */
+#ifndef EMBER_SYSTRACE_TARGET_BPF_H
+#define EMBER_SYSTRACE_TARGET_BPF_H
+
+#include "systrace/event.h"
+#include "systrace/target.h"
+
+const volatile struct systrace_target_cfg target_cfg = {
+	.target_mode = SYSTRACE_ALL,
+	.follow_forks = 1,
+};
+
+/* tgid or tid (target_mode) -> enum systrace_target_state */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u32);
+} targets SEC(".maps");
+
+/*
+ * Set by user space when it stops: detaching the programs one by one takes
+ * a grace period each, and an exit without its entry must not slip out.
+ */
+volatile __u32 stopped = 0;
+
+/* syscall number -> SYSTRACE_TRACED | SYSTRACE_STR_ARG(i)... */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SYSTRACE_MAX_SYSCALLS);
+	__type(key, __u32);
+	__type(value, __u32);
+} syscalls SEC(".maps");
+
+/* cpu -> 1 when traced (filter_cpus) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SYSTRACE_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, __u8);
+} cpus SEC(".maps");
+
+/* The tracepoints' records after their 8 bytes of common fields (stable ABI). */
+struct sys_enter_args {
+	__u64 common;
+	long id;
+	unsigned long args[SYSTRACE_NR_ARGS];
+};
+
+struct sys_exit_args {
+	__u64 common;
+	long id;
+	long ret;
+};
+
+static __always_inline __u32 target_key(__u64 pid_tgid)
+{
+	return target_cfg.target_mode == SYSTRACE_BY_TID ? (__u32)pid_tgid :
+							   (__u32)(pid_tgid >> 32);
+}
+
+static __always_inline int followed(__u64 pid_tgid)
+{
+	__u32 key, *state;
+
+	if (stopped)
+		return 0;
+	if (target_cfg.filter_cpus) {
+		__u32 cpu = bpf_get_smp_processor_id();
+		__u8 *on = bpf_map_lookup_elem(&cpus, &cpu);
+
+		if (!on || !*on)
+			return 0;
+	}
+	if (target_cfg.filter_uid && (__u32)bpf_get_current_uid_gid() != target_cfg.target_uid)
+		return 0;
+	if (target_cfg.target_mode == SYSTRACE_ALL)
+		return (__u32)(pid_tgid >> 32) != target_cfg.self_tgid;
+	key = target_key(pid_tgid);
+	state = bpf_map_lookup_elem(&targets, &key);
+	return state && *state == SYSTRACE_FOLLOWED;
+}
+
+/* The flags of syscall id (SYSTRACE_TRACED...) when traced, else NULL. */
+static __always_inline __u32 *traced_syscall(long id)
+{
+	__u32 nr = id, *flags;
+
+	if (id < 0 || id >= SYSTRACE_MAX_SYSCALLS)
+		return NULL;
+	flags = bpf_map_lookup_elem(&syscalls, &nr);
+	return flags && (*flags & SYSTRACE_TRACED) ? flags : NULL;
+}
+
+/*
+ * A command held before its exec is followed from its exec on, as perf's
+ * enable_on_exec: each program's sched_process_exec calls this first.
+ */
+static __always_inline void follow_exec(__u64 pid_tgid)
+{
+	__u32 key = target_key(pid_tgid), *state;
+
+	if (target_cfg.target_mode == SYSTRACE_ALL)
+		return;
+	state = bpf_map_lookup_elem(&targets, &key);
+	if (state && *state == SYSTRACE_AT_EXEC)
+		*state = SYSTRACE_FOLLOWED;
+}
+
+/* The children of a followed process are followed (perf's inherit). */
+SEC("tp/sched/sched_process_fork")
+int on_fork(void *ctx)
+{
+	__u32 parent = bpf_get_current_pid_tgid() >> 32, child = 0, *state;
+	__u32 followed_state = SYSTRACE_FOLLOWED;
+
+	if (target_cfg.target_mode != SYSTRACE_BY_PID || !target_cfg.follow_forks ||
+	    !target_cfg.fork_child_pid_off)
+		return 0;
+	state = bpf_map_lookup_elem(&targets, &parent);
+	if (!state || *state != SYSTRACE_FOLLOWED)
+		return 0;
+	if (bpf_probe_read_kernel(&child, sizeof(child),
+				  (char *)ctx + target_cfg.fork_child_pid_off))
+		return 0;
+	bpf_map_update_elem(&targets, &child, &followed_state, BPF_ANY);
+	return 0;
+}
+
+#endif
