@@ -389,21 +389,7 @@ int ember_systrace__poll(struct ember_systrace *st, int timeout_ms, ember_systra
 
 uint64_t ember_systrace__lost(const struct ember_systrace *st)
 {
-	int nr_cpus = libbpf_num_possible_cpus();
-	uint64_t sum = 0;
-	__u32 zero = 0;
-	__u64 *per_cpu;
-
-	if (nr_cpus <= 0)
-		return 0;
-	per_cpu = calloc(nr_cpus, sizeof(*per_cpu));
-	if (!per_cpu)
-		return 0;
-	if (!bpf_map_lookup_elem(bpf_map__fd(st->skel->maps.lost), &zero, per_cpu))
-		for (int i = 0; i < nr_cpus; i++)
-			sum += per_cpu[i];
-	free(per_cpu);
-	return sum;
+	return systrace_percpu_sum(bpf_map__fd(st->skel->maps.lost));
 }
 
 void ember_systrace__delete(struct ember_systrace *st)

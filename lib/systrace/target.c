@@ -2,9 +2,11 @@
 /* The user side of target.bpf.h: a program's target settings, its chosen syscalls, its targets. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <ember/systrace.h>
 #include "systrace/event.h"
 #include "systrace/target.h"
@@ -78,4 +80,23 @@ int systrace_target__add(int targets_fd, pid_t id, bool at_exec)
 	if (bpf_map_update_elem(targets_fd, &key, &state, BPF_ANY))
 		return -errno;
 	return 0;
+}
+
+uint64_t systrace_percpu_sum(int fd)
+{
+	int nr_cpus = libbpf_num_possible_cpus();
+	uint64_t sum = 0;
+	__u32 zero = 0;
+	__u64 *per_cpu;
+
+	if (nr_cpus <= 0)
+		return 0;
+	per_cpu = calloc(nr_cpus, sizeof(*per_cpu));
+	if (!per_cpu)
+		return 0;
+	if (!bpf_map_lookup_elem(fd, &zero, per_cpu))
+		for (int i = 0; i < nr_cpus; i++)
+			sum += per_cpu[i];
+	free(per_cpu);
+	return sum;
 }

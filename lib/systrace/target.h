@@ -23,6 +23,7 @@ struct systrace_target_cfg {
 
 #ifndef __bpf__
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct ember_systrace_opts;
@@ -38,6 +39,8 @@ bool systrace_target__chosen(const struct ember_systrace_opts *opts, int nr);
 int systrace_target__choose_cpus(int cpus_fd, const struct ember_systrace_opts *opts);
 /* id followed in the targets map targets_fd, from its next exec on if at_exec. 0 or -errno. */
 int systrace_target__add(int targets_fd, pid_t id, bool at_exec);
+/* The sum over the cpus of a per-cpu array's first __u64 (map fd), 0 when unreadable. */
+uint64_t systrace_percpu_sum(int fd);
 #endif
 
 #endif

@@ -185,6 +185,10 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 			     opt_mmap_pages),
 		OPT_STRING('o', "output", &o->output, "file", "output file name"),
 		OPT_STRING('p', "pid", &o->pids, "pid", "trace events on existing process id"),
+		OPT_BOOLEAN('s', "summary", &o->summary_only,
+			    "Show only syscall summary with statistics"),
+		OPT_BOOLEAN('S', "with-summary", &o->with_summary,
+			    "Show all syscalls and summary with statistics"),
 		OPT_STRING('t', "tid", &o->tids, "tid", "trace events on existing thread id"),
 		OPT_BOOLEAN('T', "time", &o->full_time,
 			    "Show full timestamp, not time relative to first start"),
@@ -216,6 +220,8 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		return 2;
 	o->argc = argc;
 	o->argv = argv;
+	o->summary = o->summary_only || o->with_summary;
+	o->summary_only = o->summary_only && !o->with_summary;
 	/* -C and -u narrow any target, or make one alone (every task on those cpus, of that user) */
 	targets = !!o->pids + !!o->tids + o->all_cpus + !!argc;
 	if (targets > 1) {

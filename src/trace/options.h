@@ -26,6 +26,9 @@ struct trace_opts {
 	unsigned long max_events;	/* --max-events N, 0: no limit */
 	bool call_graph;		/* --call-graph fp: each call's user stack */
 	size_t buffer_size;		/* -m PAGES: the ring buffer's bytes; 0: the default */
+	bool summary;			/* -s/-S: the syscalls counted in the kernel, printed at the end */
+	bool summary_only;		/* -s: no line per syscall */
+	bool with_summary;		/* -S */
 	int verbose;
 	/* -e/--expr: the syscalls chosen; negate: every one but those */
 	int *syscall_nrs;

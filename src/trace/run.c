@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +22,15 @@
 #include <ember/workload.h>
 #include "trace/print.h"
 #include "trace/run.h"
+#include "trace/summary.h"
 
 /* how long events may wait: the BPF side wakes a poll only for a full quarter buffer */
 #define POLL_MS 10
 
 struct trace_run {
 	struct trace_opts *o;
-	struct ember_systrace *st;
+	struct ember_systrace *st;	/* NULL with -s: no lines */
+	struct ember_syscount *sc;	/* -s/-S */
 	struct ember_syscalls *syscalls;
 	struct ember_workload wl;
 	bool have_wl;
@@ -211,7 +214,12 @@ static int loop(struct trace_run *r)
 	int err = 0;
 
 	for (;;) {
-		err = ember_systrace__poll(r->st, POLL_MS, trace_printer__event, &r->printer);
+		/* -s alone: no events come, only the end of the command or a signal */
+		err = r->st ? ember_systrace__poll(r->st, POLL_MS, trace_printer__event,
+						   &r->printer) :
+			      poll(&(struct pollfd){ .fd = r->sigfd, .events = POLLIN }, 1, POLL_MS);
+		if (!r->st && err < 0)
+			err = -errno;
 		if (err < 0 && err != -EINTR)
 			break;
 		err = 0;
@@ -226,6 +234,8 @@ static int loop(struct trace_run *r)
 		if (r->nr_targets && targets_gone(r))
 			break;
 	}
+	if (!r->st)
+		return err;
 	ember_systrace__stop(r->st);
 	while (!err && !enough(r) &&
 	       ember_systrace__poll(r->st, 0, trace_printer__event, &r->printer) > 0)
@@ -337,13 +347,21 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	return 0;
 }
 
+/* A target followed by the tracer and the counter, whichever run. */
+static int follow(struct trace_run *r, pid_t id, bool at_exec)
+{
+	int err = r->st ? ember_systrace__add(r->st, id, at_exec) : 0;
+
+	return err || !r->sc ? err : ember_syscount__add(r->sc, id, at_exec);
+}
+
 /* The targets into the tracer's map, and a command held at its exec. */
 static int add_targets(struct trace_run *r)
 {
 	int err = 0;
 
 	for (int i = 0; i < r->nr_targets && !err; i++)
-		err = ember_systrace__add(r->st, r->targets[i], false);
+		err = follow(r, r->targets[i], false);
 	if (err) {
 		say_bpf_error("follow the targets", err);
 		return 1;
@@ -357,7 +375,7 @@ static int add_targets(struct trace_run *r)
 		return 1;
 	}
 	r->have_wl = true;
-	err = ember_systrace__add(r->st, r->wl.pid, true);
+	err = follow(r, r->wl.pid, true);
 	if (err) {
 		say_bpf_error("follow the command", err);
 		return 1;
@@ -371,7 +389,9 @@ static int run(struct trace_run *r)
 
 	if (add_targets(r))
 		return 1;
-	err = ember_systrace__start(r->st);
+	err = r->st ? ember_systrace__start(r->st) : 0;
+	if (!err && r->sc)
+		err = ember_syscount__start(r->sc);
 	if (err) {
 		say_bpf_error("attach the syscall tracer", err);
 		return 1;
@@ -386,7 +406,9 @@ static int run(struct trace_run *r)
 		}
 	}
 	err = loop(r);
-	if (ember_systrace__lost(r->st))
+	if (r->sc && !err)
+		err = trace_summary__finish(r->sc, r->printer.out);
+	if (r->st && ember_systrace__lost(r->st))
 		fprintf(r->printer.out, "LOST %llu events!\n",
 			(unsigned long long)ember_systrace__lost(r->st));
 	if (r->have_wl) {
@@ -416,9 +438,13 @@ int trace_run(struct trace_opts *o)
 	ret = setup(&r, &sopts, root, sizeof(root));
 	if (ret)
 		goto out;
-	r.st = ember_systrace__new(&sopts);
-	if (!r.st) {
+	if (!o->summary_only && !(r.st = ember_systrace__new(&sopts))) {
 		say_bpf_error("load the syscall tracer", -errno);
+		ret = 1;
+		goto out;
+	}
+	if (o->summary && !(r.sc = ember_syscount__new(&sopts))) {
+		say_bpf_error("load the syscall counter", -errno);
 		ret = 1;
 		goto out;
 	}
@@ -434,13 +460,15 @@ int trace_run(struct trace_opts *o)
 	/* perf names the thread on each line unless it traces one thread only (-p, -t) */
 	if (o->pids || o->tids)
 		r.printer.show_tid = count_threads(&r, o->pids) > 1;
-	ember_systrace__set_tp_handler(r.st, trace_printer__tracepoint, &r.printer);
+	if (r.st)
+		ember_systrace__set_tp_handler(r.st, trace_printer__tracepoint, &r.printer);
 	ret = run(&r);
 	trace_printer__exit(&r.printer);
 out:
 	if (r.have_wl && !r.wl.reaped)
 		ember_workload__abort(&r.wl);
 	close_signals(&r);
+	ember_syscount__delete(r.sc);
 	ember_systrace__delete(r.st);
 	ember_syscalls__delete(r.syscalls);
 	if (r.out && fclose(r.out) && !ret) {

@@ -16,7 +16,7 @@ declare -A HEADER_OF=(
 	[common]=core [perf-data]=data [event]=event [mmap]=event [workload]=event
 	[symbol]=symbol [trace]=trace [probe]=probe [synth]=synth [collapse]=collapse [machine]=machine
 	[session]=session [hist]=hist [flame]=flame [heatmap]=heatmap [annotate]=annotate
-	[syscall]=syscall [bpf]=bpf [systrace]=systrace
+	[syscall]=syscall [bpf]=bpf [systrace]=systrace [systrace-summary]=systrace
 )
 declare -A RANK
 for i in "${!ORDER[@]}"; do RANK[${ORDER[$i]}]=$i; done

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Syscalls counted in the kernel: on raw_syscalls:sys_enter each followed
+ * thread's enter time is kept; on sys_exit the call is added to its
+ * (thread, syscall) statistics: count, errors, total, min, max and the sum
+ * of squares. Nothing per syscall reaches user space, which reads the maps
+ * once at the end.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include "systrace/target.bpf.h"
+#include "systrace/summary.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+const volatile struct summary_cfg summary_cfg = { 0 };
+
+/* tid -> struct summary_thread */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SUMMARY_MAX_THREADS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct summary_thread);
+} threads SEC(".maps");
+
+/* (tid, syscall) -> struct summary_stats */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SUMMARY_MAX_STATS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct summary_key);
+	__type(value, struct summary_stats);
+} stats SEC(".maps");
+
+/* Calls the full maps could not count, per cpu. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} dropped SEC(".maps");
+
+static __always_inline void count_dropped(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&dropped, &zero);
+
+	if (n)
+		(*n)++;
+}
+
+/* The current thread's entry, made when first seen. */
+static __always_inline struct summary_thread *thread_of(__u64 pid_tgid)
+{
+	__u32 tid = (__u32)pid_tgid;
+	struct summary_thread *t = bpf_map_lookup_elem(&threads, &tid), fresh = { 0 };
+
+	if (t)
+		return t;
+	fresh.pid = pid_tgid >> 32;
+	bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
+	bpf_map_update_elem(&threads, &tid, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&threads, &tid);
+}
+
+SEC("tp/raw_syscalls/sys_enter")
+int sys_enter(struct sys_enter_args *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct summary_thread *t;
+
+	if (!traced_syscall(ctx->id) || !followed(pid_tgid))
+		return 0;
+	t = thread_of(pid_tgid);
+	if (!t) {
+		count_dropped();
+		return 0;
+	}
+	t->enter_time = bpf_ktime_get_ns();
+	t->enters++;
+	return 0;
+}
+
+SEC("tp/raw_syscalls/sys_exit")
+int sys_exit(struct sys_exit_args *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns(), d = 0;
+	struct summary_key key = { .tid = (__u32)pid_tgid, .nr = ctx->id };
+	struct summary_thread *t;
+	struct summary_stats *s;
+
+	if (!traced_syscall(ctx->id) || !followed(pid_tgid))
+		return 0;
+	t = thread_of(pid_tgid);
+	/* perf's rule: the time since the thread's last enter, 0 when none was seen */
+	if (t && t->enter_time && now > t->enter_time)
+		d = now - t->enter_time;
+	s = bpf_map_lookup_elem(&stats, &key);
+	if (!s) {
+		struct summary_stats fresh = { .min = ~0ULL };
+
+		bpf_map_update_elem(&stats, &key, &fresh, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(&stats, &key);
+		if (!s) {
+			count_dropped();
+			return 0;
+		}
+	}
+	s->calls++;
+	if (ctx->ret < 0)
+		s->errors++;
+	s->total += d;
+	if (d < s->min)
+		s->min = d;
+	if (d > s->max)
+		s->max = d;
+	summary_add_square(&s->sq_lo, &s->sq_hi, d);
+	return 0;
+}
+
+/* A command held before its exec is counted from its exec on. */
+SEC("tp/sched/sched_process_exec")
+int on_exec(void *ctx)
+{
+	follow_exec(bpf_get_current_pid_tgid());
+	return 0;
+}
+
+/* A thread's new name (prctl, /proc/.../comm, exec), kept as perf keeps the last COMM. */
+SEC("tp/task/task_rename")
+int on_rename(void *ctx)
+{
+	__u32 tid = 0;
+	struct summary_thread *t;
+
+	if (!summary_cfg.rename_pid_off || !summary_cfg.rename_comm_off ||
+	    bpf_probe_read_kernel(&tid, sizeof(tid), (char *)ctx + summary_cfg.rename_pid_off))
+		return 0;
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (t)
+		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm),
+					  (char *)ctx + summary_cfg.rename_comm_off);
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* ember trace -s/-S: the syscalls counted in the kernel, printed as perf trace's summary. */
+#ifndef EMBER_SRC_TRACE_SUMMARY_H
+#define EMBER_SRC_TRACE_SUMMARY_H
+
+#include <stdio.h>
+#include <ember/systrace-summary.h>
+
+/*
+ * The end of a -s/-S run: sc stopped, its counts read and printed to out.
+ * Returns 0, or 1 after saying why the counts could not be read.
+ */
+int trace_summary__finish(struct ember_syscount *sc, FILE *out);
+/* perf trace's " Summary of events:" and a table per thread, in its order. */
+void trace_summary__print(FILE *out, struct ember_syscall_summary *s);
+
+#endif
