@@ -7,13 +7,12 @@
  * once at the end.
  */
 #include <linux/bpf.h>
+#include <asm/ptrace.h>
 #include <bpf/bpf_helpers.h>
 #include "systrace/target.bpf.h"
 #include "systrace/summary.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
-
-const volatile struct summary_cfg summary_cfg = { 0 };
 
 /* tid -> struct summary_thread */
 struct {
@@ -64,13 +63,19 @@ static __always_inline struct summary_thread *thread_of(__u64 pid_tgid)
 	return bpf_map_lookup_elem(&threads, &tid);
 }
 
-SEC("tp/raw_syscalls/sys_enter")
-int sys_enter(struct sys_enter_args *ctx)
+/*
+ * Raw tracepoints: the arguments as the kernel passes them (no record
+ * copied), and a detach that does not wait for an RCU grace period as a
+ * perf tracepoint event's close does (50 ms each here).
+ */
+SEC("raw_tp/sys_enter")
+int sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct summary_thread *t;
 
-	if (!traced_syscall(ctx->id) || !followed(pid_tgid))
+	/* (struct pt_regs *regs, long id) */
+	if (!traced_syscall(ctx->args[1]) || !followed(pid_tgid))
 		return 0;
 	t = thread_of(pid_tgid);
 	if (!t) {
@@ -82,16 +87,21 @@ int sys_enter(struct sys_enter_args *ctx)
 	return 0;
 }
 
-SEC("tp/raw_syscalls/sys_exit")
-int sys_exit(struct sys_exit_args *ctx)
+SEC("raw_tp/sys_exit")
+int sys_exit(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns(), d = 0;
-	struct summary_key key = { .tid = (__u32)pid_tgid, .nr = ctx->id };
+	struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
+	struct summary_key key = { .tid = (__u32)pid_tgid };
+	long id = -1, ret = ctx->args[1];
 	struct summary_thread *t;
 	struct summary_stats *s;
 
-	if (!traced_syscall(ctx->id) || !followed(pid_tgid))
+	/* (struct pt_regs *regs, long ret): the number is the registers' orig_rax */
+	if (bpf_probe_read_kernel(&id, sizeof(id), &regs->orig_rax) || !traced_syscall(id) ||
+	    !followed(pid_tgid))
 		return 0;
+	key.nr = id;
 	t = thread_of(pid_tgid);
 	/* perf's rule: the time since the thread's last enter, 0 when none was seen */
 	if (t && t->enter_time && now > t->enter_time)
@@ -108,7 +118,7 @@ int sys_exit(struct sys_exit_args *ctx)
 		}
 	}
 	s->calls++;
-	if (ctx->ret < 0)
+	if (ret < 0)
 		s->errors++;
 	s->total += d;
 	if (d < s->min)
@@ -120,26 +130,28 @@ int sys_exit(struct sys_exit_args *ctx)
 }
 
 /* A command held before its exec is counted from its exec on. */
-SEC("tp/sched/sched_process_exec")
+SEC("raw_tp/sched_process_exec")
 int on_exec(void *ctx)
 {
 	follow_exec(bpf_get_current_pid_tgid());
 	return 0;
 }
 
-/* A thread's new name (prctl, /proc/.../comm, exec), kept as perf keeps the last COMM. */
-SEC("tp/task/task_rename")
-int on_rename(void *ctx)
+/*
+ * A thread's new name (exec, prctl), kept as perf keeps the last COMM:
+ * (task, comm). A name another thread writes in /proc is not seen (the
+ * task's tid needs the kernel's BTF).
+ */
+SEC("raw_tp/task_rename")
+int on_rename(struct bpf_raw_tracepoint_args *ctx)
 {
-	__u32 tid = 0;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct summary_thread *t;
 
-	if (!summary_cfg.rename_pid_off || !summary_cfg.rename_comm_off ||
-	    bpf_probe_read_kernel(&tid, sizeof(tid), (char *)ctx + summary_cfg.rename_pid_off))
+	if (ctx->args[0] != bpf_get_current_task())
 		return 0;
 	t = bpf_map_lookup_elem(&threads, &tid);
 	if (t)
-		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm),
-					  (char *)ctx + summary_cfg.rename_comm_off);
+		bpf_probe_read_kernel_str(t->comm, sizeof(t->comm), (const void *)ctx->args[1]);
 	return 0;
 }

@@ -44,28 +44,18 @@ static int choose_syscalls(struct ember_syscount *sc, const struct ember_systrac
 struct ember_syscount *ember_syscount__new(const struct ember_systrace_opts *opts)
 {
 	struct ember_syscount *sc = calloc(1, sizeof(*sc));
-	struct summary_cfg *cfg;
-	char root[4000];
 	int err;
 
 	if (!sc)
 		return NULL;
 	sc->target = opts->target;
-	if (opts->tracefs)
-		snprintf(root, sizeof(root), "%s", opts->tracefs);
-	else if ((err = ember_tracefs__find(root, sizeof(root))))
-		goto out_err;
 	ember_bpf__route_log();
 	sc->skel = summary__open();
 	if (!sc->skel) {
 		err = -errno;
 		goto out_err;
 	}
-	systrace_target__config((struct systrace_target_cfg *)&sc->skel->rodata->target_cfg, root,
-				opts);
-	cfg = (struct summary_cfg *)&sc->skel->rodata->summary_cfg;
-	cfg->rename_pid_off = systrace_field_offset(root, "task/task_rename", "pid");
-	cfg->rename_comm_off = systrace_field_offset(root, "task/task_rename", "newcomm[16]");
+	systrace_target__config((struct systrace_target_cfg *)&sc->skel->rodata->target_cfg, opts);
 	err = ember_bpf__load(sc->skel->skeleton);
 	if (err)
 		goto out_err;

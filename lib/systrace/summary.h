@@ -37,12 +37,6 @@ struct summary_stats {
 	__u64 sq_hi;
 };
 
-/* The rodata summary_cfg: task_rename's fields, to follow a thread's new name. */
-struct summary_cfg {
-	__u32 rename_pid_off;
-	__u32 rename_comm_off;
-};
-
 /*
  * *hi:*lo += d * d, in 128 bits, with 64-bit operations only (BPF has no
  * wider multiply): d^2 = dh^2 << 64 + 2 dh dl << 32 + dl^2.

@@ -298,8 +298,7 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 		err = -errno;
 		goto out_err;
 	}
-	systrace_target__config((struct systrace_target_cfg *)&st->skel->rodata->target_cfg, root,
-				opts);
+	systrace_target__config((struct systrace_target_cfg *)&st->skel->rodata->target_cfg, opts);
 	st->skel->rodata->want_stack = opts->user_stack;
 	bpf_program__set_autoattach(st->skel->progs.on_tracepoint, false);
 	if (opts->no_syscalls) {

@@ -67,9 +67,22 @@ static __always_inline __u32 target_key(__u64 pid_tgid)
 							   (__u32)(pid_tgid >> 32);
 }
 
+/*
+ * Children forked by a followed process, by their task_struct's address
+ * (all a raw tracepoint gives without the kernel's BTF): each is followed
+ * from its first syscall on, and forgotten when it exits.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, __u32);
+} forked SEC(".maps");
+
 static __always_inline int followed(__u64 pid_tgid)
 {
-	__u32 key, *state;
+	__u32 key, *state, followed_state = SYSTRACE_FOLLOWED;
+	__u64 task;
 
 	if (stopped)
 		return 0;
@@ -86,7 +99,16 @@ static __always_inline int followed(__u64 pid_tgid)
 		return (__u32)(pid_tgid >> 32) != target_cfg.self_tgid;
 	key = target_key(pid_tgid);
 	state = bpf_map_lookup_elem(&targets, &key);
-	return state && *state == SYSTRACE_FOLLOWED;
+	if (state)
+		return *state == SYSTRACE_FOLLOWED;
+	if (target_cfg.target_mode != SYSTRACE_BY_PID || !target_cfg.follow_forks)
+		return 0;
+	task = bpf_get_current_task();
+	if (!bpf_map_lookup_elem(&forked, &task))
+		return 0;
+	bpf_map_delete_elem(&forked, &task);
+	bpf_map_update_elem(&targets, &key, &followed_state, BPF_ANY);
+	return 1;
 }
 
 /* The flags of syscall id (SYSTRACE_TRACED...) when traced, else NULL. */
@@ -99,6 +121,11 @@ static __always_inline __u32 *traced_syscall(long id)
 	flags = bpf_map_lookup_elem(&syscalls, &nr);
 	return flags && (*flags & SYSTRACE_TRACED) ? flags : NULL;
 }
+
+/*
+ * Raw tracepoints for the process events: their detach does not wait for
+ * an RCU grace period, as closing a perf tracepoint event does.
+ */
 
 /*
  * A command held before its exec is followed from its exec on, as perf's
@@ -115,23 +142,29 @@ static __always_inline void follow_exec(__u64 pid_tgid)
 		*state = SYSTRACE_FOLLOWED;
 }
 
-/* The children of a followed process are followed (perf's inherit). */
-SEC("tp/sched/sched_process_fork")
-int on_fork(void *ctx)
+/* The children of a followed process are followed (perf's inherit): (parent, child). */
+SEC("raw_tp/sched_process_fork")
+int on_fork(struct bpf_raw_tracepoint_args *ctx)
 {
-	__u32 parent = bpf_get_current_pid_tgid() >> 32, child = 0, *state;
-	__u32 followed_state = SYSTRACE_FOLLOWED;
+	__u32 parent = bpf_get_current_pid_tgid() >> 32, *state, one = 1;
+	__u64 child = ctx->args[1];
 
-	if (target_cfg.target_mode != SYSTRACE_BY_PID || !target_cfg.follow_forks ||
-	    !target_cfg.fork_child_pid_off)
+	if (target_cfg.target_mode != SYSTRACE_BY_PID || !target_cfg.follow_forks)
 		return 0;
 	state = bpf_map_lookup_elem(&targets, &parent);
-	if (!state || *state != SYSTRACE_FOLLOWED)
-		return 0;
-	if (bpf_probe_read_kernel(&child, sizeof(child),
-				  (char *)ctx + target_cfg.fork_child_pid_off))
-		return 0;
-	bpf_map_update_elem(&targets, &child, &followed_state, BPF_ANY);
+	if (state && *state == SYSTRACE_FOLLOWED)
+		bpf_map_update_elem(&forked, &child, &one, BPF_ANY);
+	return 0;
+}
+
+/* A child that exits before any syscall of its own: its task_struct's address may come back. */
+SEC("raw_tp/sched_process_exit")
+int on_task_exit(void *ctx)
+{
+	__u64 task = bpf_get_current_task();
+
+	if (target_cfg.target_mode == SYSTRACE_BY_PID && target_cfg.follow_forks)
+		bpf_map_delete_elem(&forked, &task);
 	return 0;
 }
 

@@ -11,37 +11,13 @@
 #include "systrace/event.h"
 #include "systrace/target.h"
 
-unsigned int systrace_field_offset(const char *root, const char *event, const char *name)
-{
-	char path[4096], line[512], want[64];
-	unsigned int off = 0;
-	FILE *f;
-
-	if (snprintf(path, sizeof(path), "%s/events/%s/format", root, event) >= (int)sizeof(path))
-		return 0;
-	snprintf(want, sizeof(want), " %s;", name);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		const char *o = strstr(line, "offset:");
-
-		if (strstr(line, want) && o && sscanf(o, "offset:%u;", &off) == 1)
-			break;
-	}
-	fclose(f);
-	return off;
-}
-
-void systrace_target__config(struct systrace_target_cfg *cfg, const char *root,
+void systrace_target__config(struct systrace_target_cfg *cfg,
 			     const struct ember_systrace_opts *opts)
 {
 	cfg->target_mode = opts->target == EMBER_SYSTRACE_PIDS ? SYSTRACE_BY_PID :
 			   opts->target == EMBER_SYSTRACE_TIDS ? SYSTRACE_BY_TID :
 								 SYSTRACE_ALL;
 	cfg->follow_forks = !opts->no_inherit;
-	cfg->fork_child_pid_off = systrace_field_offset(root, "sched/sched_process_fork",
-							"child_pid");
 	cfg->self_tgid = getpid();
 	cfg->filter_cpus = opts->cpus != NULL;
 	cfg->filter_uid = opts->filter_uid;

@@ -14,7 +14,6 @@
 struct systrace_target_cfg {
 	__u32 target_mode;		/* enum systrace_target_mode */
 	__u32 follow_forks;		/* BY_PID: new children are followed */
-	__u32 fork_child_pid_off;	/* sched_process_fork's child_pid */
 	__u32 self_tgid;		/* ember itself, never traced */
 	__u32 filter_cpus;		/* only the cpus set in the cpus map */
 	__u32 filter_uid;		/* only tasks of user target_uid */
@@ -28,10 +27,8 @@ struct systrace_target_cfg {
 
 struct ember_systrace_opts;
 
-/* The offset of field name in tracefs' events/EVENT/format under root, or 0 when not found. */
-unsigned int systrace_field_offset(const char *root, const char *event, const char *name);
-/* cfg filled for opts (root: the directory holding events/). */
-void systrace_target__config(struct systrace_target_cfg *cfg, const char *root,
+/* cfg filled for opts. */
+void systrace_target__config(struct systrace_target_cfg *cfg,
 			     const struct ember_systrace_opts *opts);
 /* Whether opts choose syscall nr (all when opts->syscalls is NULL). */
 bool systrace_target__chosen(const struct ember_systrace_opts *opts, int nr);

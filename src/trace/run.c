@@ -167,7 +167,10 @@ static bool targets_gone(const struct trace_run *r)
 	return true;
 }
 
-/* SIGINT/SIGTERM blocked and read from a signalfd, so a ^C ends the loop, not ember. */
+/*
+ * SIGINT/SIGTERM blocked and read from a signalfd, so a ^C ends the loop, not ember;
+ * SIGCHLD too, so the command's end wakes the loop at once.
+ */
 static int open_signals(struct trace_run *r)
 {
 	sigset_t set;
@@ -175,6 +178,7 @@ static int open_signals(struct trace_run *r)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
 	if (sigprocmask(SIG_BLOCK, &set, &r->oldmask) < 0)
 		return -errno;
 	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -196,11 +200,12 @@ static void close_signals(struct trace_run *r)
 	r->sigfd = -1;
 }
 
-static bool signalled(int sigfd)
+/* The signal that came, 0 for none. */
+static int signalled(int sigfd)
 {
 	struct signalfd_siginfo si;
 
-	return read(sigfd, &si, sizeof(si)) == sizeof(si);
+	return read(sigfd, &si, sizeof(si)) == sizeof(si) ? (int)si.ssi_signo : 0;
 }
 
 static bool enough(const struct trace_run *r)
@@ -211,7 +216,7 @@ static bool enough(const struct trace_run *r)
 /* Poll and print until the end; then what the buffer holds. */
 static int loop(struct trace_run *r)
 {
-	int err = 0;
+	int err = 0, sig;
 
 	for (;;) {
 		/* -s alone: no events come, only the end of the command or a signal */
@@ -223,7 +228,8 @@ static int loop(struct trace_run *r)
 		if (err < 0 && err != -EINTR)
 			break;
 		err = 0;
-		if (signalled(r->sigfd)) {
+		sig = signalled(r->sigfd);
+		if (sig && sig != SIGCHLD) {
 			r->interrupted = true;
 			break;
 		}
