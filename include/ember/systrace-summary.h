@@ -87,8 +87,8 @@ ember_syscall_summary__thread_at(struct ember_syscall_summary *s, int i);
 struct ember_syscount;
 
 /*
- * Load the counting BPF program for opts' targets and syscalls (tracefs and
- * buffer_size unused: it needs neither), not yet attached. NULL with errno set: the kernel's refusal,
+ * Load the counting BPF program for opts' targets and syscalls (those tracefs
+ * has an event for, as perf trace; buffer_size unused), not yet attached. NULL with errno set: the kernel's refusal,
  * which ember_bpf__strerror() explains. Freed with ember_syscount__delete().
  */
 EMBER_API struct ember_syscount *ember_syscount__new(const struct ember_systrace_opts *opts);

@@ -24,21 +24,33 @@ struct ember_syscount {
 	enum ember_systrace_target target;
 };
 
+/* The syscalls chosen that tracefs has an event for: perf trace counts no others. */
 static int choose_syscalls(struct ember_syscount *sc, const struct ember_systrace_opts *opts)
 {
 	int fd = bpf_map__fd(sc->skel->maps.syscalls);
-	int max = ember_syscall__max();
+	int max = ember_syscall__max(), err = 0;
+	struct ember_syscalls *table;
 	__u32 flags = SYSTRACE_TRACED;
+	char root[4000];
 
+	if (opts->tracefs)
+		snprintf(root, sizeof(root), "%s", opts->tracefs);
+	else if ((err = ember_tracefs__find(root, sizeof(root))))
+		return err;
+	table = ember_syscalls__new(root);
+	if (!table)
+		return -errno;
 	if (max > SYSTRACE_MAX_SYSCALLS)
 		max = SYSTRACE_MAX_SYSCALLS;
-	for (int nr = 0; nr < max; nr++) {
+	for (int nr = 0; nr < max && !err; nr++) {
 		__u32 key = nr;
 
-		if (systrace_target__chosen(opts, nr) && bpf_map_update_elem(fd, &key, &flags, 0))
-			return -errno;
+		if (systrace_target__chosen(opts, nr) && ember_syscalls__format(table, nr) &&
+		    bpf_map_update_elem(fd, &key, &flags, 0))
+			err = -errno;
 	}
-	return 0;
+	ember_syscalls__delete(table);
+	return err;
 }
 
 struct ember_syscount *ember_syscount__new(const struct ember_systrace_opts *opts)
