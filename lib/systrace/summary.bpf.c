@@ -49,18 +49,35 @@ static __always_inline void count_dropped(void)
 		(*n)++;
 }
 
-/* The current thread's entry, made when first seen. */
-static __always_inline struct summary_thread *thread_of(__u64 pid_tgid)
+/*
+ * The current thread's entry when it is followed (*follow says whether it
+ * is), made when first seen; NULL when not followed or no room is left.
+ * An entry is made only for a followed thread, so a thread that has one
+ * needs no targets lookup again until it exits.
+ */
+static __always_inline struct summary_thread *followed_thread(__u64 pid_tgid, int *follow)
 {
 	__u32 tid = (__u32)pid_tgid;
 	struct summary_thread *t = bpf_map_lookup_elem(&threads, &tid), fresh = { 0 };
 
-	if (t)
+	*follow = 1;
+	if (t && !t->gone)
 		return t;
+	*follow = followed(pid_tgid);
+	if (!*follow)
+		return NULL;
+	if (t) {
+		/* its tid given to a new followed thread: perf too merges them by tid */
+		t->gone = 0;
+		return t;
+	}
 	fresh.pid = pid_tgid >> 32;
 	bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
 	bpf_map_update_elem(&threads, &tid, &fresh, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&threads, &tid);
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (!t)
+		count_dropped();
+	return t;
 }
 
 /*
@@ -73,15 +90,14 @@ int sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct summary_thread *t;
+	int follow;
 
 	/* (struct pt_regs *regs, long id) */
-	if (!traced_syscall(ctx->args[1]) || !followed(pid_tgid))
+	if (!traced_syscall(ctx->args[1]))
 		return 0;
-	t = thread_of(pid_tgid);
-	if (!t) {
-		count_dropped();
+	t = followed_thread(pid_tgid, &follow);
+	if (!t)
 		return 0;
-	}
 	t->enter_time = bpf_ktime_get_ns();
 	t->enters++;
 	return 0;
@@ -96,13 +112,15 @@ int sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	long id = -1, ret = ctx->args[1];
 	struct summary_thread *t;
 	struct summary_stats *s;
+	int follow;
 
 	/* (struct pt_regs *regs, long ret): the number is the registers' orig_rax */
-	if (bpf_probe_read_kernel(&id, sizeof(id), &regs->orig_rax) || !traced_syscall(id) ||
-	    !followed(pid_tgid))
+	if (bpf_probe_read_kernel(&id, sizeof(id), &regs->orig_rax) || !traced_syscall(id))
+		return 0;
+	t = followed_thread(pid_tgid, &follow);
+	if (!follow)
 		return 0;
 	key.nr = id;
-	t = thread_of(pid_tgid);
 	/* perf's rule: the time since the thread's last enter, 0 when none was seen */
 	if (t && t->enter_time && now > t->enter_time)
 		d = now - t->enter_time;
@@ -126,6 +144,18 @@ int sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	if (d > s->max)
 		s->max = d;
 	summary_add_square(&s->sq_lo, &s->sq_hi, d);
+	return 0;
+}
+
+/* A thread that exits: its tid may come back for another, followed or not. */
+SEC("raw_tp/sched_process_exit")
+int on_thread_exit(void *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct summary_thread *t = bpf_map_lookup_elem(&threads, &tid);
+
+	if (t)
+		t->gone = 1;
 	return 0;
 }
 

@@ -17,7 +17,7 @@ struct summary_thread {
 	__u64 enter_time;	/* bpf_ktime_get_ns() at its last sys_enter, 0: none seen */
 	__u64 enters;
 	__u32 pid;
-	__u32 pad;
+	__u32 gone;		/* it exited: its tid is followed again only if a target */
 	char comm[SUMMARY_COMM_LEN];
 };
 
