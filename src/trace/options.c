@@ -12,6 +12,8 @@
 static const char *const trace_usage[] = {
 	"ember trace [<options>] [<command>]",
 	"ember trace [<options>] -- <command> [<options>]",
+	"ember trace record [<options>] [<command>]",
+	"ember trace record [<options>] -- <command> [<options>]",
 	NULL,
 };
 
@@ -222,6 +224,11 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 	o->argv = argv;
 	o->summary = o->summary_only || o->with_summary;
 	o->summary_only = o->summary_only && !o->with_summary;
+	/* perf trace record: ember record with perf trace's events, the rest record's options */
+	if (argc >= 1 && !strcmp(argv[0], "record")) {
+		o->record = true;
+		return -1;
+	}
 	/* -C and -u narrow any target, or make one alone (every task on those cpus, of that user) */
 	targets = !!o->pids + !!o->tids + o->all_cpus + !!argc;
 	if (targets > 1) {

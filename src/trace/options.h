@@ -29,6 +29,7 @@ struct trace_opts {
 	bool summary;			/* -s/-S: the syscalls counted in the kernel, printed at the end */
 	bool summary_only;		/* -s: no line per syscall */
 	bool with_summary;		/* -S */
+	bool record;			/* trace record: argv[0] is "record", the rest record's */
 	int verbose;
 	/* -e/--expr: the syscalls chosen; negate: every one but those */
 	int *syscall_nrs;
