@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "trace/options.h"
 #include "trace/record.h"
+#include "trace/replay.h"
 #include "trace/run.h"
 
 /* -v: every diagnostic of the library (libbpf's and the verifier's among them). */
@@ -28,7 +29,9 @@ int cmd_trace(int argc, const char **argv)
 	if (ret < 0) {
 		if (o.verbose)
 			old_log = ember_set_log(print_all, NULL);
-		ret = o.record ? trace_record(o.argc - 1, o.argv + 1) : trace_run(&o);
+		ret = o.record ? trace_record(o.argc - 1, o.argv + 1) :
+		      o.input  ? trace_replay(&o) :
+				 trace_run(&o);
 		if (o.verbose)
 			ember_set_log(old_log.fn, old_log.ctx);
 	}

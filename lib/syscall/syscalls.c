@@ -176,9 +176,11 @@ int ember_syscalls__scnprintf_ret(struct ember_syscalls *t, int nr,
 	if (fmt->hexret)
 		return scnprintf(buf, size, "%#lx", (unsigned long)ret);
 	if (fmt->errpid) {
-		/* perf shows a pid it knows the thread of, with its name; else nothing */
-		comm = ret && env && env->ret_comm ? env->ret_comm(env->ctx, (pid_t)ret, env->pid) :
-						     NULL;
+		/*
+		 * perf shows a pid it knows the thread of, with its name; else
+		 * nothing (a replay knows pid 0, "swapper": perf -i shows "0 (swapper)")
+		 */
+		comm = env && env->ret_comm ? env->ret_comm(env->ctx, (pid_t)ret, env->pid) : NULL;
 		if (size)
 			buf[0] = '\0';
 		return comm ? scnprintf(buf, size, "%ld (%s)", (long)ret, comm) : 0;

@@ -183,6 +183,7 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o->cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_CALLBACK('e', "event", o, "event", "event/syscall selector", opt_event),
+		OPT_STRING('i', "input", &o->input, "file", "Analyze events in file"),
 		OPT_CALLBACK('m', "mmap-pages", o, "pages", "number of mmap data pages",
 			     opt_mmap_pages),
 		OPT_STRING('o', "output", &o->output, "file", "output file name"),
@@ -229,6 +230,9 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		o->record = true;
 		return -1;
 	}
+	/* -i: a file to read, no target */
+	if (o->input)
+		return -1;
 	/* -C and -u narrow any target, or make one alone (every task on those cpus, of that user) */
 	targets = !!o->pids + !!o->tids + o->all_cpus + !!argc;
 	if (targets > 1) {

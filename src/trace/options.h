@@ -30,6 +30,7 @@ struct trace_opts {
 	bool summary_only;		/* -s: no line per syscall */
 	bool with_summary;		/* -S */
 	bool record;			/* trace record: argv[0] is "record", the rest record's */
+	const char *input;		/* -i: a recorded file to replay, not a live trace */
 	int verbose;
 	/* -e/--expr: the syscalls chosen; negate: every one but those */
 	int *syscall_nrs;

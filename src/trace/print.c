@@ -7,6 +7,7 @@
  * " ... [continued]: name()) = ret". exit and exit_group print at entry.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,14 +38,24 @@ static const char *env_fd_path(void *ctx, pid_t pid, int fd)
 	return trace_state__fd_path(ctx, pid, fd);
 }
 
+/* The printer whose state ctx is: a replay names pids from its file, not /proc. */
+static struct trace_printer *printer_of(void *state)
+{
+	return (struct trace_printer *)((char *)state - offsetof(struct trace_printer, state));
+}
+
 static const char *env_comm(void *ctx, pid_t pid)
 {
-	return trace_state__comm(ctx, pid);
+	struct trace_printer *p = printer_of(ctx);
+
+	return p->pid_comm ? p->pid_comm(p->names, pid) : trace_state__comm(ctx, pid);
 }
 
 static const char *env_ret_comm(void *ctx, pid_t pid, pid_t caller)
 {
-	return trace_state__ret_comm(ctx, pid, caller);
+	struct trace_printer *p = printer_of(ctx);
+
+	return p->pid_comm ? p->pid_comm(p->names, pid) : trace_state__ret_comm(ctx, pid, caller);
 }
 
 static struct ember_syscall_env env_of(struct trace_printer *p, const struct trace_thread *t)

@@ -32,6 +32,9 @@ struct trace_printer {
 	struct trace_thread *current;	/* the thread of the last entry */
 	struct trace_state state;
 	unsigned long nr_printed;
+	/* -i: the names of pids in arguments and returns from the file, not from /proc */
+	const char *(*pid_comm)(void *names, pid_t pid);
+	void *names;
 };
 
 /* Defaults as perf trace's: comm/tid, timestamps, every call. */
