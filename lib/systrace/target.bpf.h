@@ -79,10 +79,25 @@ struct {
 	__type(value, __u32);
 } forked SEC(".maps");
 
+/* A child forked by a followed process (the current task) followed from now on; else 0. */
+static __always_inline int follow_forked(__u32 key)
+{
+	__u32 followed_state = SYSTRACE_FOLLOWED;
+	__u64 task;
+
+	if (target_cfg.target_mode != SYSTRACE_BY_PID || !target_cfg.follow_forks)
+		return 0;
+	task = bpf_get_current_task();
+	if (!bpf_map_lookup_elem(&forked, &task))
+		return 0;
+	bpf_map_delete_elem(&forked, &task);
+	bpf_map_update_elem(&targets, &key, &followed_state, BPF_ANY);
+	return 1;
+}
+
 static __always_inline int followed(__u64 pid_tgid)
 {
-	__u32 key, *state, followed_state = SYSTRACE_FOLLOWED;
-	__u64 task;
+	__u32 key, *state;
 
 	if (stopped)
 		return 0;
@@ -101,14 +116,7 @@ static __always_inline int followed(__u64 pid_tgid)
 	state = bpf_map_lookup_elem(&targets, &key);
 	if (state)
 		return *state == SYSTRACE_FOLLOWED;
-	if (target_cfg.target_mode != SYSTRACE_BY_PID || !target_cfg.follow_forks)
-		return 0;
-	task = bpf_get_current_task();
-	if (!bpf_map_lookup_elem(&forked, &task))
-		return 0;
-	bpf_map_delete_elem(&forked, &task);
-	bpf_map_update_elem(&targets, &key, &followed_state, BPF_ANY);
-	return 1;
+	return follow_forked(key);
 }
 
 /* The flags of syscall id (SYSTRACE_TRACED...) when traced, else NULL. */
@@ -157,14 +165,16 @@ int on_fork(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
-/* A child that exits before any syscall of its own: its task_struct's address may come back. */
+/*
+ * A child that exits before any syscall of its own: followed now, so its
+ * exit's tracepoints (-e sched:sched_process_exit, attached after this
+ * program) see it, and forgotten as a task_struct whose address may come
+ * back.
+ */
 SEC("raw_tp/sched_process_exit")
 int on_task_exit(void *ctx)
 {
-	__u64 task = bpf_get_current_task();
-
-	if (target_cfg.target_mode == SYSTRACE_BY_PID && target_cfg.follow_forks)
-		bpf_map_delete_elem(&forked, &task);
+	follow_forked(target_key(bpf_get_current_pid_tgid()));
 	return 0;
 }
 
