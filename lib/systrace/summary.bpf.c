@@ -53,7 +53,8 @@ static __always_inline void count_dropped(void)
  * The current thread's entry when it is followed (*follow says whether it
  * is), made when first seen; NULL when not followed or no room is left.
  * An entry is made only for a followed thread, so a thread that has one
- * needs no targets lookup again until it exits.
+ * needs no targets lookup again until it exits, unless -C or -u ask about
+ * each call (the cpu it runs on, its uid now).
  */
 static __always_inline struct summary_thread *followed_thread(__u64 pid_tgid, int *follow)
 {
@@ -61,7 +62,7 @@ static __always_inline struct summary_thread *followed_thread(__u64 pid_tgid, in
 	struct summary_thread *t = bpf_map_lookup_elem(&threads, &tid), fresh = { 0 };
 
 	*follow = 1;
-	if (t && !t->gone)
+	if (t && !t->gone && !target_cfg.filter_cpus && !target_cfg.filter_uid)
 		return t;
 	*follow = followed(pid_tgid);
 	if (!*follow)

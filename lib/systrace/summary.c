@@ -72,6 +72,8 @@ struct ember_syscount *ember_syscount__new(const struct ember_systrace_opts *opt
 	if (err)
 		goto out_err;
 	err = choose_syscalls(sc, opts);
+	if (!err)
+		err = systrace_target__choose_cpus(bpf_map__fd(sc->skel->maps.cpus), opts);
 	if (err)
 		goto out_err;
 	return sc;

@@ -139,6 +139,30 @@ else
 	skip pid "ember trace has no -p yet (helper trace's targets)"
 fi
 
+# --- -C: the calls made on the cpus named only (a process pinned to cpu 0)
+# thread_row FILE TID SYSCALL: "calls errors" of SYSCALL in thread TID's table
+thread_row() {
+	awk -v t="($2)," -v sc="$3" '/ events, / { in_t = ($2 == t) }
+		in_t && $1 == sc && NF == 8 { print $2, $3 }' "$1"
+}
+if "$EMBER" trace -h 2>&1 | grep -q -- '--cpu' && command -v taskset >/dev/null &&
+	[ "$(nproc)" -ge 2 ]; then
+	taskset -c 0 "$WL/writes" 100000000 &
+	wpid=$!
+	sleep 0.2
+	for c in 0 1; do
+		timeout -s INT 1 "$EMBER" trace -s -C $c >"$TMP/C$c.txt" 2>&1
+	done
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+	n=$(thread_row "$TMP/C0.txt" "$wpid" write | cut -d' ' -f1)
+	if [ "${n:-0}" -gt 100 ]; then pass cpu-counted; else fail cpu-counted "write calls: '$n'"; fi
+	expect_eq cpu-other-not-counted "$(thread_row "$TMP/C1.txt" "$wpid" write)" ""
+	check cpu-other-summary grep -qx ' Summary of events:' "$TMP/C1.txt"
+else
+	skip cpu "needs ember trace -C, taskset and two cpus"
+fi
+
 # --- ^C: the summary so far, as perf trace prints it
 # sig_run MODE DELAY OUT ARGS...: ARGS in their own session, SIGINT after DELAY s to
 # ember alone (one) or its process group (group, a terminal's ^C); stderr to OUT.
