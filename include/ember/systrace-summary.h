@@ -31,11 +31,15 @@ struct ember_syscall_stats {
 	uint64_t max;
 	uint64_t sq_lo;		/* the sum of the durations' squares, 128 bits */
 	uint64_t sq_hi;
+	uint64_t *errnos;	/* failures by errno: errnos[e - 1] for errno e; NULL: none */
+	int max_errno;		/* errnos' length */
 };
 
 /* One more call that took duration ns, failed or not. */
 EMBER_API void ember_syscall_stats__add(struct ember_syscall_stats *s, uint64_t duration,
 					bool failed);
+/* n more failures with errno err (positive). Returns 0 or -ENOMEM, -EINVAL. */
+EMBER_API int ember_syscall_stats__add_errno(struct ember_syscall_stats *s, int err, uint64_t n);
 /* The mean duration in ns, 0 without calls. */
 EMBER_API double ember_syscall_stats__mean(const struct ember_syscall_stats *s);
 /*

@@ -28,6 +28,23 @@ void ember_syscall_stats__add(struct ember_syscall_stats *s, uint64_t d, bool fa
 	summary_add_square((__u64 *)&s->sq_lo, (__u64 *)&s->sq_hi, d);
 }
 
+int ember_syscall_stats__add_errno(struct ember_syscall_stats *s, int err, uint64_t n)
+{
+	if (err <= 0 || err > 4095)
+		return -EINVAL;
+	if (err > s->max_errno) {
+		uint64_t *v = realloc(s->errnos, err * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + s->max_errno, 0, (err - s->max_errno) * sizeof(*v));
+		s->errnos = v;
+		s->max_errno = err;
+	}
+	s->errnos[err - 1] += n;
+	return 0;
+}
+
 double ember_syscall_stats__mean(const struct ember_syscall_stats *s)
 {
 	return s->calls ? (double)s->total / s->calls : 0;
@@ -60,8 +77,11 @@ void ember_syscall_summary__delete(struct ember_syscall_summary *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->nr_threads; i++)
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		for (int j = 0; j < s->threads[i].nr_entries; j++)
+			free(s->threads[i].entries[j].stats.errnos);
 		free(s->threads[i].entries);
+	}
 	free(s->threads);
 	hashtab__exit(&s->by_tid);
 	free(s);

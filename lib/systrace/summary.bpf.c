@@ -32,6 +32,15 @@ struct {
 	__type(value, struct summary_stats);
 } stats SEC(".maps");
 
+/* (tid, syscall, errno) -> failures: only failing calls touch it */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SUMMARY_MAX_STATS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct summary_errno_key);
+	__type(value, __u64);
+} errnos SEC(".maps");
+
 /* Calls the full maps could not count, per cpu. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -137,8 +146,17 @@ int sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		}
 	}
 	s->calls++;
-	if (ret < 0)
+	if (ret < 0) {
+		struct summary_errno_key ek = { .tid = key.tid, .nr = key.nr, .err = -ret };
+		__u64 one = 1, *n;
+
 		s->errors++;
+		n = bpf_map_lookup_elem(&errnos, &ek);
+		if (n)
+			(*n)++;
+		else if (ret >= -4095)
+			bpf_map_update_elem(&errnos, &ek, &one, BPF_NOEXIST);
+	}
 	s->total += d;
 	if (d < s->min)
 		s->min = d;

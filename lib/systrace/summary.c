@@ -140,6 +140,32 @@ static void merge(struct ember_syscall_stats *to, const struct summary_stats *fr
 	to->sq_hi = (uint64_t)(sq >> 64);
 }
 
+/* Each (thread, syscall, errno)'s failures into the summary's syscalls. */
+static int read_errnos(struct ember_syscount *sc, struct ember_syscall_summary *s)
+{
+	int fd = bpf_map__fd(sc->skel->maps.errnos), err;
+	struct summary_errno_key key, next, *prev = NULL;
+	__u64 n;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		struct ember_syscall_summary_thread *t;
+		struct ember_syscall_stats *st;
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &n))
+			continue;
+		t = ember_syscall_summary__thread(s, key.tid, key.tid);
+		st = t ? ember_syscall_summary_thread__stats(t, key.nr) : NULL;
+		if (!st)
+			return -ENOMEM;
+		err = ember_syscall_stats__add_errno(st, key.err, n);
+		if (err == -ENOMEM)
+			return err;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
 int ember_syscount__read(struct ember_syscount *sc, struct ember_syscall_summary *s)
 {
 	int fd = bpf_map__fd(sc->skel->maps.stats), err;
@@ -165,7 +191,9 @@ int ember_syscount__read(struct ember_syscount *sc, struct ember_syscall_summary
 		merge(st, &v);
 		t->events += v.calls;
 	}
-	return errno == ENOENT ? 0 : -errno;
+	if (errno != ENOENT)
+		return -errno;
+	return read_errnos(sc, s);
 }
 
 uint64_t ember_syscount__dropped(const struct ember_syscount *sc)

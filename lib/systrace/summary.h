@@ -26,6 +26,14 @@ struct summary_key {
 	__u32 nr;
 };
 
+/* The failures of one syscall by one thread with one errno (perf's --errno-summary). */
+struct summary_errno_key {
+	__u32 tid;
+	__u32 nr;
+	__u32 err;		/* the errno, positive */
+	__u32 pad;
+};
+
 /* The calls of one syscall by one thread, counted at each sys_exit. */
 struct summary_stats {
 	__u64 calls;

@@ -203,6 +203,8 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		OPT_BOOLEAN(0, "comm", &o->comm, "show the thread COMM next to its id"),
 		OPT_CALLBACK(0, "duration", o, "float",
 			     "show only events with duration > N.M ms", opt_duration),
+		OPT_BOOLEAN(0, "errno-summary", &o->errno_summary,
+			    "Show errno stats per syscall, use with -s or -S"),
 		OPT_CALLBACK(0, "expr", o, "expr", "list of syscalls/events to trace", opt_event),
 		OPT_BOOLEAN(0, "failure", &o->failure, "Show only syscalls that failed"),
 		OPT_U64(0, "max-events", &o->max_events,

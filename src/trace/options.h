@@ -29,6 +29,7 @@ struct trace_opts {
 	bool summary;			/* -s/-S: the syscalls counted in the kernel, printed at the end */
 	bool summary_only;		/* -s: no line per syscall */
 	bool with_summary;		/* -S */
+	bool errno_summary;		/* --errno-summary: -s/-S list each failing syscall's errnos */
 	bool record;			/* trace record: argv[0] is "record", the rest record's */
 	const char *input;		/* -i: a recorded file to replay, not a live trace */
 	int verbose;

@@ -169,7 +169,8 @@ static int on_sys_exit(struct replay *r, const struct ember_session_sample *ss, 
 
 		if (st)
 			ember_syscall_stats__add(st, d, rec.ret < 0);
-		else
+		if (!st || (rec.ret < 0 && rec.ret >= -4095 &&
+			    ember_syscall_stats__add_errno(st, (int)-rec.ret, 1)))
 			r->err = -ENOMEM;
 	}
 	if (!r->o->summary_only)
@@ -236,7 +237,7 @@ int trace_replay(struct trace_opts *o)
 		goto out;
 	}
 	if (r.summary)
-		trace_summary__print(stderr, r.summary);
+		trace_summary__print(stderr, r.summary, o->errno_summary);
 	ret = 0;
 out:
 	hashtab__for_each(&r.threads, slot)

@@ -413,7 +413,7 @@ static int run(struct trace_run *r)
 	}
 	err = loop(r);
 	if (r->sc && !err)
-		err = trace_summary__finish(r->sc, r->printer.out);
+		err = trace_summary__finish(r->sc, r->printer.out, r->o->errno_summary);
 	if (r->st && ember_systrace__lost(r->st))
 		fprintf(r->printer.out, "LOST %llu events!\n",
 			(unsigned long long)ember_systrace__lost(r->st));

@@ -45,7 +45,8 @@ static int cmp_threads(const void *pa, const void *pb)
 	return (a->tid > b->tid) - (a->tid < b->tid);
 }
 
-static void print_stats(FILE *out, const struct ember_syscall_summary_entry *e)
+static void print_stats(FILE *out, const struct ember_syscall_summary_entry *e,
+			bool errno_summary)
 {
 	const struct ember_syscall_stats *s = &e->stats;
 	const char *name = ember_syscall__name(e->nr);
@@ -59,9 +60,21 @@ static void print_stats(FILE *out, const struct ember_syscall_summary_entry *e)
 	fprintf(out, " %8" PRIu64 " %6" PRIu64 " %9.3f %9.3f %9.3f", s->calls, s->errors,
 		total_msecs(s), (double)s->min / 1e6, mean / 1e6);
 	fprintf(out, " %9.3f %9.2f%%\n", (double)s->max / 1e6, pct);
+	/* --errno-summary: each errno of the failures, by number */
+	for (int err = 1; errno_summary && s->errors && err <= s->max_errno; err++) {
+		const char *ename = ember_errno__name(err);
+
+		if (!s->errnos[err - 1])
+			continue;
+		if (ename)
+			fprintf(out, "\t\t\t\t%s: %d\n", ename, (int)s->errnos[err - 1]);
+		else
+			fprintf(out, "\t\t\t\t%d: %d\n", err, (int)s->errnos[err - 1]);
+	}
 }
 
-static void print_thread(FILE *out, struct ember_syscall_summary_thread *t, uint64_t all_events)
+static void print_thread(FILE *out, struct ember_syscall_summary_thread *t, uint64_t all_events,
+			 bool errno_summary)
 {
 	fprintf(out, " %s (%d), %" PRIu64 " events, %.1f%%\n", t->comm, t->tid, t->events,
 		all_events ? (double)t->events / all_events * 100.0 : 0.0);
@@ -74,11 +87,11 @@ static void print_thread(FILE *out, struct ember_syscall_summary_thread *t, uint
 		     "     ------\n");
 	qsort(t->entries, t->nr_entries, sizeof(*t->entries), cmp_entries);
 	for (int i = 0; i < t->nr_entries; i++)
-		print_stats(out, &t->entries[i]);
+		print_stats(out, &t->entries[i], errno_summary);
 	fprintf(out, "\n\n");
 }
 
-void trace_summary__print(FILE *out, struct ember_syscall_summary *s)
+void trace_summary__print(FILE *out, struct ember_syscall_summary *s, bool errno_summary)
 {
 	int n = ember_syscall_summary__nr_threads(s);
 	struct ember_syscall_summary_thread **order = calloc(n ? n : 1, sizeof(*order));
@@ -93,11 +106,11 @@ void trace_summary__print(FILE *out, struct ember_syscall_summary *s)
 	}
 	qsort(order, n, sizeof(*order), cmp_threads);
 	for (int i = 0; i < n; i++)
-		print_thread(out, order[i], all_events);
+		print_thread(out, order[i], all_events, errno_summary);
 	free(order);
 }
 
-int trace_summary__finish(struct ember_syscount *sc, FILE *out)
+int trace_summary__finish(struct ember_syscount *sc, FILE *out, bool errno_summary)
 {
 	struct ember_syscall_summary *s = ember_syscall_summary__new();
 	uint64_t dropped;
@@ -110,7 +123,7 @@ int trace_summary__finish(struct ember_syscount *sc, FILE *out)
 		ember_syscall_summary__delete(s);
 		return 1;
 	}
-	trace_summary__print(out, s);
+	trace_summary__print(out, s, errno_summary);
 	dropped = ember_syscount__dropped(sc);
 	if (dropped)
 		fprintf(stderr, "ember trace: %" PRIu64 " syscalls not counted: the kernel's tables "

@@ -3,15 +3,17 @@
 #ifndef EMBER_SRC_TRACE_SUMMARY_H
 #define EMBER_SRC_TRACE_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <ember/systrace-summary.h>
 
 /*
- * The end of a -s/-S run: sc stopped, its counts read and printed to out.
+ * The end of a -s/-S run (errno_summary: each failing syscall's errnos, as
+ * perf's --errno-summary): sc stopped, its counts read and printed to out.
  * Returns 0, or 1 after saying why the counts could not be read.
  */
-int trace_summary__finish(struct ember_syscount *sc, FILE *out);
+int trace_summary__finish(struct ember_syscount *sc, FILE *out, bool errno_summary);
 /* perf trace's " Summary of events:" and a table per thread, in its order. */
-void trace_summary__print(FILE *out, struct ember_syscall_summary *s);
+void trace_summary__print(FILE *out, struct ember_syscall_summary *s, bool errno_summary);
 
 #endif
