@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* lib/systrace's summaries: the kernel's 128-bit squares, perf's figures, threads and syscalls. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <ember/systrace-summary.h>
 #include "systrace/summary.h"
@@ -67,6 +69,24 @@ TEST(systrace_summary_figures)
 	s = (struct ember_syscall_stats){ .min = UINT64_MAX };
 	ember_syscall_stats__add(&s, 5, false);
 	CHECK(ember_syscall_stats__stddev(&s) == 0);
+}
+
+TEST(systrace_summary_errnos)
+{
+	struct ember_syscall_stats s = { .min = UINT64_MAX };
+
+	CHECK_EQ(s.max_errno, 0);
+	CHECK_EQ(ember_syscall_stats__add_errno(&s, 2, 3), 0);
+	CHECK_EQ(ember_syscall_stats__add_errno(&s, 9, 1), 0);
+	CHECK_EQ(ember_syscall_stats__add_errno(&s, 2, 1), 0);
+	CHECK_EQ(s.max_errno, 9);
+	CHECK(s.errnos && s.errnos[1] == 4 && s.errnos[8] == 1);
+	for (int e = 3; s.errnos && e < 9; e++)
+		CHECK(s.errnos[e - 1] == 0);
+	CHECK_EQ(ember_syscall_stats__add_errno(&s, 0, 1), -EINVAL);
+	CHECK_EQ(ember_syscall_stats__add_errno(&s, -5, 1), -EINVAL);
+	CHECK_EQ(ember_syscall_stats__add_errno(&s, 4096, 1), -EINVAL);
+	free(s.errnos);
 }
 
 TEST(systrace_summary_threads)
