@@ -33,6 +33,13 @@ struct ember_syscall_stats {
 	uint64_t sq_hi;
 	uint64_t *errnos;	/* failures by errno: errnos[e - 1] for errno e; NULL: none */
 	int max_errno;		/* errnos' length */
+	/*
+	 * perf's running figures (Welford's mean and M2, in doubles), kept by
+	 * ember_syscall_stats__add() for the welford_n calls it added: when
+	 * that is every call, the mean and stddev are perf's to the last bit.
+	 */
+	uint64_t welford_n;
+	double welford_mean, welford_m2;
 };
 
 /* One more call that took duration ns, failed or not. */
@@ -40,7 +47,7 @@ EMBER_API void ember_syscall_stats__add(struct ember_syscall_stats *s, uint64_t 
 					bool failed);
 /* n more failures with errno err (positive). Returns 0 or -ENOMEM, -EINVAL. */
 EMBER_API int ember_syscall_stats__add_errno(struct ember_syscall_stats *s, int err, uint64_t n);
-/* The mean duration in ns, 0 without calls. */
+/* The mean duration in ns (perf's running one when every call came through _add), 0 without calls. */
 EMBER_API double ember_syscall_stats__mean(const struct ember_syscall_stats *s);
 /*
  * The standard deviation of the mean in ns, as perf's stddev_stats()

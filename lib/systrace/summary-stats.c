@@ -26,6 +26,14 @@ void ember_syscall_stats__add(struct ember_syscall_stats *s, uint64_t d, bool fa
 	if (d > s->max)
 		s->max = d;
 	summary_add_square((__u64 *)&s->sq_lo, (__u64 *)&s->sq_hi, d);
+	/* perf's update_stats(), step for step, so a replay prints perf's digits */
+	if (s->welford_n == s->calls - 1) {
+		double delta = d - s->welford_mean;
+
+		s->welford_n++;
+		s->welford_mean += delta / s->welford_n;
+		s->welford_m2 += delta * (d - s->welford_mean);
+	}
 }
 
 int ember_syscall_stats__add_errno(struct ember_syscall_stats *s, int err, uint64_t n)
@@ -47,6 +55,8 @@ int ember_syscall_stats__add_errno(struct ember_syscall_stats *s, int err, uint6
 
 double ember_syscall_stats__mean(const struct ember_syscall_stats *s)
 {
+	if (s->calls && s->welford_n == s->calls)
+		return s->welford_mean;
 	return s->calls ? (double)s->total / s->calls : 0;
 }
 
@@ -58,6 +68,8 @@ double ember_syscall_stats__stddev(const struct ember_syscall_stats *s)
 
 	if (s->calls < 2)
 		return 0;
+	if (s->welford_n == s->calls)
+		return sqrt(s->welford_m2 / (s->calls - 1) / s->calls);
 	/* calls * the squared deviations = n * sum(d^2) - sum(d)^2, exact while it fits */
 	if (sq <= (~(unsigned __int128)0) / n && n * sq >= sum2)
 		m2 = (long double)(n * sq - sum2) / s->calls;

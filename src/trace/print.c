@@ -33,15 +33,16 @@ void trace_printer__exit(struct trace_printer *p)
 	trace_state__exit(&p->state);
 }
 
-static const char *env_fd_path(void *ctx, pid_t pid, int fd)
-{
-	return trace_state__fd_path(ctx, pid, fd);
-}
-
 /* The printer whose state ctx is: a replay names pids from its file, not /proc. */
 static struct trace_printer *printer_of(void *state)
 {
 	return (struct trace_printer *)((char *)state - offsetof(struct trace_printer, state));
+}
+
+static const char *env_fd_path(void *ctx, pid_t pid, int fd)
+{
+	/* perf trace -i reads no /proc: a file's fds are bare numbers */
+	return printer_of(ctx)->pid_comm ? NULL : trace_state__fd_path(ctx, pid, fd);
 }
 
 static const char *env_comm(void *ctx, pid_t pid)

@@ -32,7 +32,10 @@ struct trace_printer {
 	struct trace_thread *current;	/* the thread of the last entry */
 	struct trace_state state;
 	unsigned long nr_printed;
-	/* -i: the names of pids in arguments and returns from the file, not from /proc */
+	/*
+	 * -i: the names of pids in arguments and returns from the file, not
+	 * from /proc; and no fd paths (perf -i reads none from /proc either)
+	 */
 	const char *(*pid_comm)(void *names, pid_t pid);
 	void *names;
 };
