@@ -38,6 +38,7 @@ extern "C" {
 struct ember_machine;
 struct ember_thread;
 struct ember_map;
+struct perf_event_header;
 
 /* ---- maps and threads --------------------------------------------------- */
 
@@ -95,6 +96,15 @@ EMBER_API int ember_machine__process_comm(struct ember_machine *machine, uint16_
  */
 EMBER_API int ember_machine__process_fork(struct ember_machine *machine, uint16_t misc, pid_t pid,
 					  pid_t tid, pid_t ppid, pid_t ptid);
+/*
+ * A side-band record as the kernel writes it (MMAP, MMAP2, COMM, FORK,
+ * EXIT, KSYMBOL; native endian, its size in hdr->size), checked and
+ * processed by the function of its type above; other types are left
+ * alone. Returns 0, -EINVAL for a malformed record (nothing changed),
+ * or the function's error.
+ */
+EMBER_API int ember_machine__process_event(struct ember_machine *machine,
+					   const struct perf_event_header *hdr);
 /* PERF_RECORD_EXIT: marks the thread exited. */
 EMBER_API int ember_machine__process_exit(struct ember_machine *machine, pid_t pid, pid_t tid);
 /*
