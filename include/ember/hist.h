@@ -266,6 +266,19 @@ EMBER_API int ember_hist__add(struct ember_hist *h, const struct ember_hist_samp
  */
 EMBER_API int ember_hist__resort(struct ember_hist *h);
 
+/*
+ * perf top's decay between two refreshes: every entry's period and
+ * count (and its children's, and its callchain's) times 7/8, as perf's
+ * hists__decay_entries(); entries at 0 are removed, and so are the
+ * user-space entries (level '.') with zap_user and the others with
+ * zap_kernel. Samples added after it are not decayed until the next
+ * call. The entries are not shown until the next ember_hist__resort().
+ * 0 or -ENOMEM (nothing changed).
+ */
+EMBER_API int ember_hist__decay(struct ember_hist *h, bool zap_user, bool zap_kernel);
+/* Removes every entry (perf top -z between refreshes); resort before walking them again. */
+EMBER_API void ember_hist__clear(struct ember_hist *h);
+
 /* The histogram's options, as copied (layout points at its own copy; parent_pattern NULL). */
 EMBER_API const struct ember_hist_opts *ember_hist__opts(const struct ember_hist *h);
 

@@ -18,6 +18,7 @@ struct hist_entry {
 	uint32_t seq;		  /* creation order */
 	uint32_t max_depth;	  /* of the chains added from it */
 	struct chain_node *chain; /* callchain tree root, NULL when none */
+	struct hist_entry *next_free; /* removed by a decay, in the histogram's free list */
 };
 
 static inline struct hist_entry *hist_entry__of(const struct ember_hist_entry *e)
@@ -37,7 +38,8 @@ struct ember_hist {
 	struct hist_chains *chains;
 	/* entries */
 	struct arena entry_mem;		/* the entries */
-	struct hashtab entries;		/* struct hist_entry * by key_hash() */
+	struct hashtab entries;		/* struct hist_entry * by hist__key_hash() */
+	struct hist_entry *free_entries; /* removed ones, reused by the next new entries */
 	uint32_t nr_entries;
 	struct hist_entry **sorted;
 	size_t nr_sorted;
@@ -93,6 +95,9 @@ static inline bool hist__shows(const struct ember_hist *h, const struct ember_hi
 
 	return !e->filtered && !(percent < (float)min_percent);
 }
+
+/* The hash of an entry's keys (the sort keys of the histogram's mask). */
+uint64_t hist__key_hash(const struct ember_hist *h, const struct ember_hist_entry *k);
 
 /* ember_hist__add() without the check of s->sz: the library's own samples are whole. */
 int hist__add(struct ember_hist *h, const struct ember_hist_sample *s);

@@ -164,7 +164,7 @@ static uint64_t sym_size(const struct ember_hist_entry *e)
 	return e->sym ? e->sym_end - e->sym_start : 0;
 }
 
-static uint64_t key_hash(const struct ember_hist *h, const struct ember_hist_entry *k)
+uint64_t hist__key_hash(const struct ember_hist *h, const struct ember_hist_entry *k)
 {
 	uint64_t m = h->mask;
 	uint64_t x = 0;
@@ -331,7 +331,7 @@ static inline bool entry_eq(const struct hashtab_slot *slot, const void *key)
 static struct hist_entry *findnew(struct ember_hist *h, const struct ember_hist_entry *k)
 {
 	struct entry_probe p = { h, k };
-	uint64_t hash = key_hash(h, k);
+	uint64_t hash = hist__key_hash(h, k);
 	struct hashtab_slot *s;
 	struct hist_entry *e;
 
@@ -344,7 +344,12 @@ static struct hist_entry *findnew(struct ember_hist *h, const struct ember_hist_
 		src_seen_all(h, &e->pub);
 		return e;
 	}
-	e = arena__new(&h->entry_mem, struct hist_entry);
+	/* an entry ember_hist__decay() removed is taken again before new memory */
+	e = h->free_entries;
+	if (e)
+		h->free_entries = e->next_free;
+	else
+		e = arena__new(&h->entry_mem, struct hist_entry);
 	if (!e)
 		return NULL;
 	*e = (struct hist_entry){ .pub = *k };
