@@ -146,7 +146,9 @@ static void calc_widths(const struct table *t, int *w)
 			len = max_int(len, 8);
 		w[c] = len;
 	}
-	for (i = 0; i < ember_hist__nr_entries(t->h); i++) {
+	/* perf top measures only the rows its screen holds */
+	for (i = 0; i < ember_hist__nr_entries(t->h) && (!t->po->max_rows || i < t->po->max_rows);
+	     i++) {
 		const struct ember_hist_entry *e = ember_hist__entry(t->h, i);
 
 		if (e->filtered)
@@ -461,6 +463,30 @@ static void sep_row(const struct table *t, const struct ember_hist_entry *e, con
 	}
 }
 
+/* A row as perf top prints it: the columns of the aligned row, cut at room characters. */
+static void cut_row(const struct table *t, const struct ember_hist_entry *e, const int *w,
+		    int last_col, uint64_t total, size_t room, FILE *fp)
+{
+	char buf[4096];
+	int c;
+
+	for (c = 0; c < t->l->nr_cols && room; c++) {
+		size_t n;
+
+		if (t->l->elide[c])
+			continue;
+		n = room < 2 ? room : 2;
+		fwrite("  ", 1, n, fp);
+		room -= n;
+		column(t, e, t->l->cols[c], w[c], c == last_col, total, buf, sizeof(buf));
+		n = strlen(buf);
+		n = n < room ? n : room;
+		fwrite(buf, 1, n, fp);
+		room -= n;
+	}
+	fputc('\n', fp);
+}
+
 void report__fprintf_hist(const struct ember_hist *h, const struct report_print_opts *po, FILE *fp)
 {
 	const struct ember_hist_opts *ho = ember_hist__opts(h);
@@ -470,7 +496,7 @@ void report__fprintf_hist(const struct ember_hist *h, const struct report_print_
 	bool chains = ho->use_callchain && cp->mode != EMBER_CALLCHAIN_NONE;
 	int w[EMBER_HIST_MAX_COLS];
 	char buf[4096];
-	size_t i;
+	size_t i, rows = 0;
 	int c, last_col = 0;
 
 	/* perf takes an empty -t for none */
@@ -487,15 +513,18 @@ void report__fprintf_hist(const struct ember_hist *h, const struct report_print_
 	if (po->show_header)
 		print_headers(t, w, sep, fp);
 
-	for (i = 0; i < ember_hist__nr_entries(h); i++) {
+	for (i = 0; i < ember_hist__nr_entries(h) && (!po->max_rows || rows < po->max_rows); i++) {
 		const struct ember_hist_entry *e = ember_hist__entry(h, i);
 		const struct ember_callchain_node *chain = ember_hist_entry__callchain(e);
 
 		if (!ember_hist__shows(h, e, po->filter_relative, po->min_percent))
 			continue;
+		rows++;
 		if (sep) {
 			sep_row(t, e, w, last_col, total, sep, room, fp);
 			fputc('\n', fp);
+		} else if (po->max_cols > 0) {
+			cut_row(t, e, w, last_col, total, (size_t)po->max_cols - 1, fp);
 		} else {
 			for (c = 0; c < t->l->nr_cols; c++) {
 				if (t->l->elide[c])

@@ -24,6 +24,12 @@ struct report_print_opts {
 	bool dso_filter;       /* --dsos given: the dso column stays narrow */
 	/* The thread's comm at the end (perf's pid column); NULL: the entry's comm. */
 	const char *(*thread_comm)(const void *thread);
+	/*
+	 * perf top's screen: at most max_rows entries (0: all), the widths
+	 * measured on those, each row cut to max_cols - 1 characters (0: not).
+	 */
+	size_t max_rows;
+	int max_cols;
 };
 
 /* Prints the column header and the rows with their callchains, as perf's hists__fprintf. */
