@@ -5,6 +5,7 @@
 
 int cmd_list(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
+int cmd_top(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);

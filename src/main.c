@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "report",	cmd_report,	"Read perf.data (created by ember or perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by ember or perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
+	{ "top",	cmd_top,	"System profiling tool" },
 	{ "trace",	cmd_trace,	"strace inspired tool" },
 	{ "version",	cmd_version,	"Display the version of ember" },
 };

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What runs already, and what the ring buffers say since: the processes'
+ * comms and maps synthesized into the machine at the start (perf top's
+ * machine__synthesize_threads), then each buffer drained in turn, its
+ * side-band records taken by the machine at once, its samples copied
+ * aside for the next refresh.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ember/mmap.h>
+#include <ember/synth.h>
+#include "top/top.h"
+
+static int to_machine(void *ctx, const struct perf_event_header *rec)
+{
+	int err = ember_machine__process_event(ctx, rec);
+
+	/* a malformed record is skipped, as perf skips what it cannot use */
+	return err == -ENOMEM ? err : 0;
+}
+
+int top_live__synthesize(struct top *t)
+{
+	struct ember_synth_opts so = { .emit = to_machine, .ctx = t->machine };
+	struct ember_synth s;
+	int err;
+
+	err = ember_synth__init(&s, &so);
+	if (err)
+		return err;
+	if (t->nr_target_pids)
+		err = ember_synth__threads(&s, t->target_pids, t->nr_target_pids);
+	else
+		err = ember_synth__all_processes(&s);
+	ember_synth__exit(&s);
+	/* the kernel's maps from the running kernel, named "[kernel]" as perf top's */
+	if (!err || err == -ESRCH)
+		err = ember_machine__create_kernel_maps(t->machine);
+	return err == -ESRCH ? 0 : err;
+}
+
+static int pending_push(struct top_pending *p, const struct perf_event_header *hdr)
+{
+	if (p->len + hdr->size > p->alloc) {
+		size_t n = p->alloc ? p->alloc * 2 : 1 << 20;
+		unsigned char *b;
+
+		while (n < p->len + hdr->size)
+			n *= 2;
+		b = realloc(p->buf, n);
+		if (!b)
+			return -ENOMEM;
+		p->buf = b;
+		p->alloc = n;
+	}
+	memcpy(p->buf + p->len, hdr, hdr->size);
+	p->len += hdr->size;
+	return 0;
+}
+
+static int drain_one(struct top *t, struct ember_mmap *map)
+{
+	const struct perf_event_header *hdr;
+	int err = 0;
+
+	if (!ember_mmap__read_init(map))
+		return 0;
+	while (!err && (hdr = ember_mmap__read_event(map)) != NULL) {
+		switch (hdr->type) {
+		case PERF_RECORD_SAMPLE:
+			err = pending_push(&t->pending, hdr);
+			break;
+		case PERF_RECORD_LOST:
+			t->lost += ((const uint64_t *)(hdr + 1))[1];
+			t->lost_total += ((const uint64_t *)(hdr + 1))[1];
+			break;
+		case PERF_RECORD_LOST_SAMPLES:
+			t->lost += ((const uint64_t *)(hdr + 1))[0];
+			t->lost_total += ((const uint64_t *)(hdr + 1))[0];
+			break;
+		default:
+			err = to_machine(t->machine, hdr);
+			break;
+		}
+	}
+	ember_mmap__read_done(map);
+	return err;
+}
+
+int top_live__drain(struct top *t)
+{
+	int n = ember_evlist__nr_mmaps(t->evlist);
+
+	for (int i = 0; i < n; i++) {
+		int err = drain_one(t, ember_evlist__mmap_at(t->evlist, i));
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+bool top_live__targets_gone(const struct top *t)
+{
+	if (!t->nr_target_pids)
+		return false;
+	for (int i = 0; i < t->nr_target_pids; i++)
+		if (!kill(t->target_pids[i], 0) || errno != ESRCH)
+			return false;
+	return true;
+}

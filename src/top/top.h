@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ember top: perf top --stdio's live view. The events sample the system
+ * (or -p/-t/-u/-C) into ring buffers; the side-band records feed a
+ * machine (the running processes' maps synthesized into it first), the
+ * samples wait in a buffer until the refresh, when the histogram's old
+ * periods decay by 7/8 (or go, -z), the new samples are added, and the
+ * screen is printed: perf top's header line and the first entries.
+ *
+ *   ring buffers ──live.c──> machine (side-band), pending samples
+ *   pending ──sample.c──> ember_hist (resolved, callchains) ──display.c──> stdout
+ */
+#ifndef EMBER_TOP_H
+#define EMBER_TOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <ember/event.h>
+#include <ember/hist.h>
+#include <ember/machine.h>
+
+#define TOP_DEFAULT_FREQ 4000
+
+struct top_opts {
+	bool events_given;
+	unsigned long long period;	/* -c */
+	bool period_given;
+	unsigned int freq;		/* -F */
+	bool freq_given;
+	int delay_secs;			/* -d */
+	int entries;			/* -E, 0: the terminal's rows - 5 */
+	double min_percent;		/* --percent-limit */
+	const char *sort_order, *field_order;
+	bool hide_kernel, hide_user;	/* -K, -U */
+	bool zero;			/* -z */
+	bool show_nr_samples, show_total_period, children;
+	bool stdio, tui;
+	const char *pid, *tid, *uid, *cpu_list;
+	bool system_wide;		/* -a (the default anyway) */
+	bool no_inherit;		/* -i */
+	bool callgraph_set;		/* -g or --call-graph */
+	const char *callgraph;
+	unsigned int mmap_pages;	/* -m */
+	int verbose;
+};
+
+/* A sample copied out of its ring buffer, waiting for the next refresh. */
+struct top_pending {
+	unsigned char *buf;
+	size_t len, alloc;
+};
+
+struct top {
+	struct top_opts o;
+	struct ember_evlist *evlist;
+	struct ember_machine *machine;
+	struct ember_hist **hists;	/* one per event, by evsel index */
+	int nr_hists;
+	struct ember_hist_layout layout;
+	struct ember_hist_opts hopts;
+	struct top_pending pending;
+	/* what the header counts between two refreshes, and since the start */
+	uint64_t samples, kernel_samples, exact_samples;
+	uint64_t lost, lost_total;
+	pid_t *target_pids;		/* -p/-t/-u: the processes, to notice they are gone */
+	int nr_target_pids;
+	int rows, cols;			/* the terminal's */
+	/* scratch: a sample's frames */
+	struct ember_hist_frame *frames;
+	const struct ember_hist_frame **chain;
+	size_t frames_alloc;
+};
+
+/* events.c: the -e events (or perf top's default), configured, opened and mapped. */
+int top_events__open(struct top *t);
+/* live.c: the existing processes' maps and comms into the machine, as perf top synthesizes them. */
+int top_live__synthesize(struct top *t);
+/* live.c: every ring buffer drained: side-band into the machine, samples into t->pending. */
+int top_live__drain(struct top *t);
+/* live.c: whether every target process (-p/-t/-u) is gone. */
+bool top_live__targets_gone(const struct top *t);
+/* sample.c: the pending samples resolved and added to the histograms. 0 or -ENOMEM. */
+int top_samples__flush(struct top *t);
+/* display.c: a refresh: decay (or zero), add the pending samples, resort, print. */
+int top_display__refresh(struct top *t);
+
+#endif
