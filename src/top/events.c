@@ -103,9 +103,13 @@ static int target_maps(struct top *t, struct ember_cpu_map **cpus,
 			return top_err(msg);
 		}
 		/*
-		 * The kernel maps no ring buffer for an inherited event of
-		 * any cpu: the threads' events are opened on every cpu, each
-		 * cpu's into its buffer, as perf record -p does.
+		 * perf top -p opens each thread's event on any cpu (-1), and
+		 * the kernel maps no ring buffer for an inherited event of
+		 * any cpu (perf_mmap()), so perf leaves inherit off: a thread
+		 * or child born after the start is never sampled, and a
+		 * process whose work moved to a new thread shows "Samples: 0".
+		 * Here the threads' events are opened on every cpu, each
+		 * cpu's into its buffer, inherited, as perf record -p does.
 		 */
 		*cpus = ember_cpu_map__new(t->o.cpu_list);
 	} else {

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember top --stdio on the live system: a busy workload's hot functions
+# appear with percentages within a few seconds, system-wide and with -p
+# (also when the work starts in a thread born after ember attached, which
+# perf top -p misses); -E, --percent-limit, -s, -K, -U, -z change what
+# they should; perf's header line and screen size; bad events and dead
+# pids fail in one line; SIGINT and the -p target's exit stop it cleanly.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+if ! is_root && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ]; then
+	skip setup "system-wide sampling needs root or perf_event_paranoid <= 0"
+	exit 0
+fi
+unset LINES COLUMNS
+
+# top_run SECS OUT ARGS...: ember top --stdio ARGS for SECS seconds (SIGINT
+# then), stdout in OUT, stderr in OUT.err, the status in OUT.rc.
+top_run() {
+	local secs=$1 out=$2 pid
+	shift 2
+	"$EMBER" top --stdio "$@" >"$out" 2>"$out.err" &
+	pid=$!
+	sleep "$secs"
+	kill -INT $pid 2>/dev/null
+	wait $pid
+	echo $? >"$out.rc"
+}
+
+# last_screen FILE: the text after the last console clear, less the clear.
+last_screen() {
+	awk 'index($0, "\033[H\033[2J") { n = 0; next } { s[n++] = $0 } END { for (i = 0; i < n; i++) print s[i] }' "$1"
+}
+
+# entries FILE: the entry rows of the last screen (they start with a percentage).
+entries() { last_screen "$1" | grep -E '^ +[0-9]+\.[0-9]+%'; }
+
+# pct FILE SYM: the first percentage of SYM's row on the last screen (0 when absent).
+pct() { entries "$1" | awk -v s="$2" '$NF == s { sub("%", "", $1); print $1; f = 1; exit } END { if (!f) print 0 }'; }
+
+# ge A B: A >= B, as numbers
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+
+"$WL/hotloop" 30000 &
+hot=$!
+trap 'kill $hot 2>/dev/null; rm -rf "$TMP"' EXIT
+sleep 0.2
+
+# system-wide, perf's defaults
+top_run 3.5 "$TMP/all" -d 1
+head_re='^   PerfTop: +[0-9]+ irqs/sec  kernel: *[0-9]+\.[0-9]%  exact: +[0-9]+\.[0-9]% lost: [0-9]+/[0-9]+ drop: [0-9]+/[0-9]+ \[4000Hz [a-z:-]+\],  \(all, [0-9]+ CPUs?\)$'
+h=$(last_screen "$TMP/all" | head -1)
+if grep -Eq "$head_re" <<<"$h"; then pass header; else fail header "$h"; fi
+if ge "$(pct "$TMP/all" hot_a)" 1 && ge "$(pct "$TMP/all" hot_b)" 1 &&
+   entries "$TMP/all" | grep -q 'hotloop  *\[\.\] hot_a$'; then
+	pass system-wide-hot
+else
+	fail system-wide-hot "$(entries "$TMP/all" | head -5)"
+fi
+expect_eq sigint-exit "$(cat "$TMP/all.rc")" 0
+expect_eq quiet-stderr "$(cat "$TMP/all.err")" ""
+# perf's screen without a terminal: 25 rows (20 entries), 80 columns (lines cut at 78)
+n=$(entries "$TMP/all" | wc -l)
+if [ "$n" -ge 1 ] && [ "$n" -le 20 ]; then pass screen-rows; else fail screen-rows "$n rows"; fi
+w=$(last_screen "$TMP/all" | awk '{ if (length($0) > m) m = length($0) } END { print m }')
+dots=$(last_screen "$TMP/all" | sed -n 2p)
+if [ "$dots" = "$(printf '%079d' 0 | tr 0 -)" ] && [ "$w" -le 120 ] &&
+   [ "$(entries "$TMP/all" | awk 'length($0) > 78' | wc -l)" = 0 ]; then
+	pass screen-width
+else
+	fail screen-width "widest $w, dots '$dots'"
+fi
+
+# perf's own header, numbers aside, is the same line
+if have_perf; then
+	(sleep 5 | timeout -s INT -k 5 2.5 "$PERF" top --stdio -d 1 >"$TMP/perf" 2>/dev/null)
+	norm() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ //g'; }
+	ph=$(last_screen "$TMP/perf" | head -1 | norm)
+	eh=$(norm <<<"$h")
+	if [ -n "$ph" ]; then expect_eq header-as-perf "$eh" "$ph"; else skip header-as-perf "perf top printed nothing"; fi
+else
+	skip header-as-perf "perf is not installed"
+fi
+
+# -p: the process's samples only
+top_run 3.5 "$TMP/p" -d 1 -p "$hot"
+a=$(pct "$TMP/p" hot_a) b=$(pct "$TMP/p" hot_b)
+if ge "$(awk -v a="$a" -v b="$b" 'BEGIN { print a + b }')" 60; then
+	pass pid-hot
+else
+	fail pid-hot "hot_a $a% hot_b $b%: $(entries "$TMP/p" | head -5)"
+fi
+if last_screen "$TMP/p" | head -1 | grep -q "(target_pid: $hot)\$"; then pass pid-header; else
+	fail pid-header "$(last_screen "$TMP/p" | head -1)"; fi
+if entries "$TMP/p" | grep -v -E '\[k\]|hotloop|\[vdso\]|libc' | grep -q .; then
+	fail pid-only "$(entries "$TMP/p" | grep -v -E '\[k\]|hotloop|\[vdso\]|libc' | head -3)"
+else
+	pass pid-only
+fi
+
+# -p of a process whose busy thread starts after ember attached
+"$WL/latethread" 800 4000 &
+late=$!
+top_run 3.5 "$TMP/late" -d 1 -p "$late"
+if ge "$(pct "$TMP/late" spin_late)" 50; then pass pid-late-thread; else
+	fail pid-late-thread "$(entries "$TMP/late" | head -5)"; fi
+kill $late 2>/dev/null; wait $late 2>/dev/null
+
+# -E, --percent-limit, -s, -K, -U
+top_run 2.5 "$TMP/e" -d 1 -E 3
+expect_eq entries-3 "$(entries "$TMP/e" | wc -l)" 3
+top_run 2.5 "$TMP/pl" -d 1 --percent-limit 5
+if [ "$(entries "$TMP/pl" | wc -l)" -ge 1 ] &&
+   entries "$TMP/pl" | awk '{ sub("%", "", $1); if ($1 + 0 < 5) bad = 1 } END { exit bad }'; then
+	pass percent-limit
+else
+	fail percent-limit "$(entries "$TMP/pl" | tail -3)"
+fi
+top_run 2.5 "$TMP/s" -d 1 -s comm
+if entries "$TMP/s" | grep -q '%  hotloop *$' && ! entries "$TMP/s" | grep -q '\[[.k]\]'; then
+	pass sort-comm
+else
+	fail sort-comm "$(entries "$TMP/s" | head -5)"
+fi
+top_run 2.5 "$TMP/K" -d 1 -K
+if entries "$TMP/K" | grep -q '\[\.\]' && ! entries "$TMP/K" | grep -q '\[k\]'; then pass hide-kernel; else
+	fail hide-kernel "$(entries "$TMP/K" | head -5)"; fi
+top_run 2.5 "$TMP/U" -d 1 -U
+if entries "$TMP/U" | grep -q '\[k\]' && ! entries "$TMP/U" | grep -q '\[\.\]'; then pass hide-user; else
+	fail hide-user "$(entries "$TMP/U" | head -5)"; fi
+
+# -z: a workload that stopped two refreshes ago is gone; decayed by 7/8 a refresh, it stays
+kill $hot 2>/dev/null; wait $hot 2>/dev/null
+for mode in z decay; do
+	"$WL/hotloop" 1200 &
+	short=$!
+	if [ $mode = z ]; then top_run 4.5 "$TMP/$mode" -d 1 -z; else top_run 4.5 "$TMP/$mode" -d 1; fi
+	wait $short 2>/dev/null
+done
+if ! entries "$TMP/z" | grep -q hot_a; then pass zero-forgets; else
+	fail zero-forgets "$(entries "$TMP/z" | head -3)"; fi
+if entries "$TMP/decay" | grep -q hot_a; then pass decay-remembers; else
+	fail decay-remembers "$(entries "$TMP/decay" | head -3)"; fi
+
+# -p ends by itself, status 0, once its process is gone
+"$WL/hotloop" 1000 &
+short=$!
+start=$SECONDS
+timeout -k 5 8 "$EMBER" top --stdio -d 1 -p $short >"$TMP/gone" 2>&1
+rc=$?
+wait $short 2>/dev/null
+if [ $rc = 0 ] && [ $((SECONDS - start)) -le 4 ]; then pass pid-exit; else
+	fail pid-exit "rc $rc after $((SECONDS - start)) s"; fi
+
+# failures: one line, non-zero
+"$EMBER" top --stdio -e no_such_event >"$TMP/bad" 2>&1
+rc=$?
+if [ $rc != 0 ] && [ "$(wc -l <"$TMP/bad")" = 1 ] && grep -q "no_such_event" "$TMP/bad"; then
+	pass bad-event
+else
+	fail bad-event "rc $rc: $(cat "$TMP/bad")"
+fi
+sleep 0.01 & dead=$!
+wait $dead
+"$EMBER" top --stdio -p "$dead" >"$TMP/dead" 2>&1
+rc=$?
+if [ $rc != 0 ] && [ "$(wc -l <"$TMP/dead")" = 1 ] && grep -q "$dead" "$TMP/dead"; then
+	pass dead-pid
+else
+	fail dead-pid "rc $rc: $(cat "$TMP/dead")"
+fi
