@@ -77,8 +77,11 @@ int top_display__refresh(struct top *t)
 	for (int i = 0; i < width; i++)
 		putchar('-');
 	putchar('\n');
-	if (t->lost_total) {
-		fprintf(stdout, "WARNING: LOST %" PRIu64 " events, Check IO/CPU overload", t->lost_total);
+	/* perf's warning, once for each new count of LOST records, its line ended by the next */
+	if (t->nr_lost_warned != t->nr_lost_records) {
+		t->nr_lost_warned = t->nr_lost_records;
+		fprintf(stdout, "WARNING: LOST %d chunks, Check IO/CPU overload",
+			(int)t->nr_lost_warned);
 	}
 	putchar('\n');
 	rows = t->o.entries > 0 ? (size_t)t->o.entries : t->rows > 5 ? (size_t)(t->rows - 5) : 1;

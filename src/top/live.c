@@ -74,6 +74,7 @@ static int drain_one(struct top *t, struct ember_mmap *map)
 			err = pending_push(&t->pending, hdr);
 			break;
 		case PERF_RECORD_LOST:
+			t->nr_lost_records++;
 			t->lost += ((const uint64_t *)(hdr + 1))[1];
 			t->lost_total += ((const uint64_t *)(hdr + 1))[1];
 			break;

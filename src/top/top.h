@@ -63,6 +63,7 @@ struct top {
 	/* what the header counts between two refreshes, and since the start */
 	uint64_t samples, kernel_samples, exact_samples;
 	uint64_t lost, lost_total;
+	uint64_t nr_lost_records, nr_lost_warned; /* PERF_RECORD_LOST seen, and when last said */
 	pid_t *target_pids;		/* -p/-t/-u: the processes, to notice they are gone */
 	int nr_target_pids;
 	int rows, cols;			/* the terminal's */
