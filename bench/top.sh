@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ember top against perf top, the same view (see bench/run.sh for the output):
+#   top-cpu   the cpu time (user + system) of the top process itself while it
+#             shows the whole system for SECS seconds at perf's defaults
+#             (4000 Hz cpu-clock, -d 2, --stdio), a hotloop spinning on one
+#             cpu meanwhile; median of 3 runs each, interleaved. Goal: ember
+#             at most a quarter of perf's.
+set -u
+. "$(dirname "$0")/lib.bash"
+bench_init top
+SECS=${TOP_BENCH_SECS:-10}
+WL="$BUILD/workloads/hotloop"
+[ -x "$WL" ] || { echo "top bench: $WL is missing (make first)"; exit 1; }
+
+# cpu_s TOOL: cpu seconds of "TOOL top --stdio" over SECS seconds; its stdin
+# is a pipe that stays open (perf top reads keys from it), its stdout discarded.
+cpu_s() {
+	local load
+	"$WL" $(( (SECS + 2) * 1000 )) &
+	load=$!
+	bench_run - sh -c "sleep $((SECS + 1)) | timeout -s INT $SECS $1 top --stdio -d 2 >/dev/null"
+	wait $load
+	echo "$BR_CPU $BR_RSS"
+}
+
+e=() p=() ek=0 pk=0
+for i in 1 2 3; do
+	if [ $((i % 2)) = 1 ]; then
+		read -r c k < <(cpu_s "$EMBER"); e+=("$c"); ek=$k
+		read -r c k < <(cpu_s "$PERF"); p+=("$c"); pk=$k
+	else
+		read -r c k < <(cpu_s "$PERF"); p+=("$c"); pk=$k
+		read -r c k < <(cpu_s "$EMBER"); e+=("$c"); ek=$k
+	fi
+	echo "top bench run $i: ember ${e[-1]} s, perf ${p[-1]} s of cpu in $SECS s"
+done
+result "top-cpu (system-wide, ${SECS} s, 4 kHz)" "$(median "${e[@]}")" "$(median "${p[@]}")" \
+	s "<=0.25" "$ek" "$pk"
