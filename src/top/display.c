@@ -31,8 +31,10 @@ static void header(struct top *t, FILE *fp)
 		"   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %" PRIu64
 		"/%" PRIu64 " drop: %" PRIu64 "/%" PRIu64 " [",
 		per_sec, kpct, exact, t->lost, t->lost_total, (uint64_t)0, (uint64_t)0);
+	/* perf says "Hz" unless -c was given, whatever the event's own period ("1Hz sched:...") */
 	if (ember_evlist__nr_entries(t->evlist) == 1)
-		fprintf(fp, "%" PRIu64 "%s ", (uint64_t)a->sample_period, a->freq ? "Hz" : "");
+		fprintf(fp, "%" PRIu64 "%s ", (uint64_t)a->sample_period,
+			t->o.period_given ? "" : "Hz");
 	fprintf(fp, "%s], ", ember_evsel__name(first));
 	if (t->o.pid)
 		fprintf(fp, " (target_pid: %s", t->o.pid);
