@@ -333,7 +333,6 @@ out:
 	free(t.hists);
 	ember_evlist__delete(t.evlist);
 	ember_machine__delete(t.machine);
-	free(t.pending.buf);
 	free(t.frames);
 	free(t.chain);
 	free(t.target_pids);

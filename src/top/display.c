@@ -63,13 +63,6 @@ int top_display__refresh(struct top *t)
 	size_t rows;
 
 	err = top_live__drain(t);
-	for (int i = 0; !err && i < t->nr_hists; i++) {
-		if (t->o.zero)
-			ember_hist__clear(t->hists[i]);
-		else
-			err = ember_hist__decay(t->hists[i], t->o.hide_user, t->o.hide_kernel);
-	}
-	err = err ?: top_samples__flush(t);
 	for (int i = 0; !err && i < t->nr_hists; i++)
 		err = ember_hist__resort(t->hists[i]);
 	if (err)
@@ -91,5 +84,15 @@ int top_display__refresh(struct top *t)
 	if (t->nr_hists)
 		report__fprintf_hist(t->hists[0], &po, stdout);
 	fflush(stdout);
-	return 0;
+	/*
+	 * perf decays the entries shown before it adds the samples that came
+	 * since; decaying them now, before the next samples come, is the same
+	 */
+	for (int i = 0; !err && i < t->nr_hists; i++) {
+		if (t->o.zero)
+			ember_hist__clear(t->hists[i]);
+		else
+			err = ember_hist__decay(t->hists[i], t->o.hide_user, t->o.hide_kernel);
+	}
+	return err;
 }

@@ -3,8 +3,8 @@
  * What runs already, and what the ring buffers say since: the processes'
  * comms and maps synthesized into the machine at the start (perf top's
  * machine__synthesize_threads), then each buffer drained in turn, its
- * side-band records taken by the machine at once, its samples copied
- * aside for the next refresh.
+ * records in their order: side-band ones taken by the machine, samples
+ * added to the histograms.
  */
 #include <errno.h>
 #include <signal.h>
@@ -42,25 +42,6 @@ int top_live__synthesize(struct top *t)
 	return err == -ESRCH ? 0 : err;
 }
 
-static int pending_push(struct top_pending *p, const struct perf_event_header *hdr)
-{
-	if (p->len + hdr->size > p->alloc) {
-		size_t n = p->alloc ? p->alloc * 2 : 1 << 20;
-		unsigned char *b;
-
-		while (n < p->len + hdr->size)
-			n *= 2;
-		b = realloc(p->buf, n);
-		if (!b)
-			return -ENOMEM;
-		p->buf = b;
-		p->alloc = n;
-	}
-	memcpy(p->buf + p->len, hdr, hdr->size);
-	p->len += hdr->size;
-	return 0;
-}
-
 static int drain_one(struct top *t, struct ember_mmap *map)
 {
 	const struct perf_event_header *hdr;
@@ -71,7 +52,7 @@ static int drain_one(struct top *t, struct ember_mmap *map)
 	while (!err && (hdr = ember_mmap__read_event(map)) != NULL) {
 		switch (hdr->type) {
 		case PERF_RECORD_SAMPLE:
-			err = pending_push(&t->pending, hdr);
+			err = top_samples__add(t, hdr);
 			break;
 		case PERF_RECORD_LOST:
 			t->nr_lost_records++;

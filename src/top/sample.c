@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The samples of a refresh into the histograms, as perf top's
+ * Each sample into its event's histogram, as perf top's
  * deliver_event() and perf_event__process_sample() take them: counted for
  * the header (all, kernel, exact), user or kernel ones dropped with -U/-K,
  * guest and hypervisor ones only counted, resolved on the machine, the
@@ -101,7 +101,7 @@ static int resolve_chain(struct top *t, struct ember_thread *thread, const struc
 	return 0;
 }
 
-static int add_sample(struct top *t, const struct perf_event_header *hdr)
+int top_samples__add(struct top *t, const struct perf_event_header *hdr)
 {
 	struct ember_evsel *evsel = evsel_of(t, hdr);
 	struct ember_hist_sample hs = { .sz = sizeof(hs) };
@@ -148,19 +148,4 @@ static int add_sample(struct top *t, const struct perf_event_header *hdr)
 	hs.comm = al.comm;
 	hs.thread = al.thread;
 	return ember_hist__add(t->hists[ember_evsel__idx(evsel)], &hs);
-}
-
-int top_samples__flush(struct top *t)
-{
-	size_t off = 0;
-	int err = 0;
-
-	while (!err && off + sizeof(struct perf_event_header) <= t->pending.len) {
-		const struct perf_event_header *hdr = (const void *)(t->pending.buf + off);
-
-		err = add_sample(t, hdr);
-		off += hdr->size;
-	}
-	t->pending.len = 0;
-	return err;
 }

@@ -3,12 +3,14 @@
  * ember top: perf top --stdio's live view. The events sample the system
  * (or -p/-t/-u/-C) into ring buffers; the side-band records feed a
  * machine (the running processes' maps synthesized into it first), the
- * samples wait in a buffer until the refresh, when the histogram's old
- * periods decay by 7/8 (or go, -z), the new samples are added, and the
- * screen is printed: perf top's header line and the first entries.
+ * samples are resolved and added to the histogram as they come; at each
+ * refresh the screen is printed (perf top's header line and the first
+ * entries), then the periods seen so far decay by 7/8 (or go, -z): perf
+ * top decays the old entries before it adds a refresh's new samples,
+ * which comes to the same.
  *
- *   ring buffers ──live.c──> machine (side-band), pending samples
- *   pending ──sample.c──> ember_hist (resolved, callchains) ──display.c──> stdout
+ *   ring buffers ──live.c──> machine (side-band)
+ *                └─sample.c──> ember_hist (resolved, callchains) ──display.c──> stdout
  */
 #ifndef EMBER_TOP_H
 #define EMBER_TOP_H
@@ -45,12 +47,6 @@ struct top_opts {
 	int verbose;
 };
 
-/* A sample copied out of its ring buffer, waiting for the next refresh. */
-struct top_pending {
-	unsigned char *buf;
-	size_t len, alloc;
-};
-
 struct top {
 	struct top_opts o;
 	struct ember_evlist *evlist;
@@ -59,7 +55,6 @@ struct top {
 	int nr_hists;
 	struct ember_hist_layout layout;
 	struct ember_hist_opts hopts;
-	struct top_pending pending;
 	/* what the header counts between two refreshes, and since the start */
 	uint64_t samples, kernel_samples, exact_samples;
 	uint64_t lost, lost_total;
@@ -77,13 +72,13 @@ struct top {
 int top_events__open(struct top *t);
 /* live.c: the existing processes' maps and comms into the machine, as perf top synthesizes them. */
 int top_live__synthesize(struct top *t);
-/* live.c: every ring buffer drained: side-band into the machine, samples into t->pending. */
+/* live.c: every ring buffer drained: side-band into the machine, samples into the histograms. */
 int top_live__drain(struct top *t);
 /* live.c: whether every target process (-p/-t/-u) is gone. */
 bool top_live__targets_gone(const struct top *t);
-/* sample.c: the pending samples resolved and added to the histograms. 0 or -ENOMEM. */
-int top_samples__flush(struct top *t);
-/* display.c: a refresh: decay (or zero), add the pending samples, resort, print. */
+/* sample.c: a sample record counted, resolved and added to its event's histogram. 0 or -ENOMEM. */
+int top_samples__add(struct top *t, const struct perf_event_header *hdr);
+/* display.c: a refresh: drain, resort, print, then decay (or zero) for the next one. */
 int top_display__refresh(struct top *t);
 
 #endif
