@@ -98,6 +98,31 @@ else
 	pass pid-only
 fi
 
+# -g: each entry's callchain tree as report's, children cumulated (the
+# caller of it all gets the period of what it calls; having no period of
+# its own, it goes at each decay, as in perf, and shows one refresh's)
+top_run 3.5 "$TMP/g" -d 1 -g -p "$hot"
+if last_screen "$TMP/g" | grep -q -- '--__libc_start_call_main$' &&
+   ge "$(pct "$TMP/g" __libc_start_call_main)" 10 &&
+   ge "$(pct "$TMP/g" hot_a)" 10; then
+	pass callgraph
+else
+	fail callgraph "$(last_screen "$TMP/g" | head -12)"
+fi
+
+# a tracepoint, sorted by comm: the header says its period as perf does ("1Hz sched:...")
+if have_tracefs; then
+	top_run 2.5 "$TMP/tp" -d 1 -e sched:sched_switch -s comm
+	if last_screen "$TMP/tp" | head -1 | grep -q '\[1Hz sched:sched_switch\],  (all' &&
+	   [ "$(entries "$TMP/tp" | wc -l)" -ge 1 ]; then
+		pass tracepoint
+	else
+		fail tracepoint "$(last_screen "$TMP/tp" | head -6)"
+	fi
+else
+	skip tracepoint "no tracefs"
+fi
+
 # -p of a process whose busy thread starts after ember attached
 "$WL/latethread" 800 4000 &
 late=$!
