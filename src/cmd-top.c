@@ -175,10 +175,8 @@ static int parse_args(struct top *t, int argc, const char **argv)
 		fprintf(stderr, "ember top: the interactive browser is not there yet; use --stdio\n");
 		return 2;
 	}
-	if (o->uid)
-		return usage_error("-u is not supported yet; use -p with the user's processes");
-	if (o->pid && o->tid)
-		return usage_error("-p and -t cannot be used together");
+	if (!!o->pid + !!o->tid + !!o->uid > 1)
+		return usage_error("-p, -t and -u cannot be used together");
 	if (o->delay_secs < 1)
 		o->delay_secs = 1;
 	return -1;
@@ -336,5 +334,6 @@ out:
 	free(t.frames);
 	free(t.chain);
 	free(t.target_pids);
+	free(t.uid_pids);
 	return ret;
 }

@@ -44,9 +44,12 @@ static void header(struct top *t, FILE *fp)
 		fprintf(fp, " (uid: %s", t->o.uid);
 	else
 		fprintf(fp, " (all");
+	/* perf's -u watches its threads on one "any cpu" */
+	if (t->o.uid)
+		nr_cpus = 1;
 	if (t->o.cpu_list)
 		fprintf(fp, ", CPU%s: %s)\n", nr_cpus > 1 ? "s" : "", t->o.cpu_list);
-	else if (t->o.pid || t->o.tid || t->o.uid)
+	else if (t->o.pid || t->o.tid)
 		fprintf(fp, ")\n");
 	else
 		fprintf(fp, ", %d CPU%s)\n", nr_cpus, nr_cpus > 1 ? "s" : "");

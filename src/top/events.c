@@ -7,11 +7,14 @@
  * the side-band bits (mmap, comm, task) on the first, inherited by
  * children unless -i; on every cpu, or on the -p/-t/-u threads.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <ember/event.h>
 #include "top/top.h"
 
@@ -88,18 +91,85 @@ static bool fallback(struct ember_evsel *evsel, int err)
 	return false;
 }
 
+/*
+ * perf's -u: the processes the user (a name or a number) owns at the
+ * start, ember's own aside, as a -p list in *list (the caller frees it).
+ * 0, or an exit status after a message.
+ */
+static int uid_pid_list(const char *user, char **list)
+{
+	struct passwd *pw = getpwnam(user);
+	size_t len = 0, cap = 0;
+	struct dirent *d;
+	char *end, msg[256];
+	uid_t uid;
+	DIR *dir;
+
+	uid = pw ? pw->pw_uid : (uid_t)strtoul(user, &end, 10);
+	if (!pw && (!*user || *end)) {
+		snprintf(msg, sizeof(msg), "no such user: %s", user);
+		return top_err(msg);
+	}
+	dir = opendir("/proc");
+	if (!dir)
+		return top_err("cannot list /proc");
+	*list = NULL;
+	while ((d = readdir(dir)) != NULL) {
+		char path[64];
+		struct stat st;
+		long pid = strtol(d->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld", pid);
+		if (stat(path, &st) || st.st_uid != uid)
+			continue;
+		if (len + 24 > cap) {
+			char *n = realloc(*list, cap = cap ? 2 * cap : 4096);
+
+			if (!n) {
+				closedir(dir);
+				return top_err("out of memory");
+			}
+			*list = n;
+		}
+		len += snprintf(*list + len, cap - len, "%s%ld", len ? "," : "", pid);
+	}
+	closedir(dir);
+	if (!*list) {
+		snprintf(msg, sizeof(msg), "user %s runs no process", user);
+		return top_err(msg);
+	}
+	return 0;
+}
+
 static int target_maps(struct top *t, struct ember_cpu_map **cpus,
 		       struct ember_thread_map **threads)
 {
 	const char *list = t->o.pid ? t->o.pid : t->o.tid;
 	char msg[256];
 
+	if (t->o.uid) {
+		if (uid_pid_list(t->o.uid, &t->uid_pids))
+			return 1;
+		list = t->uid_pids;
+	}
+
 	if (list) {
-		*threads = t->o.pid ? ember_thread_map__new_pids(list)
-				    : ember_thread_map__new_tids(list);
+		*threads = t->o.tid ? ember_thread_map__new_tids(list)
+				    : ember_thread_map__new_pids(list);
+		/* -u: one of the user's processes may exit meanwhile; list them again */
+		for (int tries = 0; !*threads && t->o.uid && tries < 10; tries++) {
+			free(t->uid_pids);
+			t->uid_pids = NULL;
+			if (uid_pid_list(t->o.uid, &t->uid_pids))
+				return 1;
+			list = t->uid_pids;
+			*threads = ember_thread_map__new_pids(list);
+		}
 		if (!*threads || !ember_thread_map__nr(*threads)) {
 			snprintf(msg, sizeof(msg), "no such %s: %s (is it still running?)",
-				 t->o.pid ? "process" : "thread", list);
+				 t->o.tid ? "thread" : "process", t->o.uid ? t->o.uid : list);
 			return top_err(msg);
 		}
 		/*
@@ -155,7 +225,7 @@ int top_events__open(struct top *t)
 	if (target_maps(t, &cpus, &threads))
 		goto out;
 	/* perf samples the cpu when it watches cpus, not processes */
-	per_cpu = !t->o.pid && !t->o.tid;
+	per_cpu = !t->o.pid && !t->o.tid && !t->o.uid;
 	ember_evlist__for_each(t->evlist, pos) {
 		config_evsel(t, pos, first, per_cpu);
 		first = false;
@@ -174,7 +244,7 @@ int top_events__open(struct top *t)
 			continue;
 		if (err == -ESRCH) {
 			snprintf(msg, sizeof(msg), "no such process: %s (it exited?)",
-				 t->o.pid ? t->o.pid : t->o.tid);
+				 t->o.pid ? t->o.pid : t->o.tid ? t->o.tid : t->uid_pids);
 			top_err(msg);
 			goto out;
 		}

@@ -31,9 +31,16 @@ int top_live__synthesize(struct top *t)
 	err = ember_synth__init(&s, &so);
 	if (err)
 		return err;
-	if (t->nr_target_pids)
-		err = ember_synth__threads(&s, t->target_pids, t->nr_target_pids);
-	else
+	/*
+	 * One thread at a time: one that exited since, or whose maps may not
+	 * be read (a kernel thread of -u root), is left out, not fatal.
+	 */
+	for (int i = 0; !err && i < t->nr_target_pids; i++) {
+		err = ember_synth__threads(&s, &t->target_pids[i], 1);
+		if (err == -ESRCH || err == -EACCES)
+			err = 0;
+	}
+	if (!t->nr_target_pids)
 		err = ember_synth__all_processes(&s);
 	ember_synth__exit(&s);
 	/* the kernel's maps from the running kernel, named "[kernel]" as perf top's */

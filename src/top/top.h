@@ -60,6 +60,7 @@ struct top {
 	uint64_t lost, lost_total;
 	uint64_t nr_lost_records, nr_lost_warned; /* PERF_RECORD_LOST seen, and when last said */
 	pid_t *target_pids;		/* -p/-t/-u: the processes, to notice they are gone */
+	char *uid_pids;			/* -u: the user's processes at the start, as a -p list */
 	int nr_target_pids;
 	int rows, cols;			/* the terminal's */
 	/* scratch: a sample's frames */
