@@ -252,15 +252,19 @@ static int run(struct top *t)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Enabled before /proc is read: an exec or mmap while it is read is
+	 * then in the ring buffers too, taken after what was read
+	 */
+	err = ember_evlist__enable(t->evlist);
+	if (err) {
+		fprintf(stderr, "ember top: cannot enable the events: %s\n", strerror(-err));
+		return 1;
+	}
 	err = top_live__synthesize(t);
 	if (err) {
 		fprintf(stderr, "ember top: cannot read the running processes: %s\n",
 			strerror(-err));
-		return 1;
-	}
-	err = ember_evlist__enable(t->evlist);
-	if (err) {
-		fprintf(stderr, "ember top: cannot enable the events: %s\n", strerror(-err));
 		return 1;
 	}
 	next = now_s();
