@@ -23,6 +23,7 @@ struct hist_chains {
 	void *srcline_ctx;
 	struct arena nodes;	/* chunks of BLOCK_NODES nodes */
 	struct hashtab table;	/* struct chain_node * by node_hash() */
+	struct chain_node *free_nodes; /* of trees freed, linked by parent */
 };
 
 /* The identity a frame is merged by: perf's match_chain(). */
@@ -70,7 +71,42 @@ void hist_chains__delete(struct hist_chains *c)
 
 static struct chain_node *node_alloc(struct hist_chains *c)
 {
-	return arena__zalloc(&c->nodes, sizeof(struct chain_node), _Alignof(struct chain_node));
+	struct chain_node *n = c->free_nodes;
+
+	if (!n)
+		return arena__zalloc(&c->nodes, sizeof(struct chain_node),
+				     _Alignof(struct chain_node));
+	c->free_nodes = n->parent;
+	memset(n, 0, sizeof(*n));
+	return n;
+}
+
+static bool same_node(const struct hashtab_slot *slot, const void *key)
+{
+	return slot->val == (uintptr_t)key;
+}
+
+void hist_chains__free_tree(struct hist_chains *c, struct chain_node *root)
+{
+	struct rb_node *rb = rb_first(&root->kids);
+
+	while (rb) {
+		struct chain_node *kid = (struct chain_node *)rb;
+
+		rb = rb_next(rb);
+		hist_chains__free_tree(c, kid);
+	}
+	/* the root is in no table; a child equal to an earlier one may not be either */
+	if (root->parent) {
+		struct hashtab_slot *s = hashtab__find(
+		    &c->table, node_hash(root->parent, root->dso, root->sym, root->key),
+		    same_node, root);
+
+		if (s)
+			hashtab__remove(&c->table, s);
+	}
+	root->parent = c->free_nodes;
+	c->free_nodes = root;
 }
 
 void hist_chains__set_srcline(struct hist_chains *c,

@@ -45,6 +45,12 @@ void hist_chains__set_srcline(struct hist_chains *c,
 			      const char *(*fn)(void *ctx, const struct ember_hist_frame *f),
 			      void *ctx);
 void hist_chains__delete(struct hist_chains *c);
+/*
+ * Gives the nodes of the tree at root (root included) back to the store,
+ * for the next new ones (an entry decayed away). Nothing may point into
+ * the tree any more.
+ */
+void hist_chains__free_tree(struct hist_chains *c, struct chain_node *root);
 /* A new empty tree. NULL: ENOMEM. */
 struct chain_node *hist_chains__new_root(struct hist_chains *c);
 /*

@@ -2,7 +2,8 @@
 /*
  * Histograms that live on (perf top): between two refreshes the periods
  * seen so far fade by perf's 7/8 and the entries that fade to nothing go,
- * or all go at once (perf top -z).
+ * or all go at once (perf top -z); their memory, callchain trees
+ * included, serves the entries that come next.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,6 +41,9 @@ static void remove_entry(struct ember_hist *h, struct hist_entry *e)
 
 	if (s)
 		hashtab__remove(&h->entries, s);
+	if (e->chain)
+		hist_chains__free_tree(h->chains, e->chain);
+	e->chain = NULL;
 	e->next_free = h->free_entries;
 	h->free_entries = e;
 }
@@ -90,6 +94,9 @@ void ember_hist__clear(struct ember_hist *h)
 	hashtab__for_each(&h->entries, s) {
 		struct hist_entry *e = (struct hist_entry *)(uintptr_t)s->val;
 
+		if (e->chain)
+			hist_chains__free_tree(h->chains, e->chain);
+		e->chain = NULL;
 		e->next_free = h->free_entries;
 		h->free_entries = e;
 	}

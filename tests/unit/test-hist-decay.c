@@ -93,6 +93,17 @@ TEST(hist_decay_seven_eighths)
 	CHECK_EQ(ember_hist__resort(h), 0);
 	e = find(h, "kfunc");
 	CHECK(e != NULL && e->self.period == 40 && e->self.nr_events == 1);
+	/* its callchain tree is a new one, from nodes the removed one gave back */
+	n = e ? ember_callchain_node__first_child(ember_hist_entry__callchain(e)) : NULL;
+	CHECK(n != NULL);
+	if (n) {
+		CHECK_EQ(ember_callchain_node__cumul_hits(n), 40);
+		CHECK(ember_callchain_node__next(n) == NULL);
+		CHECK_EQ(ember_callchain_node__parent(n)->nr_children, 1);
+	}
+	/* and a tree still in use did not lose its nodes */
+	n = ember_callchain_node__first_child(ember_hist_entry__callchain(find(h, "hot")));
+	CHECK(n != NULL && n->name && !strcmp(n->name, "hot"));
 out:
 	ember_hist__delete(h);
 }
