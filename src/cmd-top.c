@@ -17,6 +17,7 @@
 #include "builtin.h"
 #include "top/top.h"
 #include "util/parse-options.h"
+#include "util/sysctl.h"
 
 static const char *const top_usage[] = {
 	"ember top [<options>]",
@@ -54,13 +55,7 @@ static int opt_freq(const struct option *opt, const char *arg, bool unset)
 	unsigned long v;
 
 	if (!strcmp(arg, "max")) {
-		FILE *fp = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-
-		v = 0;
-		if (!fp || fscanf(fp, "%lu", &v) != 1)
-			v = 0;
-		if (fp)
-			fclose(fp);
+		v = sysctl__kernel_uint("perf_event_max_sample_rate", 0);
 	} else {
 		v = strtoul(arg, &end, 10);
 		if (end == arg || *end)

@@ -21,6 +21,8 @@
 #include "record/events.h"
 #include "record/options.h"
 #include "record/record.h"
+#include "util/default-event.h"
+#include "util/sample-rate.h"
 
 #if defined(__x86_64__)
 /* x86_64's PERF_REGS_MASK: every user register but ds, es, fs, gs. */
@@ -33,12 +35,6 @@
 #define DWARF_MINIMAL_REGS 0ULL
 #endif
 
-/* perf_event_can_profile_kernel(): root, or a paranoid level of 1 or less. */
-static bool can_profile_kernel(void)
-{
-	return geteuid() == 0 || ember_event__paranoid() <= 1;
-}
-
 /* Name an evsel from its attr alone, as perf's evsel__name() does for unnamed evsels. */
 static int rename_from_attr(struct ember_evsel *evsel)
 {
@@ -46,28 +42,6 @@ static int rename_from_attr(struct ember_evsel *evsel)
 
 	ember_event_names__attr_name(ember_evsel__attr(evsel), buf, sizeof(buf));
 	return ember_evsel__set_name(evsel, buf);
-}
-
-/*
- * perf's default event: cycles at the highest precise level the PMU takes
- * (precise_max: the open steps precise_ip down), user only when the kernel
- * may not be profiled.
- */
-static int add_default(struct ember_evlist *evlist)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_HARDWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.exclude_kernel = !can_profile_kernel(),
-	};
-	struct ember_evsel *evsel;
-
-	evsel = ember_evlist__add_attr(evlist, &attr, attr.exclude_kernel ? "cycles:u" : "cycles");
-	if (!evsel)
-		return -ENOMEM;
-	ember_evsel__set_precise_max(evsel, true);
-	return 0;
 }
 
 /* perf's tracking dummy for -a/-C: mmap and comm records from the first moment. */
@@ -135,17 +109,8 @@ static void config_evsel(struct record *rec, struct ember_evsel *evsel)
 	    o->target.cpu_list || o->sample.timestamp)
 		a->sample_type |= PERF_SAMPLE_TIME;
 
-	/* A period from the event spec (or a tracepoint's 1) holds unless -F/-c is given. */
-	if (!a->sample_period || o->sample.freq_given || o->sample.period_given) {
-		if (o->sample.period_given) {
-			a->freq = 0;
-			a->sample_period = o->sample.period;
-		} else {
-			a->freq = 1;
-			a->sample_freq = o->sample.freq;
-			a->sample_type |= PERF_SAMPLE_PERIOD;
-		}
-	}
+	sample_rate__config(a, o->sample.period_given, o->sample.period, o->sample.freq_given,
+			    o->sample.freq);
 	if (o->sample.sample_period)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	if (sample_addr) {
@@ -367,7 +332,7 @@ int record_events__setup(struct record *rec)
 	struct record_opts *o = &rec->opts;
 	struct ember_evsel *pos;
 
-	if (!o->events_given && add_default(rec->evlist)) {
+	if (!o->events_given && default_event__add(rec->evlist)) {
 		record_err("out of memory");
 		return 1;
 	}

@@ -17,28 +17,13 @@
 #include <sys/stat.h>
 #include <ember/event.h>
 #include "top/top.h"
+#include "util/default-event.h"
+#include "util/sample-rate.h"
 
 static int top_err(const char *msg)
 {
 	fprintf(stderr, "ember top: %s\n", msg);
 	return 1;
-}
-
-static int add_default(struct ember_evlist *evlist)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_HARDWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.exclude_kernel = geteuid() != 0 && ember_event__paranoid() > 1,
-	};
-	struct ember_evsel *evsel;
-
-	evsel = ember_evlist__add_attr(evlist, &attr, attr.exclude_kernel ? "cycles:u" : "cycles");
-	if (!evsel)
-		return -ENOMEM;
-	ember_evsel__set_precise_max(evsel, true);
-	return 0;
 }
 
 static void config_evsel(struct top *t, struct ember_evsel *evsel, bool first, bool per_cpu)
@@ -53,16 +38,8 @@ static void config_evsel(struct top *t, struct ember_evsel *evsel, bool first, b
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (t->hopts.use_callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	/* a period from the spec (a tracepoint's 1) holds unless -F/-c is given */
-	if (!a->sample_period || t->o.freq_given || t->o.period_given) {
-		if (t->o.period_given) {
-			a->freq = 0;
-			a->sample_period = t->o.period;
-		} else {
-			a->freq = 1;
-			a->sample_freq = t->o.freq_given ? t->o.freq : TOP_DEFAULT_FREQ;
-		}
-	}
+	sample_rate__config(a, t->o.period_given, t->o.period, t->o.freq_given,
+			    t->o.freq_given ? t->o.freq : TOP_DEFAULT_FREQ);
 	if (first) {
 		a->mmap = 1;
 		a->mmap2 = 1;
@@ -220,7 +197,7 @@ int top_events__open(struct top *t)
 	char msg[512];
 	int err, ret = 1;
 
-	if (!t->o.events_given && add_default(t->evlist))
+	if (!t->o.events_given && default_event__add(t->evlist))
 		return top_err("out of memory");
 	if (target_maps(t, &cpus, &threads))
 		goto out;
