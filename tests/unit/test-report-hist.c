@@ -251,3 +251,39 @@ TEST(report_convert_unit)
 	CHECK_EQ(report_convert_unit(2500000, &unit), 2);
 	CHECK_EQ(unit, 'M');
 }
+
+/* perf top's screen: at most max_rows entries, widths of those, rows cut at max_cols - 1. */
+TEST(report_hist_screen_cut)
+{
+	struct fixture fx;
+	struct report_print_opts po = {.max_rows = 1, .max_cols = 30};
+	const struct ember_hist_frame *foo[] = {&f_foo, &f_main};
+	const struct ember_hist_frame *bar[] = {&f_bar, &f_foo, &f_main};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	if (setup(&fx, false, EMBER_CALLCHAIN_NONE, "dso,sym"))
+		SKIP("no memory");
+	add(&fx, foo, 2, 3);
+	add(&fx, bar, 3, 1);
+	ember_hist__resort(fx.h);
+	fp = open_memstream(&buf, &len);
+	report__fprintf_hist(fx.h, &po, fp);
+	fclose(fp);
+	/* "    75.00%  prog           [.] foo" cut to 29 characters, bar not shown */
+	check_text(t, buf, "    75.00%  prog           [.\n");
+	free(buf);
+	/* no cut, two rows: as report prints them */
+	po.max_rows = 0;
+	po.max_cols = 0;
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	report__fprintf_hist(fx.h, &po, fp);
+	fclose(fp);
+	check_text(t, buf,
+		   "    75.00%  prog           [.] foo\n"
+		   "    25.00%  prog           [.] bar\n");
+	free(buf);
+	ember_hist__delete(fx.h);
+}
