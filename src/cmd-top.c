@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <ember/mmap.h>
 #include "builtin.h"
 #include "top/top.h"
 #include "util/parse-options.h"
@@ -229,6 +230,7 @@ static int make_hists(struct top *t)
 	return 0;
 }
 
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -237,11 +239,88 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The ring buffers' fds, and standard input when keys are read, in one
+ * poll set (the caller frees it); NULL on ENOMEM.
+ */
+static struct pollfd *poll_set(struct top *t, bool keys, int *nr)
+{
+	int n = ember_evlist__nr_mmaps(t->evlist);
+	struct pollfd *p = calloc(n + 1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		p[i] = (struct pollfd){ .fd = ember_mmap__fd(ember_evlist__mmap_at(t->evlist, i)),
+					.events = POLLIN };
+	if (keys)
+		p[n++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	*nr = n;
+	return p;
+}
+
+/*
+ * Takes the fds that hung up (a watched thread's exit, the terminal's) out
+ * of the poll set, which would return at once for them from now on; their
+ * buffers are still drained. Whether any did.
+ */
+static bool hung_up(struct pollfd *fds, int nr_fds, const struct top_keys *keys)
+{
+	bool any = false;
+
+	for (int i = 0; i < nr_fds; i++) {
+		if ((fds[i].revents & (POLLHUP | POLLERR)) ||
+		    (fds[i].fd == STDIN_FILENO && !keys->on)) {
+			fds[i].fd = -1;
+			any = true;
+		}
+	}
+	return any;
+}
+
+static int loop(struct top *t, struct top_keys *keys, struct pollfd *fds, int nr_fds)
+{
+	double next = now_s();
+	int err = 0;
+
+	while (!done) {
+		double now = now_s();
+		int ms;
+
+		if (now >= next) {
+			if (t->o.entries <= 0)
+				term_size(t);
+			err = top_display__refresh(t);
+			if (err || ferror(stdout))
+				break;	/* ferror: the reader went away */
+			next += t->o.delay_secs;
+			if (next < now)
+				next = now + t->o.delay_secs;
+			if (top_live__targets_gone(t))
+				break;
+			continue;
+		}
+		ms = (int)((next - now) * 1000) + 1;
+		if (poll(fds, nr_fds, ms) > 0)
+			err = top_live__drain(t);
+		if (err)
+			break;
+		if (top_keys__quit(keys)) {
+			printf("exiting.\n");
+			break;
+		}
+		if (hung_up(fds, nr_fds, keys) && top_live__targets_gone(t))
+			next = now;	/* a last screen, then the loop ends */
+	}
+	return err;
+}
+
 static int run(struct top *t)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	double next;
-	int err;
+	struct top_keys keys = { 0 };
+	struct pollfd *fds;
+	int err, nr_fds;
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -262,32 +341,11 @@ static int run(struct top *t)
 			strerror(-err));
 		return 1;
 	}
-	next = now_s();
-	while (!done) {
-		double now = now_s();
-		int ms;
-
-		if (now >= next) {
-			if (t->o.entries <= 0)
-				term_size(t);
-			err = top_display__refresh(t);
-			if (err)
-				break;
-			if (ferror(stdout))
-				break;	/* the reader went away */
-			next += t->o.delay_secs;
-			if (next < now)
-				next = now + t->o.delay_secs;
-			if (top_live__targets_gone(t))
-				break;
-			continue;
-		}
-		ms = (int)((next - now) * 1000) + 1;
-		if (ember_evlist__poll(t->evlist, ms) > 0)
-			err = top_live__drain(t);
-		if (err)
-			break;
-	}
+	top_keys__start(&keys);
+	fds = poll_set(t, keys.on, &nr_fds);
+	err = fds ? loop(t, &keys, fds, nr_fds) : -ENOMEM;
+	top_keys__stop(&keys);
+	free(fds);
 	if (err) {
 		fprintf(stderr, "ember top: %s\n", strerror(-err));
 		return 1;

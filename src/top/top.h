@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <termios.h>
 #include <ember/event.h>
 #include <ember/hist.h>
 #include <ember/machine.h>
@@ -68,6 +69,17 @@ struct top {
 	const struct ember_hist_frame **chain;
 	size_t frames_alloc;
 };
+
+/* keys.c: q on a terminal; the terminal's settings while top runs, restored by stop. */
+struct top_keys {
+	bool on;
+	struct termios saved;
+};
+
+void top_keys__start(struct top_keys *k);
+void top_keys__stop(struct top_keys *k);
+/* Reads the keys typed so far: whether one was q or Q. */
+bool top_keys__quit(struct top_keys *k);
 
 /* events.c: the -e events (or perf top's default), configured, opened and mapped. */
 int top_events__open(struct top *t);
