@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "stat/wait.h"
 #include "util/control-spec.h"
+#include "util/proc-alive.h"
 
 /* ember stat's one blocking point: poll on a signalfd, pidfds and a deadline. */
 
@@ -105,27 +106,6 @@ int stat_waiter__watch(struct stat_waiter *w, pid_t pid, bool tid)
 	return 0;
 }
 
-/* Alive: /proc/PID/stat exists and the state is not zombie (Z) or dead (X). */
-static bool proc_alive(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* "pid (comm) S ...": comm may hold spaces and parentheses, the last ')' ends it. */
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-}
-
 /* Mark exited processes; true when all of them are gone. */
 static bool all_gone(struct stat_waiter *w, const struct pollfd *pfd)
 {
@@ -136,7 +116,7 @@ static bool all_gone(struct stat_waiter *w, const struct pollfd *pfd)
 			if (w->pidfds[i] >= 0)
 				w->gone[i] = pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR);
 			else
-				w->gone[i] = !proc_alive(w->pids[i]);
+				w->gone[i] = !proc__alive(w->pids[i]);
 		}
 		all &= w->gone[i];
 	}

@@ -7,14 +7,12 @@
  * added to the histograms.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <ember/mmap.h>
 #include <ember/synth.h>
 #include "top/top.h"
+#include "util/proc-alive.h"
 
 static int to_machine(void *ctx, const struct perf_event_header *rec)
 {
@@ -94,33 +92,12 @@ int top_live__drain(struct top *t)
 	return 0;
 }
 
-/* Gone, or a zombie its parent has not reaped yet: it runs no more. */
-static bool task_gone(pid_t tid)
-{
-	char path[64], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return errno == ENOENT || errno == ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = '\0';
-	/* "pid (comm) S ...": the state after the comm's last ')' */
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
-}
-
 bool top_live__targets_gone(const struct top *t)
 {
 	if (!t->nr_target_pids)
 		return false;
 	for (int i = 0; i < t->nr_target_pids; i++)
-		if (!task_gone(t->target_pids[i]))
+		if (proc__alive(t->target_pids[i]))	/* a zombie counts as gone */
 			return false;
 	return true;
 }
