@@ -291,8 +291,10 @@ static int loop(struct top *t, struct top_keys *keys, struct pollfd *fds, int nr
 			if (t->o.entries <= 0)
 				term_size(t);
 			err = top_display__refresh(t);
-			if (err || ferror(stdout))
-				break;	/* ferror: the reader went away */
+			if (!err && ferror(stdout))
+				err = -EPIPE;	/* the reader went away (top | head) */
+			if (err)
+				break;
 			next += t->o.delay_secs;
 			if (next < now)
 				next = now + t->o.delay_secs;
@@ -346,6 +348,11 @@ static int run(struct top *t)
 	err = fds ? loop(t, &keys, fds, nr_fds) : -ENOMEM;
 	top_keys__stop(&keys);
 	free(fds);
+	if (err == -EPIPE) {
+		/* as perf top, which SIGPIPE ends: quietly, now the terminal is restored */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	if (err) {
 		fprintf(stderr, "ember top: %s\n", strerror(-err));
 		return 1;

@@ -223,6 +223,12 @@ else
 	skip quit-key "tmux is not installed"
 fi
 
+# a reader that goes away ends it quietly, by SIGPIPE, as perf top
+"$EMBER" top --stdio -d 1 2>"$TMP/pipe.err" | head -3 >/dev/null
+rc=${PIPESTATUS[0]}
+if [ "$rc" = 141 ] && [ ! -s "$TMP/pipe.err" ]; then pass reader-gone; else
+	fail reader-gone "rc $rc: $(cat "$TMP/pipe.err")"; fi
+
 # failures: one line, non-zero
 "$EMBER" top --stdio -e no_such_event >"$TMP/bad" 2>&1
 rc=$?
