@@ -432,3 +432,28 @@ size_t report__fprintf_callchain(FILE *fp, const struct ember_callchain_node *ro
 		return 0;
 	}
 }
+
+/* ---- the pieces the TUI's browser draws its callchains with -------------- */
+
+const struct ember_callchain_node *report_chain__run_last(const struct ember_callchain_node *n)
+{
+	return run_last(n);
+}
+
+size_t report_chain__children(const struct report_chain_print *pp,
+			      const struct ember_callchain_node *parent,
+			      const struct ember_callchain_node ***out)
+{
+	return sorted_children(pp, parent, out);
+}
+
+size_t report_chain__fprintf_name(FILE *fp, const struct ember_callchain_node *n)
+{
+	return fprintf_name(fp, n);
+}
+
+size_t report_chain__fprintf_value(FILE *fp, const struct ember_callchain_param *p,
+				   uint64_t period, uint64_t count, uint64_t total)
+{
+	return fprintf_value(fp, p, period, count, total);
+}

@@ -151,7 +151,7 @@ static void calc_widths(const struct table *t, int *w)
 	     i++) {
 		const struct ember_hist_entry *e = ember_hist__entry(t->h, i);
 
-		if (e->filtered)
+		if (e->filtered || (t->po->hidden && t->po->hidden(t->po->hidden_ctx, e)))
 			continue;
 		if (!e->sym)
 			unresolved = true;
@@ -485,6 +485,40 @@ static void cut_row(const struct table *t, const struct ember_hist_entry *e, con
 		room -= n;
 	}
 	fputc('\n', fp);
+}
+
+void report__column_widths(const struct ember_hist *h, const struct report_print_opts *po, int *w)
+{
+	const struct ember_hist_opts *ho = ember_hist__opts(h);
+	const struct table t = {.h = h, .ho = ho, .l = ho->layout, .po = po};
+
+	calc_widths(&t, w);
+}
+
+int report__column_header(const struct ember_hist *h, const struct report_print_opts *po, int c,
+			  int w, char *buf, size_t size)
+{
+	const struct ember_hist_opts *ho = ember_hist__opts(h);
+	const struct table t = {.h = h, .ho = ho, .l = ho->layout, .po = po};
+	enum ember_hist_dim d = ho->layout->cols[c];
+
+	if (ember_hist_dim__is_value(d))
+		return snprintf(buf, size, "%*s", w, header_of(&t, d));
+	return snprintf(buf, size, "%-*.*s", w, w, header_of(&t, d));
+}
+
+int report__column(const struct ember_hist *h, const struct report_print_opts *po,
+		   const struct ember_hist_entry *e, int c, int w, bool last, uint64_t total,
+		   char *buf, size_t size, double *percent)
+{
+	const struct ember_hist_opts *ho = ember_hist__opts(h);
+	const struct table t = {.h = h, .ho = ho, .l = ho->layout, .po = po};
+	enum ember_hist_dim d = ho->layout->cols[c];
+	uint64_t count;
+
+	if (column_number(e, d, total, percent, &count) != COLUMN_PERCENT)
+		*percent = -1;
+	return column(&t, e, d, w, last, total, buf, size);
 }
 
 void report__fprintf_hist(const struct ember_hist *h, const struct report_print_opts *po, FILE *fp)

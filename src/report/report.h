@@ -30,10 +30,26 @@ struct report_print_opts {
 	 */
 	size_t max_rows;
 	int max_cols;
+	/* Entries hidden besides the filtered ones (the TUI's zooms), for the widths; NULL: none. */
+	bool (*hidden)(void *ctx, const struct ember_hist_entry *e);
+	void *hidden_ctx;
 };
 
 /* Prints the column header and the rows with their callchains, as perf's hists__fprintf. */
 void report__fprintf_hist(const struct ember_hist *h, const struct report_print_opts *po, FILE *fp);
+
+/* The width of each column (perf's hists__calc_col_len()) into w[layout's nr_cols]. */
+void report__column_widths(const struct ember_hist *h, const struct report_print_opts *po, int *w);
+/* Column c's header aligned to width w into buf (the table's, without "# "); its length. */
+int report__column_header(const struct ember_hist *h, const struct report_print_opts *po, int c,
+			  int w, char *buf, size_t size);
+/*
+ * Column c of e as the table's row shows it (w wide, unpadded when last)
+ * into buf; its length. *percent is a percentage column's value, else -1.
+ */
+int report__column(const struct ember_hist *h, const struct report_print_opts *po,
+		   const struct ember_hist_entry *e, int c, int w, bool last, uint64_t total,
+		   char *buf, size_t size, double *percent);
 
 struct report_chain_print {
 	const struct ember_callchain_param *param;
@@ -47,6 +63,20 @@ struct report_chain_print {
 /* Prints an entry's tree as perf report --stdio does; returns bytes printed. */
 size_t report__fprintf_callchain(FILE *fp, const struct ember_callchain_node *root,
 				 const struct report_chain_print *pp);
+
+/* The last node of the run starting at n: perf's callchain node holds the whole run. */
+const struct ember_callchain_node *report_chain__run_last(const struct ember_callchain_node *n);
+/*
+ * parent's children at or above the threshold, in print order (cumulated
+ * hits, ties as perf's tree has them). Returns how many; *out is malloc'ed.
+ */
+size_t report_chain__children(const struct report_chain_print *pp,
+			      const struct ember_callchain_node *parent,
+			      const struct ember_callchain_node ***out);
+/* A node's name as the graph prints it; a run's value (-g percent, period or count). */
+size_t report_chain__fprintf_name(FILE *fp, const struct ember_callchain_node *n);
+size_t report_chain__fprintf_value(FILE *fp, const struct ember_callchain_param *p,
+				   uint64_t period, uint64_t count, uint64_t total);
 
 /* perf's convert_unit(): 4567 -> 4 and 'K'. */
 unsigned long report_convert_unit(unsigned long value, char *unit);
