@@ -60,6 +60,9 @@ CFLAGS    += -DHAVE_LIBIBERTY
 LIBS      += -liberty
 endif
 
+# The command's browsers (src/tui/) draw with ncurses; libember does not link it.
+CMD_LIBS  := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
+
 LIB_SRCS  := $(sort $(filter-out %.bpf.c,$(wildcard lib/*/*.c)))
 BPF_SRCS  := $(sort $(wildcard lib/*/*.bpf.c))
 CMD_SRCS  := $(sort $(wildcard src/*.c src/*/*.c))
@@ -158,11 +161,11 @@ $(LIBSO): $(LIB_PIC) lib/libember.map
 	ln -sf libember.so.0 $(BUILD)/libember.so
 
 $(EMBER): $(CMD_OBJS) $(LIBA)
-	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJS) $(LIBA) $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJS) $(LIBA) $(LIBS) $(CMD_LIBS)
 
 # Unit tests link every command object but main.o, so src/ logic is testable too.
 $(UNIT): $(UNIT_OBJS) $(filter-out $(BUILD)/src/main.o,$(CMD_OBJS)) $(LIBA)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(CMD_LIBS)
 
 # Workloads are tiny programs with known behaviour; frame pointers so stacks unwind.
 $(BUILD)/workloads/%: tests/workloads/%.c
