@@ -4,7 +4,8 @@
  * (or a pipe): the header lines, per event a table of entries merged by
  * the sort keys, Children/Self when callchains exist, and each entry's
  * callchain as a graph, fractal, flat or folded tree. On a terminal the
- * output goes through a pager, as perf's does.
+ * report opens in the TUI's browser (src/tui/), as perf's does; --stdio
+ * there goes through a pager.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -322,7 +323,7 @@ static int parse_args(struct report *rep, int argc, const char **argv, struct re
 		OPT_BOOLEAN('D', "dump-raw-trace", &o->dump, "dump raw trace in ASCII"),
 		OPT_BOOLEAN(0, "stats", &o->stats, "display event stats"),
 		OPT_BOOLEAN(0, "stdio", &o->stdio, "use the stdio interface"),
-		OPT_BOOLEAN(0, "tui", &o->tui, "use the TUI interface (the stdio report in a pager here)"),
+		OPT_BOOLEAN(0, "tui", &o->tui, "use the TUI interface (the default on a terminal)"),
 		OPT_BOOLEAN(0, "header", &o->header, "show data header"),
 		OPT_BOOLEAN(0, "header-only", &o->header_only, "show only data header"),
 		OPT_BOOLEAN('I', "show-info", &o->show_full_info, "display extended information about the perf.data file"),
@@ -521,14 +522,40 @@ static int setup_layout(struct report *rep, bool children)
 	return 0;
 }
 
-/* The file read into the histograms, then the report printed. The exit status. */
-static int print_report(struct report *rep)
+/*
+ * perf's choice of interface: the browser when standard output is a
+ * terminal (--tui on a terminal too), unless --stdio or an output only
+ * stdio has (the header, -D, --stats).
+ */
+static bool use_tui(const struct report_opts *o)
 {
-	const struct report_opts *o = &rep->o;
+	return !o->stdio && isatty(STDOUT_FILENO) && !o->dump && !o->stats && !o->header &&
+	       !o->header_only;
+}
 
+/* The file read into the histograms, shown in the browser. The exit status, -1: print it. */
+static int browse_report(struct report *rep)
+{
 	if (unreadable(rep, report__process(rep)))
 		return 1;
 	ember_session__fprintf_warnings(rep->session, stderr);
+	if (!ember_session__stats(rep->session)->nr_samples) {
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n",
+			ember_session__path(rep->session));
+		return 0;
+	}
+	return report__browse(rep);
+}
+
+/* The report printed, from the histograms read (processed) or from the file. The exit status. */
+static int print_report(struct report *rep, bool processed)
+{
+	const struct report_opts *o = &rep->o;
+
+	if (!processed && unreadable(rep, report__process(rep)))
+		return 1;
+	if (!processed)
+		ember_session__fprintf_warnings(rep->session, stderr);
 	print_header(rep);
 	/* perf refuses -t '.' (its names have dots), after the header lines */
 	if (o->field_sep && o->field_sep[0] == '.') {
@@ -550,7 +577,7 @@ static int print_report(struct report *rep)
 static int report_file(struct report *rep)
 {
 	const struct report_opts *o = &rep->o;
-	bool children;
+	bool children, tui;
 	int ret = make_filters(rep);
 
 	if (ret)
@@ -563,7 +590,8 @@ static int report_file(struct report *rep)
 	if (o->input && strcmp(o->input, "-") && !rep->pipe)
 		rep->dump_name = o->input;
 
-	if (isatty(STDOUT_FILENO) && !o->dump && !o->stats)
+	tui = use_tui(o);
+	if (isatty(STDOUT_FILENO) && !o->dump && !o->stats && !tui)
 		report_pager__start(&rep->pager);
 	if (o->header_only) {
 		ember_data_reader__fprintf_header(rep->reader, stdout, o->show_full_info);
@@ -574,8 +602,16 @@ static int report_file(struct report *rep)
 	ret = setup_callchains(rep, &children);
 	if (!ret)
 		ret = setup_layout(rep, children);
-	if (!ret)
-		ret = print_report(rep);
+	if (!ret && tui) {
+		ret = browse_report(rep);
+		/* a terminal that cannot hold the browser gets the pager, as perf's */
+		if (ret == -1) {
+			report_pager__start(&rep->pager);
+			ret = print_report(rep, true);
+		}
+	} else if (!ret) {
+		ret = print_report(rep, false);
+	}
 	return ret;
 }
 

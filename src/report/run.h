@@ -65,6 +65,12 @@ void report__dump_stats(struct report *rep, FILE *fp);
 void report_event_name(struct ember_session *s, const struct ember_data_attr *a, char *buf,
 		       size_t size);
 
+/*
+ * The report in the TUI's browser (after report__process()): the exit
+ * status, or -1 when the terminal cannot hold the browser (then print).
+ */
+int report__browse(struct report *rep);
+
 /* Starts $PAGER (or less) on standard output when it is a terminal; pager->pid 0 when not. */
 void report_pager__start(struct report_pager *pager);
 /* Flushes and waits for the pager, if one was started. */

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ember report on a terminal: each event's histogram in the TUI's
+ * browser (src/tui/), perf's title line over it; with several events,
+ * perf's menu of the events first, TAB and shift-TAB between them.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "report/run.h"
+#include "tui/dialog.h"
+#include "tui/hist-browser.h"
+#include "tui/screen.h"
+
+struct browse {
+	struct report *rep;
+	uint32_t idx;		/* the event shown */
+};
+
+static const char *thread_comm(const void *thread)
+{
+	return ember_thread__comm((const struct ember_thread *)thread);
+}
+
+static const struct ember_hist *shown_hist(const struct report *rep, uint32_t idx)
+{
+	const struct ember_hist *h = ember_hist_feed__hist(rep->feed, idx);
+
+	/* perf skips the events without samples, as --stdio does */
+	return h && ember_hist__stats(h)->nr_samples ? h : NULL;
+}
+
+/* perf's hists__scnprintf_title(): "Samples: 5K of event 'cycles', Event count (approx.): N". */
+static void samples_line(const struct report *rep, uint32_t idx, bool title, char *buf,
+			 size_t size)
+{
+	const struct ember_hist *h = ember_hist_feed__hist(rep->feed, idx);
+	const struct ember_hist_stats *hs = ember_hist__stats(h);
+	unsigned long nr = rep->o.filter_relative ? hs->nr_non_filtered_samples : hs->nr_samples;
+	char unit, name[256];
+
+	nr = report_convert_unit(nr, &unit);
+	report_event_name(rep->session, ember_data_reader__attr(rep->reader, idx), name,
+			  sizeof(name));
+	if (title)
+		snprintf(buf, size, "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
+			 nr, unit, name, ember_hist__total_period(h, rep->o.filter_relative));
+	else
+		snprintf(buf, size, "%lu%c%s%s", nr, unit, unit == ' ' ? "" : " ", name);
+}
+
+static void title(void *ctx, char *buf, size_t size)
+{
+	const struct browse *br = ctx;
+
+	samples_line(br->rep, br->idx, true, buf, size);
+}
+
+/* The events with samples, in the file's order; their number. *out is malloc'ed. */
+static uint32_t events(const struct report *rep, uint32_t **out)
+{
+	uint32_t i, n = 0, nr = ember_hist_feed__nr_hists(rep->feed);
+
+	*out = calloc(nr ? nr : 1, sizeof(**out));
+	if (!*out)
+		return 0;
+	for (i = 0; i < nr; i++)
+		if (shown_hist(rep, i))
+			(*out)[n++] = i;
+	return n;
+}
+
+/* perf's "Available samples" menu: the event chosen, or -1 to leave. */
+static int event_menu(const struct report *rep, const uint32_t *ev, uint32_t nr, int current)
+{
+	char (*texts)[300] = calloc(nr, sizeof(*texts));
+	const char **items = calloc(nr, sizeof(*items));
+	uint32_t i;
+	int choice = -1;
+
+	if (texts && items) {
+		for (i = 0; i < nr; i++) {
+			samples_line(rep, ev[i], false, texts[i], sizeof(texts[i]));
+			items[i] = texts[i];
+		}
+		(void)current;
+		choice = tui_dialog__menu("Available samples", items, nr,
+					  "ESC: exit, ENTER|->: Browse histograms");
+	}
+	free(texts);
+	free(items);
+	return choice;
+}
+
+int report__browse(struct report *rep)
+{
+	struct report_print_opts po = {
+		.show_header = true,
+		.filter_relative = rep->o.filter_relative,
+		.min_percent = rep->o.min_percent,
+		.dso_filter = rep->o.dsos != NULL,
+		.thread_comm = thread_comm,
+	};
+	struct browse br = { .rep = rep };
+	struct tui_hist_browser_opts bo = {
+		.po = &po,
+		.title = title,
+		.ctx = &br,
+	};
+	uint32_t *ev, nr = events(rep, &ev);
+	char why[256];
+	int cur = 0, ret = 0;
+
+	if (!ev)
+		return 1;
+	if (tui_screen__init(why, sizeof(why))) {
+		free(ev);
+		return -1;
+	}
+	bo.events = nr > 1;
+	if (nr > 1)
+		cur = event_menu(rep, ev, nr, 0);
+	while (cur >= 0 && nr) {
+		enum tui_hist_action a;
+
+		br.idx = ev[cur];
+		bo.hist = shown_hist(rep, br.idx);
+		a = tui_hist_browser__run(&bo);
+		if (a == TUI_HIST_NEXT)
+			cur = (cur + 1) % nr;
+		else if (a == TUI_HIST_PREV)
+			cur = (cur + nr - 1) % nr;
+		else if (a == TUI_HIST_BACK)
+			cur = event_menu(rep, ev, nr, cur);
+		else {
+			ret = a == TUI_HIST_ERROR;
+			break;
+		}
+	}
+	tui_screen__exit();
+	free(ev);
+	if (ret)
+		fprintf(stderr, "ember report: the browser ran out of memory\n");
+	return ret;
+}
