@@ -132,7 +132,9 @@ static void calc_widths(const struct table *t, int *w)
 
 	for (c = 0; c < t->l->nr_cols; c++) {
 		enum ember_hist_dim d = t->l->cols[c];
-		int len = strlen(header_of(t, d));
+		int len = t->po->entry_widths && !ember_hist_dim__is_value(d) ?
+				  0 :
+				  (int)strlen(header_of(t, d));
 
 		if (d == EMBER_HIST_DIM_SAMPLE || d == EMBER_HIST_DIM_PERIOD ||
 		    d == EMBER_HIST_DIM_TIME || d == EMBER_HIST_DIM_WEIGHT ||

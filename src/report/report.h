@@ -33,6 +33,12 @@ struct report_print_opts {
 	/* Entries hidden besides the filtered ones (the TUI's zooms), for the widths; NULL: none. */
 	bool (*hidden)(void *ctx, const struct ember_hist_entry *e);
 	void *hidden_ctx;
+	/*
+	 * The key columns as wide as their widest entry, even when their
+	 * header is wider: perf's widths once its browser filtered the
+	 * entries again (hists__reset_col_len()).
+	 */
+	bool entry_widths;
 };
 
 /* Prints the column header and the rows with their callchains, as perf's hists__fprintf. */

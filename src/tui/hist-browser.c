@@ -639,6 +639,7 @@ static void zoom_thread(struct browser *b, const struct ember_hist_entry *e)
 		b->zooms[b->nr_zooms++] = ZOOM_THREAD;
 	}
 	b->index = b->top = 0;
+	b->po.entry_widths = true;
 }
 
 static void set_dso_elide(struct browser *b, bool on)
@@ -678,6 +679,7 @@ static void zoom_dso(struct browser *b, const struct ember_hist_entry *e)
 		set_dso_elide(b, true);
 	}
 	b->index = b->top = 0;
+	b->po.entry_widths = true;
 }
 
 static void zoom_out_last(struct browser *b)
@@ -771,6 +773,7 @@ static void filter_symbol(struct browser *b)
 		return;
 	snprintf(b->sym_filter, sizeof(b->sym_filter), "%s", buf);
 	b->index = b->top = 0;
+	b->po.entry_widths = true;
 }
 
 /* Enter: perf's context menu of the current line. */
