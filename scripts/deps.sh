@@ -13,6 +13,7 @@ PACKAGES=(
 	clang libclang-rt-14-dev valgrind	# fuzzing (libFuzzer), sanitizers, memcheck
 	chromium nodejs				# the flame graph's browser test (playwright-core)
 	time strace				# bench peak memory; the unprivileged-user checks
+	tmux					# drives the report browser in its e2e suite (report-tui)
 	debuginfod				# serves debuginfo to the unwinder's test (elfutils)
 	hotspot					# its hotspot-perfparser reads our files (pulls Qt, KDE: ~100 pkgs)
 )
