@@ -70,8 +70,8 @@ static uint32_t events(const struct report *rep, uint32_t **out)
 	return n;
 }
 
-/* perf's "Available samples" menu: the event chosen, or -1 to leave. */
-static int event_menu(const struct report *rep, const uint32_t *ev, uint32_t nr, int current)
+/* perf's "Available samples" menu: the event chosen, or negative to leave. */
+static int event_menu(const struct report *rep, const uint32_t *ev, uint32_t nr)
 {
 	char (*texts)[300] = calloc(nr, sizeof(*texts));
 	const char **items = calloc(nr, sizeof(*items));
@@ -83,9 +83,11 @@ static int event_menu(const struct report *rep, const uint32_t *ev, uint32_t nr,
 			samples_line(rep, ev[i], false, texts[i], sizeof(texts[i]));
 			items[i] = texts[i];
 		}
-		(void)current;
-		choice = tui_dialog__menu("Available samples", items, nr,
-					  "ESC: exit, ENTER|->: Browse histograms");
+		/* ESC asks, as perf's menu does; q leaves */
+		do
+			choice = tui_dialog__menu("Available samples", items, nr,
+						  "ESC: exit, ENTER|->: Browse histograms");
+		while (choice == -1 && !tui_dialog__yesno("Do you really want to exit?"));
 	}
 	free(texts);
 	free(items);
@@ -119,7 +121,7 @@ int report__browse(struct report *rep)
 	}
 	bo.events = nr > 1;
 	if (nr > 1)
-		cur = event_menu(rep, ev, nr, 0);
+		cur = event_menu(rep, ev, nr);
 	while (cur >= 0 && nr) {
 		enum tui_hist_action a;
 
@@ -131,7 +133,7 @@ int report__browse(struct report *rep)
 		else if (a == TUI_HIST_PREV)
 			cur = (cur + nr - 1) % nr;
 		else if (a == TUI_HIST_BACK)
-			cur = event_menu(rep, ev, nr, cur);
+			cur = event_menu(rep, ev, nr);
 		else {
 			ret = a == TUI_HIST_ERROR;
 			break;

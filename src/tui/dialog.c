@@ -109,8 +109,9 @@ static int question(const char *title, const char *text, const char *exit_msg)
 		w = strlen(title) + 2;
 	w = clamp(w + 2, 4, COLS);
 	h = clamp(nr + 2, 3, LINES);
-	y = (LINES - h) / 2;
-	x = (COLS - w) / 2;
+	/* centred as perf centres them: halves rounded down, each on its own */
+	y = LINES / 2 - h / 2;
+	x = COLS / 2 - w / 2;
 	draw_box(y, x, h, w, title);
 	draw_lines(y + 1, x + 1, w - 2, all);
 	free(all);
@@ -147,9 +148,10 @@ bool tui_dialog__input(const char *title, const char *text, char *buf, size_t si
 	if (w < 60)
 		w = 60;
 	w = clamp(w + 2, 10, COLS);
-	h = clamp(nr + 7, 8, LINES);
-	y = (LINES - h) / 2;
-	x = (COLS - w) / 2;
+	h = clamp(nr + 8, 9, LINES);
+	/* centred as perf centres them: halves rounded down, each on its own */
+	y = LINES / 2 - h / 2;
+	x = COLS / 2 - w / 2;
 	for (;;) {
 		int key, shown = w - 6;
 
@@ -216,8 +218,9 @@ int tui_dialog__menu(const char *title, const char *const *items, int nr, const 
 			index = nr - 1;
 		else if (tui_dialog__is_enter(key) || key == KEY_RIGHT)
 			return index;
-		else if (key == TUI_KEY_ESC || key == KEY_LEFT || key == 'q' ||
-			 key == TUI_KEY_CTRL_C)
+		else if (key == TUI_KEY_ESC || key == KEY_LEFT)
 			return -1;
+		else if (key == 'q' || key == TUI_KEY_CTRL_C)
+			return -2;
 	}
 }

@@ -36,7 +36,8 @@ bool tui_dialog__yesno(const char *question);
 bool tui_dialog__input(const char *title, const char *text, char *buf, size_t size);
 /*
  * A full-screen menu of nr items (perf's ui_browser__popup_menu): the
- * index chosen with Enter or Right, -1 when left with ESC or Left.
+ * index chosen with Enter or Right, -1 when left with ESC or Left, -2
+ * with q or ^C.
  */
 int tui_dialog__menu(const char *title, const char *const *items, int nr, const char *helpline);
 

@@ -63,6 +63,7 @@ struct browser {
 	size_t index, top;		/* current row, first row shown */
 	bool navkeypressed;		/* perf: the bar and the highlight once navigating */
 	bool show_headers;
+	int horiz_scroll;		/* Left/Right: the first columns not shown */
 	struct hashtab unfolded;	/* entries and callchain nodes unfolded, by address */
 
 	const void *thread, *dso;	/* zooms (NULL: none) */
@@ -288,6 +289,8 @@ static int entry_text(const struct browser *b, const struct row *r, char *buf, s
 	bool first = true;
 	int c;
 
+	int column = 0;
+
 	*nr_spans = 0;
 	buf[0] = '\0';
 	if (b->chains)
@@ -296,7 +299,7 @@ static int entry_text(const struct browser *b, const struct row *r, char *buf, s
 		double percent;
 		int n;
 
-		if (b->elide[c])
+		if (b->elide[c] || column++ < b->horiz_scroll)
 			continue;
 		if (!first)
 			pos += snprintf(buf + pos, size - pos, "  ");
@@ -386,11 +389,13 @@ static void draw_headers(const struct browser *b)
 	size_t pos = 0;
 	int c;
 
+	int column = 0;
+
 	line[0] = '\0';
 	if (b->chains)
 		pos += snprintf(line, sizeof(line), "  ");
 	for (c = 0; c < l->nr_cols && pos < sizeof(line); c++) {
-		if (b->elide[c])
+		if (b->elide[c] || column++ < b->horiz_scroll)
 			continue;
 		pos += report__column_header(b->h, &b->po, c, b->w[c], line + pos,
 					     sizeof(line) - pos);
@@ -512,7 +517,18 @@ static void draw(struct browser *b)
 static bool is_nav_key(int key)
 {
 	return key == KEY_DOWN || key == KEY_UP || key == KEY_NPAGE || key == KEY_PPAGE ||
-	       key == KEY_HOME || key == KEY_END || key == ' ';
+	       key == KEY_HOME || key == KEY_END || key == ' ' || key == KEY_LEFT ||
+	       key == KEY_RIGHT;
+}
+
+static int nr_columns_shown(const struct browser *b)
+{
+	const struct ember_hist_layout *l = ember_hist__opts(b->h)->layout;
+	int c, n = 0;
+
+	for (c = 0; c < l->nr_cols; c++)
+		n += !b->elide[c];
+	return n;
 }
 
 /* perf's ui_browser__run() moves. */
@@ -523,6 +539,15 @@ static void navigate(struct browser *b, int key)
 	if (!b->nr_rows)
 		return;
 	switch (key) {
+	/* perf's columns: Left and Right scroll them, the last one always shown */
+	case KEY_RIGHT:
+		if (b->horiz_scroll + 1 < nr_columns_shown(b))
+			b->horiz_scroll++;
+		break;
+	case KEY_LEFT:
+		if (b->horiz_scroll > 0)
+			b->horiz_scroll--;
+		break;
 	case KEY_DOWN:
 		if (b->index + 1 < b->nr_rows)
 			b->index++;
@@ -622,16 +647,22 @@ static int toggle_fold(struct browser *b)
 	return set_unfolded(b, r->n ? (const void *)r->n : (const void *)r->e, r->sign == '+');
 }
 
-static void zoom_thread(struct browser *b, const struct ember_hist_entry *e)
+/* The zoom of that kind forgotten from the order they were made in. */
+static void drop_zoom(struct browser *b, enum zoom kind)
 {
 	int i;
 
+	for (i = 0; i < b->nr_zooms; i++)
+		if (b->zooms[i] == kind)
+			memmove(&b->zooms[i], &b->zooms[i + 1],
+				(--b->nr_zooms - i) * sizeof(b->zooms[0]));
+}
+
+static void zoom_thread(struct browser *b, const struct ember_hist_entry *e)
+{
 	if (b->thread) {
 		b->thread = NULL;
-		for (i = 0; i < b->nr_zooms; i++)
-			if (b->zooms[i] == ZOOM_THREAD)
-				memmove(&b->zooms[i], &b->zooms[i + 1],
-					(--b->nr_zooms - i) * sizeof(b->zooms[0]));
+		drop_zoom(b, ZOOM_THREAD);
 	} else if (e && e->thread) {
 		b->thread = e->thread;
 		b->thread_comm = entry_comm(b, e);
@@ -663,14 +694,9 @@ static void set_dso_elide(struct browser *b, bool on)
 
 static void zoom_dso(struct browser *b, const struct ember_hist_entry *e)
 {
-	int i;
-
 	if (b->dso) {
 		b->dso = NULL;
-		for (i = 0; i < b->nr_zooms; i++)
-			if (b->zooms[i] == ZOOM_DSO)
-				memmove(&b->zooms[i], &b->zooms[i + 1],
-					(--b->nr_zooms - i) * sizeof(b->zooms[0]));
+		drop_zoom(b, ZOOM_DSO);
 		set_dso_elide(b, false);
 	} else if (e && e->dso) {
 		b->dso = e->dso;
@@ -695,6 +721,7 @@ static const char help_text[] =
 	"UP/DOWN/PGUP\n"
 	"PGDN/SPACE    Navigate\n"
 	"HOME/END      The first and the last line\n"
+	"LEFT/RIGHT    Scroll the columns\n"
 	"q/ESC/CTRL+C  Exit browser or go back to previous screen\n"
 	"\n"
 	"For multiple event sessions:\n"
@@ -855,14 +882,12 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 		*action = TUI_HIST_QUIT;
 		return 1;
 	case TUI_KEY_ESC:
-	case KEY_LEFT:
 		if (b->nr_zooms) {
 			zoom_out_last(b);
 			break;
 		}
-		if (key == KEY_LEFT) {
-			if (!b->o->events)
-				return 0;
+		/* with several events, back to their menu, which asks */
+		if (b->o->events) {
 			*action = TUI_HIST_BACK;
 			return 1;
 		}
@@ -913,7 +938,6 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 	case KEY_F(1):
 		tui_dialog__text("Help", help_text, true);
 		return 0;
-	case KEY_RIGHT:
 	case KEY_ENTER:
 	case TUI_KEY_ENTER_CR:
 	case TUI_KEY_ENTER_LF:

@@ -23,7 +23,7 @@ enum tui_hist_action {
 	TUI_HIST_QUIT,		/* q, ^C, or ESC confirmed */
 	TUI_HIST_NEXT,		/* TAB: the next event */
 	TUI_HIST_PREV,		/* shift-TAB: the previous event */
-	TUI_HIST_BACK,		/* Left with nothing to zoom out of, with events: their menu */
+	TUI_HIST_BACK,		/* ESC with nothing to zoom out of, with events: their menu */
 	TUI_HIST_ERROR,		/* the screen could not be drawn (no memory) */
 };
 
