@@ -524,13 +524,16 @@ static int setup_layout(struct report *rep, bool children)
 
 /*
  * perf's choice of interface: the browser when standard output is a
- * terminal (--tui on a terminal too), unless --stdio or an output only
- * stdio has (the header, -D, --stats).
+ * terminal (--tui on a terminal too), unless --stdio, an output only
+ * stdio has (the header, -D, --stats), or the file read from standard
+ * input (perf then prints: its browser reads the keys there).
  */
-static bool use_tui(const struct report_opts *o)
+static bool use_tui(const struct report *rep)
 {
+	const struct report_opts *o = &rep->o;
+
 	return !o->stdio && isatty(STDOUT_FILENO) && !o->dump && !o->stats && !o->header &&
-	       !o->header_only;
+	       !o->header_only && strcmp(ember_session__path(rep->session), "-");
 }
 
 /* The file read into the histograms, shown in the browser. The exit status, -1: print it. */
@@ -590,7 +593,7 @@ static int report_file(struct report *rep)
 	if (o->input && strcmp(o->input, "-") && !rep->pipe)
 		rep->dump_name = o->input;
 
-	tui = use_tui(o);
+	tui = use_tui(rep);
 	if (isatty(STDOUT_FILENO) && !o->dump && !o->stats && !tui)
 		report_pager__start(&rep->pager);
 	if (o->header_only) {

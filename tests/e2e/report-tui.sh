@@ -24,6 +24,17 @@ cd "$TMP" || exit 1
 SOCK="ember-tui-$$"
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# A session that lives as long as the suite: the server never exits between
+# checks (a client started while it shuts down finds it dying).
+T new-session -d -s keeper "sleep 3600"
+
+# clean: every session but the keeper gone
+clean() {
+	local s
+	for s in $(T list-sessions -F '#{session_name}' 2>/dev/null); do
+		[ "$s" = keeper ] || T kill-session -t "$s"
+	done
+}
 
 # wait_for SESSION TEXT: until the pane shows TEXT (10 s at most)
 wait_for() {
@@ -100,7 +111,7 @@ if wait_for e-self Samples: && wait_for p-self Samples:; then
 	if cmp -s self.perf self.ember; then pass no-children-E; else
 		fail no-children-E "$(diff self.perf self.ember | head -12)"; fi
 fi
-T kill-server 2>/dev/null
+clean
 
 # 2. navigation and callchains: + on an entry, e, c on a chain line, E, C
 same_screen nav g.data 80 24 Down Down Down Down PageDown PageUp End Home Down
@@ -127,7 +138,7 @@ if wait_for e-rs Samples: && wait_for p-rs Samples:; then
 	if cmp -s rs.perf rs.ember && [ "$(wc -l <rs.ember)" = 34 ]; then pass resize; else
 		fail resize "$(diff rs.perf rs.ember | head -12)"; fi
 fi
-T kill-server 2>/dev/null
+clean
 
 # 5. P: every line of the browser into perf.hist.0, as perf writes it
 mkdir -p pe pp
@@ -144,7 +155,7 @@ if wait_for e-P Samples: && wait_for p-P Samples:; then
 		fail print-P-message "$(T capture-pane -p -t e-P | tail -1)"
 	fi
 fi
-T kill-server 2>/dev/null
+clean
 
 # 6. the help window, the context menu, colours
 start e-k 100 40 "$EMBER report -i g.data"
@@ -169,7 +180,7 @@ if wait_for e-nc Samples:; then
 		check no-color-reverse grep -q $'\e\\[7m' <(T capture-pane -p -e -t e-nc)
 	fi
 fi
-T kill-server 2>/dev/null
+clean
 
 # 7. the terminal given back: q, ^C, SIGTERM, ESC's question
 # in_shell NAME KEYS...: ember started from a shell's prompt, left by KEYS
@@ -219,4 +230,12 @@ if wait_for stdio STATUS=0 && T capture-pane -p -t stdio | grep -q '^# Overhead'
 else
 	fail stdio-on-terminal "$(T capture-pane -p -t stdio | head -5)"
 fi
-T kill-server 2>/dev/null
+clean
+# a file read from standard input is printed, as perf prints it
+T new-session -d -s pipe -x 100 -y 30 "cat nog.data | PAGER=cat $EMBER report -i -; echo STATUS=\$?; sleep 600"
+if wait_for pipe STATUS=0 && T capture-pane -p -t pipe | grep -q '^# Overhead'; then
+	pass stdin-prints
+else
+	fail stdin-prints "$(T capture-pane -p -t pipe | head -5)"
+fi
+clean
