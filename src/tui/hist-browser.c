@@ -7,338 +7,45 @@
  * perf's TUI draws a graph, the bottom help line, and perf's scroll bar
  * once a navigation key was pressed.
  *
- * The rows are rebuilt from the histogram whenever the folding, a zoom
- * or the histogram changes: a row is an entry or one callchain node of
- * it, with the offset, fold sign and value perf gives that line.
+ * The lines are hist-view.c's; this file draws them, moves over them
+ * and turns the keys into foldings, zooms and filters.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <ncursesw/curses.h>
-#include "core/array.h"
-#include "core/hash.h"
-#include "core/hashtab.h"
 #include "tui/dialog.h"
 #include "tui/hist-browser.h"
+#include "tui/hist-view.h"
 #include "tui/screen.h"
-
-#define LEVEL_OFFSET_STEP 3	/* perf's indentation of a callchain level */
-#define MAX_SPANS EMBER_HIST_MAX_COLS
-
-/* A line of the browser: an entry's own, or one callchain node under it. */
-struct row {
-	const struct ember_hist_entry *e;
-	const struct ember_callchain_node *n;	/* NULL: the entry's row */
-	const struct ember_callchain_node *run;	/* value: the run whose value is shown */
-	uint64_t value_total;			/* value: percentages are of */
-	int offset;
-	char sign;				/* '+' folded, '-' unfolded, ' ' no children */
-	bool value;
-};
-
-/* A percentage column of an entry's line, coloured by its value. */
-struct span {
-	int start, len;
-	double percent;
-};
 
 enum zoom { ZOOM_THREAD, ZOOM_DSO };
 
 struct browser {
 	const struct tui_hist_browser_opts *o;
-	const struct ember_hist *h;
-	struct report_print_opts po;
-	struct report_chain_print pp;
-	bool chains;
-	uint64_t total;
-	int w[EMBER_HIST_MAX_COLS];
-	bool elide[EMBER_HIST_MAX_COLS];
-	int last_col;
-
-	struct row *rows;
-	size_t nr_rows, alloc_rows;
+	struct tui_hist_view v;		/* the lines */
 	size_t index, top;		/* current row, first row shown */
 	bool navkeypressed;		/* perf: the bar and the highlight once navigating */
 	bool show_headers;
-	int horiz_scroll;		/* Left/Right: the first columns not shown */
-	struct hashtab unfolded;	/* entries and callchain nodes unfolded, by address */
-
-	const void *thread, *dso;	/* zooms (NULL: none) */
-	const char *thread_comm, *dso_name;
-	int32_t tid;
 	enum zoom zooms[2];		/* in the order made, ESC undoes the last */
 	int nr_zooms;
-	char sym_filter[256];		/* '/': entries whose symbol has this */
 	char help[512];			/* a message over the help line, until the next key */
 	int print_seq;			/* P: the next perf.hist.N tried */
 };
 
-/* ---- the folding: a set of addresses ------------------------------------ */
-
-static bool is_unfolded(const struct browser *b, const void *p)
-{
-	uint64_t k = (uintptr_t)p;
-
-	return hashtab__get(&b->unfolded, hash_mix64(k), hashtab__eq_hash, NULL) != 0;
-}
-
-static int set_unfolded(struct browser *b, const void *p, bool on)
-{
-	uint64_t k = (uintptr_t)p, hash = hash_mix64(k);
-	struct hashtab_slot *s;
-
-	if (!on) {
-		s = hashtab__find(&b->unfolded, hash, hashtab__eq_hash, NULL);
-		if (s)
-			hashtab__remove(&b->unfolded, s);
-		return 0;
-	}
-	if (hashtab__reserve(&b->unfolded, 1))
-		return -ENOMEM;
-	s = hashtab__slot(&b->unfolded, hash, hashtab__eq_hash, NULL);
-	if (!s->val)
-		hashtab__fill(&b->unfolded, s, hash, k);
-	return 0;
-}
-
-/* ---- which entries are shown ---------------------------------------------- */
-
-static bool zoomed_out(const struct browser *b, const struct ember_hist_entry *e)
-{
-	if (b->thread && e->thread != b->thread)
-		return true;
-	if (b->dso && e->dso != b->dso)
-		return true;
-	return b->sym_filter[0] && (!e->sym || !strstr(e->sym_name, b->sym_filter));
-}
-
-static bool hidden(void *ctx, const struct ember_hist_entry *e)
-{
-	return zoomed_out(ctx, e);
-}
-
-static bool shown(const struct browser *b, const struct ember_hist_entry *e)
-{
-	return ember_hist__shows(b->h, e, b->po.filter_relative, b->po.min_percent) &&
-	       !zoomed_out(b, e);
-}
-
-/*
- * What percentages are of: the histogram's total, or with --percentage
- * relative the entries the filters and zooms leave (perf's non-filtered
- * total, recomputed by its zooms).
- */
-static uint64_t percent_total(const struct browser *b)
-{
-	uint64_t total = 0;
-	size_t i;
-
-	if (!b->po.filter_relative || (!b->nr_zooms && !b->sym_filter[0]))
-		return ember_hist__total_period(b->h, b->po.filter_relative);
-	for (i = 0; i < ember_hist__nr_entries(b->h); i++) {
-		const struct ember_hist_entry *e = ember_hist__entry(b->h, i);
-
-		if (!e->filtered && !zoomed_out(b, e))
-			total += e->self.period;
-	}
-	return total;
-}
-
-static const char *entry_comm(const struct browser *b, const struct ember_hist_entry *e)
-{
-	const char *c = NULL;
-
-	if (b->po.thread_comm && e->thread)
-		c = b->po.thread_comm(e->thread);
-	return c ? c : e->comm ? e->comm : "";
-}
-
-/* ---- the rows --------------------------------------------------------------- */
-
-static int add_row(struct browser *b, const struct row *r)
-{
-	if (array__reserve((void **)&b->rows, &b->alloc_rows, b->nr_rows, sizeof(*r)))
-		return -ENOMEM;
-	b->rows[b->nr_rows++] = *r;
-	return 0;
-}
-
-static bool has_children(const struct browser *b, const struct ember_callchain_node *n)
-{
-	const struct ember_callchain_node **v;
-	size_t nr = report_chain__children(&b->pp, n, &v);
-
-	free(v);
-	return nr > 0;
-}
-
-/*
- * perf's has_children of a line of a run (callchain__init_have_children()):
- * at the top, the first line has it when the run has siblings, the last
- * when the run has children; below, the first when the run goes on or has
- * children, the last when it has children.
- */
-static bool line_has_children(const struct browser *b, const struct ember_callchain_node *n,
-			      const struct ember_callchain_node *first,
-			      const struct ember_callchain_node *last, bool top, size_t nr_siblings)
-{
-	if (top)
-		return n == last ? has_children(b, last) : n == first && nr_siblings > 1;
-	if (n == first)
-		return first != last || has_children(b, last);
-	return n == last && has_children(b, last);
-}
-
-/* perf's hist_browser__show_callchain_graph(), as rows. */
-static int add_chain_rows(struct browser *b, const struct ember_hist_entry *e,
-			  const struct ember_callchain_node *parent, int level, uint64_t total,
-			  uint64_t parent_total, bool top)
-{
-	const struct ember_callchain_node **v;
-	size_t nr = report_chain__children(&b->pp, parent, &v), k;
-	uint64_t value_total = b->pp.param->mode == EMBER_CALLCHAIN_GRAPH_REL ? parent_total : total;
-	bool need_percent = nr > 1 || (nr == 1 && ember_callchain_node__cumul_hits(v[0]) !=
-							 parent_total);
-	int ret = 0;
-
-	for (k = 0; k < nr && !ret; k++) {
-		const struct ember_callchain_node *first = v[k];
-		const struct ember_callchain_node *last = report_chain__run_last(first), *n;
-		int extra = 0;
-		char sign = ' ';
-
-		for (n = first;; n = ember_callchain_node__first_child(n)) {
-			struct row r = {
-				.e = e,
-				.n = n,
-				.run = first,
-				.value_total = value_total,
-				.value = n == first && need_percent,
-			};
-
-			if (n != first && need_percent)
-				extra = LEVEL_OFFSET_STEP;
-			if (line_has_children(b, n, first, last, top, nr))
-				sign = is_unfolded(b, n) ? '-' : '+';
-			else
-				sign = ' ';
-			r.offset = level * LEVEL_OFFSET_STEP + extra;
-			r.sign = sign;
-			ret = add_row(b, &r);
-			if (ret || sign == '+' || n == last)
-				break;
-		}
-		if (!ret && sign == '-')
-			ret = add_chain_rows(b, e, last, level + (extra ? 2 : 1), total,
-					     last->children_hit, false);
-	}
-	free(v);
-	return ret;
-}
-
-static char entry_sign(const struct browser *b, const struct ember_hist_entry *e)
-{
-	const struct ember_callchain_node *root = ember_hist_entry__callchain(e);
-
-	if (!b->chains || !root || !has_children(b, root))
-		return ' ';
-	return is_unfolded(b, e) ? '-' : '+';
-}
-
-/* The widths, the columns shown, then every row. 0 or -ENOMEM. */
-static int build_rows(struct browser *b)
-{
-	size_t i;
-	int c, ret = 0;
-
-	b->total = percent_total(b);
-	report__column_widths(b->h, &b->po, b->w);
-	b->last_col = 0;
-	for (c = 0; c < ember_hist__opts(b->h)->layout->nr_cols; c++)
-		if (!b->elide[c])
-			b->last_col = c;
-	b->nr_rows = 0;
-	for (i = 0; i < ember_hist__nr_entries(b->h) && !ret; i++) {
-		const struct ember_hist_entry *e = ember_hist__entry(b->h, i);
-		struct row r = { .e = e };
-
-		if (!shown(b, e))
-			continue;
-		r.sign = entry_sign(b, e);
-		ret = add_row(b, &r);
-		if (!ret && r.sign == '-')
-			ret = add_chain_rows(b, e, ember_hist_entry__callchain(e), 1, b->total,
-					     ember_hist__entry_period(b->h, e), true);
-	}
-	if (b->index >= b->nr_rows)
-		b->index = b->nr_rows ? b->nr_rows - 1 : 0;
-	return ret;
-}
-
-/* ---- a row's text ------------------------------------------------------------ */
-
-/* An entry's line: the fold sign, then the columns two spaces apart; its spans. */
-static int entry_text(const struct browser *b, const struct row *r, char *buf, size_t size,
-		      struct span *spans, int *nr_spans)
-{
-	const struct ember_hist_layout *l = ember_hist__opts(b->h)->layout;
-	size_t pos = 0;
-	bool first = true;
-	int c;
-
-	int column = 0;
-
-	*nr_spans = 0;
-	buf[0] = '\0';
-	if (b->chains)
-		pos += snprintf(buf, size, "%c ", r->sign);
-	for (c = 0; c < l->nr_cols && pos < size; c++) {
-		double percent;
-		int n;
-
-		if (b->elide[c] || column++ < b->horiz_scroll)
-			continue;
-		if (!first)
-			pos += snprintf(buf + pos, size - pos, "  ");
-		first = false;
-		if (pos >= size)
-			break;
-		n = report__column(b->h, &b->po, r->e, c, b->w[c], c == b->last_col, b->total,
-				   buf + pos, size - pos, &percent);
-		if (n < 0)
-			n = 0;
-		if (percent >= 0 && *nr_spans < MAX_SPANS)
-			spans[(*nr_spans)++] = (struct span){ pos, n, percent };
-		pos += n;
-	}
-	return pos < size ? (int)pos : (int)size - 1;
-}
-
-/* A callchain line's text after its sign: the run's value first, then the name. */
-static void chain_text(const struct browser *b, const struct row *r, char *buf, size_t size)
-{
-	FILE *fp = fmemopen(buf, size, "w");
-
-	if (!fp) {
-		snprintf(buf, size, "?");
-		return;
-	}
-	if (r->value) {
-		report_chain__fprintf_value(fp, b->pp.param,
-					    ember_callchain_node__cumul_hits(r->run),
-					    r->run->count + r->run->children_count,
-					    r->value_total);
-		fputc(' ', fp);
-	}
-	report_chain__fprintf_name(fp, r->n);
-	/* fmemopen keeps room for the terminating NUL */
-	fclose(fp);
-}
-
 /* ---- drawing ------------------------------------------------------------------- */
+
+/* The rows again, the current one kept in range. 0 or -ENOMEM. */
+static int rebuild(struct browser *b)
+{
+	int ret = tui_hist_view__build(&b->v);
+
+	if (b->index >= b->v.nr_rows)
+		b->index = b->v.nr_rows ? b->v.nr_rows - 1 : 0;
+	return ret;
+}
 
 static int rows_shown(const struct browser *b)
 {
@@ -369,22 +76,22 @@ static void draw_title(const struct browser *b)
 	if (b->o->title)
 		b->o->title(b->o->ctx, title, sizeof(title));
 	n = strlen(title);
-	if (b->thread) {
-		if (ember_hist__opts(b->h)->layout->key_mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PID))
+	if (b->v.thread) {
+		if (ember_hist__opts(b->v.h)->layout->key_mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PID))
 			n += snprintf(title + n, sizeof(title) - n, ", Thread: %s(%d)",
-				      b->thread_comm, b->tid);
+				      b->v.thread_comm, b->v.tid);
 		else
-			n += snprintf(title + n, sizeof(title) - n, ", Thread: %s", b->thread_comm);
+			n += snprintf(title + n, sizeof(title) - n, ", Thread: %s", b->v.thread_comm);
 	}
-	if (b->dso && n < sizeof(title))
-		snprintf(title + n, sizeof(title) - n, ", DSO: %s", b->dso_name);
+	if (b->v.dso && n < sizeof(title))
+		snprintf(title + n, sizeof(title) - n, ", DSO: %s", b->v.dso_name);
 	tui_screen__set_color(TUI_ROOT);
 	tui_screen__write(0, 0, title, COLS);
 }
 
 static void draw_headers(const struct browser *b)
 {
-	const struct ember_hist_layout *l = ember_hist__opts(b->h)->layout;
+	const struct ember_hist_layout *l = ember_hist__opts(b->v.h)->layout;
 	char line[4096];
 	size_t pos = 0;
 	int c;
@@ -392,12 +99,12 @@ static void draw_headers(const struct browser *b)
 	int column = 0;
 
 	line[0] = '\0';
-	if (b->chains)
+	if (b->v.chains)
 		pos += snprintf(line, sizeof(line), "  ");
 	for (c = 0; c < l->nr_cols && pos < sizeof(line); c++) {
-		if (b->elide[c] || column++ < b->horiz_scroll)
+		if (b->v.elide[c] || column++ < b->v.horiz_scroll)
 			continue;
-		pos += report__column_header(b->h, &b->po, c, b->w[c], line + pos,
+		pos += report__column_header(b->v.h, &b->v.po, c, b->v.w[c], line + pos,
 					     sizeof(line) - pos);
 		if (pos < sizeof(line))
 			pos += snprintf(line + pos, sizeof(line) - pos, "  ");
@@ -406,12 +113,12 @@ static void draw_headers(const struct browser *b)
 	tui_screen__write(1, 0, line, COLS);
 }
 
-static void draw_entry(const struct browser *b, const struct row *r, int y, int width,
+static void draw_entry(const struct browser *b, const struct tui_hist_row *r, int y, int width,
 		       bool current)
 {
-	struct span spans[MAX_SPANS];
+	struct tui_hist_span spans[TUI_HIST_MAX_SPANS];
 	char line[4096];
-	int nr_spans, len = entry_text(b, r, line, sizeof(line), spans, &nr_spans);
+	int nr_spans, len = tui_hist_view__entry_line(&b->v, r, line, sizeof(line), spans, &nr_spans);
 	int pos = 0, used = 0, s;
 
 	move(y, 0);
@@ -436,13 +143,13 @@ static void draw_entry(const struct browser *b, const struct row *r, int y, int 
 		addch(' ');
 }
 
-static void draw_chain(const struct browser *b, const struct row *r, int y, int width,
+static void draw_chain(const struct browser *b, const struct tui_hist_row *r, int y, int width,
 		       bool current)
 {
 	char text[4096];
 	int used;
 
-	chain_text(b, r, text, sizeof(text));
+	tui_hist_view__chain_line(&b->v, r, text, sizeof(text));
 	/* perf marks the current callchain line whether or not a key moved there */
 	tui_screen__set_color(current ? TUI_SELECTED : TUI_NORMAL);
 	tui_screen__write(y, 0, "", r->offset < width ? r->offset : width);
@@ -459,8 +166,8 @@ static void draw_scrollbar(const struct browser *b, int y0, int height, int x)
 {
 	int pct = 0, h;
 
-	if (b->nr_rows > 1)
-		pct = (int)(b->index * (size_t)(height - 1) / (b->nr_rows - 1));
+	if (b->v.nr_rows > 1)
+		pct = (int)(b->index * (size_t)(height - 1) / (b->v.nr_rows - 1));
 	tui_screen__set_color(TUI_NORMAL);
 	for (h = 0; h < height; h++)
 		mvaddch(y0 + h, x, h == pct ? ACS_DIAMOND : ACS_CKBOARD);
@@ -474,7 +181,7 @@ static void keep_current_shown(struct browser *b)
 		b->top = b->index;
 	else if (rows && b->index >= b->top + rows)
 		b->top = b->index - rows + 1;
-	if (b->top >= b->nr_rows)
+	if (b->top >= b->v.nr_rows)
 		b->top = 0;
 }
 
@@ -495,7 +202,7 @@ static void draw(struct browser *b)
 			  COLS);
 	for (r = 0; r < rows; r++) {
 		size_t i = b->top + r;
-		const struct row *row = i < b->nr_rows ? &b->rows[i] : NULL;
+		const struct tui_hist_row *row = i < b->v.nr_rows ? &b->v.rows[i] : NULL;
 
 		if (!row) {
 			tui_screen__set_color(TUI_NORMAL);
@@ -523,11 +230,11 @@ static bool is_nav_key(int key)
 
 static int nr_columns_shown(const struct browser *b)
 {
-	const struct ember_hist_layout *l = ember_hist__opts(b->h)->layout;
+	const struct ember_hist_layout *l = ember_hist__opts(b->v.h)->layout;
 	int c, n = 0;
 
 	for (c = 0; c < l->nr_cols; c++)
-		n += !b->elide[c];
+		n += !b->v.elide[c];
 	return n;
 }
 
@@ -536,20 +243,20 @@ static void navigate(struct browser *b, int key)
 {
 	size_t rows = rows_shown(b), offset;
 
-	if (!b->nr_rows)
+	if (!b->v.nr_rows)
 		return;
 	switch (key) {
 	/* perf's columns: Left and Right scroll them, the last one always shown */
 	case KEY_RIGHT:
-		if (b->horiz_scroll + 1 < nr_columns_shown(b))
-			b->horiz_scroll++;
+		if (b->v.horiz_scroll + 1 < nr_columns_shown(b))
+			b->v.horiz_scroll++;
 		break;
 	case KEY_LEFT:
-		if (b->horiz_scroll > 0)
-			b->horiz_scroll--;
+		if (b->v.horiz_scroll > 0)
+			b->v.horiz_scroll--;
 		break;
 	case KEY_DOWN:
-		if (b->index + 1 < b->nr_rows)
+		if (b->index + 1 < b->v.nr_rows)
 			b->index++;
 		break;
 	case KEY_UP:
@@ -558,11 +265,11 @@ static void navigate(struct browser *b, int key)
 		break;
 	case KEY_NPAGE:
 	case ' ':
-		if (b->top + rows > b->nr_rows - 1)
+		if (b->top + rows > b->v.nr_rows - 1)
 			break;
 		offset = rows;
-		if (b->index + offset > b->nr_rows - 1)
-			offset = b->nr_rows - 1 - b->index;
+		if (b->index + offset > b->v.nr_rows - 1)
+			offset = b->v.nr_rows - 1 - b->index;
 		b->index += offset;
 		b->top += offset;
 		break;
@@ -578,73 +285,12 @@ static void navigate(struct browser *b, int key)
 		break;
 	case KEY_END:
 		offset = rows ? rows - 1 : 0;
-		if (offset >= b->nr_rows)
-			offset = b->nr_rows - 1;
-		b->index = b->nr_rows - 1;
+		if (offset >= b->v.nr_rows)
+			offset = b->v.nr_rows - 1;
+		b->index = b->v.nr_rows - 1;
 		b->top = b->index - offset;
 		break;
 	}
-}
-
-/* Every line of e's tree that has children, unfolded or folded. */
-static int fold_tree(struct browser *b, const struct ember_callchain_node *parent, bool unfold)
-{
-	const struct ember_callchain_node **v;
-	size_t nr = report_chain__children(&b->pp, parent, &v), k;
-	int ret = 0;
-
-	for (k = 0; k < nr && !ret; k++) {
-		const struct ember_callchain_node *n, *last = report_chain__run_last(v[k]);
-
-		for (n = v[k]; !ret; n = ember_callchain_node__first_child(n)) {
-			ret = set_unfolded(b, n, unfold);
-			if (n == last)
-				break;
-		}
-		if (!ret)
-			ret = fold_tree(b, last, unfold);
-	}
-	free(v);
-	return ret;
-}
-
-static int fold_entry(struct browser *b, const struct ember_hist_entry *e, bool unfold)
-{
-	const struct ember_callchain_node *root = ember_hist_entry__callchain(e);
-
-	if (!b->chains || !root || entry_sign(b, e) == ' ')
-		return 0;
-	if (set_unfolded(b, e, unfold))
-		return -ENOMEM;
-	return fold_tree(b, root, unfold);
-}
-
-static int fold_all(struct browser *b, bool unfold)
-{
-	size_t i;
-	int ret = 0;
-
-	if (!unfold) {
-		hashtab__clear(&b->unfolded);
-		return 0;
-	}
-	for (i = 0; i < ember_hist__nr_entries(b->h) && !ret; i++) {
-		const struct ember_hist_entry *e = ember_hist__entry(b->h, i);
-
-		if (shown(b, e))
-			ret = fold_entry(b, e, true);
-	}
-	return ret;
-}
-
-/* '+': the current line's fold, when it has one. */
-static int toggle_fold(struct browser *b)
-{
-	const struct row *r = b->nr_rows ? &b->rows[b->index] : NULL;
-
-	if (!r || r->sign == ' ')
-		return 0;
-	return set_unfolded(b, r->n ? (const void *)r->n : (const void *)r->e, r->sign == '+');
 }
 
 /* The zoom of that kind forgotten from the order they were made in. */
@@ -660,52 +306,52 @@ static void drop_zoom(struct browser *b, enum zoom kind)
 
 static void zoom_thread(struct browser *b, const struct ember_hist_entry *e)
 {
-	if (b->thread) {
-		b->thread = NULL;
+	if (b->v.thread) {
+		b->v.thread = NULL;
 		drop_zoom(b, ZOOM_THREAD);
 	} else if (e && e->thread) {
-		b->thread = e->thread;
-		b->thread_comm = entry_comm(b, e);
-		b->tid = e->tid;
+		b->v.thread = e->thread;
+		b->v.thread_comm = tui_hist_view__comm(&b->v, e);
+		b->v.tid = e->tid;
 		b->zooms[b->nr_zooms++] = ZOOM_THREAD;
 	}
 	b->index = b->top = 0;
-	b->po.entry_widths = true;
+	b->v.po.entry_widths = true;
 }
 
 static void set_dso_elide(struct browser *b, bool on)
 {
-	const struct ember_hist_layout *l = ember_hist__opts(b->h)->layout;
+	const struct ember_hist_layout *l = ember_hist__opts(b->v.h)->layout;
 	bool all = true;
 	int c;
 
 	for (c = 0; c < l->nr_cols; c++) {
 		if (l->cols[c] == EMBER_HIST_DIM_DSO)
-			b->elide[c] = on || l->elide[c];
+			b->v.elide[c] = on || l->elide[c];
 		if (!ember_hist_dim__is_value(l->cols[c]))
-			all &= b->elide[c];
+			all &= b->v.elide[c];
 	}
 	/* as the table: a filter never hides every key column */
 	if (all)
 		for (c = 0; c < l->nr_cols; c++)
 			if (l->cols[c] == EMBER_HIST_DIM_DSO)
-				b->elide[c] = false;
+				b->v.elide[c] = false;
 }
 
 static void zoom_dso(struct browser *b, const struct ember_hist_entry *e)
 {
-	if (b->dso) {
-		b->dso = NULL;
+	if (b->v.dso) {
+		b->v.dso = NULL;
 		drop_zoom(b, ZOOM_DSO);
 		set_dso_elide(b, false);
 	} else if (e && e->dso) {
-		b->dso = e->dso;
-		b->dso_name = e->dso_name ? e->dso_name : "[unknown]";
+		b->v.dso = e->dso;
+		b->v.dso_name = e->dso_name ? e->dso_name : "[unknown]";
 		b->zooms[b->nr_zooms++] = ZOOM_DSO;
 		set_dso_elide(b, true);
 	}
 	b->index = b->top = 0;
-	b->po.entry_widths = true;
+	b->v.po.entry_widths = true;
 }
 
 static void zoom_out_last(struct browser *b)
@@ -746,8 +392,7 @@ static const char help_text[] =
 /* P: every row, as perf's hist_browser__dump() writes them, into the first free perf.hist.N. */
 static void print_rows(struct browser *b)
 {
-	char name[32], line[4096];
-	size_t i;
+	char name[32];
 	FILE *fp;
 
 	for (;; b->print_seq++) {
@@ -766,20 +411,7 @@ static void print_rows(struct browser *b)
 			 strerror(errno));
 		return;
 	}
-	for (i = 0; i < b->nr_rows; i++) {
-		const struct row *r = &b->rows[i];
-
-		if (r->n) {
-			chain_text(b, r, line, sizeof(line));
-			fprintf(fp, "%*s%c %s\n", r->offset, " ", r->sign, line);
-		} else {
-			struct span spans[MAX_SPANS];
-			int nr_spans;
-
-			entry_text(b, r, line, sizeof(line), spans, &nr_spans);
-			fprintf(fp, "%s\n", line);
-		}
-	}
+	tui_hist_view__fprintf(&b->v, fp);
 	if (fclose(fp))
 		snprintf(b->help, sizeof(b->help), "Couldn't write to %s: %s", name,
 			 strerror(errno));
@@ -790,42 +422,42 @@ static void print_rows(struct browser *b)
 
 static void filter_symbol(struct browser *b)
 {
-	char buf[sizeof(b->sym_filter)];
+	char buf[sizeof(b->v.sym_filter)];
 
-	snprintf(buf, sizeof(buf), "%s", b->sym_filter);
+	snprintf(buf, sizeof(buf), "%s", b->v.sym_filter);
 	if (!tui_dialog__input("Symbol to show",
 			       "Please enter the name of symbol you want to see.\n"
 			       "To remove the filter later, press / + ENTER.",
 			       buf, sizeof(buf)))
 		return;
-	snprintf(b->sym_filter, sizeof(b->sym_filter), "%s", buf);
+	snprintf(b->v.sym_filter, sizeof(b->v.sym_filter), "%s", buf);
 	b->index = b->top = 0;
-	b->po.entry_widths = true;
+	b->v.po.entry_widths = true;
 }
 
 /* Enter: perf's context menu of the current line. */
 static int context_menu(struct browser *b)
 {
-	const struct row *r = b->nr_rows ? &b->rows[b->index] : NULL;
+	const struct tui_hist_row *r = b->v.nr_rows ? &b->v.rows[b->index] : NULL;
 	const struct ember_hist_entry *e = r ? r->e : NULL;
 	enum { DO_THREAD, DO_DSO, DO_EXPAND, DO_EXIT } what[4];
 	char texts[3][512];
 	const char *items[4];
 	int nr = 0, choice;
 
-	if (e && (e->thread || b->thread)) {
-		if (b->thread)
+	if (e && (e->thread || b->v.thread)) {
+		if (b->v.thread)
 			snprintf(texts[nr], sizeof(texts[nr]), "Zoom out of %s thread",
-				 b->thread_comm);
+				 b->v.thread_comm);
 		else
 			snprintf(texts[nr], sizeof(texts[nr]), "Zoom into %s thread",
-				 entry_comm(b, e));
+				 tui_hist_view__comm(&b->v, e));
 		items[nr] = texts[nr];
 		what[nr++] = DO_THREAD;
 	}
-	if (e && (e->dso || b->dso)) {
-		snprintf(texts[nr], sizeof(texts[nr]), "Zoom %s %s DSO", b->dso ? "out of" : "into",
-			 b->dso ? b->dso_name : e->dso_name ? e->dso_name : "[unknown]");
+	if (e && (e->dso || b->v.dso)) {
+		snprintf(texts[nr], sizeof(texts[nr]), "Zoom %s %s DSO", b->v.dso ? "out of" : "into",
+			 b->v.dso ? b->v.dso_name : e->dso_name ? e->dso_name : "[unknown]");
 		items[nr] = texts[nr];
 		what[nr++] = DO_DSO;
 	}
@@ -851,7 +483,7 @@ static int context_menu(struct browser *b)
 		zoom_dso(b, e);
 		return 0;
 	case DO_EXPAND:
-		return toggle_fold(b);
+		return tui_hist_view__toggle(&b->v, b->index);
 	case DO_EXIT:
 		return 1;
 	}
@@ -864,7 +496,7 @@ static int context_menu(struct browser *b)
  */
 static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 {
-	const struct ember_hist_entry *e = b->nr_rows ? b->rows[b->index].e : NULL;
+	const struct ember_hist_entry *e = b->v.nr_rows ? b->v.rows[b->index].e : NULL;
 	int ret = 0;
 
 	b->help[0] = '\0';
@@ -907,15 +539,15 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 	 */
 	case '+':
 	case 'e':
-		ret = toggle_fold(b);
+		ret = tui_hist_view__toggle(&b->v, b->index);
 		break;
 	case 'c':
-		if (b->nr_rows && b->rows[b->index].sign == '-')
-			ret = toggle_fold(b);
+		if (b->v.nr_rows && b->v.rows[b->index].sign == '-')
+			ret = tui_hist_view__toggle(&b->v, b->index);
 		break;
 	case 'E':
 	case 'C':
-		ret = fold_all(b, key == 'E');
+		ret = tui_hist_view__fold_all(&b->v, key == 'E');
 		b->index = b->top = 0;
 		break;
 	case 'H':
@@ -950,31 +582,22 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 	default:
 		return 0;
 	}
-	return ret ? ret : build_rows(b);
+	return ret ? ret : rebuild(b);
 }
 
 enum tui_hist_action tui_hist_browser__run(const struct tui_hist_browser_opts *o)
 {
-	const struct ember_hist_opts *ho = ember_hist__opts(o->hist);
 	struct browser b = {
 		.o = o,
-		.h = o->hist,
-		.po = *o->po,
 		.show_headers = true,
 	};
 	enum tui_hist_action action = TUI_HIST_ERROR;
 
-	b.po.hidden = hidden;
-	b.po.hidden_ctx = &b;
-	b.chains = ho->use_callchain && ho->chain.mode != EMBER_CALLCHAIN_NONE;
-	b.pp = (struct report_chain_print){
-		.param = &ho->chain,
-		.min_hit = ember_hist__callchain_min_hit(o->hist, o->po->filter_relative),
-	};
-	memcpy(b.elide, ho->layout->elide, sizeof(b.elide));
-	if (build_rows(&b))
+	tui_hist_view__init(&b.v, o->hist, o->po);
+	if (rebuild(&b))
 		goto out;
 	for (;;) {
+		const struct ember_hist *h = b.v.h;
 		int key, ret;
 
 		draw(&b);
@@ -984,12 +607,12 @@ enum tui_hist_action tui_hist_browser__run(const struct tui_hist_browser_opts *o
 		if (key < 0) {
 			if (!o->update)
 				continue;
-			if (o->update(o->ctx, &b.h)) {
+			if (o->update(o->ctx, &h)) {
 				action = TUI_HIST_QUIT;
 				break;
 			}
-			b.pp.min_hit = ember_hist__callchain_min_hit(b.h, o->po->filter_relative);
-			if (build_rows(&b))
+			tui_hist_view__set_hist(&b.v, h);
+			if (rebuild(&b))
 				break;
 			continue;
 		}
@@ -998,7 +621,6 @@ enum tui_hist_action tui_hist_browser__run(const struct tui_hist_browser_opts *o
 			break;
 	}
 out:
-	hashtab__exit(&b.unfolded);
-	free(b.rows);
+	tui_hist_view__exit(&b.v);
 	return action;
 }

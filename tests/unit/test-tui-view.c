@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The lines of the report browser (src/tui/hist-view.c) on synthetic
+ * samples, without a screen: folded entries, E's whole trees with perf's
+ * offsets, values only where a level branches, + and - where perf's
+ * has_children puts them, one level unfolded by +, a zoom and a symbol
+ * filter; the text is what P writes to perf.hist.N.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "tui/hist-view.h"
+#include "test.h"
+
+static const char DSO[] = "prog", LIB[] = "libc.so.6";
+
+#define SYM(dso_, name_, start_) { .dso = dso_, .sym = #name_, .sym_name = #name_,		\
+				   .dso_name = dso_, .dso_long_name = dso_,			\
+				   .ip = 0x400000 + (start_) + 4, .addr = (start_) + 4,		\
+				   .sym_start = (start_), .sym_end = (start_) + 0x80,		\
+				   .level = '.', .cpumode = 2 }
+
+static const struct ember_hist_frame f_main = SYM(DSO, main, 0x100);
+static const struct ember_hist_frame f_foo = SYM(DSO, foo, 0x200);
+static const struct ember_hist_frame f_bar = SYM(DSO, bar, 0x300);
+static const struct ember_hist_frame f_baz = SYM(DSO, baz, 0x400);
+static const struct ember_hist_frame f_memcpy = SYM(LIB, memcpy, 0x500);
+
+struct fixture {
+	struct ember_hist_layout layout;
+	struct ember_hist *h;
+	struct tui_hist_view v;
+};
+
+static int setup(struct fixture *fx, bool children)
+{
+	struct ember_hist_layout_opts lo = {
+		.sz = sizeof(lo),
+		.children = children,
+	};
+	struct ember_hist_opts ho = {
+		.sz = sizeof(ho),
+		.layout = &fx->layout,
+		.chain =
+		{
+			.mode = EMBER_CALLCHAIN_GRAPH_ABS,
+			.order = children ? EMBER_CALLCHAIN_CALLER : EMBER_CALLCHAIN_CALLEE,
+			.min_percent = 0.5,
+		},
+		.use_callchain = true,
+		.children = children,
+	};
+	char bad[32];
+
+	if (ember_hist_layout__setup(&fx->layout, &lo, bad, sizeof(bad)))
+		return -1;
+	fx->h = ember_hist__new(&ho);
+	return fx->h ? 0 : -1;
+}
+
+static void add(struct fixture *fx, const struct ember_hist_frame *const *chain, uint32_t n,
+		int times)
+{
+	for (int k = 0; k < times; k++) {
+		struct ember_hist_sample s = {
+			.sz = sizeof(s),
+			.self = chain[0],
+			.chain = chain,
+			.nr_chain = n,
+			.period = 100,
+			.nr_samples = 1,
+			.pid = 42,
+			.tid = 42,
+			.comm = "prog",
+			.thread = fx,
+		};
+
+		ember_hist__add(fx->h, &s);
+	}
+}
+
+/*
+ * main -> foo (4 samples), main -> foo -> bar (2), main -> baz (1),
+ * main -> baz -> memcpy in libc (1): foo's callers branch, main's
+ * callees branch.
+ */
+static int fill(struct fixture *fx, bool children)
+{
+	const struct ember_hist_frame *foo[] = { &f_foo, &f_main };
+	const struct ember_hist_frame *bar[] = { &f_bar, &f_foo, &f_main };
+	const struct ember_hist_frame *baz[] = { &f_baz, &f_main };
+	const struct ember_hist_frame *cpy[] = { &f_memcpy, &f_baz, &f_main };
+	struct report_print_opts po = { .show_header = true };
+
+	if (setup(fx, children))
+		return -1;
+	add(fx, foo, 2, 4);
+	add(fx, bar, 3, 2);
+	add(fx, baz, 2, 1);
+	add(fx, cpy, 3, 1);
+	if (ember_hist__resort(fx->h))
+		return -1;
+	tui_hist_view__init(&fx->v, fx->h, &po);
+	return tui_hist_view__build(&fx->v);
+}
+
+static void done(struct fixture *fx)
+{
+	tui_hist_view__exit(&fx->v);
+	ember_hist__delete(fx->h);
+}
+
+/* The view's lines as P writes them. */
+static char *lines(struct fixture *fx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	if (!fp)
+		return strdup("");
+	tui_hist_view__build(&fx->v);
+	tui_hist_view__fprintf(&fx->v, fp);
+	fclose(fp);
+	return buf;
+}
+
+static void check_lines(struct unit_test *t, struct fixture *fx, const char *want)
+{
+	char *got = lines(fx);
+
+	if (strcmp(got, want)) {
+		fprintf(stderr, "  got:\n%s\n  want:\n%s\n", got, want);
+		t->failures++;
+	}
+	free(got);
+}
+
+TEST(tui_view_self_folded_then_all)
+{
+	struct fixture fx;
+
+	if (fill(&fx, false))
+		SKIP("no memory");
+	check_lines(t, &fx,
+		    "+   50.00%  prog     prog           [.] foo\n"
+		    "+   25.00%  prog     prog           [.] bar\n"
+		    "+   12.50%  prog     libc.so.6      [.] memcpy\n"
+		    "+   12.50%  prog     prog           [.] baz\n");
+	CHECK_EQ(tui_hist_view__fold_all(&fx.v, true), 0);
+	/* single chains holding all of their entry: no values, one offset */
+	check_lines(t, &fx,
+		    "-   50.00%  prog     prog           [.] foo\n"
+		    "     foo\n"
+		    "     main\n"
+		    "-   25.00%  prog     prog           [.] bar\n"
+		    "     bar\n"
+		    "     foo\n"
+		    "     main\n"
+		    "-   12.50%  prog     libc.so.6      [.] memcpy\n"
+		    "     memcpy\n"
+		    "     baz\n"
+		    "     main\n"
+		    "-   12.50%  prog     prog           [.] baz\n"
+		    "     baz\n"
+		    "     main\n");
+	CHECK_EQ(tui_hist_view__fold_all(&fx.v, false), 0);
+	CHECK_EQ(tui_hist_view__build(&fx.v), 0);
+	CHECK_EQ(fx.v.nr_rows, 4);
+	done(&fx);
+}
+
+TEST(tui_view_children_branches)
+{
+	struct fixture fx;
+
+	if (fill(&fx, true))
+		SKIP("no memory");
+	CHECK_EQ(tui_hist_view__fold_all(&fx.v, true), 0);
+	/*
+	 * main's tree branches below main: values there, a level deeper.
+	 * An entry's tree has its callers down to it (a run: no value when
+	 * alone) and, where it called others, a branch from it: foo's has
+	 * both, 50 % and 25 % of all.
+	 */
+	check_lines(t, &fx,
+		    "-  100.00%     0.00%  prog     prog           [.] main\n"
+		    "   - main\n"
+		    "      - 75.00% foo\n"
+		    "           bar\n"
+		    "      - 25.00% baz\n"
+		    "           memcpy\n"
+		    "-   75.00%    50.00%  prog     prog           [.] foo\n"
+		    "   - 50.00% main\n"
+		    "        foo\n"
+		    "   - 25.00% foo\n"
+		    "        bar\n"
+		    "-   25.00%    25.00%  prog     prog           [.] bar\n"
+		    "     main\n"
+		    "     foo\n"
+		    "     bar\n"
+		    "-   25.00%    12.50%  prog     prog           [.] baz\n"
+		    "   - 12.50% baz\n"
+		    "        memcpy\n"
+		    "   - 12.50% main\n"
+		    "        baz\n"
+		    "-   12.50%    12.50%  prog     libc.so.6      [.] memcpy\n"
+		    "     main\n"
+		    "     baz\n"
+		    "     memcpy\n");
+	done(&fx);
+}
+
+TEST(tui_view_toggle_one_level)
+{
+	struct fixture fx;
+
+	if (fill(&fx, true))
+		SKIP("no memory");
+	/* + on main's row: its first level only, the branching line folded */
+	CHECK_EQ(tui_hist_view__toggle(&fx.v, 0), 0);
+	CHECK_EQ(tui_hist_view__build(&fx.v), 0);
+	CHECK_EQ(fx.v.rows[0].sign, '-');
+	CHECK_EQ(fx.v.rows[1].sign, '+');
+	CHECK_STR(fx.v.rows[1].n->name, "main");
+	/* + on that line: its children, each still folded */
+	CHECK_EQ(tui_hist_view__toggle(&fx.v, 1), 0);
+	CHECK_EQ(tui_hist_view__build(&fx.v), 0);
+	CHECK_EQ(fx.v.rows[2].sign, '+');
+	CHECK_EQ(fx.v.rows[2].offset, 6);
+	CHECK(fx.v.rows[2].value);
+	/* a line without children does nothing */
+	CHECK_EQ(tui_hist_view__toggle(&fx.v, 999), 0);
+	done(&fx);
+}
+
+TEST(tui_view_zoom_and_filter)
+{
+	struct fixture fx;
+
+	if (fill(&fx, false))
+		SKIP("no memory");
+	fx.v.dso = LIB;
+	fx.v.po.entry_widths = true;
+	/* every key column as wide as its widest entry left, headers or not */
+	check_lines(t, &fx, "+   12.50%  prog  libc.so.6  [.] memcpy\n");
+	fx.v.dso = NULL;
+	snprintf(fx.v.sym_filter, sizeof(fx.v.sym_filter), "ba");
+	check_lines(t, &fx,
+		    "+   25.00%  prog  prog  [.] bar\n"
+		    "+   12.50%  prog  prog  [.] baz\n");
+	done(&fx);
+}
