@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report.h"
+#include "hist-fixture.h"
 #include "test.h"
 
 static const char DSO[] = "prog";	/* identity and name of the one dso */
@@ -21,72 +22,17 @@ static const struct ember_hist_frame f_main = SYM(main, 0x100);
 static const struct ember_hist_frame f_foo = SYM(foo, 0x200);
 static const struct ember_hist_frame f_bar = SYM(bar, 0x300);
 
-struct fixture {
-	struct ember_hist_layout layout;
-	struct ember_hist *h;
-};
-
-static int setup(struct fixture *fx, bool children, enum ember_callchain_mode mode,
-		 const char *sort)
-{
-	struct ember_hist_layout_opts lo = {
-		.sz = sizeof(lo),
-		.sort_order = sort,
-		.children = children,
-	};
-	struct ember_hist_opts ho = {
-		.sz = sizeof(ho),
-		.layout = &fx->layout,
-		.chain =
-		{
-			.mode = mode,
-			.order = children ? EMBER_CALLCHAIN_CALLER : EMBER_CALLCHAIN_CALLEE,
-			.min_percent = 0.5,
-		},
-		.use_callchain = mode != EMBER_CALLCHAIN_NONE,
-		.children = children,
-	};
-	char bad[32];
-
-	if (ember_hist_layout__setup(&fx->layout, &lo, bad, sizeof(bad)))
-		return -1;
-	fx->h = ember_hist__new(&ho);
-	return fx->h ? 0 : -1;
-}
-
-static void add(struct fixture *fx, const struct ember_hist_frame *const *chain, uint32_t n,
-		int times)
-{
-	for (int k = 0; k < times; k++) {
-		struct ember_hist_sample s = {
-			.sz = sizeof(s),
-			.self = chain[0],
-			.chain = chain,
-			.nr_chain = n,
-			.period = 100,
-			.nr_samples = 1,
-			.pid = 42,
-			.tid = 42,
-			.cpu = 0,
-			.comm = "prog",
-			.thread = fx,
-		};
-
-		ember_hist__add(fx->h, &s);
-	}
-}
-
 /* Three samples in foo (called by main), one in bar (main -> foo -> bar). */
-static void fill(struct fixture *fx)
+static void fill(struct hist_fixture *fx)
 {
 	const struct ember_hist_frame *foo[] = {&f_foo, &f_main};
 	const struct ember_hist_frame *bar[] = {&f_bar, &f_foo, &f_main};
 
-	add(fx, foo, 2, 3);
-	add(fx, bar, 3, 1);
+	hist_fixture__add(fx, foo, 2, 3);
+	hist_fixture__add(fx, bar, 3, 1);
 }
 
-static char *render(struct fixture *fx)
+static char *render(struct hist_fixture *fx)
 {
 	struct report_print_opts po = {.show_header = true};
 	char *buf = NULL;
@@ -109,10 +55,10 @@ static void check_text(struct unit_test *t, const char *got, const char *want)
 
 TEST(report_hist_self_graph)
 {
-	struct fixture fx;
+	struct hist_fixture fx;
 	char *out;
 
-	if (setup(&fx, false, EMBER_CALLCHAIN_GRAPH_ABS, NULL))
+	if (hist_fixture__setup(&fx, false, EMBER_CALLCHAIN_GRAPH_ABS, NULL))
 		SKIP("no memory");
 	fill(&fx);
 	CHECK_EQ(ember_hist__stats(fx.h)->nr_samples, 4);
@@ -139,14 +85,14 @@ TEST(report_hist_self_graph)
 TEST(report_hist_children)
 {
 	const struct ember_hist_frame *rec[] = {&f_foo, &f_foo, &f_main};
-	struct fixture fx;
+	struct hist_fixture fx;
 	char *out;
 
-	if (setup(&fx, true, EMBER_CALLCHAIN_GRAPH_ABS, NULL))
+	if (hist_fixture__setup(&fx, true, EMBER_CALLCHAIN_GRAPH_ABS, NULL))
 		SKIP("no memory");
 	fill(&fx);
 	/* a recursive foo counts once in foo's children */
-	add(&fx, rec, 3, 1);
+	hist_fixture__add(&fx, rec, 3, 1);
 	out = render(&fx);
 	check_text(t, out,
 		   "# Children      Self  Command  Shared Object  Symbol  \n"
@@ -184,10 +130,10 @@ TEST(report_hist_children)
 
 TEST(report_hist_flat_folded)
 {
-	struct fixture fx;
+	struct hist_fixture fx;
 	char *out;
 
-	if (setup(&fx, false, EMBER_CALLCHAIN_FLAT, NULL))
+	if (hist_fixture__setup(&fx, false, EMBER_CALLCHAIN_FLAT, NULL))
 		SKIP("no memory");
 	fill(&fx);
 	out = render(&fx);
@@ -206,7 +152,7 @@ TEST(report_hist_flat_folded)
 	free(out);
 	ember_hist__delete(fx.h);
 
-	if (setup(&fx, false, EMBER_CALLCHAIN_FOLDED, NULL))
+	if (hist_fixture__setup(&fx, false, EMBER_CALLCHAIN_FOLDED, NULL))
 		SKIP("no memory");
 	fill(&fx);
 	out = render(&fx);
@@ -221,11 +167,11 @@ TEST(report_hist_flat_folded)
 
 TEST(report_hist_sort_dso_merges)
 {
-	struct fixture fx;
+	struct hist_fixture fx;
 	char *out;
 
 	/* by dso alone every sample is one row */
-	if (setup(&fx, false, EMBER_CALLCHAIN_NONE, "dso"))
+	if (hist_fixture__setup(&fx, false, EMBER_CALLCHAIN_NONE, "dso"))
 		SKIP("no memory");
 	fill(&fx);
 	out = render(&fx);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tui/hist-view.h"
+#include "hist-fixture.h"
 #include "test.h"
 
 static const char DSO[] = "prog", LIB[] = "libc.so.6";
@@ -26,57 +27,9 @@ static const struct ember_hist_frame f_baz = SYM(DSO, baz, 0x400);
 static const struct ember_hist_frame f_memcpy = SYM(LIB, memcpy, 0x500);
 
 struct fixture {
-	struct ember_hist_layout layout;
-	struct ember_hist *h;
+	struct hist_fixture hf;
 	struct tui_hist_view v;
 };
-
-static int setup(struct fixture *fx, bool children)
-{
-	struct ember_hist_layout_opts lo = {
-		.sz = sizeof(lo),
-		.children = children,
-	};
-	struct ember_hist_opts ho = {
-		.sz = sizeof(ho),
-		.layout = &fx->layout,
-		.chain =
-		{
-			.mode = EMBER_CALLCHAIN_GRAPH_ABS,
-			.order = children ? EMBER_CALLCHAIN_CALLER : EMBER_CALLCHAIN_CALLEE,
-			.min_percent = 0.5,
-		},
-		.use_callchain = true,
-		.children = children,
-	};
-	char bad[32];
-
-	if (ember_hist_layout__setup(&fx->layout, &lo, bad, sizeof(bad)))
-		return -1;
-	fx->h = ember_hist__new(&ho);
-	return fx->h ? 0 : -1;
-}
-
-static void add(struct fixture *fx, const struct ember_hist_frame *const *chain, uint32_t n,
-		int times)
-{
-	for (int k = 0; k < times; k++) {
-		struct ember_hist_sample s = {
-			.sz = sizeof(s),
-			.self = chain[0],
-			.chain = chain,
-			.nr_chain = n,
-			.period = 100,
-			.nr_samples = 1,
-			.pid = 42,
-			.tid = 42,
-			.comm = "prog",
-			.thread = fx,
-		};
-
-		ember_hist__add(fx->h, &s);
-	}
-}
 
 /*
  * main -> foo (4 samples), main -> foo -> bar (2), main -> baz (1),
@@ -91,22 +44,22 @@ static int fill(struct fixture *fx, bool children)
 	const struct ember_hist_frame *cpy[] = { &f_memcpy, &f_baz, &f_main };
 	struct report_print_opts po = { .show_header = true };
 
-	if (setup(fx, children))
+	if (hist_fixture__setup(&fx->hf, children, EMBER_CALLCHAIN_GRAPH_ABS, NULL))
 		return -1;
-	add(fx, foo, 2, 4);
-	add(fx, bar, 3, 2);
-	add(fx, baz, 2, 1);
-	add(fx, cpy, 3, 1);
-	if (ember_hist__resort(fx->h))
+	hist_fixture__add(&fx->hf, foo, 2, 4);
+	hist_fixture__add(&fx->hf, bar, 3, 2);
+	hist_fixture__add(&fx->hf, baz, 2, 1);
+	hist_fixture__add(&fx->hf, cpy, 3, 1);
+	if (ember_hist__resort(fx->hf.h))
 		return -1;
-	tui_hist_view__init(&fx->v, fx->h, &po);
+	tui_hist_view__init(&fx->v, fx->hf.h, &po);
 	return tui_hist_view__build(&fx->v);
 }
 
 static void done(struct fixture *fx)
 {
 	tui_hist_view__exit(&fx->v);
-	ember_hist__delete(fx->h);
+	ember_hist__delete(fx->hf.h);
 }
 
 /* The view's lines as P writes them. */
