@@ -354,6 +354,31 @@ static void zoom_dso(struct browser *b, const struct ember_hist_entry *e)
 	b->v.po.entry_widths = true;
 }
 
+/* The running kernel's map (perf's __map__is_kernel(): not a module, not a guest's). */
+static bool is_kernel(const struct ember_hist_entry *e)
+{
+	return e->dso_name && !strcmp(e->dso_name, "[kernel.kallsyms]");
+}
+
+/* k: into the kernel's entries (perf zooms into its vmlinux map), or out of a dso zoom. */
+static void zoom_kernel(struct browser *b)
+{
+	size_t i;
+
+	if (b->v.dso) {
+		zoom_dso(b, NULL);
+		return;
+	}
+	for (i = 0; i < ember_hist__nr_entries(b->v.h); i++) {
+		const struct ember_hist_entry *e = ember_hist__entry(b->v.h, i);
+
+		if (is_kernel(e)) {
+			zoom_dso(b, e);
+			return;
+		}
+	}
+}
+
 static void zoom_out_last(struct browser *b)
 {
 	if (b->zooms[b->nr_zooms - 1] == ZOOM_THREAD)
@@ -385,6 +410,7 @@ static const char help_text[] =
 	"e             Expand/Collapse main entry callchains\n"
 	"E             Expand all callchains\n"
 	"H             Display column headers\n"
+	"k             Zoom into the kernel map\n"
 	"P             Print histograms to perf.hist.N\n"
 	"t             Zoom into current Thread\n"
 	"/             Filter symbol by name";
@@ -445,19 +471,23 @@ static int context_menu(struct browser *b)
 	const char *items[4];
 	int nr = 0, choice;
 
-	if (e && (e->thread || b->v.thread)) {
-		if (b->v.thread)
-			snprintf(texts[nr], sizeof(texts[nr]), "Zoom out of %s thread",
-				 b->v.thread_comm);
+	/* perf names the current entry's thread and dso, into or out of its zoom */
+	if (e && e->thread) {
+		const char *how = b->v.thread ? "out of" : "into";
+
+		if (ember_hist__opts(b->v.h)->layout->key_mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PID))
+			snprintf(texts[nr], sizeof(texts[nr]), "Zoom %s %s(%d) thread", how,
+				 tui_hist_view__comm(&b->v, e), e->tid);
 		else
-			snprintf(texts[nr], sizeof(texts[nr]), "Zoom into %s thread",
+			snprintf(texts[nr], sizeof(texts[nr]), "Zoom %s %s thread", how,
 				 tui_hist_view__comm(&b->v, e));
 		items[nr] = texts[nr];
 		what[nr++] = DO_THREAD;
 	}
-	if (e && (e->dso || b->v.dso)) {
-		snprintf(texts[nr], sizeof(texts[nr]), "Zoom %s %s DSO", b->v.dso ? "out of" : "into",
-			 b->v.dso ? b->v.dso_name : e->dso_name ? e->dso_name : "[unknown]");
+	if (e && e->dso) {
+		snprintf(texts[nr], sizeof(texts[nr]),
+			 "Zoom %s %s DSO (use the 'k' hotkey to zoom directly into the kernel)",
+			 b->v.dso ? "out of" : "into", is_kernel(e) ? "the Kernel" : e->dso_name);
 		items[nr] = texts[nr];
 		what[nr++] = DO_DSO;
 	}
@@ -558,6 +588,9 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 		break;
 	case 'd':
 		zoom_dso(b, e);
+		break;
+	case 'k':
+		zoom_kernel(b);
 		break;
 	case '/':
 		filter_symbol(b);

@@ -146,6 +146,8 @@ if is_root && rec sys -a -g -- sh -c "$WL/hotloop 300 & for i in \$(seq 30); do 
 	same_screen sys-E sys.data 120 50 E
 	same_screen sys-E-pages sys.data 120 50 E PageDown PageDown PageDown
 	same_screen sys-plus sys.data 120 50 Down Down Down Down + Down + Down +
+	same_screen sys-kernel sys.data 120 50 k
+	ARGS="--sort pid,sym" same_screen sys-thread-pid sys.data 120 50 Down Down t
 	for args in --no-children "-g fractal" "--no-children -g caller" "--sort dso,sym" \
 		"-n --show-total-period"; do
 		ARGS=$args same_screen "sys-${args// /}" sys.data 120 50 E PageDown
