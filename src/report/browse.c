@@ -30,13 +30,13 @@ static const struct ember_hist *shown_hist(const struct report *rep, uint32_t id
 	return h && ember_hist__stats(h)->nr_samples ? h : NULL;
 }
 
-/* perf's hists__scnprintf_title(): "Samples: 5K of event 'cycles', Event count (approx.): N". */
-static void samples_line(const struct report *rep, uint32_t idx, bool title, char *buf,
-			 size_t size)
+/*
+ * perf's hists__scnprintf_title(): "Samples: 5K of event 'cycles', Event
+ * count (approx.): N" (title), or the events menu's "5K cycles".
+ */
+static void samples_line(const struct report *rep, uint32_t idx, unsigned long nr,
+			 uint64_t period, bool title, char *buf, size_t size)
 {
-	const struct ember_hist *h = ember_hist_feed__hist(rep->feed, idx);
-	const struct ember_hist_stats *hs = ember_hist__stats(h);
-	unsigned long nr = rep->o.filter_relative ? hs->nr_non_filtered_samples : hs->nr_samples;
 	char unit, name[256];
 
 	nr = report_convert_unit(nr, &unit);
@@ -44,16 +44,16 @@ static void samples_line(const struct report *rep, uint32_t idx, bool title, cha
 			  sizeof(name));
 	if (title)
 		snprintf(buf, size, "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
-			 nr, unit, name, ember_hist__total_period(h, rep->o.filter_relative));
+			 nr, unit, name, period);
 	else
 		snprintf(buf, size, "%lu%c%s%s", nr, unit, unit == ' ' ? "" : " ", name);
 }
 
-static void title(void *ctx, char *buf, size_t size)
+static void title(void *ctx, uint64_t nr_samples, uint64_t period, char *buf, size_t size)
 {
 	const struct browse *br = ctx;
 
-	samples_line(br->rep, br->idx, true, buf, size);
+	samples_line(br->rep, br->idx, nr_samples, period, true, buf, size);
 }
 
 /* The events with samples, in the file's order; their number. *out is malloc'ed. */
@@ -80,7 +80,10 @@ static int event_menu(const struct report *rep, const uint32_t *ev, uint32_t nr)
 
 	if (texts && items) {
 		for (i = 0; i < nr; i++) {
-			samples_line(rep, ev[i], false, texts[i], sizeof(texts[i]));
+			const struct ember_hist *h = shown_hist(rep, ev[i]);
+
+			samples_line(rep, ev[i], ember_hist__stats(h)->nr_samples, 0, false, texts[i],
+				     sizeof(texts[i]));
 			items[i] = texts[i];
 		}
 		/* ESC asks, as perf's menu does; q leaves */

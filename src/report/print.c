@@ -298,7 +298,8 @@ static int column(const struct table *t, const struct ember_hist_entry *e, enum 
 
 	switch (column_number(e, d, total, &percent, &count)) {
 	case COLUMN_PERCENT:
-		return snprintf(buf, size, "%*.2f%%", w - 1, percent);
+		/* perf's " %*.2f%%" of width - 2: a space even before 1000.00% and up */
+		return snprintf(buf, size, " %*.2f%%", w - 2, percent);
 	case COLUMN_COUNT:
 		return snprintf(buf, size, "%*" PRIu64, w, count);
 	case COLUMN_TEXT:

@@ -73,8 +73,12 @@ static void draw_title(const struct browser *b)
 	char title[1024] = "";
 	size_t n;
 
-	if (b->o->title)
-		b->o->title(b->o->ctx, title, sizeof(title));
+	if (b->o->title) {
+		uint64_t nr_samples, period;
+
+		tui_hist_view__totals(&b->v, &nr_samples, &period);
+		b->o->title(b->o->ctx, nr_samples, period, title, sizeof(title));
+	}
 	n = strlen(title);
 	if (b->v.thread) {
 		if (ember_hist__opts(b->v.h)->layout->key_mask & EMBER_HIST_KEY(EMBER_HIST_DIM_PID))

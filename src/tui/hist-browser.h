@@ -30,8 +30,12 @@ enum tui_hist_action {
 struct tui_hist_browser_opts {
 	const struct ember_hist *hist;		/* what is shown; the owner's */
 	const struct report_print_opts *po;	/* the stdio table's options (rows are its rows) */
-	/* The title line ("Samples: ... Event count (approx.): N") into buf; the zooms follow it. */
-	void (*title)(void *ctx, char *buf, size_t size);
+	/*
+	 * The title line ("Samples: ... Event count (approx.): N") into buf,
+	 * of the samples and period counted (tui_hist_view__totals()); the
+	 * zooms follow it.
+	 */
+	void (*title)(void *ctx, uint64_t nr_samples, uint64_t period, char *buf, size_t size);
 	void *ctx;
 	const char *helpline;		/* the bottom line; NULL: a line about '?' */
 	bool events;			/* more events: TAB and shift-TAB return to switch */

@@ -61,25 +61,34 @@ static bool shown(const struct tui_hist_view *v, const struct ember_hist_entry *
 	       !zoomed_out(v, e);
 }
 
-/*
- * What percentages are of: the histogram's total, or with --percentage
- * relative the entries the filters and zooms leave (perf's non-filtered
- * total, recomputed by its zooms).
- */
-static uint64_t percent_total(const struct tui_hist_view *v)
+void tui_hist_view__totals(const struct tui_hist_view *v, uint64_t *nr_samples, uint64_t *period)
 {
-	uint64_t total = 0;
+	const struct ember_hist_stats *hs = ember_hist__stats(v->h);
 	size_t i;
 
+	*nr_samples = v->po.filter_relative ? hs->nr_non_filtered_samples : hs->nr_samples;
+	*period = ember_hist__total_period(v->h, v->po.filter_relative);
 	if (!v->po.filter_relative || (!v->thread && !v->dso && !v->sym_filter[0]))
-		return ember_hist__total_period(v->h, v->po.filter_relative);
+		return;
+	/* perf's zooms count again what they leave (hists__filter_by_*()) */
+	*nr_samples = *period = 0;
 	for (i = 0; i < ember_hist__nr_entries(v->h); i++) {
 		const struct ember_hist_entry *e = ember_hist__entry(v->h, i);
 
-		if (!e->filtered && !zoomed_out(v, e))
-			total += e->self.period;
+		if (!e->filtered && !zoomed_out(v, e)) {
+			*nr_samples += e->self.nr_events;
+			*period += e->self.period;
+		}
 	}
-	return total;
+}
+
+/* What percentages are of: the totals of the title. */
+static uint64_t percent_total(const struct tui_hist_view *v)
+{
+	uint64_t nr_samples, period;
+
+	tui_hist_view__totals(v, &nr_samples, &period);
+	return period;
 }
 
 const char *tui_hist_view__comm(const struct tui_hist_view *v, const struct ember_hist_entry *e)

@@ -82,6 +82,12 @@ void tui_hist_view__chain_line(const struct tui_hist_view *v, const struct tui_h
 			       size_t size);
 /* Every row as perf's browser writes them to perf.hist.N (P). 0, or -errno of the stream. */
 int tui_hist_view__fprintf(const struct tui_hist_view *v, FILE *fp);
+/*
+ * The samples and the period the title counts and the percentages are
+ * of: all, or with --percentage relative those the filters and the
+ * zooms leave.
+ */
+void tui_hist_view__totals(const struct tui_hist_view *v, uint64_t *nr_samples, uint64_t *period);
 /* The command of e's thread as it is at the end, as the rows show it. */
 const char *tui_hist_view__comm(const struct tui_hist_view *v, const struct ember_hist_entry *e);
 

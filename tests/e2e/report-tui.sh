@@ -110,8 +110,10 @@ same_screen first-children-80x24 g.data 80 24
 start e-self 80 24 "$EMBER report --no-children -i g.data"
 start p-self 80 24 "$PERF report --no-children -i g.data"
 if wait_for e-self Samples: && wait_for p-self Samples:; then
-	keys e-self E
-	keys p-self E
+	# a navigation key first: the scroll bar then takes the last column,
+	# where perf leaves stale characters when it has none
+	keys e-self Down E
+	keys p-self Down E
 	screen e-self >self.ember
 	screen p-self >self.perf
 	if cmp -s self.perf self.ember; then pass no-children-E; else
@@ -148,6 +150,10 @@ if is_root && rec sys -a -g -- sh -c "$WL/hotloop 300 & for i in \$(seq 30); do 
 	same_screen sys-plus sys.data 120 50 Down Down Down Down + Down + Down +
 	same_screen sys-kernel sys.data 120 50 k
 	ARGS="--sort pid,sym" same_screen sys-thread-pid sys.data 120 50 Down Down t
+	# relative percentages: the title counts what a zoom or filter leaves,
+	# children of 1000 % and more keep perf's leading space
+	ARGS="--percentage relative" same_screen sys-relative-dso sys.data 120 30 Down Down d
+	ARGS="--percentage relative" same_screen sys-relative-filter sys.data 120 30 / s c h Enter
 	for args in --no-children "-g fractal" "--no-children -g caller" "--sort dso,sym" \
 		"-n --show-total-period"; do
 		ARGS=$args same_screen "sys-${args// /}" sys.data 120 50 E PageDown
