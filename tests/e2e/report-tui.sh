@@ -23,10 +23,11 @@ cd "$TMP" || exit 1
 # One tmux server of our own, gone at the end whatever happens.
 SOCK="ember-tui-$$"
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 # A session that lives as long as the suite: the server never exits between
 # checks (a client started while it shuts down finds it dying).
 T new-session -d -s keeper "sleep 3600"
+SOCKPATH=$(T display-message -p '#{socket_path}')
+trap 'T kill-server 2>/dev/null; rm -f "$SOCKPATH"; rm -rf "$TMP"' EXIT
 
 # clean: every session but the keeper gone
 clean() {
