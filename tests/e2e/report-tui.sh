@@ -27,7 +27,9 @@ T() { tmux -L "$SOCK" -f /dev/null "$@"; }
 # checks (a client started while it shuts down finds it dying).
 T new-session -d -s keeper "sleep 3600"
 SOCKPATH=$(T display-message -p '#{socket_path}')
-trap 'T kill-server 2>/dev/null; rm -f "$SOCKPATH"; rm -rf "$TMP"' EXIT
+# (e2e.sh's trap, EMBER_E2E_KEEP's included, after the server's end)
+trap 'T kill-server 2>/dev/null; rm -f "$SOCKPATH"
+      if [ -n "${EMBER_E2E_KEEP:-}" ]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi' EXIT
 
 # clean: every session but the keeper gone
 clean() {
