@@ -82,8 +82,8 @@ static int event_menu(const struct report *rep, const uint32_t *ev, uint32_t nr)
 		for (i = 0; i < nr; i++) {
 			const struct ember_hist *h = shown_hist(rep, ev[i]);
 
-			samples_line(rep, ev[i], ember_hist__stats(h)->nr_samples, 0, false, texts[i],
-				     sizeof(texts[i]));
+			samples_line(rep, ev[i], ember_hist__stats(h)->nr_samples, 0, false,
+				     texts[i], sizeof(texts[i]));
 			items[i] = texts[i];
 		}
 		/* ESC asks, as perf's menu does; q leaves */

@@ -30,7 +30,7 @@ struct report_print_opts {
 	 */
 	size_t max_rows;
 	int max_cols;
-	/* Entries hidden besides the filtered ones (the TUI's zooms), for the widths; NULL: none. */
+	/* Entries hidden besides the filtered ones (the TUI's zooms), for widths; NULL: none. */
 	bool (*hidden)(void *ctx, const struct ember_hist_entry *e);
 	void *hidden_ctx;
 	/*

@@ -85,7 +85,8 @@ static void draw_title(const struct browser *b)
 			n += snprintf(title + n, sizeof(title) - n, ", Thread: %s(%d)",
 				      b->v.thread_comm, b->v.tid);
 		else
-			n += snprintf(title + n, sizeof(title) - n, ", Thread: %s", b->v.thread_comm);
+			n += snprintf(title + n, sizeof(title) - n, ", Thread: %s",
+				      b->v.thread_comm);
 	}
 	if (b->v.dso && n < sizeof(title))
 		snprintf(title + n, sizeof(title) - n, ", DSO: %s", b->v.dso_name);
@@ -122,7 +123,8 @@ static void draw_entry(const struct browser *b, const struct tui_hist_row *r, in
 {
 	struct tui_hist_span spans[TUI_HIST_MAX_SPANS];
 	char line[4096];
-	int nr_spans, len = tui_hist_view__entry_line(&b->v, r, line, sizeof(line), spans, &nr_spans);
+	int nr_spans;
+	int len = tui_hist_view__entry_line(&b->v, r, line, sizeof(line), spans, &nr_spans);
 	int pos = 0, used = 0, s;
 
 	move(y, 0);
@@ -499,7 +501,8 @@ static int context_menu(struct browser *b)
 		const char *name = r->n ? r->n->name : e->sym_name;
 
 		snprintf(texts[nr], sizeof(texts[nr]),
-			 "Expand [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' for the whole main level entry)",
+			 "Expand [%s] callchain (one level, same as '+' hotkey, "
+			 "use 'e'/'c' for the whole main level entry)",
 			 name ? name : "unknown");
 		items[nr] = texts[nr];
 		what[nr++] = DO_EXPAND;

@@ -141,7 +141,8 @@ static int add_chain_rows(struct tui_hist_view *v, const struct ember_hist_entry
 {
 	const struct ember_callchain_node **kids;
 	size_t nr = report_chain__children(&v->pp, parent, &kids), k;
-	uint64_t value_total = v->pp.param->mode == EMBER_CALLCHAIN_GRAPH_REL ? parent_total : total;
+	uint64_t value_total =
+		v->pp.param->mode == EMBER_CALLCHAIN_GRAPH_REL ? parent_total : total;
 	bool need_percent = nr > 1 || (nr == 1 && ember_callchain_node__cumul_hits(kids[0]) !=
 							 parent_total);
 	int ret = 0;
@@ -219,8 +220,8 @@ int tui_hist_view__build(struct tui_hist_view *v)
 }
 
 /* An entry's line: the fold sign, then the columns two spaces apart; its spans. */
-int tui_hist_view__entry_line(const struct tui_hist_view *v, const struct tui_hist_row *r, char *buf,
-			       size_t size,
+int tui_hist_view__entry_line(const struct tui_hist_view *v, const struct tui_hist_row *r,
+			       char *buf, size_t size,
 		      struct tui_hist_span *spans, int *nr_spans)
 {
 	const struct ember_hist_layout *l = ember_hist__opts(v->h)->layout;
@@ -257,8 +258,8 @@ int tui_hist_view__entry_line(const struct tui_hist_view *v, const struct tui_hi
 }
 
 /* A callchain line's text after its sign: the run's value first, then the name. */
-void tui_hist_view__chain_line(const struct tui_hist_view *v, const struct tui_hist_row *r, char *buf,
-			       size_t size)
+void tui_hist_view__chain_line(const struct tui_hist_view *v, const struct tui_hist_row *r,
+			       char *buf, size_t size)
 {
 	FILE *fp = fmemopen(buf, size, "w");
 
@@ -279,7 +280,8 @@ void tui_hist_view__chain_line(const struct tui_hist_view *v, const struct tui_h
 }
 
 /* Every line of e's tree that has children, unfolded or folded. */
-static int fold_tree(struct tui_hist_view *v, const struct ember_callchain_node *parent, bool unfold)
+static int fold_tree(struct tui_hist_view *v, const struct ember_callchain_node *parent,
+		     bool unfold)
 {
 	const struct ember_callchain_node **kids;
 	size_t nr = report_chain__children(&v->pp, parent, &kids), k;

@@ -75,11 +75,11 @@ int tui_hist_view__toggle(struct tui_hist_view *v, size_t row);
 int tui_hist_view__fold_all(struct tui_hist_view *v, bool unfold);
 
 /* An entry row's line into buf; its length; the percentage columns in spans. */
-int tui_hist_view__entry_line(const struct tui_hist_view *v, const struct tui_hist_row *r, char *buf,
-			       size_t size, struct tui_hist_span *spans, int *nr_spans);
+int tui_hist_view__entry_line(const struct tui_hist_view *v, const struct tui_hist_row *r,
+			       char *buf, size_t size, struct tui_hist_span *spans, int *nr_spans);
 /* A callchain row's text after its sign: the run's value first where shown, then the name. */
-void tui_hist_view__chain_line(const struct tui_hist_view *v, const struct tui_hist_row *r, char *buf,
-			       size_t size);
+void tui_hist_view__chain_line(const struct tui_hist_view *v, const struct tui_hist_row *r,
+			       char *buf, size_t size);
 /* Every row as perf's browser writes them to perf.hist.N (P). 0, or -errno of the stream. */
 int tui_hist_view__fprintf(const struct tui_hist_view *v, FILE *fp);
 /*

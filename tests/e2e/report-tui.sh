@@ -57,15 +57,21 @@ start() {
 	T new-session -d -s "$s" -x "$w" -y "$h" "$* ; echo STATUS=\$?; sleep 600"
 }
 
-# keys SESSION KEYS...: each key, then time for the screen to follow
+# keys SESSION KEYS...: each key, then time for the screen to follow:
+# until two captures 0.3 s apart are the same (a loaded machine is slow)
 keys() {
-	local s=$1 k
+	local s=$1 k i a b
 	shift
 	for k in "$@"; do
 		T send-keys -t "$s" "$k"
 		sleep 0.3
 	done
-	sleep 0.4
+	for i in $(seq 30); do
+		a=$(T capture-pane -p -e -t "$s")
+		sleep 0.3
+		b=$(T capture-pane -p -e -t "$s")
+		[ "$a" = "$b" ] && break
+	done
 }
 
 # screen SESSION: the pane without its bottom line, the scroll bar's
