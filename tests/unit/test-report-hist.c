@@ -201,18 +201,15 @@ TEST(report_convert_unit)
 /* perf top's screen: at most max_rows entries, widths of those, rows cut at max_cols - 1. */
 TEST(report_hist_screen_cut)
 {
-	struct fixture fx;
+	struct hist_fixture fx;
 	struct report_print_opts po = {.max_rows = 1, .max_cols = 30};
-	const struct ember_hist_frame *foo[] = {&f_foo, &f_main};
-	const struct ember_hist_frame *bar[] = {&f_bar, &f_foo, &f_main};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;
 
-	if (setup(&fx, false, EMBER_CALLCHAIN_NONE, "dso,sym"))
+	if (hist_fixture__setup(&fx, false, EMBER_CALLCHAIN_NONE, "dso,sym"))
 		SKIP("no memory");
-	add(&fx, foo, 2, 3);
-	add(&fx, bar, 3, 1);
+	fill(&fx);
 	ember_hist__resort(fx.h);
 	fp = open_memstream(&buf, &len);
 	report__fprintf_hist(fx.h, &po, fp);
