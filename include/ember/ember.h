@@ -26,5 +26,9 @@
 #include <ember/heatmap.h>
 #include <ember/hist.h>
 #include <ember/annotate.h>
+#include <ember/syscall.h>
+#include <ember/bpf.h>
+#include <ember/systrace.h>
+#include <ember/systrace-summary.h>
 
 #endif
