@@ -13,6 +13,7 @@
  * trusts them.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
@@ -48,20 +49,29 @@ static int next_btf(const struct ember_env_blob *blob, const uint8_t **q, uint32
 	return 1;
 }
 
+bool bpf_btf__find(const struct ember_env_blob *blob, uint32_t id, const uint8_t **data,
+		   uint32_t *size)
+{
+	const uint8_t *q;
+	uint32_t nr, bid;
+
+	if (blob->size < 4)
+		return false;
+	q = blob->data + 4;
+	nr = get_u32(blob->data);
+	while (nr-- && next_btf(blob, &q, &bid, data, size))
+		if (bid == id)
+			return true;
+	return false;
+}
+
 /* The BTF of id, or NULL. */
 static struct btf *find_btf(const struct ember_env_blob *blob, uint32_t id)
 {
-	const uint8_t *q, *data;
-	uint32_t nr, bid, size;
+	const uint8_t *data;
+	uint32_t size;
 
-	if (blob->size < 4)
-		return NULL;
-	q = blob->data + 4;
-	nr = get_u32(blob->data);
-	while (nr-- && next_btf(blob, &q, &bid, &data, &size))
-		if (bid == id)
-			return btf__new(data, size);
-	return NULL;
+	return bpf_btf__find(blob, id, &data, &size) ? btf__new(data, size) : NULL;
 }
 
 void bpf_btf__print(const struct ember_env *env, FILE *fp)

@@ -8,6 +8,7 @@
 #ifndef EMBER_LIB_DATA_BPF_PROG_H
 #define EMBER_LIB_DATA_BPF_PROG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/bpf.h>
@@ -36,6 +37,10 @@ size_t bpf_prog__name(const struct bpf_prog *p, struct btf *btf, uint32_t i, cha
 
 /* The BPF_PROG_INFO feature of env as perf 6.1's --header prints it. */
 void bpf_prog_info__print(const struct ember_env *env, FILE *fp);
+
+/* Whether the BPF_BTF blob holds the BTF of id: its bytes in *data, *size. */
+bool bpf_btf__find(const struct ember_env_blob *blob, uint32_t id, const uint8_t **data,
+		   uint32_t *size);
 
 /* The BPF_BTF feature: "# btf info of id N" per BTF. */
 void bpf_btf__print(const struct ember_env *env, FILE *fp);

@@ -193,22 +193,15 @@ static int blob_add(struct ember_env_blob *b, const struct part *parts, int nr)
 static struct btf *prog_btf(uint32_t id, struct ember_env_blob *btfs)
 {
 	struct btf *btf = btf__load_from_kernel_by_id(id);
-	const struct ember_env_blob *b = btfs;
+	const uint8_t *kept;
 	const void *raw;
 	uint32_t size;
 
 	if (!btf || libbpf_get_error(btf))
 		return NULL;
-	/* already kept? the blob is { count, { id, size, data }... } */
-	for (size_t off = 4; b->size >= 4 && off + 8 <= b->size;) {
-		uint32_t bid, bsize;
-
-		memcpy(&bid, (char *)b->data + off, 4);
-		memcpy(&bsize, (char *)b->data + off + 4, 4);
-		if (bid == id)
-			return btf;
-		off += 8 + (size_t)bsize;
-	}
+	/* kept once per id */
+	if (bpf_btf__find(btfs, id, &kept, &size))
+		return btf;
 	raw = btf__raw_data(btf, &size);
 	if (raw) {
 		uint32_t head[2] = { id, size };
