@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <ember/bpf.h>
 #include <ember/systrace.h>
 #include "systrace/event.h"
 #include "systrace/target.h"
@@ -60,19 +61,9 @@ int systrace_target__add(int targets_fd, pid_t id, bool at_exec)
 
 uint64_t systrace_percpu_sum(int fd)
 {
-	int nr_cpus = libbpf_num_possible_cpus();
 	uint64_t sum = 0;
 	__u32 zero = 0;
-	__u64 *per_cpu;
 
-	if (nr_cpus <= 0)
-		return 0;
-	per_cpu = calloc(nr_cpus, sizeof(*per_cpu));
-	if (!per_cpu)
-		return 0;
-	if (!bpf_map_lookup_elem(fd, &zero, per_cpu))
-		for (int i = 0; i < nr_cpus; i++)
-			sum += per_cpu[i];
-	free(per_cpu);
+	ember_bpf__percpu_sum(fd, &zero, &sum);	/* 0 when unreadable */
 	return sum;
 }
