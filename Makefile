@@ -6,7 +6,8 @@
 #   make bench      compare ember with perf on the same inputs (ratios)
 #   make fuzz       run each libFuzzer target in fuzz/ for FUZZ_TIME seconds (doc/FUZZING.md)
 #   make check SANITIZE=1   the same suite, everything built with ASan and UBSan
-#   make install    honours PREFIX and DESTDIR
+#   make install    honours PREFIX and DESTDIR (also libember.pc for pkg-config)
+#   make examples   build examples/ against the library installed into build/sdk
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -210,11 +211,39 @@ fuzz: deps
 fuzz-merge: fuzzers
 	@FUZZ_BUILD=$(FUZZ_BUILD) fuzz/run.sh --merge $(or $(FUZZ_TARGETS),$(FUZZ_NAMES))
 
+# ---- examples/: each builds as a user builds it, against the installed library
+# (`make install` into $(SDK), pkg-config libember); a NAME.bpf.c beside NAME.c
+# becomes build/examples/NAME.skel.h. They run from build/examples (rpath to $(SDK)).
+SDK       := $(BUILD)/sdk
+EX_SRCS   := $(sort $(filter-out %.bpf.c,$(wildcard examples/*.c)))
+EXAMPLES  := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
+EX_SKELS  := $(patsubst examples/%.bpf.c,$(BUILD)/examples/%.skel.h,$(wildcard examples/*.bpf.c))
+EX_PKG    := PKG_CONFIG_PATH=$(abspath $(SDK))/lib/pkgconfig pkg-config
+
+examples: $(EXAMPLES)
+
+$(SDK)/lib/pkgconfig/libember.pc: $(LIBSO) $(LIBA) $(EMBER) lib/libember.pc.in $(wildcard include/ember/*.h)
+	@$(MAKE) --no-print-directory install PREFIX=$(abspath $(SDK)) DESTDIR= >/dev/null
+
+$(BUILD)/examples/%.bpf.o: examples/%.bpf.c
+	@mkdir -p $(@D)
+	$(BPF_CC) $(BPF_CFLAGS) -Iexamples -c $< -o $@
+
+$(BUILD)/examples/%.skel.h: $(BUILD)/examples/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
+
+.SECONDARY: $(EX_SKELS) $(EX_SKELS:.skel.h=.bpf.o)
+
+$(BUILD)/examples/%: examples/%.c $(SDK)/lib/pkgconfig/libember.pc | $(EX_SKELS)
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Wextra $(WERROR) $(SANFLAGS) -I$(@D) -o $@ $< \
+		$$($(EX_PKG) --cflags --libs libember) -Wl,-rpath,$(abspath $(SDK))/lib
+
 deps:
 	@scripts/deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT) $(REPLAYS) $(SAN_CC)
+	@$(MAKE) --no-print-directory all $(UNIT) $(REPLAYS) $(SAN_CC) examples
 	@$(CHECK_ENV) BUILD=$(BUILD) tests/run.sh
 
 $(BUILD)/san-bin/cc:
@@ -242,9 +271,13 @@ install: all
 	ln -sf libember.so.0 $(DESTDIR)$(PREFIX)/lib/libember.so
 	install -m 644 include/ember/*.h $(DESTDIR)$(PREFIX)/include/ember/
 	install -m 644 doc/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@LIBS_EXTRA@|$(filter -liberty,$(LIBS))|' lib/libember.pc.in \
+		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/libember.pc
 
 clean:
 	rm -rf build build-san
 
-.PHONY: all deps check demo bench install clean fuzz fuzzers fuzz-merge
+.PHONY: all deps check demo bench install clean fuzz fuzzers fuzz-merge examples
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
