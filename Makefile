@@ -223,7 +223,7 @@ EX_PKG    := PKG_CONFIG_PATH=$(abspath $(SDK))/lib/pkgconfig pkg-config
 examples: $(EXAMPLES)
 
 $(SDK)/lib/pkgconfig/libember.pc: $(LIBSO) $(LIBA) $(EMBER) lib/libember.pc.in $(wildcard include/ember/*.h)
-	@$(MAKE) --no-print-directory install PREFIX=$(abspath $(SDK)) DESTDIR= >/dev/null
+	@$(MAKE) --no-print-directory install-files PREFIX=$(abspath $(SDK)) DESTDIR= >/dev/null
 
 $(BUILD)/examples/%.bpf.o: examples/%.bpf.c
 	@mkdir -p $(@D)
@@ -263,6 +263,10 @@ bench: deps
 	@BUILD=$(BUILD) bench/run.sh
 
 install: all
+	@$(MAKE) --no-print-directory install-files
+
+# what install copies, with nothing built (the examples' rule installs into $(SDK) this way)
+install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ember \
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(EMBER) $(DESTDIR)$(PREFIX)/bin/ember
@@ -279,5 +283,5 @@ install: all
 clean:
 	rm -rf build build-san
 
-.PHONY: all deps check demo bench install clean fuzz fuzzers fuzz-merge examples
+.PHONY: all deps check demo bench install clean fuzz fuzzers fuzz-merge examples install-files
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
