@@ -222,7 +222,8 @@ EX_PKG    := PKG_CONFIG_PATH=$(abspath $(SDK))/lib/pkgconfig pkg-config
 
 examples: $(EXAMPLES)
 
-$(SDK)/lib/pkgconfig/libember.pc: $(LIBSO) $(LIBA) $(EMBER) lib/libember.pc.in $(wildcard include/ember/*.h)
+$(SDK)/lib/pkgconfig/libember.pc: $(LIBSO) $(LIBA) $(EMBER) lib/libember.pc.in $(wildcard include/ember/*.h) \
+				 $(wildcard python/ember/*.py)
 	@$(MAKE) --no-print-directory install-files PREFIX=$(abspath $(SDK)) DESTDIR= >/dev/null
 
 $(BUILD)/examples/%.bpf.o: examples/%.bpf.c
@@ -279,6 +280,8 @@ install-files:
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		-e 's|@LIBS_EXTRA@|$(filter -liberty,$(LIBS))|' lib/libember.pc.in \
 		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/libember.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/ember
+	install -m 644 python/ember/*.py $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/ember/
 
 clean:
 	rm -rf build build-san
