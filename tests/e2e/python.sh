@@ -12,10 +12,23 @@ if ! command -v python3 >/dev/null; then
 fi
 PY="$TOP/python"
 SDKPY="$BUILD/sdk/lib/python3/dist-packages"
+# a sanitized libember (make check SANITIZE=1) loads into python only after
+# the sanitizers' runtimes; python's own allocations are not ours to check
+san=()
+if ember_sanitized; then
+	san=(LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)"
+		ASAN_OPTIONS=detect_leaks=0)
+fi
+python3() { env "${san[@]}" python3 "$@"; }
+# the build tree's library is found beside the package only in the default build/
+lib_of_build=
+[ "$BUILD" = "$TOP/build" ] || lib_of_build=$BUILD/libember.so.0
 
 for tree in "$PY" "$SDKPY"; do
 	name=import-$([ "$tree" = "$PY" ] && echo build || echo install)
-	v=$(cd / && EMBER_LIBRARY= PYTHONPATH="$tree" python3 -c 'import ember; print(ember.version())' 2>&1)
+	lib=
+	[ "$tree" = "$PY" ] && lib=$lib_of_build
+	v=$(cd / && EMBER_LIBRARY=$lib PYTHONPATH="$tree" python3 -c 'import ember; print(ember.version())' 2>&1)
 	expect_eq "$name" "$v" "$("$EMBER" version | sed -n 's/^ember version //p')"
 done
 export PYTHONPATH="$PY" EMBER_LIBRARY="$BUILD/libember.so.0"
@@ -74,7 +87,7 @@ n=$(tail -1 pf.out)
 cpu=$(($(nproc) - 1))
 taskset -c $cpu dd if=/dev/zero of=/dev/null bs=1 count=100000000 2>/dev/null &
 dd=$!
-PATH="$BUILD:$PATH" timeout 30 python3 "$PY/examples/sysmon.py" --sys 40 --timeout 15 \
+PATH="$BUILD:$PATH" timeout 30 env "${san[@]}" python3 "$PY/examples/sysmon.py" --sys 40 --timeout 15 \
 	--bpf "$BUILD/examples/stacks.bpf.o" -o "$TMP" >mon.out 2>mon.err
 rc=$?
 kill $dd 2>/dev/null
