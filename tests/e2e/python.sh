@@ -50,7 +50,7 @@ grep -q "OSError.*cannot parse the event 'cpu-clok'" bad.out && pass counter-bad
 	fail counter-bad-event "$(tail -2 bad.out)"
 
 # sampling a workload: hotloop's hot_a (twice hot_b's work) is the top symbol
-"$WL/hotloop" 2000 &
+"$WL/hotloop" 10000 &
 hl=$!
 python3 - $hl >sample.out 2>&1 <<'PYEOF'
 import collections, sys, time, ember
