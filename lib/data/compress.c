@@ -103,19 +103,27 @@ void data_zstd_dec_delete(struct data_zstd_dec *d)
 	free(d);
 }
 
-int data_zstd_dec_run(struct data_zstd_dec *d, const void *src, size_t n, struct dbuf *out)
+int data_zstd_dec_run(struct data_zstd_dec *d, const void *src, size_t n, struct dbuf *out,
+		      size_t limit)
 {
 	ZSTD_inBuffer in = { src, n, 0 };
+	size_t start = out->len;
 
 	/* until the input is used up and the decoder had room to flush everything */
 	for (;;) {
+		size_t room = limit - (out->len - start);
 		ZSTD_outBuffer o;
 		size_t ret;
 
-		if (dbuf_reserve(out, 64 * 1024))
+		if (!room) {
+			/* a frame that writes more than a ring buffer held: a bomb, or corrupt */
+			d->api.initDStream(d->ds);
+			return -EFBIG;
+		}
+		if (dbuf_reserve(out, room < 64 * 1024 ? room : 64 * 1024))
 			return out->err;
 		o.dst = out->data + out->len;
-		o.size = out->cap - out->len;
+		o.size = out->cap - out->len < room ? out->cap - out->len : room;
 		o.pos = 0;
 		ret = d->api.decompressStream(d->ds, &o, &in);
 		if (d->api.isError(ret))

@@ -16,8 +16,13 @@ struct data_zstd_enc;
 /* NULL with errno ENOTSUP (no libzstd) or ENOMEM. */
 struct data_zstd_dec *data_zstd_dec_new(void);
 void data_zstd_dec_delete(struct data_zstd_dec *d);
-/* Decompress all of src (whole or partial frames), appending to out. 0, -EINVAL, -ENOMEM. */
-int data_zstd_dec_run(struct data_zstd_dec *d, const void *src, size_t n, struct dbuf *out);
+/*
+ * Decompress src (a COMPRESSED record's payload) onto the end of out, at
+ * most limit bytes of it. -EFBIG when the frame would write more (the
+ * decoder is reset for the next record), -EINVAL when it is not zstd.
+ */
+int data_zstd_dec_run(struct data_zstd_dec *d, const void *src, size_t n, struct dbuf *out,
+		      size_t limit);
 
 struct data_zstd_enc *data_zstd_enc_new(int level);
 void data_zstd_enc_delete(struct data_zstd_enc *e);

@@ -116,6 +116,24 @@ static void process_event_update(struct ember_data_reader *r, const struct perf_
 	free(name);
 }
 
+/*
+ * What one COMPRESSED record may expand to: perf decompresses it into a
+ * buffer of the ring buffer's size, which the COMPRESSED feature gives
+ * (mmap_len: what one read of a ring buffer held, compressed as one frame
+ * spread over records). Without it, or with more than any ring buffer
+ * perf maps, 64 MB.
+ */
+#define COMPRESSED_MAX (64u << 20)
+
+static size_t compressed_limit(const struct ember_data_reader *r)
+{
+	uint64_t len = r->env.comp_mmap_len;
+
+	if (!len || len > COMPRESSED_MAX)
+		return COMPRESSED_MAX;
+	return len < 4096 ? 4096 : len;
+}
+
 static int process_compressed(struct ember_data_reader *r, const struct perf_event_header *h,
 			      uint64_t offset)
 {
@@ -135,7 +153,17 @@ static int process_compressed(struct ember_data_reader *r, const struct perf_eve
 		r->dc.len = left;
 		r->dc_pos = 0;
 	}
-	err = data_zstd_dec_run(r->zdec, h + 1, h->size - sizeof(*h), &r->dc);
+	err = data_zstd_dec_run(r->zdec, h + 1, h->size - sizeof(*h), &r->dc,
+				compressed_limit(r));
+	if (err == -EFBIG) {
+		/* perf's words, once: the rest is in the skipped-records count */
+		if (!r->nr_bombs++)
+			pr_warn("failed to decompress (B): %zu -> 0, dst_size %zu : "
+				"Destination buffer is too small\n",
+				(size_t)h->size - sizeof(*h), compressed_limit(r));
+		r->dc.len = left;	/* what it wrote so far is dropped */
+		return -EINVAL;
+	}
 	if (err)
 		return err;
 	r->dc_offset = offset;

@@ -50,6 +50,7 @@ struct ember_data_reader {
 	struct data_zstd_dec *zdec;
 	struct dbuf dc;
 	size_t dc_pos;
+	unsigned int nr_bombs;		/* COMPRESSED records that expanded past their bound */
 	uint64_t dc_offset;
 
 	uint8_t *scratch;		/* aligned copy of a misaligned record */
