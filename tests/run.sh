@@ -43,8 +43,8 @@ skipped=$(grep -c '^skip ' "$results")
 rm -f "$results"
 echo
 if [ -s "$times" ]; then
-	# every suite's seconds, slowest first, for whoever trims the run
-	sort -rn "$times" >"$BUILD/e2e-times.txt" 2>/dev/null
+	# a whole run: every suite's seconds, slowest first, for whoever trims it
+	[ -z "$pattern" ] && sort -rn "$times" >"$BUILD/e2e-times.txt" 2>/dev/null
 	echo "slowest suites (s): $(sort -rn "$times" | head -6 | awk '{ sub(".*/", "", $2); printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
 fi
 rm -f "$times"
