@@ -8,6 +8,7 @@
 #   BUILD=build fuzz/make-seeds.sh
 set -eu
 cd "$(dirname "$0")/.."
+TOP=$PWD
 BUILD=${BUILD:-build}
 E=$PWD/$BUILD/ember
 W=$PWD/$BUILD/workloads
@@ -53,6 +54,12 @@ done
 for f in pipe tp-pipe ember-pipe file zstd; do
 	cp $f.data "$C/data-pipe/seed-$f"
 done
+# decompression bombs (tests/tools/make-bomb.py): 2000 RLE blocks a record, 256 MB each
+perf record -q -z -e cpu-clock -F 499 -g -o - -- "$W/hotloop" 60 2>/dev/null >zstd-pipe.data
+python3 "$TOP/tests/tools/make-bomb.py" zstd.data "$C/data-file/seed-zstd-bomb" 2000
+python3 "$TOP/tests/tools/make-bomb.py" zstd.data "$C/data-file/seed-zstd-bomb-first" 2000 first
+python3 "$TOP/tests/tools/make-bomb.py" zstd-pipe.data "$C/data-pipe/seed-zstd-bomb" 2000
+cp "$C/data-file/seed-zstd-bomb" "$C/session/seed-zstd-bomb"
 
 # TRACING_DATA blob + the RAW part of the first tracepoint sample, from both modes
 python3 - "$C/trace" tp.data tp-pipe.data <<'PY'
