@@ -2,8 +2,9 @@
 /*
  * ember top: perf top --stdio, a profile of the whole system (or of some
  * processes, threads or cpus) refreshed every -d seconds, the old periods
- * decayed by perf's 7/8 at each refresh (-z: zeroed). Without --stdio the
- * same text is printed: the interactive browser comes later (--tui says so).
+ * decayed by perf's 7/8 at each refresh (-z: zeroed). On a terminal,
+ * without --stdio, the live histogram is shown in the browser (top/browse.c),
+ * as perf top shows it.
  */
 #include <errno.h>
 #include <poll.h>
@@ -156,7 +157,7 @@ static int parse_args(struct top *t, int argc, const char **argv)
 		OPT_BOOLEAN(0, "children", &o->children, "Accumulate callchains of children and show total overhead as well"),
 		OPT_CALLBACK(0, "percent-limit", o, "percent", "Don't show entries under that percent", opt_percent_limit),
 		OPT_BOOLEAN(0, "stdio", &o->stdio, "Use the stdio interface"),
-		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface (not there yet)"),
+		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface"),
 		OPT_INCR('v', "verbose", &o->verbose, "be more verbose"),
 		OPT_END(),
 	};
@@ -167,10 +168,6 @@ static int parse_args(struct top *t, int argc, const char **argv)
 	if (ret > 0)
 		return usage_error("unexpected argument");
 	o->period_given = o->period != 0;
-	if (o->tui && !o->stdio) {
-		fprintf(stderr, "ember top: the interactive browser is not there yet; use --stdio\n");
-		return 2;
-	}
 	if (!!o->pid + !!o->tid + !!o->uid > 1)
 		return usage_error("-p, -t and -u cannot be used together");
 	if (o->delay_secs < 1)
@@ -317,6 +314,12 @@ static int loop(struct top *t, struct top_keys *keys, struct pollfd *fds, int nr
 	return err;
 }
 
+/* perf's choice: the browser when standard output is a terminal, unless --stdio (--tui or not). */
+static bool use_tui(const struct top *t)
+{
+	return !t->o.stdio && isatty(STDOUT_FILENO);
+}
+
 static int run(struct top *t)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -324,10 +327,6 @@ static int run(struct top *t)
 	struct pollfd *fds;
 	int err, nr_fds;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * Enabled before /proc is read: an exec or mmap while it is read is
 	 * then in the ring buffers too, taken after what was read
@@ -343,6 +342,19 @@ static int run(struct top *t)
 			strerror(-err));
 		return 1;
 	}
+	if (use_tui(t)) {
+		char why[256];
+
+		/* the screen's handlers give the terminal back on a signal */
+		err = top_browse__run(t, why, sizeof(why));
+		if (err >= 0)
+			return err;
+		/* a terminal without cursor addressing (TERM=dumb): the text, as perf */
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 	top_keys__start(&keys);
 	fds = poll_set(t, keys.on, &nr_fds);
 	err = fds ? loop(t, &keys, fds, nr_fds) : -ENOMEM;

@@ -66,8 +66,8 @@ int top_display__refresh(struct top *t)
 	size_t rows;
 
 	err = top_live__drain(t);
-	for (int i = 0; !err && i < t->nr_hists; i++)
-		err = ember_hist__resort(t->hists[i]);
+	if (!err)
+		err = top_display__resort(t);
 	if (err)
 		return err;
 	fputs("\033[H\033[2J\n", stdout);
@@ -91,6 +91,22 @@ int top_display__refresh(struct top *t)
 	 * perf decays the entries shown before it adds the samples that came
 	 * since; decaying them now, before the next samples come, is the same
 	 */
+	return top_display__decay(t);
+}
+
+int top_display__resort(struct top *t)
+{
+	int err = 0;
+
+	for (int i = 0; !err && i < t->nr_hists; i++)
+		err = ember_hist__resort(t->hists[i]);
+	return err;
+}
+
+int top_display__decay(struct top *t)
+{
+	int err = 0;
+
 	for (int i = 0; !err && i < t->nr_hists; i++) {
 		if (t->o.zero)
 			ember_hist__clear(t->hists[i]);

@@ -49,47 +49,95 @@ int top_live__synthesize(struct top *t)
 	return err == -ESRCH ? 0 : err;
 }
 
-static int drain_one(struct top *t, struct ember_mmap *map)
+/* A record of a ring buffer taken: side-band into the machine, a sample into its histogram. */
+static int take(struct top *t, const struct perf_event_header *hdr)
+{
+	switch (hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		return top_samples__add(t, hdr);
+	case PERF_RECORD_LOST:
+		t->nr_lost_records++;
+		t->lost += ((const uint64_t *)(hdr + 1))[1];
+		t->lost_total += ((const uint64_t *)(hdr + 1))[1];
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		t->lost += ((const uint64_t *)(hdr + 1))[0];
+		t->lost_total += ((const uint64_t *)(hdr + 1))[0];
+		return 0;
+	default:
+		return to_machine(t->machine, hdr);
+	}
+}
+
+/* The record copied at the end of the queue (records are 8-byte multiples). 0 or -ENOMEM. */
+static int queue(struct top *t, const struct perf_event_header *hdr)
+{
+	if (t->queue_len + hdr->size > t->queue_alloc) {
+		size_t alloc = t->queue_alloc ? t->queue_alloc * 2 : 1 << 20;
+		char *q;
+
+		while (alloc < t->queue_len + hdr->size)
+			alloc *= 2;
+		q = realloc(t->queue, alloc);
+		if (!q)
+			return -ENOMEM;
+		t->queue = q;
+		t->queue_alloc = alloc;
+	}
+	memcpy(t->queue + t->queue_len, hdr, hdr->size);
+	t->queue_len += hdr->size;
+	return 0;
+}
+
+static int drain_one(struct top *t, struct ember_mmap *map, bool later)
 {
 	const struct perf_event_header *hdr;
 	int err = 0;
 
 	if (!ember_mmap__read_init(map))
 		return 0;
-	while (!err && (hdr = ember_mmap__read_event(map)) != NULL) {
-		switch (hdr->type) {
-		case PERF_RECORD_SAMPLE:
-			err = top_samples__add(t, hdr);
-			break;
-		case PERF_RECORD_LOST:
-			t->nr_lost_records++;
-			t->lost += ((const uint64_t *)(hdr + 1))[1];
-			t->lost_total += ((const uint64_t *)(hdr + 1))[1];
-			break;
-		case PERF_RECORD_LOST_SAMPLES:
-			t->lost += ((const uint64_t *)(hdr + 1))[0];
-			t->lost_total += ((const uint64_t *)(hdr + 1))[0];
-			break;
-		default:
-			err = to_machine(t->machine, hdr);
-			break;
-		}
-	}
+	while (!err && (hdr = ember_mmap__read_event(map)) != NULL)
+		err = later ? queue(t, hdr) : take(t, hdr);
 	ember_mmap__read_done(map);
 	return err;
 }
 
-int top_live__drain(struct top *t)
+static int drain(struct top *t, bool later)
 {
 	int n = ember_evlist__nr_mmaps(t->evlist);
 
 	for (int i = 0; i < n; i++) {
-		int err = drain_one(t, ember_evlist__mmap_at(t->evlist, i));
+		int err = drain_one(t, ember_evlist__mmap_at(t->evlist, i), later);
 
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int top_live__drain(struct top *t)
+{
+	return drain(t, false);
+}
+
+int top_live__queue(struct top *t)
+{
+	return drain(t, true);
+}
+
+int top_live__take_queued(struct top *t)
+{
+	size_t pos = 0;
+	int err = 0;
+
+	while (!err && pos < t->queue_len) {
+		const struct perf_event_header *hdr = (const void *)(t->queue + pos);
+
+		err = take(t, hdr);
+		pos += hdr->size;
+	}
+	t->queue_len = 0;
+	return err;
 }
 
 bool top_live__targets_gone(const struct top *t)

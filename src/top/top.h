@@ -64,6 +64,9 @@ struct top {
 	char *uid_pids;			/* -u: the user's processes at the start, as a -p list */
 	int nr_target_pids;
 	int rows, cols;			/* the terminal's */
+	/* the browser's: records taken from the ring buffers, not yet processed */
+	char *queue;
+	size_t queue_len, queue_alloc;
 	/* scratch: a sample's frames */
 	struct ember_hist_frame *frames;
 	const struct ember_hist_frame **chain;
@@ -87,11 +90,27 @@ int top_events__open(struct top *t);
 int top_live__synthesize(struct top *t);
 /* live.c: every ring buffer drained: side-band into the machine, samples into the histograms. */
 int top_live__drain(struct top *t);
+/*
+ * live.c: every ring buffer drained into a queue, its records processed
+ * later by top_live__take_queued() (the browser's histogram stays as it
+ * is shown until a refresh). 0 or -ENOMEM.
+ */
+int top_live__queue(struct top *t);
+int top_live__take_queued(struct top *t);
 /* live.c: whether every target process (-p/-t/-u) is gone. */
 bool top_live__targets_gone(const struct top *t);
 /* sample.c: a sample record counted, resolved and added to its event's histogram. 0 or -ENOMEM. */
 int top_samples__add(struct top *t, const struct perf_event_header *hdr);
 /* display.c: a refresh: drain, resort, print, then decay (or zero) for the next one. */
 int top_display__refresh(struct top *t);
+/* display.c: every histogram sorted for showing; then decayed (or zeroed, -z) once shown. */
+int top_display__resort(struct top *t);
+int top_display__decay(struct top *t);
+/*
+ * browse.c: the live browser (perf top's TUI) until q: the histogram
+ * refreshed every -d seconds. 0, 1 on an error (said on stderr), or -1
+ * when the terminal cannot hold it (why filled).
+ */
+int top_browse__run(struct top *t, char *why, size_t whysz);
 
 #endif

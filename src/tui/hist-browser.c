@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <ncursesw/curses.h>
 #include "tui/dialog.h"
@@ -89,7 +90,9 @@ static void draw_title(const struct browser *b)
 				      b->v.thread_comm);
 	}
 	if (b->v.dso && n < sizeof(title))
-		snprintf(title + n, sizeof(title) - n, ", DSO: %s", b->v.dso_name);
+		n += snprintf(title + n, sizeof(title) - n, ", DSO: %s", b->v.dso_name);
+	if (b->o->title_end && n < sizeof(title))
+		b->o->title_end(b->o->ctx, title + n, sizeof(title) - n);
 	tui_screen__set_color(TUI_ROOT);
 	tui_screen__write(0, 0, title, COLS);
 }
@@ -421,6 +424,16 @@ static const char help_text[] =
 	"t             Zoom into current Thread\n"
 	"/             Filter symbol by name";
 
+/* The help window: the browser's keys, then the owner's. */
+static void show_help(const struct browser *b)
+{
+	char text[sizeof(help_text) + 1024];
+
+	snprintf(text, sizeof(text), "%s%s%s", help_text, b->o->help ? "\n" : "",
+		 b->o->help ? b->o->help : "");
+	tui_dialog__text("Help", text, true);
+}
+
 /* P: every row, as perf's hist_browser__dump() writes them, into the first free perf.hist.N. */
 static void print_rows(struct browser *b)
 {
@@ -608,7 +621,7 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 	case 'h':
 	case '?':
 	case KEY_F(1):
-		tui_dialog__text("Help", help_text, true);
+		show_help(b);
 		return 0;
 	case KEY_ENTER:
 	case TUI_KEY_ENTER_CR:
@@ -620,9 +633,45 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 		}
 		break;
 	default:
+		if (b->o->key)
+			b->o->key(b->o->ctx, key);
 		return 0;
 	}
 	return ret ? ret : rebuild(b);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The live owner's update when it is due (keys do not hold it back),
+ * *changed when the histogram did: 0 to go on, 1 to leave (QUIT), -ENOMEM.
+ */
+static int live_update(struct browser *b, long *due, bool *changed)
+{
+	const struct ember_hist *h = b->v.h;
+	long now = now_ms();
+	int ret;
+
+	if (!b->o->update || now < *due)
+		return 0;
+	*due += b->o->update_ms;
+	if (*due <= now)
+		*due = now + b->o->update_ms;
+	ret = b->o->update(b->o->ctx, &h);
+	if (ret < 0)
+		return 1;
+	if (ret > 0) {
+		*changed = true;
+		tui_hist_view__set_hist(&b->v, h);
+		return rebuild(b);
+	}
+	return 0;
 }
 
 enum tui_hist_action tui_hist_browser__run(const struct tui_hist_browser_opts *o)
@@ -632,30 +681,35 @@ enum tui_hist_action tui_hist_browser__run(const struct tui_hist_browser_opts *o
 		.show_headers = true,
 	};
 	enum tui_hist_action action = TUI_HIST_ERROR;
+	long due = now_ms() + o->update_ms;
+	bool dirty = true;
 
 	tui_hist_view__init(&b.v, o->hist, o->po);
 	if (rebuild(&b))
 		goto out;
 	for (;;) {
-		const struct ember_hist *h = b.v.h;
-		int key, ret;
+		int key, ret, wait = -1;
 
-		draw(&b);
-		key = tui_dialog__key(o->update_ms > 0 ? o->update_ms : -1);
+		/* a live screen is drawn again only when it changed */
+		if (dirty)
+			draw(&b);
+		dirty = false;
+		if (o->update && o->update_ms > 0) {
+			long left = due - now_ms();
+
+			wait = left > 0 ? (int)left : 0;
+		}
+		key = tui_dialog__key(wait);
+		ret = live_update(&b, &due, &dirty);
+		if (ret == 1)
+			action = TUI_HIST_QUIT;
+		if (ret)
+			break;
+		if (key < 0)
+			continue;
+		dirty = true;
 		if (key == KEY_RESIZE)
 			continue;
-		if (key < 0) {
-			if (!o->update)
-				continue;
-			if (o->update(o->ctx, &h)) {
-				action = TUI_HIST_QUIT;
-				break;
-			}
-			tui_hist_view__set_hist(&b.v, h);
-			if (rebuild(&b))
-				break;
-			continue;
-		}
 		ret = handle_key(&b, key, &action);
 		if (ret)
 			break;

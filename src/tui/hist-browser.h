@@ -8,8 +8,10 @@
  *        <── TUI_HIST_QUIT, TUI_HIST_NEXT/PREV (TAB: another event)
  *
  * The histogram stays the owner's. A live owner (top) gives update(),
- * called every update_ms: it may change or re-sort the histogram, and
- * the browser reads it again (folding, zooms and filters are kept).
+ * called every update_ms whatever the keys do: when it says the
+ * histogram changed (re-sorted, decayed), the browser reads it again
+ * (folding, zooms and filters are kept). Its keys (key()) and its help
+ * lines come on top of the browser's.
  */
 #ifndef EMBER_TUI_HIST_BROWSER_H
 #define EMBER_TUI_HIST_BROWSER_H
@@ -37,14 +39,20 @@ struct tui_hist_browser_opts {
 	 */
 	void (*title)(void *ctx, uint64_t nr_samples, uint64_t period, char *buf, size_t size);
 	void *ctx;
-	const char *helpline;		/* the bottom line; NULL: a line about '?' */
+	/* What follows the zooms on the title line (top's " lost: 0/0 ..."); NULL: nothing. */
+	void (*title_end)(void *ctx, char *buf, size_t size);
+	const char *helpline;		/* the bottom line (read at each draw); NULL: about '?' */
 	bool events;			/* more events: TAB and shift-TAB return to switch */
 	/*
 	 * A live owner's: called every update_ms (0: never) with the
-	 * histogram shown, which it may replace; non-zero leaves the browser.
+	 * histogram shown, which it may replace. Returns 1 when the histogram
+	 * changed (it is read again), 0 when not, negative to leave.
 	 */
 	int (*update)(void *ctx, const struct ember_hist **hist);
 	int update_ms;
+	/* The owner's keys (top's z, f): 1 when key was one (the screen is drawn again), else 0. */
+	int (*key)(void *ctx, int key);
+	const char *help;		/* the owner's lines of the help window, after the common ones */
 };
 
 /* Runs the browser on the screen (tui_screen__init() first) until it is left. */
