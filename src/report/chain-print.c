@@ -6,6 +6,7 @@
  * ordered by their cumulated hits, ties in the order of perf's lookup
  * tree, and children under the threshold are dropped.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -378,6 +379,16 @@ static size_t path_fprintf(FILE *fp, const struct ember_callchain_node *n, const
 	return ret;
 }
 
+/* perf's flat chains of root, in print order: its runs with hits of their own. */
+static size_t flat_chains(const struct report_chain_print *pp,
+			  const struct ember_callchain_node *root, struct flat_list *l)
+{
+	flat_collect(l, NULL, root, pp->min_hit);
+	if (l->nr > 1)
+		qsort(l->v, l->nr, sizeof(*l->v), cmp_flat);
+	return l->nr;
+}
+
 static size_t fprintf_flat(FILE *fp, const struct ember_callchain_node *root,
 			   const struct report_chain_print *pp, bool folded, const char *sep)
 {
@@ -386,9 +397,7 @@ static size_t fprintf_flat(FILE *fp, const struct ember_callchain_node *root,
 	unsigned int printed = 0;
 	size_t ret = 0, i;
 
-	flat_collect(&l, NULL, root, pp->min_hit);
-	if (l.nr > 1)
-		qsort(l.v, l.nr, sizeof(*l.v), cmp_flat);
+	flat_chains(pp, root, &l);
 	for (i = 0; i < l.nr; i++) {
 		const struct ember_callchain_node *last = l.v[i].last, *first = l.v[i].first;
 		bool f = true;
@@ -456,4 +465,34 @@ size_t report_chain__fprintf_value(FILE *fp, const struct ember_callchain_param 
 				   uint64_t period, uint64_t count, uint64_t total)
 {
 	return fprintf_value(fp, p, period, count, total);
+}
+
+ssize_t report_chain__flat(const struct report_chain_print *pp,
+			   const struct ember_callchain_node *root, struct report_chain_run **out)
+{
+	struct flat_list l = { 0 };
+	struct report_chain_run *runs;
+	size_t i;
+
+	*out = NULL;
+	flat_chains(pp, root, &l);
+	runs = calloc(l.nr ? l.nr : 1, sizeof(*runs));
+	if (l.oom || !runs) {
+		free(l.v);
+		free(runs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l.nr; i++)
+		runs[i] = (struct report_chain_run){ l.v[i].first, l.v[i].last };
+	free(l.v);
+	*out = runs;
+	return (ssize_t)l.nr;
+}
+
+size_t report_chain__fprintf_path(FILE *fp, const struct ember_callchain_node *last,
+				  const char *sep)
+{
+	bool first = true;
+
+	return path_fprintf(fp, last, NULL, sep, &first);
 }

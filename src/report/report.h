@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <ember/hist.h>
 
 struct report_print_opts {
@@ -79,6 +80,20 @@ const struct ember_callchain_node *report_chain__run_last(const struct ember_cal
 size_t report_chain__children(const struct report_chain_print *pp,
 			      const struct ember_callchain_node *parent,
 			      const struct ember_callchain_node ***out);
+/* A run of nodes, perf's callchain node: first down to last, each the only child of the one before. */
+struct report_chain_run {
+	const struct ember_callchain_node *first, *last;
+};
+/*
+ * perf's flat (and folded) chains of root: the runs with hits of their
+ * own at or above the threshold, in print order (all, whatever -g's
+ * print limit). Their number, or -ENOMEM; *out is malloc'ed.
+ */
+ssize_t report_chain__flat(const struct report_chain_print *pp,
+			   const struct ember_callchain_node *root, struct report_chain_run **out);
+/* The frames from the root down to last, joined by sep: the folded line's text. */
+size_t report_chain__fprintf_path(FILE *fp, const struct ember_callchain_node *last,
+				  const char *sep);
 /* A node's name as the graph prints it; a run's value (-g percent, period or count). */
 size_t report_chain__fprintf_name(FILE *fp, const struct ember_callchain_node *n);
 size_t report_chain__fprintf_value(FILE *fp, const struct ember_callchain_param *p,

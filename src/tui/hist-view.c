@@ -182,11 +182,105 @@ static int add_chain_rows(struct tui_hist_view *v, const struct ember_hist_entry
 	return ret;
 }
 
+static bool flat_mode(const struct tui_hist_view *v)
+{
+	return v->pp.param->mode == EMBER_CALLCHAIN_FLAT ||
+	       v->pp.param->mode == EMBER_CALLCHAIN_FOLDED;
+}
+
+/* Whether the flat chain starts above its run: perf's copy of its parents' frames. */
+static bool flat_has_parents(const struct report_chain_run *c)
+{
+	return ember_callchain_node__parent(ember_callchain_node__parent(c->first)) != NULL;
+}
+
+/*
+ * The flat chain's first line's fold key: its run's first node when the
+ * chain is all its run (perf's val list, which E unfolds), else a key of
+ * the chain's own (perf's copy of the parents' frames, which E leaves).
+ */
+static const void *flat_key(const struct report_chain_run *c)
+{
+	return flat_has_parents(c) ? (const void *)((const char *)c->last + 1) : c->first;
+}
+
+/*
+ * perf's has_children of a flat chain's first line (callchain__init_have_children(),
+ * callchain_node__make_parent_list()): with other chains beside it, unless
+ * the chain is one frame; no other line has any.
+ */
+static bool flat_has_children(const struct report_chain_run *c, size_t nr)
+{
+	return nr > 1 && (flat_has_parents(c) || c->first != c->last);
+}
+
+/* perf's hist_browser__show_callchain_flat() and _folded(), as rows. */
+static int add_flat_rows(struct tui_hist_view *v, const struct ember_hist_entry *e,
+			 uint64_t total, uint64_t parent_total)
+{
+	struct report_chain_run *c;
+	ssize_t nr = report_chain__flat(&v->pp, ember_hist_entry__callchain(e), &c), k;
+	bool folded = v->pp.param->mode == EMBER_CALLCHAIN_FOLDED, need_percent;
+	int ret = 0;
+
+	if (nr < 0)
+		return (int)nr;
+	need_percent = nr > 1 || (nr == 1 && ember_callchain_node__cumul_hits(c[0].first) !=
+							 parent_total);
+	for (k = 0; k < nr && !ret; k++) {
+		const struct ember_callchain_node *frames[256], *n;
+		size_t depth = 0, i;
+		struct tui_hist_row r = {
+			.e = e,
+			.run = c[k].first,
+			.last = c[k].last,
+			.fold_key = flat_key(&c[k]),
+			.value_total = total,
+			.offset = LEVEL_OFFSET_STEP,
+			.value = need_percent,
+			.folded = folded,
+			.sign = ' ',
+		};
+
+		/* the frames from the root's child down */
+		for (n = c[k].last; ember_callchain_node__parent(n) && depth < 256;
+		     n = ember_callchain_node__parent(n))
+			frames[depth++] = n;
+		if (flat_has_children(&c[k], (size_t)nr))
+			r.sign = is_unfolded(v, r.fold_key) ? '-' : '+';
+		for (i = depth; i-- > 0 && !ret;) {
+			r.n = frames[i];
+			ret = add_row(v, &r);
+			if (folded || r.sign == '+')
+				break;
+			/* the other lines: no value, no sign, further right when values are shown */
+			r.value = false;
+			r.sign = ' ';
+			r.fold_key = NULL;
+			if (need_percent)
+				r.offset = 2 * LEVEL_OFFSET_STEP;
+		}
+	}
+	free(c);
+	return ret;
+}
+
+static bool has_flat_chains(const struct tui_hist_view *v, const struct ember_callchain_node *root)
+{
+	struct report_chain_run *c;
+	ssize_t nr = report_chain__flat(&v->pp, root, &c);
+
+	free(c);
+	return nr > 0;
+}
+
 static char entry_sign(const struct tui_hist_view *v, const struct ember_hist_entry *e)
 {
 	const struct ember_callchain_node *root = ember_hist_entry__callchain(e);
 
-	if (!v->chains || !root || !has_children(v, root))
+	if (!v->chains || !root)
+		return ' ';
+	if (flat_mode(v) ? !has_flat_chains(v, root) : !has_children(v, root))
 		return ' ';
 	return is_unfolded(v, e) ? '-' : '+';
 }
@@ -212,7 +306,9 @@ int tui_hist_view__build(struct tui_hist_view *v)
 			continue;
 		r.sign = entry_sign(v, e);
 		ret = add_row(v, &r);
-		if (!ret && r.sign == '-')
+		if (!ret && r.sign == '-' && flat_mode(v))
+			ret = add_flat_rows(v, e, v->total, ember_hist__entry_period(v->h, e));
+		else if (!ret && r.sign == '-')
 			ret = add_chain_rows(v, e, ember_hist_entry__callchain(e), 1, v->total,
 					     ember_hist__entry_period(v->h, e), true);
 	}
@@ -267,14 +363,21 @@ void tui_hist_view__chain_line(const struct tui_hist_view *v, const struct tui_h
 		snprintf(buf, size, "?");
 		return;
 	}
-	if (r->value) {
+	/* folded: the chain's own hits, then its frames; else the run's cumulated hits */
+	if (r->value && r->folded)
+		report_chain__fprintf_value(fp, v->pp.param, r->last->hit, r->last->count,
+					    r->value_total);
+	else if (r->value)
 		report_chain__fprintf_value(fp, v->pp.param,
 					    ember_callchain_node__cumul_hits(r->run),
 					    r->run->count + r->run->children_count,
 					    r->value_total);
+	if (r->value)
 		fputc(' ', fp);
-	}
-	report_chain__fprintf_name(fp, r->n);
+	if (r->folded)
+		report_chain__fprintf_path(fp, r->last, v->po.field_sep ? v->po.field_sep : ";");
+	else
+		report_chain__fprintf_name(fp, r->n);
 	/* fmemopen keeps room for the terminating NUL */
 	fclose(fp);
 }
@@ -302,6 +405,20 @@ static int fold_tree(struct tui_hist_view *v, const struct ember_callchain_node 
 	return ret;
 }
 
+/* E in flat modes: perf unfolds the first lines that are their chain's own frames. */
+static int fold_flat(struct tui_hist_view *v, const struct ember_callchain_node *root, bool unfold)
+{
+	struct report_chain_run *c;
+	ssize_t nr = report_chain__flat(&v->pp, root, &c), k;
+	int ret = nr < 0 ? (int)nr : 0;
+
+	for (k = 0; k < nr && !ret; k++)
+		if (flat_key(&c[k]) == c[k].first && flat_has_children(&c[k], (size_t)nr))
+			ret = set_unfolded(v, c[k].first, unfold);
+	free(c);
+	return ret;
+}
+
 static int fold_entry(struct tui_hist_view *v, const struct ember_hist_entry *e, bool unfold)
 {
 	const struct ember_callchain_node *root = ember_hist_entry__callchain(e);
@@ -310,7 +427,7 @@ static int fold_entry(struct tui_hist_view *v, const struct ember_hist_entry *e,
 		return 0;
 	if (set_unfolded(v, e, unfold))
 		return -ENOMEM;
-	return fold_tree(v, root, unfold);
+	return flat_mode(v) ? fold_flat(v, root, unfold) : fold_tree(v, root, unfold);
 }
 
 int tui_hist_view__fold_all(struct tui_hist_view *v, bool unfold)
@@ -337,6 +454,8 @@ int tui_hist_view__toggle(struct tui_hist_view *v, size_t row)
 
 	if (!r || r->sign == ' ')
 		return 0;
+	if (r->fold_key)
+		return set_unfolded(v, r->fold_key, r->sign == '+');
 	return set_unfolded(v, r->n ? (const void *)r->n : (const void *)r->e, r->sign == '+');
 }
 

@@ -4,7 +4,9 @@
  * entry shown (the --stdio table's row, the fold sign first when there
  * are callchains), and under each unfolded entry the lines of its
  * callchain graph as perf's TUI draws them (offsets of 3 a level, the
- * value only where a level branches, perf's rules for + and -).
+ * value only where a level branches, perf's rules for + and -), or its
+ * flat chains (-g flat: a chain's frames under its value, -g folded: a
+ * line each, its frames joined by ';').
  * The browser draws them; P writes them; top can show them live. The
  * view keeps what is folded, the zooms and the symbol filter; the
  * histogram and the print options stay the owner's.
@@ -25,10 +27,13 @@ struct tui_hist_row {
 	const struct ember_hist_entry *e;
 	const struct ember_callchain_node *n;	/* NULL: the entry's row */
 	const struct ember_callchain_node *run;	/* value: the run whose value is shown */
+	const struct ember_callchain_node *last; /* folded: the chain's last node */
+	const void *fold_key;			/* what the sign folds; NULL: n, or e */
 	uint64_t value_total;			/* value: percentages are of */
 	int offset;
 	char sign;				/* '+' folded, '-' unfolded, ' ' no children */
 	bool value;
+	bool folded;				/* -g folded: the whole chain on the line */
 };
 
 /* A percentage column of an entry's line (coloured by its value). */
