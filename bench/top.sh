@@ -6,6 +6,9 @@
 #             (4000 Hz cpu-clock, -d 2, --stdio), a hotloop spinning on one
 #             cpu meanwhile; median of 3 runs each, interleaved. Goal: ember
 #             at most a quarter of perf's.
+#   top-tui-cpu the same in the browser (no --stdio) on a pseudo-terminal
+#             script(1) gives both, its output discarded (script's own copying
+#             counted on both sides). Goal: the same quarter.
 set -u
 . "$(dirname "$0")/lib.bash"
 bench_init top
@@ -24,6 +27,17 @@ cpu_s() {
 	echo "$BR_CPU $BR_RSS"
 }
 
+# cpu_tui_s TOOL: the same in the browser, on script(1)'s terminal (keys from a pipe left open)
+cpu_tui_s() {
+	local load
+	"$WL" $(( (SECS + 2) * 1000 )) &
+	load=$!
+	bench_run - sh -c "sleep $((SECS + 1)) | TERM=xterm-256color script -qefc \
+		'timeout -s INT $SECS $1 top -d 2' /dev/null >/dev/null"
+	wait $load
+	echo "$BR_CPU $BR_RSS"
+}
+
 e=() p=() ek=0 pk=0
 for i in 1 2 3; do
 	if [ $((i % 2)) = 1 ]; then
@@ -37,3 +51,21 @@ for i in 1 2 3; do
 done
 result "top-cpu (system-wide, ${SECS} s, 4 kHz)" "$(median "${e[@]}")" "$(median "${p[@]}")" \
 	s "<=0.25" "$ek" "$pk"
+
+e=() p=() ek=0 pk=0
+if command -v script >/dev/null; then
+	for i in 1 2 3; do
+		if [ $((i % 2)) = 1 ]; then
+			read -r c k < <(cpu_tui_s "$EMBER"); e+=("$c"); ek=$k
+			read -r c k < <(cpu_tui_s "$PERF"); p+=("$c"); pk=$k
+		else
+			read -r c k < <(cpu_tui_s "$PERF"); p+=("$c"); pk=$k
+			read -r c k < <(cpu_tui_s "$EMBER"); e+=("$c"); ek=$k
+		fi
+		echo "top bench tui run $i: ember ${e[-1]} s, perf ${p[-1]} s of cpu in $SECS s"
+	done
+	result "top-tui-cpu (system-wide, ${SECS} s, 4 kHz)" "$(median "${e[@]}")" \
+		"$(median "${p[@]}")" s "<=0.25" "$ek" "$pk"
+else
+	echo "top bench: script(1) is missing, no browser case"
+fi
