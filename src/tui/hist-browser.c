@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -217,7 +218,8 @@ static void draw(struct browser *b)
 			tui_screen__set_color(TUI_NORMAL);
 			tui_screen__write(y0 + r, 0, "", width);
 		} else if (row->n) {
-			draw_chain(b, row, y0 + r, width, i == b->index);
+			/* perf's callchain lines stop short of the bar's column, bar or not */
+			draw_chain(b, row, y0 + r, COLS - 1, i == b->index);
 		} else {
 			draw_entry(b, row, y0 + r, width, i == b->index);
 		}
@@ -418,8 +420,11 @@ static const char help_text[] =
 	"d             Zoom into current DSO\n"
 	"e             Expand/Collapse main entry callchains\n"
 	"E             Expand all callchains\n"
+	"F             Toggle percentage of filtered entries\n"
 	"H             Display column headers\n"
 	"k             Zoom into the kernel map\n"
+	"L             Change percent limit\n"
+	"m             Display context menu\n"
 	"P             Print histograms to perf.hist.N\n"
 	"t             Zoom into current Thread\n"
 	"/             Filter symbol by name";
@@ -478,6 +483,28 @@ static void filter_symbol(struct browser *b)
 	snprintf(b->v.sym_filter, sizeof(b->v.sym_filter), "%s", buf);
 	b->index = b->top = 0;
 	b->v.po.entry_widths = true;
+}
+
+/* L: perf's percent limit, for the entries and the callchains, every entry folded again. */
+static void percent_limit(struct browser *b)
+{
+	char buf[64] = "", *end;
+	double percent;
+
+	if (!tui_dialog__input("Percent Limit",
+			       "Please enter the value you want to hide entries under that percent.",
+			       buf, sizeof(buf)))
+		return;
+	percent = strtod(buf, &end);
+	if (percent < 0 || percent > 100) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "Invalid percent: %.2f", percent);
+		tui_dialog__text("Warning!", msg, true);
+		return;
+	}
+	tui_hist_view__set_percent_limit(&b->v, percent);
+	b->index = b->top = 0;
 }
 
 /* Enter: perf's context menu of the current line. */
@@ -615,6 +642,12 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 	case '/':
 		filter_symbol(b);
 		break;
+	case 'F':
+		tui_hist_view__set_filter_relative(&b->v, !b->v.po.filter_relative);
+		break;
+	case 'L':
+		percent_limit(b);
+		break;
 	case 'P':
 		print_rows(b);
 		return 0;
@@ -626,6 +659,7 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 	case KEY_ENTER:
 	case TUI_KEY_ENTER_CR:
 	case TUI_KEY_ENTER_LF:
+	case 'm':
 		ret = context_menu(b);
 		if (ret == 1) {
 			*action = TUI_HIST_QUIT;

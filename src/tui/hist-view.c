@@ -462,7 +462,28 @@ int tui_hist_view__toggle(struct tui_hist_view *v, size_t row)
 void tui_hist_view__set_hist(struct tui_hist_view *v, const struct ember_hist *h)
 {
 	v->h = h;
-	v->pp.min_hit = ember_hist__callchain_min_hit(h, v->po.filter_relative);
+	if (!v->chain_limit)
+		v->pp.min_hit = ember_hist__callchain_min_hit(h, v->po.filter_relative);
+	else if (v->param.mode == EMBER_CALLCHAIN_GRAPH_REL)
+		v->pp.min_hit = 0;	/* fractal graphs take theirs per parent */
+	else
+		v->pp.min_hit = (uint64_t)(ember_hist__total_period(h, v->po.filter_relative) *
+					   (v->param.min_percent / 100));
+}
+
+void tui_hist_view__set_percent_limit(struct tui_hist_view *v, double percent)
+{
+	v->po.min_percent = percent;
+	v->param.min_percent = percent;
+	v->chain_limit = true;
+	hashtab__clear(&v->unfolded);
+	tui_hist_view__set_hist(v, v->h);
+}
+
+void tui_hist_view__set_filter_relative(struct tui_hist_view *v, bool relative)
+{
+	/* the callchains keep the threshold they were sorted with, as perf's */
+	v->po.filter_relative = relative;
 }
 
 void tui_hist_view__init(struct tui_hist_view *v, const struct ember_hist *h,
@@ -475,7 +496,8 @@ void tui_hist_view__init(struct tui_hist_view *v, const struct ember_hist *h,
 	v->po.hidden = hidden;
 	v->po.hidden_ctx = v;
 	v->chains = ho->use_callchain && ho->chain.mode != EMBER_CALLCHAIN_NONE;
-	v->pp.param = &ho->chain;
+	v->param = ho->chain;
+	v->pp.param = &v->param;
 	memcpy(v->elide, ho->layout->elide, sizeof(v->elide));
 	tui_hist_view__set_hist(v, h);
 }

@@ -48,6 +48,8 @@ struct tui_hist_view {
 	const struct ember_hist *h;
 	struct report_print_opts po;	/* the owner's, with the view's hidden entries */
 	struct report_chain_print pp;
+	struct ember_callchain_param param;	/* pp's: the histogram's, L's percent limit */
+	bool chain_limit;		/* L set it: the callchains' threshold is of the total */
 	bool chains;			/* callchains shown under the entries */
 	uint64_t total;			/* the entries' percentages are of */
 	int w[EMBER_HIST_MAX_COLS];
@@ -71,6 +73,13 @@ void tui_hist_view__init(struct tui_hist_view *v, const struct ember_hist *h,
 void tui_hist_view__exit(struct tui_hist_view *v);
 /* Another histogram (a live owner's), the folding and zooms kept. Then build. */
 void tui_hist_view__set_hist(struct tui_hist_view *v, const struct ember_hist *h);
+/*
+ * L: entries and callchain branches under percent hidden, as perf's
+ * browser (of the total period, what was unfolded folded). Then build.
+ */
+void tui_hist_view__set_percent_limit(struct tui_hist_view *v, double percent);
+/* F: percentages of what the filters leave (perf's --percentage relative), or not. Then build. */
+void tui_hist_view__set_filter_relative(struct tui_hist_view *v, bool relative);
 /* The widths and every row, again. 0 or -ENOMEM. */
 int tui_hist_view__build(struct tui_hist_view *v);
 
