@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "report/run.h"
 #include "tui/dialog.h"
 #include "tui/hist-browser.h"
@@ -54,6 +55,61 @@ static void title(void *ctx, uint64_t nr_samples, uint64_t period, char *buf, si
 	const struct browse *br = ctx;
 
 	samples_line(br->rep, br->idx, nr_samples, period, true, buf, size);
+}
+
+/*
+ * i: perf's header window, the lines --header-only prints between its
+ * "# ========" lines (perf_header__fprintf_info()'s, in full), over the
+ * whole screen, scrolled until q.
+ */
+static void header_window(const struct report *rep)
+{
+	char *text = NULL, *p, **lines = NULL;
+	size_t size = 0;
+	int nr = 0, alloc = 0;
+	FILE *fp = open_memstream(&text, &size);
+
+	if (!fp)
+		return;
+	ember_data_reader__fprintf_header(rep->reader, fp, true);
+	if (fclose(fp) || !text)
+		goto out;
+	for (p = text; *p;) {
+		char *nl = strchr(p, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (strcmp(p, "# ========") && strcmp(p, "#")) {
+			if (nr == alloc) {
+				char **l = realloc(lines, (alloc = alloc ? 2 * alloc : 64) *
+								  sizeof(*lines));
+
+				if (!l)
+					goto out;
+				lines = l;
+			}
+			lines[nr++] = p;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	tui_dialog__menu("Header information", (const char *const *)lines, nr,
+			 "Press 'q' to exit");
+out:
+	free(lines);
+	free(text);
+}
+
+/* The report's own keys: i. */
+static int key(void *ctx, int key)
+{
+	const struct browse *br = ctx;
+
+	if (key != 'i')
+		return 0;
+	header_window(br->rep);
+	return 1;
 }
 
 /* The events with samples, in the file's order; their number. *out is malloc'ed. */
@@ -111,6 +167,8 @@ int report__browse(struct report *rep)
 		.po = &po,
 		.title = title,
 		.ctx = &br,
+		.key = key,
+		.help = "i             Show header information",
 	};
 	uint32_t *ev, nr = events(rep, &ev);
 	char why[256];

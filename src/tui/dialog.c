@@ -177,6 +177,47 @@ bool tui_dialog__input(const char *title, const char *text, char *buf, size_t si
 	}
 }
 
+/* perf's ui_browser__run() moves over nr lines, rows of them shown. */
+static void menu_move(int key, int nr, int rows, int *index, int *top)
+{
+	int offset;
+
+	switch (key) {
+	case KEY_DOWN:
+		if (*index + 1 < nr && ++*index == *top + rows)
+			++*top;
+		break;
+	case KEY_UP:
+		if (*index > 0 && --*index < *top)
+			--*top;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		/* a page down moves the top as far, past the last full page too */
+		if (*top + rows > nr - 1)
+			break;
+		offset = *index + rows > nr - 1 ? nr - 1 - *index : rows;
+		*index += offset;
+		*top += offset;
+		break;
+	case KEY_PPAGE:
+		if (*top == 0)
+			break;
+		offset = *top < rows ? *top : rows;
+		*index -= offset;
+		*top -= offset;
+		break;
+	case KEY_HOME:
+		*index = *top = 0;
+		break;
+	case KEY_END:
+		offset = rows - 1 < nr - 1 ? rows - 1 : nr - 1;
+		*index = nr - 1;
+		*top = *index - offset;
+		break;
+	}
+}
+
 int tui_dialog__menu(const char *title, const char *const *items, int nr, const char *helpline)
 {
 	int index = 0, top = 0;
@@ -186,8 +227,7 @@ int tui_dialog__menu(const char *title, const char *const *items, int nr, const 
 
 		if (rows < 1)
 			rows = 1;
-		if (index < top)
-			top = index;
+		/* a smaller screen keeps the current item in view */
 		if (index >= top + rows)
 			top = index - rows + 1;
 		erase();
@@ -208,19 +248,13 @@ int tui_dialog__menu(const char *title, const char *const *items, int nr, const 
 		}
 		refresh();
 		key = tui_dialog__key(-1);
-		if (key == KEY_DOWN && index + 1 < nr)
-			index++;
-		else if (key == KEY_UP && index > 0)
-			index--;
-		else if (key == KEY_HOME)
-			index = 0;
-		else if (key == KEY_END)
-			index = nr - 1;
-		else if (tui_dialog__is_enter(key) || key == KEY_RIGHT)
+		if (tui_dialog__is_enter(key) || key == KEY_RIGHT)
 			return index;
 		else if (key == TUI_KEY_ESC || key == KEY_LEFT)
 			return -1;
 		else if (key == 'q' || key == TUI_KEY_CTRL_C)
 			return -2;
+		else if (nr > 0)
+			menu_move(key, nr, rows, &index, &top);
 	}
 }
