@@ -36,7 +36,7 @@ struct fixture {
  * main -> baz -> memcpy in libc (1): foo's callers branch, main's
  * callees branch.
  */
-static int fill(struct fixture *fx, bool children)
+static int fill_mode(struct fixture *fx, bool children, enum ember_callchain_mode mode)
 {
 	const struct ember_hist_frame *foo[] = { &f_foo, &f_main };
 	const struct ember_hist_frame *bar[] = { &f_bar, &f_foo, &f_main };
@@ -44,7 +44,7 @@ static int fill(struct fixture *fx, bool children)
 	const struct ember_hist_frame *cpy[] = { &f_memcpy, &f_baz, &f_main };
 	struct report_print_opts po = { .show_header = true };
 
-	if (hist_fixture__setup(&fx->hf, children, EMBER_CALLCHAIN_GRAPH_ABS, NULL))
+	if (hist_fixture__setup(&fx->hf, children, mode, NULL))
 		return -1;
 	hist_fixture__add(&fx->hf, foo, 2, 4);
 	hist_fixture__add(&fx->hf, bar, 3, 2);
@@ -54,6 +54,11 @@ static int fill(struct fixture *fx, bool children)
 		return -1;
 	tui_hist_view__init(&fx->v, fx->hf.h, &po);
 	return tui_hist_view__build(&fx->v);
+}
+
+static int fill(struct fixture *fx, bool children)
+{
+	return fill_mode(fx, children, EMBER_CALLCHAIN_GRAPH_ABS);
 }
 
 static void done(struct fixture *fx)
@@ -201,5 +206,111 @@ TEST(tui_view_zoom_and_filter)
 	check_lines(t, &fx,
 		    "+   25.00%  prog  prog  [.] bar\n"
 		    "+   12.50%  prog  prog  [.] baz\n");
+	done(&fx);
+}
+
+/*
+ * -g flat: a chain's frames under its value (the run's cumulated hits);
+ * below a parent's frames its first line folds the others, and E leaves
+ * it so; a chain that is its own run is unfolded by E; a lone chain has
+ * no value and no sign.
+ */
+TEST(tui_view_flat_chains)
+{
+	struct fixture fx;
+
+	if (fill_mode(&fx, true, EMBER_CALLCHAIN_FLAT))
+		SKIP("no memory");
+	CHECK_EQ(tui_hist_view__toggle(&fx.v, 0), 0);
+	check_lines(t, &fx,
+		    "-  100.00%     0.00%  prog     prog           [.] main\n"
+		    "   + 75.00% main\n"
+		    "   + 25.00% main\n"
+		    "   + 12.50% main\n"
+		    "   + 25.00% main\n"
+		    "+   75.00%    50.00%  prog     prog           [.] foo\n"
+		    "+   25.00%    25.00%  prog     prog           [.] bar\n"
+		    "+   25.00%    12.50%  prog     prog           [.] baz\n"
+		    "+   12.50%    12.50%  prog     libc.so.6      [.] memcpy\n");
+	CHECK_EQ(tui_hist_view__fold_all(&fx.v, true), 0);
+	check_lines(t, &fx,
+		    "-  100.00%     0.00%  prog     prog           [.] main\n"
+		    "   + 75.00% main\n"
+		    "   + 25.00% main\n"
+		    "   + 12.50% main\n"
+		    "   + 25.00% main\n"
+		    "-   75.00%    50.00%  prog     prog           [.] foo\n"
+		    "   - 50.00% main\n"
+		    "        foo\n"
+		    "   - 25.00% foo\n"
+		    "        bar\n"
+		    "-   25.00%    25.00%  prog     prog           [.] bar\n"
+		    "     main\n"
+		    "     foo\n"
+		    "     bar\n"
+		    "-   25.00%    12.50%  prog     prog           [.] baz\n"
+		    "   - 12.50% baz\n"
+		    "        memcpy\n"
+		    "   - 12.50% main\n"
+		    "        baz\n"
+		    "-   12.50%    12.50%  prog     libc.so.6      [.] memcpy\n"
+		    "     main\n"
+		    "     baz\n"
+		    "     memcpy\n");
+	/* + on a chain below its parent's frames: all of its frames */
+	CHECK_EQ(tui_hist_view__toggle(&fx.v, 1), 0);
+	CHECK_EQ(tui_hist_view__build(&fx.v), 0);
+	CHECK_EQ(fx.v.rows[1].sign, '-');
+	CHECK_STR(fx.v.rows[2].n->name, "foo");
+	CHECK_EQ(fx.v.rows[2].offset, 6);
+	CHECK(!fx.v.rows[2].value);
+	done(&fx);
+}
+
+/* -g folded: a line a chain, its own hits, its frames joined by ';'. */
+TEST(tui_view_folded_chains)
+{
+	struct fixture fx;
+
+	if (fill_mode(&fx, true, EMBER_CALLCHAIN_FOLDED))
+		SKIP("no memory");
+	CHECK_EQ(tui_hist_view__fold_all(&fx.v, true), 0);
+	check_lines(t, &fx,
+		    "-  100.00%     0.00%  prog     prog           [.] main\n"
+		    "   + 50.00% main;foo\n"
+		    "   + 25.00% main;foo;bar\n"
+		    "   + 12.50% main;baz;memcpy\n"
+		    "   + 12.50% main;baz\n"
+		    "-   75.00%    50.00%  prog     prog           [.] foo\n"
+		    "   - 50.00% main;foo\n"
+		    "   - 25.00% foo;bar\n"
+		    "-   25.00%    25.00%  prog     prog           [.] bar\n"
+		    "     main;foo;bar\n"
+		    "-   25.00%    12.50%  prog     prog           [.] baz\n"
+		    "   - 12.50% baz;memcpy\n"
+		    "   - 12.50% main;baz\n"
+		    "-   12.50%    12.50%  prog     libc.so.6      [.] memcpy\n"
+		    "     main;baz;memcpy\n");
+	done(&fx);
+}
+
+/* L: the entries and the callchain branches under the limit hidden, what was unfolded folded. */
+TEST(tui_view_percent_limit)
+{
+	struct fixture fx;
+
+	if (fill(&fx, true))
+		SKIP("no memory");
+	CHECK_EQ(tui_hist_view__fold_all(&fx.v, true), 0);
+	tui_hist_view__set_percent_limit(&fx.v, 30);
+	check_lines(t, &fx,
+		    "+  100.00%     0.00%  prog     prog           [.] main\n"
+		    "+   75.00%    50.00%  prog     prog           [.] foo\n");
+	CHECK_EQ(tui_hist_view__toggle(&fx.v, 0), 0);
+	/* baz's 25 % is under the limit: main's one child shown, no value, folded */
+	check_lines(t, &fx,
+		    "-  100.00%     0.00%  prog     prog           [.] main\n"
+		    "   + main\n"
+		    "+   75.00%    50.00%  prog     prog           [.] foo\n");
 	done(&fx);
 }
