@@ -84,7 +84,8 @@ screen() {
 FILTER=cat
 
 # same_screen NAME FILE W H KEYS...: ember's and perf's browsers on FILE,
-# the same keys sent to both, the same screen but the bottom line
+# the same keys sent to both, the same screen but the bottom line (whose
+# first line matches $FIRST, the title by default)
 same_screen() {
 	local name=$1 file=$2 w=$3 h=$4
 	shift 4
@@ -97,7 +98,7 @@ same_screen() {
 	[ $# -gt 0 ] && { keys "e-$name" "$@"; keys "p-$name" "$@"; }
 	screen "e-$name" >"$name.ember"
 	screen "p-$name" >"$name.perf"
-	if grep -q '^Samples: ' "$name.ember" && [ "$(wc -l <"$name.ember")" -gt 3 ] &&
+	if grep -q "${FIRST:-^Samples: }" "$name.ember" && [ "$(wc -l <"$name.ember")" -gt 3 ] &&
 		cmp -s "$name.perf" "$name.ember"; then
 		pass "$name"
 	else
@@ -136,12 +137,28 @@ same_screen expand-all g.data 100 40 E
 same_screen expand-one g.data 80 24 Down Down +
 same_screen expand-level g.data 80 24 E Down Down Down Down Down Down Down Down Down c
 same_screen collapse-all g.data 80 24 E C Down e
+# -g flat and folded drawn as perf draws them: a chain under its value, a line each
+ARGS="-g flat" same_screen flat-E g.data 100 30 E
+ARGS="-g flat" same_screen flat-plus g.data 100 30 Down Down + Down + Down Down Down +
+ARGS="-g folded" same_screen folded-E g.data 100 30 E
+ARGS="-g folded --no-children" same_screen folded-plus g.data 100 30 Down + Down Down +
 
 # 3. zooms and the symbol filter
 same_screen zoom-dso g.data 100 30 Down Down d
 same_screen zoom-thread g.data 100 30 t
 same_screen zoom-out g.data 100 30 Down Down d Escape
 same_screen filter g.data 100 30 / w o r k Enter
+# F: percentages of what the zoom leaves; L: a percent limit (E folds again), a bad one
+same_screen key-F g.data 100 30 Down Down d F
+ARGS="--percentage relative" same_screen key-F-back g.data 100 30 Down Down d F
+same_screen key-L g.data 100 30 L 5 Enter
+same_screen key-L-E g.data 100 30 E L 2 0 Enter E
+same_screen key-L-invalid g.data 100 30 L 1 2 0 Enter
+# i: the header's lines in a window of their own, paged as perf pages them
+FIRST="^Header information" same_screen key-i g.data 100 30 i
+FIRST="^Header information" same_screen key-i-pages g.data 100 30 i Down Down PageDown
+FIRST="^Header information" same_screen key-i-end g.data 100 30 i End Up Up
+same_screen key-i-q g.data 100 30 i q
 
 # 3b. the whole system, kernel stacks, many processes: the unfolded trees
 # of a big file, screen after screen, under the callchain options.
@@ -164,7 +181,7 @@ if is_root && rec sys -a -g -- sh -c "$WL/hotloop 300 & for i in \$(seq 30); do 
 	ARGS="--percentage relative" same_screen sys-relative-dso sys.data 120 30 Down Down d
 	ARGS="--percentage relative" same_screen sys-relative-filter sys.data 120 30 / s c h Enter
 	for args in --no-children "-g fractal" "--no-children -g caller" "--sort dso,sym" \
-		"-n --show-total-period"; do
+		"-n --show-total-period" "-g flat" "-g folded" "-g flat,caller --no-children"; do
 		ARGS=$args same_screen "sys-${args// /}" sys.data 120 50 E PageDown
 	done
 	FILTER=cat
@@ -206,7 +223,10 @@ start e-k 100 40 "$EMBER report -i g.data"
 if wait_for e-k Samples:; then
 	keys e-k '?'
 	check help-window grep -q 'Show this window' <(T capture-pane -p -t e-k)
-	keys e-k q Down Down Enter
+	check help-report-keys grep -q 'i             Show header information' <(T capture-pane -p -t e-k)
+	keys e-k q Down Down m
+	check menu-key-m grep -q 'Zoom into mixwork thread' <(T capture-pane -p -t e-k)
+	keys e-k Escape Enter
 	check menu-zoom-thread grep -q 'Zoom into mixwork thread' <(T capture-pane -p -t e-k)
 	check menu-zoom-dso grep -q 'Zoom into mixwork DSO' <(T capture-pane -p -t e-k)
 	keys e-k Down Enter
