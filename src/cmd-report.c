@@ -623,7 +623,11 @@ int cmd_report(int argc, const char **argv)
 	struct report rep = { .o = { .children = -1, .max_stack = sysctl__max_stack(),
 				     .inline_frames = true } };
 	struct report_args args = { 0 };
-	int ret = parse_args(&rep, argc, argv, &args);
+	int ret;
+
+	rep.argc = argc;
+	rep.argv = argv;
+	ret = parse_args(&rep, argc, argv, &args);
 
 	if (ret < 0)
 		ret = report_file(&rep);

@@ -4,10 +4,13 @@
  * browser (src/tui/), perf's title line over it; with several events,
  * perf's menu of the events first, TAB and shift-TAB between them.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "report/run.h"
 #include "tui/dialog.h"
 #include "tui/hist-browser.h"
@@ -16,7 +19,10 @@
 struct browse {
 	struct report *rep;
 	uint32_t idx;		/* the event shown */
+	char *switch_to;	/* s: the file chosen, reported on once the screen is given back */
 };
+
+#define MAX_DATA_FILES 32	/* perf's menu of them holds as many */
 
 static const char *thread_comm(const void *thread)
 {
@@ -101,15 +107,105 @@ out:
 	free(text);
 }
 
-/* The report's own keys: i. */
+/* Whether the file at path starts as perf.data does ("PERFILE2" either way round, "PERFFILE"). */
+static bool is_data_file(const char *path)
+{
+	char magic[8];
+	FILE *fp = fopen(path, "r");
+	bool yes;
+
+	if (!fp)
+		return false;
+	yes = fread(magic, 1, 8, fp) == 8 &&
+	      (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8) ||
+	       !memcmp(magic, "PERFFILE", 8));
+	fclose(fp);
+	return yes;
+}
+
+/*
+ * s: perf's switch_data_file(): the regular files of $PWD that are
+ * perf.data files (32 at most, in the directory's order), in a menu; the
+ * one chosen goes to br->switch_to. Whether one was.
+ */
+static bool choose_data_file(struct browse *br)
+{
+	const char *pwd = getenv("PWD");
+	char *names[MAX_DATA_FILES], *paths[MAX_DATA_FILES];
+	struct dirent *d;
+	int nr = 0, choice = -1, i;
+	DIR *dir = pwd ? opendir(pwd) : NULL;
+
+	if (!dir)
+		return false;
+	while (nr < MAX_DATA_FILES && (d = readdir(dir)) != NULL) {
+		char *path;
+
+		if (d->d_type != DT_REG || asprintf(&path, "%s/%s", pwd, d->d_name) < 0)
+			continue;
+		if (!is_data_file(path) || !(names[nr] = strdup(d->d_name))) {
+			free(path);
+			continue;
+		}
+		paths[nr++] = path;
+	}
+	closedir(dir);
+	if (nr)
+		choice = tui_dialog__menu("", (const char *const *)names, nr,
+					  "ESC: exit, ENTER|->: Select option");
+	for (i = 0; i < nr; i++) {
+		free(names[i]);
+		if (i == choice)
+			br->switch_to = paths[i];
+		else
+			free(paths[i]);
+	}
+	return choice >= 0;
+}
+
+/*
+ * The report again, on another file: this command line with "-i path"
+ * after it (the last -i is the one taken), in this process. Returns only
+ * when it cannot be started.
+ */
+static void report_again(const struct report *rep, const char *path)
+{
+	const char **argv = calloc(rep->argc + 4, sizeof(*argv));
+	int n = 0;
+
+	if (!argv)
+		return;
+	argv[n++] = "ember";
+	for (int i = 0; i < rep->argc; i++)
+		argv[n++] = rep->argv[i];
+	argv[n++] = "-i";
+	argv[n++] = path;
+	fflush(NULL);
+	execv("/proc/self/exe", (char *const *)argv);
+	fprintf(stderr, "ember report: cannot start again on %s: %s\n", path, strerror(errno));
+	free(argv);
+}
+
+/* The report's own keys: i, s. */
 static int key(void *ctx, int key)
 {
-	const struct browse *br = ctx;
+	struct browse *br = ctx;
 
-	if (key != 'i')
-		return 0;
-	header_window(br->rep);
-	return 1;
+	switch (key) {
+	case 'i':
+		header_window(br->rep);
+		return 1;
+	case 's':
+		/* the browser is left, the terminal given back, then the report starts again */
+		if (choose_data_file(br))
+			return -1;
+		tui_dialog__text("Warning:",
+				 "Won't switch the data files due to\n"
+				 "no valid data file get selected!\n",
+				 true);
+		return 1;
+	}
+	return 0;
 }
 
 /* The events with samples, in the file's order; their number. *out is malloc'ed. */
@@ -168,7 +264,8 @@ int report__browse(struct report *rep)
 		.title = title,
 		.ctx = &br,
 		.key = key,
-		.help = "i             Show header information",
+		.help = "i             Show header information\n"
+			"s             Switch to another data file in PWD",
 	};
 	uint32_t *ev, nr = events(rep, &ev);
 	char why[256];
@@ -204,5 +301,10 @@ int report__browse(struct report *rep)
 	free(ev);
 	if (ret)
 		fprintf(stderr, "ember report: the browser ran out of memory\n");
+	if (br.switch_to) {
+		report_again(rep, br.switch_to);
+		free(br.switch_to);
+		ret = 1;
+	}
 	return ret;
 }

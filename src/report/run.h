@@ -47,6 +47,9 @@ struct report {
 	bool pipe;				/* the input is in pipe format */
 	struct report_pager pager;		/* the output's, if any */
 	const char *dump_name;
+	/* the command line, from "report" on: the browser's s starts it again on another file */
+	int argc;
+	const char **argv;
 };
 
 /* Reads the file through the session into the histograms. 0 or a negative errno. */

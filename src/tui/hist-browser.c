@@ -667,8 +667,10 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 		}
 		break;
 	default:
-		if (b->o->key)
-			b->o->key(b->o->ctx, key);
+		if (b->o->key && b->o->key(b->o->ctx, key) < 0) {
+			*action = TUI_HIST_QUIT;
+			return 1;
+		}
 		return 0;
 	}
 	return ret ? ret : rebuild(b);

@@ -50,7 +50,10 @@ struct tui_hist_browser_opts {
 	 */
 	int (*update)(void *ctx, const struct ember_hist **hist);
 	int update_ms;
-	/* The owner's keys (top's z, f): 1 when key was one (the screen is drawn again), else 0. */
+	/*
+	 * The owner's keys (report's i, top's z, f): 1 when key was one (the
+	 * screen is drawn again), 0 when not, negative to leave the browser.
+	 */
 	int (*key)(void *ctx, int key);
 	const char *help;		/* the owner's lines of the help window, after the common ones */
 };
