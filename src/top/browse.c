@@ -18,6 +18,7 @@
 #include <time.h>
 #include "report/report.h"
 #include "top/top.h"
+#include "tui/dialog.h"
 #include "tui/hist-browser.h"
 #include "tui/screen.h"
 
@@ -182,7 +183,8 @@ int top_browse__run(struct top *t, char *why, size_t whysz)
 			br.idx = (br.idx + 1) % t->nr_hists;
 		else if (a == TUI_HIST_PREV)
 			br.idx = (br.idx + t->nr_hists - 1) % t->nr_hists;
-		else
+		/* ESC with several events: perf goes back to their menu, which asks */
+		else if (a != TUI_HIST_BACK || tui_dialog__yesno("Do you really want to exit?"))
 			break;
 	}
 	tui_screen__exit();
