@@ -3,8 +3,8 @@
 # ember top in the browser, driven in tmux (send-keys, capture-pane): perf
 # top's title line, the hot symbol of a busy workload with its percentage
 # within a few seconds system-wide and with -p, a refresh that changes the
-# numbers, a -g entry expanded live, z and f, and q that stops the
-# sampling and gives the terminal back (the shell's prompt, a sane tty,
+# numbers, a -g entry expanded live, z and f, and q and ^C that stop the
+# sampling and give the terminal back (the shell's prompt, a sane tty,
 # no ember left). Each wait polls the screen and gives up after seconds.
 . "$(dirname "$0")/../lib/e2e.sh"
 
@@ -55,11 +55,11 @@ row_pct() {
 	T capture-pane -p -t "$1" | awk -v s="$2" '$NF == s { for (i = 1; i < NF; i++) if ($i ~ /%$/) { print $i; exit } }'
 }
 
-# quits NAME: q leaves, the terminal restored, the prompt back, no ember left
+# quits NAME KEY: KEY leaves, the terminal restored, the prompt back, no ember left
 quits() {
 	local name=$1 pid
 	pid=$(ember_pid "$name")
-	T send-keys -t "$name" q
+	T send-keys -t "$name" "$2"
 	wait_for "$name" "^STATUS=0$" 30 || return 1
 	[ "$(T display -p -t "$name" '#{alternate_on}')" = 0 ] || return 1
 	[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null || return 1
@@ -98,7 +98,7 @@ if shell all "$EMBER top -d 1" && wait_for all "$title_re" && wait_for all "tuih
 	wait_for all "Toggle zeroing of samples" && pass help-top-keys ||
 		fail help-top-keys "no z in the help window"
 	T send-keys -t all Escape
-	if quits all; then pass quit-restores; else
+	if quits all q; then pass quit-restores; else
 		fail quit-restores "$(T capture-pane -p -t all | grep -v '^$' | tail -3)"; fi
 else
 	fail system-wide-hot "$(T capture-pane -p -t all | head -5)"
@@ -125,8 +125,8 @@ if shell pid "$EMBER top -d 1 -g -p $hot" && wait_for pid "tuihot +\[\.\] hot_a$
 	sleep 1.2
 	wait_for pid '^-  +[0-9.]+%.*\[\.\] hot_a' && pass g-kept-across-refresh ||
 		fail g-kept-across-refresh "$(T capture-pane -p -t pid | head -8)"
-	if quits pid; then pass pid-quit-restores; else
-		fail pid-quit-restores "$(T capture-pane -p -t pid | grep -v '^$' | tail -3)"; fi
+	if quits pid C-c; then pass ctrl-c-restores; else
+		fail ctrl-c-restores "$(T capture-pane -p -t pid | grep -v '^$' | tail -3)"; fi
 else
 	fail pid-hot "$(T capture-pane -p -t pid | head -5)"
 fi
