@@ -16,56 +16,43 @@ SECS=${TOP_BENCH_SECS:-10}
 WL="$BUILD/workloads/hotloop"
 [ -x "$WL" ] || { echo "top bench: $WL is missing (make first)"; exit 1; }
 
-# cpu_s TOOL: cpu seconds of "TOOL top --stdio" over SECS seconds; its stdin
-# is a pipe that stays open (perf top reads keys from it), its stdout discarded.
+# cpu_s MODE TOOL: cpu seconds of TOOL top over SECS seconds, its output
+# discarded, its stdin a pipe that stays open (perf top reads keys from
+# it): "--stdio" as it is, "tui" in the browser on script(1)'s terminal.
 cpu_s() {
-	local load
+	local load cmd="timeout -s INT $SECS $2 top -d 2"
 	"$WL" $(( (SECS + 2) * 1000 )) &
 	load=$!
-	bench_run - sh -c "sleep $((SECS + 1)) | timeout -s INT $SECS $1 top --stdio -d 2 >/dev/null"
-	wait $load
-	echo "$BR_CPU $BR_RSS"
-}
-
-# cpu_tui_s TOOL: the same in the browser, on script(1)'s terminal (keys from a pipe left open)
-cpu_tui_s() {
-	local load
-	"$WL" $(( (SECS + 2) * 1000 )) &
-	load=$!
-	bench_run - sh -c "sleep $((SECS + 1)) | TERM=xterm-256color script -qefc \
-		'timeout -s INT $SECS $1 top -d 2' /dev/null >/dev/null"
-	wait $load
-	echo "$BR_CPU $BR_RSS"
-}
-
-e=() p=() ek=0 pk=0
-for i in 1 2 3; do
-	if [ $((i % 2)) = 1 ]; then
-		read -r c k < <(cpu_s "$EMBER"); e+=("$c"); ek=$k
-		read -r c k < <(cpu_s "$PERF"); p+=("$c"); pk=$k
+	if [ "$1" = tui ]; then
+		bench_run - sh -c "sleep $((SECS + 1)) | TERM=xterm-256color script -qefc \
+			'$cmd' /dev/null >/dev/null"
 	else
-		read -r c k < <(cpu_s "$PERF"); p+=("$c"); pk=$k
-		read -r c k < <(cpu_s "$EMBER"); e+=("$c"); ek=$k
+		bench_run - sh -c "sleep $((SECS + 1)) | $cmd --stdio >/dev/null"
 	fi
-	echo "top bench run $i: ember ${e[-1]} s, perf ${p[-1]} s of cpu in $SECS s"
-done
-result "top-cpu (system-wide, ${SECS} s, 4 kHz)" "$(median "${e[@]}")" "$(median "${p[@]}")" \
-	s "<=0.25" "$ek" "$pk"
+	wait $load
+	echo "$BR_CPU $BR_RSS"
+}
 
-e=() p=() ek=0 pk=0
-if command -v script >/dev/null; then
+# compare MODE NAME: ember's and perf's, 3 runs each interleaved, the medians as NAME
+compare() {
+	local e=() p=() ek=0 pk=0 i c k
 	for i in 1 2 3; do
 		if [ $((i % 2)) = 1 ]; then
-			read -r c k < <(cpu_tui_s "$EMBER"); e+=("$c"); ek=$k
-			read -r c k < <(cpu_tui_s "$PERF"); p+=("$c"); pk=$k
+			read -r c k < <(cpu_s "$1" "$EMBER"); e+=("$c"); ek=$k
+			read -r c k < <(cpu_s "$1" "$PERF"); p+=("$c"); pk=$k
 		else
-			read -r c k < <(cpu_tui_s "$PERF"); p+=("$c"); pk=$k
-			read -r c k < <(cpu_tui_s "$EMBER"); e+=("$c"); ek=$k
+			read -r c k < <(cpu_s "$1" "$PERF"); p+=("$c"); pk=$k
+			read -r c k < <(cpu_s "$1" "$EMBER"); e+=("$c"); ek=$k
 		fi
-		echo "top bench tui run $i: ember ${e[-1]} s, perf ${p[-1]} s of cpu in $SECS s"
+		echo "top bench $1 run $i: ember ${e[-1]} s, perf ${p[-1]} s of cpu in $SECS s"
 	done
-	result "top-tui-cpu (system-wide, ${SECS} s, 4 kHz)" "$(median "${e[@]}")" \
-		"$(median "${p[@]}")" s "<=0.25" "$ek" "$pk"
+	result "$2 (system-wide, ${SECS} s, 4 kHz)" "$(median "${e[@]}")" "$(median "${p[@]}")" \
+		s "<=0.25" "$ek" "$pk"
+}
+
+compare --stdio top-cpu
+if command -v script >/dev/null; then
+	compare tui top-tui-cpu
 else
 	echo "top bench: script(1) is missing, no browser case"
 fi
