@@ -259,7 +259,7 @@ static struct pollfd *poll_set(struct top *t, bool keys, int *nr)
 /*
  * Takes the fds that hung up (a watched thread's exit, the terminal's) out
  * of the poll set, which would return at once for them from now on; their
- * buffers are still drained. Whether any did.
+ * buffers are still drained. Whether a ring buffer's did.
  */
 static bool hung_up(struct pollfd *fds, int nr_fds, const struct top_keys *keys)
 {
@@ -268,16 +268,24 @@ static bool hung_up(struct pollfd *fds, int nr_fds, const struct top_keys *keys)
 	for (int i = 0; i < nr_fds; i++) {
 		if ((fds[i].revents & (POLLHUP | POLLERR)) ||
 		    (fds[i].fd == STDIN_FILENO && !keys->on)) {
+			any |= fds[i].fd != STDIN_FILENO;
 			fds[i].fd = -1;
-			any = true;
 		}
 	}
 	return any;
 }
 
+/*
+ * A target whose buffer hung up is looked at this often (ms), for this
+ * long (s): the thread that hung up may be gone, its process not.
+ */
+#define GONE_POLL_MS 50
+#define GONE_WATCH_S 1.0
+
 static int loop(struct top *t, struct top_keys *keys, struct pollfd *fds, int nr_fds)
 {
 	double next = now_s();
+	double hup_until = 0;	/* a target's buffer hung up: it exits, may not be gone yet */
 	int err = 0;
 
 	while (!done) {
@@ -300,6 +308,8 @@ static int loop(struct top *t, struct top_keys *keys, struct pollfd *fds, int nr
 			continue;
 		}
 		ms = (int)((next - now) * 1000) + 1;
+		if (now < hup_until && ms > GONE_POLL_MS)
+			ms = GONE_POLL_MS;
 		if (poll(fds, nr_fds, ms) > 0)
 			err = top_live__drain(t);
 		if (err)
@@ -308,7 +318,13 @@ static int loop(struct top *t, struct top_keys *keys, struct pollfd *fds, int nr
 			printf("exiting.\n");
 			break;
 		}
-		if (hung_up(fds, nr_fds, keys) && top_live__targets_gone(t))
+		/*
+		 * The kernel hangs the buffers up in the task's exit before the
+		 * task is a zombie: it is looked at again until it is gone
+		 */
+		if (hung_up(fds, nr_fds, keys) && t->nr_target_pids)
+			hup_until = now + GONE_WATCH_S;
+		if (now < hup_until && top_live__targets_gone(t))
 			next = now;	/* a last screen, then the loop ends */
 	}
 	return err;
