@@ -425,6 +425,7 @@ out:
 	ember_machine__delete(t.machine);
 	free(t.frames);
 	free(t.chain);
+	free(t.queue);
 	free(t.target_pids);
 	free(t.uid_pids);
 	return ret;

@@ -72,8 +72,11 @@ static size_t sorted_children(const struct report_chain_print *pp,
 	struct ranked *r;
 
 	*out = NULL;
-	if (!nr || !v)
+	/* (a node of a decayed tree may count children it no longer has) */
+	if (!nr) {
+		free(v);
 		return 0;
+	}
 	if (pp->param->mode == EMBER_CALLCHAIN_GRAPH_REL)
 		min_hit = (uint64_t)ceil(parent->children_hit * (pp->param->min_percent / 100.0));
 	r = malloc(nr * sizeof(*r));

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <ember/mmap.h>
 #include <ember/synth.h>
+#include "core/array.h"
 #include "top/top.h"
 #include "util/proc-alive.h"
 
@@ -72,18 +73,10 @@ static int take(struct top *t, const struct perf_event_header *hdr)
 /* The record copied at the end of the queue (records are 8-byte multiples). 0 or -ENOMEM. */
 static int queue(struct top *t, const struct perf_event_header *hdr)
 {
-	if (t->queue_len + hdr->size > t->queue_alloc) {
-		size_t alloc = t->queue_alloc ? t->queue_alloc * 2 : 1 << 20;
-		char *q;
-
-		while (alloc < t->queue_len + hdr->size)
-			alloc *= 2;
-		q = realloc(t->queue, alloc);
-		if (!q)
+	/* doubled (asked for one byte past its end) until the record fits */
+	while (t->queue_len + hdr->size > t->queue_alloc)
+		if (array__reserve((void **)&t->queue, &t->queue_alloc, t->queue_alloc, 1))
 			return -ENOMEM;
-		t->queue = q;
-		t->queue_alloc = alloc;
-	}
 	memcpy(t->queue + t->queue_len, hdr, hdr->size);
 	t->queue_len += hdr->size;
 	return 0;
