@@ -11,6 +11,10 @@
  *
  *   ring buffers ──live.c──> machine (side-band)
  *                └─sample.c──> ember_hist (resolved, callchains) ──display.c──> stdout
+ *
+ * On a terminal (browse.c) the histogram is report's browser's instead:
+ * the records are queued between refreshes and taken at each one, after
+ * the decay, so the rows the browser walks never change under it.
  */
 #ifndef EMBER_TOP_H
 #define EMBER_TOP_H
