@@ -3,8 +3,9 @@
 # ember top in the browser, driven in tmux (send-keys, capture-pane): perf
 # top's title line, the hot symbol of a busy workload with its percentage
 # within a few seconds system-wide and with -p, a refresh that changes the
-# numbers, a -g entry expanded live, z and f, and q and ^C that stop the
-# sampling and give the terminal back (the shell's prompt, a sane tty,
+# numbers, a -g entry expanded live, a filter and a zoom kept across
+# refreshes, z and f, and q and ^C that stop the sampling and give the
+# terminal back (the shell's prompt, a sane tty,
 # no ember left). Each wait polls the screen and gives up after seconds.
 . "$(dirname "$0")/../lib/e2e.sh"
 
@@ -94,6 +95,17 @@ if shell all "$EMBER top -d 1" && wait_for all "$title_re" && wait_for all "tuih
 	T send-keys -t all f
 	wait_for all "Press 'f' to disable the events" && pass key-f-on ||
 		fail key-f-on "$(T capture-pane -p -t all | tail -1)"
+	# the symbol filter holds across refreshes: only hot_ rows, a second later too
+	T send-keys -t all /
+	sleep 0.3
+	T send-keys -t all "hot_" Enter
+	sleep 1.3
+	rows=$(T capture-pane -p -t all | awk 'NR > 2 && $1 ~ /%$/')
+	if [ -n "$rows" ] && ! grep -qv 'hot_' <<<"$rows"; then pass filter-kept; else
+		fail filter-kept "$(head -3 <<<"$rows")"; fi
+	T send-keys -t all /
+	sleep 0.3
+	T send-keys -t all Enter
 	T send-keys -t all '?'
 	wait_for all "Toggle zeroing of samples" && pass help-top-keys ||
 		fail help-top-keys "no z in the help window"
@@ -125,6 +137,19 @@ if shell pid "$EMBER top -d 1 -g -p $hot" && wait_for pid "tuihot +\[\.\] hot_a$
 	sleep 1.2
 	wait_for pid '^-  +[0-9.]+%.*\[\.\] hot_a' && pass g-kept-across-refresh ||
 		fail g-kept-across-refresh "$(T capture-pane -p -t pid | head -8)"
+	# d on that entry: into its dso, still after the next refresh
+	T send-keys -t pid d
+	if wait_for pid "Event count \(approx\.\): [0-9]+, DSO: tuihot lost:"; then
+		first=$(T capture-pane -p -t pid | head -1)
+		sleep 1.2
+		if wait_for pid "DSO: tuihot lost:" && [ "$(T capture-pane -p -t pid | head -1)" != "$first" ]; then
+			pass zoom-kept
+		else
+			fail zoom-kept "$(T capture-pane -p -t pid | head -1)"
+		fi
+	else
+		fail zoom-kept "$(T capture-pane -p -t pid | head -1)"
+	fi
 	if quits pid C-c; then pass ctrl-c-restores; else
 		fail ctrl-c-restores "$(T capture-pane -p -t pid | grep -v '^$' | tail -3)"; fi
 else
