@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/array.h"
 #include "report/run.h"
 #include "tui/dialog.h"
 #include "tui/hist-browser.h"
@@ -71,8 +72,7 @@ static void title(void *ctx, uint64_t nr_samples, uint64_t period, char *buf, si
 static void header_window(const struct report *rep)
 {
 	char *text = NULL, *p, **lines = NULL;
-	size_t size = 0;
-	int nr = 0, alloc = 0;
+	size_t size = 0, nr = 0, alloc = 0;
 	FILE *fp = open_memstream(&text, &size);
 
 	if (!fp)
@@ -86,21 +86,15 @@ static void header_window(const struct report *rep)
 		if (nl)
 			*nl = '\0';
 		if (strcmp(p, "# ========") && strcmp(p, "#")) {
-			if (nr == alloc) {
-				char **l = realloc(lines, (alloc = alloc ? 2 * alloc : 64) *
-								  sizeof(*lines));
-
-				if (!l)
-					goto out;
-				lines = l;
-			}
+			if (array__reserve((void **)&lines, &alloc, nr, sizeof(*lines)))
+				goto out;
 			lines[nr++] = p;
 		}
 		if (!nl)
 			break;
 		p = nl + 1;
 	}
-	tui_dialog__menu("Header information", (const char *const *)lines, nr,
+	tui_dialog__menu("Header information", (const char *const *)lines, (int)nr,
 			 "Press 'q' to exit");
 out:
 	free(lines);

@@ -127,6 +127,30 @@ TEST(tui_view_self_folded_then_all)
 	done(&fx);
 }
 
+/*
+ * E's lines of the entries after main with --children: each of their
+ * trees is one or two chains, drawn alike as a graph and as -g flat.
+ */
+#define CHILDREN_BELOW_MAIN							\
+	"-   75.00%    50.00%  prog     prog           [.] foo\n"			\
+	"   - 50.00% main\n"							\
+	"        foo\n"								\
+	"   - 25.00% foo\n"							\
+	"        bar\n"								\
+	"-   25.00%    25.00%  prog     prog           [.] bar\n"			\
+	"     main\n"								\
+	"     foo\n"								\
+	"     bar\n"								\
+	"-   25.00%    12.50%  prog     prog           [.] baz\n"			\
+	"   - 12.50% baz\n"							\
+	"        memcpy\n"							\
+	"   - 12.50% main\n"							\
+	"        baz\n"								\
+	"-   12.50%    12.50%  prog     libc.so.6      [.] memcpy\n"			\
+	"     main\n"								\
+	"     baz\n"								\
+	"     memcpy\n"
+
 TEST(tui_view_children_branches)
 {
 	struct fixture fx;
@@ -147,24 +171,7 @@ TEST(tui_view_children_branches)
 		    "           bar\n"
 		    "      - 25.00% baz\n"
 		    "           memcpy\n"
-		    "-   75.00%    50.00%  prog     prog           [.] foo\n"
-		    "   - 50.00% main\n"
-		    "        foo\n"
-		    "   - 25.00% foo\n"
-		    "        bar\n"
-		    "-   25.00%    25.00%  prog     prog           [.] bar\n"
-		    "     main\n"
-		    "     foo\n"
-		    "     bar\n"
-		    "-   25.00%    12.50%  prog     prog           [.] baz\n"
-		    "   - 12.50% baz\n"
-		    "        memcpy\n"
-		    "   - 12.50% main\n"
-		    "        baz\n"
-		    "-   12.50%    12.50%  prog     libc.so.6      [.] memcpy\n"
-		    "     main\n"
-		    "     baz\n"
-		    "     memcpy\n");
+		    CHILDREN_BELOW_MAIN);
 	done(&fx);
 }
 
@@ -209,6 +216,14 @@ TEST(tui_view_zoom_and_filter)
 	done(&fx);
 }
 
+/* main's flat chains, each below main's frame, folded to that line (E leaves them so). */
+#define FLAT_MAIN								\
+	"-  100.00%     0.00%  prog     prog           [.] main\n"			\
+	"   + 75.00% main\n"							\
+	"   + 25.00% main\n"							\
+	"   + 12.50% main\n"							\
+	"   + 25.00% main\n"
+
 /*
  * -g flat: a chain's frames under its value (the run's cumulated hits);
  * below a parent's frames its first line folds the others, and E leaves
@@ -223,40 +238,15 @@ TEST(tui_view_flat_chains)
 		SKIP("no memory");
 	CHECK_EQ(tui_hist_view__toggle(&fx.v, 0), 0);
 	check_lines(t, &fx,
-		    "-  100.00%     0.00%  prog     prog           [.] main\n"
-		    "   + 75.00% main\n"
-		    "   + 25.00% main\n"
-		    "   + 12.50% main\n"
-		    "   + 25.00% main\n"
+		    FLAT_MAIN
 		    "+   75.00%    50.00%  prog     prog           [.] foo\n"
 		    "+   25.00%    25.00%  prog     prog           [.] bar\n"
 		    "+   25.00%    12.50%  prog     prog           [.] baz\n"
 		    "+   12.50%    12.50%  prog     libc.so.6      [.] memcpy\n");
 	CHECK_EQ(tui_hist_view__fold_all(&fx.v, true), 0);
 	check_lines(t, &fx,
-		    "-  100.00%     0.00%  prog     prog           [.] main\n"
-		    "   + 75.00% main\n"
-		    "   + 25.00% main\n"
-		    "   + 12.50% main\n"
-		    "   + 25.00% main\n"
-		    "-   75.00%    50.00%  prog     prog           [.] foo\n"
-		    "   - 50.00% main\n"
-		    "        foo\n"
-		    "   - 25.00% foo\n"
-		    "        bar\n"
-		    "-   25.00%    25.00%  prog     prog           [.] bar\n"
-		    "     main\n"
-		    "     foo\n"
-		    "     bar\n"
-		    "-   25.00%    12.50%  prog     prog           [.] baz\n"
-		    "   - 12.50% baz\n"
-		    "        memcpy\n"
-		    "   - 12.50% main\n"
-		    "        baz\n"
-		    "-   12.50%    12.50%  prog     libc.so.6      [.] memcpy\n"
-		    "     main\n"
-		    "     baz\n"
-		    "     memcpy\n");
+		    FLAT_MAIN
+		    CHILDREN_BELOW_MAIN);
 	/* + on a chain below its parent's frames: all of its frames */
 	CHECK_EQ(tui_hist_view__toggle(&fx.v, 1), 0);
 	CHECK_EQ(tui_hist_view__build(&fx.v), 0);
