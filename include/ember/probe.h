@@ -192,6 +192,7 @@ struct ember_probe_dwarf_opts {
 	size_t sz;			/* sizeof(struct ember_probe_dwarf_opts) */
 	bool no_inlines;		/* --no-inlines: not an inline function's copies */
 	const char *source_prefix;	/* -s: where sources are, else their units' directories */
+	bool kernel;			/* path is a vmlinux (perf's kernel rules) */
 };
 
 /*
@@ -340,6 +341,64 @@ EMBER_API int ember_probe_dwarf__vars(struct ember_probe_dwarf *d,
 				      const struct ember_probe_trace *t, const char *func,
 				      unsigned int flags, char *where, size_t wsz,
 				      ember_probe_var_fn fn, void *arg);
+
+/* ---- the kernel ------------------------------------------------------------- */
+
+/*
+ * The running kernel's vmlinux as perf probe looks for it: the first of
+ * ./vmlinux, /boot/vmlinux, /boot/vmlinux-R, /usr/lib/debug/boot/vmlinux-R,
+ * /lib/modules/R/build/vmlinux, /usr/lib/debug/lib/modules/R/vmlinux and
+ * /usr/lib/debug/boot/vmlinux-R.debug (R: uname -r) whose build-id is the
+ * running kernel's (/sys/kernel/notes). 0 with its path in buf; -ENOENT
+ * (none: buf is ""), -ENAMETOOLONG.
+ */
+EMBER_API int ember_probe__find_vmlinux(char *buf, size_t size);
+
+/* Called with each name; non-zero stops the walk and is returned. */
+typedef int (*ember_probe_name_fn)(const char *name, void *arg);
+
+/*
+ * The kernel's names perf probe -F lists, in no order, repeats kept: with
+ * vmlinux, the function, object and label symbols of its .text (perf
+ * keeps the other sections' apart); else the symbols of kallsyms (NULL:
+ * /proc/kallsyms) of type T, W, D or B in either case, not a module's.
+ * Returns 0, what fn returned, -ENODATA (vmlinux has no .text or
+ * symbol table), -errno.
+ */
+EMBER_API int ember_probe__kernel_names(const char *vmlinux, const char *kallsyms,
+					ember_probe_name_fn fn, void *arg);
+
+/*
+ * The places a definition names in the running kernel from kallsyms
+ * (NULL: /proc/kallsyms), as perf probe finds them without the kernel's
+ * debug information: every text or weak symbol, not a module's, whose
+ * name matches def->function as a glob, in address order (an alias at an
+ * address already taken left out), at most max. Each out[i] is a kprobe
+ * against _text ("_text+7045680", perf's relocation symbol), or for a
+ * return probe against its function ("vfs_read+0": out[i] owns that
+ * name, free with ember_probe_trace__exit()), with the arguments
+ * (pointing into def) and the symbol's name in event as a base for the
+ * caller's naming; group is left to the caller. Returns the number
+ * found, -ENOENT (no symbol matches), -E2BIG (more than max), -ERANGE
+ * (offset past the function's end), -EACCES (addresses hidden: no _text
+ * address), -ENODATA (no symbols), -EINVAL (no function), -ENOMEM,
+ * -errno reading kallsyms.
+ */
+EMBER_API int ember_probe__resolve_kprobe(const struct ember_probe_def *def, const char *kallsyms,
+					  struct ember_probe_trace *out, size_t max);
+
+/*
+ * Make nr places found in the vmlinux at path (uprobe places at its file
+ * offsets, as ember_probe__resolve_uprobe() and __resolve_dwarf() leave
+ * them) the kprobes perf writes: against the function symbol holding
+ * each ("vfs_read+49", an inlined copy's "kernel_read+5": perf's for a
+ * kernel given with -k), or with reloc against _text ("_text+7045729":
+ * perf's for the running kernel's own vmlinux). Each t[i] owns its
+ * symbol's name: free with ember_probe_trace__exit(). Returns 0, -ENOENT
+ * (no symbol holds a place, or no _text), -ENOMEM, -errno.
+ */
+EMBER_API int ember_probe__kernel_places(const char *vmlinux, bool reloc,
+					 struct ember_probe_trace *t, size_t nr);
 
 /* ---- tracefs -------------------------------------------------------------- */
 

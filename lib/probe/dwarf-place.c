@@ -14,6 +14,7 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ struct finder {
 	uint64_t offset;
 	bool skip_prologue;	/* arguments by name: past the prologue when not optimized */
 	bool no_inlines;
+	bool kernel;		/* the retry's symbol at its address (a vmlinux), not its offset */
 	const char *source_prefix;
 	Dwarf_Die cu;
 	const char *fname;	/* the source file lines are matched against */
@@ -460,16 +462,22 @@ static int find_places(struct finder *f, Dwarf *dw)
 /*
  * Nothing found for a function: perf retries with the place DWARF gives
  * the function's symbol (named, file, line and offset added; not the
- * lazy pattern). 0 when there is a point to retry, else -errno.
+ * lazy pattern). 0 when there is a point to retry, else -errno. perf
+ * looks a uprobe's symbol up in DWARF at its file offset (finding
+ * nothing where .text's addresses and offsets part), the kernel's at its
+ * address.
  */
-static int alternative(struct finder *f, Dwarf *dw, struct probe_dw_point *pt)
+static int alternative(struct finder *f, const struct ember_probe_dwarf *d,
+		       struct probe_dw_point *pt)
 {
 	uint64_t addr;
 	int ret;
 
 	if (!f->def->function || f->def->file || probe__symbol_start(f->path, f->def->function, &addr))
 		return -ENOENT;
-	ret = probe_dw__find_point(dw, addr, pt);
+	if (f->kernel)
+		addr += d->text_delta;
+	ret = probe_dw__find_point(d->dw, addr, pt);
 	if (ret == -ENOENT)
 		probe_sbuf__add(f->msg, "Failed to find debug information for address %llx\n",
 				(unsigned long long)addr);
@@ -511,6 +519,8 @@ int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *pa
 	if (opts) {
 		f.no_inlines = opts->no_inlines;
 		f.source_prefix = opts->source_prefix;
+		f.kernel = opts->sz >= offsetof(struct ember_probe_dwarf_opts, kernel) + sizeof(bool) &&
+			   opts->kernel;
 	}
 	ret = find_places(&f, d->dw);
 	/*
@@ -520,7 +530,7 @@ int ember_probe__resolve_dwarf(const struct ember_probe_def *def, const char *pa
 	 */
 	if (!ret && !f.nr && def->nr_args)
 		ret = -ENOENT;
-	if (!ret && !f.nr && !alternative(&f, d->dw, &pt)) {
+	if (!ret && !f.nr && !alternative(&f, d, &pt)) {
 		free(f.lazy_lines);
 		f.lazy_lines = NULL;
 		f.nr_lazy = 0;

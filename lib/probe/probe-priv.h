@@ -58,4 +58,9 @@ int probe__symbol_start(const char *path, const char *name, uint64_t *start);
 /* A source file as perf shows it after '@': its last 30 characters, from a '/'. */
 const char *probe__short_file(const char *file);
 
+/* One kallsyms line: address, type letter, name (with "\t[module]" for a module's). */
+typedef int (*probe_kallsyms_fn)(uint64_t addr, int type, const char *name, void *arg);
+/* Each well-formed line of the kallsyms file at path. 0, fn's non-zero return, -errno. */
+int probe__kallsyms_walk(const char *path, probe_kallsyms_fn fn, void *arg);
+
 #endif
