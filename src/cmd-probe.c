@@ -158,6 +158,11 @@ static int run(struct probe_opts *o)
 	}
 	if (o->funcs)
 		return probe_show_funcs(o);
+	if (!o->exec && (o->line_range || o->nr_vars)) {
+		err = probe_kernel_debuginfo(o, o->line_range ? "show lines" : "show vars");
+		if (err)
+			return err;
+	}
 	if (o->line_range)
 		return probe_show_lines(o);
 	if (o->list)
@@ -189,6 +194,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &o->force, "forcibly add events with existing name"),
 		{ OPTION_CALLBACK, 'F', "funcs", o, "[FILTER]", "Show potential probe-able functions.",
 		  opt_funcs, OPTF_OPTARG, "" },
+		OPT_STRING('k', "vmlinux", &o->vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING('L', "line", &o->line_range, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
 			   "Show source code lines."),
 		{ OPTION_CALLBACK, 'l', "list", o, "[GROUP:]EVENT", "list up probe events", opt_list,

@@ -102,10 +102,58 @@ static int parse_def(struct probe_def *pd, const char *text, int idx, bool verbo
 	return 0;
 }
 
-/* The places of one definition in the -x binary; 0 or the exit code. */
+/*
+ * Why the symbol table gave no place, in perf's words (where: the binary,
+ * or "kernel"), and its "Error: Failed to add events."; the exit code.
+ */
+static int symbol_failure(const struct probe_opts *o, const struct probe_def *pd, int err,
+			  const char *where, size_t max)
+{
+	if (err == -ENOMEM) {
+		fprintf(stderr, "ember probe: out of memory\n");
+		return 1;
+	}
+	if (o->quiet)
+		return 1;
+	switch (err) {
+	case -ENOENT:
+		fprintf(stderr, "Failed to find symbol %s in %s\n", pd->def.function, where);
+		break;
+	case -E2BIG:
+		fprintf(stderr, "ember probe: too many functions matched '%s' in %s (more than %zu; "
+			"see --max-probes)\n", pd->def.function, where, max);
+		break;
+	case -ERANGE:
+		fprintf(stderr, "Offset %llu is bigger than the size of %s\n",
+			(unsigned long long)pd->def.offset, pd->def.function);
+		break;
+	case -ENODATA:
+		fprintf(stderr, "Failed to find symbol %s in %s: it has no symbols\n",
+			pd->def.function, where);
+		break;
+	case -EACCES:
+		fprintf(stderr, "Failed to find symbol %s in %s: kallsyms shows no addresses "
+			"(run as root, or sysctl kernel.kptr_restrict=0)\n", pd->def.function, where);
+		break;
+	default:
+		fprintf(stderr, "Failed to read the symbols of %s: %s\n", where, strerror(-err));
+	}
+	fprintf(stderr, "  Error: Failed to add events.\n");
+	return 1;
+}
+
+static size_t max_places(const struct probe_opts *o)
+{
+	return (size_t)(o->max_probes > 0 ? o->max_probes : PROBE_MAX_DEFS);
+}
+
+/*
+ * The places of one definition in the -x binary (or the kernel's vmlinux,
+ * at its file offsets, for resolve_kprobe()); 0 or the exit code.
+ */
 static int resolve_uprobe(struct probe_opts *o, struct probe_def *pd)
 {
-	size_t max = (size_t)(o->max_probes > 0 ? o->max_probes : PROBE_MAX_DEFS);
+	size_t max = max_places(o);
 	int n;
 
 	pd->traces = calloc(max, sizeof(*pd->traces));
@@ -124,46 +172,42 @@ static int resolve_uprobe(struct probe_opts *o, struct probe_def *pd)
 		pd->nr = n;
 		return probe_vars__args(o, &pd->def, pd->traces, n, &pd->dwarf);
 	}
-	switch (n) {
-	case -ENOENT:
-		fprintf(stderr, "ember probe: failed to find symbol %s in %s\n", pd->def.function,
-			o->exec);
-		break;
-	case -E2BIG:
-		fprintf(stderr,
-			"ember probe: too many functions matched '%s' in %s (more than %zu; see "
-			"--max-probes)\n",
-			pd->def.function, o->exec, max);
-		break;
-	case -ERANGE:
-		fprintf(stderr, "ember probe: offset %llu is bigger than the size of %s\n",
-			(unsigned long long)pd->def.offset, pd->def.function);
-		break;
-	case -ENODATA:
-		fprintf(stderr, "ember probe: %s has no symbols to find %s in\n", o->exec,
-			pd->def.function);
-		break;
-	default:
-		fprintf(stderr, "ember probe: cannot read the symbols of %s: %s\n", o->exec,
-			strerror(-n));
-	}
-	return 1;
+	return symbol_failure(o, pd, n, o->exec, max);
 }
 
-/* A kernel function's place: written as FUNC+OFF, which kprobe_events resolves. */
+/*
+ * A kernel function's places: with the kernel's vmlinux (-k, or the
+ * running kernel's found), from its DWARF and symbols as for a binary,
+ * then written against their symbols (-k: perf's offline kernel) or _text;
+ * without one, from kallsyms. An address is written as it is.
+ */
 static int resolve_kprobe(struct probe_opts *o, struct probe_def *pd)
 {
+	size_t max = max_places(o);
 	struct ember_probe_trace *t;
+	int n;
 
-	if (!pd->def.abs && (!pd->def.function || pd->def.file || pd->def.line || pd->def.lazy)) {
-		fprintf(stderr, "ember probe: '%s': kernel lines and sources need the kernel's debug "
-			"information, which ember probe does not read yet\n", pd->text);
-		return 1;
+	if (o->kernel) {
+		n = resolve_uprobe(o, pd);
+		if (n)
+			return n;
+		n = ember_probe__kernel_places(o->exec, !o->vmlinux, pd->traces, (size_t)pd->nr);
+		if (n)
+			fprintf(stderr, "ember probe: cannot name the places of '%s' in %s: %s\n",
+				pd->text, o->exec, strerror(-n));
+		return n ? 1 : 0;
 	}
-	if (!pd->def.abs && is_glob(pd->def.function)) {
-		fprintf(stderr, "ember probe: '%s': kernel function globs are not done yet\n",
-			pd->text);
-		return 1;
+	if (!pd->def.abs) {
+		pd->traces = calloc(max, sizeof(*pd->traces));
+		if (!pd->traces) {
+			fprintf(stderr, "ember probe: out of memory\n");
+			return 1;
+		}
+		n = ember_probe__resolve_kprobe(&pd->def, NULL, pd->traces, max);
+		if (n < 0)
+			return symbol_failure(o, pd, n, "kernel", max);
+		pd->nr = n;
+		return 0;
 	}
 	pd->traces = calloc(1, sizeof(*pd->traces));
 	if (!pd->traces) {
@@ -172,14 +216,8 @@ static int resolve_kprobe(struct probe_opts *o, struct probe_def *pd)
 	}
 	t = &pd->traces[0];
 	t->retprobe = pd->def.retprobe;
-	if (pd->def.abs) {
-		t->offset = pd->def.abs_address;
-		snprintf(t->event, sizeof(t->event), "abs_%llx",
-			 (unsigned long long)pd->def.abs_address);
-	} else {
-		t->target = pd->def.function;
-		t->offset = pd->def.offset;
-	}
+	t->offset = pd->def.abs_address;
+	snprintf(t->event, sizeof(t->event), "abs_%llx", (unsigned long long)pd->def.abs_address);
 	t->nr_args = pd->def.nr_args;
 	for (unsigned int i = 0; i < pd->def.nr_args; i++) {
 		t->args[i].name = pd->def.args[i].name;
@@ -218,7 +256,7 @@ static int name_places(struct probe_opts *o, struct probe_def *pd, struct names 
 	if (pd->def.group)
 		err = snprintf(group, sizeof(group), "%s", pd->def.group) >= (int)sizeof(group) ?
 			      -ENAMETOOLONG : 0;
-	else if (o->exec)
+	else if (o->exec && !o->kernel)
 		err = ember_probe__exec_group(o->exec, group, sizeof(group));
 	else
 		err = snprintf(group, sizeof(group), "probe") < 0 ? -EINVAL : 0;
@@ -387,6 +425,15 @@ static void show_added(struct probe_opts *o, struct probe_def *pds, size_t nr)
 	}
 }
 
+/* Whether some definition needs the kernel's debug information (perf looks for it then). */
+static bool needs_kernel_dwarf(const struct probe_def *pds, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!pds[i].def.retprobe && !pds[i].def.abs && ember_probe_def__needs_dwarf(&pds[i].def))
+			return true;
+	return false;
+}
+
 int probe_add(struct probe_opts *o)
 {
 	bool uprobe = o->exec != NULL;
@@ -405,12 +452,18 @@ int probe_add(struct probe_opts *o)
 		ret = parse_def(&pds[nr], o->defs[nr], (int)nr, o->verbose > 0);
 	if (ret)
 		goto out;
-	if (!uprobe && !has_events_file(o->tracefs, "kprobe_events")) {
+	/* -D shows the lines a kernel without kprobes would not take, as perf does */
+	if (!uprobe && !o->definition && !has_events_file(o->tracefs, "kprobe_events")) {
 		fprintf(stderr, "ember probe: cannot probe the kernel: %s/kprobe_events does not "
 			"exist (this kernel was built without CONFIG_KPROBES / CONFIG_KPROBE_EVENTS)\n",
 			o->tracefs);
 		ret = 1;
 		goto out;
+	}
+	if (!uprobe && (o->vmlinux || needs_kernel_dwarf(pds, nr))) {
+		ret = probe_kernel_debuginfo(o, "add events");
+		if (ret)
+			goto out;
 	}
 	for (size_t i = 0; i < nr && !ret; i++)
 		ret = uprobe ? resolve_uprobe(o, &pds[i]) : resolve_kprobe(o, &pds[i]);
@@ -445,6 +498,8 @@ int probe_add(struct probe_opts *o)
 out:
 	for (size_t i = 0; i < nr; i++) {
 		ember_probe_def__exit(&pds[i].def);
+		for (int k = 0; k < pds[i].nr; k++)
+			ember_probe_trace__exit(&pds[i].traces[k]);
 		free(pds[i].traces);
 		free(pds[i].text);
 		ember_probe_dwarf__delete(pds[i].dwarf);

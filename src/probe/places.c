@@ -26,6 +26,7 @@ int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def 
 	char msg[4096];
 	struct ember_probe_dwarf_opts opts = {
 		.sz = sizeof(opts), .no_inlines = o->no_inlines, .source_prefix = o->source,
+		.kernel = o->kernel,
 	};
 	int n = ember_probe__resolve_dwarf(def, o->exec, &opts, out, max, msg, sizeof(msg));
 

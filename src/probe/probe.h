@@ -16,7 +16,10 @@
 
 struct probe_opts {
 	const char *target;		/* -x, as given */
-	char *exec;			/* -x made absolute (realpath), malloc'd */
+	char *exec;			/* -x made absolute (realpath), malloc'd; for -L and -V
+					 * without -x, the kernel's vmlinux */
+	const char *vmlinux;		/* -k */
+	bool kernel;			/* exec is the kernel's vmlinux */
 	const char *defs[PROBE_MAX_DEFS];	/* -a / -D / the command line's words, joined */
 	size_t nr_defs;
 	bool definition;		/* -D: print the lines, add nothing */
@@ -89,9 +92,15 @@ int probe_places_dwarf(const struct probe_opts *o, const struct ember_probe_def 
 bool probe_multiprobe(const char *tracefs);
 /* perf's two lines saying path has no debug information. */
 void probe_no_debuginfo(const char *path);
+/*
+ * -L and -V without -x read the kernel's DWARF: o->exec set to -k's
+ * vmlinux, or to the one perf's search finds. 0, or the exit code after
+ * perf's words (what: "show lines", "show vars").
+ */
+int probe_kernel_debuginfo(struct probe_opts *o, const char *what);
 /* -L: a function's or a source file's lines, the probe-able ones numbered. Exit code. */
 int probe_show_lines(struct probe_opts *o);
-/* -F: the -x binary's functions perf lists, filtered. Exit code. */
+/* -F: the -x binary's (else the kernel's) functions perf lists, filtered. Exit code. */
 int probe_show_funcs(struct probe_opts *o);
 
 #endif

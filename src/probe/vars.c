@@ -109,6 +109,7 @@ static int find_places(struct probe_opts *o, const struct ember_probe_def *def,
 {
 	struct ember_probe_dwarf_opts opts = {
 		.sz = sizeof(opts), .no_inlines = o->no_inlines, .source_prefix = o->source,
+		.kernel = o->kernel,
 	};
 	char msg[MSG_MAX], point[1024];
 	char *last;
