@@ -16,6 +16,7 @@
 #include "annotate/elf-syms.h"
 #include "symbol/build-id.h"
 #include "symbol/dso.h"
+#include "symbol/vmlinux-path.h"
 
 /* The address of symbol name in elf's .symtab; 0 when none. */
 static uint64_t symtab_addr(Elf *elf, const char *name)
@@ -74,29 +75,24 @@ static bool try_vmlinux(struct kernel_code *kc, const struct ember_dso *dso, con
 	return true;
 }
 
+struct vmlinux_try {
+	struct kernel_code *kc;
+	const struct ember_dso *dso;
+};
+
+static bool try_vmlinux_at(const char *path, void *arg)
+{
+	struct vmlinux_try *t = arg;
+
+	return try_vmlinux(t->kc, t->dso, path);
+}
+
 /* perf's vmlinux path (vmlinux_path__init()), for this kernel release */
 static bool try_vmlinux_path(struct kernel_code *kc, const struct ember_dso *dso)
 {
-	static const char *const fmts[] = {
-		"vmlinux",
-		"/boot/vmlinux",
-		"/boot/vmlinux-%s",
-		"/usr/lib/debug/boot/vmlinux-%s",
-		"/lib/modules/%s/build/vmlinux",
-		"/usr/lib/debug/lib/modules/%s/vmlinux",
-		"/usr/lib/debug/boot/vmlinux-%s.debug",
-	};
-	struct utsname u;
-	char path[4096];
+	struct vmlinux_try t = { kc, dso };
 
-	if (uname(&u))
-		return false;
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		snprintf(path, sizeof(path), fmts[i], u.release);
-		if (try_vmlinux(kc, dso, path))
-			return true;
-	}
-	return false;
+	return vmlinux_path__find(try_vmlinux_at, &t);
 }
 
 int kernel_code__find(struct kernel_code *kc, const struct ember_dso *dso, const char *vmlinux,

@@ -11,47 +11,52 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 #include <gelf.h>
 #include <ember/probe.h>
 #include <ember/symbol.h>
 #include "probe/probe-priv.h"
 #include "symbol/build-id.h"
 #include "symbol/symbol-elf.h"
+#include "symbol/vmlinux-path.h"
 
-/* perf's vmlinux path, in its order; %s is the running kernel's release. */
-static const char *const vmlinux_path[] = {
-	"vmlinux",
-	"/boot/vmlinux",
-	"/boot/vmlinux-%s",
-	"/usr/lib/debug/boot/vmlinux-%s",
-	"/lib/modules/%s/build/vmlinux",
-	"/usr/lib/debug/lib/modules/%s/vmlinux",
-	"/usr/lib/debug/boot/vmlinux-%s.debug",
+struct vmlinux_find {
+	uint8_t running[BUILD_ID_MAX];
+	int nrun;
+	char *buf;
+	size_t size;
+	bool too_long;
 };
+
+/* A place of perf's path holding the running kernel's vmlinux: copied to the caller's buf. */
+static bool is_running_vmlinux(const char *path, void *arg)
+{
+	struct vmlinux_find *f = arg;
+	uint8_t id[BUILD_ID_MAX];
+
+	if (build_id__read_file(path, id, sizeof(id)) != f->nrun || memcmp(id, f->running, f->nrun))
+		return false;
+	if (snprintf(f->buf, f->size, "%s", path) >= (int)f->size) {
+		f->too_long = true;
+		return false;
+	}
+	return true;
+}
 
 int ember_probe__find_vmlinux(char *buf, size_t size)
 {
-	uint8_t running[BUILD_ID_MAX], id[BUILD_ID_MAX];
-	struct utsname u;
-	int nrun;
+	struct vmlinux_find f = { .buf = buf, .size = size };
 
-	if (uname(&u))
-		return -errno;
-	/* without the running kernel's build-id no file can be told to be its */
-	nrun = build_id__read_notes_file("/sys/kernel/notes", running, sizeof(running));
-	if (nrun <= 0)
-		return -ENOENT;
-	for (size_t i = 0; i < sizeof(vmlinux_path) / sizeof(vmlinux_path[0]); i++) {
-		int n = snprintf(buf, size, vmlinux_path[i], u.release);
-
-		if (n < 0 || (size_t)n >= size)
-			return -ENAMETOOLONG;
-		if (build_id__read_file(buf, id, sizeof(id)) == nrun && !memcmp(id, running, nrun))
-			return 0;
-	}
+	if (!size)
+		return -ENAMETOOLONG;
 	buf[0] = '\0';
-	return -ENOENT;
+	/* without the running kernel's build-id no file can be told to be its */
+	f.nrun = build_id__read_notes_file("/sys/kernel/notes", f.running, sizeof(f.running));
+	if (f.nrun <= 0)
+		return -ENOENT;
+	if (vmlinux_path__find(is_running_vmlinux, &f))
+		return 0;
+	buf[0] = '\0';
+	return f.too_long ? -ENAMETOOLONG : -ENOENT;
 }
 
 /*
