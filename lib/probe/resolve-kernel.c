@@ -15,6 +15,7 @@
 #include <string.h>
 #include <ember/event.h>
 #include <ember/probe.h>
+#include "core/array.h"
 #include "probe/probe-priv.h"
 
 struct ksym {
@@ -40,15 +41,8 @@ static int add_ksym(uint64_t addr, int type, const char *name, void *arg)
 		return 0;
 	if (!k->text && !strcmp(name, "_text"))
 		k->text = addr;
-	if (k->nr == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 65536;
-		struct ksym *p = realloc(k->syms, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		k->syms = p;
-		k->cap = cap;
-	}
+	if (array__reserve((void **)&k->syms, &k->cap, k->nr, sizeof(*k->syms)))
+		return -ENOMEM;
 	k->syms[k->nr].name = strdup(name);
 	if (!k->syms[k->nr].name)
 		return -ENOMEM;

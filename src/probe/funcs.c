@@ -12,6 +12,7 @@
 #include <string.h>
 #include <ember/probe.h>
 #include <ember/symbol.h>
+#include "core/array.h"
 #include "probe/probe.h"
 
 struct named {
@@ -89,15 +90,8 @@ static int add_kernel_name(const char *name, void *arg)
 	struct kernel_names *k = arg;
 	char *copy;
 
-	if (k->nr == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 65536;
-		struct named *p = realloc(k->syms, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		k->syms = p;
-		k->cap = cap;
-	}
+	if (array__reserve((void **)&k->syms, &k->cap, k->nr, sizeof(*k->syms)))
+		return -ENOMEM;
 	copy = strdup(name);
 	if (!copy)
 		return -ENOMEM;
