@@ -4,7 +4,8 @@
 # functions, from kallsyms or the running kernel's vmlinux) byte for byte
 # with its filters; -D's kprobe_events lines from kallsyms (perf prints them
 # without kprobes too); the words and failure when no vmlinux is found for
-# -L, -V and definitions that need DWARF; adding without kprobe_events.
+# -L, -V and definitions that need DWARF. (Adding without kprobe_events is
+# probe.sh's kernel-no-kprobes.)
 #
 # With a vmlinux that has DWARF (EMBER_TEST_VMLINUX, else the first
 # /usr/lib/debug/boot/vmlinux-*: Debian's linux-image-*-dbg puts one there;
@@ -95,17 +96,28 @@ else
 	skip no-vmlinux "perf finds a vmlinux for the running kernel here"
 fi
 
-# Adding without kprobe_events: one line naming the kernel options, a failure.
-if [ -e /sys/kernel/tracing/kprobe_events ]; then
-	skip add-no-kprobes "this kernel has kprobe_events"
+# Adding on a kernel with kprobes: the kprobe_events line perf writes, then ember's,
+# each tool removing its own (the group is the suite's own).
+KEVENTS=/sys/kernel/tracing/kprobe_events
+if [ ! -e "$KEVENTS" ]; then
+	skip add "this kernel has no kprobe_events (CONFIG_KPROBES / CONFIG_KPROBE_EVENTS)"
 else
-	"$EMBER" probe vfs_read >/dev/null 2>e.err
-	rc=$?
-	if [ $rc -ne 0 ] && [ "$(wc -l <e.err)" = 1 ] && grep -q CONFIG_KPROBE_EVENTS e.err; then
-		pass add-no-kprobes
-	else
-		fail add-no-kprobes "rc=$rc $(cat e.err)"
-	fi
+	kours() { grep -E '^[pr]:embertk/' "$KEVENTS"; }
+	trap 'perf_probe -q -d "embertk:*" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+	for def in 'embertk:ev=vfs_read' 'embertk:ev=vfs_read%return $retval' \
+		'embertk:ev=vfs_read+4 %di:u64'; do
+		perf_probe -q "$def" >/dev/null 2>&1
+		pl=$(kours)
+		perf_probe -q -d 'embertk:*' >/dev/null 2>&1
+		"$EMBER" probe -q "$def" >/dev/null 2>e.err
+		el=$(kours)
+		"$EMBER" probe -q -d 'embertk:*' >/dev/null 2>&1
+		if [ -n "$pl" ] && [ "$pl" = "$el" ] && [ -z "$(kours)" ]; then
+			pass "add-${def#*=}"
+		else
+			fail "add-${def#*=}" "perf '$pl' ember '$el' ($(head -2 e.err))"
+		fi
+	done
 fi
 
 # A vmlinux with DWARF, read offline with -k.
