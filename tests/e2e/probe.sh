@@ -167,8 +167,23 @@ refused bad-fetch 1 -x "$BIN" 'probed_add @main'
 refused retval-not-return 1 -x "$BIN" 'probed_add $retval'
 refused long-event 1 -x "$BIN" "$(printf 'e%.0s' {1..64})=probed_add"
 refused long-group 1 -x "$BIN" "$(printf 'g%.0s' {1..64}):ev=probed_add"
-refused no-symbol 1 -x "$BIN" -a probed_add -a nosuch
-refused offset-past-end 1 -x "$BIN" probed_add+4096
+# refused_as_perf NAME ARGS...: refused (exit 1), nothing written, and perf's two lines
+# for the same command (perf writes nothing either)
+refused_as_perf() {
+	local name=$1 rc
+	shift
+	perf_probe "$@" >/dev/null 2>perf.err
+	"$EMBER" probe "$@" >/dev/null 2>err.txt
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(cat "$EVENTS")" = "$before" ] && [ "$(wc -l <err.txt)" = 2 ] &&
+		cmp -s perf.err err.txt; then
+		pass "refused-$name"
+	else
+		fail "refused-$name" "rc=$rc perf: '$(cat perf.err)' ember: '$(cat err.txt)'"
+	fi
+}
+refused_as_perf no-symbol -x "$BIN" -a probed_add -a nosuch
+refused_as_perf offset-past-end -x "$BIN" probed_add+4096
 # a variable by name in a file without debug information: perf's words, nothing written
 "$EMBER" probe -x "$BIN" 'probed_add a' >/dev/null 2>err.txt
 rc=$?
