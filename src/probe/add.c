@@ -172,7 +172,7 @@ static int resolve_uprobe(struct probe_opts *o, struct probe_def *pd)
 		pd->nr = n;
 		return probe_vars__args(o, &pd->def, pd->traces, n, &pd->dwarf);
 	}
-	return symbol_failure(o, pd, n, o->exec, max);
+	return symbol_failure(o, pd, n, o->kernel ? "kernel" : o->exec, max);
 }
 
 /*

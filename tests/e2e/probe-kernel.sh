@@ -144,6 +144,8 @@ same_out k-def-return "${K[@]}" -D 'vfs_read%return $retval'
 same_out k-def-glob "${K[@]}" -D 'vfs_rea*'
 same_out k-def-inlined "${K[@]}" -D rw_verify_area
 same_out k-def-none "${K[@]}" -D nosuchfn_ember
+same_out k-def-inline-only "${K[@]}" -D kmalloc
+same_out k-def-offset-too-big "${K[@]}" -D 'vfs_read+100000'
 if [ -n "${EMBER_TEST_KSRC:-}" ]; then
 	same_out k-lines "${K[@]}" -s "$EMBER_TEST_KSRC" -L vfs_read
 	same_out k-lines-range "${K[@]}" -s "$EMBER_TEST_KSRC" -L 'vfs_read:3-10'
