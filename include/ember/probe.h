@@ -388,6 +388,16 @@ EMBER_API int ember_probe__resolve_kprobe(const struct ember_probe_def *def, con
 					  struct ember_probe_trace *out, size_t max);
 
 /*
+ * Where a kprobe's SYMBOL+OFF is in the running kernel, as perf -l names
+ * it from kallsyms (NULL: /proc/kallsyms): the symbol holding the address
+ * (the first of its aliases) into buf, and the offset from its start.
+ * Returns 0; -ENOENT (no such symbol, or none holds the address), -EACCES
+ * (addresses hidden), -ENODATA, -ENOMEM, -errno.
+ */
+EMBER_API int ember_probe__kernel_point(const char *kallsyms, const char *sym, uint64_t off,
+					char *buf, size_t size, uint64_t *offset);
+
+/*
  * Make nr places found in the vmlinux at path (uprobe places at its file
  * offsets, as ember_probe__resolve_uprobe() and __resolve_dwarf() leave
  * them) the kprobes perf writes: against the function symbol holding

@@ -6,7 +6,8 @@
  * order, an alias at an address already taken left out; each written
  * against the relocation symbol _text ("_text+7045680"), which
  * kprobe_events resolves whatever KASLR did, and a return probe against
- * its function ("vfs_read+0"), as perf writes them.
+ * its function ("vfs_read+0"), as perf writes them; and back, the
+ * symbol holding a kprobe's place, as perf -l names it.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -62,6 +63,31 @@ static int cmp_ksym(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/*
+ * kallsyms (NULL: /proc/kallsyms) read into k, sorted by address. 0;
+ * -EACCES (addresses hidden by kptr_restrict: _text at 0), -ENODATA (no
+ * _text), -ENOMEM, -errno. Free with ksyms__exit() in any case.
+ */
+static int ksyms__load(struct ksyms *k, const char *kallsyms)
+{
+	int ret = probe__kallsyms_walk(kallsyms ? kallsyms : "/proc/kallsyms", add_ksym, k);
+
+	if (ret)
+		return ret;
+	/* addresses hidden (kptr_restrict) or no relocation symbol: nothing to write against */
+	if (!k->text)
+		return k->nr ? -EACCES : -ENODATA;
+	qsort(k->syms, k->nr, sizeof(*k->syms), cmp_ksym);
+	return 0;
+}
+
+static void ksyms__exit(struct ksyms *k)
+{
+	for (size_t i = 0; i < k->nr; i++)
+		free(k->syms[i].name);
+	free(k->syms);
+}
+
 /* The size perf gives symbol i: up to the next symbol at a higher address. */
 static uint64_t ksym_size(const struct ksyms *k, size_t i)
 {
@@ -104,15 +130,9 @@ int ember_probe__resolve_kprobe(const struct ember_probe_def *def, const char *k
 
 	if (!def->function || def->abs)
 		return -EINVAL;
-	ret = probe__kallsyms_walk(kallsyms ? kallsyms : "/proc/kallsyms", add_ksym, &k);
+	ret = ksyms__load(&k, kallsyms);
 	if (ret)
 		goto out;
-	/* addresses hidden (kptr_restrict) or no relocation symbol: nothing to write against */
-	if (!k.text) {
-		ret = k.nr ? -EACCES : -ENODATA;
-		goto out;
-	}
-	qsort(k.syms, k.nr, sizeof(*k.syms), cmp_ksym);
 	/* count first: perf refuses more places than --max-probes, it does not cut them */
 	for (size_t i = 0; i < k.nr; i++) {
 		if (!k.syms[i].func || !ember_glob_match(def->function, k.syms[i].name))
@@ -140,8 +160,36 @@ int ember_probe__resolve_kprobe(const struct ember_probe_def *def, const char *k
 		for (size_t i = 0; i < nr; i++)
 			ember_probe_trace__exit(&out[i]);
 out:
-	for (size_t i = 0; i < k.nr; i++)
-		free(k.syms[i].name);
-	free(k.syms);
+	ksyms__exit(&k);
 	return ret ? ret : (int)nr;
+}
+
+int ember_probe__kernel_point(const char *kallsyms, const char *sym, uint64_t off, char *buf,
+			      size_t size, uint64_t *offset)
+{
+	struct ksyms k = { 0 };
+	uint64_t addr = 0;
+	size_t at = SIZE_MAX;
+	int ret = ksyms__load(&k, kallsyms);
+
+	for (size_t i = 0; !ret && i < k.nr; i++) {
+		if (!strcmp(k.syms[i].name, sym)) {
+			addr = k.syms[i].addr + off;
+			break;
+		}
+	}
+	if (!ret && !addr)
+		ret = -ENOENT;
+	/* the last symbol at or below addr, the first of its aliases (file order) */
+	for (size_t i = 0; !ret && i < k.nr && k.syms[i].addr <= addr; i++)
+		if (at == SIZE_MAX || k.syms[i].addr != k.syms[at].addr)
+			at = i;
+	if (!ret && (at == SIZE_MAX || addr - k.syms[at].addr >= ksym_size(&k, at)))
+		ret = -ENOENT;
+	if (!ret) {
+		snprintf(buf, size, "%s", k.syms[at].name);
+		*offset = addr - k.syms[at].addr;
+	}
+	ksyms__exit(&k);
+	return ret;
 }

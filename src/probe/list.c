@@ -134,12 +134,19 @@ static void place(char *buf, size_t size, const struct ember_probe_trace *t, str
 	int ret;
 
 	if (!t->uprobe) {
-		if (!t->target)
+		char fn[256];
+		uint64_t off = t->offset;
+		const char *at = t->target;
+
+		/* perf names _text+OFF by the kallsyms symbol holding it */
+		if (at && !ember_probe__kernel_point(NULL, at, t->offset, fn, sizeof(fn), &off))
+			at = fn;
+		if (!at)
 			snprintf(buf, size, "0x%llx", (unsigned long long)t->offset);
-		else if (t->offset)
-			snprintf(buf, size, "%s+%llu", t->target, (unsigned long long)t->offset);
+		else if (off)
+			snprintf(buf, size, "%s+%llu", at, (unsigned long long)off);
 		else
-			snprintf(buf, size, "%s%s", t->target, t->retprobe ? "%return" : "");
+			snprintf(buf, size, "%s%s", at, t->retprobe ? "%return" : "");
 		return;
 	}
 	ret = ember_probe__dwarf_point(t->target, t->offset, &pt, msg, sizeof(msg));

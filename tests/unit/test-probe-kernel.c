@@ -4,7 +4,8 @@
  * T/W/D/B of either case, no module's, bad lines skipped) and from an ELF
  * file's .text; a definition's kprobe places from kallsyms written as perf
  * writes them (_text+OFF, a return probe FUNC+0, address order, aliases,
- * globs, offsets past the end, --max-probes, hidden addresses); places
+ * globs, offsets past the end, --max-probes, hidden addresses) and back
+ * (-l's names); places
  * found in an ELF file named by their symbols; and the lines made of them.
  */
 #include <errno.h>
@@ -163,6 +164,23 @@ TEST(probe_kernel_resolve)
 	CHECK_EQ(kresolve("vfs_readv+129", path, out, 8), -ERANGE);
 	/* more places than --max-probes: refused, not cut */
 	CHECK_EQ(kresolve("vfs_*", path, out, 2), -E2BIG);
+
+	/* and back, as perf -l names a place: the symbol holding it, the first alias */
+	{
+		char fn[64];
+		uint64_t off = 1;
+
+		CHECK_EQ(ember_probe__kernel_point(path, "_text", 0x200, fn, sizeof(fn), &off), 0);
+		CHECK_STR(fn, "vfs_read");
+		CHECK_EQ(off, 0);
+		CHECK_EQ(ember_probe__kernel_point(path, "_text", 0x284, fn, sizeof(fn), &off), 0);
+		CHECK_STR(fn, "vfs_readv");
+		CHECK_EQ(off, 4);
+		CHECK_EQ(ember_probe__kernel_point(path, "vfs_write", 0, fn, sizeof(fn), &off), 0);
+		CHECK_STR(fn, "vfs_write");
+		CHECK_EQ(off, 0);
+		CHECK_EQ(ember_probe__kernel_point(path, "nosuch", 0, fn, sizeof(fn), &off), -ENOENT);
+	}
 	unlink(path);
 
 	/* kallsyms with its addresses hidden (kptr_restrict): nothing to write against */
