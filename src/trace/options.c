@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ember/syscall.h>
+#include "trace/faults.h"
 #include "trace/options.h"
 #include "util/parse-options.h"
 
@@ -177,12 +178,33 @@ static int opt_call_graph(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* -F/--pf all|maj|min: the page faults to show. */
+static int opt_pf(const struct option *opt, const char *arg, bool unset)
+{
+	struct trace_opts *o = opt->value;
+
+	if (trace_faults__parse(arg, &o->pf_kinds))
+		return usage_error("--pf takes all, maj or min, not '%s'", arg);
+	return 0;
+}
+
+/* --syscalls, --no-syscalls: remembered as given, for -F's default (no syscalls). */
+static int opt_syscalls(const struct option *opt, const char *arg, bool unset)
+{
+	struct trace_opts *o = opt->value;
+
+	o->syscalls = !unset;
+	o->syscalls_given = true;
+	return 0;
+}
+
 int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 {
 	const struct option options[] = {
 		OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o->cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_CALLBACK('e', "event", o, "event", "event/syscall selector", opt_event),
+		OPT_CALLBACK('F', "pf", o, "all|maj|min", "Trace pagefaults", opt_pf),
 		OPT_STRING('i', "input", &o->input, "file", "Analyze events in file"),
 		OPT_CALLBACK('m', "mmap-pages", o, "pages", "number of mmap data pages",
 			     opt_mmap_pages),
@@ -210,7 +232,7 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		OPT_U64(0, "max-events", &o->max_events,
 			"n", "Set the maximum number of events to print, exit after that is reached."),
 		OPT_BOOLEAN(0, "no-inherit", &o->no_inherit, "child tasks do not inherit counters"),
-		OPT_BOOLEAN(0, "syscalls", &o->syscalls, "Trace syscalls"),
+		OPT_CALLBACK_NOARG(0, "syscalls", o, "Trace syscalls", opt_syscalls),
 		OPT_END()
 	};
 	int targets;
@@ -249,9 +271,12 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 	/* as perf: -e naming only tracepoints traces no syscalls */
 	if (o->nr_tp_specs && !o->have_qualifier)
 		o->syscalls = false;
-	if (!o->syscalls && !o->nr_tp_specs) {
+	/* and -F alone traces the faults only, unless --syscalls or -e syscalls ask for them */
+	if (o->pf_kinds && !o->have_qualifier && !o->syscalls_given)
+		o->syscalls = false;
+	if (!o->syscalls && !o->nr_tp_specs && !o->pf_kinds) {
 		fprintf(stderr, "ember trace: --no-syscalls leaves nothing to trace: add "
-				"tracepoints with -e sys:name\n");
+				"tracepoints with -e sys:name, or page faults with -F\n");
 		return 2;
 	}
 	return -1;

@@ -22,6 +22,8 @@ struct trace_opts {
 	bool comm;			/* --comm (default), --no-comm */
 	bool full_time;			/* -T: timestamps since boot, not since the first event */
 	bool syscalls;			/* --syscalls (default), --no-syscalls */
+	bool syscalls_given;		/* either was */
+	unsigned int pf_kinds;		/* -F/--pf: TRACE_PF_* bits; 0: no faults */
 	bool no_inherit;		/* --no-inherit */
 	unsigned long max_events;	/* --max-events N, 0: no limit */
 	bool call_graph;		/* --call-graph fp: each call's user stack */

@@ -316,3 +316,32 @@ int trace_printer__tracepoint(void *ctx, const struct ember_systrace_tp_rec *rec
 	p->nr_printed++;
 	return 0;
 }
+
+int trace_printer__fault(void *ctx, const struct trace_fault *fault)
+{
+	struct trace_printer *p = ctx;
+	struct trace_thread *t;
+
+	if (!p->have_base) {
+		p->base_time = p->full_time ? 0 : fault->time;
+		p->have_base = true;
+	}
+	t = trace_state__thread(&p->state, fault->pid, fault->tid);
+	if (!t)
+		return -1;
+	/* perf names the thread from its comm records, as the fault's place */
+	snprintf(t->comm, sizeof(t->comm), "%s", fault->comm);
+	/* counted for -s even when not shown, as perf's pfmaj and pfmin */
+	if (fault->major)
+		t->pfmaj++;
+	else
+		t->pfmin++;
+	if (p->summary_only || p->failure_only || p->duration_ms > 0 ||
+	    (p->max_events && p->nr_printed >= p->max_events))
+		return 0;
+	/* a fault does not print a pending entry first: perf trace's pgfault handler does not */
+	print_head(p, t, 0, true, fault->time);
+	fprintf(p->out, "%s\n", fault->text);
+	p->nr_printed++;
+	return 0;
+}

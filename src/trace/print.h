@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <ember/syscall.h>
 #include <ember/systrace.h>
+#include "trace/faults.h"
 #include "trace/stacks.h"
 #include "trace/state.h"
 #include "trace/tracepoints.h"
@@ -49,5 +50,11 @@ int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 
 /* An ember_systrace_tp_fn: "sys:name(fields)" lines, perf trace's. */
 int trace_printer__tracepoint(void *ctx, const struct ember_systrace_tp_rec *rec);
+
+/*
+ * A trace_fault_fn: perf trace's fault line, "0.363 ( 0.000 ms): ls/1234
+ * majfault [func+0x1b] => /usr/lib/libc.so.6@0x2f10 (d.)"; counted per thread.
+ */
+int trace_printer__fault(void *ctx, const struct trace_fault *fault);
 
 #endif

@@ -237,7 +237,7 @@ int trace_replay(struct trace_opts *o)
 		goto out;
 	}
 	if (r.summary)
-		trace_summary__print(stderr, r.summary, o->errno_summary);
+		trace_summary__print(stderr, r.summary, o->errno_summary, NULL);
 	ret = 0;
 out:
 	hashtab__for_each(&r.threads, slot)

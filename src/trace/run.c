@@ -20,6 +20,7 @@
 #include <ember/syscall.h>
 #include <ember/systrace.h>
 #include <ember/workload.h>
+#include "trace/faults.h"
 #include "trace/print.h"
 #include "trace/run.h"
 #include "trace/summary.h"
@@ -31,6 +32,7 @@ struct trace_run {
 	struct trace_opts *o;
 	struct ember_systrace *st;	/* NULL with -s: no lines */
 	struct ember_syscount *sc;	/* -s/-S */
+	struct trace_faults *faults;	/* -F */
 	struct ember_syscalls *syscalls;
 	struct ember_workload wl;
 	bool have_wl;
@@ -213,19 +215,63 @@ static bool enough(const struct trace_run *r)
 	return r->printer.max_events && r->printer.nr_printed >= r->printer.max_events;
 }
 
+/*
+ * -F: the faults read before a poll go out in time order with the events
+ * the poll brings, each before the first event later than it, the rest
+ * after the poll.
+ */
+static int on_event(void *ctx, const struct ember_syscall_rec *enter,
+		    const struct ember_syscall_rec *exit)
+{
+	struct trace_run *r = ctx;
+	uint64_t time = (exit ? exit : enter)->time;
+
+	if (r->faults && trace_faults__flush(r->faults, time, trace_printer__fault, &r->printer))
+		return -ENOMEM;
+	return trace_printer__event(&r->printer, enter, exit);
+}
+
+static int on_tracepoint(void *ctx, const struct ember_systrace_tp_rec *rec)
+{
+	struct trace_run *r = ctx;
+
+	if (r->faults &&
+	    trace_faults__flush(r->faults, rec->time, trace_printer__fault, &r->printer))
+		return -ENOMEM;
+	return trace_printer__tracepoint(&r->printer, rec);
+}
+
+static int flush_faults(struct trace_run *r)
+{
+	return r->faults ? trace_faults__flush(r->faults, UINT64_MAX, trace_printer__fault,
+					       &r->printer) : 0;
+}
+
 /* Poll and print until the end; then what the buffer holds. */
 static int loop(struct trace_run *r)
 {
 	int err = 0, sig;
 
 	for (;;) {
-		/* -s alone: no events come, only the end of the command or a signal */
-		err = r->st ? ember_systrace__poll(r->st, POLL_MS, trace_printer__event,
-						   &r->printer) :
-			      poll(&(struct pollfd){ .fd = r->sigfd, .events = POLLIN }, 1, POLL_MS);
-		if (!r->st && err < 0)
-			err = -errno;
+		/*
+		 * -s alone: no events come, only the end of the command or a
+		 * signal. -F: the wait is here, so that the faults are read
+		 * after it and before the tracer's events of the same time.
+		 */
+		if (r->st && !r->faults) {
+			err = ember_systrace__poll(r->st, POLL_MS, on_event, r);
+		} else {
+			err = poll(&(struct pollfd){ .fd = r->sigfd, .events = POLLIN }, 1,
+				   POLL_MS) < 0 ? -errno : 0;
+			if (!err && r->faults)
+				err = trace_faults__read(r->faults);
+			if (!err && r->st)
+				err = ember_systrace__poll(r->st, 0, on_event, r);
+		}
 		if (err < 0 && err != -EINTR)
+			break;
+		err = flush_faults(r);
+		if (err)
 			break;
 		err = 0;
 		sig = signalled(r->sigfd);
@@ -240,13 +286,16 @@ static int loop(struct trace_run *r)
 		if (r->nr_targets && targets_gone(r))
 			break;
 	}
-	if (!r->st)
-		return err;
-	ember_systrace__stop(r->st);
-	while (!err && !enough(r) &&
-	       ember_systrace__poll(r->st, 0, trace_printer__event, &r->printer) > 0)
+	if (r->faults) {
+		trace_faults__stop(r->faults);
+		if (!err)
+			err = trace_faults__read(r->faults);
+	}
+	if (r->st)
+		ember_systrace__stop(r->st);
+	while (r->st && !err && !enough(r) && ember_systrace__poll(r->st, 0, on_event, r) > 0)
 		;
-	return err;
+	return err ? err : flush_faults(r);
 }
 
 /* --call-graph: the command's program (found as execvp finds it) and its interpreter. */
@@ -361,6 +410,30 @@ static int follow(struct trace_run *r, pid_t id, bool at_exec)
 	return err || !r->sc ? err : ember_syscount__add(r->sc, id, at_exec);
 }
 
+/* -F: the fault events on the same targets, the command's from its exec on. */
+static int open_faults(struct trace_run *r)
+{
+	struct trace_faults_target t = {
+		.command = r->have_wl ? r->wl.pid : 0,
+		.pids = r->o->pids,
+		.tids = r->o->tids,
+		.cpus = r->cpus,
+		.nr_cpus = r->nr_cpus,
+		.no_inherit = r->o->no_inherit,
+	};
+
+	if (!r->o->pf_kinds)
+		return 0;
+	r->faults = trace_faults__new(r->o->pf_kinds, &t);
+	if (!r->faults) {
+		fprintf(stderr, "ember trace: cannot open the page fault events: %s%s\n",
+			strerror(errno), errno == EACCES || errno == EPERM ?
+			" (tracing needs root, or CAP_PERFMON)" : "");
+		return 1;
+	}
+	return 0;
+}
+
 /* The targets into the tracer's map, and a command held at its exec. */
 static int add_targets(struct trace_run *r)
 {
@@ -391,9 +464,10 @@ static int add_targets(struct trace_run *r)
 
 static int run(struct trace_run *r)
 {
+	uint64_t lost;
 	int err;
 
-	if (add_targets(r))
+	if (add_targets(r) || open_faults(r))
 		return 1;
 	err = r->st ? ember_systrace__start(r->st) : 0;
 	if (!err && r->sc)
@@ -412,11 +486,13 @@ static int run(struct trace_run *r)
 		}
 	}
 	err = loop(r);
-	if (r->sc && !err)
-		err = trace_summary__finish(r->sc, r->printer.out, r->o->errno_summary);
-	if (r->st && ember_systrace__lost(r->st))
-		fprintf(r->printer.out, "LOST %llu events!\n",
-			(unsigned long long)ember_systrace__lost(r->st));
+	if (r->o->summary && !err)
+		err = trace_summary__finish(r->sc, r->printer.out, r->o->errno_summary,
+					    r->faults ? &r->printer.state : NULL);
+	lost = (r->st ? ember_systrace__lost(r->st) : 0) +
+	       (r->faults ? trace_faults__lost(r->faults) : 0);
+	if (lost)
+		fprintf(r->printer.out, "LOST %llu events!\n", (unsigned long long)lost);
 	if (r->have_wl) {
 		/* a ^C reached the command too; --max-events stops it as perf does */
 		if (!r->wl.reaped && (r->interrupted || enough(r)))
@@ -444,12 +520,15 @@ int trace_run(struct trace_opts *o)
 	ret = setup(&r, &sopts, root, sizeof(root));
 	if (ret)
 		goto out;
-	if (!o->summary_only && !(r.st = ember_systrace__new(&sopts))) {
+	/* -F alone needs no BPF: its events are perf's */
+	if (!o->summary_only && (o->syscalls || r.tps.nr || !o->pf_kinds) &&
+	    !(r.st = ember_systrace__new(&sopts))) {
 		say_bpf_error("load the syscall tracer", -errno);
 		ret = 1;
 		goto out;
 	}
-	if (o->summary && !(r.sc = ember_syscount__new(&sopts))) {
+	if (o->summary && (o->syscalls || !o->pf_kinds) &&
+	    !(r.sc = ember_syscount__new(&sopts))) {
 		say_bpf_error("load the syscall counter", -errno);
 		ret = 1;
 		goto out;
@@ -460,6 +539,7 @@ int trace_run(struct trace_opts *o)
 	r.printer.show_comm = o->comm;
 	r.printer.full_time = o->full_time;
 	r.printer.max_events = o->max_events;
+	r.printer.summary_only = o->summary_only;
 	r.printer.show_duration = o->syscalls;
 	r.printer.tps = &r.tps;
 	r.printer.stacks = o->call_graph ? &r.stacks : NULL;
@@ -467,7 +547,7 @@ int trace_run(struct trace_opts *o)
 	if (o->pids || o->tids)
 		r.printer.show_tid = count_threads(&r, o->pids) > 1;
 	if (r.st)
-		ember_systrace__set_tp_handler(r.st, trace_printer__tracepoint, &r.printer);
+		ember_systrace__set_tp_handler(r.st, on_tracepoint, &r);
 	ret = run(&r);
 	trace_printer__exit(&r.printer);
 out:
@@ -475,6 +555,7 @@ out:
 		ember_workload__abort(&r.wl);
 	close_signals(&r);
 	ember_syscount__delete(r.sc);
+	trace_faults__delete(r.faults);
 	ember_systrace__delete(r.st);
 	ember_syscalls__delete(r.syscalls);
 	if (r.out && fclose(r.out) && !ret) {

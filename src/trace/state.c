@@ -152,10 +152,15 @@ const char *trace_state__fd_path(struct trace_state *s, pid_t pid, int fd)
 	return known ? ((struct fd_path *)(uintptr_t)known)->path : NULL;
 }
 
-static struct trace_thread *known(struct trace_state *s, pid_t tid)
+static struct trace_thread *known(const struct trace_state *s, pid_t tid)
 {
 	return (struct trace_thread *)(uintptr_t)hashtab__get(&s->threads, tid_hash(tid),
 							      hashtab__eq_hash, NULL);
+}
+
+struct trace_thread *trace_state__find_thread(const struct trace_state *s, pid_t tid)
+{
+	return known(s, tid);
 }
 
 /* /proc/PID/stat's parent pid, or -1. */

@@ -24,6 +24,7 @@ struct trace_thread {
 	int nr;				/* the syscall entered */
 	char *open_name;		/* an open's file name, for its fd at exit */
 	char *entry_str;		/* "name(args", TRACE_ENTRY_STR_SIZE bytes; NULL once it exited */
+	uint64_t pfmaj, pfmin;		/* -F: its page faults */
 };
 
 struct trace_state {
@@ -51,6 +52,8 @@ const char *trace_state__comm(struct trace_state *s, pid_t pid);
  * seen in events, or caller's new child (named as its parent until it
  * execs). NULL otherwise.
  */
+/* The thread tid when seen, else NULL. */
+struct trace_thread *trace_state__find_thread(const struct trace_state *s, pid_t tid);
 const char *trace_state__ret_comm(struct trace_state *s, pid_t pid, pid_t caller);
 
 #endif

@@ -74,11 +74,17 @@ static void print_stats(FILE *out, const struct ember_syscall_summary_entry *e,
 }
 
 static void print_thread(FILE *out, struct ember_syscall_summary_thread *t, uint64_t all_events,
-			 bool errno_summary)
+			 bool errno_summary, const struct trace_state *faults)
 {
-	fprintf(out, " %s (%d), %" PRIu64 " events, %.1f%%\n", t->comm, t->tid, t->events,
+	const struct trace_thread *ft = faults ? trace_state__find_thread(faults, t->tid) : NULL;
+
+	fprintf(out, " %s (%d), %" PRIu64 " events, %.1f%%", t->comm, t->tid, t->events,
 		all_events ? (double)t->events / all_events * 100.0 : 0.0);
-	fprintf(out, "\n");
+	if (ft && ft->pfmaj)
+		fprintf(out, ", %" PRIu64 " majfaults", ft->pfmaj);
+	if (ft && ft->pfmin)
+		fprintf(out, ", %" PRIu64 " minfaults", ft->pfmin);
+	fprintf(out, "\n\n");
 	fprintf(out, "   syscall            calls  errors  total       min       avg       max"
 		     "       stddev\n");
 	fprintf(out, "                                     (msec)    (msec)    (msec)    (msec)"
@@ -91,13 +97,39 @@ static void print_thread(FILE *out, struct ember_syscall_summary_thread *t, uint
 	fprintf(out, "\n\n");
 }
 
-void trace_summary__print(FILE *out, struct ember_syscall_summary *s, bool errno_summary)
+/* -F: each thread's faults are events of its own, as perf counts them. */
+static int add_faults(struct ember_syscall_summary *s, const struct trace_state *faults)
 {
-	int n = ember_syscall_summary__nr_threads(s);
-	struct ember_syscall_summary_thread **order = calloc(n ? n : 1, sizeof(*order));
+	struct hashtab_slot *slot;
+
+	hashtab__for_each(&faults->threads, slot) {
+		const struct trace_thread *ft = (const void *)(uintptr_t)slot->val;
+		struct ember_syscall_summary_thread *t;
+
+		if (!ft || !(ft->pfmaj + ft->pfmin))
+			continue;
+		t = ember_syscall_summary__thread(s, ft->pid, ft->tid);
+		if (!t)
+			return -ENOMEM;
+		t->events += ft->pfmaj + ft->pfmin;
+		if (!t->comm[0])
+			memcpy(t->comm, ft->comm, sizeof(t->comm));
+	}
+	return 0;
+}
+
+void trace_summary__print(FILE *out, struct ember_syscall_summary *s, bool errno_summary,
+			  const struct trace_state *faults)
+{
+	struct ember_syscall_summary_thread **order;
 	uint64_t all_events = 0;
+	int n;
 
 	fprintf(out, "\n Summary of events:\n\n");
+	if (faults && add_faults(s, faults))
+		return;
+	n = ember_syscall_summary__nr_threads(s);
+	order = calloc(n ? n : 1, sizeof(*order));
 	if (!order)
 		return;
 	for (int i = 0; i < n; i++) {
@@ -106,25 +138,30 @@ void trace_summary__print(FILE *out, struct ember_syscall_summary *s, bool errno
 	}
 	qsort(order, n, sizeof(*order), cmp_threads);
 	for (int i = 0; i < n; i++)
-		print_thread(out, order[i], all_events, errno_summary);
+		print_thread(out, order[i], all_events, errno_summary, faults);
 	free(order);
 }
 
-int trace_summary__finish(struct ember_syscount *sc, FILE *out, bool errno_summary)
+int trace_summary__finish(struct ember_syscount *sc, FILE *out, bool errno_summary,
+			  const struct trace_state *faults)
 {
 	struct ember_syscall_summary *s = ember_syscall_summary__new();
-	uint64_t dropped;
-	int err;
+	uint64_t dropped = 0;
+	int err = s ? 0 : -ENOMEM;
 
-	ember_syscount__stop(sc);
-	err = s ? ember_syscount__read(sc, s) : -ENOMEM;
+	if (sc) {
+		ember_syscount__stop(sc);
+		if (!err)
+			err = ember_syscount__read(sc, s);
+	}
 	if (err) {
 		fprintf(stderr, "ember trace: cannot read the syscall counts: %s\n", strerror(-err));
 		ember_syscall_summary__delete(s);
 		return 1;
 	}
-	trace_summary__print(out, s, errno_summary);
-	dropped = ember_syscount__dropped(sc);
+	trace_summary__print(out, s, errno_summary, faults);
+	if (sc)
+		dropped = ember_syscount__dropped(sc);
 	if (dropped)
 		fprintf(stderr, "ember trace: %" PRIu64 " syscalls not counted: the kernel's tables "
 			"were full\n", dropped);
