@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ember/syscall.h>
-#include "trace/faults.h"
+#include "trace/perf-events.h"
 #include "trace/options.h"
 #include "util/parse-options.h"
 
@@ -62,9 +62,6 @@ static int add_syscalls(struct trace_opts *o, const char *item)
 	char hint[128];
 	int nr = ember_syscall__next_match(item, 0);
 
-	if (!strncmp(item, "probe", 5) && strchr(item, ':'))
-		return usage_error("'%s': probe events in ember trace are not supported yet "
-				   "(use ember record -e and ember script)", item);
 	if (strchr(item, ':'))
 		return add_tracepoint(o, item);
 	if (nr < 0) {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <ember/syscall.h>
 #include <ember/systrace.h>
-#include "trace/faults.h"
+#include "trace/perf-events.h"
 #include "trace/stacks.h"
 #include "trace/state.h"
 #include "trace/tracepoints.h"

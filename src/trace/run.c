@@ -20,7 +20,7 @@
 #include <ember/syscall.h>
 #include <ember/systrace.h>
 #include <ember/workload.h>
-#include "trace/faults.h"
+#include "trace/perf-events.h"
 #include "trace/print.h"
 #include "trace/run.h"
 #include "trace/summary.h"
@@ -32,7 +32,8 @@ struct trace_run {
 	struct trace_opts *o;
 	struct ember_systrace *st;	/* NULL with -s: no lines */
 	struct ember_syscount *sc;	/* -s/-S */
-	struct trace_faults *faults;	/* -F */
+	struct trace_perf_events *pe;	/* -F, -e's probes */
+	struct trace_perf_handlers handlers;
 	struct ember_syscalls *syscalls;
 	struct ember_workload wl;
 	bool have_wl;
@@ -216,17 +217,21 @@ static bool enough(const struct trace_run *r)
 }
 
 /*
- * -F: the faults read before a poll go out in time order with the events
- * the poll brings, each before the first event later than it, the rest
- * after the poll.
+ * -F, probes: the perf events read before a poll go out in time order
+ * with the events the poll brings, each before the first event later than
+ * it, the rest after the poll.
  */
+static int flush_perf_events(struct trace_run *r, uint64_t before)
+{
+	return r->pe ? trace_perf_events__flush(r->pe, before, &r->handlers) : 0;
+}
+
 static int on_event(void *ctx, const struct ember_syscall_rec *enter,
 		    const struct ember_syscall_rec *exit)
 {
 	struct trace_run *r = ctx;
-	uint64_t time = (exit ? exit : enter)->time;
 
-	if (r->faults && trace_faults__flush(r->faults, time, trace_printer__fault, &r->printer))
+	if (flush_perf_events(r, (exit ? exit : enter)->time))
 		return -ENOMEM;
 	return trace_printer__event(&r->printer, enter, exit);
 }
@@ -235,16 +240,9 @@ static int on_tracepoint(void *ctx, const struct ember_systrace_tp_rec *rec)
 {
 	struct trace_run *r = ctx;
 
-	if (r->faults &&
-	    trace_faults__flush(r->faults, rec->time, trace_printer__fault, &r->printer))
+	if (flush_perf_events(r, rec->time))
 		return -ENOMEM;
 	return trace_printer__tracepoint(&r->printer, rec);
-}
-
-static int flush_faults(struct trace_run *r)
-{
-	return r->faults ? trace_faults__flush(r->faults, UINT64_MAX, trace_printer__fault,
-					       &r->printer) : 0;
 }
 
 /* Poll and print until the end; then what the buffer holds. */
@@ -255,22 +253,22 @@ static int loop(struct trace_run *r)
 	for (;;) {
 		/*
 		 * -s alone: no events come, only the end of the command or a
-		 * signal. -F: the wait is here, so that the faults are read
-		 * after it and before the tracer's events of the same time.
+		 * signal. With perf events the wait is here, so that they are
+		 * read after it and before the tracer's events of the same time.
 		 */
-		if (r->st && !r->faults) {
+		if (r->st && !r->pe) {
 			err = ember_systrace__poll(r->st, POLL_MS, on_event, r);
 		} else {
 			err = poll(&(struct pollfd){ .fd = r->sigfd, .events = POLLIN }, 1,
 				   POLL_MS) < 0 ? -errno : 0;
-			if (!err && r->faults)
-				err = trace_faults__read(r->faults);
+			if (!err && r->pe)
+				err = trace_perf_events__read(r->pe);
 			if (!err && r->st)
 				err = ember_systrace__poll(r->st, 0, on_event, r);
 		}
 		if (err < 0 && err != -EINTR)
 			break;
-		err = flush_faults(r);
+		err = flush_perf_events(r, UINT64_MAX);
 		if (err)
 			break;
 		err = 0;
@@ -286,16 +284,16 @@ static int loop(struct trace_run *r)
 		if (r->nr_targets && targets_gone(r))
 			break;
 	}
-	if (r->faults) {
-		trace_faults__stop(r->faults);
+	if (r->pe) {
+		trace_perf_events__stop(r->pe);
 		if (!err)
-			err = trace_faults__read(r->faults);
+			err = trace_perf_events__read(r->pe);
 	}
 	if (r->st)
 		ember_systrace__stop(r->st);
 	while (r->st && !err && !enough(r) && ember_systrace__poll(r->st, 0, on_event, r) > 0)
 		;
-	return err ? err : flush_faults(r);
+	return err ? err : flush_perf_events(r, UINT64_MAX);
 }
 
 /* --call-graph: the command's program (found as execvp finds it) and its interpreter. */
@@ -365,10 +363,14 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	for (int i = 0; i < o->nr_tp_specs; i++) {
 		err = trace_tps__add(&r->tps, root, o->tp_specs[i]);
 		if (err) {
+			/* perf probe's groups are probe and probe_BINARY */
+			bool probe = !strncmp(o->tp_specs[i], "probe", 5);
+
 			fprintf(stderr, "ember trace: %s '%s'%s\n",
-				err == -ENOENT ? "no such tracepoint" : "cannot read tracepoint",
-				o->tp_specs[i],
-				err == -ENOENT ? " (see 'ember list tracepoint')" : "");
+				err != -ENOENT ? "cannot read tracepoint" :
+				probe ? "no such probe event" : "no such tracepoint", o->tp_specs[i],
+				err != -ENOENT ? "" :
+				probe ? " (see 'ember probe -l')" : " (see 'ember list tracepoint')");
 			return err == -ENOENT ? 2 : 1;
 		}
 	}
@@ -378,8 +380,9 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 			strerror(-err));
 		return 1;
 	}
+	/* the probes come as perf events: the BPF tracer takes the tracepoints only */
 	sopts->tps = r->tps.tps;
-	sopts->nr_tps = r->tps.nr;
+	sopts->nr_tps = r->tps.nr_bpf;
 	sopts->no_syscalls = !o->syscalls;
 	sopts->user_stack = o->call_graph;
 	sopts->buffer_size = o->buffer_size;
@@ -410,10 +413,14 @@ static int follow(struct trace_run *r, pid_t id, bool at_exec)
 	return err || !r->sc ? err : ember_syscount__add(r->sc, id, at_exec);
 }
 
-/* -F: the fault events on the same targets, the command's from its exec on. */
-static int open_faults(struct trace_run *r)
+/* -F's and the probes' perf events on the same targets, the command's from its exec on. */
+static int open_perf_events(struct trace_run *r)
 {
-	struct trace_faults_target t = {
+	struct trace_perf_events_opts t = {
+		.pf_kinds = r->o->pf_kinds,
+		.probe_ids = r->tps.ids + r->tps.nr_bpf,
+		.nr_probes = r->tps.nr - r->tps.nr_bpf,
+		.index_base = r->tps.nr_bpf,
 		.command = r->have_wl ? r->wl.pid : 0,
 		.pids = r->o->pids,
 		.tids = r->o->tids,
@@ -422,11 +429,16 @@ static int open_faults(struct trace_run *r)
 		.no_inherit = r->o->no_inherit,
 	};
 
-	if (!r->o->pf_kinds)
+	if (!t.pf_kinds && !t.nr_probes)
 		return 0;
-	r->faults = trace_faults__new(r->o->pf_kinds, &t);
-	if (!r->faults) {
-		fprintf(stderr, "ember trace: cannot open the page fault events: %s%s\n",
+	r->handlers = (struct trace_perf_handlers){
+		.fault = trace_printer__fault, .probe = trace_printer__tracepoint,
+		.ctx = &r->printer,
+	};
+	r->pe = trace_perf_events__new(&t);
+	if (!r->pe) {
+		fprintf(stderr, "ember trace: cannot open the %s events: %s%s\n",
+			!t.nr_probes ? "page fault" : t.pf_kinds ? "probe and page fault" : "probe",
 			strerror(errno), errno == EACCES || errno == EPERM ?
 			" (tracing needs root, or CAP_PERFMON)" : "");
 		return 1;
@@ -467,7 +479,7 @@ static int run(struct trace_run *r)
 	uint64_t lost;
 	int err;
 
-	if (add_targets(r) || open_faults(r))
+	if (add_targets(r) || open_perf_events(r))
 		return 1;
 	err = r->st ? ember_systrace__start(r->st) : 0;
 	if (!err && r->sc)
@@ -488,9 +500,9 @@ static int run(struct trace_run *r)
 	err = loop(r);
 	if (r->o->summary && !err)
 		err = trace_summary__finish(r->sc, r->printer.out, r->o->errno_summary,
-					    r->faults ? &r->printer.state : NULL);
+					    r->pe ? &r->printer.state : NULL);
 	lost = (r->st ? ember_systrace__lost(r->st) : 0) +
-	       (r->faults ? trace_faults__lost(r->faults) : 0);
+	       (r->pe ? trace_perf_events__lost(r->pe) : 0);
 	if (lost)
 		fprintf(r->printer.out, "LOST %llu events!\n", (unsigned long long)lost);
 	if (r->have_wl) {
@@ -520,8 +532,8 @@ int trace_run(struct trace_opts *o)
 	ret = setup(&r, &sopts, root, sizeof(root));
 	if (ret)
 		goto out;
-	/* -F alone needs no BPF: its events are perf's */
-	if (!o->summary_only && (o->syscalls || r.tps.nr || !o->pf_kinds) &&
+	/* -F and probes alone need no BPF: their events are perf's */
+	if (!o->summary_only && (o->syscalls || r.tps.nr_bpf || (!r.tps.nr && !o->pf_kinds)) &&
 	    !(r.st = ember_systrace__new(&sopts))) {
 		say_bpf_error("load the syscall tracer", -errno);
 		ret = 1;
@@ -555,7 +567,7 @@ out:
 		ember_workload__abort(&r.wl);
 	close_signals(&r);
 	ember_syscount__delete(r.sc);
-	trace_faults__delete(r.faults);
+	trace_perf_events__delete(r.pe);
 	ember_systrace__delete(r.st);
 	ember_syscalls__delete(r.syscalls);
 	if (r.out && fclose(r.out) && !ret) {

@@ -12,10 +12,16 @@ static int add_cb(const char *sys, const char *name, uint64_t id, void *arg)
 {
 	struct trace_tps *t = arg;
 	struct ember_tracepoint *v;
+	uint64_t *ids;
 
 	for (int i = 0; i < t->nr; i++)
 		if (!strcmp(t->tps[i].sys, sys) && !strcmp(t->tps[i].name, name))
 			return 0;
+	ids = realloc(t->ids, (t->nr + 1) * sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	t->ids = ids;
+	ids[t->nr] = id;
 	v = realloc(t->tps, (t->nr + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -42,11 +48,42 @@ int trace_tps__add(struct trace_tps *t, const char *root, const char *spec)
 	sys = strndup(spec, colon - spec);
 	if (!sys)
 		return -ENOMEM;
-	err = ember_tracefs__for_each_event(root, sys, colon + 1, 0, add_cb, t);
+	err = ember_tracefs__for_each_event(root, sys, colon + 1, EMBER_TRACEFS_READ_ID, add_cb, t);
 	free(sys);
 	if (err < 0)
 		return err;
 	return t->nr > before ? 0 : -ENOENT;
+}
+
+/* A uprobe's or kprobe's event: its format starts with the probed address (or function). */
+static bool is_probe(struct trace_tps *t, const struct ember_tracepoint *tp)
+{
+	int id = ember_trace__event_id(t->formats, tp->sys, tp->name);
+	struct tep_event *ev = id >= 0 ? tep_find_event(ember_trace__tep(t->formats), id) : NULL;
+
+	return ev && (tep_find_field(ev, "__probe_ip") || tep_find_field(ev, "__probe_func"));
+}
+
+/* The tracepoints first, the probes after them, each in the order added. */
+static void put_probes_last(struct trace_tps *t)
+{
+	for (int i = 0, end = t->nr; i < end;) {
+		struct ember_tracepoint tp = t->tps[i];
+		uint64_t id = t->ids[i];
+
+		if (!is_probe(t, &tp)) {
+			i++;
+			continue;
+		}
+		memmove(&t->tps[i], &t->tps[i + 1], (t->nr - i - 1) * sizeof(*t->tps));
+		memmove(&t->ids[i], &t->ids[i + 1], (t->nr - i - 1) * sizeof(*t->ids));
+		t->tps[t->nr - 1] = tp;
+		t->ids[t->nr - 1] = id;
+		end--;
+	}
+	t->nr_bpf = 0;
+	while (t->nr_bpf < t->nr && !is_probe(t, &t->tps[t->nr_bpf]))
+		t->nr_bpf++;
 }
 
 int trace_tps__load(struct trace_tps *t, const char *root)
@@ -63,6 +100,8 @@ int trace_tps__load(struct trace_tps *t, const char *root)
 	t->formats = ember_trace__parse(data, size);
 	err = t->formats ? 0 : -errno;
 	free(data);
+	if (!err)
+		put_probes_last(t);
 	return err;
 }
 
@@ -73,6 +112,7 @@ void trace_tps__exit(struct trace_tps *t)
 		free((char *)t->tps[i].name);
 	}
 	free(t->tps);
+	free(t->ids);
 	ember_trace__delete(t->formats);
 	memset(t, 0, sizeof(*t));
 }

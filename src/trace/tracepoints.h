@@ -10,13 +10,20 @@
 
 struct trace_tps {
 	struct ember_tracepoint *tps;	/* sys and name malloc'd */
+	uint64_t *ids;			/* their tracefs ids */
 	int nr;
+	/*
+	 * Once loaded: tps[0, nr_bpf) are tracepoints, for the BPF tracer;
+	 * tps[nr_bpf, nr) probes (uprobes, kprobes), which only perf events
+	 * can carry with their arguments
+	 */
+	int nr_bpf;
 	struct ember_trace *formats;	/* their formats, once loaded */
 };
 
 /* Add sys:name (globs too) from tracefs at root. 0, -ENOENT (none matches), -ENOMEM. */
 int trace_tps__add(struct trace_tps *t, const char *root, const char *spec);
-/* Read the formats of the tracepoints added. 0 or -errno. */
+/* Read the formats of the tracepoints added, and put the probes last. 0 or -errno. */
 int trace_tps__load(struct trace_tps *t, const char *root);
 void trace_tps__exit(struct trace_tps *t);
 /* "sys:name(field: value, ...)" of a record, as perf trace writes it. Returns the length. */
