@@ -252,6 +252,17 @@ static void follow_fds(struct trace_printer *p, const struct ember_syscall_rec *
 	}
 }
 
+/* The thread of an event at time (the first event's time is the base of all). */
+static struct trace_thread *thread_at(struct trace_printer *p, pid_t pid, pid_t tid,
+				      uint64_t time)
+{
+	if (!p->have_base) {
+		p->base_time = p->full_time ? 0 : time;
+		p->have_base = true;
+	}
+	return trace_state__thread(&p->state, pid, tid);
+}
+
 int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 			 const struct ember_syscall_rec *exit)
 {
@@ -272,11 +283,7 @@ int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 		follow_fds(p, enter, exit);
 		return 0;
 	}
-	if (!p->have_base) {
-		p->base_time = p->full_time ? 0 : e->time;
-		p->have_base = true;
-	}
-	t = trace_state__thread(&p->state, e->pid, e->tid);
+	t = thread_at(p, e->pid, e->tid, e->time);
 	if (!t)
 		return -1;
 	memcpy(t->comm, e->comm, sizeof(t->comm));
@@ -298,11 +305,7 @@ int trace_printer__tracepoint(void *ctx, const struct ember_systrace_tp_rec *rec
 
 	if (!p->tps || (p->max_events && p->nr_printed >= p->max_events))
 		return 0;
-	if (!p->have_base) {
-		p->base_time = p->full_time ? 0 : rec->time;
-		p->have_base = true;
-	}
-	t = trace_state__thread(&p->state, rec->pid, rec->tid);
+	t = thread_at(p, rec->pid, rec->tid, rec->time);
 	if (!t)
 		return -1;
 	memcpy(t->comm, rec->comm, sizeof(t->comm));
@@ -322,11 +325,7 @@ int trace_printer__fault(void *ctx, const struct trace_fault *fault)
 	struct trace_printer *p = ctx;
 	struct trace_thread *t;
 
-	if (!p->have_base) {
-		p->base_time = p->full_time ? 0 : fault->time;
-		p->have_base = true;
-	}
-	t = trace_state__thread(&p->state, fault->pid, fault->tid);
+	t = thread_at(p, fault->pid, fault->tid, fault->time);
 	if (!t)
 		return -1;
 	/* perf names the thread from its comm records, as the fault's place */
