@@ -50,6 +50,7 @@ struct trace_perf_events {
 	size_t nr, alloc;
 	uint64_t seq;
 	uint64_t lost;
+	uint64_t read_time;		/* CLOCK_MONOTONIC when the buffers were last read */
 };
 
 int trace_faults__parse(const char *arg, unsigned int *kinds)
@@ -309,10 +310,20 @@ static int cmp_queued(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+static uint64_t now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
 int trace_perf_events__read(struct trace_perf_events *pe)
 {
 	int n = ember_evlist__nr_mmaps(pe->evlist), err = 0;
 
+	/* what happened before now is in the buffers (a sample is written as it happens) */
+	pe->read_time = now();
 	for (int i = 0; i < n && !err; i++) {
 		struct ember_mmap *map = ember_evlist__mmap_at(pe->evlist, i);
 		const struct perf_event_header *hdr;
@@ -419,8 +430,14 @@ int trace_perf_events__flush(struct trace_perf_events *pe, uint64_t before,
 	size_t i;
 	int err = 0;
 
-	if (!pe->nr || pe->queue[0].time >= before)
-		return 0;
+	/*
+	 * An event from after the last read: the buffers may hold older ones
+	 * since (a thread's fault written before its next syscall, say)
+	 */
+	if (before != UINT64_MAX && before > pe->read_time)
+		err = trace_perf_events__read(pe);
+	if (err || !pe->nr || pe->queue[0].time >= before)
+		return err;
 	for (i = 0; i < pe->nr && pe->queue[i].time < before && !err; i++) {
 		struct perf_event_header *hdr = pe->queue[i].rec;
 

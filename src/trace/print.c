@@ -335,8 +335,8 @@ int trace_printer__fault(void *ctx, const struct trace_fault *fault)
 		t->pfmaj++;
 	else
 		t->pfmin++;
-	if (p->summary_only || p->failure_only || p->duration_ms > 0 ||
-	    (p->max_events && p->nr_printed >= p->max_events))
+	/* --duration and --failure are the syscalls' filters: perf shows every fault */
+	if (p->summary_only || (p->max_events && p->nr_printed >= p->max_events))
 		return 0;
 	/* a fault does not print a pending entry first: perf trace's pgfault handler does not */
 	print_head(p, t, 0, true, fault->time);
