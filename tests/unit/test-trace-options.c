@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include "test.h"
 #include "trace/options.h"
+#include "trace/perf-events.h"
 
 /* Parse a NULL-ended argv (argv[0] "trace"); returns trace_opts__parse's value. */
 #define PARSE(o, ...)								\
@@ -62,7 +63,43 @@ TEST(trace_options_tracepoints)
 	/* --no-syscalls needs tracepoints */
 	CHECK_EQ(PARSE(&o, "--no-syscalls", "true", NULL), 2);
 	trace_opts__exit(&o);
-	CHECK_EQ(PARSE(&o, "-e", "probe_x:f", "true", NULL), 2);
+	/* probe events are tracepoints to -e (tracefs says later whether they exist) */
+	CHECK_EQ(PARSE(&o, "-e", "probe_x:f", "true", NULL), -1);
+	CHECK(o.nr_tp_specs == 1 && !strcmp(o.tp_specs[0], "probe_x:f") && !o.syscalls);
+	trace_opts__exit(&o);
+}
+
+TEST(trace_options_page_faults)
+{
+	struct trace_opts o;
+
+	/* -F alone traces the faults only, as perf */
+	CHECK_EQ(PARSE(&o, "-F", "all", "true", NULL), -1);
+	CHECK(o.pf_kinds == (TRACE_PF_MAJ | TRACE_PF_MIN) && !o.syscalls);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--pf=maj", "true", NULL), -1);
+	CHECK(o.pf_kinds == TRACE_PF_MAJ && !o.syscalls);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "-Fmin", "true", NULL), -1);
+	CHECK(o.pf_kinds == TRACE_PF_MIN);
+	trace_opts__exit(&o);
+	/* syscalls too when asked for, or named */
+	CHECK_EQ(PARSE(&o, "-F", "min", "--syscalls", "true", NULL), -1);
+	CHECK(o.syscalls);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "-F", "min", "-e", "openat", "true", NULL), -1);
+	CHECK(o.syscalls && o.nr_syscalls == 1);
+	trace_opts__exit(&o);
+	/* faults are something to trace with --no-syscalls */
+	CHECK_EQ(PARSE(&o, "--no-syscalls", "-F", "all", "true", NULL), -1);
+	CHECK(!o.syscalls && o.pf_kinds);
+	trace_opts__exit(&o);
+	/* perf's three words only, and one is needed */
+	CHECK_EQ(PARSE(&o, "--pf=bogus", "true", NULL), 2);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "-F", "", "true", NULL), 2);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--pf", NULL), 2);
 	trace_opts__exit(&o);
 }
 
