@@ -51,7 +51,12 @@ struct trace_perf_events {
 	uint64_t seq;
 	uint64_t lost;
 	uint64_t read_time;		/* CLOCK_MONOTONIC when the buffers were last read */
+	char *chain;			/* a fault's frames, CHAIN_SIZE bytes (--call-graph) */
 };
+
+#define CHAIN_SIZE 32768
+/* perf trace's callchain column: the frames under a line start here */
+#define CHAIN_INDENT 39
 
 int trace_faults__parse(const char *arg, unsigned int *kinds)
 {
@@ -77,7 +82,8 @@ static struct ember_evsel *add_event(struct trace_perf_events *pe, uint32_t type
 		.config = config,
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			       PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_RAW,
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_RAW |
+			       (t->callchain && type == PERF_TYPE_SOFTWARE ? PERF_SAMPLE_CALLCHAIN : 0),
 		.sample_id_all = 1,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
@@ -227,6 +233,8 @@ struct trace_perf_events *trace_perf_events__new(const struct trace_perf_events_
 	pe->machine = ember_machine__new(&so);
 	if (!pe->evlist || !pe->machine)
 		goto out_err;
+	if (t->callchain && !(pe->chain = malloc(CHAIN_SIZE)))
+		goto out_err;
 	err = add_events(pe, t);
 	if (!err)
 		err = open_maps(t, &cpus, &threads);
@@ -255,6 +263,7 @@ void trace_perf_events__delete(struct trace_perf_events *pe)
 	if (!pe)
 		return;
 	free(pe->ids);
+	free(pe->chain);
 	for (size_t i = 0; i < pe->nr; i++)
 		free(pe->queue[i].rec);
 	free(pe->queue);
@@ -359,6 +368,38 @@ static int location(char *buf, size_t size, const struct ember_addr_location *al
 	return n + scnprintf(buf + n, size - n, "0x%" PRIx64, al->map ? al->addr : bare);
 }
 
+/*
+ * A fault's stack as perf trace prints a sample's callchain under its line:
+ * "sym (dso)" per frame, "[0x1f0] (dso)" without a symbol, "[0] ([unknown])"
+ * without a map. Returns -ENOMEM, or 0 with the text in pe->chain.
+ */
+static int format_chain(struct trace_perf_events *pe, const struct ember_sample *s)
+{
+	uint8_t cpumode = s->cpumode;
+	size_t n = 0;
+
+	pe->chain[0] = '\0';
+	for (uint64_t i = 0; i < s->callchain_nr; i++) {
+		struct ember_addr_location al;
+		uint64_t ip = s->callchain[i];
+
+		if (ember_callchain__context(ip, &cpumode))
+			continue;	/* a marker (or one perf does not know) */
+		if (ember_machine__resolve(pe->machine, (pid_t)s->pid, (pid_t)s->tid, cpumode, ip,
+					   &al) == -ENOMEM)
+			return -ENOMEM;
+		n += scnprintf(pe->chain + n, CHAIN_SIZE - n, "%-*s", CHAIN_INDENT, "");
+		if (al.sym)
+			n += scnprintf(pe->chain + n, CHAIN_SIZE - n, "%s", al.sym_name);
+		else	/* perf's address of a frame is 0 outside every map */
+			n += scnprintf(pe->chain + n, CHAIN_SIZE - n, "[%#" PRIx64 "]",
+				       al.map ? al.addr : 0);
+		n += scnprintf(pe->chain + n, CHAIN_SIZE - n, " (%s)\n",
+			       al.map ? al.dso_name : "[unknown]");
+	}
+	return 0;
+}
+
 /* perf trace's text for a fault: where it happened, the address and its map's kind. */
 static int handle_fault(struct trace_perf_events *pe, const struct ember_sample *sample,
 			bool major, trace_fault_fn fn, void *ctx)
@@ -391,6 +432,11 @@ static int handle_fault(struct trace_perf_events *pe, const struct ember_sample 
 	scnprintf(text + n, sizeof(text) - n, " (%c%c)", map_type, al.level);
 	fault.comm = comm;
 	fault.text = text;
+	if (s.callchain_nr && pe->chain) {
+		if (format_chain(pe, &s))
+			return -ENOMEM;
+		fault.chain = pe->chain;
+	}
 	return fn(ctx, &fault);
 }
 

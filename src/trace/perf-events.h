@@ -37,6 +37,7 @@ struct trace_perf_events_opts {
 	const int *cpus;		/* -C (or every cpu when no task target is given) */
 	int nr_cpus;
 	bool no_inherit;
+	bool callchain;			/* --call-graph fp: each fault's stack */
 };
 
 /* One fault, as handed to the printer. Valid during the call only. */
@@ -47,6 +48,7 @@ struct trace_fault {
 	bool major;
 	const char *comm;		/* the thread's name then */
 	const char *text;		/* "majfault [ip's place] => address's place (d.)" */
+	const char *chain;		/* --call-graph: a line per frame, as perf; NULL: none */
 };
 
 typedef int (*trace_fault_fn)(void *ctx, const struct trace_fault *fault);

@@ -340,7 +340,7 @@ int trace_printer__fault(void *ctx, const struct trace_fault *fault)
 		return 0;
 	/* a fault does not print a pending entry first: perf trace's pgfault handler does not */
 	print_head(p, t, 0, true, fault->time);
-	fprintf(p->out, "%s\n", fault->text);
+	fprintf(p->out, "%s\n%s", fault->text, fault->chain ? fault->chain : "");
 	p->nr_printed++;
 	return 0;
 }

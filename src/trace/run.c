@@ -427,6 +427,7 @@ static int open_perf_events(struct trace_run *r)
 		.cpus = r->cpus,
 		.nr_cpus = r->nr_cpus,
 		.no_inherit = r->o->no_inherit,
+		.callchain = r->o->call_graph,
 	};
 
 	if (!t.pf_kinds && !t.nr_probes)

@@ -71,6 +71,30 @@ else
 	skip same-lines-as-perf "no perf"
 fi
 
+# --call-graph fp: each fault's stack under its line, as perf prints a callchain; the
+# touch_pages blocks and the first one (the kernel's, in execve) the same as perf's
+block() { awk -v want="$2" '/^T / { keep = index($0, want) > 0 } keep' "$1"; }
+first_block() { awk '/^T / { n++ } n == 1' "$1"; }
+"$EMBER" trace -F min --call-graph fp -- "$WL/pagetouch" $N 2>"$TMP/cg.txt"
+norm "$TMP/cg.txt" >"$TMP/cg.n"
+expect_eq callchain-frames "$(grep -A1 'minfault \[touch_pages+' "$TMP/cg.n" | grep -c "^ \{39\}touch_pages ($WL/pagetouch)$")" $N
+if have_perf; then
+	"$PERF" trace -F min --call-graph fp -- "$WL/pagetouch" $N 2>"$TMP/pcg.txt" >/dev/null
+	norm "$TMP/pcg.txt" >"$TMP/pcg.n"
+	if [ "$(block "$TMP/pcg.n" touch_pages | wc -l)" -gt $N ] &&
+		diff <(block "$TMP/pcg.n" touch_pages) <(block "$TMP/cg.n" touch_pages) >"$TMP/d3"; then
+		pass callchains-as-perf
+	else
+		fail callchains-as-perf "$(head -6 "$TMP/d3")"
+	fi
+	if [ "$(first_block "$TMP/pcg.n" | wc -l)" -gt 2 ] &&
+		diff <(first_block "$TMP/pcg.n") <(first_block "$TMP/cg.n") >"$TMP/d4"; then
+		pass kernel-callchain-as-perf
+	else
+		fail kernel-callchain-as-perf "$(head -6 "$TMP/d4")"
+	fi
+fi
+
 # 3. with syscalls: in time order, touch_pages' faults after the mmap and before the munmap
 "$EMBER" trace -F min --syscalls -- "$WL/pagetouch" $N 2>"$TMP/sys.txt"
 len=$((N * 4096))
