@@ -10,7 +10,6 @@
  * placed in the maps of its moment and each thread is named.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,7 +18,7 @@
 #include <ember/mmap.h>
 #include <ember/perf-data.h>
 #include <ember/synth.h>
-#include "core/scnprintf.h"
+#include "trace/fault-text.h"
 #include "trace/perf-events.h"
 
 /* data pages per ring buffer: 512 KB, room for some 10000 faults between two reads */
@@ -55,8 +54,6 @@ struct trace_perf_events {
 };
 
 #define CHAIN_SIZE 32768
-/* perf trace's callchain column: the frames under a line start here */
-#define CHAIN_INDENT 39
 
 int trace_faults__parse(const char *arg, unsigned int *kinds)
 {
@@ -351,92 +348,16 @@ int trace_perf_events__read(struct trace_perf_events *pe)
 	return err;
 }
 
-/*
- * perf's print_location(): the place's dso (with_dso), then its symbol and
- * offset (with_sym), else the map-relative address, else the bare address.
- */
-static int location(char *buf, size_t size, const struct ember_addr_location *al,
-		    uint64_t bare, bool with_dso, bool with_sym)
+/* A fault: its description, then the printer's. */
+static int handle_fault(struct trace_perf_events *pe, const struct ember_sample *s, bool major,
+			trace_fault_fn fn, void *ctx)
 {
-	int n = 0;
-
-	if (with_dso && al->map)
-		n += scnprintf(buf + n, size - n, "%s@", al->dso_name);
-	if (with_sym && al->sym)
-		return n + scnprintf(buf + n, size - n, "%s+0x%" PRIx64, al->sym_name,
-				     al->sym_off);
-	return n + scnprintf(buf + n, size - n, "0x%" PRIx64, al->map ? al->addr : bare);
-}
-
-/*
- * A fault's stack as perf trace prints a sample's callchain under its line:
- * "sym (dso)" per frame, "[0x1f0] (dso)" without a symbol, "[0] ([unknown])"
- * without a map. Returns -ENOMEM, or 0 with the text in pe->chain.
- */
-static int format_chain(struct trace_perf_events *pe, const struct ember_sample *s)
-{
-	uint8_t cpumode = s->cpumode;
-	size_t n = 0;
-
-	pe->chain[0] = '\0';
-	for (uint64_t i = 0; i < s->callchain_nr; i++) {
-		struct ember_addr_location al;
-		uint64_t ip = s->callchain[i];
-
-		if (ember_callchain__context(ip, &cpumode))
-			continue;	/* a marker (or one perf does not know) */
-		if (ember_machine__resolve(pe->machine, (pid_t)s->pid, (pid_t)s->tid, cpumode, ip,
-					   &al) == -ENOMEM)
-			return -ENOMEM;
-		n += scnprintf(pe->chain + n, CHAIN_SIZE - n, "%-*s", CHAIN_INDENT, "");
-		if (al.sym)
-			n += scnprintf(pe->chain + n, CHAIN_SIZE - n, "%s", al.sym_name);
-		else	/* perf's address of a frame is 0 outside every map */
-			n += scnprintf(pe->chain + n, CHAIN_SIZE - n, "[%#" PRIx64 "]",
-				       al.map ? al.addr : 0);
-		n += scnprintf(pe->chain + n, CHAIN_SIZE - n, " (%s)\n",
-			       al.map ? al.dso_name : "[unknown]");
-	}
-	return 0;
-}
-
-/* perf trace's text for a fault: where it happened, the address and its map's kind. */
-static int handle_fault(struct trace_perf_events *pe, const struct ember_sample *sample,
-			bool major, trace_fault_fn fn, void *ctx)
-{
-	const struct ember_sample s = *sample;
-	struct ember_addr_location al;
 	struct trace_fault fault;
-	char text[1024], comm[16];
-	char map_type = 'd';
-	int n;
+	char text[1024];
 
-	fault = (struct trace_fault){
-		.time = s.time, .pid = (pid_t)s.pid, .tid = (pid_t)s.tid, .major = major,
-	};
-	if (ember_machine__resolve(pe->machine, fault.pid, fault.tid, s.cpumode, s.ip, &al) ==
-	    -ENOMEM)
+	if (trace_fault__describe(pe->machine, s, major, text, sizeof(text), pe->chain,
+				  pe->chain ? CHAIN_SIZE : 0, &fault))
 		return -ENOMEM;
-	snprintf(comm, sizeof(comm), "%s", al.comm ? al.comm : "");
-	/* perf's slip, kept: an ip without a map is shown as the faulting address */
-	n = scnprintf(text, sizeof(text), "%sfault [", fault.major ? "maj" : "min");
-	n += location(text + n, sizeof(text) - n, &al, s.addr, false, true);
-	n += scnprintf(text + n, sizeof(text) - n, "] => ");
-	if (ember_machine__resolve(pe->machine, fault.pid, fault.tid, s.cpumode, s.addr, &al) ==
-	    -ENOMEM)
-		return -ENOMEM;
-	/* perf looks a second time, in the same maps: 'x' can never come, '?' says none */
-	if (!al.map)
-		map_type = '?';
-	n += location(text + n, sizeof(text) - n, &al, s.addr, true, false);
-	scnprintf(text + n, sizeof(text) - n, " (%c%c)", map_type, al.level);
-	fault.comm = comm;
-	fault.text = text;
-	if (s.callchain_nr && pe->chain) {
-		if (format_chain(pe, &s))
-			return -ENOMEM;
-		fault.chain = pe->chain;
-	}
 	return fn(ctx, &fault);
 }
 

@@ -46,7 +46,7 @@ struct trace_fault {
 	pid_t pid;
 	pid_t tid;
 	bool major;
-	const char *comm;		/* the thread's name then */
+	char comm[16];			/* the thread's name then */
 	const char *text;		/* "majfault [ip's place] => address's place (d.)" */
 	const char *chain;		/* --call-graph: a line per frame, as perf; NULL: none */
 };
