@@ -7,6 +7,9 @@
  * events: an entry alone, then its exit with the entry it ends. -s/-S fill
  * the summary by perf's rules on the way (a call lasts from its thread's
  * last entry, 0 without one; a thread's events are its entries and exits).
+ * As perf trace -i, the samples of major-faults and minor-faults events
+ * (perf record -e minor-faults -c 1 -d) are printed too, placed in the
+ * session's maps, and a file of faults alone needs no syscall events.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,10 +23,14 @@
 #include <ember/trace.h>
 #include "core/hash.h"
 #include "core/hashtab.h"
+#include "trace/fault-text.h"
 #include "trace/print.h"
 #include "trace/replay.h"
 #include "trace/summary.h"
 #include "util/session-open.h"
+
+/* room for a fault's frames, a line each */
+#define FAULT_CHAIN_SIZE 32768
 
 /* A thread's last entry: the one its exit ends, and when it was. */
 struct pending {
@@ -47,6 +54,8 @@ struct replay {
 	struct ember_syscalls *syscalls;
 	struct ember_syscall_summary *summary;	/* -s/-S */
 	struct hashtab threads;			/* hash_mix64(tid) -> struct pending * */
+	struct ember_machine *machine;		/* the session's */
+	char *chain;				/* a fault's frames, FAULT_CHAIN_SIZE bytes */
 	int err;
 };
 
@@ -58,12 +67,35 @@ static const char *machine_comm(void *names, pid_t pid)
 	return t ? ember_thread__comm(t) : NULL;
 }
 
-static int find_event(struct ember_session *s, const char *name, struct sys_event *ev)
+static bool is_fault(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ ||
+						  a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN);
+}
+
+/* Whether the file has fault events with their addresses, which perf trace -i shows. */
+static bool has_faults(struct ember_session *s)
+{
+	struct ember_data_reader *rd = ember_session__reader(s);
+
+	for (uint32_t i = 0; i < ember_data_reader__nr_attrs(rd); i++) {
+		const struct perf_event_attr *a = &ember_data_reader__attr(rd, i)->attr;
+
+		if (is_fault(a) && (a->sample_type & PERF_SAMPLE_ADDR))
+			return true;
+	}
+	return false;
+}
+
+static int find_event(struct ember_session *s, const char *name, struct sys_event *ev,
+		      bool optional)
 {
 	struct ember_trace *t = ember_session__trace(s);
 	struct tep_event *e;
 
 	ev->id = t ? ember_trace__event_id(t, "raw_syscalls", name) : -ENOENT;
+	if (ev->id < 0 && optional)
+		return 0;
 	if (ev->id < 0) {
 		fprintf(stderr, "ember trace: %s has no raw_syscalls:%s event; record it with "
 			"ember trace record\n", ember_session__path(s), name);
@@ -179,6 +211,22 @@ static int on_sys_exit(struct replay *r, const struct ember_session_sample *ss, 
 	return err;
 }
 
+/* A fault as the live -F prints it, counted for -s by the printer. */
+static int on_fault(struct replay *r, const struct ember_session_sample *ss)
+{
+	const struct perf_event_attr *a = &ss->attr->attr;
+	struct trace_fault fault;
+	char text[1024];
+
+	if (!(a->sample_type & PERF_SAMPLE_ADDR))
+		return 0;
+	if (trace_fault__describe(r->machine, ss->sample,
+				  a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ, text, sizeof(text),
+				  r->chain, FAULT_CHAIN_SIZE, &fault))
+		return -ENOMEM;
+	return trace_printer__fault(&r->printer, &fault);
+}
+
 static int on_sample(struct ember_session *s, const struct ember_session_sample *ss, void *ctx)
 {
 	struct replay *r = ctx;
@@ -187,6 +235,8 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	uint64_t nr;
 	int err;
 
+	if (is_fault(&ss->attr->attr))
+		return on_fault(r, ss);
 	if (ss->attr->attr.type != PERF_TYPE_TRACEPOINT ||
 	    (!is_enter && (int)ss->attr->attr.config != r->exit.id))
 		return 0;
@@ -209,11 +259,14 @@ int trace_replay(struct trace_opts *o)
 	struct hashtab_slot *slot;
 	char root[4000];
 	int err, ret = 1;
+	bool faults;
 
 	s = session_open("trace", o->input, &sopts);
 	if (!s)
 		return 1;
-	if (find_event(s, "sys_enter", &r.enter) || find_event(s, "sys_exit", &r.exit))
+	faults = has_faults(s);
+	if (find_event(s, "sys_enter", &r.enter, faults) ||
+	    find_event(s, "sys_exit", &r.exit, faults))
 		goto out_session;
 	err = ember_tracefs__find(root, sizeof(root));
 	if (err) {
@@ -222,27 +275,30 @@ int trace_replay(struct trace_opts *o)
 	}
 	r.syscalls = ember_syscalls__new(root);
 	r.summary = o->summary ? ember_syscall_summary__new() : NULL;
-	if (!r.syscalls || (o->summary && !r.summary)) {
+	r.machine = ember_session__machine(s);
+	r.chain = faults ? malloc(FAULT_CHAIN_SIZE) : NULL;
+	if (!r.syscalls || (o->summary && !r.summary) || (faults && !r.chain)) {
 		fprintf(stderr, "ember trace: out of memory\n");
 		goto out;
 	}
 	trace_printer__init(&r.printer, stderr, r.syscalls);
+	r.printer.summary_only = o->summary_only;
 	r.printer.pid_comm = machine_comm;
 	r.printer.names = ember_session__machine(s);
 	err = ember_session__process(s, &ops, &r);
-	trace_printer__exit(&r.printer);
-	if (err) {
+	if (err)
 		fprintf(stderr, "ember trace: cannot read %s: %s\n", ember_session__path(s),
 			strerror(err < 0 ? -err : err));
-		goto out;
-	}
-	if (r.summary)
-		trace_summary__print(stderr, r.summary, o->errno_summary, NULL);
-	ret = 0;
+	else if (r.summary)
+		trace_summary__print(stderr, r.summary, o->errno_summary,
+				     faults ? &r.printer.state : NULL);
+	trace_printer__exit(&r.printer);
+	ret = err ? 1 : 0;
 out:
 	hashtab__for_each(&r.threads, slot)
 		free((void *)(uintptr_t)slot->val);
 	hashtab__exit(&r.threads);
+	free(r.chain);
 	ember_syscall_summary__delete(r.summary);
 	ember_syscalls__delete(r.syscalls);
 out_session:

@@ -146,6 +146,36 @@ if have_perf; then
 	expect_eq summary-layout-as-perf "$(shape_s "$TMP/s.txt")" "$(shape_s "$TMP/ps.txt")"
 fi
 
+# -i: a file of fault samples with their addresses (perf record -e minor-faults -c 1 -d) is
+# shown as perf trace -i shows it, stacks too (-g); ember record's as perf's
+vdso() { sed -E 's#/tmp/perf-vdso\.so-[A-Za-z0-9]+#[vdso]#' "$1"; }
+"$EMBER" record -q -e minor-faults -c 1 -d -g -o "$TMP/ef.data" -- "$WL/pagetouch" $N >/dev/null 2>&1
+"$EMBER" trace -i "$TMP/ef.data" 2>"$TMP/ei.txt"
+expect_eq replay-touch-count "$(grep -c 'minfault \[touch_pages+' "$TMP/ei.txt")" $N
+expect_eq replay-frames "$(grep -A1 'minfault \[touch_pages+' "$TMP/ei.txt" | grep -c "^ \{39\}touch_pages ($WL/pagetouch)$")" $N
+"$EMBER" trace -i "$TMP/ef.data" -s 2>"$TMP/eis.txt"
+expect_eq replay-summary "$(sed -nE 's/^ pagetouch \([0-9]+\), ([0-9]+) events, 100\.0%, ([0-9]+) minfaults$/\1 \2/p' "$TMP/eis.txt")" \
+	"$(grep -c ' minfault \[' "$TMP/ei.txt") $(grep -c ' minfault \[' "$TMP/ei.txt")"
+if have_perf; then
+	"$PERF" trace -i "$TMP/ef.data" 2>"$TMP/pei.txt"
+	if [ -s "$TMP/pei.txt" ] && diff <(vdso "$TMP/pei.txt") "$TMP/ei.txt" >"$TMP/d5"; then
+		pass replay-ember-file-as-perf
+	else
+		fail replay-ember-file-as-perf "$(head -6 "$TMP/d5")"
+	fi
+	"$PERF" record -q -e minor-faults -c 1 -d -o "$TMP/pf.data" -- "$WL/pagetouch" $N >/dev/null 2>&1
+	"$PERF" trace -i "$TMP/pf.data" 2>"$TMP/ppi.txt"
+	"$EMBER" trace -i "$TMP/pf.data" 2>"$TMP/epi.txt"
+	if [ -s "$TMP/ppi.txt" ] && diff <(vdso "$TMP/ppi.txt") "$TMP/epi.txt" >"$TMP/d6"; then
+		pass replay-perf-file-as-perf
+	else
+		fail replay-perf-file-as-perf "$(head -6 "$TMP/d6")"
+	fi
+	"$PERF" trace -i "$TMP/pf.data" -s 2>"$TMP/ppis.txt"
+	"$EMBER" trace -i "$TMP/pf.data" -s 2>"$TMP/epis.txt"
+	expect_eq replay-summary-as-perf "$(cat "$TMP/epis.txt")" "$(cat "$TMP/ppis.txt")"
+fi
+
 # 5. -p on a running process (one thread: no comm/tid, as perf), and -a
 "$WL/pagetouch" $N 700 &
 pid=$!
