@@ -30,5 +30,6 @@
 #include <ember/bpf.h>
 #include <ember/systrace.h>
 #include <ember/systrace-summary.h>
+#include <ember/profile.h>
 
 #endif

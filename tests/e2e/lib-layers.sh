@@ -11,12 +11,12 @@
 cd "$TOP" || exit 1
 
 ORDER=(core data event symbol trace probe synth collapse machine unwind session hist flame heatmap annotate
-	syscall bpf systrace)
+	syscall bpf systrace profile)
 declare -A HEADER_OF=(
 	[common]=core [perf-data]=data [event]=event [mmap]=event [workload]=event
 	[symbol]=symbol [trace]=trace [probe]=probe [synth]=synth [collapse]=collapse [machine]=machine
 	[session]=session [hist]=hist [flame]=flame [heatmap]=heatmap [annotate]=annotate
-	[syscall]=syscall [bpf]=bpf [systrace]=systrace [systrace-summary]=systrace
+	[syscall]=syscall [bpf]=bpf [systrace]=systrace [systrace-summary]=systrace [profile]=profile
 )
 declare -A RANK
 for i in "${!ORDER[@]}"; do RANK[${ORDER[$i]}]=$i; done
