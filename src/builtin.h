@@ -14,6 +14,7 @@ int cmd_annotate(int argc, const char **argv);
 int cmd_collapse(int argc, const char **argv);
 int cmd_heatmap(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
+int cmd_profile(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);

@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "help",	cmd_help,	"Display help information about ember" },
 	{ "list",	cmd_list,	"List all symbolic event types" },
 	{ "probe",	cmd_probe,	"Define new dynamic tracepoints" },
+	{ "profile",	cmd_profile,	"Count stacks in the kernel (BPF) and write folded stacks or a flame graph" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by ember or perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by ember or perf record) and display trace output" },
