@@ -104,8 +104,9 @@ struct ember_profile_stats {
 
 /*
  * Adds every counted stack to fl (frames named as stackcollapse-perf.pl
- * names them, kernel frames with "_[k]": the same tree ember_flame__read_folded()
- * makes of the folded text), weighing its number of samples. With clear,
+ * names them, kernel frames with "_[k]", the frames' kinds as
+ * ember_flame__read_folded() takes them from the folded text), weighing
+ * its number of samples. With clear,
  * the counts read are deleted (an interval's read). 0 or -errno.
  */
 EMBER_API int ember_profile__read(struct ember_profile *p, struct ember_flame *fl, bool clear,

@@ -128,6 +128,21 @@ int sample(struct bpf_perf_event_data *ctx)
 	return 0;
 }
 
+/*
+ * Code mapped (the loader's libraries, a dlopen): the process's maps are
+ * read again at its next sample. Only PROT_EXEC mappings: a malloc's
+ * mmap changes no symbol.
+ */
+SEC("tracepoint/syscalls/sys_enter_mmap")
+int on_mmap(struct sys_enter_args *ctx)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+
+	if (ctx->args[2] & 0x4 /* PROT_EXEC */)
+		bpf_map_delete_elem(&seen, &pid);
+	return 0;
+}
+
 /* A command followed from its exec on; a process that execs is read again. */
 SEC("raw_tp/sched_process_exec")
 int on_exec(void *ctx)

@@ -89,6 +89,10 @@ struct ember_profile *ember_profile__new(const struct ember_profile_opts *opts)
 		goto out_err;
 	}
 	configure(p);
+	/* without syscall tracepoints, a process's maps are read at its first sample only */
+	if (access("/sys/kernel/tracing/events/syscalls/sys_enter_mmap", F_OK) &&
+	    access("/sys/kernel/debug/tracing/events/syscalls/sys_enter_mmap", F_OK))
+		bpf_program__set_autoload(p->skel->progs.on_mmap, false);
 	err = bpf_map__set_max_entries(p->skel->maps.counts, p->opts.max_entries ?: PROFILE_ENTRIES);
 	if (!err)
 		err = bpf_map__set_max_entries(p->skel->maps.stack_ids,

@@ -100,13 +100,48 @@ static int write_text(struct ember_flame *fl, FILE *out)
 	return err;
 }
 
+/*
+ * The SVG `ember flamegraph` draws of the folded output: the stacks read
+ * back in the folded text's (sorted) order, which orders the siblings.
+ */
+static int write_svg(struct ember_flame *fl, FILE *out)
+{
+	struct ember_flame_opts fo = { .sz = sizeof(fo) };
+	struct ember_flame_folded_opts ro = { .sz = sizeof(ro) };
+	struct ember_flame_svg_opts so = { .sz = sizeof(so), .minwidth = -1 };
+	struct ember_flame_folded_stats st;
+	struct ember_flame *sorted = NULL;
+	size_t size = 0;
+	char *buf = NULL;
+	FILE *mem = open_memstream(&buf, &size);
+	int err;
+
+	if (!mem)
+		return -errno;
+	err = ember_flame__write_folded(fl, mem, 0);
+	if (fclose(mem) && !err)
+		err = -errno;
+	if (!err) {
+		sorted = ember_flame__new(&fo);
+		mem = sorted && size ? fmemopen(buf, size, "r") : NULL;
+		err = !sorted ? -ENOMEM : !size ? -ENODATA : !mem ? -errno : 0;
+	}
+	if (!err)
+		err = ember_flame__read_folded(sorted, mem, &ro, &st);
+	if (mem)
+		fclose(mem);
+	if (!err)
+		err = ember_flame__write_svg(sorted, out, &so, NULL);
+	ember_flame__delete(sorted);
+	free(buf);
+	return err;
+}
+
 static int write_format(struct ember_flame *fl, FILE *fp, enum profile_format format)
 {
-	struct ember_flame_svg_opts so = { .sz = sizeof(so), .minwidth = -1 };
-
 	switch (format) {
 	case PROFILE_SVG:
-		return ember_flame__write_svg(fl, fp, &so, NULL);
+		return write_svg(fl, fp);
 	case PROFILE_TEXT:
 		return write_text(fl, fp);
 	default:
