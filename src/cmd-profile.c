@@ -161,6 +161,13 @@ static int event_attr(const struct profile_opts *o, struct perf_event_attr *attr
 	}
 	evsel = ember_evlist__next(evlist, NULL);
 	*attr = *ember_evsel__attr(evsel);
+	/* the kernel runs only tracepoint programs on a tracepoint's event */
+	if (attr->type == PERF_TYPE_TRACEPOINT) {
+		fprintf(stderr, "ember profile: -e takes a sampling event (cpu-clock, page-faults, "
+				"cycles ...), not the tracepoint '%s'\n", spec);
+		ember_evlist__delete(evlist);
+		return 2;
+	}
 	terms = ember_evsel__terms(evsel);
 	if (terms && (terms->set & EMBER_TERM_PERIOD)) {
 		attr->freq = 0;

@@ -103,6 +103,7 @@ bad() { # NAME WANT-EXIT ARGS...
 }
 bad bad-stacks 2 -g sideways -- true
 bad bad-event 2 -e no-such-event -- true
+bad tracepoint-event 2 -e sched:sched_switch -- true
 bad dead-pid 1 -p 2147483646
 bad no-target 2
 bad two-targets 2 -a -p 1
