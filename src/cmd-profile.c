@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include <ember/event.h>
@@ -28,6 +27,7 @@
 #include "util/parse-options.h"
 #include "util/proc-alive.h"
 #include "util/sample-rate.h"
+#include "util/stop-signals.h"
 
 #define POLL_MS 100
 
@@ -43,8 +43,7 @@ struct profile_run {
 	bool have_wl;
 	pid_t *pids;
 	int nr_pids;
-	int sigfd;
-	sigset_t oldmask;
+	struct stop_signals sig;	/* ^C, kill and the command's end wake the loop */
 	bool interrupted;
 	unsigned int seq;		/* reads written so far */
 	struct ember_profile_stats lost;	/* the last read's since-start counters */
@@ -185,43 +184,6 @@ static int event_attr(const struct profile_opts *o, struct perf_event_attr *attr
 	return 0;
 }
 
-/* ^C, kill and the command's end wake the loop, not kill ember. */
-static int open_signals(struct profile_run *r)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, &r->oldmask) < 0)
-		return -errno;
-	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (r->sigfd < 0) {
-		int err = -errno;
-
-		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
-		return err;
-	}
-	return 0;
-}
-
-static void close_signals(struct profile_run *r)
-{
-	if (r->sigfd < 0)
-		return;
-	close(r->sigfd);
-	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
-	r->sigfd = -1;
-}
-
-static int signalled(int sigfd)
-{
-	struct signalfd_siginfo si;
-
-	return read(sigfd, &si, sizeof(si)) == sizeof(si) ? (int)si.ssi_signo : 0;
-}
-
 static bool targets_gone(const struct profile_run *r)
 {
 	for (int i = 0; i < r->nr_pids; i++)
@@ -230,8 +192,12 @@ static bool targets_gone(const struct profile_run *r)
 	return true;
 }
 
-/* One read of the counts into a new tree, written to every output. 0, or 1 after saying why. */
-static int write_read(struct profile_run *r, bool clear)
+/*
+ * One read of the counts into a new tree, written to every output (the
+ * counts cleared: an interval's read); last: the run's end. 0, or 1 after
+ * saying why.
+ */
+static int write_read(struct profile_run *r, bool clear, bool last)
 {
 	struct ember_flame_opts fo = { .sz = sizeof(fo) };
 	struct ember_flame *fl = ember_flame__new(&fo);
@@ -251,7 +217,12 @@ static int write_read(struct profile_run *r, bool clear)
 	r->lost = st;
 	r->samples += st.samples;
 	r->unknown_pids += st.unknown_pids;
-	if (!st.samples && !clear) {
+	/* an interval without samples writes nothing; a whole run without any is an error */
+	if (!st.samples) {
+		if (!last || r->samples) {
+			ember_flame__delete(fl);
+			return 0;
+		}
 		fprintf(stderr, "ember profile: no samples%s\n",
 			r->interrupted ? "" : " (did the target run on a cpu?)");
 		ember_flame__delete(fl);
@@ -281,7 +252,7 @@ static int loop(struct profile_run *r)
 			fprintf(stderr, "ember profile: cannot poll: %s\n", strerror(-err));
 			return 1;
 		}
-		sig = signalled(r->sigfd);
+		sig = stop_signals__read(&r->sig);
 		if (sig && sig != SIGCHLD) {
 			r->interrupted = true;
 			break;
@@ -293,13 +264,13 @@ static int loop(struct profile_run *r)
 		if (end && clock_now_ns() - start >= end)
 			break;
 		if (interval && clock_now_ns() >= next) {
-			if (write_read(r, true))
+			if (write_read(r, true, false))
 				return 1;
 			next += interval;
 		}
 	}
 	ember_profile__stop(r->prof);
-	return write_read(r, interval != 0);
+	return write_read(r, interval != 0, true);
 }
 
 /* perf's lost-events line: one, at the end, when anything was lost. */
@@ -361,8 +332,9 @@ static int run(struct profile_run *r, struct ember_profile_opts *po)
 	}
 	if (r->o->argc && start_command(r))
 		return 1;
-	if (open_signals(r)) {
-		fprintf(stderr, "ember profile: cannot block signals: %s\n", strerror(errno));
+	err = stop_signals__open(&r->sig, true);
+	if (err) {
+		fprintf(stderr, "ember profile: cannot block signals: %s\n", strerror(-err));
 		return 1;
 	}
 	err = ember_profile__start(r->prof);
@@ -430,7 +402,7 @@ static int check_options(struct profile_run *r, struct ember_profile_opts *po,
 int cmd_profile(int argc, const char **argv)
 {
 	struct profile_opts o = { 0 };
-	struct profile_run r = { .o = &o, .sigfd = -1 };
+	struct profile_run r = { .o = &o, .sig.fd = -1 };
 	struct ember_profile_opts po = { .sz = sizeof(po) };
 	struct perf_event_attr attr;
 	const struct option options[] = {
@@ -466,7 +438,7 @@ int cmd_profile(int argc, const char **argv)
 		ret = run(&r, &po);
 	if (r.have_wl)
 		ember_workload__abort(&r.wl);
-	close_signals(&r);
+	stop_signals__close(&r.sig);
 	ember_profile__delete(r.prof);
 	free(r.pids);
 	return ret;

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/signalfd.h>
 #include <ember/bpf.h>
 #include <ember/event.h>
 #include <ember/syscall.h>
@@ -24,6 +23,7 @@
 #include "trace/print.h"
 #include "trace/run.h"
 #include "trace/summary.h"
+#include "util/stop-signals.h"
 
 /* how long events may wait: the BPF side wakes a poll only for a full quarter buffer */
 #define POLL_MS 10
@@ -45,8 +45,7 @@ struct trace_run {
 	int *cpus;			/* -C */
 	int nr_cpus;
 	FILE *out;
-	int sigfd;
-	sigset_t oldmask;
+	struct stop_signals sig;
 	bool interrupted;
 	struct trace_printer printer;
 };
@@ -170,47 +169,6 @@ static bool targets_gone(const struct trace_run *r)
 	return true;
 }
 
-/*
- * SIGINT/SIGTERM blocked and read from a signalfd, so a ^C ends the loop, not ember;
- * SIGCHLD too, so the command's end wakes the loop at once.
- */
-static int open_signals(struct trace_run *r)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, &r->oldmask) < 0)
-		return -errno;
-	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (r->sigfd < 0) {
-		int err = -errno;
-
-		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
-		return err;
-	}
-	return 0;
-}
-
-static void close_signals(struct trace_run *r)
-{
-	if (r->sigfd < 0)
-		return;
-	close(r->sigfd);
-	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
-	r->sigfd = -1;
-}
-
-/* The signal that came, 0 for none. */
-static int signalled(int sigfd)
-{
-	struct signalfd_siginfo si;
-
-	return read(sigfd, &si, sizeof(si)) == sizeof(si) ? (int)si.ssi_signo : 0;
-}
-
 static bool enough(const struct trace_run *r)
 {
 	return r->printer.max_events && r->printer.nr_printed >= r->printer.max_events;
@@ -259,7 +217,7 @@ static int loop(struct trace_run *r)
 		if (r->st && !r->pe) {
 			err = ember_systrace__poll(r->st, POLL_MS, on_event, r);
 		} else {
-			err = poll(&(struct pollfd){ .fd = r->sigfd, .events = POLLIN }, 1,
+			err = poll(&(struct pollfd){ .fd = r->sig.fd, .events = POLLIN }, 1,
 				   POLL_MS) < 0 ? -errno : 0;
 			if (!err && r->pe)
 				err = trace_perf_events__read(r->pe);
@@ -272,7 +230,7 @@ static int loop(struct trace_run *r)
 		if (err)
 			break;
 		err = 0;
-		sig = signalled(r->sigfd);
+		sig = stop_signals__read(&r->sig);
 		if (sig && sig != SIGCHLD) {
 			r->interrupted = true;
 			break;
@@ -520,13 +478,13 @@ static int run(struct trace_run *r)
 int trace_run(struct trace_opts *o)
 {
 	struct ember_systrace_opts sopts = { .sz = sizeof(sopts) };
-	struct trace_run r = { .o = o, .sigfd = -1 };
+	struct trace_run r = { .o = o, .sig.fd = -1 };
 	char root[4000];
 	int ret;
 
 	trace_stacks__init(&r.stacks);
 	/* a ^C from now on ends the trace cleanly, even one during the load */
-	if (open_signals(&r)) {
+	if (stop_signals__open(&r.sig, true)) {
 		fprintf(stderr, "ember trace: cannot watch for signals: %s\n", strerror(errno));
 		return 1;
 	}
@@ -566,7 +524,7 @@ int trace_run(struct trace_opts *o)
 out:
 	if (r.have_wl && !r.wl.reaped)
 		ember_workload__abort(&r.wl);
-	close_signals(&r);
+	stop_signals__close(&r.sig);
 	ember_syscount__delete(r.sc);
 	trace_perf_events__delete(r.pe);
 	ember_systrace__delete(r.st);
