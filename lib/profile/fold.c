@@ -104,6 +104,9 @@ static int fold_key(struct fold *f, const struct profile_key *key, uint64_t n, i
 
 	memcpy(comm, key->comm, sizeof(key->comm));
 	comm[sizeof(key->comm)] = '\0';
+	/* the idle tasks ("swapper/N" in the kernel) are perf's "swapper" */
+	if (!key->pid)
+		strcpy(comm, "swapper");
 	ember_collapse__root_name(f->names, comm, NULL, NULL, f->root, sizeof(f->root));
 	f->nr = 0;
 	f->pid_gone = false;

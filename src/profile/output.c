@@ -23,6 +23,20 @@ enum profile_format profile_output__format(const char *path)
 	return PROFILE_FOLDED;
 }
 
+/* The tree's folded text in memory, *buf (the caller frees it) of *size bytes. 0 or -errno. */
+static int folded_text(struct ember_flame *fl, char **buf, size_t *size)
+{
+	FILE *mem = open_memstream(buf, size);
+	int err;
+
+	if (!mem)
+		return -errno;
+	err = ember_flame__write_folded(fl, mem, 0);
+	if (fclose(mem) && !err)
+		err = -errno;
+	return err;
+}
+
 struct text_line {
 	char *stack;
 	double count;
@@ -48,14 +62,8 @@ static int write_text(struct ember_flame *fl, FILE *out)
 	size_t nr = 0, alloc = 0, size = 0;
 	char *buf = NULL, *line, *save = NULL;
 	double total = ember_flame__total(fl);
-	FILE *mem = open_memstream(&buf, &size);
-	int err;
+	int err = folded_text(fl, &buf, &size);
 
-	if (!mem)
-		return -errno;
-	err = ember_flame__write_folded(fl, mem, 0);
-	if (fclose(mem) && !err)
-		err = -errno;
 	for (line = err ? NULL : strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *sp = strrchr(line, ' ');
@@ -113,14 +121,9 @@ static int write_svg(struct ember_flame *fl, FILE *out)
 	struct ember_flame *sorted = NULL;
 	size_t size = 0;
 	char *buf = NULL;
-	FILE *mem = open_memstream(&buf, &size);
-	int err;
+	FILE *mem = NULL;
+	int err = folded_text(fl, &buf, &size);
 
-	if (!mem)
-		return -errno;
-	err = ember_flame__write_folded(fl, mem, 0);
-	if (fclose(mem) && !err)
-		err = -errno;
 	if (!err) {
 		sorted = ember_flame__new(&fo);
 		mem = sorted && size ? fmemopen(buf, size, "r") : NULL;
