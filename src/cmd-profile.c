@@ -355,12 +355,15 @@ static int run(struct profile_run *r, struct ember_profile_opts *po)
 	err = loop(r);
 	report_lost(r);
 	if (r->have_wl) {
-		if (!ember_workload__exited(&r->wl) && r->interrupted)
-			kill(r->wl.pid, SIGINT);
+		/* ended before the command (^C, -d): it is stopped too, its status not ours */
+		bool early = ember_workload__try_wait(&r->wl) == 0;
+
+		if (early)
+			kill(r->wl.pid, r->interrupted ? SIGINT : SIGTERM);
 		ember_workload__wait(&r->wl);
 		r->have_wl = false;
 		/* the command's status, as record passes it through */
-		if (!err && !r->interrupted)
+		if (!err && !early && !r->interrupted)
 			return ember_workload__exit_code(&r->wl);
 	}
 	return err;

@@ -80,6 +80,13 @@ fi
 if [ -s iv.folded ] && [ -s iv.folded.1 ]; then pass interval-files; else
 	fail interval-files "$(ls iv.folded*)"; fi
 
+# --- -d ends a longer command: it is stopped, the counts written, exit 0
+start=$(date +%s)
+"$EMBER" profile -F 999 -d 0.5 -o dur.folded -- "$WL/hotloop" 20000 2>dur.err
+expect_eq duration-exit $? 0
+if [ $(( $(date +%s) - start )) -lt 15 ] && [ -s dur.folded ]; then pass duration-stops-command
+else fail duration-stops-command "$(cat dur.err)"; fi
+
 # --- ^C: what was counted is written, exit 0
 "$EMBER" profile -a -F 199 -o int.folded 2>int.err &
 pid=$!
