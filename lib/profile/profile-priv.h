@@ -14,7 +14,11 @@ struct ember_profile {
 	struct profile *skel;
 	struct ember_profile_opts opts;
 	struct perf_event_attr *attr;	/* a copy of opts.attr */
-	struct ember_bpf_perf *events;	/* while sampling */
+	/* while sampling: the event on every task, or on each target process (and its children) */
+	struct ember_bpf_perf **events;
+	int nr_events;
+	pid_t *pids;			/* the targets added */
+	int nr_pids;
 	struct ring_buffer *new_pids;
 	struct ember_symbolizer *sym;
 	int nr_new;			/* processes read by this poll */

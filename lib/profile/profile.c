@@ -124,26 +124,69 @@ void ember_profile__delete(struct ember_profile *p)
 	ring_buffer__free(p->new_pids);
 	profile__destroy(p->skel);
 	ember_symbolizer__delete(p->sym);
+	free(p->pids);
 	free(p->attr);
 	free(p);
 }
 
 int ember_profile__add(struct ember_profile *p, pid_t pid, bool at_exec)
 {
-	if (p->opts.target != EMBER_PROFILE_PIDS)
+	pid_t *grown;
+
+	if (p->opts.target != EMBER_PROFILE_PIDS || p->events)
 		return -EINVAL;
+	grown = realloc(p->pids, (p->nr_pids + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	p->pids = grown;
+	p->pids[p->nr_pids++] = pid;
 	return systrace_target__add(bpf_map__fd(p->skel->maps.targets), pid, at_exec);
+}
+
+/*
+ * The event opened on every task of the cpus, or on each target and,
+ * inherited, its children (as record opens it: the program runs only when
+ * they run, and the inherited events carry it). 0 or -errno.
+ */
+static int open_events(struct ember_profile *p)
+{
+	int nr = p->opts.target == EMBER_PROFILE_PIDS ? p->nr_pids : 1;
+	int prog_fd = bpf_program__fd(p->skel->progs.sample);
+	struct perf_event_attr attr = *p->attr;
+
+	p->events = calloc(nr ? nr : 1, sizeof(*p->events));
+	if (!p->events)
+		return -ENOMEM;
+	if (p->opts.target == EMBER_PROFILE_PIDS)
+		attr.inherit = !p->opts.no_inherit;
+	for (int i = 0; i < nr; i++) {
+		struct ember_bpf_perf_opts eo = {
+			.sz = sizeof(eo),
+			.cpus = p->opts.cpus,
+			.pid = p->opts.target == EMBER_PROFILE_PIDS ? p->pids[i] : -1,
+			.errbuf = p->opts.errbuf,
+			.errbuf_size = p->opts.errbuf_size,
+		};
+
+		p->events[i] = ember_bpf_perf__attach_attr(prog_fd, &attr, &eo);
+		if (!p->events[i])
+			return -errno;
+		p->nr_events++;
+	}
+	return 0;
+}
+
+static void close_events(struct ember_profile *p)
+{
+	for (int i = 0; i < p->nr_events; i++)
+		ember_bpf_perf__detach(p->events[i]);
+	free(p->events);
+	p->events = NULL;
+	p->nr_events = 0;
 }
 
 int ember_profile__start(struct ember_profile *p)
 {
-	struct ember_bpf_perf_opts eo = {
-		.sz = sizeof(eo),
-		.cpus = p->opts.cpus,
-		.pid = -1,
-		.errbuf = p->opts.errbuf,
-		.errbuf_size = p->opts.errbuf_size,
-	};
 	int err;
 
 	if (p->events)
@@ -154,14 +197,12 @@ int ember_profile__start(struct ember_profile *p)
 		say(p, "attach the BPF programs", err);
 		return err;
 	}
-	p->events = ember_bpf_perf__attach_attr(bpf_program__fd(p->skel->progs.sample), p->attr,
-						&eo);
-	if (!p->events) {
-		err = -errno;
+	err = open_events(p);
+	if (err) {
+		close_events(p);
 		profile__detach(p->skel);
-		return err;
 	}
-	return 0;
+	return err;
 }
 
 int ember_profile__poll(struct ember_profile *p, int timeout_ms)
@@ -179,8 +220,7 @@ void ember_profile__stop(struct ember_profile *p)
 {
 	if (!p->events)
 		return;
-	ember_bpf_perf__detach(p->events);
-	p->events = NULL;
+	close_events(p);
 	profile__detach(p->skel);
 	/* the processes announced at the last samples */
 	ring_buffer__consume(p->new_pids);
