@@ -3,6 +3,9 @@
  * Stacks counted in the kernel: a BPF program on a sampling event (cpu-clock
  * by default) adds one to a map entry per (process, thread name, user stack,
  * kernel stack) at each sample; nothing per sample reaches user space. The
+ * event is opened on every cpu for every task (EMBER_PROFILE_ALL), or on
+ * each target process, inherited by its children (EMBER_PROFILE_PIDS), as a
+ * recorder opens it. The
  * owner reads the maps when it wants (at the end, or every interval) into a
  * flame graph tree (<ember/flame.h>), whose frames are named as
  * stackcollapse-perf.pl names them ("comm;outer;...;inner_[k]").
