@@ -391,6 +391,13 @@ static int check_options(struct profile_run *r, struct ember_profile_opts *po,
 	}
 	if (parse_stacks(o->stacks, &po->stacks))
 		return 2;
+	if (o->max_entries > 1u << 24 || o->max_stacks > 1u << 20) {
+		fprintf(stderr, "ember profile: --max-entries is at most %u and --max-stacks %u\n",
+			1u << 24, 1u << 20);
+		return 2;
+	}
+	po->max_entries = o->max_entries;
+	po->max_stacks = o->max_stacks;
 	if (o->pids && (ret = parse_pids(r, o->pids)))
 		return ret;
 	ret = event_attr(o, attr);
@@ -425,6 +432,10 @@ int cmd_profile(int argc, const char **argv)
 		OPT_CALLBACK(0, "interval", &o.interval, "seconds",
 			     "write the counts every so often (FILE, FILE.1, ...), then clear them",
 			     opt_seconds),
+		OPT_UINTEGER(0, "max-entries", &o.max_entries, "n",
+			     "distinct (process, stacks) counted (default 40960)"),
+		OPT_UINTEGER(0, "max-stacks", &o.max_stacks, "n",
+			     "stack map slots: more, fewer collisions, 1 KB each (default 16384)"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "no warnings about lost stacks"),
 		OPT_END(),
 	};

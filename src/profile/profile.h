@@ -23,6 +23,8 @@ struct profile_opts {
 	const char *event;		/* -e */
 	const char *outputs[PROFILE_MAX_OUTPUTS]; /* -o, repeatable */
 	int nr_outputs;
+	unsigned int max_entries;	/* --max-entries: distinct keys kept; 0: the library's */
+	unsigned int max_stacks;	/* --max-stacks: stack map slots; 0: the library's */
 	bool quiet;
 	int argc;			/* the command after the options */
 	const char **argv;

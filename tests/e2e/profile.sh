@@ -80,6 +80,11 @@ fi
 if [ -s iv.folded ] && [ -s iv.folded.1 ]; then pass interval-files; else
 	fail interval-files "$(ls iv.folded*)"; fi
 
+# --- lost stacks: a counts map of 2 keys fills; one warning at the end, perf's style
+"$EMBER" profile -F 999 --max-entries 2 -- "$WL/writes" 300000 >lost.folded 2>lost.err
+check lost-counted grep -Eq '^Lost [1-9][0-9]* of [0-9]+ stack samples \([1-9][0-9]*: the counts map was full, [0-9]+: stack map collisions\)$' lost.err
+expect_eq lost-keys-kept "$(($(wc -l <lost.folded) <= 2))" 1
+
 # --- -d ends a longer command: it is stopped, the counts written, exit 0
 start=$(date +%s)
 "$EMBER" profile -F 999 -d 0.5 -o dur.folded -- "$WL/hotloop" 20000 2>dur.err
