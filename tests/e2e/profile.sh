@@ -120,3 +120,16 @@ bad dead-pid 1 -p 2147483646
 bad no-target 2
 bad two-targets 2 -a -p 1
 bad no-command 127 -- ./no-such-command
+# no privileges: BPF refused, said in one line naming what is missing
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$EMBER" profile -a -d 0.2 \
+		>bad.out 2>bad.err
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$(wc -l <bad.err)" = 1 ] && grep -q 'CAP_BPF' bad.err; then
+		pass unprivileged
+	else
+		fail unprivileged "exit $rc, stderr: $(cat bad.err)"
+	fi
+else
+	skip unprivileged "setpriv is not installed"
+fi
