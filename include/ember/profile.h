@@ -64,7 +64,10 @@ struct ember_profile_opts {
 	enum ember_profile_stacks stacks;
 	/* Distinct (process, comm, stacks) keys kept; 0: 40960. */
 	uint32_t max_entries;
-	/* Distinct stacks kept (a bigger table has fewer collisions); 0: 16384. */
+	/*
+	 * Slots of the stack map (a bigger table has fewer collisions; a stack
+	 * whose slot is taken goes to an overflow map of half as many); 0: 16384.
+	 */
 	uint32_t max_stacks;
 	/* On failure, one sentence on why (the event's refusal in perf's words, or BPF's). */
 	char *errbuf;
@@ -102,7 +105,7 @@ struct ember_profile_stats {
 	/* Since the start: */
 	uint64_t events;	/* samples the program ran for, its targets' or not */
 	uint64_t lost_full;	/* samples lost: the counts map was full */
-	uint64_t lost_collision; /* samples lost: their stack's slot held another (or no room) */
+	uint64_t lost_collision; /* samples lost: their stack's slots held others (or no room) */
 };
 
 /*

@@ -79,15 +79,16 @@ static int push_ip(struct fold *f, pid_t pid, uint64_t ip)
 	return push_names(f, f->buf, len);
 }
 
-/* The frames of stack id, outermost first. 0 or -errno. */
-static int push_stack(struct fold *f, int stacks_fd, __s32 id, pid_t pid)
+/* The frames of stack id (in the second map with PROFILE_STACK2), outermost first. 0 or -errno. */
+static int push_stack(struct fold *f, const int stacks_fd[2], __s32 id, pid_t pid)
 {
 	uint64_t ips[PROFILE_MAX_DEPTH];
 	int nr, err = 0;
 
 	if (id < 0)
 		return 0;
-	nr = ember_bpf__stack(stacks_fd, id, ips, PROFILE_MAX_DEPTH);
+	nr = ember_bpf__stack(stacks_fd[!!(id & PROFILE_STACK2)], id & ~PROFILE_STACK2, ips,
+			      PROFILE_MAX_DEPTH);
 	if (nr == -ENOENT)
 		return 0;	/* not in the map: its frames are unknown */
 	if (nr < 0)
@@ -97,7 +98,8 @@ static int push_stack(struct fold *f, int stacks_fd, __s32 id, pid_t pid)
 	return err;
 }
 
-static int fold_key(struct fold *f, const struct profile_key *key, uint64_t n, int stacks_fd)
+static int fold_key(struct fold *f, const struct profile_key *key, uint64_t n,
+		    const int stacks_fd[2])
 {
 	char comm[sizeof(key->comm) + 1];
 	int err;
@@ -121,7 +123,8 @@ int profile__fold(struct ember_profile *p, struct ember_flame *fl, bool clear,
 {
 	const struct ember_collapse_opts names = { .sz = sizeof(names), .annotate_kernel = true };
 	int counts_fd = bpf_map__fd(p->skel->maps.counts);
-	int stacks_fd = bpf_map__fd(p->skel->maps.stack_ids);
+	int stacks_fd[2] = { bpf_map__fd(p->skel->maps.stack_ids),
+			     bpf_map__fd(p->skel->maps.stack_ids2) };
 	struct profile_key key, next, *prev = NULL;
 	struct fold *f = calloc(1, sizeof(*f));
 	int err = 0;

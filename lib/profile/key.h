@@ -8,6 +8,12 @@
 /* Frames kept per stack: perf's default kernel.perf_event_max_stack. */
 #define PROFILE_MAX_DEPTH 127
 
+/*
+ * A stack id with this bit is in the overflow stack map (stack_ids2): its
+ * slot in the main one held another stack. Ids are below 2^20.
+ */
+#define PROFILE_STACK2 (1 << 30)
+
 /* One count per (process, thread name, user stack, kernel stack). */
 struct profile_key {
 	__u32 pid;
@@ -20,7 +26,7 @@ struct profile_key {
 enum profile_stat {
 	PROFILE_EVENTS,		/* the program ran */
 	PROFILE_LOST_FULL,	/* the counts map had no room */
-	PROFILE_LOST_COLLISION,	/* bpf_get_stackid(): -EEXIST or -ENOMEM */
+	PROFILE_LOST_COLLISION,	/* bpf_get_stackid(): -EEXIST or -ENOMEM in both stack maps */
 	PROFILE_NR_STATS,
 };
 

@@ -25,6 +25,18 @@ struct {
 	__uint(value_size, PROFILE_MAX_DEPTH * sizeof(__u64));
 } stack_ids SEC(".maps");
 
+/*
+ * Where a stack goes when its slot in stack_ids holds another: a second
+ * table hashed with fewer slots, so the stacks that collide there rarely
+ * collide again (the kernel's slot is the stack's hash modulo the size).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 8192);	/* set by the loader */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, PROFILE_MAX_DEPTH * sizeof(__u64));
+} stack_ids2 SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 40960);	/* set by the loader */
@@ -80,13 +92,18 @@ static __always_inline void announce(__u32 pid)
 	bpf_ringbuf_submit(slot, 0);
 }
 
-/* A stack id, -1 for none (a kernel thread's user stack), or -2: lost. */
+/* A stack id (PROFILE_STACK2: the second map's), -1 for none (a kernel thread's user stack), or -2: lost. */
 static __always_inline __s32 stack_of(struct bpf_perf_event_data *ctx, __u64 flags)
 {
 	long id = bpf_get_stackid(ctx, &stack_ids, flags);
 
 	if (id >= 0)
 		return id;
+	if (id == -EEXIST) {
+		id = bpf_get_stackid(ctx, &stack_ids2, flags);
+		if (id >= 0)
+			return id | PROFILE_STACK2;
+	}
 	if (id == -EEXIST || id == -ENOMEM)
 		return -2;	/* another stack holds the slot, or no room */
 	return -1;

@@ -98,6 +98,9 @@ struct ember_profile *ember_profile__new(const struct ember_profile_opts *opts)
 		err = bpf_map__set_max_entries(p->skel->maps.stack_ids,
 					       p->opts.max_stacks ?: PROFILE_STACKS);
 	if (!err)
+		err = bpf_map__set_max_entries(p->skel->maps.stack_ids2,
+					       (p->opts.max_stacks ?: PROFILE_STACKS) / 2 ?: 1);
+	if (!err)
 		err = ember_bpf__load(p->skel->skeleton);
 	if (err) {
 		say(p, "load the BPF program", err);
