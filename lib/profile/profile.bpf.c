@@ -18,24 +18,21 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 const volatile struct profile_cfg profile_cfg = { .user = 1, .kernel = 1 };
 
-struct {
+/* Stacks by id (what bpf_get_stackid() returns); the loader sets the sizes. */
+struct stack_map {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 16384);	/* set by the loader */
+	__uint(max_entries, 16384);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, PROFILE_MAX_DEPTH * sizeof(__u64));
-} stack_ids SEC(".maps");
+};
 
+struct stack_map stack_ids SEC(".maps");
 /*
  * Where a stack goes when its slot in stack_ids holds another: a second
  * table hashed with fewer slots, so the stacks that collide there rarely
  * collide again (the kernel's slot is the stack's hash modulo the size).
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 8192);	/* set by the loader */
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, PROFILE_MAX_DEPTH * sizeof(__u64));
-} stack_ids2 SEC(".maps");
+struct stack_map stack_ids2 SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
