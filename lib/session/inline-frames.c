@@ -70,6 +70,8 @@ static bool entry_eq(const struct hashtab_slot *s, const void *key)
 
 void inline_cache__exit(struct inline_cache *c)
 {
+	inliner__delete(c->inliner);
+	sbuf_free(&c->text);
 	hashtab__exit(&c->by_addr);
 	free(c->levels);
 	memset(c, 0, sizeof(*c));
@@ -89,11 +91,10 @@ static int push_level(struct inline_cache *c, const char *name, const char *srcl
  * and source lines) appended to the cache's innermost first, into e
  * (first, nr, own). 0 or -ENOMEM.
  */
-static int read_levels(struct ember_session *s, const struct ember_addr_location *al,
-		       struct inline_entry *e)
+static int read_levels(struct inline_cache *c, struct ember_machine *machine,
+		       const struct ember_addr_location *al, struct inline_entry *e)
 {
-	struct inline_cache *c = &s->inlines;
-	struct sbuf *ch = &s->inline_text;
+	struct sbuf *ch = &c->text;
 	char pc[24];
 	bool unreadable = false;
 	size_t end;
@@ -102,11 +103,11 @@ static int read_levels(struct ember_session *s, const struct ember_addr_location
 	e->first = (uint32_t)c->nr_levels;
 	e->nr = 0;
 	e->own = 0;
-	if (!s->inliner && !(s->inliner = inliner__new(true)))
+	if (!c->inliner && !(c->inliner = inliner__new(true)))
 		return -ENOMEM;
 	n = snprintf(pc, sizeof(pc), "%" PRIx64, al->addr);
 	sbuf_reset(ch);
-	err = inliner__resolve(s->inliner, (struct span){ pc, n }, (struct span){ "", 0 },
+	err = inliner__resolve(c->inliner, (struct span){ pc, n }, (struct span){ "", 0 },
 			       (struct span){ al->dso_name, strlen(al->dso_name) }, ch, &unreadable);
 	if (err)
 		return err;
@@ -127,8 +128,8 @@ static int read_levels(struct ember_session *s, const struct ember_addr_location
 		ch->buf[end] = '\0';
 		level = ch->buf + start;
 		line = split_srcline(level);
-		name = machine__intern(s->machine, level);
-		if (!name || (line && !(line = machine__intern(s->machine, line))) ||
+		name = machine__intern(machine, level);
+		if (!name || (line && !(line = machine__intern(machine, line))) ||
 		    push_level(c, name, line))
 			return -ENOMEM;
 		if (!strcmp(name, al->sym_name))
@@ -166,10 +167,10 @@ static int levels_out(const struct inline_cache *c, const struct inline_entry *e
 	return (int)nr;
 }
 
-int session__inline_frames(struct ember_session *s, const struct ember_addr_location *al,
-			   struct ember_addr_location *out, size_t room)
+int inline_cache__frames(struct inline_cache *c, struct ember_machine *machine,
+			 const struct ember_addr_location *al, struct ember_addr_location *out,
+			 size_t room)
 {
-	struct inline_cache *c = &s->inlines;
 	struct inline_entry key = { .dso = al->dso, .addr = al->addr }, *e;
 	uint64_t h = hash_mum((uintptr_t)al->dso ^ HASH_K0, al->addr ^ HASH_K1);
 	struct hashtab_slot *slot;
@@ -187,7 +188,7 @@ int session__inline_frames(struct ember_session *s, const struct ember_addr_loca
 	if (slot->val && e->dso_name == al->dso_name)
 		return levels_out(c, e, al, out, room);
 	/* reading does not touch the table: slot stays where the key goes */
-	err = read_levels(s, al, &key);
+	err = read_levels(c, machine, al, &key);
 	if (err)
 		return err;
 	key.dso_name = al->dso_name;
@@ -196,6 +197,12 @@ int session__inline_frames(struct ember_session *s, const struct ember_addr_loca
 		hashtab__fill(&c->by_addr, slot, h, 1);
 	*e = key;
 	return levels_out(c, e, al, out, room);
+}
+
+int session__inline_frames(struct ember_session *s, const struct ember_addr_location *al,
+			   struct ember_addr_location *out, size_t room)
+{
+	return inline_cache__frames(&s->inlines, s->machine, al, out, room);
 }
 
 int ember_session__inline_frames(struct ember_session *s, const struct ember_addr_location *al,

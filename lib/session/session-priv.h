@@ -6,22 +6,8 @@
 #include <ember/session.h>
 #include "collapse/sbuf.h"
 #include "core/hashtab.h"
+#include "session/inline-cache.h"
 #include "session/ordered.h"
-
-/* An inline level: its function's name and its source line (NULL: none), interned. */
-struct inline_level {
-	const char *name, *srcline;
-};
-
-/*
- * inline-frames.c's answers by (dso, address): the inline levels there,
- * innermost first, interned in the machine.
- */
-struct inline_cache {
-	struct hashtab by_addr;		/* struct inline_entry payloads (inline-frames.c) */
-	struct inline_level *levels;
-	size_t nr_levels, alloc_levels;
-};
 
 struct ember_session {
 	char *path;
@@ -49,9 +35,7 @@ struct ember_session {
 	bool ip_reg_known;
 	bool unwind;			/* the file's arch is one lib/unwind unwinds */
 	struct unwinder *unwinder;	/* made at the first dwarf sample */
-	struct inliner *inliner;	/* the inline chains of unwound frames (inline-frames.c) */
-	struct sbuf inline_text;
-	struct inline_cache inlines;
+	struct inline_cache inlines;	/* the inline chains of unwound frames */
 
 	struct ember_session_stats stats;
 	struct ember_session_event_stats *events;
@@ -79,8 +63,6 @@ int session__add_user_frames(struct ember_session *s, const struct perf_event_at
  */
 int session__inline_frames(struct ember_session *s, const struct ember_addr_location *al,
 			   struct ember_addr_location *out, size_t room);
-/* Frees what the cache of inline-frames.c holds. */
-void inline_cache__exit(struct inline_cache *c);
 /* The ip's bit in sample_regs_user for a file of arch (NULL: ours), -1 when unknown. */
 int session__user_ip_reg(const char *arch);
 /* Whether files of arch (NULL: ours) are unwound (x86_64), not cut to their user ip. */

@@ -167,8 +167,6 @@ void ember_session__delete(struct ember_session *s)
 	free(s->chain);
 	free(s->words);
 	unwinder__delete(s->unwinder);
-	inliner__delete(s->inliner);
-	sbuf_free(&s->inline_text);
 	inline_cache__exit(&s->inlines);
 	free(s->events);
 	free(s->path);
