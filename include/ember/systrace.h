@@ -54,6 +54,11 @@ struct ember_systrace_opts {
 	const struct ember_tracepoint *tps;	/* tracepoints (and probes) recorded too */
 	int nr_tps;
 	struct ember_syscalls *table;	/* formats already read (not owned); NULL: read them */
+	/*
+	 * --call-graph dwarf: exits carry the caller's user registers and this
+	 * many bytes of its user stack (a multiple of 8, at most 65528; 0: not)
+	 */
+	unsigned int user_stack_size;
 };
 
 /* A user stack frame: in a file known by its build-id (and offset), or a bare address. */
@@ -78,6 +83,17 @@ struct ember_syscall_rec {
 	/* exit, with opts.user_stack: the caller's frames, innermost first */
 	const struct ember_systrace_frame *frames;
 	int nr_frames;
+	/*
+	 * exit, with opts.user_stack_size: the user registers as a perf sample's
+	 * user_regs hold them (x86_64: PERF_REG_X86_* of user_regs_mask, in bit
+	 * order; NULL: none) and the stack copy from their sp, as its user_stack
+	 * (user_stack_size bytes valid)
+	 */
+	const uint64_t *user_regs;
+	uint64_t user_regs_mask;
+	int nr_user_regs;
+	const void *user_stack;
+	uint64_t user_stack_size;
 };
 
 /*

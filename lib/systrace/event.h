@@ -26,6 +26,7 @@ enum systrace_kind {
 	SYSTRACE_COMM = 4,		/* a followed task exec'd: its new comm */
 	SYSTRACE_KIND_MASK = 0xff,
 	SYSTRACE_UNCHOSEN = 0x100,	/* or'ed in: sent for the consumer's bookkeeping only */
+	SYSTRACE_WITH_USTACK = 0x200,	/* or'ed in an exit: a struct systrace_event_ustack */
 };
 
 /* The targets map's values: a process (tgid) or thread followed. */
@@ -86,6 +87,26 @@ struct systrace_event_stack {
 	__u32 nr_frames;
 	__u32 pad;
 	struct systrace_frame frames[SYSTRACE_MAX_STACK];
+};
+
+/*
+ * An exit with the caller's user registers and a copy of its user stack
+ * (--call-graph dwarf), as a perf sample with sample_regs_user and
+ * sample_stack_user holds them, for user space to unwind: the registers
+ * in perf's x86_64 numbering (PERF_REG_X86_*) of SYSTRACE_REGS_MASK, the
+ * mask perf's --call-graph dwarf asks for (all but the segment registers
+ * ds, es, fs, gs); then the stack_size bytes from sp (rodata
+ * ustack_size), of which size are valid.
+ */
+#define SYSTRACE_REGS_MASK	0xff0fffULL
+#define SYSTRACE_NR_REGS	20
+#define SYSTRACE_MAX_USTACK	65528
+
+struct systrace_event_ustack {
+	struct systrace_event ev;
+	__u64 regs[SYSTRACE_NR_REGS];
+	__u64 size;		/* bytes of stack copied from regs' sp: 0 none */
+	__u8 stack[];		/* ustack_size bytes */
 };
 
 /* A tracepoint's record: its first SYSTRACE_TP_RAW bytes, whatever its own size. */

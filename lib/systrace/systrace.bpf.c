@@ -14,6 +14,8 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by user space before the load. */
 const volatile __u32 want_stack = 0;		/* exits carry the user stack */
+/* Exits carry the user registers and this many bytes of user stack (--call-graph dwarf). */
+const volatile __u32 ustack_size = 0;
 /* Wake the consumer only once this much waits (it polls on a timer too): batches, not events. */
 const volatile __u64 wakeup_bytes = 0;
 
@@ -174,6 +176,65 @@ static __always_inline void send_deferred(__u64 pid_tgid, __u32 nr, __u32 flags)
 	bpf_map_delete_elem(&deferred, &tid);
 }
 
+/* The user registers a syscall saved: x86_64's struct pt_regs, the ABI layout. */
+struct x86_64_user_regs {
+	__u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	__u64 ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+};
+
+struct task_struct;
+
+/* Only the fields read here, found in the running kernel's BTF (CO-RE). */
+struct vm_area_struct {
+	unsigned long vm_start;
+	unsigned long vm_end;
+} __attribute__((preserve_access_index));
+
+static long stack_vma_end(struct task_struct *task, struct vm_area_struct *vma, void *ctx)
+{
+	*(__u64 *)ctx = vma->vm_end;
+	return 0;
+}
+
+/*
+ * The caller's registers, in perf's order (SYSTRACE_REGS_MASK), and
+ * ustack_size bytes of its stack from sp: as much as the stack's mapping
+ * holds when it ends before, as the kernel's copy for perf stops there.
+ */
+static __always_inline void copy_user_state(struct systrace_event_ustack *es)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct x86_64_user_regs r;
+	__u64 end = 0, len;
+
+	es->size = 0;
+	if (bpf_probe_read_kernel(&r, sizeof(r), (void *)bpf_task_pt_regs(task))) {
+		__builtin_memset(es->regs, 0, sizeof(es->regs));
+		return;
+	}
+	es->regs[0] = r.ax;	es->regs[1] = r.bx;	es->regs[2] = r.cx;
+	es->regs[3] = r.dx;	es->regs[4] = r.si;	es->regs[5] = r.di;
+	es->regs[6] = r.bp;	es->regs[7] = r.sp;	es->regs[8] = r.ip;
+	es->regs[9] = r.flags;	es->regs[10] = r.cs;	es->regs[11] = r.ss;
+	es->regs[12] = r.r8;	es->regs[13] = r.r9;	es->regs[14] = r.r10;
+	es->regs[15] = r.r11;	es->regs[16] = r.r12;	es->regs[17] = r.r13;
+	es->regs[18] = r.r14;	es->regs[19] = r.r15;
+	if (!bpf_probe_read_user(es->stack, ustack_size, (void *)r.sp)) {
+		es->size = ustack_size;
+		return;
+	}
+	/* the copy crossed the stack's end: up to the end then */
+	bpf_find_vma(task, r.sp, stack_vma_end, &end, 0);
+	if (end <= r.sp)
+		return;
+	len = end - r.sp;
+	if (len > ustack_size)
+		len = ustack_size;
+	len &= 0xffff;
+	if (len && !bpf_probe_read_user(es->stack, len, (void *)r.sp))
+		es->size = len;
+}
+
 SEC("tp/raw_syscalls/sys_exit")
 int sys_exit(struct sys_exit_args *ctx)
 {
@@ -188,6 +249,17 @@ int sys_exit(struct sys_exit_args *ctx)
 		return 0;
 	if (*flags & ~(SYSTRACE_TRACED | SYSTRACE_UNCHOSEN_CALL))
 		send_deferred(pid_tgid, nr, *flags);
+	if (ustack_size && !(*flags & SYSTRACE_UNCHOSEN_CALL)) {
+		struct systrace_event_ustack *es = reserve(sizeof(*es) + ustack_size);
+
+		if (!es)
+			return 0;
+		fill(&es->ev, pid_tgid, nr, SYSTRACE_EXIT | SYSTRACE_WITH_USTACK);
+		es->ev.ret = ctx->ret;
+		copy_user_state(es);
+		bpf_ringbuf_submit(es, wakeup());
+		return 0;
+	}
 	if (want_stack && !(*flags & SYSTRACE_UNCHOSEN_CALL)) {
 		struct systrace_event_stack *es = reserve(sizeof(*es));
 		long n;

@@ -175,7 +175,16 @@ static int handle_exit(struct ember_systrace *st, const struct systrace_event *e
 
 	fill_rec(&rec, e);
 	rec.ret = e->ret;
-	if (size >= sizeof(struct systrace_event_stack)) {
+	if ((e->kind & SYSTRACE_WITH_USTACK) && size >= sizeof(struct systrace_event_ustack)) {
+		const struct systrace_event_ustack *eu = (const void *)e;
+		uint64_t room = size - sizeof(*eu);
+
+		rec.user_regs = (const uint64_t *)eu->regs;
+		rec.user_regs_mask = SYSTRACE_REGS_MASK;
+		rec.nr_user_regs = SYSTRACE_NR_REGS;
+		rec.user_stack = eu->stack;
+		rec.user_stack_size = eu->size < room ? eu->size : room;
+	} else if (size >= sizeof(struct systrace_event_stack)) {
 		const struct systrace_event_stack *es = (const void *)e;
 
 		rec.frames = (const struct ember_systrace_frame *)es->frames;
@@ -300,6 +309,11 @@ struct ember_systrace *ember_systrace__new(const struct ember_systrace_opts *opt
 	}
 	systrace_target__config((struct systrace_target_cfg *)&st->skel->rodata->target_cfg, opts);
 	st->skel->rodata->want_stack = opts->user_stack;
+	if (opts->user_stack_size > SYSTRACE_MAX_USTACK || opts->user_stack_size % 8) {
+		err = -EINVAL;
+		goto out_err;
+	}
+	st->skel->rodata->ustack_size = opts->user_stack_size;
 	bpf_program__set_autoattach(st->skel->progs.on_tracepoint, false);
 	if (opts->no_syscalls) {
 		bpf_program__set_autoattach(st->skel->progs.sys_enter, false);
