@@ -7,6 +7,7 @@
 #include <string.h>
 #include <ember/syscall.h>
 #include "trace/perf-events.h"
+#include "record/options.h"
 #include "trace/options.h"
 #include "util/parse-options.h"
 
@@ -163,15 +164,29 @@ static int opt_mmap_pages(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
-/* --call-graph: frame pointers, what the kernel walks for BPF; dwarf needs stack copies. */
+/*
+ * --call-graph: frame pointers, what the kernel walks for BPF, or dwarf[,SIZE]:
+ * the registers and SIZE bytes of stack copied at each exit, unwound here.
+ * perf's parser (record's), so perf's messages for a bad SIZE or mode.
+ */
 static int opt_call_graph(const struct option *opt, const char *arg, bool unset)
 {
 	struct trace_opts *o = opt->value;
+	enum record_callchain mode = RECORD_CALLCHAIN_NONE;
+	unsigned int size = 0, depth = 0;
 
-	if (strcmp(arg, "fp"))
-		return usage_error("--call-graph %s: ember trace walks frame pointers only "
-				   "(--call-graph fp)", arg);
+	if (record_options__parse_callchain(arg, &mode, &size, &depth))
+		return -1;
+	if (mode == RECORD_CALLCHAIN_DWARF) {
+		o->call_graph = false;
+		o->dwarf_stack = size;
+		return 0;
+	}
+	if (mode != RECORD_CALLCHAIN_FP || strcmp(arg, "fp"))
+		return usage_error("--call-graph %s: ember trace walks frame pointers "
+				   "(--call-graph fp) or DWARF (--call-graph dwarf[,SIZE])", arg);
 	o->call_graph = true;
+	o->dwarf_stack = 0;
 	return 0;
 }
 
@@ -217,7 +232,7 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		OPT_CALLBACK('u', "uid", o, "user", "user to profile", opt_user),
 		OPT_INCR('v', "verbose", &o->verbose, "be more verbose"),
 		OPT_CALLBACK(0, "call-graph", o, "record_mode",
-			     "setup and enables call-graph (stack chain/backtrace): fp",
+			     "setup and enables call-graph (stack chain/backtrace): fp dwarf",
 			     opt_call_graph),
 		OPT_BOOLEAN(0, "comm", &o->comm, "show the thread COMM next to its id"),
 		OPT_CALLBACK(0, "duration", o, "float",

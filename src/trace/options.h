@@ -27,6 +27,7 @@ struct trace_opts {
 	bool no_inherit;		/* --no-inherit */
 	unsigned long max_events;	/* --max-events N, 0: no limit */
 	bool call_graph;		/* --call-graph fp: each call's user stack */
+	unsigned int dwarf_stack;	/* --call-graph dwarf[,SIZE]: bytes of stack copied; 0: not */
 	size_t buffer_size;		/* -m PAGES: the ring buffer's bytes; 0: the default */
 	bool summary;			/* -s/-S: the syscalls counted in the kernel, printed at the end */
 	bool summary_only;		/* -s: no line per syscall */

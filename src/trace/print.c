@@ -180,6 +180,8 @@ static void follow_exec(struct trace_printer *p, const struct ember_syscall_rec 
 /* --call-graph: each frame under the line, as perf trace prints a sample's callchain. */
 static void print_stack(struct trace_printer *p, const struct ember_syscall_rec *x)
 {
+	if (p->dwarf)
+		trace_dwarf__fprintf(p->dwarf, x, p->out);
 	for (int i = 0; p->stacks && i < x->nr_frames; i++) {
 		fprintf(p->out, "%-39s", "");
 		trace_stacks__fprintf(p->stacks, &x->frames[i], p->out);
@@ -289,6 +291,8 @@ int trace_printer__event(void *ctx, const struct ember_syscall_rec *enter,
 	memcpy(t->comm, e->comm, sizeof(t->comm));
 	if (p->stacks)
 		trace_stacks__see_pid(p->stacks, e->pid);
+	if (p->dwarf)
+		trace_dwarf__see_pid(p->dwarf, e->pid);
 	if (exit)
 		print_exit(p, t, enter, exit);
 	else

@@ -9,6 +9,7 @@
 #include <ember/syscall.h>
 #include <ember/systrace.h>
 #include "trace/perf-events.h"
+#include "trace/dwarf-stacks.h"
 #include "trace/stacks.h"
 #include "trace/state.h"
 #include "trace/tracepoints.h"
@@ -27,6 +28,7 @@ struct trace_printer {
 	bool show_duration;		/* syscalls traced: the duration column is shown */
 	struct trace_tps *tps;		/* -e's tracepoints, not owned */
 	struct trace_stacks *stacks;	/* --call-graph: names the frames; not owned */
+	struct trace_dwarf *dwarf;	/* --call-graph dwarf: unwinds and names them; not owned */
 	unsigned long max_events;	/* --max-events: print no more lines than this; 0: no limit */
 	uint64_t base_time;		/* the first event's: timestamps are relative to it */
 	bool have_base;

@@ -343,6 +343,7 @@ static int setup(struct trace_run *r, struct ember_systrace_opts *sopts, char *r
 	sopts->nr_tps = r->tps.nr_bpf;
 	sopts->no_syscalls = !o->syscalls;
 	sopts->user_stack = o->call_graph;
+	sopts->user_stack_size = o->dwarf_stack;
 	sopts->buffer_size = o->buffer_size;
 	if (o->call_graph)
 		add_command_files(r);
@@ -514,13 +515,20 @@ int trace_run(struct trace_opts *o)
 	r.printer.show_duration = o->syscalls;
 	r.printer.tps = &r.tps;
 	r.printer.stacks = o->call_graph ? &r.stacks : NULL;
+	if (o->dwarf_stack && !o->summary_only && !(r.printer.dwarf = trace_dwarf__new())) {
+		fprintf(stderr, "ember trace: out of memory\n");
+		ret = 1;
+		goto out_printer;
+	}
 	/* perf names the thread on each line unless it traces one thread only (-p, -t) */
 	if (o->pids || o->tids)
 		r.printer.show_tid = count_threads(&r, o->pids) > 1;
 	if (r.st)
 		ember_systrace__set_tp_handler(r.st, on_tracepoint, &r);
 	ret = run(&r);
+out_printer:
 	trace_printer__exit(&r.printer);
+	trace_dwarf__delete(r.printer.dwarf);
 out:
 	if (r.have_wl && !r.wl.reaped)
 		ember_workload__abort(&r.wl);

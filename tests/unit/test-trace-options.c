@@ -131,10 +131,28 @@ TEST(trace_options_bad)
 	CHECK_EQ(PARSE(&o, "-u", "0", "true", NULL), -1);
 	CHECK(o.filter_uid && o.uid == 0);
 	trace_opts__exit(&o);
-	CHECK_EQ(PARSE(&o, "--call-graph", "dwarf", "true", NULL), 2);
+	/* dwarf: perf's default stack copy, its sizes rounded to 8, its bounds */
+	CHECK_EQ(PARSE(&o, "--call-graph", "dwarf", "true", NULL), -1);
+	CHECK(!o.call_graph && o.dwarf_stack == 8192);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--call-graph", "dwarf,100", "true", NULL), -1);
+	CHECK_EQ(o.dwarf_stack, 104);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--call-graph", "dwarf,65528", "true", NULL), -1);
+	CHECK_EQ(o.dwarf_stack, 65528);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--call-graph", "dwarf,0", "true", NULL), 2);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--call-graph", "dwarf,65529", "true", NULL), 2);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--call-graph", "dwarf,abc", "true", NULL), 2);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--call-graph", "lbr", "true", NULL), 2);
+	trace_opts__exit(&o);
+	CHECK_EQ(PARSE(&o, "--call-graph", "foo", "true", NULL), 2);
 	trace_opts__exit(&o);
 	CHECK_EQ(PARSE(&o, "--call-graph", "fp", "true", NULL), -1);
-	CHECK(o.call_graph);
+	CHECK(o.call_graph && !o.dwarf_stack);
 	trace_opts__exit(&o);
 	CHECK_EQ(PARSE(&o, "-m", "3", "true", NULL), -1);	/* 3 pages: 4 */
 	CHECK_EQ(o.buffer_size, 16384);

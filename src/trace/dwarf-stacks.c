@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* --call-graph dwarf's frames (see dwarf-stacks.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <asm/perf_regs.h>
+#include <linux/perf_event.h>
+#include <ember/machine.h>
+#include "session/inline-cache.h"
+#include "trace/dwarf-stacks.h"
+#include "unwind/unwind.h"
+
+/* perf trace's default --max-stack with --call-graph: the kernel's perf_event_max_stack. */
+#define MAX_FRAMES 127
+/* Inline levels shown at most per frame. */
+#define MAX_LEVELS 64
+
+struct trace_dwarf {
+	struct ember_symbolizer *symbolizer;	/* the processes' maps, their files' symbols */
+	struct unwinder *unwinder;
+	struct inline_cache inlines;
+	uint64_t ips[MAX_FRAMES];
+	struct ember_addr_location levels[MAX_LEVELS];
+};
+
+struct trace_dwarf *trace_dwarf__new(void)
+{
+	struct ember_symbol_opts opts = { .sz = sizeof(opts) };
+	struct trace_dwarf *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->symbolizer = ember_symbolizer__new(&opts);
+	d->unwinder = unwinder__new();
+	if (!d->symbolizer || !d->unwinder) {
+		trace_dwarf__delete(d);
+		return NULL;
+	}
+	return d;
+}
+
+void trace_dwarf__delete(struct trace_dwarf *d)
+{
+	if (!d)
+		return;
+	inline_cache__exit(&d->inlines);
+	unwinder__delete(d->unwinder);
+	ember_symbolizer__delete(d->symbolizer);
+	free(d);
+}
+
+void trace_dwarf__see_pid(struct trace_dwarf *d, pid_t pid)
+{
+	struct ember_addr_location al;
+
+	/* any address reads the maps the first time */
+	ember_symbolizer__resolve(d->symbolizer, pid, 0, &al);
+}
+
+/* One frame as perf trace's sample__fprintf_callchain() prints it, under the line. */
+static void print_frame(const struct ember_addr_location *al, FILE *out)
+{
+	fprintf(out, "%-39s", "");
+	if (al->sym_name)
+		fputs(al->sym_name, out);
+	else
+		fprintf(out, "[%#" PRIx64 "]", al->addr);
+	if (al->inlined)
+		fputs(" (inlined)\n", out);
+	else
+		fprintf(out, " (%s)\n", al->dso_name ? al->dso_name : "[unknown]");
+}
+
+int trace_dwarf__fprintf(struct trace_dwarf *d, const struct ember_syscall_rec *exit, FILE *out)
+{
+	struct ember_machine *machine = ember_symbolizer__machine(d->symbolizer);
+	struct ember_sample sm = { 0 };
+	struct ember_addr_location al;
+	struct ember_thread *thread;
+	uint64_t ip;
+	int n;
+
+	/* perf unwinds only a sample whose stack copy has bytes in it */
+	if (!exit->user_regs || !exit->user_stack_size)
+		return 0;
+	sm.pid = exit->pid;
+	sm.tid = exit->tid;
+	sm.user_regs.abi = PERF_SAMPLE_REGS_ABI_64;
+	sm.user_regs.mask = exit->user_regs_mask;
+	sm.user_regs.nr = exit->nr_user_regs;
+	sm.user_regs.regs = exit->user_regs;
+	sm.user_stack.size = exit->user_stack_size;
+	sm.user_stack.data = exit->user_stack;
+	sm.user_stack.dyn_size = exit->user_stack_size;
+	if (!unwind__reg_value(&sm.user_regs, PERF_REG_X86_IP, &ip) || !ip)
+		return 0;
+	/* the maps read (again when the ip is outside them: a library loaded since) */
+	ember_symbolizer__resolve(d->symbolizer, exit->pid, ip, &al);
+	thread = ember_machine__find_thread(machine, exit->pid, exit->pid);
+	if (!thread)
+		return 0;
+	n = unwinder__unwind(d->unwinder, thread, &sm, d->ips, MAX_FRAMES);
+	for (int i = 0; i < n; i++) {
+		int nr;
+
+		ember_thread__resolve(thread, PERF_RECORD_MISC_USER, d->ips[i], &al);
+		nr = inline_cache__frames(&d->inlines, machine, &al, d->levels, MAX_LEVELS);
+		if (nr < 0)
+			return nr;
+		if (!nr)
+			print_frame(&al, out);
+		for (int k = 0; k < nr; k++)
+			print_frame(&d->levels[k], out);
+	}
+	return n < 0 ? n : 0;
+}
