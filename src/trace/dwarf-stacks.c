@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <asm/perf_regs.h>
 #include <linux/perf_event.h>
+#include <ember/event.h>
 #include <ember/machine.h>
+#include <ember/mmap.h>
 #include "session/inline-cache.h"
 #include "trace/dwarf-stacks.h"
 #include "unwind/unwind.h"
@@ -14,11 +16,14 @@
 #define MAX_FRAMES 127
 /* Inline levels shown at most per frame. */
 #define MAX_LEVELS 64
+/* The side-band ring buffer's data pages: mmaps, comms, forks of a command. */
+#define SIDEBAND_PAGES 64
 
 struct trace_dwarf {
 	struct ember_symbolizer *symbolizer;	/* the processes' maps, their files' symbols */
 	struct unwinder *unwinder;
 	struct inline_cache inlines;
+	struct ember_evlist *sideband;		/* a command's mmaps since its exec, or NULL */
 	uint64_t ips[MAX_FRAMES];
 	struct ember_addr_location levels[MAX_LEVELS];
 };
@@ -44,9 +49,72 @@ void trace_dwarf__delete(struct trace_dwarf *d)
 	if (!d)
 		return;
 	inline_cache__exit(&d->inlines);
+	ember_evlist__delete(d->sideband);
 	unwinder__delete(d->unwinder);
 	ember_symbolizer__delete(d->symbolizer);
 	free(d);
+}
+
+int trace_dwarf__follow_command(struct trace_dwarf *d, pid_t pid)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+		.sample_id_all = 1,
+		.mmap = 1,
+		.mmap2 = 1,
+		.comm = 1,
+		.comm_exec = 1,
+		.task = 1,
+		.inherit = 1,
+		.disabled = 1,
+		.enable_on_exec = 1,
+		.exclude_kernel = 1,
+	};
+	struct ember_cpu_map *cpus;
+	struct ember_thread_map *threads;
+	int err;
+
+	d->sideband = ember_evlist__new();
+	if (!d->sideband || !ember_evlist__add_attr(d->sideband, &attr, "dummy:u"))
+		return -ENOMEM;
+	/* the kernel maps no buffer for an inherited event on any cpu: one per cpu */
+	cpus = ember_cpu_map__new(NULL);
+	threads = ember_thread_map__new_pid(pid);
+	if (cpus && threads)
+		ember_evlist__set_maps(d->sideband, cpus, threads);
+	ember_cpu_map__put(cpus);
+	ember_thread_map__put(threads);
+	if (!cpus || !threads)
+		return -ENOMEM;
+	err = ember_evlist__open(d->sideband);
+	if (!err)
+		err = ember_evlist__mmap(d->sideband, SIDEBAND_PAGES);
+	if (err) {
+		ember_evlist__delete(d->sideband);
+		d->sideband = NULL;
+	}
+	return err;
+}
+
+/* What the command's side band says since last time, into the machine. */
+static void drain_sideband(struct trace_dwarf *d)
+{
+	struct ember_machine *machine = ember_symbolizer__machine(d->symbolizer);
+	int n = d->sideband ? ember_evlist__nr_mmaps(d->sideband) : 0;
+
+	for (int i = 0; i < n; i++) {
+		struct ember_mmap *map = ember_evlist__mmap_at(d->sideband, i);
+		const struct perf_event_header *hdr;
+
+		if (!ember_mmap__read_init(map))
+			continue;
+		while ((hdr = ember_mmap__read_event(map)))
+			ember_machine__process_event(machine, hdr);
+		ember_mmap__read_done(map);
+	}
 }
 
 void trace_dwarf__see_pid(struct trace_dwarf *d, pid_t pid)
@@ -94,6 +162,7 @@ int trace_dwarf__fprintf(struct trace_dwarf *d, const struct ember_syscall_rec *
 	sm.user_stack.dyn_size = exit->user_stack_size;
 	if (!unwind__reg_value(&sm.user_regs, PERF_REG_X86_IP, &ip) || !ip)
 		return 0;
+	drain_sideband(d);
 	/* the maps read (again when the ip is outside them: a library loaded since) */
 	ember_symbolizer__resolve(d->symbolizer, exit->pid, ip, &al);
 	thread = ember_machine__find_thread(machine, exit->pid, exit->pid);

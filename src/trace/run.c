@@ -426,6 +426,14 @@ static int add_targets(struct trace_run *r)
 		return 1;
 	}
 	r->have_wl = true;
+	if (r->printer.dwarf) {
+		err = trace_dwarf__follow_command(r->printer.dwarf, r->wl.pid);
+		if (err) {
+			fprintf(stderr, "ember trace: cannot follow the maps of '%s': %s\n",
+				r->o->argv[0], strerror(-err));
+			return 1;
+		}
+	}
 	err = follow(r, r->wl.pid, true);
 	if (err) {
 		say_bpf_error("follow the command", err);
