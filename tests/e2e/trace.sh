@@ -125,8 +125,11 @@ if have_perf; then
 	expect_eq call-graph-as-perf "$(grep -v getppid "$TMP/cg.txt" | sort -u)" \
 		"$(grep -v getppid "$TMP/pcg.txt" | sort -u)"
 fi
-"$EMBER" trace --call-graph dwarf -- true 2>"$TMP/e.txt"
-expect_eq call-graph-dwarf-refused "$?" 2
+# dwarf is trace-dwarf.sh's; lbr is refused, as a bad dwarf size
+"$EMBER" trace --call-graph lbr -- true 2>"$TMP/e.txt"
+expect_eq call-graph-lbr-refused "$?" 2
+"$EMBER" trace --call-graph dwarf,0 -- true 2>"$TMP/e.txt"
+expect_eq call-graph-dwarf-size-refused "$?" 2
 
 # 7. the target exits mid-trace: ember ends by itself
 "$EMBER" trace -p "$loop" -e getppid 2>"$TMP/p2.txt" &
