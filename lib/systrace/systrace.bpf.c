@@ -184,28 +184,67 @@ struct x86_64_user_regs {
 
 struct task_struct;
 
-/* Only the fields read here, found in the running kernel's BTF (CO-RE). */
-struct vm_area_struct {
-	unsigned long vm_start;
-	unsigned long vm_end;
-} __attribute__((preserve_access_index));
+#define PAGE 4096
 
-static long stack_vma_end(struct task_struct *task, struct vm_area_struct *vma, void *ctx)
+/* The copy's last page read apart: a failed read zeroes where it was to go. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8[PAGE]);
+} last_page SEC(".maps");
+
+/*
+ * ustack_size bytes from sp when the whole copy could not be read at
+ * once, page by page: a page that cannot be read is one never touched
+ * (the gap exec leaves under the arguments, a deep frame's room never
+ * written: the nofault read does not bring it in) or one past the
+ * stack's end. It is left as zeros (a failed read zeroes its
+ * destination), what the kernel's copy for perf reads in the first case,
+ * and the copy's valid bytes end at the last page that could be read,
+ * where the kernel's copy stops in the second.
+ * Returns those bytes. Each read's place and length are bounded by the
+ * constant ustack_size, as the verifier needs.
+ */
+static __always_inline __u64 copy_stack_pages(__u8 *stack, __u64 sp)
 {
-	*(__u64 *)ctx = vma->vm_end;
-	return 0;
+	__u64 valid, off, first = PAGE - (sp & (PAGE - 1));
+	__u32 zero = 0;
+	__u8 *last;
+
+	if (first > ustack_size)
+		first = ustack_size;
+	if (bpf_probe_read_user(stack, first, (void *)sp))
+		return 0;
+	valid = off = first;
+#pragma unroll
+	for (int i = 0; i < SYSTRACE_MAX_USTACK / PAGE; i++) {
+		if (ustack_size < PAGE || off > ustack_size - PAGE)
+			break;
+		if (!bpf_probe_read_user(stack + off, PAGE, (void *)(sp + off)))
+			valid = off + PAGE;
+		off += PAGE;
+	}
+	/*
+	 * the last part of a page: the copy's last PAGE bytes read again, whole,
+	 * aside first (a failure there must not zero what was read)
+	 */
+	if (off >= ustack_size || ustack_size < PAGE || !(last = bpf_map_lookup_elem(&last_page, &zero)))
+		return valid;
+	if (!bpf_probe_read_user(last, PAGE, (void *)(sp + ustack_size - PAGE)) &&
+	    !bpf_probe_read_kernel(stack + ustack_size - PAGE, PAGE, last))
+		valid = ustack_size;
+	return valid;
 }
 
 /*
  * The caller's registers, in perf's order (SYSTRACE_REGS_MASK), and
- * ustack_size bytes of its stack from sp: as much as the stack's mapping
- * holds when it ends before, as the kernel's copy for perf stops there.
+ * ustack_size bytes of its stack from sp, or as much as can be read.
  */
 static __always_inline void copy_user_state(struct systrace_event_ustack *es)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct x86_64_user_regs r;
-	__u64 end = 0, len;
 
 	es->size = 0;
 	if (bpf_probe_read_kernel(&r, sizeof(r), (void *)bpf_task_pt_regs(task))) {
@@ -219,20 +258,10 @@ static __always_inline void copy_user_state(struct systrace_event_ustack *es)
 	es->regs[12] = r.r8;	es->regs[13] = r.r9;	es->regs[14] = r.r10;
 	es->regs[15] = r.r11;	es->regs[16] = r.r12;	es->regs[17] = r.r13;
 	es->regs[18] = r.r14;	es->regs[19] = r.r15;
-	if (!bpf_probe_read_user(es->stack, ustack_size, (void *)r.sp)) {
+	if (!bpf_probe_read_user(es->stack, ustack_size, (void *)r.sp))
 		es->size = ustack_size;
-		return;
-	}
-	/* the copy crossed the stack's end: up to the end then */
-	bpf_find_vma(task, r.sp, stack_vma_end, &end, 0);
-	if (end <= r.sp)
-		return;
-	len = end - r.sp;
-	if (len > ustack_size)
-		len = ustack_size;
-	len &= 0xffff;
-	if (len && !bpf_probe_read_user(es->stack, len, (void *)r.sp))
-		es->size = len;
+	else	/* past the stack's end, or a page never touched in it */
+		es->size = copy_stack_pages(es->stack, r.sp);
 }
 
 SEC("tp/raw_syscalls/sys_exit")
