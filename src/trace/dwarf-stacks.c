@@ -8,8 +8,10 @@
 #include <ember/event.h>
 #include <ember/machine.h>
 #include <ember/mmap.h>
+#include "core/hashtab.h"
 #include "session/inline-cache.h"
 #include "trace/dwarf-stacks.h"
+#include "trace/stacks.h"
 #include "unwind/unwind.h"
 
 /* perf trace's default --max-stack with --call-graph: the kernel's perf_event_max_stack. */
@@ -24,6 +26,7 @@ struct trace_dwarf {
 	struct unwinder *unwinder;
 	struct inline_cache inlines;
 	struct ember_evlist *sideband;		/* a command's mmaps since its exec, or NULL */
+	struct hashtab pids;			/* hash of a pid -> 1: its maps read once */
 	uint64_t ips[MAX_FRAMES];
 	struct ember_addr_location levels[MAX_LEVELS];
 };
@@ -50,6 +53,7 @@ void trace_dwarf__delete(struct trace_dwarf *d)
 		return;
 	inline_cache__exit(&d->inlines);
 	ember_evlist__delete(d->sideband);
+	hashtab__exit(&d->pids);
 	unwinder__delete(d->unwinder);
 	ember_symbolizer__delete(d->symbolizer);
 	free(d);
@@ -94,6 +98,7 @@ int trace_dwarf__follow_command(struct trace_dwarf *d, pid_t pid)
 		err = ember_evlist__mmap(d->sideband, SIDEBAND_PAGES);
 	if (err) {
 		ember_evlist__delete(d->sideband);
+	hashtab__exit(&d->pids);
 		d->sideband = NULL;
 	}
 	return err;
@@ -121,7 +126,9 @@ void trace_dwarf__see_pid(struct trace_dwarf *d, pid_t pid)
 {
 	struct ember_addr_location al;
 
-	/* any address reads the maps the first time */
+	if (!trace_pids__first(&d->pids, pid))
+		return;
+	/* the first look-up in a process reads its maps: any address does */
 	ember_symbolizer__resolve(d->symbolizer, pid, 0, &al);
 }
 

@@ -138,18 +138,24 @@ void trace_stacks__add_process(struct trace_stacks *s, pid_t pid)
 	fclose(f);
 }
 
-void trace_stacks__see_pid(struct trace_stacks *s, pid_t pid)
+bool trace_pids__first(struct hashtab *pids, pid_t pid)
 {
 	uint64_t h = hash_mix64((uint32_t)pid);
 	struct hashtab_slot *slot;
 
-	if (hashtab__reserve(&s->pids, 1))
-		return;
-	slot = hashtab__slot(&s->pids, h, hashtab__eq_hash, NULL);
+	if (hashtab__reserve(pids, 1))
+		return false;
+	slot = hashtab__slot(pids, h, hashtab__eq_hash, NULL);
 	if (slot->val)
-		return;
-	hashtab__fill(&s->pids, slot, h, 1);
-	trace_stacks__add_process(s, pid);
+		return false;
+	hashtab__fill(pids, slot, h, 1);
+	return true;
+}
+
+void trace_stacks__see_pid(struct trace_stacks *s, pid_t pid)
+{
+	if (trace_pids__first(&s->pids, pid))
+		trace_stacks__add_process(s, pid);
 }
 
 /* The GNU build-id of an ELF file, and its executable PT_LOAD ranges. 0 or -1. */

@@ -30,6 +30,8 @@ void trace_stacks__add_file(struct trace_stacks *s, const char *path);
 void trace_stacks__add_exec(struct trace_stacks *s, const char *path);
 /* The files a live process maps now (/proc/PID/maps). */
 void trace_stacks__add_process(struct trace_stacks *s, pid_t pid);
+/* Whether pid is new to the set pids (hash of a pid -> 1), added now; false on ENOMEM too. */
+bool trace_pids__first(struct hashtab *pids, pid_t pid);
 /* The first time pid shows up: the files it maps, while it still runs. */
 void trace_stacks__see_pid(struct trace_stacks *s, pid_t pid);
 /* One frame as perf trace prints it under a line: "sym (dso)", "[0x1f0] (dso)", "[0] ([unknown])". */
