@@ -58,8 +58,19 @@ norm() { # FILE PID
 		-e "s/\\b$2\\b/PID/g" -e 's/0x[0-9a-f]+/0xH/g' -e 's/\) +=/) =/' "$1"
 }
 pid_of() { sed -n 's/^.* syscallchain\/\([0-9]*\) .*$/\1/p' "$1" | head -1; }
+# Up to three runs of CMD... until FILE has frames: perf (and ember record) on a
+# loaded machine now and then see none of a short command's events, whole runs.
+until_frames() { # FILE CMD...
+	local file=$1 i
+	shift
+	for i in 1 2 3; do
+		"$@"
+		[ "$(frames "$file" | wc -l)" -gt 0 ] && return 0
+	done
+	return 1
+}
 if have_perf; then
-	"$PERF" trace --call-graph dwarf -e write -- "$WLP" 3 2>"$TMP/p.txt" >/dev/null
+	until_frames "$TMP/p.txt" eval '"$PERF" trace --call-graph dwarf -e write -- "$WLP" 3 2>"$TMP/p.txt" >/dev/null'
 	norm "$TMP/p.txt" "$(pid_of "$TMP/p.txt")" >"$TMP/p.n"
 	norm "$TMP/d.txt" "$(pid_of "$TMP/d.txt")" >"$TMP/d.n"
 	if has_chain "$TMP/p.txt" && diff "$TMP/p.n" "$TMP/d.n" >"$TMP/pd.diff"; then
@@ -68,7 +79,7 @@ if have_perf; then
 		fail same-frames-as-perf "$(head -8 "$TMP/pd.diff")"
 	fi
 	# and for ls, every call: the frames of each call perf printed
-	"$PERF" trace --call-graph dwarf -e openat,read,close -- ls / 2>"$TMP/pls.txt" >/dev/null
+	until_frames "$TMP/pls.txt" eval '"$PERF" trace --call-graph dwarf -e openat,read,close -- ls / 2>"$TMP/pls.txt" >/dev/null'
 	"$EMBER" trace --call-graph dwarf -e openat,read,close -- ls / 2>"$TMP/els.txt" >/dev/null
 	if grep -q LOST "$TMP/pls.txt"; then
 		skip same-frames-as-perf-ls "perf lost events"
@@ -110,9 +121,12 @@ check summary-counts grep -qE '^ +write +5 +0 ' "$TMP/s.txt"
 expect_eq summary-no-frames "$(frames "$TMP/s.txt" | wc -l)" 0
 
 # 6. trace record: samples with user registers and stack copies, unwound by script
-"$EMBER" trace record --call-graph dwarf -o "$TMP/rec.data" -- "$WLP" 1 >/dev/null 2>"$TMP/rec.err"
-expect_eq record-status "$?" 0
 # each frame "ADDR SYM" on its line: the symbols of the chains, one line
-"$EMBER" script -i "$TMP/rec.data" -F ip,sym 2>/dev/null | awk 'NF == 2 { print $2 }' |
-	tr '\n' ' ' >"$TMP/rec.txt"
-check record-unwound grep -q ' inner outer main ' "$TMP/rec.txt"
+record() {
+	"$EMBER" trace record --call-graph dwarf -o "$TMP/rec.data" -- "$WLP" 1 >/dev/null \
+		2>"$TMP/rec.err" || return 1
+	"$EMBER" script -i "$TMP/rec.data" -F ip,sym 2>/dev/null | awk 'NF == 2 { print $2 }' |
+		tr '\n' ' ' >"$TMP/rec.txt"
+	grep -q ' inner outer main ' "$TMP/rec.txt"
+}
+check record-unwound eval 'record || record || record'
