@@ -73,7 +73,8 @@ static const char *callchain_token(const char **p, size_t *len)
 }
 
 /* perf's get_stack_size(): a number, rounded up to 8 bytes, 8 to 65528 */
-static int parse_stack_size(const char *tok, size_t len, unsigned int *stack_size)
+static int parse_stack_size(const char *tok, size_t len, unsigned int *stack_size, char *why,
+			    size_t why_size)
 {
 	char buf[32], *end;
 	unsigned long long size = 0;
@@ -88,8 +89,8 @@ static int parse_stack_size(const char *tok, size_t len, unsigned int *stack_siz
 	}
 	size = (size + 7) & ~7ULL;
 	if (!size || size > RECORD_DWARF_STACK_MAX) {
-		record_err("callchain: Incorrect stack dump size (max %d): %.*s",
-			   RECORD_DWARF_STACK_MAX, (int)len, tok);
+		snprintf(why, why_size, "callchain: Incorrect stack dump size (max %d): %.*s",
+			 RECORD_DWARF_STACK_MAX, (int)len, tok);
 		return -EINVAL;
 	}
 	*stack_size = (unsigned int)size;
@@ -101,8 +102,9 @@ static int parse_stack_size(const char *tok, size_t len, unsigned int *stack_siz
  * (taken when below the kernel's, anything else ignored), for dwarf a
  * stack dump size; what follows is ignored; lbr takes nothing more.
  */
-int record_options__parse_callchain(const char *arg, enum record_callchain *mode,
-				    unsigned int *stack_size, unsigned int *max_stack)
+int record_callchain__parse(const char *arg, enum record_callchain *mode,
+			    unsigned int *stack_size, unsigned int *max_stack, char *why,
+			    size_t why_size)
 {
 	const char *p = arg, *tok;
 	size_t len = 0;
@@ -121,7 +123,7 @@ int record_options__parse_callchain(const char *arg, enum record_callchain *mode
 	}
 	if (tok && len == 3 && !strncmp(tok, "lbr", 3)) {
 		if (callchain_token(&p, &len)) {
-			record_err("callchain: No more arguments needed for --call-graph lbr");
+			snprintf(why, why_size, "callchain: No more arguments needed for --call-graph lbr");
 			return -EINVAL;
 		}
 		*mode = RECORD_CALLCHAIN_LBR;
@@ -131,15 +133,26 @@ int record_options__parse_callchain(const char *arg, enum record_callchain *mode
 		unsigned int size = RECORD_DWARF_STACK;
 
 		tok = callchain_token(&p, &len);
-		if (tok && parse_stack_size(tok, len, &size))
+		if (tok && parse_stack_size(tok, len, &size, why, why_size))
 			return -EINVAL;
 		*mode = RECORD_CALLCHAIN_DWARF;
 		*stack_size = size;
 		return 0;
 	}
-	record_err("callchain: Unknown --call-graph option value: %s (use fp, dwarf[,size] or lbr)",
-		   arg);
+	snprintf(why, why_size,
+		 "callchain: Unknown --call-graph option value: %s (use fp, dwarf[,size] or lbr)", arg);
 	return -EINVAL;
+}
+
+int record_options__parse_callchain(const char *arg, enum record_callchain *mode,
+				    unsigned int *stack_size, unsigned int *max_stack)
+{
+	char why[256];
+	int err = record_callchain__parse(arg, mode, stack_size, max_stack, why, sizeof(why));
+
+	if (err)
+		record_err("%s", why);
+	return err;
 }
 
 int record_opt_call_graph(const struct option *opt, const char *arg, bool unset)

@@ -63,6 +63,10 @@ int record_options__parse(struct record_opts *o, int *argc, const char **argv);
  */
 int record_options__parse_callchain(const char *arg, enum record_callchain *mode,
 				    unsigned int *stack_size, unsigned int *max_stack);
+/* The same, the message into why (perf's text, no command prefix) for the caller to print. */
+int record_callchain__parse(const char *arg, enum record_callchain *mode,
+			    unsigned int *stack_size, unsigned int *max_stack, char *why,
+			    size_t why_size);
 
 /*
  * Parse a branch filter ("any", "any_call,u", ...: perf's -j names) into

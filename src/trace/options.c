@@ -174,9 +174,10 @@ static int opt_call_graph(const struct option *opt, const char *arg, bool unset)
 	struct trace_opts *o = opt->value;
 	enum record_callchain mode = RECORD_CALLCHAIN_NONE;
 	unsigned int size = 0, depth = 0;
+	char why[256];
 
-	if (record_options__parse_callchain(arg, &mode, &size, &depth))
-		return -1;
+	if (record_callchain__parse(arg, &mode, &size, &depth, why, sizeof(why)))
+		return usage_error("%s", why);
 	if (mode == RECORD_CALLCHAIN_DWARF) {
 		o->call_graph = false;
 		o->dwarf_stack = size;

@@ -109,8 +109,8 @@ check small-copy-chain has_chain "$TMP/small.txt"
 for bad in 0 65529 abc; do
 	"$EMBER" trace --call-graph "dwarf,$bad" -e write -- "$WLP" 1 2>"$TMP/bad.txt" >/dev/null
 	expect_eq "bad-size-$bad-status" "$?" 2
-	check "bad-size-$bad-message" grep -qF "callchain: Incorrect stack dump size (max 65528): $bad" \
-		"$TMP/bad.txt"
+	check "bad-size-$bad-message" grep -qxF \
+		"ember trace: callchain: Incorrect stack dump size (max 65528): $bad" "$TMP/bad.txt"
 done
 "$EMBER" trace --call-graph lbr -e write -- "$WLP" 1 2>"$TMP/lbr.txt" >/dev/null
 expect_eq lbr-refused "$?" 2
