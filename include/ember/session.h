@@ -231,6 +231,42 @@ EMBER_API void ember_session_stats__fprintf_lost(const struct ember_session_stat
 EMBER_API const char *ember_session__nothing_usable(const struct ember_session *s, char *buf,
 						    size_t len);
 
+/* ---- DWARF stacks outside a perf.data ----------------------------------- */
+
+/*
+ * An unwinder for samples that do not come from a file: a ring buffer's
+ * or a BPF program's user registers and stack copy (PERF_SAMPLE_REGS_USER
+ * and _STACK_USER, x86_64's registers), unwound in a thread of any
+ * machine (a symbolizer's, say) by the rules `ember report` unwinds
+ * --call-graph dwarf files by. NULL with errno on failure.
+ */
+struct ember_stack_unwinder;
+
+EMBER_API struct ember_stack_unwinder *ember_stack_unwinder__new(void);
+EMBER_API void ember_stack_unwinder__delete(struct ember_stack_unwinder *u);
+/*
+ * sample's user stack (its user_regs and user_stack set) taken in thread:
+ * at most max addresses into ips, callee first. Returns how many (0: no
+ * user ip in the registers), or -ENOMEM.
+ */
+EMBER_API int ember_stack_unwinder__unwind(struct ember_stack_unwinder *u,
+					   struct ember_thread *thread,
+					   const struct ember_sample *sample, uint64_t *ips,
+					   unsigned int max);
+/*
+ * The entries perf shows in place of the unwound frame al (resolved in
+ * machine): one per inline level, innermost first, as
+ * ember_session__inline_frames() gives them. Returns how many, 0 when al
+ * stays as it is, or -ENOMEM.
+ */
+EMBER_API int ember_stack_unwinder__inline_frames(struct ember_stack_unwinder *u,
+						  struct ember_machine *machine,
+						  const struct ember_addr_location *al,
+						  struct ember_addr_location *out, size_t room);
+/* Register reg (PERF_REG_X86_*) of a sample's registers into *val; false when not there. */
+EMBER_API bool ember_sample_regs__value(const struct ember_sample_regs *regs, int reg,
+					uint64_t *val);
+
 #ifdef __cplusplus
 }
 #endif

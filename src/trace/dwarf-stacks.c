@@ -8,11 +8,10 @@
 #include <ember/event.h>
 #include <ember/machine.h>
 #include <ember/mmap.h>
+#include <ember/session.h>
 #include "core/hashtab.h"
-#include "session/inline-cache.h"
 #include "trace/dwarf-stacks.h"
 #include "trace/stacks.h"
-#include "unwind/unwind.h"
 
 /* perf trace's default --max-stack with --call-graph: the kernel's perf_event_max_stack. */
 #define MAX_FRAMES 127
@@ -23,8 +22,7 @@
 
 struct trace_dwarf {
 	struct ember_symbolizer *symbolizer;	/* the processes' maps, their files' symbols */
-	struct unwinder *unwinder;
-	struct inline_cache inlines;
+	struct ember_stack_unwinder *unwinder;	/* and the frames' inline levels */
 	struct ember_evlist *sideband;		/* a command's mmaps since its exec, or NULL */
 	struct hashtab pids;			/* hash of a pid -> 1: its maps read once */
 	uint64_t ips[MAX_FRAMES];
@@ -39,7 +37,7 @@ struct trace_dwarf *trace_dwarf__new(void)
 	if (!d)
 		return NULL;
 	d->symbolizer = ember_symbolizer__new(&opts);
-	d->unwinder = unwinder__new();
+	d->unwinder = ember_stack_unwinder__new();
 	if (!d->symbolizer || !d->unwinder) {
 		trace_dwarf__delete(d);
 		return NULL;
@@ -51,10 +49,9 @@ void trace_dwarf__delete(struct trace_dwarf *d)
 {
 	if (!d)
 		return;
-	inline_cache__exit(&d->inlines);
 	ember_evlist__delete(d->sideband);
 	hashtab__exit(&d->pids);
-	unwinder__delete(d->unwinder);
+	ember_stack_unwinder__delete(d->unwinder);
 	ember_symbolizer__delete(d->symbolizer);
 	free(d);
 }
@@ -167,7 +164,7 @@ int trace_dwarf__fprintf(struct trace_dwarf *d, const struct ember_syscall_rec *
 	sm.user_stack.size = exit->user_stack_size;
 	sm.user_stack.data = exit->user_stack;
 	sm.user_stack.dyn_size = exit->user_stack_size;
-	if (!unwind__reg_value(&sm.user_regs, PERF_REG_X86_IP, &ip) || !ip)
+	if (!ember_sample_regs__value(&sm.user_regs, PERF_REG_X86_IP, &ip) || !ip)
 		return 0;
 	drain_sideband(d);
 	/* the maps read (again when the ip is outside them: a library loaded since) */
@@ -175,12 +172,12 @@ int trace_dwarf__fprintf(struct trace_dwarf *d, const struct ember_syscall_rec *
 	thread = ember_machine__find_thread(machine, exit->pid, exit->pid);
 	if (!thread)
 		return 0;
-	n = unwinder__unwind(d->unwinder, thread, &sm, d->ips, MAX_FRAMES);
+	n = ember_stack_unwinder__unwind(d->unwinder, thread, &sm, d->ips, MAX_FRAMES);
 	for (int i = 0; i < n; i++) {
 		int nr;
 
 		ember_thread__resolve(thread, PERF_RECORD_MISC_USER, d->ips[i], &al);
-		nr = inline_cache__frames(&d->inlines, machine, &al, d->levels, MAX_LEVELS);
+		nr = ember_stack_unwinder__inline_frames(d->unwinder, machine, &al, d->levels, MAX_LEVELS);
 		if (nr < 0)
 			return nr;
 		if (!nr)
