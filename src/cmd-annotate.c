@@ -20,7 +20,10 @@
 #include "annotate/annotate.h"
 #include "core/array.h"
 #include <ember/perf-data.h>
+#include "report/report.h"
 #include "report/run.h"
+#include "tui/annotate-browser.h"
+#include "tui/screen.h"
 #include "util/parse-options.h"
 #include "util/session-open.h"
 
@@ -82,6 +85,11 @@ struct annotate {
 	size_t nr_printed;
 	uint64_t nr_counted;		/* samples past the filters, as perf counts them */
 	uint64_t *counted_period;	/* per event: their period (--percent-limit's total) */
+	uint64_t *counted_samples;	/* per event: their samples (the browser's title) */
+	bool tui;			/* the browser, not the text */
+	FILE *warn;			/* stderr, or with the browser, held until it is gone */
+	char *warn_buf;
+	size_t warn_len;
 	struct ember_hist_filters *cpus; /* -C */
 	double min_percent;		/* --percent-limit */
 	const char *vmlinux;		/* -k when it is an ELF file (else a kallsyms file) */
@@ -124,6 +132,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 		/* perf counts a sample without a symbol unless a symbol was asked for */
 		if (!an->o.symbol) {
 			an->nr_counted++;
+			an->counted_samples[ev]++;
 			an->counted_period[ev] += ss->sample->period;
 		}
 		/* a binary without symbols (stripped): said once at the end */
@@ -138,6 +147,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	if (an->o.symbol && strcmp(an->o.symbol, al->sym_name))
 		return 0;
 	an->nr_counted++;
+	an->counted_samples[ev]++;
 	an->counted_period[ev] += ss->sample->period;
 	if (!al->dso)
 		return 0;
@@ -318,31 +328,177 @@ static bool under_limit(const struct annotate *an, const struct ember_dso *dso,
 	return pct < an->min_percent;
 }
 
+/* What the symbols of one group are shown with. */
+struct group_show {
+	struct annotate *an;
+	const uint32_t *events;
+	uint32_t nr;
+	const char *name;		/* the group's, as the header names it */
+	uint64_t totals[EMBER_MAX_GROUP];
+	struct annotate_sources *srcs;
+	struct ember_annotation_opts ao;
+	struct seen *warned;
+	char title[1024];		/* the browser's top line */
+	const char *cpuid;
+};
+
+/* perf's annotate title: "Samples: 1K of event 'cycles', 4000 Hz, Event count (approx.): N" */
+static void browser_title(struct group_show *gs)
+{
+	struct annotate *an = gs->an;
+	const struct ember_data_attr *attr =
+		ember_data_reader__attr(ember_session__reader(an->session), gs->events[0]);
+	char unit;
+	unsigned long nr = report_convert_unit(an->counted_samples[gs->events[0]], &unit);
+
+	snprintf(gs->title, sizeof(gs->title),
+		 "Samples: %lu%c of event%s '%s', %d Hz, Event count (approx.): %" PRIu64, nr, unit,
+		 gs->nr > 1 ? "s" : "", gs->name, (int)attr->attr.sample_freq,
+		 an->counted_period[gs->events[0]]);
+}
+
+static int show_symbol(struct group_show *gs, struct ember_dso *dso,
+		       const struct ember_symbol *sym, enum tui_annotate_action *action);
+
+struct follow_ctx {
+	struct group_show *gs;
+	struct ember_dso *dso;
+};
+
+/* Enter on a call: the called function's browser, from the same binary (as perf's). */
+static int follow_call(void *ctx, uint64_t target, char *why, size_t whysz)
+{
+	struct follow_ctx *fc = ctx;
+	const struct ember_symbol *sym =
+		ember_dso__find_symbol(fc->dso, ember_dso__vaddr_to_addr(fc->dso, target));
+	enum tui_annotate_action action;
+	int r;
+
+	if (!sym)
+		return -ENOENT;
+	r = show_symbol(fc->gs, fc->dso, sym, &action);
+	if (r > 0) {
+		snprintf(why, whysz, "Couldn't annotate %s", ember_symbol__name(sym));
+		return -ENODATA;
+	}
+	return r;
+}
+
+/*
+ * One symbol shown: printed, or browsed (*action: how the browser was
+ * left). 0, 1 when it could not be annotated (said once per binary), or
+ * -ENOMEM.
+ */
+static int show_symbol(struct group_show *gs, struct ember_dso *dso,
+		       const struct ember_symbol *sym, enum tui_annotate_action *action)
+{
+	struct annotate *an = gs->an;
+	const char *kernel_file, *long_name, *short_name;
+	struct annotate_lines al;
+	struct ember_annotation *a = ember_annotation__new(dso, sym, &gs->ao);
+	int r;
+
+	if (!a) {
+		int err = errno;
+
+		if (err == ENOMEM || seen_add(gs->warned, dso, NULL) < 0)
+			return -ENOMEM;
+		/* one line per binary, as perf warns once per dso */
+		if (an->o.quiet || (an->o.skip_missing && err == ENOENT))
+			return 1;
+		if (err == EOPNOTSUPP && is_kernel(dso))
+			print_no_vmlinux(an->warn, sym, dso);
+		else
+			fprintf(an->warn, "ember annotate: cannot annotate %s in %s: %s\n",
+				ember_symbol__name(sym), ember_dso__name(dso), cannot_annotate(err));
+		return 1;
+	}
+	r = annotate_lines__build(&al, a, ember_symbol__name(sym), an->po.source, an->o.asm_raw,
+				  gs->srcs);
+	/* perf names the kernel after the file its code came from: the vmlinux, kcore */
+	kernel_file = is_kernel(dso) ? ember_annotation__path(a) : NULL;
+	long_name = kernel_file ? kernel_file : ember_dso__name(dso);
+	short_name = kernel_file ? strrchr(kernel_file, '/') : NULL;
+	short_name = short_name ? short_name + 1 :
+		     kernel_file ? kernel_file : ember_dso__short_name(dso);
+	if (!r) {
+		struct annotate_symbol_print sp = {
+			.a = a,
+			.hist = ember_annotate_hists__find(an->hists, dso, sym),
+			.sym_start = ember_symbol__start(sym),
+			.events = gs->events,
+			.nr_events = gs->nr,
+			.dso_name = an->o.full_paths ? long_name : short_name,
+			.dso_long_name = long_name,
+			.dso_short_name = short_name,
+			.event_name = gs->name,
+			.total_period = gs->totals,
+			.a2l_path = kernel_file ? kernel_file : a2l_path(dso),
+			.srclines = an->srclines,
+			.prev_srcline = &an->prev_srcline,
+		};
+
+		if (an->tui) {
+			struct follow_ctx fc = { gs, dso };
+			struct tui_annotate_browser_opts bo = {
+				.sp = &sp,
+				.lines = &al,
+				.title = gs->title,
+				.sym_name = ember_symbol__name(sym),
+				.po = &an->po,
+				.cpuid = gs->cpuid,
+				.follow = follow_call,
+				.ctx = &fc,
+			};
+
+			*action = tui_annotate_browser__run(&bo);
+			if (*action == TUI_ANNOTATE_ERROR)
+				r = -ENOMEM;
+		} else {
+			annotate__fprintf_symbol(stdout, &sp, &al, &an->po);
+		}
+		an->nr_printed++;
+		annotate_lines__exit(&al);
+	}
+	ember_annotation__delete(a);
+	return r;
+}
+
 static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t nr,
 			  const char *name, struct annotate_sources *srcs, struct seen *warned)
 {
 	const struct ember_session_stats *st = ember_session__stats(an->session);
-	struct ember_annotation_opts ao = {
-		.sz = sizeof(ao),
-		.intel = an->o.disassembler_style && !strcmp(an->o.disassembler_style, "intel"),
-		.no_source = !an->o.source,
-		.vmlinux = an->vmlinux,
-		.ignore_vmlinux = an->o.ignore_vmlinux,
-		.cache = an->cache,
+	const struct ember_env *env = ember_data_reader__env(ember_session__reader(an->session));
+	struct group_show gs = {
+		.an = an,
+		.events = events,
+		.nr = nr,
+		.name = name,
+		.srcs = srcs,
+		.ao = {
+			.sz = sizeof(gs.ao),
+			.intel = an->o.disassembler_style &&
+				 !strcmp(an->o.disassembler_style, "intel"),
+			.no_source = !an->o.source,
+			.vmlinux = an->vmlinux,
+			.ignore_vmlinux = an->o.ignore_vmlinux,
+			.cache = an->cache,
+		},
+		.warned = warned,
+		.cpuid = env ? env->cpuid : NULL,
 	};
-	uint64_t totals[EMBER_MAX_GROUP];
 	struct sym_ref *syms;
 	size_t nr_syms;
-	int r = group_symbols(an, events, nr, &syms, &nr_syms);
+	int r = group_symbols(an, events, nr, &syms, &nr_syms), dir = 1;
 
 	for (uint32_t e = 0; e < nr; e++)
-		totals[e] = events[e] < st->nr_events ? st->events[events[e]].total_period : 0;
-	for (size_t i = 0; !r && i < nr_syms; i++) {
+		gs.totals[e] = events[e] < st->nr_events ? st->events[events[e]].total_period : 0;
+	browser_title(&gs);
+	/* the browser's Left goes back: perf walks its entries both ways, skipping the same */
+	for (long i = 0; !r && i >= 0 && i < (long)nr_syms; i += dir) {
 		struct ember_dso *dso = syms[i].dso;
 		const struct ember_symbol *sym = syms[i].sym;
-		const char *kernel_file, *long_name, *short_name;
-		struct annotate_lines al;
-		struct ember_annotation *a;
+		enum tui_annotate_action action = TUI_ANNOTATE_NEXT;
 
 		if (seen_has(warned, dso, NULL))
 			continue;
@@ -352,59 +508,19 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 			continue;
 		if (under_limit(an, dso, sym, events[0]))
 			continue;
-		a = ember_annotation__new(dso, sym, &ao);
-		if (!a) {
-			int err = errno;
-
-			if (err == ENOMEM) {
-				r = -ENOMEM;
-				break;
-			}
-			/* one line per binary, as perf warns once per dso */
-			if (seen_add(warned, dso, NULL) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-			if (an->o.quiet || (an->o.skip_missing && err == ENOENT))
-				continue;
-			if (err == EOPNOTSUPP && is_kernel(dso))
-				print_no_vmlinux(stderr, sym, dso);
-			else
-				fprintf(stderr, "ember annotate: cannot annotate %s in %s: %s\n",
-					ember_symbol__name(sym), ember_dso__name(dso),
-					cannot_annotate(err));
+		r = show_symbol(&gs, dso, sym, &action);
+		if (r > 0) {
+			r = 0;
 			continue;
 		}
-		r = annotate_lines__build(&al, a, ember_symbol__name(sym), an->po.source,
-					  an->o.asm_raw, srcs);
-		/* perf names the kernel after the file its code came from: the vmlinux, kcore */
-		kernel_file = is_kernel(dso) ? ember_annotation__path(a) : NULL;
-		long_name = kernel_file ? kernel_file : ember_dso__name(dso);
-		short_name = kernel_file ? strrchr(kernel_file, '/') : NULL;
-		short_name = short_name ? short_name + 1 :
-			     kernel_file ? kernel_file : ember_dso__short_name(dso);
-		if (!r) {
-			struct annotate_symbol_print sp = {
-				.a = a,
-				.hist = ember_annotate_hists__find(an->hists, dso, sym),
-				.sym_start = ember_symbol__start(sym),
-				.events = events,
-				.nr_events = nr,
-				.dso_name = an->o.full_paths ? long_name : short_name,
-				.dso_long_name = long_name,
-				.dso_short_name = short_name,
-				.event_name = name,
-				.total_period = totals,
-				.a2l_path = kernel_file ? kernel_file : a2l_path(dso),
-				.srclines = an->srclines,
-				.prev_srcline = &an->prev_srcline,
-			};
-
-			annotate__fprintf_symbol(stdout, &sp, &al, &an->po);
-			an->nr_printed++;
-			annotate_lines__exit(&al);
-		}
-		ember_annotation__delete(a);
+		if (!an->tui)
+			continue;
+		if (action == TUI_ANNOTATE_QUIT)
+			break;
+		dir = action == TUI_ANNOTATE_PREV ? -1 : 1;
+		/* with no entry that way, perf shows the same symbol again */
+		if (i + dir < 0 || i + dir >= (long)nr_syms)
+			i -= dir;
 	}
 	free(syms);
 	return r;
@@ -515,6 +631,37 @@ static int is_elf(const char *path)
 	return r;
 }
 
+/*
+ * The screen for the browser, the warnings held until it is gone; 0, or
+ * -1 when this terminal cannot hold it (the text is printed, as perf's).
+ */
+static int start_browser(struct annotate *an)
+{
+	char why[256];
+
+	if (tui_screen__init(why, sizeof(why)))
+		return -1;
+	an->warn = open_memstream(&an->warn_buf, &an->warn_len);
+	if (!an->warn) {
+		tui_screen__exit();
+		an->warn = stderr;
+		return -1;
+	}
+	return 0;
+}
+
+static void stop_browser(struct annotate *an)
+{
+	tui_screen__exit();
+	if (an->warn == stderr)
+		return;
+	fclose(an->warn);
+	an->warn = stderr;
+	fwrite(an->warn_buf, 1, an->warn_len, stderr);
+	free(an->warn_buf);
+	an->warn_buf = NULL;
+}
+
 static int run(struct annotate *an)
 {
 	struct ember_session_opts so = {
@@ -552,13 +699,15 @@ static int run(struct annotate *an)
 	an->hists = ember_annotate_hists__new(an->nr_events);
 	an->order = calloc(an->nr_events ? an->nr_events : 1, sizeof(*an->order));
 	an->counted_period = calloc(an->nr_events ? an->nr_events : 1, sizeof(uint64_t));
+	an->counted_samples = calloc(an->nr_events ? an->nr_events : 1, sizeof(uint64_t));
 	srcs = annotate_sources__new(an->o.prefix, an->prefix_strip);
 	an->cache = ember_annotate_cache__new();
 	if (an->po.print_line && !(an->srclines = ember_srclines__new())) {
 		err = -ENOMEM;
 		goto out;
 	}
-	if (!an->hists || !an->order || !an->counted_period || !srcs || !an->cache) {
+	if (!an->hists || !an->order || !an->counted_period || !an->counted_samples || !srcs ||
+	    !an->cache) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -577,7 +726,11 @@ static int run(struct annotate *an)
 			continue;
 		err = ember_hist__resort(an->order[ev]);
 	}
+	if (!err && an->tui && an->nr_counted && start_browser(an))
+		an->tui = false;
 	err = err ?: annotate_groups(an, srcs, &warned);
+	if (an->tui)
+		stop_browser(an);
 	/* with a symbol asked for and found, the other binaries do not matter */
 	if (an->o.symbol && an->nr_counted)
 		an->nosyms.nr = 0;
@@ -609,6 +762,7 @@ out:
 		ember_hist__delete(an->order[ev]);
 	free(an->order);
 	free(an->counted_period);
+	free(an->counted_samples);
 	ember_hist_filters__delete(an->cpus);
 	ember_annotate_hists__delete(an->hists);
 	ember_session__delete(an->session);
@@ -693,7 +847,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_STRING(0, "stdio-color", &o->stdio_color, "mode", "'never' or 'auto' ('always' is not supported)"),
 		OPT_BOOLEAN(0, "stdio2", &o->stdio2, "Use the stdio interface (perf's second layout: not supported)"),
 		OPT_STRING(0, "symfs", &o->symfs, "directory", "Look for files with symbols relative to this directory"),
-		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface (not done: the stdio text is printed)"),
+		OPT_BOOLEAN(0, "tui", &o->tui, "Use the TUI interface (the default on a terminal)"),
 		OPT_END()
 	};
 	int argc2, r;
@@ -743,10 +897,9 @@ int cmd_annotate(int argc, const char **argv)
 		fprintf(stderr, "ember annotate: --objdump %s is not used: ember decodes the "
 				"instructions with capstone and runs no objdump\n",
 			o->objdump);
-	/* perf falls back to --stdio where there is no terminal, as ember does everywhere */
-	if (o->tui && !o->stdio && isatty(STDOUT_FILENO) && !o->quiet)
-		fprintf(stderr,
-			"ember annotate: the TUI is not done yet; printing the --stdio text\n");
+	/* the browser on a terminal (--tui or not), as perf's; the text elsewhere */
+	an.tui = !o->stdio && isatty(STDOUT_FILENO);
+	an.warn = stderr;
 	an.po.show_nr_samples = o->show_nr_samples;
 	an.po.show_total_period = o->show_total_period;
 	an.po.source = o->source;

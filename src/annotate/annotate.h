@@ -85,6 +85,14 @@ struct annotate_symbol_print {
 	char **prev_srcline;
 };
 
+/* perf's name of a percent type: "local period", ... */
+const char *annotate__percent_type_name(enum annotate_percent_type t);
+/* Whether s is objdump -l's "/abs/path:N" marker (perf shows none); *nr gets N. */
+bool annotate__is_marker(const char *s, int *nr);
+/* Instruction insn's percent of the group's event e, of po's percent type. */
+double annotate__insn_percent(const struct annotate_symbol_print *sp,
+			      const struct annotate_print_opts *po, size_t insn, uint32_t e);
+
 /* Prints one symbol's annotation as perf annotate --stdio does. */
 void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 			      const struct annotate_lines *lines,

@@ -21,8 +21,13 @@ static const char *const percent_type_names[] = {
 	[ANNOTATE_GLOBAL_HITS] = "global hits",
 };
 
-/* perf's file_lineno regex, "^/[^:]+:([0-9]+)": an absolute file:line marker, *nr its line. */
-static bool is_marker(const char *s, int *nr)
+const char *annotate__percent_type_name(enum annotate_percent_type t)
+{
+	return percent_type_names[t];
+}
+
+/* perf's file_lineno regex, "^/[^:]+:([0-9]+)". */
+bool annotate__is_marker(const char *s, int *nr)
 {
 	const char *colon;
 
@@ -183,9 +188,8 @@ out:
 	free(hits);
 }
 
-/* An instruction's percent of one event of the group (e), of the percent type asked for. */
-static double insn_percent(const struct annotate_symbol_print *sp,
-			   const struct annotate_print_opts *po, size_t insn, uint32_t e)
+double annotate__insn_percent(const struct annotate_symbol_print *sp,
+			      const struct annotate_print_opts *po, size_t insn, uint32_t e)
 {
 	uint32_t ev = sp->events[e];
 	uint64_t nr, period;
@@ -217,7 +221,7 @@ static void print_value(FILE *fp, const struct annotate_symbol_print *sp,
 	else if (po->show_nr_samples)
 		fprintf(fp, " %*" PRIu64, width - 1, nr);
 	else
-		fprintf(fp, " %*.2f", width - 1, insn_percent(sp, po, insn, e));
+		fprintf(fp, " %*.2f", width - 1, annotate__insn_percent(sp, po, insn, e));
 }
 
 /*
@@ -268,7 +272,7 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 	if (pcts && paths) {
 		for (size_t i = 0; i < nr_insns; i++)
 			for (uint32_t e = 0; e < sp->nr_events; e++)
-				pcts[i * sp->nr_events + e] = insn_percent(sp, po, i, e);
+				pcts[i * sp->nr_events + e] = annotate__insn_percent(sp, po, i, e);
 		print_summary(fp, sp, pcts, paths);
 	}
 
@@ -287,7 +291,7 @@ void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 		if (l->insn < 0) {
 			const char *text = l->text + strspn(l->text, " \t");
 
-			if (is_marker(l->text, &line_nr))
+			if (annotate__is_marker(l->text, &line_nr))
 				continue;
 			if (!*text)
 				fprintf(fp, " %*s:\n", cols, " ");

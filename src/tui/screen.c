@@ -71,6 +71,8 @@ static void init_colors(void)
 	init_pair(TUI_TOP, COLOR_RED, -1);
 	init_pair(TUI_MEDIUM, COLOR_GREEN, -1);
 	init_pair(TUI_HELPLINE, COLOR_WHITE, COLOR_BLACK);
+	init_pair(TUI_ADDR, COLOR_MAGENTA, -1);
+	init_pair(TUI_JUMP_ARROWS, COLOR_BLUE, -1);
 }
 
 int tui_screen__init(char *why, size_t whysz)

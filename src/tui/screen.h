@@ -19,6 +19,8 @@ enum tui_color {
 	TUI_TOP,	/* a percentage of 5 % and more: red */
 	TUI_MEDIUM,	/* of 0.5 % and more: green */
 	TUI_HELPLINE,	/* the bottom line: light grey on black */
+	TUI_ADDR,	/* the annotate browser's addresses: magenta */
+	TUI_JUMP_ARROWS, /* its current jump's line: blue */
 };
 
 /* perf's thresholds for TUI_TOP and TUI_MEDIUM. */
