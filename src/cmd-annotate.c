@@ -377,11 +377,17 @@ static int follow_call(void *ctx, uint64_t target, char *why, size_t whysz)
 	if (!sym)
 		return -ENOENT;
 	r = show_symbol(fc->gs, fc->dso, sym, &action);
-	if (r > 0) {
-		snprintf(why, whysz, "Couldn't annotate %s", ember_symbol__name(sym));
-		return -ENODATA;
-	}
-	return r;
+	snprintf(why, whysz, r > 0 ? "Couldn't annotate %s" : "%s", ember_symbol__name(sym));
+	return r > 0 ? -ENODATA : r;
+}
+
+static const char *symbol_at(void *ctx, uint64_t target)
+{
+	struct follow_ctx *fc = ctx;
+	const struct ember_symbol *sym =
+		ember_dso__find_symbol(fc->dso, ember_dso__vaddr_to_addr(fc->dso, target));
+
+	return sym ? ember_symbol__name(sym) : NULL;
 }
 
 /*
@@ -448,6 +454,7 @@ static int show_symbol(struct group_show *gs, struct ember_dso *dso,
 				.po = &an->po,
 				.cpuid = gs->cpuid,
 				.follow = follow_call,
+				.symbol_at = symbol_at,
 				.ctx = &fc,
 			};
 

@@ -56,6 +56,8 @@ struct browser {
 	int fused_family, fused_model;	/* 0: no fusion known */
 	bool fused_amd;
 	char help[256];			/* a message over the help line, until the next key */
+	/* back from a callee, perf's title lines: its symbol line on top, the callee's under */
+	char title[512], sym_line[512];
 	char search[128];
 	bool search_back;
 };
@@ -343,19 +345,23 @@ static void insn_text(const struct browser *b, const struct row *r, char *buf, s
 		return;
 	}
 	if (r->kind == 'c' || r->kind == 'j') {
+		/*
+		 * perf's call__scnprintf(), jump__scnprintf() out of the symbol:
+		 * a jump back before its start keeps objdump's text
+		 */
+		bool before = r->kind == 'j' && in->target < ember_annotation__addr(b->a);
+		const char *sym = in->has_target && !before && b->o->symbol_at ?
+					  b->o->symbol_at(b->o->ctx, in->target) : NULL;
 		const char *lt = strchr(ops, '<'), *gt = lt ? strchr(lt, '>') : NULL;
 
-		if (in->has_target && gt) {
-			/* the function's name, without perf's "+0x..." when it is the callee's start */
-			const char *plus = memchr(lt, '+', gt - lt);
-
-			snprintf(buf, size, "%-*s %.*s", w, name,
-				 (int)((plus ? plus : gt) - lt - 1), lt + 1);
-		} else if (in->has_target && r->kind == 'c') {
+		if (sym)
+			snprintf(buf, size, "%-*s %s", w, name, sym);
+		else if (r->kind == 'c' && in->has_target && gt)
+			snprintf(buf, size, "%-*s %.*s", w, name, (int)(gt - lt - 1), lt + 1);
+		else if (r->kind == 'c' && in->has_target)
 			snprintf(buf, size, "%-*s *%" PRIx64, w, name, in->target);
-		} else {
+		else
 			snprintf(buf, size, "%-*s %s", w, name, ops);
-		}
 		return;
 	}
 	if (is_mov_like(name) && mov_text(ops, w, name, buf, size))
@@ -721,6 +727,13 @@ static void keep_current_shown(struct browser *b)
 		b->top = 0;
 }
 
+/* perf's sym_title(): "SYM  DSO [Percent: local period]" */
+static void sym_title(const struct browser *b, const char *name, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s  %s [Percent: %s]", name, b->o->sp->dso_long_name,
+		 annotate__percent_type_name(b->o->po->percent_type));
+}
+
 static void draw(struct browser *b)
 {
 	int width = COLS - 1 + (b->navkeypressed ? 0 : 1), rows = rows_shown();
@@ -729,10 +742,9 @@ static void draw(struct browser *b)
 	keep_current_shown(b);
 	erase();
 	tui_screen__set_color(TUI_ROOT);
-	tui_screen__write(0, 0, b->o->title, COLS);
-	snprintf(title, sizeof(title), "%s  %s [Percent: %s]", b->o->sym_name,
-		 b->o->sp->dso_long_name, annotate__percent_type_name(b->o->po->percent_type));
-	tui_screen__write(1, 0, title, COLS);
+	tui_screen__write(0, 0, b->title[0] ? b->title : b->o->title, COLS);
+	sym_title(b, b->o->sym_name, title, sizeof(title));
+	tui_screen__write(1, 0, b->sym_line[0] ? b->sym_line : title, COLS);
 	for (int r = 0; r < rows; r++) {
 		size_t i = b->top + (size_t)r;
 
@@ -745,8 +757,11 @@ static void draw(struct browser *b)
 	}
 	draw_jump(b);
 	tui_screen__set_color(TUI_NORMAL);
+	/* perf blanks the rows under the last line after drawing its column line */
 	if (rows > 0)
 		draw_vline(2, 2 + rows - 1, pcnt_width(b));
+	for (int r = (int)(b->nr_shown - b->top); r >= 0 && r < rows; r++)
+		tui_screen__write(2 + r, 0, "", width);
 	tui_screen__set_color(TUI_HELPLINE);
 	tui_screen__write(LINES - 1, 0, b->help[0] ? b->help : help_line, width);
 	/* perf's bar: from the first row to the bottom line */
@@ -960,10 +975,15 @@ static int follow(struct browser *b, enum tui_annotate_action *action)
 	err = in->has_target && b->o->follow ? b->o->follow(b->o->ctx, in->target, why,
 							     sizeof(why)) :
 					       -ENOENT;
-	if (err == -ENOENT)
+	if (err == -ENOENT) {
 		snprintf(b->help, sizeof(b->help), "The called function was not found.");
-	else if (err)
+	} else if (err) {
 		snprintf(b->help, sizeof(b->help), "%s", why);
+	} else {
+		/* perf shows its symbol line as the title then, and leaves the callee's under it */
+		sym_title(b, b->o->sym_name, b->title, sizeof(b->title));
+		sym_title(b, why, b->sym_line, sizeof(b->sym_line));
+	}
 	return 0;
 }
 

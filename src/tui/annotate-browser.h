@@ -39,10 +39,13 @@ struct tui_annotate_browser_opts {
 	/*
 	 * Enter on a call (or a jump out of the symbol) to target, the
 	 * address objdump shows: the owner shows the callee's browser and
-	 * returns 0 once it is left, -ENOENT when no function is there,
-	 * another -errno when it cannot be annotated (said in *why).
+	 * returns 0 once it is left (its name in why), -ENOENT when no
+	 * function is there, another -errno when it cannot be annotated
+	 * (said in why).
 	 */
 	int (*follow)(void *ctx, uint64_t target, char *why, size_t whysz);
+	/* The name of the function of the binary holding target, as calls name it; NULL: none. */
+	const char *(*symbol_at)(void *ctx, uint64_t target);
 	void *ctx;
 };
 
