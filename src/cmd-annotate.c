@@ -90,6 +90,8 @@ struct annotate {
 	FILE *warn;			/* stderr, or with the browser, held until it is gone */
 	char *warn_buf;
 	size_t warn_len;
+	/* report's Annotate: its screen kept, one event, its title */
+	const struct annotate_browse_req *req;
 	struct ember_hist_filters *cpus; /* -C */
 	double min_percent;		/* --percent-limit */
 	const char *vmlinux;		/* -k when it is an ELF file (else a kallsyms file) */
@@ -122,7 +124,7 @@ static int on_sample(struct ember_session *s, const struct ember_session_sample 
 	struct ember_hist_sample hs = { .sz = sizeof(hs) };
 	int err;
 
-	if (ev >= an->nr_events)
+	if (ev >= an->nr_events || (an->req && ev != an->req->event))
 		return 0;
 	if (!ember_hist_filters__has_cpu(an->cpus, ss->sample->cpu))
 		return 0;
@@ -500,7 +502,10 @@ static int annotate_group(struct annotate *an, const uint32_t *events, uint32_t 
 
 	for (uint32_t e = 0; e < nr; e++)
 		gs.totals[e] = events[e] < st->nr_events ? st->events[events[e]].total_period : 0;
-	browser_title(&gs);
+	if (an->req && an->req->title)
+		snprintf(gs.title, sizeof(gs.title), "%s", an->req->title);
+	else
+		browser_title(&gs);
 	/* the browser's Left goes back: perf walks its entries both ways, skipping the same */
 	for (long i = 0; !r && i >= 0 && i < (long)nr_syms; i += dir) {
 		struct ember_dso *dso = syms[i].dso;
@@ -659,7 +664,8 @@ static int start_browser(struct annotate *an)
 
 static void stop_browser(struct annotate *an)
 {
-	tui_screen__exit();
+	if (!an->req)
+		tui_screen__exit();
 	if (an->warn == stderr)
 		return;
 	fclose(an->warn);
@@ -677,6 +683,7 @@ static int run(struct annotate *an)
 		.symbol = {
 			.sz = sizeof(so.symbol),
 			.symfs = an->o.symfs,
+			.kallsyms = an->req ? an->req->kallsyms : NULL,
 		},
 	};
 	struct ember_session_ops ops = { .sample = on_sample };
@@ -774,6 +781,28 @@ out:
 	ember_annotate_hists__delete(an->hists);
 	ember_session__delete(an->session);
 	return err ? 1 : 0;
+}
+
+int annotate__browse_symbol(const struct annotate_browse_req *req)
+{
+	struct annotate an = {
+		.po = { .source = true },
+		.o = {
+			.input = req->input,
+			.force = req->force,
+			.symfs = req->symfs,
+			.symbol = req->sym,
+			.dsos = req->dso,
+			.source = true,
+			.demangle = true,
+			.quiet = true,
+		},
+		.tui = true,
+		.warn = stderr,
+		.req = req,
+	};
+
+	return run(&an);
 }
 
 /*

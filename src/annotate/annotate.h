@@ -93,6 +93,22 @@ bool annotate__is_marker(const char *s, int *nr);
 double annotate__insn_percent(const struct annotate_symbol_print *sp,
 			      const struct annotate_print_opts *po, size_t insn, uint32_t e);
 
+/* report's Annotate: one symbol of one event of a file, in the annotate browser. */
+struct annotate_browse_req {
+	const char *input;		/* the file, read again */
+	bool force;
+	const char *symfs, *kallsyms;
+	uint32_t event;			/* the event's attr index */
+	const char *dso, *sym;		/* the binary's name (long or short), the symbol's */
+	const char *title;		/* the browser's top line */
+};
+
+/*
+ * Shows the annotate browser of req's symbol on the screen already up
+ * (ember annotate's cmd-annotate.c), left up when done. The exit status.
+ */
+int annotate__browse_symbol(const struct annotate_browse_req *req);
+
 /* Prints one symbol's annotation as perf annotate --stdio does. */
 void annotate__fprintf_symbol(FILE *fp, const struct annotate_symbol_print *sp,
 			      const struct annotate_lines *lines,

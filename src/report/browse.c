@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/array.h"
+#include "annotate/annotate.h"
 #include "report/run.h"
 #include "tui/dialog.h"
 #include "tui/hist-browser.h"
@@ -202,6 +203,36 @@ static int key(void *ctx, int key)
 	return 0;
 }
 
+/* Annotate: the entry's symbol in the annotate browser, perf's title (with the frequency) on top */
+static void annotate(void *ctx, const struct ember_hist_entry *e)
+{
+	const struct browse *br = ctx;
+	const struct report *rep = br->rep;
+	const struct ember_data_attr *attr = ember_data_reader__attr(rep->reader, br->idx);
+	const struct ember_hist_stats *st = ember_hist__stats(shown_hist(rep, br->idx));
+	char title[1024], line[1024], *freq;
+	struct annotate_browse_req req = {
+		.input = ember_session__path(rep->session),
+		.force = rep->o.force,
+		.symfs = rep->o.symfs,
+		.kallsyms = rep->o.kallsyms,
+		.event = br->idx,
+		.dso = e->dso_long_name ? e->dso_long_name : e->dso_name,
+		.sym = e->sym_name,
+		.title = title,
+	};
+
+	samples_line(rep, br->idx, st->nr_samples, st->total_period, true, line, sizeof(line));
+	/* perf's annotate title has " 4000 Hz," after the event's name */
+	freq = strstr(line, "', Event count");
+	if (freq)
+		snprintf(title, sizeof(title), "%.*s', %d Hz,%s", (int)(freq - line), line,
+			 (int)attr->attr.sample_freq, freq + 2);
+	else
+		snprintf(title, sizeof(title), "%s", line);
+	annotate__browse_symbol(&req);
+}
+
 /* The events with samples, in the file's order; their number. *out is malloc'ed. */
 static uint32_t events(const struct report *rep, uint32_t **out)
 {
@@ -260,6 +291,7 @@ int report__browse(struct report *rep)
 		.key = key,
 		.help = "i             Show header information\n"
 			"s             Switch to another data file in PWD",
+		.annotate = annotate,
 	};
 	uint32_t *ev, nr = events(rep, &ev);
 	char why[256];

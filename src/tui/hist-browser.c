@@ -412,9 +412,10 @@ static const char help_text[] =
 	"\n"
 	"For symbolic views (--sort has sym):\n"
 	"\n"
-	"ENTER         Zoom into DSO/Threads\n"
+	"ENTER         Zoom into DSO/Threads & Annotate current symbol\n"
 	"ESC           Zoom out\n"
 	"+             Expand/Collapse one callchain level\n"
+	"a             Annotate current symbol\n"
 	"C             Collapse all callchains\n"
 	"c             Collapse the current entry's callchains\n"
 	"d             Zoom into current DSO\n"
@@ -507,15 +508,27 @@ static void percent_limit(struct browser *b)
 	b->index = b->top = 0;
 }
 
+/* perf's add_annotate_opt(): a symbol its samples hit (perf keeps their addresses then) */
+static bool can_annotate(const struct browser *b, const struct ember_hist_entry *e)
+{
+	return b->o->annotate && e && e->sym && e->dso && e->self.nr_events;
+}
+
 /* Enter: perf's context menu of the current line. */
 static int context_menu(struct browser *b)
 {
 	const struct tui_hist_row *r = b->v.nr_rows ? &b->v.rows[b->index] : NULL;
 	const struct ember_hist_entry *e = r ? r->e : NULL;
-	enum { DO_THREAD, DO_DSO, DO_EXPAND, DO_EXIT } what[4];
-	char texts[3][512];
-	const char *items[4];
+	enum { DO_ANNOTATE, DO_THREAD, DO_DSO, DO_EXPAND, DO_EXIT } what[5];
+	char texts[4][512];
+	const char *items[5];
 	int nr = 0, choice;
+
+	if (can_annotate(b, e)) {
+		snprintf(texts[nr], sizeof(texts[nr]), "Annotate %s", e->sym_name);
+		items[nr] = texts[nr];
+		what[nr++] = DO_ANNOTATE;
+	}
 
 	/* perf names the current entry's thread and dso, into or out of its zoom */
 	if (e && e->thread) {
@@ -553,6 +566,9 @@ static int context_menu(struct browser *b)
 	if (choice < 0)
 		return 0;
 	switch (what[choice]) {
+	case DO_ANNOTATE:
+		b->o->annotate(b->o->ctx, e);
+		return 0;
 	case DO_THREAD:
 		zoom_thread(b, e);
 		return 0;
@@ -650,6 +666,10 @@ static int handle_key(struct browser *b, int key, enum tui_hist_action *action)
 		break;
 	case 'P':
 		print_rows(b);
+		return 0;
+	case 'a':
+		if (can_annotate(b, e))
+			b->o->annotate(b->o->ctx, e);
 		return 0;
 	case 'h':
 	case '?':

@@ -56,6 +56,11 @@ struct tui_hist_browser_opts {
 	 */
 	int (*key)(void *ctx, int key);
 	const char *help;		/* the owner's lines of the help window, after the common ones */
+	/*
+	 * perf's "Annotate SYM" (Enter's menu, the a key): e's symbol in the
+	 * annotate browser, back here once it is left; NULL: not offered.
+	 */
+	void (*annotate)(void *ctx, const struct ember_hist_entry *e);
 };
 
 /* Runs the browser on the screen (tui_screen__init() first) until it is left. */
