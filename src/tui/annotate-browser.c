@@ -273,25 +273,35 @@ static bool is_mov_like(const char *name)
 /* perf's comment__symbol(): a rip-relative operand named after objdump's "# addr <name>" */
 static void operand(char *out, size_t size, const char *op, size_t len, const char *comment)
 {
-	const char *lt = comment ? strchr(comment, '<') : NULL, *gt = lt ? strchr(lt, '>') : NULL;
+	const char *lt = NULL, *gt = NULL;
+	char *end;
 
-	if (gt && memmem(op, len, "(%rip)", 6))
+	if (comment && memmem(op, len, "(%rip)", 6)) {
+		strtoull(comment, &end, 16);
+		lt = end != comment ? strchr(end, '<') : NULL;
+		gt = lt ? strchr(lt, '>') : NULL;
+	}
+	if (gt)
 		snprintf(out, size, "%.*s", (int)(gt - lt - 1), lt + 1);
 	else
 		snprintf(out, size, "%.*s", (int)len, op);
 }
 
-/* perf's mov__scnprintf(): "NAME SOURCE,TARGET", objdump's comment dropped. */
+/*
+ * perf's mov__parse() and mov__scnprintf(): "NAME SOURCE,TARGET", the
+ * comment dropped; false where perf's parse gives up (its text is then
+ * objdump's): no comma, or a source's parenthesis not closed right
+ * before one.
+ */
 static bool mov_text(const char *ops, int w, const char *name, char *buf, size_t size)
 {
-	const char *comma = strchr(ops, ','), *comment = strchr(ops, '#'), *target, *end;
+	const char *comma = strchr(ops, ','), *target, *comment, *end;
 	char src[128], dst[128];
 
 	if (!comma)
 		return false;
-	/* an operand with parentheses holds its own commas */
-	if (memchr(ops, '(', comma - ops) || (comment && memchr(ops, '(', comment - ops) &&
-					       strchr(ops, '(') < comma)) {
+	/* the source's own commas, up to its closing parenthesis */
+	if (memchr(ops, '(', comma - ops)) {
 		const char *paren = strchr(ops, ')');
 
 		if (!paren || paren[1] != ',')
@@ -299,13 +309,12 @@ static bool mov_text(const char *ops, int w, const char *name, char *buf, size_t
 		comma = paren + 1;
 	}
 	target = comma + 1 + strspn(comma + 1, " \t");
+	comment = strchr(comma + 1, '#');
 	end = comment ? comment : target + strlen(target);
 	while (end > target && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
-	if (comment)
-		comment++;
-	operand(src, sizeof(src), ops, comma - ops, comment);
-	operand(dst, sizeof(dst), target, end - target, comment);
+	operand(src, sizeof(src), ops, comma - ops, comment ? comment + 1 : NULL);
+	operand(dst, sizeof(dst), target, end - target, comment ? comment + 1 : NULL);
 	snprintf(buf, size, "%-*s %s,%s", w, name, src, dst);
 	return true;
 }

@@ -179,7 +179,8 @@ if wait_for e-k Samples:; then
 	keys e-k Escape Enter
 	check menu-zoom-thread grep -q 'Zoom into mixwork thread' <(T capture-pane -p -t e-k)
 	check menu-zoom-dso grep -q 'Zoom into mixwork DSO' <(T capture-pane -p -t e-k)
-	keys e-k Down Enter
+	# perf's menu: Annotate SYM, the thread, the DSO, ...
+	keys e-k Down Down Enter
 	check menu-zoomed grep -q "Event count (approx.): [0-9]*, DSO: mixwork" \
 		<(T capture-pane -p -t e-k)
 	# perf's colours: white on blue title, red percentages of 5 % and more
