@@ -350,13 +350,17 @@ static void browser_title(struct group_show *gs)
 	struct annotate *an = gs->an;
 	const struct ember_data_attr *attr =
 		ember_data_reader__attr(ember_session__reader(an->session), gs->events[0]);
+	uint64_t samples = 0, period = an->counted_period[gs->events[0]];
+	unsigned long nr;
 	char unit;
-	unsigned long nr = report_convert_unit(an->counted_samples[gs->events[0]], &unit);
 
+	/* a group's samples are its events' (perf 6.1 counts the leader's period only) */
+	for (uint32_t e = 0; e < gs->nr; e++)
+		samples += an->counted_samples[gs->events[e]];
+	nr = report_convert_unit((unsigned long)samples, &unit);
 	snprintf(gs->title, sizeof(gs->title),
 		 "Samples: %lu%c of event%s '%s', %d Hz, Event count (approx.): %" PRIu64, nr, unit,
-		 gs->nr > 1 ? "s" : "", gs->name, (int)attr->attr.sample_freq,
-		 an->counted_period[gs->events[0]]);
+		 gs->nr > 1 ? "s" : "", gs->name, (int)attr->attr.sample_freq, period);
 }
 
 static int show_symbol(struct group_show *gs, struct ember_dso *dso,

@@ -190,7 +190,7 @@ static void filter_rows(struct browser *b)
 static void update_widths(struct browser *b)
 {
 	b->addr_w = b->use_offset ? b->target_w : b->max_addr_w;
-	if (b->use_offset && b->show_nr_jumps)
+	if (b->show_nr_jumps)
 		b->addr_w += b->jumps_w + 1;
 }
 
