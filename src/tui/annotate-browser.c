@@ -58,6 +58,7 @@ struct browser {
 	char help[256];			/* a message over the help line, until the next key */
 	/* back from a callee, perf's title lines: its symbol line on top, the callee's under */
 	char title[512], sym_line[512];
+	bool sym_line_gone;		/* perf redraws no symbol line after a resize */
 	char search[128];
 	bool search_back;
 };
@@ -753,7 +754,8 @@ static void draw(struct browser *b)
 	tui_screen__set_color(TUI_ROOT);
 	tui_screen__write(0, 0, b->title[0] ? b->title : b->o->title, COLS);
 	sym_title(b, b->o->sym_name, title, sizeof(title));
-	tui_screen__write(1, 0, b->sym_line[0] ? b->sym_line : title, COLS);
+	tui_screen__write(1, 0, b->sym_line_gone ? "" : b->sym_line[0] ? b->sym_line : title,
+			  COLS);
 	for (int r = 0; r < rows; r++) {
 		size_t i = b->top + (size_t)r;
 
@@ -1121,6 +1123,8 @@ enum tui_annotate_action tui_annotate_browser__run(const struct tui_annotate_bro
 
 		draw(&b);
 		key = tui_dialog__key(-1);
+		if (key == KEY_RESIZE)
+			b.sym_line_gone = true;
 		if (key == KEY_RESIZE || key < 0)
 			continue;
 		if (handle_key(&b, key, &action))
