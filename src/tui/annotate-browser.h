@@ -21,20 +21,20 @@
 
 /* How the browser was left: what perf annotate does next. */
 enum tui_annotate_action {
-	TUI_ANNOTATE_QUIT,	/* q, ESC, ^C: perf annotate leaves (report: back) */
-	TUI_ANNOTATE_PREV,	/* Left: the previous symbol */
-	TUI_ANNOTATE_NEXT,	/* Enter or Right on a ret: the next symbol */
-	TUI_ANNOTATE_ERROR,	/* no memory for the lines */
+	TUI_ANNOTATE_QUIT,  /* q, ESC, ^C: perf annotate leaves (report: back) */
+	TUI_ANNOTATE_PREV,  /* Left: the previous symbol */
+	TUI_ANNOTATE_NEXT,  /* Enter or Right on a ret: the next symbol */
+	TUI_ANNOTATE_ERROR, /* no memory for the lines */
 };
 
 struct tui_annotate_browser_opts {
-	const struct annotate_symbol_print *sp;	/* the symbol, its histogram, its events */
+	const struct annotate_symbol_print *sp; /* the symbol, its histogram, its events */
 	const struct annotate_lines *lines;	/* annotate_lines__build()'s, with source */
 	const char *title;			/* the top line (perf's hists title) */
 	const char *sym_name;			/* the second line: "SYM  DSO [Percent: ...]" */
 	/* the percent type, and the column shown first (t cycles them); the owner's, kept */
 	struct annotate_print_opts *po;
-	/* perf's macro fusion marks on the jump arrows: the recording cpu's ("AuthenticAMD,25,1,1") */
+	/* perf's macro fusion on the jump arrows: the recording cpu's ("AuthenticAMD,25,1,1") */
 	const char *cpuid;
 	/*
 	 * Enter on a call (or a jump out of the symbol) to target, the
