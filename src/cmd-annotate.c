@@ -674,7 +674,16 @@ static void stop_browser(struct annotate *an)
 		return;
 	fclose(an->warn);
 	an->warn = stderr;
-	fwrite(an->warn_buf, 1, an->warn_len, stderr);
+	/* report's Annotate says it in a window */
+	if (an->req && an->req->why) {
+		size_t n = an->warn_len;
+
+		while (n && an->warn_buf[n - 1] == '\n')
+			n--;
+		snprintf(an->req->why, an->req->whysz, "%.*s", (int)n, an->warn_buf);
+	}
+	else
+		fwrite(an->warn_buf, 1, an->warn_len, stderr);
 	free(an->warn_buf);
 	an->warn_buf = NULL;
 }
@@ -752,7 +761,8 @@ static int run(struct annotate *an)
 	/* with a symbol asked for and found, the other binaries do not matter */
 	if (an->o.symbol && an->nr_counted)
 		an->nosyms.nr = 0;
-	for (size_t i = 0; !err && !an->o.quiet && i < an->nosyms.nr; i += 2)
+	/* (report's Annotate has its window for what went wrong: the screen is up) */
+	for (size_t i = 0; !err && !an->o.quiet && !an->req && i < an->nosyms.nr; i += 2)
 		fprintf(stderr, "ember annotate: %s %s: its samples are not annotated\n",
 			ember_dso__name((struct ember_dso *)an->nosyms.syms[i]),
 			(intptr_t)an->nosyms.syms[i + 1] == -ENOENT ?
@@ -762,7 +772,7 @@ static int run(struct annotate *an)
 	 * perf exits 0 whatever it could annotate; a file with no sample past
 	 * the filters gets its two lines (a binary without symbols said why)
 	 */
-	if (!err && !an->nr_counted && !an->nosyms.nr)
+	if (!err && !an->nr_counted && !an->nosyms.nr && !an->req)
 		fprintf(stderr, "Error:\nThe %s data has no samples!\n",
 			ember_session__path(an->session));
 out:
@@ -799,14 +809,16 @@ int annotate__browse_symbol(const struct annotate_browse_req *req)
 			.dsos = req->dso,
 			.source = true,
 			.demangle = true,
-			.quiet = true,
 		},
 		.tui = true,
 		.warn = stderr,
 		.req = req,
 	};
+	int r = run(&an);
 
-	return run(&an);
+	if (!an.nr_printed && req->why && !req->why[0])
+		snprintf(req->why, req->whysz, "no samples of %s in %s", req->sym, req->input);
+	return r || !an.nr_printed;
 }
 
 /*

@@ -101,11 +101,14 @@ struct annotate_browse_req {
 	uint32_t event;			/* the event's attr index */
 	const char *dso, *sym;		/* the binary's name (long or short), the symbol's */
 	const char *title;		/* the browser's top line */
+	char *why;			/* when it cannot be shown: why (whysz bytes) */
+	size_t whysz;
 };
 
 /*
  * Shows the annotate browser of req's symbol on the screen already up
- * (ember annotate's cmd-annotate.c), left up when done. The exit status.
+ * (ember annotate's cmd-annotate.c), left up when done. 0, or 1 when it
+ * could not be shown (req->why says why).
  */
 int annotate__browse_symbol(const struct annotate_browse_req *req);
 

@@ -210,7 +210,7 @@ static void annotate(void *ctx, const struct ember_hist_entry *e)
 	const struct report *rep = br->rep;
 	const struct ember_data_attr *attr = ember_data_reader__attr(rep->reader, br->idx);
 	const struct ember_hist_stats *st = ember_hist__stats(shown_hist(rep, br->idx));
-	char title[1024], line[1024], *freq;
+	char title[1024], line[1024], why[1024] = "", *freq;
 	struct annotate_browse_req req = {
 		.input = ember_session__path(rep->session),
 		.force = rep->o.force,
@@ -220,6 +220,8 @@ static void annotate(void *ctx, const struct ember_hist_entry *e)
 		.dso = e->dso_long_name ? e->dso_long_name : e->dso_name,
 		.sym = e->sym_name,
 		.title = title,
+		.why = why,
+		.whysz = sizeof(why),
 	};
 
 	samples_line(rep, br->idx, st->nr_samples, st->total_period, true, line, sizeof(line));
@@ -230,7 +232,8 @@ static void annotate(void *ctx, const struct ember_hist_entry *e)
 			 (int)attr->attr.sample_freq, freq + 2);
 	else
 		snprintf(title, sizeof(title), "%s", line);
-	annotate__browse_symbol(&req);
+	if (annotate__browse_symbol(&req) && why[0])
+		tui_dialog__text("Error", why, true);
 }
 
 /* The events with samples, in the file's order; their number. *out is malloc'ed. */
