@@ -43,16 +43,22 @@ still() {
 	done
 }
 
-# same CHECK KEYS...: the keys to both panes of the pair, then the same screens
-same() {
-	local name=$1 k
-	shift
+# send KEYS...: the keys to both panes of the pair, until both are still
+send() {
+	local k
 	for k in "$@"; do
 		T send-keys -t "e-$PAIR" "$k"
 		T send-keys -t "p-$PAIR" "$k"
 		sleep 0.2
 	done
 	still "e-$PAIR" "p-$PAIR"
+}
+
+# same CHECK KEYS...: the keys sent, then the same screens
+same() {
+	local name=$1
+	shift
+	send "$@"
 	screen "e-$PAIR" >"$name.ember"
 	screen "p-$PAIR" >"$name.perf"
 	if grep -q 'Percent' "$name.ember" && cmp -s "$name.perf" "$name.ember"; then
@@ -98,7 +104,10 @@ clean
 if "$PERF" annotate --stdio -i plt.data main 2>/dev/null | grep -q Percent; then
 	if pair calls "annotate -i plt.data main" 100 30; then
 		same calls Home Home PageDown
-		same call-enter / memset@plt Enter Enter
+		# (the search's window opened before its text is typed)
+		send /
+		send memset@plt
+		same call-enter Enter Enter
 		same call-back q
 	fi
 else
@@ -171,6 +180,13 @@ for how in q C-c SIGTERM "Left q"; do
 	T kill-session -t "$name" 2>/dev/null
 done
 
+# TERM=dumb: the text, as perf prints it where its browser cannot run
+T new-session -d -s dumb -x 100 -y 30 "TERM=dumb $EMBER annotate -i g.data; echo STATUS=\$?; sleep 600"
+if wait_for dumb STATUS=0 && T capture-pane -p -S - -t dumb | grep -q 'Source code & Disassembly'; then
+	pass dumb-terminal-text
+else
+	fail dumb-terminal-text "$(T capture-pane -p -t dumb | head -5)"
+fi
 # --stdio on a terminal stays text, without the alternate screen
 T new-session -d -s stdio -x 100 -y 30 "$EMBER annotate --stdio -i g.data; echo STATUS=\$?; sleep 600"
 if wait_for stdio STATUS=0 &&
