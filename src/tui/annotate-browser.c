@@ -346,17 +346,13 @@ static void navigate(struct browser *b, int key)
 	}
 }
 
-/* s: the source lines hidden or shown, the current instruction kept. */
+/* s: the source lines hidden or shown, the current instruction kept where it was. */
 static void toggle_source(struct browser *b)
 {
 	size_t cur = b->v.nr_shown ? b->v.shown[b->index] : 0;
 	size_t offset = b->index - b->top;
 
-	if (b->v.nr_shown && !b->v.hide_source && b->v.rows[cur].insn < 0) {
-		/* perf: only from an instruction */
-		snprintf(b->help, sizeof(b->help), "%s", help_line);
-		return;
-	}
+	/* from a source line, perf goes to the next instruction */
 	b->v.hide_source = !b->v.hide_source;
 	tui_annotate_view__filter(&b->v);
 	b->index = tui_annotate_view__shown_index(&b->v, cur);

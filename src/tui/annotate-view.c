@@ -213,8 +213,9 @@ static int cmp_hot(const void *pa, const void *pb, void *ctx)
 static void sort_hot(struct tui_annotate_view *v)
 {
 	v->nr_hot = 0;
+	/* perf leaves out of its tree the instructions under 0.01 % */
 	for (size_t i = 0; i < v->nr_rows; i++)
-		if (v->rows[i].insn >= 0)
+		if (v->rows[i].insn >= 0 && max_percent(v, &v->rows[i]) >= 0.01)
 			v->hot[v->nr_hot++] = i;
 	qsort_r(v->hot, v->nr_hot, sizeof(*v->hot), cmp_hot, v);
 }

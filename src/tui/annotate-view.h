@@ -48,7 +48,7 @@ struct tui_annotate_view {
 	struct tui_annotate_row *rows;
 	size_t nr_rows;
 	size_t *shown, nr_shown; /* the rows shown: all, or (hide_source) instructions */
-	size_t *hot, nr_hot;	 /* the instruction rows, coldest first */
+	size_t *hot, nr_hot;	 /* the instructions with 0.01 % or more, coldest first */
 	/* perf's options: s, o, k, J */
 	bool hide_source, use_offset, show_linenr, show_nr_jumps;
 	int addr_w, target_w, max_addr_w, jumps_w, max_name;

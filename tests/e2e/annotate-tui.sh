@@ -85,6 +85,11 @@ if pair main "annotate -i g.data" 80 24; then
 	same view-J k J
 	same view-t J t t
 	same view-s t Home Home H s
+	# TAB, shift-TAB: the next cooler and hotter of the hot instructions (round)
+	same tab s H Tab Tab
+	same untab BTab BTab BTab
+	# s from a source line: the next instruction
+	same view-s-source Home Home s
 fi
 clean
 pair big "annotate -i g.data" 100 30 && same first-100x30
