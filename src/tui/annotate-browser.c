@@ -416,6 +416,7 @@ static const char help_text[] = "UP/DOWN/PGUP\n"
 				"J             Toggle showing number of jump sources on targets\n"
 				"n             Search next string\n"
 				"o             Toggle disassembler output/simplified view\n"
+				"O             Bump offset level (jump targets -> +call -> all -> cycle thru)\n"
 				"s             Toggle source code view\n"
 				"t             Circulate percent, total period, samples view\n"
 				"/             Search string\n"
@@ -520,6 +521,10 @@ static int handle_key(struct browser *b, int key, enum tui_annotate_action *acti
 		break;
 	case 'j':
 		b->jump_arrows = !b->jump_arrows;
+		break;
+	case 'O':
+		if (++b->v.offset_level > 3)
+			b->v.offset_level = 1;
 		break;
 	case 'J':
 		b->v.show_nr_jumps = !b->v.show_nr_jumps;

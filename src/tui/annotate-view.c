@@ -417,8 +417,10 @@ void tui_annotate_view__row_text(const struct tui_annotate_view *v,
 		c->addr_start = (int)pos;
 		if (!v->use_offset) {
 			printed = cat(buf, size, &pos, "%" PRIx64 ": ", in->addr);
-		} else if (r->jump_sources) {
-			if (v->show_nr_jumps)
+		} else if (r->jump_sources || (r->kind == 'c' && v->offset_level >= 2) ||
+			   v->offset_level >= 3) {
+			/* O's levels: the jump targets, the calls too, every instruction */
+			if (r->jump_sources && v->show_nr_jumps)
 				cat(buf, size, &pos, "%*d ", v->jumps_w, r->jump_sources);
 			printed = cat(buf, size, &pos, "%*" PRIx64 ": ", v->target_w, in->offset);
 		} else {
@@ -528,6 +530,7 @@ int tui_annotate_view__init(struct tui_annotate_view *v, const struct annotate_s
 	    .a = sp->a,
 	    .sym_name = sym_name,
 	    .use_offset = true,
+	    .offset_level = 1,
 	};
 	err = build_rows(v, lines);
 	if (err)

@@ -51,6 +51,7 @@ struct tui_annotate_view {
 	size_t *hot, nr_hot;	 /* the instructions with 0.01 % or more, coldest first */
 	/* perf's options: s, o, k, J */
 	bool hide_source, use_offset, show_linenr, show_nr_jumps;
+	int offset_level; /* O: 1 the jump targets' offsets, 2 the calls' too, 3 all */
 	int addr_w, target_w, max_addr_w, jumps_w, max_name;
 	int fused_family, fused_model; /* 0: no fusion known */
 	bool fused_amd;

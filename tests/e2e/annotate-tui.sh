@@ -109,6 +109,10 @@ clean
 if "$PERF" annotate --stdio -i plt.data main 2>/dev/null | grep -q Percent; then
 	if pair calls "annotate -i plt.data main" 100 30; then
 		same calls Home Home PageDown
+		# O: the calls' offsets too, then every instruction's, then back
+		same view-O O
+		same view-O-all O
+		send O
 		# (the search's window opened before its text is typed)
 		send /
 		send memset@plt
