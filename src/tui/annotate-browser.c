@@ -417,6 +417,8 @@ static const char help_text[] = "UP/DOWN/PGUP\n"
 				"n             Search next string\n"
 				"o             Toggle disassembler output/simplified view\n"
 				"O             Bump offset level (jump targets -> +call -> all -> cycle thru)\n"
+				"p             Toggle percent type [local/global]\n"
+				"b             Toggle percent base [period/hits]\n"
 				"s             Toggle source code view\n"
 				"t             Circulate percent, total period, samples view\n"
 				"/             Search string\n"
@@ -470,6 +472,25 @@ static int follow(struct browser *b, enum tui_annotate_action *action)
 	return 0;
 }
 
+/* p: local and global, b: period and hits, as perf's switch_percent_type() */
+static void switch_percent_type(struct annotate_print_opts *po, bool base)
+{
+	static const enum annotate_percent_type other_scope[] = {
+		[ANNOTATE_LOCAL_PERIOD] = ANNOTATE_GLOBAL_PERIOD,
+		[ANNOTATE_GLOBAL_PERIOD] = ANNOTATE_LOCAL_PERIOD,
+		[ANNOTATE_LOCAL_HITS] = ANNOTATE_GLOBAL_HITS,
+		[ANNOTATE_GLOBAL_HITS] = ANNOTATE_LOCAL_HITS,
+	};
+	static const enum annotate_percent_type other_base[] = {
+		[ANNOTATE_LOCAL_PERIOD] = ANNOTATE_LOCAL_HITS,
+		[ANNOTATE_GLOBAL_PERIOD] = ANNOTATE_GLOBAL_HITS,
+		[ANNOTATE_LOCAL_HITS] = ANNOTATE_LOCAL_PERIOD,
+		[ANNOTATE_GLOBAL_HITS] = ANNOTATE_GLOBAL_PERIOD,
+	};
+
+	po->percent_type = base ? other_base[po->percent_type] : other_scope[po->percent_type];
+}
+
 /* One key: 0 to go on, 1 to leave with *action. */
 static int handle_key(struct browser *b, int key, enum tui_annotate_action *action)
 {
@@ -521,6 +542,10 @@ static int handle_key(struct browser *b, int key, enum tui_annotate_action *acti
 		break;
 	case 'j':
 		b->jump_arrows = !b->jump_arrows;
+		break;
+	case 'p':
+	case 'b':
+		switch_percent_type(b->o->po, key == 'b');
 		break;
 	case 'O':
 		if (++b->v.offset_level > 3)

@@ -84,6 +84,10 @@ if pair main "annotate -i g.data" 80 24; then
 	same view-k o Home Home k
 	same view-J k J
 	same view-t J t t
+	# p, b: global percentages, then of the samples; back to local periods
+	same view-p t p
+	same view-pb b
+	send b p
 	same view-s t Home Home H s
 	# TAB, shift-TAB: the next cooler and hotter of the hot instructions (round)
 	same tab s H Tab Tab
