@@ -106,6 +106,9 @@ if shell all "$EMBER top -d 1" && wait_for all "$title_re" && wait_for all "tuih
 	T send-keys -t all /
 	sleep 0.3
 	T send-keys -t all Enter
+	# the help window is as tall as perf's: more lines than 30 rows hold
+	T resize-window -t all -x 150 -y 50
+	sleep 0.3
 	T send-keys -t all '?'
 	wait_for all "Toggle zeroing of samples" && pass help-top-keys ||
 		fail help-top-keys "no z in the help window"
