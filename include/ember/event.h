@@ -67,6 +67,38 @@ struct ember_cpu_topo {
  */
 EMBER_API int ember_cpu_topo__read(const char *sysfs_root, int cpu, struct ember_cpu_topo *topo);
 
+/*
+ * A cpu's time split, in clock ticks (USER_HZ) since boot, as one "cpuN"
+ * line of /proc/stat counts it: what sar, top and mpstat difference
+ * between two reads to get each cpu's user, system and iowait shares.
+ */
+struct ember_cpu_time {
+	int cpu;
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+/* Every tick of t (guest time is already in user and nice, so not added twice). */
+static inline uint64_t ember_cpu_time__total(const struct ember_cpu_time *t)
+{
+	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq + t->softirq +
+	       t->steal;
+}
+
+/*
+ * Parse /proc/stat text (len bytes) into t[0..max): one entry per "cpuN"
+ * line, in the file's order (an offline cpu has no line). Returns how many
+ * were filled, or -EINVAL when a cpu line is malformed.
+ */
+EMBER_API int ember_cpu_times__parse(const char *text, size_t len, struct ember_cpu_time *t,
+				     int max);
+
+/*
+ * Read /proc/stat (fd: an open /proc/stat, re-read from its start, so one
+ * open serves every read; -1: open it for this read) and parse it as
+ * ember_cpu_times__parse(). Returns the count, or -errno.
+ */
+EMBER_API int ember_cpu_times__read(int fd, struct ember_cpu_time *t, int max);
+
 /* ---- thread maps: shared, reference counted ----------------------------- */
 
 struct ember_thread_map;
