@@ -185,6 +185,29 @@ static int write_records(struct record_output *out, const struct record_owmap *m
 	return 0;
 }
 
+size_t record_overwrite__copy(struct record_overwrite *ow, int i, const void **data)
+{
+	struct record_owmap *m = &ow->maps[i];
+	uint64_t head, end;
+	size_t len;
+
+	ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+	head = __atomic_load_n(&m->pc->data_head, __ATOMIC_ACQUIRE);
+	end = m->prev;
+	if (end - head > m->mask + 1)
+		end = find_end(m, head);
+	len = copy_ring(m, head, end);
+	m->prev = head;
+	ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+	*data = m->snap;
+	return len;
+}
+
+int record_overwrite__cpu(const struct record_overwrite *ow, int i)
+{
+	return ow->maps[i].per_thread ? -1 : ow->maps[i].key;
+}
+
 int record_overwrite__snapshot(struct record_overwrite *ow, struct record_output *out,
 			       size_t toff)
 {
@@ -196,19 +219,10 @@ int record_overwrite__snapshot(struct record_overwrite *ow, struct record_output
 	int err = 0;
 
 	for (int i = 0; i < ow->nr && !err; i++) {
-		struct record_owmap *m = &ow->maps[i];
-		uint64_t head, end;
-		size_t len;
+		const void *data;
+		size_t len = record_overwrite__copy(ow, i, &data);
 
-		ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
-		head = __atomic_load_n(&m->pc->data_head, __ATOMIC_ACQUIRE);
-		end = m->prev;
-		if (end - head > m->mask + 1)
-			end = find_end(m, head);
-		len = copy_ring(m, head, end);
-		m->prev = head;
-		ioctl(m->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
-		err = write_records(out, m, len, toff, &wrote);
+		err = write_records(out, &ow->maps[i], len, toff, &wrote);
 	}
 	if (!err && wrote)
 		err = record_output__write(out, &round, sizeof(round));

@@ -31,6 +31,16 @@ int record_overwrite__mmap(struct record_overwrite *ow, const struct ember_evlis
 /* The fd of backward buffer i (< ow->nr), for its hang-up. */
 int record_overwrite__fd(const struct record_overwrite *ow, int i);
 
+/* The cpu of backward buffer i, or -1 for a per-thread one. */
+int record_overwrite__cpu(const struct record_overwrite *ow, int i);
+
+/*
+ * Copy what backward buffer i gained since its last copy (or snapshot),
+ * pausing the kernel's writes meanwhile: whole records, newest first, in
+ * *data (the map's own buffer, valid until the next copy). Returns the length.
+ */
+size_t record_overwrite__copy(struct record_overwrite *ow, int i, const void **data);
+
 /* Unmap them. Safe when none are mapped. */
 void record_overwrite__unmap(struct record_overwrite *ow);
 
