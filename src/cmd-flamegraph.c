@@ -222,7 +222,7 @@ static int write_output(struct ember_flame *fl, const struct fg_opts *o, const c
 	return fg_output__close(&out, true) ? 1 : 0;
 }
 
-static int run(struct fg_opts *o, const char **inputs, int nr_inputs)
+int fg_run(struct fg_opts *o, const char **inputs, int nr_inputs)
 {
 	struct ember_flame_opts fopts = {
 		.sz = sizeof(fopts),
@@ -446,7 +446,7 @@ int cmd_flamegraph(int argc, const char **argv)
 	nr_inputs = check_options(&o, argn, argv, inputs);
 	if (nr_inputs <= 0)
 		goto out;
-	ret = run(&o, inputs, nr_inputs);
+	ret = fg_run(&o, inputs, nr_inputs);
 out:
 	fg_select__exit(&o.select);
 	return ret;

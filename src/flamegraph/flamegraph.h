@@ -79,6 +79,13 @@ int fg_read_input(struct ember_flame *fl, const char *path, enum ember_flame_sid
 		  const struct fg_opts *opts, struct fg_input_stats *st);
 
 /*
+ * The whole command after its options: read inputs[0..nr_inputs) (two
+ * with --diff), draw, write o->output (default flame.svg). 0, or 1 after
+ * saying why not; ember watch draws its incidents with it.
+ */
+int fg_run(struct fg_opts *o, const char **inputs, int nr_inputs);
+
+/*
  * drawing.c: the SVG options from o's drawing options. 0, or the exit
  * status (2 usage, 1 an unreadable --nameattr file) after saying why;
  * fg_svg_opts__exit() frees what was made either way.
