@@ -18,5 +18,6 @@ int cmd_profile(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
+int cmd_watch(int argc, const char **argv);
 
 #endif

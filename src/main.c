@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "top",	cmd_top,	"System profiling tool" },
 	{ "trace",	cmd_trace,	"strace inspired tool" },
 	{ "version",	cmd_version,	"Display the version of ember" },
+	{ "watch",	cmd_watch,	"Wait for a cpu time spike, then write its flame graph and perf.data" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
