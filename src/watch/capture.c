@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <ember/perf-data.h>
 #include <ember/synth.h>
+#include "core/array.h"
 #include "watch/watch.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -93,7 +94,8 @@ void watch_capture__close(struct watch_capture *c)
 	record_overwrite__unmap(&c->ow);
 	ember_evlist__delete(c->evlist);
 	c->evlist = NULL;
-	dbuf_exit(&c->side);
+	free(c->side);
+	c->side = NULL;
 }
 
 void watch_capture__enable_cpu(struct watch_capture *c, int cpu)
@@ -105,26 +107,30 @@ void watch_capture__enable_cpu(struct watch_capture *c, int cpu)
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
-static int to_dbuf(void *ctx, const struct perf_event_header *rec)
+static int to_side(void *ctx, const struct perf_event_header *rec)
 {
-	struct dbuf *b = ctx;
+	struct watch_capture *c = ctx;
 
-	dbuf_add(b, rec, rec->size);
-	return b->err;
+	while (c->side_len + rec->size > c->side_alloc)
+		if (array__reserve(&c->side, &c->side_alloc, c->side_alloc, 1))
+			return -ENOMEM;
+	memcpy((char *)c->side + c->side_len, rec, rec->size);
+	c->side_len += rec->size;
+	return 0;
 }
 
 int watch_capture__synthesize(struct watch_capture *c)
 {
 	struct ember_synth_opts so = {
-		.emit = to_dbuf,
-		.ctx = &c->side,
+		.emit = to_side,
+		.ctx = c,
 		.sample_id_all = true,
 		.sample_type = SAMPLE_TYPE,
 	};
 	struct ember_synth s;
 	int err;
 
-	c->side.len = 0;
+	c->side_len = 0;
 	err = ember_synth__init(&s, &so);
 	if (err)
 		return err;
@@ -260,8 +266,8 @@ int watch_capture__write(struct watch_capture *c, const char *path, const int *c
 		err = ember_synth__thread_map(to_writer, wr, &any, NULL, 1);
 	if (!err)
 		err = ember_synth__cpu_map(to_writer, wr, cpus, nr);
-	if (!err && c->side.len)
-		err = ember_data_writer__write_plain(wr, c->side.data, c->side.len);
+	if (!err && c->side_len)
+		err = ember_data_writer__write_plain(wr, c->side, c->side_len);
 	if (!err)
 		err = ember_synth__finished_init(to_writer, wr);
 	for (int i = 0; !err && i < c->ow.nr; i++) {

@@ -19,7 +19,6 @@
 #include <stdint.h>
 #include <time.h>
 #include <ember/event.h>
-#include "data/dbuf.h"
 #include "record/overwrite.h"
 
 #define WATCH_TICK_MS		100
@@ -80,7 +79,9 @@ struct watch_capture {
 	struct ember_evlist *evlist;
 	struct ember_evsel *evsel;
 	struct record_overwrite ow;
-	struct dbuf side;		/* the tasks as they were at the trigger */
+	/* the tasks as they were at the trigger: records, side_len bytes */
+	void *side;
+	size_t side_len, side_alloc;
 };
 
 /* Open cpu-clock at o->freq with callchains on cpus, writing backward. 0 or -errno. */
