@@ -109,3 +109,37 @@ expect_eq term-exit "$rc" 0
 expect_eq term-incident "$(ls term | grep -c 'cpu0\.data$')" 1
 grep -q '^ember watch: cpu 0 sys [0-9]*% .*; wrote term/' term.err && pass term-line ||
 	fail term-line "$(cat term.err)"
+
+# --max-disk: once reached, an incident is reported and not written; watching goes on
+mkdir cap
+"$EMBER" watch -C 0 --sys 0 --window 0.2 --before 0.5 --after 0.1 --cooldown 0 \
+	--max-disk 1 -o cap 2>cap.err &
+watch=$!
+wait_for cap.err 'not written' 8
+kill -TERM $watch
+wait $watch
+expect_eq cap-exit "$?" 0
+expect_eq cap-one-written "$(ls cap | grep -c '\.data$')" 1
+grep -q '^ember watch: cpu 0 sys [0-9]*% over 0\.2 s at .*; not written: the incidents take [0-9]* bytes, --max-disk is 1$' cap.err &&
+	pass cap-line || fail cap-line "$(cat cap.err)"
+
+# a full disk: a warning, nothing left behind, still watching, SIGTERM exits 0
+mkdir full
+if mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+	trap 'umount "$TMP/full" 2>/dev/null; rm -rf "$TMP"' EXIT
+	"$EMBER" watch -C 0 --sys 0 --window 0.2 --before 0.5 --after 0.1 --cooldown 0 \
+		-o full 2>full.err &
+	watch=$!
+	wait_for full.err 'cannot write' 8
+	sleep 0.5
+	kill -0 $watch 2>/dev/null && pass full-still-watching || fail full-still-watching
+	kill -TERM $watch
+	wait $watch
+	expect_eq full-exit "$?" 0
+	grep -q '^ember watch: warning: cpu 0 sys [0-9]*% at .*: cannot write full/.*\.data: No space left on device; still watching$' full.err &&
+		pass full-warning || fail full-warning "$(head -3 full.err)"
+	expect_eq full-nothing-left "$(ls full | grep -c '\.data$')" 0
+	umount full
+else
+	skip full "cannot mount a small tmpfs"
+fi
