@@ -62,6 +62,7 @@ struct watch {
 	struct watch_hit *hits;
 	struct watch_incident inc;
 	bool capturing;
+	bool reopen;			/* a cpu came back online: new events at the next chance */
 	uint64_t after_ns;		/* the incident in progress ends here */
 	uint64_t quiet_until_ns;	/* --cooldown */
 };
@@ -76,8 +77,17 @@ static int tick(struct watch *w, uint64_t now)
 		fprintf(stderr, "ember watch: cannot read /proc/stat: %s\n", strerror(-n));
 		return 1;
 	}
-	if (back >= 0)
-		watch_capture__enable_cpu(&w->cap, back);
+	w->reopen |= back >= 0;
+	if (w->reopen && !w->capturing) {
+		int err = watch_capture__reopen(&w->cap, &w->o, w->cpus);
+
+		w->reopen = false;
+		if (err) {
+			fprintf(stderr, "ember watch: cannot open the events again for a cpu back "
+				"online: %s\n", strerror(-err));
+			return 1;
+		}
+	}
 	if (w->capturing && now >= w->after_ns) {
 		w->capturing = false;
 		watch_incident__write(&w->st, &w->cap, &w->inc);

@@ -98,13 +98,25 @@ void watch_capture__close(struct watch_capture *c)
 	c->side = NULL;
 }
 
-void watch_capture__enable_cpu(struct watch_capture *c, int cpu)
+int watch_capture__reopen(struct watch_capture *c, const struct watch_opts *o,
+			  const struct ember_cpu_map *cpus)
 {
-	int idx = ember_cpu_map__idx(ember_evsel__cpus(c->evsel), cpu);
-	int fd = idx < 0 ? -1 : ember_evsel__fd(c->evsel, idx, 0);
+	struct ember_cpu_map *online = ember_cpu_map__new(NULL), *now = NULL;
+	int *v = calloc((size_t)ember_cpu_map__nr(cpus) + 1, sizeof(*v)), n = 0, err = -ENOMEM;
 
-	if (fd >= 0)
-		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (online && v) {
+		for (int i = 0; i < ember_cpu_map__nr(cpus); i++)
+			if (ember_cpu_map__idx(online, ember_cpu_map__cpu(cpus, i)) >= 0)
+				v[n++] = ember_cpu_map__cpu(cpus, i);
+		now = ember_cpu_map__from_array(v, n);
+	}
+	watch_capture__close(c);
+	if (now)
+		err = watch_capture__open(c, o, now);
+	ember_cpu_map__put(now);
+	ember_cpu_map__put(online);
+	free(v);
+	return err;
 }
 
 static int to_side(void *ctx, const struct perf_event_header *rec)

@@ -64,7 +64,7 @@ void watch_trigger__delete(struct watch_trigger *tr);
  * one window ago: the watched cpus over a threshold go to hits[] (room for
  * every watched cpu), the highest share first. Warns once on stderr when a
  * watched cpu goes offline (and when it is back: *back gets its cpu, else
- * -1, so its event can be enabled again). Returns the number of hits, or -errno.
+ * -1, so its events can be opened again). Returns the number of hits, or -errno.
  */
 int watch_trigger__check(struct watch_trigger *tr, uint64_t t_ns, struct watch_hit *hits,
 			 int *back);
@@ -89,8 +89,14 @@ int watch_capture__open(struct watch_capture *c, const struct watch_opts *o,
 			struct ember_cpu_map *cpus);
 void watch_capture__close(struct watch_capture *c);
 
-/* Enable the event of cpu again (after it came back online). */
-void watch_capture__enable_cpu(struct watch_capture *c, int cpu);
+/*
+ * Close everything and open it again on the cpus of `cpus` online now: the
+ * kernel drops a cpu's events when it goes offline (they leave its
+ * context and never come back), so a cpu back online needs new ones. The
+ * buffers' history starts over. 0 or -errno.
+ */
+int watch_capture__reopen(struct watch_capture *c, const struct watch_opts *o,
+			  const struct ember_cpu_map *cpus);
 
 /*
  * At the trigger: describe the kernel and every process as they are now
