@@ -26,11 +26,12 @@ static void open_error(int err)
 {
 	if (err == -EACCES || err == -EPERM)
 		fprintf(stderr, "ember watch: cannot sample every cpu: %s; run as root, or lower "
-			"/proc/sys/kernel/perf_event_paranoid to -1 (or give CAP_PERFMON)\n",
-			strerror(-err));
-	else if (err == -ENOMEM || err == -EPERM)
-		fprintf(stderr, "ember watch: cannot map the ring buffers: %s; try a lower -F or "
-			"--before\n", strerror(-err));
+			"/proc/sys/kernel/perf_event_paranoid to -1 (or give CAP_PERFMON); without "
+			"CAP_IPC_LOCK the buffers must fit perf_event_mlock_kb: a lower -F, "
+			"--before or -m\n", strerror(-err));
+	else if (err == -ENOMEM)
+		fprintf(stderr, "ember watch: cannot map the ring buffers: %s; try a lower -F, "
+			"--before or -m\n", strerror(-err));
 	else
 		fprintf(stderr, "ember watch: cannot open cpu-clock on the cpus: %s\n",
 			strerror(-err));
@@ -151,7 +152,7 @@ int cmd_watch(int argc, const char **argv)
 	int ret, err;
 
 	ret = watch_options__parse(&w.o, argc, argv);
-	if (ret)
+	if (ret >= 0)
 		return ret;
 	w.st.o = &w.o;
 	w.st.argc = argc;

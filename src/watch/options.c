@@ -152,5 +152,5 @@ int watch_options__parse(struct watch_opts *o, int argc, const char **argv)
 		fprintf(stderr, "ember watch: -m expects a power of two, not %u\n", o->mmap_pages);
 		return 2;
 	}
-	return 0;
+	return -1;
 }

@@ -42,7 +42,7 @@ struct watch_opts {
 	bool quiet;
 };
 
-/* Parse argv into o: 0 to go on, else the exit code (help printed: 0, usage error: 2). */
+/* Parse argv into o: -1 to go on, else the exit code (help printed: 0, usage error: 2). */
 int watch_options__parse(struct watch_opts *o, int argc, const char **argv);
 
 /* One cpu over a threshold at a check. */

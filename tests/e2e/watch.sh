@@ -21,7 +21,10 @@ fi
 [ -x "$EMBER" ] || { skip setup "no $EMBER; build first"; exit 0; }
 cd "$TMP" || exit 1
 
-# usage errors
+# help, and usage errors
+out=$(timeout 5 "$EMBER" watch --help); rc=$?
+[ $rc = 0 ] && printf '%s\n' "$out" | grep -q 'Usage: ember watch' && pass help ||
+	fail help "rc=$rc"
 "$EMBER" watch --sys 120 2>/dev/null; expect_eq bad-pct "$?" 2
 "$EMBER" watch -m 3 2>/dev/null; expect_eq bad-pages "$?" 2
 
