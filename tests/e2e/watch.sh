@@ -126,10 +126,11 @@ expect_eq cap-one-written "$(ls cap | grep -c '\.data$')" 1
 grep -q '^ember watch: cpu 0 sys [0-9]*% over 0\.2 s at .*; not written: the incidents take [0-9]* bytes, --max-disk is 1$' cap.err &&
 	pass cap-line || fail cap-line "$(cat cap.err)"
 
-# a full disk: a warning, nothing left behind, still watching, SIGTERM exits 0
+# a full disk (one page: not even the header fits): a warning, nothing left
+# behind, still watching, SIGTERM exits 0
 mkdir full
-if mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
-	trap 'umount "$TMP/full" 2>/dev/null; rm -rf "$TMP"' EXIT
+if mount -t tmpfs -o size=4k tmpfs full 2>/dev/null; then
+	trap 'umount "$TMP/full" 2>/dev/null; [ -n "${EMBER_E2E_KEEP:-}" ] || rm -rf "$TMP"' EXIT
 	"$EMBER" watch -C 0 --sys 0 --window 0.2 --before 0.5 --after 0.1 --cooldown 0 \
 		-o full 2>full.err &
 	watch=$!
