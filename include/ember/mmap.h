@@ -46,6 +46,33 @@ EMBER_API void ember_mmap__read_done(struct ember_mmap *map);
 /* Records the kernel dropped, as counted by PERF_RECORD_LOST seen so far. */
 EMBER_API uint64_t ember_mmap__lost(const struct ember_mmap *map);
 
+/*
+ * Backward ring buffers (perf record --overwrite's flight recorder): an
+ * event opened with attr.write_backward, mapped read-only, keeps its newest
+ * records and overwrites the oldest; nothing reads it until a copy.
+ *
+ *	struct ember_backward_mmap *b = ember_backward_mmap__new(fd, 64);
+ *	...
+ *	len = ember_backward_mmap__copy(b, &data);	whole records, newest first
+ */
+struct ember_backward_mmap;
+
+/*
+ * Map fd's buffer read-only: a control page plus `data_pages` pages (a
+ * power of two). Returns NULL with errno set. Free with __delete().
+ */
+EMBER_API struct ember_backward_mmap *ember_backward_mmap__new(int fd, size_t data_pages);
+/* Unmap and free. Accepts NULL. */
+EMBER_API void ember_backward_mmap__delete(struct ember_backward_mmap *map);
+EMBER_API int ember_backward_mmap__fd(const struct ember_backward_mmap *map);
+/*
+ * Copy what the buffer gained since the previous copy (at most one
+ * buffer's worth), pausing the kernel's writes for the memcpy: whole
+ * records, newest first, at *data (the map's own buffer, valid until the
+ * next copy). Returns their length in bytes.
+ */
+EMBER_API size_t ember_backward_mmap__copy(struct ember_backward_mmap *map, const void **data);
+
 #ifdef __cplusplus
 }
 #endif
