@@ -140,7 +140,8 @@ int watch_incident__write(struct watch_state *st, struct watch_capture *c,
 {
 	const struct watch_opts *o = st->o;
 	const struct watch_hit *top = &inc->hits[0];
-	uint64_t from = inc->trigger_ns - (uint64_t)(o->before_s * 1e9);
+	uint64_t before = (uint64_t)(o->before_s * 1e9);
+	uint64_t from = inc->trigger_ns > before ? inc->trigger_ns - before : 0;
 	char list[256], plus[256], base[4096], data[4200], svg[4200], title[512], when[32];
 	struct watch_written w;
 	struct tm tm;
