@@ -95,7 +95,6 @@ int trace_dwarf__follow_command(struct trace_dwarf *d, pid_t pid)
 		err = ember_evlist__mmap(d->sideband, SIDEBAND_PAGES);
 	if (err) {
 		ember_evlist__delete(d->sideband);
-	hashtab__exit(&d->pids);
 		d->sideband = NULL;
 	}
 	return err;
