@@ -16,6 +16,7 @@
 #include <string.h>
 #include <ncursesw/curses.h>
 #include "tui/annotate-browser.h"
+#include "tui/list-nav.h"
 #include "tui/annotate-view.h"
 #include "tui/dialog.h"
 #include "tui/screen.h"
@@ -307,43 +308,7 @@ static bool is_nav_key(int key)
 /* ui_browser__run()'s moves */
 static void navigate(struct browser *b, int key)
 {
-	size_t rows = (size_t)rows_shown(), n = b->v.nr_shown, offset;
-
-	if (!n)
-		return;
-	switch (key) {
-	case KEY_DOWN:
-		if (b->index + 1 < n)
-			b->index++;
-		break;
-	case KEY_UP:
-		if (b->index)
-			b->index--;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		if (b->top + rows > n - 1)
-			break;
-		offset = b->index + rows > n - 1 ? n - 1 - b->index : rows;
-		b->index += offset;
-		b->top += offset;
-		break;
-	case KEY_PPAGE:
-		offset = b->top < rows ? b->top : rows;
-		b->index -= offset;
-		b->top -= offset;
-		break;
-	case KEY_HOME:
-		b->index = b->top = 0;
-		break;
-	case KEY_END:
-		offset = rows ? rows - 1 : 0;
-		if (offset >= n)
-			offset = n - 1;
-		b->index = n - 1;
-		b->top = b->index - offset;
-		break;
-	}
+	tui_list__move(key, b->v.nr_shown, (size_t)rows_shown(), &b->index, &b->top);
 }
 
 /* s: the source lines hidden or shown, the current instruction kept where it was. */

@@ -20,6 +20,7 @@
 #include <ncursesw/curses.h>
 #include "tui/dialog.h"
 #include "tui/hist-browser.h"
+#include "tui/list-nav.h"
 #include "tui/hist-view.h"
 #include "tui/screen.h"
 
@@ -252,7 +253,7 @@ static int nr_columns_shown(const struct browser *b)
 /* perf's ui_browser__run() moves. */
 static void navigate(struct browser *b, int key)
 {
-	size_t rows = rows_shown(b), offset;
+	size_t rows = rows_shown(b);
 
 	if (!b->v.nr_rows)
 		return;
@@ -266,40 +267,8 @@ static void navigate(struct browser *b, int key)
 		if (b->v.horiz_scroll > 0)
 			b->v.horiz_scroll--;
 		break;
-	case KEY_DOWN:
-		if (b->index + 1 < b->v.nr_rows)
-			b->index++;
-		break;
-	case KEY_UP:
-		if (b->index > 0)
-			b->index--;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		if (b->top + rows > b->v.nr_rows - 1)
-			break;
-		offset = rows;
-		if (b->index + offset > b->v.nr_rows - 1)
-			offset = b->v.nr_rows - 1 - b->index;
-		b->index += offset;
-		b->top += offset;
-		break;
-	case KEY_PPAGE:
-		if (b->top == 0)
-			break;
-		offset = b->top < rows ? b->top : rows;
-		b->index -= offset;
-		b->top -= offset;
-		break;
-	case KEY_HOME:
-		b->index = b->top = 0;
-		break;
-	case KEY_END:
-		offset = rows ? rows - 1 : 0;
-		if (offset >= b->v.nr_rows)
-			offset = b->v.nr_rows - 1;
-		b->index = b->v.nr_rows - 1;
-		b->top = b->index - offset;
+	default:
+		tui_list__move(key, b->v.nr_rows, rows, &b->index, &b->top);
 		break;
 	}
 }
