@@ -4,7 +4,7 @@
 stacks in the kernel (a BPF program on cpu-clock of that cpu only) and write
 them as folded stacks (and a flame graph, when `ember` is on PATH).
 
-    sysmon.py [--sys PCT] [--window S] [--capture S] [--max N] [--timeout S] [-o DIR]
+    sysmon.py [--sys PCT] [--window S] [-C CPUS] [--capture S] [--max N] [--timeout S] [-o DIR]
 """
 import argparse, os, shutil, struct, subprocess, sys, time
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # the tree's
@@ -39,6 +39,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sys", type=float, default=50, help="trigger: system time percent of a cpu")
     ap.add_argument("--window", type=float, default=1.0, help="over this many seconds")
+    ap.add_argument("-C", "--cpus", help="watch only these cpus (a list like 0,2)")
     ap.add_argument("--capture", type=float, default=1.0, help="seconds of stacks after it")
     ap.add_argument("--max", type=int, default=1, help="stop after N incidents")
     ap.add_argument("--timeout", type=float, default=0, help="give up after S seconds (0: never)")
@@ -46,6 +47,7 @@ def main():
                                                   "examples", "stacks.bpf.o"))
     ap.add_argument("-o", "--output", default=".")
     a = ap.parse_args()
+    watched = {int(c) for c in a.cpus.split(",")} if a.cpus else None
     history, incidents, start, sym = [], 0, time.time(), ember.Symbolizer()
     while incidents < a.max and (not a.timeout or time.time() - start < a.timeout):
         now = cpu_times()
@@ -54,7 +56,7 @@ def main():
         for cpu, (sys_t, total) in now.items():
             busy = total - old.get(cpu, (0, 0))[1]
             pct = 100.0 * (sys_t - old.get(cpu, (0, 0))[0]) / busy if busy else 0
-            if len(history) < 3 or pct < a.sys:
+            if len(history) < 3 or pct < a.sys or (watched and cpu not in watched):
                 continue
             obj = ember.BpfObject(a.bpf)
             with obj.attach("sample", "cpu-clock/freq=99/", cpus=str(cpu)):

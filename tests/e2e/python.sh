@@ -87,7 +87,7 @@ n=$(tail -1 pf.out)
 cpu=$(($(nproc) - 1))
 taskset -c $cpu dd if=/dev/zero of=/dev/null bs=1 count=100000000 2>/dev/null &
 dd=$!
-PATH="$BUILD:$PATH" timeout 30 env "${san[@]}" python3 "$PY/examples/sysmon.py" --sys 40 --timeout 15 \
+PATH="$BUILD:$PATH" timeout 30 env "${san[@]}" python3 "$PY/examples/sysmon.py" --sys 40 -C $cpu --timeout 15 \
 	--bpf "$BUILD/examples/stacks.bpf.o" -o "$TMP" >mon.out 2>mon.err
 rc=$?
 kill $dd 2>/dev/null
