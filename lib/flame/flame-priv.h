@@ -12,6 +12,8 @@
 #include "core/hashtab.h"
 
 #define FLAME_NONE UINT32_MAX
+/* Children found by walking their parent's list; a parent of more uses the table. */
+#define FLAME_LIST_CHILDREN 4
 
 /* An interned (name, kind); names live in arena chunks and never move. */
 struct flame_frame {
@@ -79,12 +81,15 @@ struct ember_flame {
 
 	struct flame_node *nodes;
 	struct flame_leaf *leaves;	/* alloc_nodes of them too */
+	/* Children of each node, up to FLAME_LIST_CHILDREN + 1 (alloc_nodes of them). */
+	uint8_t *fanout;
 	uint32_t nr_nodes, alloc_nodes;
 	/*
-	 * (parent, frame) -> child (never 0: the root is no one's child), by
-	 * hash_mix64() of the pair, a bijection: the slot's hash is the key,
-	 * a probe reads no node (one cache line per probe in a tree too big
-	 * for the cache).
+	 * (parent, frame) -> child for the children of the nodes that have
+	 * more than FLAME_LIST_CHILDREN (never 0: the root is no one's child), by
+	 * hash_mix64() of the pair, in narrow slots (8 bytes: half the hash,
+	 * the child): a probe whose half hash matches reads the child node to
+	 * compare the pair, which is rare but for the child sought.
 	 */
 	struct hashtab children;
 

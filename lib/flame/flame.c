@@ -28,9 +28,12 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 		fl->reverse = opts->reverse;
 	}
 	fl->alloc_nodes = 1024;
+	/* 8 bytes a child: a big tree's table is as big as its nodes otherwise. */
+	fl->children.stride = sizeof(struct hashtab_slot32);
 	fl->nodes = malloc(fl->alloc_nodes * sizeof(*fl->nodes));
 	fl->leaves = malloc(fl->alloc_nodes * sizeof(*fl->leaves));
-	if (hashtab__reserve(&fl->frame_index, 512) || hashtab__reserve(&fl->children, 2048) ||
+	fl->fanout = malloc(fl->alloc_nodes * sizeof(*fl->fanout));
+	if (!fl->fanout || hashtab__reserve(&fl->frame_index, 512) || hashtab__reserve(&fl->children, 2048) ||
 	    !fl->nodes || !fl->leaves) {
 		ember_flame__delete(fl);
 		errno = ENOMEM;
@@ -44,6 +47,7 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 	fl->nodes[0].first_child = FLAME_NONE;
 	fl->nodes[0].last_child = FLAME_NONE;
 	fl->nodes[0].next_sibling = FLAME_NONE;
+	fl->fanout[0] = 0;
 	fl->nr_nodes = 1;
 	return fl;
 }
@@ -57,6 +61,7 @@ void ember_flame__delete(struct ember_flame *fl)
 	hashtab__exit(&fl->frame_index);
 	free(fl->nodes);
 	free(fl->leaves);
+	free(fl->fanout);
 	hashtab__exit(&fl->children);
 	free(fl->path);
 	for (size_t i = 0; i < FLAME_PREFIXES; i++) {
@@ -147,6 +152,7 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 		if (alloc > UINT32_MAX - 1)
 			alloc = UINT32_MAX - 1;
 		struct flame_leaf *leaves;
+		uint8_t *fanout;
 
 		grown = realloc(fl->nodes, alloc * sizeof(*grown));
 		if (!grown)
@@ -156,12 +162,19 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 		if (!leaves)
 			return FLAME_NONE;
 		fl->leaves = leaves;
+		fanout = realloc(fl->fanout, alloc * sizeof(*fanout));
+		if (!fanout)
+			return FLAME_NONE;
+		fl->fanout = fanout;
 		fl->alloc_nodes = alloc;
 	}
 	idx = fl->nr_nodes++;
 	n = &fl->nodes[idx];
 	memset(n, 0, sizeof(*n));
 	memset(&fl->leaves[idx], 0, sizeof(fl->leaves[idx]));
+	fl->fanout[idx] = 0;
+	if (fl->fanout[parent] <= FLAME_LIST_CHILDREN)
+		fl->fanout[parent]++;
 	n->frame = frame;
 	n->parent = parent;
 	n->first_child = FLAME_NONE;
@@ -179,26 +192,70 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 	return idx;
 }
 
+struct child_key {
+	const struct ember_flame *fl;
+	uint32_t parent, frame;
+};
+
+/* The slot keeps half the hash: the node says whose child it is. */
+static bool child_eq(const struct hashtab_slot32 *slot, const void *key)
+{
+	const struct child_key *k = key;
+	const struct flame_node *n = &k->fl->nodes[slot->val];
+
+	return n->parent == k->parent && n->frame == k->frame;
+}
+
+/* Puts child in the table; the caller has reserved its slot. */
+static void child_index(struct ember_flame *fl, uint32_t child)
+{
+	const struct flame_node *n = &fl->nodes[child];
+	uint64_t hash = hash_mix64((uint64_t)n->parent << 32 | n->frame);
+	struct child_key key = { fl, n->parent, n->frame };
+
+	hashtab32__fill(&fl->children, hashtab32__slot(&fl->children, hash, child_eq, &key), hash,
+			child);
+}
+
 /*
  * The child of parent for frame, made when missing; FLAME_NONE: no memory.
  * Runs of one stack skip this (flame_add_path()'s prefixes): what comes
- * here is mostly new, so the table is probed at once.
+ * here is mostly new. A parent of a few children walks its list (most
+ * nodes of a big tree have one child or none, and a table slot for each
+ * would cost as much as the node); the children of the others are in the
+ * table, all of them from the one that makes the list too long.
  */
 static uint32_t child_findnew(struct ember_flame *fl, uint32_t parent, uint32_t frame)
 {
 	uint64_t hash = hash_mix64((uint64_t)parent << 32 | frame);
-	struct hashtab_slot *slot;
+	struct child_key key = { fl, parent, frame };
+	struct hashtab_slot32 *slot;
 	uint32_t idx;
 
+	if (fl->fanout[parent] <= FLAME_LIST_CHILDREN) {
+		for (idx = fl->nodes[parent].first_child; idx != FLAME_NONE;
+		     idx = fl->nodes[idx].next_sibling)
+			if (fl->nodes[idx].frame == frame)
+				return idx;
+		if (hashtab__reserve(&fl->children, FLAME_LIST_CHILDREN + 1))
+			return FLAME_NONE;
+		idx = node_new(fl, parent, frame);
+		if (idx == FLAME_NONE || fl->fanout[parent] <= FLAME_LIST_CHILDREN)
+			return idx;
+		for (uint32_t c = fl->nodes[parent].first_child; c != FLAME_NONE;
+		     c = fl->nodes[c].next_sibling)
+			child_index(fl, c);
+		return idx;
+	}
 	if (hashtab__reserve(&fl->children, 1))
 		return FLAME_NONE;
-	slot = hashtab__slot(&fl->children, hash, hashtab__eq_hash, NULL);
+	slot = hashtab32__slot(&fl->children, hash, child_eq, &key);
 	if (slot->val)
 		return slot->val;
 	idx = node_new(fl, parent, frame);
 	if (idx == FLAME_NONE)
 		return FLAME_NONE;
-	hashtab__fill(&fl->children, slot, hash, idx);
+	hashtab32__fill(&fl->children, slot, hash, idx);
 	return idx;
 }
 
