@@ -25,10 +25,10 @@ struct flame_frame {
 /*
  * A node: one frame at one place in the tree. value counts the node and
  * everything above it (valid after flame_sum()); what ends here is the
- * node's struct flame_leaf. The BEFORE side of a diff has its own pair.
- * start is the node's left edge in counts: set when the node is made in a
- * flame chart (time order), by the layout otherwise. 64 bytes: one cache
- * line.
+ * node's struct flame_leaf, and on the BEFORE side of a diff its
+ * before_self (flame_before_self()). start is the node's left edge in
+ * counts: set when the node is made in a flame chart (time order), by the
+ * layout otherwise. 48 bytes: a tree of ten million is half a GB.
  */
 struct flame_node {
 	uint32_t frame;
@@ -38,8 +38,6 @@ struct flame_node {
 	uint32_t next_sibling;
 	uint32_t depth;
 	double value;
-	double before;
-	double before_self;
 	double start;
 	uint64_t samples;
 };
@@ -81,6 +79,8 @@ struct ember_flame {
 
 	struct flame_node *nodes;
 	struct flame_leaf *leaves;	/* alloc_nodes of them too */
+	/* What ends at each node on the BEFORE side: NULL until a diff's first stack. */
+	double *before_self;
 	/* Children of each node, up to FLAME_LIST_CHILDREN + 1 (alloc_nodes of them). */
 	uint8_t *fanout;
 	uint32_t nr_nodes, alloc_nodes;
@@ -103,6 +103,12 @@ struct ember_flame {
 	size_t scratch_alloc;
 };
 
+/* What ends at node on the BEFORE side of a diff (0 outside a diff). */
+static inline double flame_before_self(const struct ember_flame *fl, uint32_t node)
+{
+	return fl->before_self ? fl->before_self[node] : 0;
+}
+
 /* flame.c */
 /*
  * ember_flame__add() that also gives back the stack's leaf node
@@ -113,7 +119,7 @@ int flame_add_path(struct ember_flame *fl, const uint32_t *frames, size_t nr, do
 		   uint64_t samples, enum ember_flame_side side, uint32_t *leaf_node);
 int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t samples,
 		   enum ember_flame_side side);
-/* Sums value, before and samples up the tree (adds count only leaves). */
+/* Sums value and samples up the tree (adds count only leaves). */
 void flame_sum(struct ember_flame *fl);
 
 /* rawstack.c: raw sample words -> the leaf node they folded to. */

@@ -61,6 +61,7 @@ void ember_flame__delete(struct ember_flame *fl)
 	hashtab__exit(&fl->frame_index);
 	free(fl->nodes);
 	free(fl->leaves);
+	free(fl->before_self);
 	free(fl->fanout);
 	hashtab__exit(&fl->children);
 	free(fl->path);
@@ -162,6 +163,13 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 		if (!leaves)
 			return FLAME_NONE;
 		fl->leaves = leaves;
+		if (fl->before_self) {
+			double *before = realloc(fl->before_self, alloc * sizeof(*before));
+
+			if (!before)
+				return FLAME_NONE;
+			fl->before_self = before;
+		}
 		fanout = realloc(fl->fanout, alloc * sizeof(*fanout));
 		if (!fanout)
 			return FLAME_NONE;
@@ -172,6 +180,8 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 	n = &fl->nodes[idx];
 	memset(n, 0, sizeof(*n));
 	memset(&fl->leaves[idx], 0, sizeof(fl->leaves[idx]));
+	if (fl->before_self)
+		fl->before_self[idx] = 0;
 	fl->fanout[idx] = 0;
 	if (fl->fanout[parent] <= FLAME_LIST_CHILDREN)
 		fl->fanout[parent]++;
@@ -290,10 +300,15 @@ int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t
 	 * Only the leaf counts now; the sums up the tree are made once, when
 	 * something reads them (flame_sum()): a sample costs no walk to the root.
 	 */
+	if (side == EMBER_FLAME_BEFORE && !fl->before_self) {
+		fl->before_self = calloc(fl->alloc_nodes, sizeof(*fl->before_self));
+		if (!fl->before_self)
+			return -ENOMEM;
+	}
 	leaf = &fl->leaves[node];
 	if (side == EMBER_FLAME_BEFORE) {
 		fl->is_diff = true;
-		fl->nodes[node].before_self += value;
+		fl->before_self[node] += value;
 		fl->total_before += value;
 	} else {
 		/* Once weighted, always: no floor() a sample after that. */
@@ -407,7 +422,6 @@ void flame_sum(struct ember_flame *fl)
 		struct flame_node *n = &fl->nodes[i];
 
 		n->value = fl->leaves[i].self;
-		n->before = n->before_self;
 		n->samples = fl->leaves[i].samples_self;
 	}
 	/* Children always come after their parent: sum from the end. */
@@ -415,7 +429,6 @@ void flame_sum(struct ember_flame *fl)
 		struct flame_node *n = &fl->nodes[i], *p = &fl->nodes[n->parent];
 
 		p->value += n->value;
-		p->before += n->before;
 		p->samples += n->samples;
 	}
 	fl->summed = true;
@@ -454,15 +467,13 @@ int ember_flame__normalize(struct ember_flame *fl)
 		return -EINVAL;
 	after = fl->total;
 	before = fl->total_before;
-	if (before <= 0)
+	if (before <= 0 || !fl->before_self)
 		return -EINVAL;
 	/* Each stack scaled and rounded down, as difffolded.pl -n. */
 	fl->total_before = 0;
 	for (uint32_t i = 0; i < fl->nr_nodes; i++) {
-		struct flame_node *n = &fl->nodes[i];
-
-		n->before_self = floor(n->before_self * after / before);
-		fl->total_before += n->before_self;
+		fl->before_self[i] = floor(fl->before_self[i] * after / before);
+		fl->total_before += fl->before_self[i];
 	}
 	fl->summed = false;
 	return 0;

@@ -105,13 +105,15 @@ static int write_in_order(const struct ember_flame *fl, FILE *fp)
 
 		double self = fl->leaves[n].self;
 
-		if (self > 0 || node->before_self > 0) {
+		double before = flame_before_self(fl, n);
+
+		if (self > 0 || before > 0) {
 			size_t len;
 
 			l.text_len = 0;
 			err = append_path(&l, fl, n, &len);
 			if (!err)
-				write_line(fp, l.text, len, self, node->before_self, fl->is_diff);
+				write_line(fp, l.text, len, self, before, fl->is_diff);
 		}
 		/* Next in pre-order: first child, else next sibling up the tree. */
 		if (node->first_child != FLAME_NONE) {
@@ -138,10 +140,9 @@ int ember_flame__write_folded(const struct ember_flame *fl, FILE *fp, unsigned i
 		goto out_check;
 	}
 	for (uint32_t n = 0; n < fl->nr_nodes; n++) {
-		const struct flame_node *node = &fl->nodes[n];
 		size_t len;
 
-		if (!(fl->leaves[n].self > 0 || node->before_self > 0))
+		if (!(fl->leaves[n].self > 0 || flame_before_self(fl, n) > 0))
 			continue;
 		if (l.nr == l.alloc) {
 			size_t alloc = l.alloc ? l.alloc * 2 : 1024;
@@ -164,7 +165,7 @@ int ember_flame__write_folded(const struct ember_flame *fl, FILE *fp, unsigned i
 		l.v[l.nr].off = l.text_len;
 		l.v[l.nr].len = len;
 		l.v[l.nr].after = fl->leaves[n].self;
-		l.v[l.nr].before = node->before_self;
+		l.v[l.nr].before = flame_before_self(fl, n);
 		l.nr++;
 		l.text_len += len;
 	}

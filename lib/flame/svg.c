@@ -69,89 +69,98 @@ static int child_cmp(const void *a, const void *b, void *arg)
 	return (int)fx->kind - (int)fy->kind;
 }
 
-/*
- * The nodes but the root into sorted, grouped by parent in index order and
- * each group by name (child_cmp()'s order). The children lists make the
- * groups: only siblings are sorted (most groups are one or two nodes),
- * not every node against every other with a comparison that reads two
- * nodes and two names scattered over a big tree.
- */
-static void sort_children(struct ember_flame *fl, uint32_t *sorted)
+/* Picks node to draw when its parent is drawn and it is at least minwidth wide. */
+static void pick(struct svg *s, uint8_t *drawn, uint32_t idx)
 {
-	size_t n = 0;
+	const struct flame_node *n = &s->fl->nodes[idx];
 
-	for (uint32_t p = 0; p < fl->nr_nodes; p++) {
-		size_t first = n;
-
-		for (uint32_t c = fl->nodes[p].first_child; c != FLAME_NONE;
-		     c = fl->nodes[c].next_sibling)
-			sorted[n++] = c;
-		if (n - first > 1)
-			qsort_r(sorted + first, n - first, sizeof(*sorted), child_cmp, fl);
-	}
+	if (!drawn[n->parent] || n->value <= 0 || n->value < s->minwidth_time)
+		return;
+	drawn[idx] = 1;
+	s->order[s->nr_order++] = idx;
+	if (n->depth > s->depthmax)
+		s->depthmax = n->depth;
 }
 
 /*
- * Places every node (start in counts) and picks the ones to draw: root
- * first, then children grouped by parent. A child is drawn when its
- * parent is and it is at least minwidth wide.
+ * The children of parent into *kids by name (child_cmp()'s order), placed
+ * side by side from the parent's start, and the ones to draw picked.
+ */
+static int place_children(struct svg *s, uint8_t *drawn, uint32_t parent, uint32_t **kids,
+			  size_t *alloc)
+{
+	struct ember_flame *fl = s->fl;
+	double cursor = fl->nodes[parent].start;
+	size_t n = 0;
+
+	for (uint32_t c = fl->nodes[parent].first_child; c != FLAME_NONE;
+	     c = fl->nodes[c].next_sibling) {
+		if (n == *alloc) {
+			size_t grown_alloc = *alloc ? *alloc * 2 : 64;
+			uint32_t *grown = realloc(*kids, grown_alloc * sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			*kids = grown;
+			*alloc = grown_alloc;
+		}
+		(*kids)[n++] = c;
+	}
+	if (n > 1)
+		qsort_r(*kids, n, sizeof(**kids), child_cmp, fl);
+	for (size_t i = 0; i < n; i++) {
+		fl->nodes[(*kids)[i]].start = cursor;
+		cursor += fl->nodes[(*kids)[i]].value;
+		pick(s, drawn, (*kids)[i]);
+	}
+	return 0;
+}
+
+/*
+ * Places the nodes (start in counts) and picks the ones to draw: root
+ * first, then children grouped by parent in index order. Only the children
+ * of drawn nodes are placed and sorted: in a tree of ten million nodes
+ * narrower than a pixel, that is the few thousand that can be seen.
  */
 static int layout(struct svg *s)
 {
 	struct ember_flame *fl = s->fl;
 	uint32_t nr = fl->nr_nodes;
 	uint8_t *drawn = calloc(nr, 1);
-	uint32_t *sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
+	uint32_t *kids = NULL;
+	size_t kids_alloc = 0;
+	int err = 0;
 
+	/* Pages of it that no drawn node reaches are never touched. */
 	s->order = malloc(nr * sizeof(*s->order));
-	if (!drawn || !sorted || !s->order) {
+	if (!drawn || !s->order) {
 		free(drawn);
-		free(sorted);
 		return -ENOMEM;
-	}
-	if (!fl->flamechart) {
-		sort_children(fl, sorted);
-		/* Groups come by parent index and a parent precedes its children. */
-		fl->nodes[0].start = 0;
-		for (uint32_t i = 0; i < nr - 1;) {
-			uint32_t parent = fl->nodes[sorted[i]].parent;
-			double cursor = fl->nodes[parent].start;
-
-			for (; i < nr - 1 && fl->nodes[sorted[i]].parent == parent; i++) {
-				fl->nodes[sorted[i]].start = cursor;
-				cursor += fl->nodes[sorted[i]].value;
-			}
-		}
-	} else {
-		/* A flame chart keeps time order: nodes were made left to right. */
-		for (uint32_t i = 1; i < nr; i++)
-			sorted[i - 1] = i;
 	}
 	drawn[0] = 1;
 	s->order[s->nr_order++] = 0;
 	s->depthmax = 0;
 	s->maxdelta = 1;
 	for (uint32_t i = 0; i < nr; i++) {
-		const struct flame_node *n = &fl->nodes[i];
-		double delta = fl->leaves[i].self - n->before_self;
+		double delta = fl->leaves[i].self - flame_before_self(fl, i);
 
 		if (fabs(delta) > s->maxdelta)
 			s->maxdelta = fabs(delta);
 	}
-	for (uint32_t i = 0; i < nr - 1; i++) {
-		uint32_t idx = sorted[i];
-		const struct flame_node *n = &fl->nodes[idx];
-
-		if (!drawn[n->parent] || n->value <= 0 || n->value < s->minwidth_time)
-			continue;
-		drawn[idx] = 1;
-		s->order[s->nr_order++] = idx;
-		if (n->depth > s->depthmax)
-			s->depthmax = n->depth;
+	if (fl->flamechart) {
+		/* A flame chart keeps time order: nodes were made left to right. */
+		for (uint32_t i = 1; i < nr; i++)
+			pick(s, drawn, i);
+	} else {
+		/* A parent precedes its children: it is drawn or not before they come. */
+		fl->nodes[0].start = 0;
+		for (uint32_t p = 0; p < nr && !err; p++)
+			if (drawn[p])
+				err = place_children(s, drawn, p, &kids, &kids_alloc);
 	}
 	free(drawn);
-	free(sorted);
-	return 0;
+	free(kids);
+	return err;
 }
 
 static void kind_suffix(const struct flame_frame *f, char out[5])
@@ -247,7 +256,8 @@ static int frame_color(struct svg *s, const struct flame_node *n, char *buf, siz
 	}
 	if (s->diff) {
 		/* Red grew, blue shrank, by what ends in this frame (flamegraph.pl). */
-		double v = s->fl->leaves[n - s->fl->nodes].self - n->before_self;
+		uint32_t idx = n - s->fl->nodes;
+		double v = s->fl->leaves[idx].self - flame_before_self(s->fl, idx);
 		int r = 255, g = 255, b = 255;
 
 		if (s->negate)
@@ -589,7 +599,7 @@ static int write_frame(struct svg *s, uint32_t idx)
 			out_fixed(&o, fp, 100 * n->value / s->timemax, 2);
 			OUT_LIT(&o, fp, "%");
 			if (s->diff) {
-				double d = fl->leaves[idx].self - n->before_self;
+				double d = fl->leaves[idx].self - flame_before_self(fl, idx);
 
 				if (s->negate)
 					d = -d;
