@@ -62,6 +62,8 @@ void ember_flame__delete(struct ember_flame *fl)
 	free(fl->nodes);
 	free(fl->leaves);
 	free(fl->before_self);
+	free(fl->samples_self);
+	free(fl->samples_sum);
 	free(fl->fanout);
 	hashtab__exit(&fl->children);
 	free(fl->path);
@@ -138,6 +140,17 @@ enum ember_flame_kind ember_flame__frame_kind(const struct ember_flame *fl, uint
 	return fl && id < fl->nr_frames ? fl->frames[id].kind : EMBER_FLAME_USER;
 }
 
+/* *p (an array) reallocated to n items of size bytes; -ENOMEM leaves it as it was. */
+static int grow(void **p, size_t n, size_t size)
+{
+	void *grown = realloc(*p, n * size);
+
+	if (!grown)
+		return -ENOMEM;
+	*p = grown;
+	return 0;
+}
+
 /* A new child of parent for frame; FLAME_NONE when out of memory. */
 static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame)
 {
@@ -148,32 +161,16 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 		return FLAME_NONE;
 	if (fl->nr_nodes == fl->alloc_nodes) {
 		size_t alloc = (size_t)fl->alloc_nodes * 2;
-		struct flame_node *grown;
 
 		if (alloc > UINT32_MAX - 1)
 			alloc = UINT32_MAX - 1;
-		struct flame_leaf *leaves;
-		uint8_t *fanout;
-
-		grown = realloc(fl->nodes, alloc * sizeof(*grown));
-		if (!grown)
+		/* The arrays beside the nodes that exist grow with them. */
+		if (grow((void **)&fl->nodes, alloc, sizeof(*fl->nodes)) ||
+		    grow((void **)&fl->leaves, alloc, sizeof(*fl->leaves)) ||
+		    grow((void **)&fl->fanout, alloc, sizeof(*fl->fanout)) ||
+		    (fl->before_self && grow((void **)&fl->before_self, alloc, sizeof(double))) ||
+		    (fl->samples_self && grow((void **)&fl->samples_self, alloc, sizeof(uint64_t))))
 			return FLAME_NONE;
-		fl->nodes = grown;
-		leaves = realloc(fl->leaves, alloc * sizeof(*leaves));
-		if (!leaves)
-			return FLAME_NONE;
-		fl->leaves = leaves;
-		if (fl->before_self) {
-			double *before = realloc(fl->before_self, alloc * sizeof(*before));
-
-			if (!before)
-				return FLAME_NONE;
-			fl->before_self = before;
-		}
-		fanout = realloc(fl->fanout, alloc * sizeof(*fanout));
-		if (!fanout)
-			return FLAME_NONE;
-		fl->fanout = fanout;
 		fl->alloc_nodes = alloc;
 	}
 	idx = fl->nr_nodes++;
@@ -182,6 +179,8 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 	memset(&fl->leaves[idx], 0, sizeof(fl->leaves[idx]));
 	if (fl->before_self)
 		fl->before_self[idx] = 0;
+	if (fl->samples_self)
+		fl->samples_self[idx] = 0;
 	fl->fanout[idx] = 0;
 	if (fl->fanout[parent] <= FLAME_LIST_CHILDREN)
 		fl->fanout[parent]++;
@@ -305,6 +304,19 @@ int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t
 		if (!fl->before_self)
 			return -ENOMEM;
 	}
+	/*
+	 * While every stack counts an integral value of as many samples, the
+	 * samples are the value: samples_self is kept from the first that
+	 * does not, with what came before as its value.
+	 */
+	if (side == EMBER_FLAME_AFTER && !fl->samples_self &&
+	    ((double)samples != value || floor(value) != value)) {
+		fl->samples_self = malloc(fl->alloc_nodes * sizeof(*fl->samples_self));
+		if (!fl->samples_self)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < fl->nr_nodes; i++)
+			fl->samples_self[i] = (uint64_t)fl->leaves[i].self;
+	}
 	leaf = &fl->leaves[node];
 	if (side == EMBER_FLAME_BEFORE) {
 		fl->is_diff = true;
@@ -315,7 +327,8 @@ int flame_add_leaf(struct ember_flame *fl, uint32_t node, double value, uint64_t
 		if (!fl->weighted && (double)samples != floor(value))
 			fl->weighted = true;
 		leaf->self += value;
-		leaf->samples_self += samples;
+		if (fl->samples_self)
+			fl->samples_self[node] += samples;
 		fl->total += value;
 		fl->samples += samples;
 	}
@@ -414,24 +427,30 @@ int flame_add_path(struct ember_flame *fl, const uint32_t *frames, size_t nr, do
 	return flame_add_leaf(fl, node, value, samples, side);
 }
 
-void flame_sum(struct ember_flame *fl)
+int flame_sum(struct ember_flame *fl)
 {
 	if (fl->summed)
-		return;
-	for (uint32_t i = 0; i < fl->nr_nodes; i++) {
-		struct flame_node *n = &fl->nodes[i];
+		return 0;
+	if (fl->samples_self) {
+		uint64_t *sum = realloc(fl->samples_sum, fl->nr_nodes * sizeof(*sum));
 
-		n->value = fl->leaves[i].self;
-		n->samples = fl->leaves[i].samples_self;
+		if (!sum)
+			return -ENOMEM;
+		fl->samples_sum = sum;
+		memcpy(sum, fl->samples_self, fl->nr_nodes * sizeof(*sum));
 	}
+	for (uint32_t i = 0; i < fl->nr_nodes; i++)
+		fl->nodes[i].value = fl->leaves[i].self;
 	/* Children always come after their parent: sum from the end. */
 	for (uint32_t i = fl->nr_nodes; i-- > 1;) {
-		struct flame_node *n = &fl->nodes[i], *p = &fl->nodes[n->parent];
+		struct flame_node *n = &fl->nodes[i];
 
-		p->value += n->value;
-		p->samples += n->samples;
+		fl->nodes[n->parent].value += n->value;
+		if (fl->samples_sum)
+			fl->samples_sum[n->parent] += fl->samples_sum[i];
 	}
 	fl->summed = true;
+	return 0;
 }
 
 double ember_flame__total(const struct ember_flame *fl)

@@ -585,7 +585,7 @@ static int write_frame(struct svg *s, uint32_t idx)
 		/* Rounded by printf's "%.0f" (half to even) as the script's sprintf. */
 		flame_fmt_count(count, sizeof(count),
 				s->factor *
-					(fl->weighted ? (double)(idx ? n->samples : fl->nodes[0].samples)
+					(fl->weighted ? (double)flame_node_samples(fl, idx)
 						      : (idx ? n->value : fl->nodes[0].value)));
 		OUT_LIT(&o, fp, " (");
 		out_str(&o, fp, count);
@@ -705,7 +705,9 @@ int ember_flame__write_svg(struct ember_flame *fl, FILE *fp, const struct ember_
 	    (unsigned int)s.palette >= EMBER_FLAME_NR_PALETTES)
 		return -EINVAL;
 
-	flame_sum(fl);
+	err = flame_sum(fl);
+	if (err)
+		return err;
 	total = fl->nodes[0].value;
 	if (total <= 0)
 		return -ENODATA;
