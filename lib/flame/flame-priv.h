@@ -26,9 +26,8 @@ struct flame_frame {
  * A node: one frame at one place in the tree. value counts the node and
  * everything above it (valid after flame_sum()); what ends here is the
  * node's struct flame_leaf and samples_self, and on the BEFORE side of a diff its
- * before_self (flame_before_self()). start is the node's left edge in
- * counts: set when the node is made in a flame chart (time order), by the
- * layout otherwise. 40 bytes: a tree of ten million is 400 MB.
+ * before_self (flame_before_self()). Where a node starts is the SVG
+ * layout's, or in a flame chart chart_start's. 32 bytes.
  */
 struct flame_node {
 	uint32_t frame;
@@ -38,7 +37,6 @@ struct flame_node {
 	uint32_t next_sibling;
 	uint32_t depth;
 	double value;
-	double start;
 };
 
 /*
@@ -85,6 +83,8 @@ struct ember_flame {
 	 * their sums up the tree (flame_sum(), NULL with them).
 	 */
 	uint64_t *samples_self, *samples_sum;
+	/* Flame chart: each node's left edge in counts, where the graph ended when it was made. */
+	double *chart_start;
 	/* Children of each node, up to FLAME_LIST_CHILDREN + 1 (alloc_nodes of them). */
 	uint8_t *fanout;
 	uint32_t nr_nodes, alloc_nodes;

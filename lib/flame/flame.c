@@ -33,7 +33,9 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 	fl->nodes = malloc(fl->alloc_nodes * sizeof(*fl->nodes));
 	fl->leaves = malloc(fl->alloc_nodes * sizeof(*fl->leaves));
 	fl->fanout = malloc(fl->alloc_nodes * sizeof(*fl->fanout));
-	if (!fl->fanout || hashtab__reserve(&fl->frame_index, 512) || hashtab__reserve(&fl->children, 2048) ||
+	if (fl->flamechart)
+		fl->chart_start = malloc(fl->alloc_nodes * sizeof(*fl->chart_start));
+	if (!fl->fanout || (fl->flamechart && !fl->chart_start) || hashtab__reserve(&fl->frame_index, 512) || hashtab__reserve(&fl->children, 2048) ||
 	    !fl->nodes || !fl->leaves) {
 		ember_flame__delete(fl);
 		errno = ENOMEM;
@@ -48,6 +50,8 @@ struct ember_flame *ember_flame__new(const struct ember_flame_opts *opts)
 	fl->nodes[0].last_child = FLAME_NONE;
 	fl->nodes[0].next_sibling = FLAME_NONE;
 	fl->fanout[0] = 0;
+	if (fl->chart_start)
+		fl->chart_start[0] = 0;
 	fl->nr_nodes = 1;
 	return fl;
 }
@@ -64,6 +68,7 @@ void ember_flame__delete(struct ember_flame *fl)
 	free(fl->before_self);
 	free(fl->samples_self);
 	free(fl->samples_sum);
+	free(fl->chart_start);
 	free(fl->fanout);
 	hashtab__exit(&fl->children);
 	free(fl->path);
@@ -169,7 +174,8 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 		    grow((void **)&fl->leaves, alloc, sizeof(*fl->leaves)) ||
 		    grow((void **)&fl->fanout, alloc, sizeof(*fl->fanout)) ||
 		    (fl->before_self && grow((void **)&fl->before_self, alloc, sizeof(double))) ||
-		    (fl->samples_self && grow((void **)&fl->samples_self, alloc, sizeof(uint64_t))))
+		    (fl->samples_self && grow((void **)&fl->samples_self, alloc, sizeof(uint64_t))) ||
+		    (fl->chart_start && grow((void **)&fl->chart_start, alloc, sizeof(double))))
 			return FLAME_NONE;
 		fl->alloc_nodes = alloc;
 	}
@@ -192,7 +198,8 @@ static uint32_t node_new(struct ember_flame *fl, uint32_t parent, uint32_t frame
 	p = &fl->nodes[parent];
 	n->depth = p->depth + 1;
 	/* In a flame chart a node starts where the graph ends now. */
-	n->start = fl->total;
+	if (fl->chart_start)
+		fl->chart_start[idx] = fl->total;
 	if (p->last_child == FLAME_NONE)
 		p->first_child = idx;
 	else

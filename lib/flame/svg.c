@@ -44,6 +44,7 @@ struct svg {
 	double maxdelta;
 	unsigned int depthmax;
 	uint32_t *order;	/* drawn nodes, in the order written */
+	double *starts;		/* beside order: each one's left edge in counts */
 	size_t nr_order;
 };
 
@@ -69,14 +70,18 @@ static int child_cmp(const void *a, const void *b, void *arg)
 	return (int)fx->kind - (int)fy->kind;
 }
 
-/* Picks node to draw when its parent is drawn and it is at least minwidth wide. */
-static void pick(struct svg *s, uint8_t *drawn, uint32_t idx)
+/*
+ * Picks node to draw, at start, when its parent is drawn and it is at
+ * least minwidth wide; pos[] of a drawn node is its place in order + 1.
+ */
+static void pick(struct svg *s, uint32_t *pos, uint32_t idx, double start)
 {
 	const struct flame_node *n = &s->fl->nodes[idx];
 
-	if (!drawn[n->parent] || n->value <= 0 || n->value < s->minwidth_time)
+	if (!pos[n->parent] || n->value <= 0 || n->value < s->minwidth_time)
 		return;
-	drawn[idx] = 1;
+	pos[idx] = s->nr_order + 1;
+	s->starts[s->nr_order] = start;
 	s->order[s->nr_order++] = idx;
 	if (n->depth > s->depthmax)
 		s->depthmax = n->depth;
@@ -86,11 +91,11 @@ static void pick(struct svg *s, uint8_t *drawn, uint32_t idx)
  * The children of parent into *kids by name (child_cmp()'s order), placed
  * side by side from the parent's start, and the ones to draw picked.
  */
-static int place_children(struct svg *s, uint8_t *drawn, uint32_t parent, uint32_t **kids,
+static int place_children(struct svg *s, uint32_t *pos, uint32_t parent, uint32_t **kids,
 			  size_t *alloc)
 {
 	struct ember_flame *fl = s->fl;
-	double cursor = fl->nodes[parent].start;
+	double cursor = s->starts[pos[parent] - 1];
 	size_t n = 0;
 
 	for (uint32_t c = fl->nodes[parent].first_child; c != FLAME_NONE;
@@ -109,9 +114,8 @@ static int place_children(struct svg *s, uint8_t *drawn, uint32_t parent, uint32
 	if (n > 1)
 		qsort_r(*kids, n, sizeof(**kids), child_cmp, fl);
 	for (size_t i = 0; i < n; i++) {
-		fl->nodes[(*kids)[i]].start = cursor;
+		pick(s, pos, (*kids)[i], cursor);
 		cursor += fl->nodes[(*kids)[i]].value;
-		pick(s, drawn, (*kids)[i]);
 	}
 	return 0;
 }
@@ -126,18 +130,20 @@ static int layout(struct svg *s)
 {
 	struct ember_flame *fl = s->fl;
 	uint32_t nr = fl->nr_nodes;
-	uint8_t *drawn = calloc(nr, 1);
+	uint32_t *pos = calloc(nr, sizeof(*pos));
 	uint32_t *kids = NULL;
 	size_t kids_alloc = 0;
 	int err = 0;
 
-	/* Pages of it that no drawn node reaches are never touched. */
+	/* Pages of these that no drawn node reaches are never touched. */
 	s->order = malloc(nr * sizeof(*s->order));
-	if (!drawn || !s->order) {
-		free(drawn);
+	s->starts = malloc(nr * sizeof(*s->starts));
+	if (!pos || !s->order || !s->starts) {
+		free(pos);
 		return -ENOMEM;
 	}
-	drawn[0] = 1;
+	pos[0] = 1;
+	s->starts[0] = 0;
 	s->order[s->nr_order++] = 0;
 	s->depthmax = 0;
 	s->maxdelta = 1;
@@ -150,15 +156,14 @@ static int layout(struct svg *s)
 	if (fl->flamechart) {
 		/* A flame chart keeps time order: nodes were made left to right. */
 		for (uint32_t i = 1; i < nr; i++)
-			pick(s, drawn, i);
+			pick(s, pos, i, fl->chart_start[i]);
 	} else {
 		/* A parent precedes its children: it is drawn or not before they come. */
-		fl->nodes[0].start = 0;
 		for (uint32_t p = 0; p < nr && !err; p++)
-			if (drawn[p])
-				err = place_children(s, drawn, p, &kids, &kids_alloc);
+			if (pos[p])
+				err = place_children(s, pos, p, &kids, &kids_alloc);
 	}
-	free(drawn);
+	free(pos);
 	free(kids);
 	return err;
 }
@@ -526,15 +531,17 @@ static double edge_1f(char *buf, size_t size, double x)
 	return strtod(buf, NULL);
 }
 
-static int write_frame(struct svg *s, uint32_t idx)
+/* The frame of s->order[k]. */
+static int write_frame(struct svg *s, size_t k)
 {
+	uint32_t idx = s->order[k];
 	struct ember_flame *fl = s->fl;
 	const struct flame_node *n = &fl->nodes[idx];
 	const struct flame_frame *f = idx ? &fl->frames[n->frame] : NULL;
 	const char *name = "all";
 	size_t len = 3;
 	double value = idx ? n->value : s->timemax;
-	double start = idx ? n->start : 0;
+	double start = idx ? s->starts[k] : 0;
 	double x1 = XPAD + start * s->wpt, x2 = XPAD + (start + value) * s->wpt;
 	double y1, y2;
 	char color[64], count[64], num[64], x1s[400], x2s[400];
@@ -727,7 +734,7 @@ int ember_flame__write_svg(struct ember_flame *fl, FILE *fp, const struct ember_
 	write_controls(&s);
 	fprintf(fp, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < s.nr_order && !err; i++)
-		err = write_frame(&s, s.order[i]);
+		err = write_frame(&s, i);
 	fprintf(fp, "</g>\n</svg>\n");
 	if (!err && (fflush(fp) || ferror(fp)))
 		err = -EIO;
@@ -738,5 +745,6 @@ int ember_flame__write_svg(struct ember_flame *fl, FILE *fp, const struct ember_
 	}
 out:
 	free(s.order);
+	free(s.starts);
 	return err;
 }
