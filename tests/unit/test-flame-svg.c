@@ -170,6 +170,55 @@ TEST(flame_svg_escaping)
 	ember_flame__delete(fl);
 }
 
+TEST(flame_svg_many_children_merge)
+{
+	/*
+	 * A parent of more than a few children finds them in a table, the
+	 * others walk their list: stacks seen again merge either way.
+	 */
+	struct ember_flame *fl = tree_of("r;c1 1\nr;c2 1\nr;c3 1\nr;c4 1\nq;c1 1\nr;c5 1\n"
+					 "r;c6 1\nr;c3 1\nr;c7 2\nr;c1 1\nr;c7 1\nq;c1;x 1\n");
+	struct ember_flame_svg_opts o = { .sz = sizeof(o), .minwidth = -1 };
+	int err;
+	char *svg = svg_of(fl, &o, NULL, &err);
+
+	CHECK_EQ(err, 0);
+	/* all, r, q, c1 to c7 under r, c1 and x under q */
+	CHECK_EQ((int)ember_flame__nr_nodes(fl), 12);
+	CHECK_EQ(frame_value(svg, "r", NULL, NULL), 11);
+	CHECK_EQ(frame_value(svg, "c3", NULL, NULL), 2);
+	CHECK_EQ(frame_value(svg, "c7", NULL, NULL), 3);
+	CHECK_EQ(frame_value(svg, "q", NULL, NULL), 2);
+	CHECK_EQ(frame_value(svg, "x", NULL, NULL), 1);
+	free(svg);
+	ember_flame__delete(fl);
+}
+
+TEST(flame_svg_samples_once_weighted)
+{
+	/* Integral stacks first: their samples are their counts until one's are not. */
+	struct ember_flame *fl = tree_of("a;b 2\na;c 3\n");
+	struct ember_flame_svg_opts o = { .sz = sizeof(o), .minwidth = -1 };
+	uint32_t stack[2];
+	int err;
+	char *svg;
+
+	stack[0] = ember_flame__frame(fl, "a", 1, EMBER_FLAME_USER);
+	stack[1] = ember_flame__frame(fl, "d", 1, EMBER_FLAME_USER);
+	/* 10 counted by one sample: a weighted graph, whose titles count samples. */
+	ember_flame__add(fl, stack, 2, 10, 1, EMBER_FLAME_AFTER);
+	svg = svg_of(fl, &o, NULL, &err);
+	CHECK_EQ(err, 0);
+	CHECK(strstr(svg, "<title>all (6 samples, 100%)") != NULL);
+	CHECK(strstr(svg, "<title>a (6 samples,") != NULL);
+	CHECK(strstr(svg, "<title>c (3 samples,") != NULL);
+	CHECK(strstr(svg, "<title>d (1 samples,") != NULL);
+	CHECK_EQ(frame_value(svg, "a", NULL, NULL), 15);
+	CHECK_EQ(frame_value(svg, "d", NULL, NULL), 10);
+	free(svg);
+	ember_flame__delete(fl);
+}
+
 TEST(flame_svg_nothing_to_draw)
 {
 	struct ember_flame *fl = ember_flame__new(NULL);
