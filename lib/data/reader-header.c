@@ -18,7 +18,7 @@ static bool in_file(const struct ember_data_reader *r, uint64_t off, uint64_t si
 static int read_attrs(struct ember_data_reader *r)
 {
 	const struct perf_file_header *fh = &r->fh;
-	uint64_t nr, esz = fh->attr_size;
+	uint64_t nr, esz = fh->attr_size, ids_total = 0;
 
 	if (!fh->attrs.size)
 		return 0;
@@ -38,6 +38,14 @@ static int read_attrs(struct ember_data_reader *r)
 		if (ids_size && !in_file(r, ids_off, ids_size))
 			return data_open_fail(r, -EINVAL, "ids of attr %llu beyond the end of the file",
 					      (unsigned long long)i);
+		/*
+		 * perf writes each attr's ids once, apart: all of them together fit
+		 * in the file. Attrs sharing one big ids section would copy it once
+		 * per attr (a 10 MB file claiming gigabytes).
+		 */
+		ids_total += ids_size;
+		if (ids_total > r->file_size)
+			return data_open_fail(r, -EINVAL, "the attrs' ids claim more than the file holds");
 		if (ids_size) {
 			ids = malloc(ids_size);
 			if (!ids)
