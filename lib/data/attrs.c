@@ -49,35 +49,45 @@ static int calc_is_pos(uint64_t st)
 /* The largest id range mapped directly: 16 KB of table. */
 #define DMAP_MAX 4096
 
-/* Builds the direct map again after an add: the ids' range, or none if too wide. */
-static int rebuild_dmap(struct data_attrs *t)
+/*
+ * Widens the direct map to the new attr's ids and enters them: the cost
+ * is the new ids (and a copy when the range grows), not every id so far,
+ * so a file of many attrs stays linear. A range too wide turns it off.
+ */
+static void update_dmap(struct data_attrs *t, const struct ember_data_attr *a)
 {
-	uint64_t lo = UINT64_MAX, hi = 0;
-	uint32_t *map;
+	uint64_t lo = t->dmap_len ? t->dmap_min : UINT64_MAX;
+	uint64_t hi = t->dmap_len ? t->dmap_min + t->dmap_len - 1 : 0;
+	uint32_t *map = t->dmap;
 
-	for (uint32_t i = 0; i < t->nr; i++)
-		for (uint32_t j = 0; j < t->v[i]->nr_ids; j++) {
-			uint64_t id = t->v[i]->ids[j];
-
-			lo = id < lo ? id : lo;
-			hi = id > hi ? id : hi;
-		}
+	if (t->dmap_off || !a->nr_ids)
+		return;
+	for (uint32_t j = 0; j < a->nr_ids; j++) {
+		lo = a->ids[j] < lo ? a->ids[j] : lo;
+		hi = a->ids[j] > hi ? a->ids[j] : hi;
+	}
+	if (hi - lo >= DMAP_MAX)
+		goto off;
+	if (!t->dmap_len || lo != t->dmap_min || hi - lo + 1 != t->dmap_len) {
+		map = calloc(hi - lo + 1, sizeof(*map));
+		if (!map)
+			goto off;
+		if (t->dmap_len)
+			memcpy(map + (t->dmap_min - lo), t->dmap, t->dmap_len * sizeof(*map));
+		free(t->dmap);
+		t->dmap = map;
+		t->dmap_min = lo;
+		t->dmap_len = hi - lo + 1;
+	}
+	/* a later attr's id wins, as in the hash */
+	for (uint32_t j = 0; j < a->nr_ids; j++)
+		map[a->ids[j] - lo] = a->idx + 1;
+	return;
+off:
 	free(t->dmap);
 	t->dmap = NULL;
 	t->dmap_len = 0;
-	if (lo > hi || hi - lo >= DMAP_MAX)
-		return 0;
-	map = calloc(hi - lo + 1, sizeof(*map));
-	if (!map)
-		return -ENOMEM;
-	/* in the order the hash was filled: a later attr's id wins, as there */
-	for (uint32_t i = 0; i < t->nr; i++)
-		for (uint32_t j = 0; j < t->v[i]->nr_ids; j++)
-			map[t->v[i]->ids[j] - lo] = i + 1;
-	t->dmap = map;
-	t->dmap_min = lo;
-	t->dmap_len = hi - lo + 1;
-	return 0;
+	t->dmap_off = true;
 }
 
 int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uint32_t file_size,
@@ -124,9 +134,8 @@ int data_attrs_add(struct data_attrs *t, const struct perf_event_attr *attr, uin
 		t->is_pos = calc_is_pos(attr->sample_type);
 	}
 	t->v[t->nr++] = a;
-	/* without a map (out of memory) the hash still answers */
-	if (nr_ids)
-		rebuild_dmap(t);
+	/* without a map (too wide, out of memory) the hash still answers */
+	update_dmap(t, a);
 	return a->idx;
 }
 

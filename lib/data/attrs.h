@@ -17,6 +17,7 @@ struct data_attrs {
 	 */
 	uint32_t *dmap;
 	uint64_t dmap_min, dmap_len;	/* dmap_len 0: no map, the hash answers */
+	bool dmap_off;			/* the ids grew too wide (or out of memory): never again */
 	/* where the sample id sits, computed from the first attr as perf does */
 	int id_pos;			/* u64 index after the header in a SAMPLE, -1: none */
 	int is_pos;			/* u64 index from the end of other records, -1: none */
