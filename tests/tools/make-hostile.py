@@ -61,7 +61,7 @@ HOSTILE_RECORDS = {
     "rec-stat-config": rec(75, struct.pack("<Q", HUGE64) + struct.pack("<2Q", 0, 1)),
     "rec-event-update": rec(78, struct.pack("<QQ", 2, 1) + b"x" * 4000),
     "rec-feature-cmdline": rec(80, struct.pack("<QI", 11, HUGE32) + b"\0" * 4),
-    "rec-auxtrace": rec(71, struct.pack("<QQQIII", HUGE64, 0, 0, 0, 0, 0)),
+    "rec-auxtrace": rec(71, struct.pack("<QQQIIII", HUGE64, 0, 0, 0, 0, 0, 0)),
     "rec-tracing-data": rec(66, struct.pack("<II", HUGE32, 0)),
 }
 
