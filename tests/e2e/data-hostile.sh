@@ -6,7 +6,7 @@
 # many attrs sharing one ids section, a sample's callchain nr, the nr of
 # ID_INDEX, THREAD_MAP, CPU_MAP, STAT_CONFIG records, the bytes after an
 # AUXTRACE or TRACING_DATA record. report, script and report --header-only
-# each read what is sound or refuse the file with one line, in bounded
+# (and report -D for the records) each read what is sound or refuse the file with one line, in bounded
 # memory (peak RSS measured) and time, never killed by a signal.
 . "$(dirname "$0")/../lib/e2e.sh"
 cd "$TMP" || exit 1
@@ -35,12 +35,16 @@ python3 "$HOSTILE" --pipe p.data cases >>names || fail made "make-hostile.py --p
 n=$(wc -l <names)
 if [ "$n" -ge 30 ]; then pass "made-$n-cases"; else fail made "only $n cases"; fi
 
+# measure CMD...: kb, rc and s of one run; bounded: whether they are
+measure() { read -r kb rc s <<<"$("$@")"; }
+bounded() { [ "$rc" != timeout ] && [ "$rc" -lt 128 ] && [ "$kb" -lt $LIMIT_KB ] && [ "$s" -lt $LIMIT_S ]; }
+
 # sound NAME CMD...: bounded, not signalled, and a refusal is one line
 sound() {
-	local name=$1 kb rc s
+	local name=$1
 	shift
-	read -r kb rc s <<<"$("$@")"
-	if [ "$rc" = timeout ] || [ "$rc" -ge 128 ] || [ "$kb" -ge $LIMIT_KB ] || [ "$s" -ge $LIMIT_S ]; then
+	measure "$@"
+	if ! bounded; then
 		fail "$name" "rc $rc, peak ${kb} KB, ${s} s; $(head -3 err)"
 	elif [ "$rc" != 0 ] && [ "$(wc -l <err)" != 1 ]; then
 		fail "$name" "rc $rc with $(wc -l <err) lines: $(head -3 err)"
@@ -49,11 +53,14 @@ sound() {
 	fi
 }
 while read -r c; do
-	for cmd in report script header; do
+	cmds="report script header"
+	case $c in *rec-*) cmds="$cmds dump" ;; esac	# the records printed one by one
+	for cmd in $cmds; do
 		case $cmd in
 		report) args=(report --stdio) ;;
 		script) args=(script) ;;
 		header) args=(report --header-only) ;;
+		dump) args=(report -D) ;;
 		esac
 		case $c in
 		pipe-*) sound "$c-$cmd" run "$EMBER" "${args[@]}" -i - <"cases/$c.data"
@@ -80,3 +87,20 @@ if grep -q '^# hostname : ' out && ! grep -q '^# cmdline : ' out; then
 else
 	fail feat-cmdline-left-out "$(grep -c . out) lines; $(head -3 err)"
 fi
+
+# a decompression bomb whose COMPRESSED feature claims a 4 GB ring buffer:
+# it decompresses into the reader's cap (64 MB), not into what it claims
+"$EMBER" record -q -z -m 8 -F 2000 -g -o z.data "$WL/hotloop" 300 >/dev/null 2>&1
+python3 "$TOP/tests/tools/make-bomb.py" z.data zbomb.data
+mkdir zcases
+python3 "$HOSTILE" zbomb.data zcases >/dev/null
+for cmd in report script; do
+	args=(report --stdio)
+	[ $cmd = script ] && args=(script)
+	measure run "$EMBER" "${args[@]}" -i zcases/feat-compressed.data
+	if bounded && grep -q 'dst_size 67108864 : Destination buffer is too small$' err; then
+		pass "feat-compressed-bomb-$cmd"
+	else
+		fail "feat-compressed-bomb-$cmd" "rc $rc, peak ${kb} KB, ${s} s; $(head -3 err)"
+	fi
+done
