@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Every perf list/stat/record/report/script/annotate line of the seed tutorials
+# Every perf list/stat/record/report/script/annotate/probe/top/trace line of the seed tutorials
 # (tests/seeds/commands.txt, which says where each comes from), run as typed
 # with 'perf' being ember, then with 'perf' being perf 6.1 on the same
 # machine. A line passes when ember exits as perf does (zero or not), when a
 # line this kernel cannot do (the WHY column) fails with a stderr line saying
 # why, and, where the output is deterministic (list, stat's event column),
-# when it is laid out as perf's.
+# when it is laid out as perf's. 'perf probe' lines add uprobes: they run one
+# tool after the other, each tool's additions deleted after its run.
 #   SEEDS_PERF=0   run ember only (no comparison with perf)
 #   SEEDS_ONLY=RE  run only the lines whose command matches the regex RE
 #   SEEDS_VERBOSE=1  show both tools' stderr for every line
@@ -37,7 +38,22 @@ ln -s "$EMBER" "$TMP/bin-ember/perf"
 # (context switches, syscalls, scheduler tracepoints).
 "$WL/sleeper" 100000000 5 &
 PID=$!
-trap 'kill $PID 2>/dev/null; rm -rf "$TMP"' EXIT
+UPROBES=/sys/kernel/tracing/uprobe_events
+# probes_delete DEF...: deletes the uprobes of these uprobe_events lines
+# (p:GROUP/EVENT ...) by exact name, the ones still there.
+probes_delete() {
+	local def name
+	for def in "$@"; do
+		name=${def%% *}
+		name=${name#*:}
+		grep -q "^[pr]:$name " "$UPROBES" 2>/dev/null && echo "-:$name" >>"$UPROBES"
+	done 2>/dev/null
+	return 0
+}
+# Every probe a line added, in case the suite stops between a line and
+# its cleanup: deleted on exit, nothing else.
+probes_added=()
+trap 'kill $PID 2>/dev/null; probes_delete "${probes_added[@]}"; rm -rf "$TMP"' EXIT
 # Something to compress for "gzip largefile" and "gzip vmlinux".
 head -c 1048576 "$EMBER" >"$TMP/fixture"
 
@@ -98,10 +114,38 @@ finish_lines() {
 	done
 }
 
+# probe_line TOOL DIR COMMAND CTRLC: runs a 'perf probe' line alone, with
+# TOOL's probes from the lines before it in the same run of probe lines
+# (saved_ember, saved_perf) put back for a -l/--list line to see, as in
+# the tutorial; deletes after it whatever it added (saving that) and what
+# was put back. Sets prc_line to its exit status.
+declare -A saved
+probe_line() {
+	local tool=$1 d=$2 cmd=$3 ctrlc=$4 def back=() before added=()
+
+	case "$cmd" in
+	*" -l"* | *" --list"*)
+		while IFS= read -r def; do
+			[ -n "$def" ] && echo "$def" >>"$UPROBES" 2>/dev/null && back+=("$def")
+		done <<<"${saved[$tool]:-}"
+		;;
+	esac
+	before=$(cat "$UPROBES")
+	start_line "$tool" "$d" "$cmd"
+	finish_lines "$ctrlc" 1 $lpid
+	prc_line=${rcs[$lpid]}
+	while IFS= read -r def; do
+		[ -n "$def" ] && added+=("$def")
+	done < <(grep -vxF -f <(printf '%s\n' "$before") "$UPROBES")
+	probes_added+=("${added[@]}")
+	for def in "${added[@]}"; do saved[$tool]="${saved[$tool]:-}$def"$'\n'; done
+	probes_delete "${added[@]}" "${back[@]}"
+}
+
 # layout KIND DIR: the deterministic part of a line's output.
 layout() {
 	case "$1" in
-	list) cat "$2/out" ;;
+	list | probe) cat "$2/out" ;;
 	stat) stat_events_of <"$2/err" ;;
 	esac
 }
@@ -119,9 +163,21 @@ evaluate() {
 		prc=
 		;;
 	esac
+	# perf top ^C'd while it still opens its counters (over 0.5 s for a
+	# tracepoint on every cpu): it dies by SIGINT before a word, no oracle.
+	case "$cmd" in
+	"perf top"*)
+		if [ -n "$ctrlc" ] && [ "$prc" = 130 ] && ! [ -s "$pd/out" ] && ! [ -s "$pd/err" ]; then
+			echo "     perf was ^C'd before it printed anything: ember alone"
+			prc=
+		fi
+		;;
+	esac
 	if [ "${SEEDS_VERBOSE:-0}" = 1 ]; then
 		echo "     ember rc=$erc: $(head -c 600 "$ed/err" | tr '\n' '|')"
 		[ -n "$prc" ] && echo "     perf  rc=$prc: $(head -c 600 "$pd/err" | tr '\n' '|')"
+		echo "     ember out: $(head -c 300 "$ed/out" | tr '\n' '|')"
+		[ -n "$prc" ] && echo "     perf  out: $(head -c 300 "$pd/out" | tr '\n' '|')"
 	fi
 	if [ -n "$why" ]; then
 		# Not possible here: ember must fail, and say why in a line.
@@ -160,6 +216,7 @@ evaluate() {
 	case "$cmd" in
 	"perf list '"*) kind=list ;;
 	"perf stat "*) kind=stat ;;
+	"perf probe "*" -F"* | "perf probe "*" -V "*) kind=probe ;;
 	esac
 	if [ -n "$kind" ] && [ -n "$prc" ]; then
 		if diff <(layout $kind "$ed") <(layout $kind "$pd") >"$TMP/diff"; then
@@ -191,6 +248,8 @@ while IFS= read -r line; do
 		esac
 	done
 	nline=$((nline + 1))
+	# A run of probe lines ends: its probes are no longer put back.
+	case "$cmd" in "perf probe"*) ;; *) saved=() ;; esac
 	if [ -n "${SEEDS_ONLY:-}" ] && ! [[ $cmd =~ $SEEDS_ONLY ]]; then
 		continue
 	fi
@@ -205,6 +264,16 @@ while IFS= read -r line; do
 	"perf record"* | "perf report"* | "perf script"* | "perf annotate"*) ed=$TMP/ember pd=$TMP/perf ;;
 	*) ed=$TMP/$nline-ember pd=$TMP/$nline-perf ;;
 	esac
+	if [[ $cmd == "perf probe"* ]]; then
+		probe_line ember "$ed" "$cmd" "$ctrlc"
+		erc=$prc_line prc=
+		if [ "$use_perf" = 1 ]; then
+			probe_line perf "$pd" "$cmd" "$ctrlc"
+			prc=$prc_line
+		fi
+		evaluate "$name" "$cmd" "$why" "$ctrlc" "$ed" "$erc" "$pd" "$prc"
+		continue
+	fi
 	# Both tools at once: the suite takes half the time, and nothing
 	# compared depends on the other one's load.
 	t0=$(date +%s%N)
