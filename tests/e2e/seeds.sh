@@ -6,7 +6,7 @@
 # machine. A line passes when ember exits as perf does (zero or not), when a
 # line this kernel cannot do (the WHY column) fails with a stderr line saying
 # why, and, where the output is deterministic (list, stat's event column),
-# when it is laid out as perf's. 'perf probe' lines add uprobes: they run one
+# when it is laid out as perf's. 'perf probe' lines that add uprobes run one
 # tool after the other, each tool's additions deleted after its run.
 #   SEEDS_PERF=0   run ember only (no comparison with perf)
 #   SEEDS_ONLY=RE  run only the lines whose command matches the regex RE
@@ -76,19 +76,29 @@ start_line() {
 
 # finish_lines CTRLC ALL PID...: waits for the lines started (with ALL=0 only
 # for the first one); with CTRLC, sends SIGINT to each one's process group
-# after 0.5 s (2.5 s for a sanitized ember), as ^C in a terminal would (30 s otherwise, then 30 s more
-# before SIGKILL). Sets rcs[PID] for the ones waited for.
+# after 0.5 s (2.5 s for a sanitized ember), as ^C in a terminal would (30 s
+# otherwise, then 30 s more before SIGKILL). Sets rcs[PID] for the ones
+# waited for. It looks every 20 ms against the clock: most lines end between
+# two looks, and looking every 0.1 s cost 50 ms a line on average, twice
+# (this wait and perf's below).
 declare -A rcs
+tick=0.02
+# nap: waits a tick reading a pipe nobody writes to, without a process
+# (forks by the thousand wrap pids round, pid_max being 32768 here, and
+# bash forgets a finished job whose pid comes back: wait says 127).
+exec {nap_fd}<> <(:)
+nap() { read -r -t $tick -u $nap_fd _ || true; }
 # A sanitized ember takes longer to set up hundreds of tracepoint counters
 # (sched:*): ^C before it counts would end it before it prints anything.
-ctrlc_ticks=5
-ember_sanitized && ctrlc_ticks=25
+ctrlc_us=500000
+ember_sanitized && ctrlc_us=2500000
 finish_lines() {
-	local ctrlc=$1 all=$2 n=0 limit=300 alive p
+	local ctrlc=$1 all=$2 wait_us=30000000 end alive p
 	shift 2
-	[ -n "$ctrlc" ] && limit=$ctrlc_ticks
+	[ -n "$ctrlc" ] && wait_us=$ctrlc_us
 	for pass in 1 2; do
-		while [ $n -lt $limit ]; do
+		end=$((${EPOCHREALTIME/./} + wait_us))
+		while :; do
 			alive=0
 			if [ "$all" = 1 ]; then
 				for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
@@ -96,16 +106,15 @@ finish_lines() {
 				kill -0 "$1" 2>/dev/null && alive=1
 			fi
 			[ $alive = 0 ] && break
-			sleep 0.1
-			n=$((n + 1))
+			((${EPOCHREALTIME/./} >= end)) && break
+			nap
 		done
 		[ $alive = 0 ] && break
 		for p in "$@"; do
 			kill -0 "$p" 2>/dev/null || continue
 			if [ $pass = 1 ]; then kill -INT -- -"$p"; else kill -KILL -- -"$p"; fi
 		done 2>/dev/null
-		n=0
-		limit=300
+		wait_us=30000000
 	done
 	[ "$all" = 1 ] || set -- "$1"
 	for p in "$@"; do
@@ -134,12 +143,21 @@ probe_line() {
 	start_line "$tool" "$d" "$cmd"
 	finish_lines "$ctrlc" 1 $lpid
 	prc_line=${rcs[$lpid]}
+	probes_since "$before"
+	for def in "${added[@]}"; do saved[$tool]="${saved[$tool]:-}$def"$'\n'; done
+	probes_delete "${back[@]}"
+}
+
+# probes_since BEFORE: sets added to the uprobe_events lines not in BEFORE
+# (an earlier cat of it), and deletes them.
+probes_since() {
+	local def
+	added=()
 	while IFS= read -r def; do
 		[ -n "$def" ] && added+=("$def")
-	done < <(grep -vxF -f <(printf '%s\n' "$before") "$UPROBES")
+	done < <(grep -vxF -f <(printf '%s\n' "$1") "$UPROBES")
 	probes_added+=("${added[@]}")
-	for def in "${added[@]}"; do saved[$tool]="${saved[$tool]:-}$def"$'\n'; done
-	probes_delete "${added[@]}" "${back[@]}"
+	probes_delete "${added[@]}"
 }
 
 # layout KIND DIR: the deterministic part of a line's output.
@@ -163,12 +181,13 @@ evaluate() {
 		prc=
 		;;
 	esac
-	# perf top ^C'd while it still opens its counters (over 0.5 s for a
-	# tracepoint on every cpu): it dies by SIGINT before a word, no oracle.
+	# perf top ^C'd while it still sets up (over 0.5 s for a tracepoint on
+	# every cpu, or under load): it dies by SIGINT before it shows a screen
+	# on stdout: no oracle.
 	case "$cmd" in
 	"perf top"*)
-		if [ -n "$ctrlc" ] && [ "$prc" = 130 ] && ! [ -s "$pd/out" ] && ! [ -s "$pd/err" ]; then
-			echo "     perf was ^C'd before it printed anything: ember alone"
+		if [ -n "$ctrlc" ] && [ "$prc" = 130 ] && ! [ -s "$pd/out" ]; then
+			echo "     perf was ^C'd before it showed a screen: ember alone"
 			prc=
 		fi
 		;;
@@ -264,19 +283,24 @@ while IFS= read -r line; do
 	"perf record"* | "perf report"* | "perf script"* | "perf annotate"*) ed=$TMP/ember pd=$TMP/perf ;;
 	*) ed=$TMP/$nline-ember pd=$TMP/$nline-perf ;;
 	esac
-	if [[ $cmd == "perf probe"* ]]; then
+	t0=$(date +%s%N)
+	# A probe line that may add a probe runs one tool after the other; one
+	# that cannot work here (WHY) cannot add one: both at once, as the rest.
+	if [[ $cmd == "perf probe"* ]] && [ -z "$why" ]; then
 		probe_line ember "$ed" "$cmd" "$ctrlc"
 		erc=$prc_line prc=
 		if [ "$use_perf" = 1 ]; then
 			probe_line perf "$pd" "$cmd" "$ctrlc"
 			prc=$prc_line
 		fi
+		[ "${SEEDS_VERBOSE:-0}" = 1 ] && echo "     $((($(date +%s%N) - t0) / 1000000)) ms"
 		evaluate "$name" "$cmd" "$why" "$ctrlc" "$ed" "$erc" "$pd" "$prc"
 		continue
 	fi
+	uprobes_before=
+	[[ $cmd == "perf probe"* ]] && uprobes_before=$(cat "$UPROBES")
 	# Both tools at once: the suite takes half the time, and nothing
 	# compared depends on the other one's load.
-	t0=$(date +%s%N)
 	start_line ember "$ed" "$cmd"
 	epid=$lpid
 	ppid=
@@ -287,7 +311,8 @@ while IFS= read -r line; do
 	if [ -n "$ppid" ] && [ "$ed" != "$TMP/ember" ]; then
 		finish_lines "$ctrlc" 0 $epid $ppid
 		# perf gets 2 s more before it is left for the end.
-		for _ in $(seq 20); do kill -0 $ppid 2>/dev/null || break; sleep 0.1; done
+		end=$((${EPOCHREALTIME/./} + 2000000))
+		while kill -0 $ppid 2>/dev/null && ((${EPOCHREALTIME/./} < end)); do nap; done
 		if kill -0 $ppid 2>/dev/null; then
 			deferred+=("$name$US$cmd$US$why$US$ctrlc$US$ed$US${rcs[$epid]}$US$pd$US$ppid")
 			continue
@@ -300,6 +325,8 @@ while IFS= read -r line; do
 	prc=
 	[ -n "$ppid" ] && prc=${rcs[$ppid]}
 	evaluate "$name" "$cmd" "$why" "$ctrlc" "$ed" "${rcs[$epid]}" "$pd" "$prc"
+	# (one that worked after all, on a kernel with kprobes: none left behind)
+	[[ $cmd == "perf probe"* ]] && probes_since "$uprobes_before"
 done <"$SEEDS"
 
 for d in "${deferred[@]}"; do
