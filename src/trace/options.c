@@ -276,11 +276,9 @@ int trace_opts__parse(struct trace_opts *o, int argc, const char **argv)
 		fprintf(stderr, "ember trace: give one target: a command, -p, -t or -a\n");
 		return 2;
 	}
-	if (!targets && !o->filter_uid && !o->cpu_list) {
-		fprintf(stderr, "ember trace: nothing to trace: give a command, -p PID, -t TID, "
-				"-a, -C CPUS or -u USER (see --help)\n");
-		return 2;
-	}
+	/* as perf trace: no target is the whole system */
+	if (!targets && !o->filter_uid && !o->cpu_list)
+		o->all_cpus = true;
 	/* as perf: -e naming only tracepoints traces no syscalls */
 	if (o->nr_tp_specs && !o->have_qualifier)
 		o->syscalls = false;

@@ -223,9 +223,16 @@ expect_eq dead-pid-line "$(cat "$TMP/e.txt")" \
 	"ember trace: no such process: 2147483 (it has exited, or never existed)"
 "$EMBER" trace -p 12,x 2>"$TMP/e.txt"
 expect_eq bad-pid-list-status "$?" 2
-"$EMBER" trace 2>"$TMP/e.txt"
-expect_eq no-target-status "$?" 2
-expect_eq no-target-one-line "$(wc -l <"$TMP/e.txt")" 1
+# no target: the whole system, as perf trace (here: this shell's getppid calls)
+(sleep 1.5; for i in 1 2 3; do python3 -c 'import os; os.getppid()'; done) &
+"$EMBER" trace -e getppid >"$TMP/sys.txt" 2>&1 &
+tr=$!
+sleep 3
+kill -INT $tr
+wait $tr
+expect_eq no-target-status "$?" 0
+if grep -q 'python3/[0-9]* getppid()' "$TMP/sys.txt"; then pass no-target-whole-system; else
+	fail no-target-whole-system "$(head -3 "$TMP/sys.txt")"; fi
 
 # 12. without privileges: what is needed, in one line
 user=nobody

@@ -118,7 +118,8 @@ TEST(trace_options_bad)
 	CHECK_EQ(PARSE(&o, "--duration", "0.5", "true", NULL), -1);
 	CHECK(o.duration > 0.49 && o.duration < 0.51);
 	trace_opts__exit(&o);
-	CHECK_EQ(PARSE(&o, NULL), 2);			/* nothing to trace */
+	CHECK_EQ(PARSE(&o, NULL), -1);			/* no target: the whole system, as perf */
+	CHECK(o.all_cpus);
 	trace_opts__exit(&o);
 	CHECK_EQ(PARSE(&o, "-p", "1", "true", NULL), 2);	/* two targets */
 	trace_opts__exit(&o);
