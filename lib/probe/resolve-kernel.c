@@ -77,7 +77,8 @@ static int ksyms__load(struct ksyms *k, const char *kallsyms)
 	/* addresses hidden (kptr_restrict) or no relocation symbol: nothing to write against */
 	if (!k->text)
 		return k->nr ? -EACCES : -ENODATA;
-	qsort(k->syms, k->nr, sizeof(*k->syms), cmp_ksym);
+	if (k->nr)
+		qsort(k->syms, k->nr, sizeof(*k->syms), cmp_ksym);
 	return 0;
 }
 

@@ -31,7 +31,8 @@ static int cmp_named(const void *a, const void *b)
 /* The names, sorted and filtered, to stdout. Exit code. */
 static int show(const struct probe_opts *o, struct named *syms, size_t nr)
 {
-	qsort(syms, nr, sizeof(*syms), cmp_named);
+	if (nr)
+		qsort(syms, nr, sizeof(*syms), cmp_named);
 	for (size_t i = 0; i < nr; i++) {
 		int m = probe_filters__match(o, syms[i].name);
 

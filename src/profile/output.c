@@ -85,7 +85,8 @@ static int write_text(struct ember_flame *fl, FILE *out)
 		lines[nr++] = (struct text_line){ line, strtod(sp + 1, NULL) };
 	}
 	if (!err) {
-		qsort(lines, nr, sizeof(*lines), by_count);
+		if (nr)
+			qsort(lines, nr, sizeof(*lines), by_count);
 		fprintf(out, "# Samples: %.0f\n#\n# Overhead   Samples  Stack (leaf first)\n#\n", total);
 		for (size_t i = 0; i < nr; i++) {
 			char *f = strrchr(lines[i].stack, ';');

@@ -344,7 +344,8 @@ int trace_perf_events__read(struct trace_perf_events *pe)
 		}
 		ember_mmap__read_done(map);
 	}
-	qsort(pe->queue, pe->nr, sizeof(*pe->queue), cmp_queued);
+	if (pe->nr)	/* (qsort is not given NULL) */
+		qsort(pe->queue, pe->nr, sizeof(*pe->queue), cmp_queued);
 	return err;
 }
 

@@ -91,7 +91,8 @@ static void print_thread(FILE *out, struct ember_syscall_summary_thread *t, uint
 		     "        (%%)\n");
 	fprintf(out, "   --------------- --------  ------ -------- --------- --------- ---------"
 		     "     ------\n");
-	qsort(t->entries, t->nr_entries, sizeof(*t->entries), cmp_entries);
+	if (t->nr_entries)	/* (none: a thread of faults alone has no table) */
+		qsort(t->entries, t->nr_entries, sizeof(*t->entries), cmp_entries);
 	for (int i = 0; i < t->nr_entries; i++)
 		print_stats(out, &t->entries[i], errno_summary);
 	fprintf(out, "\n\n");
